@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs'
+import { z } from 'zod'
+import { InputError } from '../load/input-error.ts'
+
+/** The evaluation's knobs. evals/eval.config.json holds the defaults; each knob has an environment override. */
+export const EvalConfigSchema = z
+  .object({
+    mode: z.enum(['offline', 'live', 'replay']).default('offline'),
+    budgetTokens: z.number().int().positive().default(600),
+    k: z.number().int().positive().default(10),
+    rankDepth: z.number().int().min(20).default(50),
+    chunkTokens: z.number().int().min(16).default(160),
+    chunkOverlap: z.number().int().min(0).default(32),
+    retriever: z.literal('bm25').default('bm25'),
+    tokenizer: z.literal('o200k_base').default('o200k_base'),
+    generatorModel: z.string().min(1).default('claude-sonnet-5'),
+    judgeModel: z.string().min(1).default('claude-haiku-4-5-20251001'),
+    tolerance: z.number().min(0).max(1).default(0.01),
+    concurrency: z.number().int().positive().default(4),
+  })
+  .strict()
+  .refine((c) => c.chunkOverlap < c.chunkTokens, {
+    message: 'chunkOverlap must be smaller than chunkTokens',
+    path: ['chunkOverlap'],
+  })
+  .refine((c) => c.k <= c.rankDepth, { message: 'k must not exceed rankDepth', path: ['k'] })
+
+export type EvalConfig = z.infer<typeof EvalConfigSchema>
+
+type NumericKnob = 'budgetTokens' | 'k' | 'rankDepth' | 'chunkTokens' | 'chunkOverlap' | 'tolerance' | 'concurrency'
+
+/** Environment variable -> config field. Documented in the README's knobs table. */
+const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {
+  EVAL_CONTEXT_BUDGET: 'budgetTokens',
+  EVAL_TOP_K: 'k',
+  EVAL_RANK_DEPTH: 'rankDepth',
+  EVAL_CHUNK_TOKENS: 'chunkTokens',
+  EVAL_CHUNK_OVERLAP: 'chunkOverlap',
+  EVAL_TOLERANCE: 'tolerance',
+  EVAL_CONCURRENCY: 'concurrency',
+}
+const STRING_OVERRIDES = {
+  EVAL_MODE: 'mode',
+  EVAL_GENERATOR_MODEL: 'generatorModel',
+  EVAL_JUDGE_MODEL: 'judgeModel',
+} as const
+
+/**
+ * Resolves the config: file defaults, then environment overrides, validated as a whole.
+ * A bad value names its source (the variable or the file field) and what is expected.
+ */
+export function resolveEvalConfig(fileValues: unknown, env: NodeJS.ProcessEnv, source: string): EvalConfig {
+  if (typeof fileValues !== 'object' || fileValues === null || Array.isArray(fileValues)) {
+    throw new InputError(`${source}: expected a JSON object of config values`)
+  }
+  const merged: Record<string, unknown> = { ...fileValues }
+  const origin: Record<string, string> = {}
+  for (const [name, field] of Object.entries(NUMERIC_OVERRIDES)) {
+    const raw = env[name]
+    if (raw === undefined || raw === '') continue
+    const value = Number(raw)
+    if (!Number.isFinite(value)) throw new InputError(`${name}=${JSON.stringify(raw)}: expected a number`)
+    merged[field] = value
+    origin[field] = name
+  }
+  for (const [name, field] of Object.entries(STRING_OVERRIDES)) {
+    const raw = env[name]
+    if (raw === undefined || raw === '') continue
+    merged[field] = raw
+    origin[field] = name
+  }
+  if (env.MOCK === '1' && merged.mode === 'live') {
+    throw new InputError('MOCK=1 forbids network calls but EVAL_MODE is live: unset one of them')
+  }
+  const parsed = EvalConfigSchema.safeParse(merged)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    const field = String(issue.path[0] ?? '')
+    const where = origin[field] ?? `${source} field "${field}"`
+    throw new InputError(`${where}: ${issue.message} (got ${JSON.stringify(merged[field])})`)
+  }
+  return parsed.data
+}
+
+/** Reads the config file (defaults) and applies the environment. */
+export function loadEvalConfig(path: string, env: NodeJS.ProcessEnv = process.env): EvalConfig {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch {
+    throw new InputError(`${path}: eval config not found`)
+  }
+  let values: unknown
+  try {
+    values = JSON.parse(text)
+  } catch (error) {
+    throw new InputError(`${path}: not valid JSON (${(error as Error).message})`)
+  }
+  return resolveEvalConfig(values, env, path)
+}

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs'
+import type { CorpusDocument } from './corpus.ts'
+import { GoldenSetSchema, type GoldenQuestion } from './golden-set-schema.ts'
+import { InputError } from './input-error.ts'
+
+/** Line and column (from 1) of a character offset, for JSON syntax errors. */
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset)
+  const line = before.split('\n').length
+  return { line, column: offset - before.lastIndexOf('\n') }
+}
+
+function parseJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    const message = (error as Error).message
+    const position = /position (\d+)/.exec(message)
+    const offset = position ? Number(position[1]) : text.length
+    const { line, column } = lineAndColumn(text, offset)
+    throw new InputError(`${file}:${line}:${column}: invalid JSON (${message})`)
+  }
+}
+
+/**
+ * Validates a parsed golden set. Every problem names the question (by id where it has one) and the
+ * field: unknown fields, bad types, duplicate ids, answer docs absent from the corpus.
+ */
+export function validateGoldenSet(data: unknown, file: string, corpus: readonly CorpusDocument[]): GoldenQuestion[] {
+  const parsed = GoldenSetSchema.safeParse(data)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const [, index, ...field] = issue.path
+      if (issue.path[0] !== 'questions' || typeof index !== 'number') {
+        const keys = issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}` : issue.message
+        return `${file}: ${issue.path.length ? `field "${issue.path.join('.')}": ` : ''}${keys}`
+      }
+      const raw = (data as { questions: unknown[] }).questions[index]
+      const rawId = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined
+      const who = typeof rawId === 'string' ? `question ${rawId}` : `question #${index + 1}`
+      if (issue.code === 'unrecognized_keys') return `${file}: ${who}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+      return `${file}: ${who}, field "${field.join('.') || '(question)'}": ${issue.message}`
+    })
+    throw new InputError(problems.join('\n'))
+  }
+  const questions = parsed.data.questions
+  if (questions.length === 0) throw new InputError(`${file}: the golden set has no questions`)
+  const docIds = new Set(corpus.map((doc) => doc.id))
+  const seen = new Set<string>()
+  const problems: string[] = []
+  for (const q of questions) {
+    if (seen.has(q.id)) problems.push(`${file}: question ${q.id}, field "id": duplicate id`)
+    seen.add(q.id)
+    for (const docId of q.answerDocIds) {
+      if (!docIds.has(docId)) problems.push(`${file}: question ${q.id}, field "answerDocIds": ${docId} is not a document of the corpus`)
+    }
+  }
+  if (problems.length > 0) throw new InputError(problems.join('\n'))
+  return questions
+}
+
+/** Reads and validates a golden-set file against the corpus. */
+export function loadGoldenSet(file: string, corpus: readonly CorpusDocument[]): GoldenQuestion[] {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch {
+    throw new InputError(`${file}: golden set not found`)
+  }
+  return validateGoldenSet(parseJson(text, file), file, corpus)
+}

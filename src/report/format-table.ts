@@ -1,0 +1,13 @@
+/** Formats rows as an aligned plain-text table (terminal) or a Markdown table. The first row is the header. */
+export function formatTable(rows: readonly (readonly string[])[], style: 'text' | 'markdown'): string {
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => (row[col] ?? '').length)))
+  const line = (row: readonly string[]) => row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!)))
+  if (style === 'text') return rows.map((row) => line(row).join('  ').trimEnd()).join('\n')
+  const rule = widths.map((w, col) => (col === 0 ? '-'.repeat(Math.max(3, w)) : '-'.repeat(Math.max(3, w - 1)) + ':'))
+  return [rows[0]!, rule, ...rows.slice(1)].map((row) => `| ${line(row).join(' | ')} |`).join('\n')
+}
+
+/** A metric for display: 4 decimals, or "n/a" when it could not be computed. */
+export function formatMetric(value: number | null): string {
+  return value === null ? 'n/a' : value.toFixed(4)
+}

@@ -1,0 +1,48 @@
+import type { QuestionOutcome, Report } from './report-schema.ts'
+import { formatTable } from './format-table.ts'
+import { retrievalSummaryRows } from './summary-table.ts'
+
+function tokensOf(outcome: QuestionOutcome): string {
+  if (outcome.context.length === 0) return 'nothing (the first ranked chunk did not fit the budget)'
+  return outcome.context.map((c) => `${c.chunkId} (${c.tokens} tok)`).join(', ')
+}
+
+function missSection(outcome: QuestionOutcome): string {
+  const expected = outcome.governingDocId ? `${outcome.answerDocIds.join(', ')} (governing: ${outcome.governingDocId})` : outcome.answerDocIds.join(', ')
+  const ranked = outcome.topRanked.map((r, i) => `${i + 1}. ${r.chunkId} (${r.score.toFixed(4)})`).join(' · ')
+  return [
+    `### ${outcome.id} [${outcome.type}] ${outcome.question}`,
+    '',
+    `- expected docs: ${expected}`,
+    `- context docs (${outcome.contextTokens} tokens): ${tokensOf(outcome)}`,
+    `- top-10 ranked: ${ranked || 'nothing ranked'}`,
+    `- reciprocal rank ${outcome.reciprocalRank ?? 'n/a'}, nDCG@10 ${outcome.ndcg10 ?? 'n/a'}`,
+  ].join('\n')
+}
+
+/** reports/latest.md: the summary per type, what could not be computed and why, and every miss with its evidence. */
+export function renderMarkdown(report: Report): string {
+  const { config, summary, corpus } = report
+  const misses = report.questions.filter((q) => q.type !== 'none' && !q.hit)
+  const notComputed = Object.entries(summary.notComputed).map(([name, reason]) => `- ${name}: ${reason}`)
+  return [
+    `# RAG evaluation: ${config.system}, ${report.tier} tier`,
+    '',
+    `Mode ${config.mode} · ${corpus.documents} documents, ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · context budget ${config.budgetTokens} tokens · chunks ${config.chunkTokens}/${config.chunkOverlap} overlap · ${config.retriever} · tokenizer ${config.tokenizer}`,
+    '',
+    '## Retrieval',
+    '',
+    formatTable(retrievalSummaryRows(summary, config.k), 'markdown'),
+    '',
+    `Doc-level nDCG@10 (trec_eval ndcg_cut.10 on \`pnpm trec:export\`): ${summary.docNdcg10 ?? 'n/a'}`,
+    '',
+    '## Not computed',
+    '',
+    notComputed.length > 0 ? notComputed.join('\n') : 'Everything was computed.',
+    '',
+    `## Misses (${misses.length})`,
+    '',
+    misses.length > 0 ? misses.map(missSection).join('\n\n') : 'No answerable question missed its context.',
+    '',
+  ].join('\n')
+}

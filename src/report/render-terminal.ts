@@ -1,0 +1,21 @@
+import type { Report } from './report-schema.ts'
+import { formatTable } from './format-table.ts'
+import { retrievalSummaryRows } from './summary-table.ts'
+
+/** The end-of-run summary for the terminal: what ran, the metrics table per type, and the misses. */
+export function renderTerminalSummary(report: Report): string {
+  const { config, summary, corpus } = report
+  const misses = report.questions.filter((q) => q.type !== 'none' && !q.hit)
+  const lines = [
+    `${config.system} · ${report.tier} tier · mode ${config.mode} · ${corpus.documents} docs / ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · budget ${config.budgetTokens} tokens`,
+    '',
+    formatTable(retrievalSummaryRows(summary, config.k), 'text'),
+    '',
+    misses.length === 0
+      ? 'misses: none'
+      : `misses (${misses.length}): ${misses.map((q) => `${q.id} [${q.type}] expected ${q.answerDocIds.join('+')}, context ${[...new Set(q.contextDocIds)].join(', ') || 'empty'}`).join('\n  ')}`,
+  ]
+  const skipped = Object.keys(summary.notComputed)
+  if (skipped.length > 0) lines.push(`not computed: ${skipped.join(', ')} (reasons in the report)`)
+  return lines.join('\n')
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod'
+import { EvalConfigSchema } from '../config/eval-config.ts'
+import { QUESTION_TYPES } from '../load/golden-set-schema.ts'
+
+/**
+ * reports/latest.json, the contract users and CI scripts read (../shared/DESIGN.md). Names are
+ * stable: add fields freely, rename none without bumping schemaVersion. A metric that cannot be
+ * computed is null, with its reason in `notComputed`.
+ */
+const metric = z.number().nullable()
+const byAnswerableType = z.object({ single: metric, multi: metric, contradiction: metric })
+
+export const RankedEntrySchema = z.object({ chunkId: z.string(), docId: z.string(), score: z.number() })
+export const ContextEntrySchema = z.object({ chunkId: z.string(), docId: z.string(), tokens: z.number().int() })
+
+export const QuestionOutcomeSchema = z.object({
+  id: z.string(),
+  type: z.enum(QUESTION_TYPES),
+  question: z.string(),
+  answerDocIds: z.array(z.string()),
+  governingDocId: z.string().nullable(),
+  goldAnswer: z.string().nullable(),
+  rankedDocIds: z.array(z.string()),
+  contextDocIds: z.array(z.string()),
+  contextTokens: z.number().int(),
+  relevantChunkCount: z.number().int().nullable(),
+  hit: z.boolean(),
+  reciprocalRank: metric,
+  ndcg10: metric,
+  docNdcg10: metric,
+  recallAtK: metric,
+  /** The ten best ranked chunks with their scores: the evidence for a miss. */
+  topRanked: z.array(RankedEntrySchema),
+  /** The chunks packed into the context, with their sizes. */
+  context: z.array(ContextEntrySchema),
+  answer: z.string().nullable(),
+  refused: z.boolean().nullable(),
+  faithfulness: metric,
+  unsupportedClaims: z.array(z.string()).nullable(),
+  answerRelevancy: metric,
+  coverage: metric,
+  diagnosis: z.string().nullable(),
+})
+export type QuestionOutcome = z.infer<typeof QuestionOutcomeSchema>
+
+export const SummarySchema = z.object({
+  questions: z.number().int(),
+  answerable: z.number().int(),
+  questionsByType: z.object({ single: z.number().int(), multi: z.number().int(), contradiction: z.number().int(), none: z.number().int() }),
+  recall: metric,
+  recallByType: byAnswerableType,
+  recallAtK: metric,
+  recallAtKByType: byAnswerableType,
+  mrr: metric,
+  mrrByType: byAnswerableType,
+  ndcg10: metric,
+  ndcg10ByType: byAnswerableType,
+  docNdcg10: metric,
+  refusalRate: metric,
+  falseRefusalRate: metric,
+  faithfulness: metric,
+  faithfulnessP10: metric,
+  answerRelevancy: metric,
+  coverage: metric,
+  judgeErrors: z.number().int().nullable(),
+  /** Why each null metric above is null, keyed by its path (e.g. "recallByType.multi"). */
+  notComputed: z.record(z.string(), z.string()),
+})
+export type Summary = z.infer<typeof SummarySchema>
+
+const latency = z.object({ p50: z.number(), p95: z.number() }).nullable()
+
+export const RunInfoSchema = z.object({
+  startedAt: z.string(),
+  durationMs: z.number(),
+  latencyMs: z.object({ retrieve: latency, generate: latency, judge: latency }),
+  usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int(), cacheHits: z.number().int(), usd: z.number() }),
+})
+export type RunInfo = z.infer<typeof RunInfoSchema>
+
+export const ReportSchema = z.object({
+  schemaVersion: z.literal(1),
+  tier: z.enum(['retrieval', 'full']),
+  config: EvalConfigSchema.and(z.object({ system: z.string() })),
+  corpus: z.object({ documents: z.number().int(), chunks: z.number().int().nullable(), goldenSet: z.string() }),
+  summary: SummarySchema,
+  questions: z.array(QuestionOutcomeSchema),
+  run: RunInfoSchema,
+})
+export type Report = z.infer<typeof ReportSchema>

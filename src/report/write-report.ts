@@ -1,0 +1,31 @@
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import type { Report } from './report-schema.ts'
+import { renderMarkdown } from './render-markdown.ts'
+
+/** Writes a file atomically: a temp file beside it, then a rename, so a reader never sees half a report. */
+export function writeFileAtomic(path: string, content: string): void {
+  mkdirSync(dirname(path), { recursive: true })
+  const temp = `${path}.${process.pid}.tmp`
+  try {
+    writeFileSync(temp, content)
+    renameSync(temp, path)
+  } catch (error) {
+    rmSync(temp, { force: true })
+    throw error
+  }
+}
+
+/** The report as written: pretty JSON with a trailing newline (stable key order comes from the builder). */
+export function serialiseReport(report: Report): string {
+  return JSON.stringify(report, null, 2) + '\n'
+}
+
+/** Writes latest.json and latest.md into `dir`; returns their paths. */
+export function writeReports(report: Report, dir: string): { json: string; markdown: string } {
+  const json = join(dir, 'latest.json')
+  const markdown = join(dir, 'latest.md')
+  writeFileAtomic(json, serialiseReport(report))
+  writeFileAtomic(markdown, renderMarkdown(report))
+  return { json, markdown }
+}

@@ -1,0 +1,24 @@
+/**
+ * Discounted cumulative gain over the first `k` gains, in rank order (ranks from 1):
+ * sum of gain[i] / log2(rank + 1). Non-positive gains add nothing (trec_eval counts only rel > 0).
+ * Shared by the chunk-level nDCG@10 of the suite and the graded, doc-level measures of `pnpm trec`.
+ */
+export function discountedCumulativeGain(gains: readonly number[], k: number): number {
+  let dcg = 0
+  const cut = Math.min(k, gains.length)
+  for (let i = 0; i < cut; i++) {
+    const gain = gains[i]!
+    if (gain > 0) dcg += gain / Math.log2(i + 2)
+  }
+  return dcg
+}
+
+/**
+ * Normalised DCG at `k`: DCG of the ranked gains divided by the DCG of the ideal gains
+ * (sorted descending, cut at k). 0 when the ideal DCG is 0 (nothing relevant exists).
+ */
+export function normalisedDcg(rankedGains: readonly number[], idealGains: readonly number[], k: number): number {
+  const ideal = discountedCumulativeGain([...idealGains].sort((a, b) => b - a), k)
+  if (ideal === 0) return 0
+  return discountedCumulativeGain(rankedGains, k) / ideal
+}

@@ -1,0 +1,23 @@
+/** Arithmetic mean, or null for an empty list (a mean of nothing is not 0). */
+export function meanOrNull(values: readonly number[]): number | null {
+  if (values.length === 0) return null
+  let sum = 0
+  for (const value of values) sum += value
+  return sum / values.length
+}
+
+/**
+ * Nearest-rank percentile (p in 0..100): the smallest value with at least p% of the values at or
+ * below it. null for an empty list. P10 of a metric is its worst tenth's upper edge.
+ */
+export function percentile(values: readonly number[], p: number): number | null {
+  if (values.length === 0) return null
+  const sorted = [...values].sort((a, b) => a - b)
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length))
+  return sorted[rank - 1]!
+}
+
+/** Rounds to 4 decimals, the precision of every number in the reports. */
+export function round4(value: number): number {
+  return Math.round(value * 1e4) / 1e4
+}

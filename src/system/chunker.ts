@@ -1,0 +1,145 @@
+import type { CorpusDocument } from '../load/corpus.ts'
+import { countTextTokens, splitByTokens } from './tokenizer.ts'
+
+export interface Chunk {
+  /** `<docId>#<n>`, n from 1 in document order. */
+  chunkId: string
+  docId: string
+  /** Position in the whole corpus, for stable tie-breaking. */
+  ordinal: number
+  /** Heading path, e.g. "Trace Sampling > Tail sampling". */
+  heading: string
+  /** The heading path line, then the section text. */
+  text: string
+  tokens: number
+}
+
+export interface ChunkOptions {
+  chunkTokens: number
+  chunkOverlap: number
+}
+
+/** A sentence, list item or table row: the pieces a chunk is made of, never cut when avoidable. */
+interface Unit {
+  text: string
+  /** Joins the unit to the one before it: " " inside a paragraph, "\n" between lines and paragraphs. */
+  separator: string
+  tokens: number
+}
+
+interface Section {
+  heading: string
+  units: Unit[]
+}
+
+const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/
+const LINE_ITEM = /^\s*(?:[-*+]\s|\d+[.)]\s|\|)/
+const sentences = new Intl.Segmenter('en', { granularity: 'sentence' })
+
+function unitsOfParagraph(paragraph: string): Unit[] {
+  const lines = paragraph.split('\n')
+  const texts = lines.every((line) => LINE_ITEM.test(line)) || lines.some((line) => line.trimStart().startsWith('|'))
+    ? lines.map((line) => ({ text: line.trim(), separator: '\n' }))
+    : [...sentences.segment(lines.map((line) => line.trim()).join(' '))].map((s, i) => ({
+        text: s.segment.trim(),
+        separator: i === 0 ? '\n' : ' ',
+      }))
+  return texts
+    .filter((unit) => unit.text.length > 0)
+    .map((unit) => ({ ...unit, tokens: countTextTokens(unit.separator + unit.text) }))
+}
+
+/** Splits a Markdown body into sections at headings (outside code fences), each with its heading path. */
+function sectionsOf(doc: CorpusDocument): Section[] {
+  const sections: Section[] = []
+  const path: string[] = []
+  let current: Section = { heading: doc.title, units: [] }
+  let paragraph: string[] = []
+  let inFence = false
+  const flushParagraph = () => {
+    if (paragraph.length > 0) current.units.push(...unitsOfParagraph(paragraph.join('\n')))
+    paragraph = []
+  }
+  for (const line of doc.body.split(/\r?\n/)) {
+    if (line.trimStart().startsWith('```')) inFence = !inFence
+    const heading = inFence ? null : HEADING.exec(line)
+    if (heading) {
+      flushParagraph()
+      if (current.units.length > 0) sections.push(current)
+      const level = heading[1]!.length
+      path.length = Math.max(0, level - 1)
+      path[level - 1] = heading[2]!
+      const trail = path.filter((part) => part && part !== doc.title)
+      current = { heading: [doc.title, ...trail].join(' > '), units: [] }
+    } else if (line.trim() === '') {
+      flushParagraph()
+    } else {
+      paragraph.push(line)
+    }
+  }
+  flushParagraph()
+  if (current.units.length > 0) sections.push(current)
+  return sections
+}
+
+/**
+ * Cuts a document into chunks of at most about `chunkTokens` tokens. Heading-aware: a chunk never spans
+ * two sections and starts with its heading path (which counts towards its size). Sentences, list items
+ * and table rows are kept whole; only a single unit longer than a chunk is cut, by tokens. Consecutive
+ * chunks of a section share up to `chunkOverlap` tokens of whole trailing units.
+ */
+export function chunkDocument(doc: CorpusDocument, options: ChunkOptions, firstOrdinal = 0): Chunk[] {
+  const chunks: Chunk[] = []
+  for (const section of sectionsOf(doc)) {
+    const headingLine = section.heading
+    const room = Math.max(1, options.chunkTokens - countTextTokens(headingLine))
+    const units = section.units.flatMap((unit) =>
+      unit.tokens <= room
+        ? [unit]
+        : splitByTokens(unit.text, room - 1).map((text) => ({ text, separator: ' ', tokens: countTextTokens(' ' + text) })),
+    )
+    let current: Unit[] = []
+    let size = 0
+    let fresh = 0
+    const emit = () => {
+      const text = headingLine + current.map((unit, i) => (i === 0 ? '\n' : unit.separator) + unit.text).join('')
+      chunks.push({
+        chunkId: `${doc.id}#${chunks.length + 1}`,
+        docId: doc.id,
+        ordinal: firstOrdinal + chunks.length,
+        heading: headingLine,
+        text,
+        tokens: countTextTokens(text),
+      })
+    }
+    for (const unit of units) {
+      if (size + unit.tokens > room && fresh > 0) {
+        emit()
+        // Carry whole trailing units into the next chunk, up to the overlap and leaving room for `unit`.
+        const carried: Unit[] = []
+        let carriedSize = 0
+        for (let i = current.length - 1; i >= 0; i--) {
+          const candidate = current[i]!
+          if (carriedSize + candidate.tokens > options.chunkOverlap || carriedSize + candidate.tokens + unit.tokens > room) break
+          carried.unshift(candidate)
+          carriedSize += candidate.tokens
+        }
+        current = carried
+        size = carriedSize
+        fresh = 0
+      }
+      current.push(unit)
+      size += unit.tokens
+      fresh++
+    }
+    if (fresh > 0) emit()
+  }
+  return chunks
+}
+
+/** Chunks every document of a corpus, in corpus order. */
+export function chunkCorpus(docs: readonly CorpusDocument[], options: ChunkOptions): Chunk[] {
+  const chunks: Chunk[] = []
+  for (const doc of docs) chunks.push(...chunkDocument(doc, options, chunks.length))
+  return chunks
+}

@@ -75,6 +75,9 @@ export function resolveEvalConfig(fileValues: unknown, env: NodeJS.ProcessEnv, s
   const parsed = EvalConfigSchema.safeParse(merged)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
+    if (issue.code === 'unrecognized_keys') {
+      throw new InputError(`${source}: unknown config field(s) ${issue.keys.join(', ')}; expected only ${Object.keys(EvalConfigSchema.shape).join(', ')}`)
+    }
     const field = String(issue.path[0] ?? '')
     const where = origin[field] ?? `${source} field "${field}"`
     throw new InputError(`${where}: ${issue.message} (got ${JSON.stringify(merged[field])})`)

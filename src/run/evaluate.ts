@@ -1,4 +1,4 @@
-import { join } from 'node:path'
+import { join } from 'node:path/posix'
 import { loadEvalConfig, type EvalConfig } from '../config/eval-config.ts'
 import { loadCorpus } from '../load/corpus.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'

@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
+    // The JSON results feed .ci/run's "N passed, N failed" line; the default reporter stays for people.
+    reporters: ['default', ['json', { outputFile: 'reports/vitest-results.json' }]],
     projects: [
       {
         extends: true,

@@ -4,12 +4,17 @@ import { parse as parseYaml } from 'yaml'
 import { z } from 'zod'
 import { InputError } from './input-error.ts'
 
+/** Message for a missing or mistyped front-matter field. */
+function required(what: string) {
+  return (issue: { input: unknown }) => (issue.input === undefined ? `missing; expected ${what}` : `expected ${what}, got ${JSON.stringify(issue.input)}`)
+}
+
 /** Front matter every corpus document carries. */
 export const DocumentFrontMatterSchema = z
   .object({
-    id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected a stable id such as doc-001 (letters, digits, . _ -)'),
-    title: z.string().min(1, 'expected a non-empty title'),
-    updated: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date written YYYY-MM-DD'),
+    id: z.string({ error: required('a stable id such as doc-001') }).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected a stable id such as doc-001 (letters, digits, . _ -)'),
+    title: z.string({ error: required('the document title') }).min(1, 'expected a non-empty title'),
+    updated: z.string({ error: required('the date of the last update, YYYY-MM-DD') }).regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date written YYYY-MM-DD'),
     supersedes: z.union([z.string(), z.array(z.string())]).optional(),
   })
   .strict()

@@ -24,7 +24,7 @@ describe('loadCorpus', () => {
     expect(() => loadCorpus(`${corpora}/no-docs`)).toThrow('fixtures/corpora/no-docs: corpus folder holds no .md documents')
   })
   it('rejects a document without an id, naming the file and field', () => {
-    expect(() => loadCorpus(`${corpora}/no-id`)).toThrow('fixtures/corpora/no-id/doc.md: front matter field "id":')
+    expect(() => loadCorpus(`${corpora}/no-id`)).toThrow('fixtures/corpora/no-id/doc.md: front matter field "id": missing; expected a stable id such as doc-001')
   })
   it('rejects duplicate ids, naming both files', () => {
     expect(() => loadCorpus(`${corpora}/duplicate-id`)).toThrow(

@@ -1,0 +1,44 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+/** Runs `pnpm eval`'s entry point as a user would, returning exit code and output. */
+function runEval(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/eval.ts', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  })
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+describe('pnpm eval on bad input: a clear message and a non-zero exit, no stack trace', () => {
+  it.each([
+    [['--corpus', 'fixtures/corpora/missing'], {}, 'eval: fixtures/corpora/missing: corpus folder not found (expected a folder of Markdown documents)'],
+    [['--corpus', 'fixtures/corpora/no-id'], {}, 'eval: fixtures/corpora/no-id/doc.md: front matter field "id": missing; expected a stable id such as doc-001'],
+    [['--corpus', 'fixtures/corpora/duplicate-id'], {}, 'eval: fixtures/corpora/duplicate-id/second.md: duplicate document id t-001'],
+    [['--corpus', 'fixtures/corpora/empty-doc'], {}, 'eval: fixtures/corpora/empty-doc/empty.md: document e-001 is empty'],
+    [['--corpus', 'fixtures/corpora/tiny', '--golden', 'fixtures/golden/broken-json.json'], {}, 'eval: fixtures/golden/broken-json.json:4:5: invalid JSON'],
+    [['--corpus', 'fixtures/corpora/tiny', '--golden', 'fixtures/golden/unknown-type.json'], {}, 'eval: fixtures/golden/unknown-type.json: question g-7, field "type": unknown type "lookupp"'],
+    [[], { EVAL_CONTEXT_BUDGET: '0' }, 'eval: EVAL_CONTEXT_BUDGET: Too small: expected number to be >0 (got 0)'],
+    [[], { EVAL_CONTEXT_BUDGET: '-100' }, 'eval: EVAL_CONTEXT_BUDGET: Too small: expected number to be >0 (got -100)'],
+  ])('%j %j', (args, env, message) => {
+    const out = mkdtempSync(join(tmpdir(), 'eval-bad-'))
+    const result = runEval([...args, '--out', out], env)
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(message)
+    expect(result.stderr).not.toMatch(/\n\s+at /)
+    // Nothing half-written: a failed run leaves no report behind.
+    expect(readdirSync(out)).toEqual([])
+  })
+
+  it('runs the tiny fixture corpus end to end and writes both reports', () => {
+    const out = mkdtempSync(join(tmpdir(), 'eval-ok-'))
+    const result = runEval(['--corpus', 'fixtures/corpora/tiny', '--golden', 'fixtures/golden/valid.json', '--out', out])
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(readdirSync(out).sort()).toEqual(['latest.json', 'latest.md'])
+    expect(result.stdout).toContain('3 questions (2 answerable, 1 none)')
+  })
+})

@@ -1,0 +1,82 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const SHARED = fileURLToPath(new URL('../../../shared/trec/', import.meta.url))
+
+/** Runs src/cli/trec.ts the way `pnpm trec` does (tsx), without pnpm's banner. */
+function trec(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/trec.ts', ...args], { cwd: ROOT, encoding: 'utf8' })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+function temp(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'trec-cli-'))
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content)
+  return dir
+}
+
+describe('pnpm trec CLI', { timeout: 30_000 }, () => {
+  it('default measures (recip_rank, recall.5,10, ndcg_cut.10) with per-query lines reproduce the expected file', () => {
+    const result = trec([join(SHARED, 'qrels.test'), join(SHARED, 'results.test')])
+    expect(result.stderr).toBe('')
+    expect(result.status).toBe(0)
+    expect(result.stdout).toBe(readFileSync(join(SHARED, 'expected.rr_ndcg10_recall.txt'), 'utf8'))
+  })
+
+  it('accepts repeated -m, --measures lists and --no-q', () => {
+    const expected = readFileSync(join(SHARED, 'edge/out.edge.hp10.txt'), 'utf8')
+    const files = [join(SHARED, 'edge/qrels.edge'), join(SHARED, 'edge/run.edge')]
+    const repeated = trec(['-m', 'num_q', '-m', 'recip_rank', '-m', 'recall.1,10', '-m', 'ndcg_cut.1,3,10', '-q', ...files])
+    expect(repeated.stdout).toBe(expected)
+    const listed = trec(['--measures', 'ndcg_cut.1,3,10,recip_rank,recall.1,10,num_q', ...files])
+    expect(listed.stdout).toBe(expected)
+    const summary = trec(['--no-q', '--measures', 'num_q,recip_rank,recall.1,10,ndcg_cut.1,3,10', ...files])
+    expect(summary.stdout).toBe(
+      expected
+        .split('\n')
+        .filter((line) => line.includes('\tall\t'))
+        .map((line) => `${line}\n`)
+        .join(''),
+    )
+  })
+
+  it('exits 4 naming a qrels query missing from the run; -c counts it as 0', () => {
+    const dir = temp({ qrels: 'q1 0 d1 1\nq2 0 d2 1\n', run: 'q1 Q0 d1 1 1.0 r\n' })
+    const failed = trec(['-m', 'recip_rank', join(dir, 'qrels'), join(dir, 'run')])
+    expect(failed.status).toBe(4)
+    expect(failed.stdout).toBe('')
+    expect(failed.stderr).toMatch(/^trec: qrels query "q2" has no results in the run/)
+    expect(failed.stderr).not.toMatch(/\n\s+at /)
+
+    const complete = trec(['-c', '-m', 'recip_rank', join(dir, 'qrels'), join(dir, 'run')])
+    expect(complete.status).toBe(0)
+    expect(complete.stdout).toBe(
+      'recip_rank            \tq1\t1.0000000000\nrecip_rank            \tq2\t0.0000000000\nrecip_rank            \tall\t0.5000000000\n',
+    )
+  })
+
+  it('reports input errors as "trec: <file>:<line>: ..." without a stack trace', () => {
+    const dir = temp({ qrels: 'q1 0 d1 1\n', run: 'q1 Q0 d1 1 1.0 r\nq1 Q0 d1 2 0.5 r\n' })
+    const result = trec([join(dir, 'qrels'), join(dir, 'run')])
+    expect(result.status).toBe(1)
+    expect(result.stderr).toBe(`trec: ${join(dir, 'run')}:2: duplicate docno "d1" for query "q1" (trec_eval rejects a document retrieved twice for one query)\n`)
+  })
+
+  it('rejects unknown measures and bad usage', () => {
+    const files = [join(SHARED, 'qrels.test'), join(SHARED, 'results.test')]
+    const unknown = trec(['-m', 'map', ...files])
+    expect(unknown.status).toBe(1)
+    expect(unknown.stderr).toMatch(/^trec: unknown measure "map"/)
+    const option = trec(['--bogus', ...files])
+    expect(option.status).toBe(2)
+    expect(option.stderr).toMatch(/^trec: Unknown option '--bogus'/)
+    const missing = trec([files[0]!])
+    expect(missing.status).toBe(2)
+    expect(missing.stderr).toMatch(/^trec: expected 2 files \(qrels and run\), got 1\nusage: pnpm trec/)
+  })
+})

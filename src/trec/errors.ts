@@ -1,0 +1,18 @@
+/** Exit code trec_eval uses when a qrels query has no results in the run (reproduced by `pnpm trec`). */
+export const EXIT_MISSING_QUERY = 4
+/** Exit code for malformed input files, unknown measures and other user errors. */
+export const EXIT_INPUT_ERROR = 1
+
+/**
+ * An expected, user-facing failure (bad input line, unknown measure, missing query...).
+ * The CLI prints only `trec: <message>` for these, never a stack trace.
+ */
+export class TrecError extends Error {
+  readonly exitCode: number
+
+  constructor(message: string, exitCode: number = EXIT_INPUT_ERROR) {
+    super(message)
+    this.name = 'TrecError'
+    this.exitCode = exitCode
+  }
+}

@@ -1,0 +1,58 @@
+import { createReadStream } from 'node:fs'
+import { createInterface } from 'node:readline'
+import { FILE_ENCODING } from './byte-string'
+import { TrecError } from './errors'
+
+/** Receives one line (without its line ending) and its 1-based line number. May throw to stop reading. */
+export type LineHandler = (line: string, lineNumber: number) => void
+
+/**
+ * Streams a file line by line through node:readline (the file is never held in memory as one
+ * string). Lines are latin1 byte strings (see byte-string.ts). Resolves with the number of lines
+ * read; rejects with the first error thrown by `onLine`, or a TrecError when the file cannot be read.
+ * `label` names the file's role in error messages ("qrels", "run").
+ */
+export function forEachLine(path: string, label: string, onLine: LineHandler): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const input = createReadStream(path, { encoding: FILE_ENCODING, highWaterMark: 1 << 20 })
+    const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })
+    let lineNumber = 0
+    let settled = false
+
+    const fail = (error: unknown): void => {
+      if (settled) return
+      settled = true
+      lines.close()
+      input.destroy()
+      reject(error)
+    }
+    const failRead = (error: Error): void => {
+      fail(new TrecError(`cannot read ${label} file ${path}: ${error.message}`))
+    }
+
+    input.on('error', failRead)
+    lines.on('error', failRead)
+    lines.on('line', (line: string) => {
+      if (settled) return
+      lineNumber++
+      try {
+        onLine(line, lineNumber)
+      } catch (error) {
+        fail(error)
+      }
+    })
+    lines.on('close', () => {
+      if (settled) return
+      settled = true
+      resolve(lineNumber)
+    })
+  })
+}
+
+/** Feeds an in-memory text to a line handler with the same line numbering as `forEachLine`. */
+export function forEachTextLine(text: string, onLine: LineHandler): number {
+  const lines = text.split(/\r\n|\n|\r/)
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop()
+  lines.forEach((line, index) => onLine(line, index + 1))
+  return lines.length
+}

@@ -1,0 +1,37 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { defaultPaths, evaluate } from '../run/evaluate.ts'
+import { exportReportToTrec } from './export-report.ts'
+import { evaluateFiles } from './trec-eval.ts'
+
+describe('exportReportToTrec', () => {
+  it('writes files on which trec_eval ndcg_cut.10 equals the report docNdcg10, question by question', async () => {
+    const report = await evaluate(defaultPaths('.'), { tier: 'retrieval', env: {} })
+    const { qrels, run } = exportReportToTrec(report)
+    const dir = mkdtempSync(join(tmpdir(), 'trec-export-'))
+    writeFileSync(join(dir, 'qrels'), qrels)
+    writeFileSync(join(dir, 'run'), run)
+    const trec = await evaluateFiles(join(dir, 'qrels'), join(dir, 'run'), { measures: ['ndcg_cut.10'] })
+    const answerable = report.questions.filter((q) => q.type !== 'none')
+    const perQuery = new Map(trec.perQuery.map((row) => [row.qid, row.value]))
+    expect([...perQuery.keys()].sort()).toEqual(answerable.map((q) => q.id).sort())
+    for (const question of answerable) expect(perQuery.get(question.id)).toBeCloseTo(question.docNdcg10!, 4)
+    expect(trec.summary.find((row) => row.measure === 'ndcg_cut_10')!.value).toBeCloseTo(report.summary.docNdcg10!, 4)
+  })
+
+  it('keeps each document once at its best chunk, with strictly decreasing scores', () => {
+    const report = {
+      config: { system: 'sys' },
+      questions: [
+        { id: 'q1', type: 'single', answerDocIds: ['d2'], rankedDocIds: ['d1', 'd2', 'd1', 'd3'] },
+        { id: 'q2', type: 'none', answerDocIds: [], rankedDocIds: ['d1'] },
+      ],
+    } as unknown as Parameters<typeof exportReportToTrec>[0]
+    expect(exportReportToTrec(report)).toEqual({
+      qrels: 'q1 0 d2 1\n',
+      run: 'q1 Q0 d1 1 3 sys\nq1 Q0 d2 2 2 sys\nq1 Q0 d3 3 1 sys\n',
+    })
+  })
+})

@@ -4,11 +4,13 @@ import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { writeReports } from '../report/write-report.ts'
 import { defaultPaths, evaluate } from '../run/evaluate.ts'
 import { runCli } from './run-cli.ts'
+import { BASELINE_DIR } from '../gate/baseline-files.ts'
 
 const USAGE = `usage: pnpm eval [--tier retrieval|full] [--out reports] [--corpus corpus] [--golden evals/golden-set.json] [--config evals/eval.config.json]
   Runs the offline evaluation of the built-in system on a corpus folder and a golden set and writes
   <out>/latest.json and <out>/latest.md. Knobs: EVAL_CONTEXT_BUDGET, EVAL_CHUNK_TOKENS, EVAL_CHUNK_OVERLAP,
-  EVAL_TOP_K, EVAL_RANK_DEPTH, EVAL_CONCURRENCY, EVAL_MODE (see README).`
+  EVAL_TOP_K, EVAL_RANK_DEPTH, EVAL_CONCURRENCY, EVAL_MODE (see README). Compares with --baseline
+  (default baseline/; '' to skip); with GATE=1 a regression or a missing baseline exits 1.`
 
 runCli('eval', async () => {
   const defaults = defaultPaths('.')
@@ -19,6 +21,7 @@ runCli('eval', async () => {
       corpus: { type: 'string', default: defaults.corpusDir },
       golden: { type: 'string', default: defaults.goldenSetFile },
       config: { type: 'string', default: defaults.configFile },
+      baseline: { type: 'string', default: BASELINE_DIR },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -29,9 +32,10 @@ runCli('eval', async () => {
   }
   if (values.tier !== 'retrieval' && values.tier !== 'full') throw new InputError(`--tier ${values.tier}: expected retrieval or full`)
   const paths = { corpusDir: values.corpus, goldenSetFile: values.golden, configFile: values.config }
-  const report = await evaluate(paths, { tier: values.tier })
+  const report = await evaluate(paths, { tier: values.tier, baselineDir: values.baseline === '' ? null : values.baseline })
   const written = writeReports(report, values.out)
+  console.log(`reports: ${written.json}, ${written.markdown} (${report.run.durationMs.toFixed(0)} ms)\n`)
   console.log(renderTerminalSummary(report))
-  console.log(`\nreports: ${written.json}, ${written.markdown} (${report.run.durationMs.toFixed(0)} ms)`)
-  return 0
+  // GATE=1: the exit code says whether the run regressed (a missing baseline fails too).
+  return process.env.GATE === '1' && report.gate !== null && !report.gate.passed ? 1 : 0
 })

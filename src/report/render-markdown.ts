@@ -1,6 +1,7 @@
 import type { QuestionOutcome, Report } from './report-schema.ts'
 import { formatTable } from './format-table.ts'
 import { retrievalSummaryRows } from './summary-table.ts'
+import { gateMetricRows, renderQuestionChanges, renderRegressions, renderStaleness } from './render-gate.ts'
 
 function tokensOf(outcome: QuestionOutcome): string {
   if (outcome.context.length === 0) return 'nothing (the first ranked chunk did not fit the budget)'
@@ -35,6 +36,18 @@ export function renderMarkdown(report: Report): string {
     formatTable(retrievalSummaryRows(summary, config.k), 'markdown'),
     '',
     `Doc-level nDCG@10 (trec_eval ndcg_cut.10 on \`pnpm trec:export\`): ${summary.docNdcg10 ?? 'n/a'}`,
+    '',
+    '## Against the baseline',
+    '',
+    ...(report.gate === null
+      ? ['Not compared with a baseline in this run.']
+      : [
+          ...(report.gate.baseline !== null ? [formatTable(gateMetricRows(report.gate), 'markdown'), ''] : []),
+          ...renderStaleness(report.gate),
+          ...renderQuestionChanges(report.gate).map((line) => `- ${line}`),
+          '',
+          renderRegressions(report.gate, 'markdown'),
+        ]),
     '',
     '## Not computed',
     '',

@@ -1,6 +1,7 @@
 import type { Report } from './report-schema.ts'
 import { formatTable } from './format-table.ts'
 import { retrievalSummaryRows } from './summary-table.ts'
+import { gateMetricRows, renderQuestionChanges, renderRegressions, renderStaleness } from './render-gate.ts'
 
 /** The end-of-run summary for the terminal: what ran, the metrics table per type, and the misses. */
 export function renderTerminalSummary(report: Report): string {
@@ -17,5 +18,16 @@ export function renderTerminalSummary(report: Report): string {
   ]
   const skipped = Object.keys(summary.notComputed)
   if (skipped.length > 0) lines.push(`not computed: ${skipped.join(', ')} (reasons in the report)`)
+  if (report.gate) lines.push('', ...renderGate(report.gate))
   return lines.join('\n')
+}
+
+/** The gate part of the summary; ends with the regressions table, which is the last thing printed. */
+export function renderGate(gate: NonNullable<Report['gate']>): string[] {
+  const lines: string[] = []
+  if (gate.baseline !== null) lines.push(formatTable(gateMetricRows(gate), 'text'), '')
+  lines.push(...renderStaleness(gate), ...renderQuestionChanges(gate))
+  if (lines.length > 0 && lines.at(-1) !== '') lines.push('')
+  lines.push(renderRegressions(gate, 'text'))
+  return lines
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { EvalConfigSchema } from '../config/eval-config.ts'
+import { GateResultSchema } from '../gate/gate-schema.ts'
 import { QUESTION_TYPES } from '../load/golden-set-schema.ts'
 
 /**
@@ -83,8 +84,12 @@ export const ReportSchema = z.object({
   tier: z.enum(['retrieval', 'full']),
   config: EvalConfigSchema.and(z.object({ system: z.string() })),
   corpus: z.object({ documents: z.number().int(), chunks: z.number().int().nullable(), goldenSet: z.string() }),
+  /** Content hashes of what was measured, so a baseline taken on other inputs is detected. */
+  inputs: z.object({ corpusHash: z.string(), goldenSetHash: z.string(), judgePromptsHash: z.string().nullable() }),
   summary: SummarySchema,
   questions: z.array(QuestionOutcomeSchema),
+  /** The run against the accepted baseline; null when the run was not compared. */
+  gate: GateResultSchema.nullable(),
   run: RunInfoSchema,
 })
 export type Report = z.infer<typeof ReportSchema>

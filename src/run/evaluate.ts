@@ -2,6 +2,9 @@ import { join } from 'node:path/posix'
 import { loadEvalConfig, type EvalConfig } from '../config/eval-config.ts'
 import { loadCorpus } from '../load/corpus.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
+import { contentHash } from '../load/content-hash.ts'
+import { readBaseline } from '../gate/baseline-files.ts'
+import { evaluateGate } from '../gate/gate.ts'
 import { InputError } from '../load/input-error.ts'
 import type { Report } from '../report/report-schema.ts'
 import { scoreRetrieval } from '../scoring/score-retrieval.ts'
@@ -30,6 +33,8 @@ export interface EvaluateOptions {
   env?: NodeJS.ProcessEnv
   /** Clock, injectable so tests can pin `run`. */
   now?: () => Date
+  /** Folder of the accepted baseline to gate against; null to skip the comparison. */
+  baselineDir?: string | null
 }
 
 /**
@@ -50,13 +55,19 @@ export async function evaluate(paths: EvaluationPaths, options: EvaluateOptions)
   const runs = await runSystem(system, questions, config.concurrency)
   const outcomes = runs.map((run) => scoreRetrieval(run.question, run.output, system.chunkCountByDoc, config.k))
   const retrieveTimes = runs.map((run) => run.retrieveMs)
-  return {
+  const report: Report = {
     schemaVersion: 1,
     tier: options.tier,
     config: { ...config, system: system.name },
     corpus: { documents: corpus.length, chunks: system.chunks.length, goldenSet: paths.goldenSetFile },
+    inputs: {
+      corpusHash: contentHash(corpus.flatMap((doc) => [doc.id, doc.title, doc.updated, doc.body])),
+      goldenSetHash: contentHash([JSON.stringify(questions)]),
+      judgePromptsHash: null,
+    },
     summary: summarise(outcomes),
     questions: outcomes,
+    gate: null,
     run: {
       startedAt: startedAt.toISOString(),
       durationMs: round4(performance.now() - started),
@@ -68,4 +79,7 @@ export async function evaluate(paths: EvaluationPaths, options: EvaluateOptions)
       usage: { inputTokens: 0, outputTokens: 0, cacheHits: 0, usd: 0 },
     },
   }
+  const baselineDir = options.baselineDir ?? null
+  if (baselineDir !== null) report.gate = evaluateGate(report, readBaseline(baselineDir), baselineDir, config.tolerance)
+  return report
 }

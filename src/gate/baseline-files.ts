@@ -1,0 +1,74 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path/posix'
+import type { z } from 'zod'
+import { InputError } from '../load/input-error.ts'
+import type { Report } from '../report/report-schema.ts'
+import { writeFileAtomic } from '../report/write-report.ts'
+import { BaselineQuestionsSchema, BaselineSummarySchema, type Baseline, type BaselineQuestion, type BaselineSummary } from './baseline-schema.ts'
+import { gatedValues } from './gated-metrics.ts'
+
+export const BASELINE_DIR = 'baseline'
+export const HOW_TO_CREATE_BASELINE = 'create it with `pnpm baseline:update` (vitest run --project eval -u) and commit baseline/'
+
+function readJson<S extends z.ZodType>(file: string, schema: S): z.output<S> {
+  let data: unknown
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    throw new InputError(`${file}: not valid JSON (${(error as Error).message}); ${HOW_TO_CREATE_BASELINE}`)
+  }
+  const parsed = schema.safeParse(data)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    throw new InputError(`${file}: field "${issue.path.join('.')}": ${issue.message}; recreate it with \`pnpm baseline:update\``)
+  }
+  return parsed.data
+}
+
+/** Reads the accepted baseline from `dir`; null when it does not exist yet. */
+export function readBaseline(dir: string): Baseline | null {
+  const summaryFile = join(dir, 'summary.json')
+  const questionsFile = join(dir, 'questions.json')
+  if (!existsSync(summaryFile) && !existsSync(questionsFile)) return null
+  const summary = readJson(summaryFile, BaselineSummarySchema)
+  const questions = readJson(questionsFile, BaselineQuestionsSchema).questions
+  return { summary, questions }
+}
+
+/** The baseline a report would become if accepted: plain, stable-ordered data (questions sorted by id). */
+export function baselineFromReport(report: Report): Baseline {
+  const { system, ...config } = report.config
+  const summary: BaselineSummary = {
+    schemaVersion: 1,
+    system,
+    config,
+    models: { generator: report.config.generatorModel, judge: report.config.judgeModel },
+    judgePromptsHash: report.inputs.judgePromptsHash,
+    goldenSetHash: report.inputs.goldenSetHash,
+    corpusHash: report.inputs.corpusHash,
+    metrics: gatedValues(report.summary),
+  }
+  const questions: BaselineQuestion[] = [...report.questions]
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((q) => ({
+      id: q.id,
+      type: q.type,
+      hit: q.hit,
+      reciprocalRank: q.reciprocalRank,
+      ndcg10: q.ndcg10,
+      refused: q.refused,
+      faithfulness: q.faithfulness,
+      answerRelevancy: q.answerRelevancy,
+      coverage: q.coverage,
+    }))
+  return { summary, questions }
+}
+
+/**
+ * Writes the baseline (pretty JSON, diff-friendly). Only the eval project's global setup calls this,
+ * and only under Vitest's update flag (`vitest -u`): a baseline is accepted, never drifted into.
+ */
+export function writeBaseline(dir: string, baseline: Baseline): void {
+  writeFileAtomic(join(dir, 'summary.json'), JSON.stringify(baseline.summary, null, 2) + '\n')
+  writeFileAtomic(join(dir, 'questions.json'), JSON.stringify({ schemaVersion: 1, questions: baseline.questions }, null, 2) + '\n')
+}

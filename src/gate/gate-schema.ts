@@ -1,0 +1,40 @@
+import { z } from 'zod'
+
+/** The `gate` block of reports/latest.json: the run against the accepted baseline. */
+export const ComparisonSchema = z.object({
+  status: z.enum(['regressed', 'held', 'improved', 'not-comparable']),
+  baseline: z.number().nullable(),
+  current: z.number().nullable(),
+  delta: z.number().nullable(),
+  /** Why a comparison could not be made (not-comparable only). */
+  reason: z.string().nullable(),
+})
+export type Comparison = z.infer<typeof ComparisonSchema>
+
+export const MetricVerdictSchema = ComparisonSchema.extend({ name: z.string(), label: z.string() })
+export type MetricVerdict = z.infer<typeof MetricVerdictSchema>
+
+export const QuestionVerdictSchema = z.object({
+  id: z.string(),
+  status: z.enum(['held', 'regressed', 'known-miss', 'improved', 'new', 'not-gated']),
+  baselinePassed: z.boolean().nullable(),
+  currentPassed: z.boolean().nullable(),
+})
+export type QuestionVerdict = z.infer<typeof QuestionVerdictSchema>
+
+export const RegressionSchema = z.object({ name: z.string(), baseline: z.number(), current: z.number(), delta: z.number() })
+export type Regression = z.infer<typeof RegressionSchema>
+
+export const GateResultSchema = z.object({
+  /** Where the baseline was read from; null when there is none. */
+  baseline: z.string().nullable(),
+  tolerance: z.number(),
+  /** True only with a baseline and no regression. */
+  passed: z.boolean(),
+  regressions: z.array(RegressionSchema),
+  metrics: z.array(MetricVerdictSchema),
+  questions: z.array(QuestionVerdictSchema),
+  /** How the baseline's measuring conditions differ from this run's (config, models, inputs). */
+  stale: z.array(z.string()),
+})
+export type GateResult = z.infer<typeof GateResultSchema>

@@ -1,0 +1,72 @@
+import type { EvalConfig } from '../config/eval-config.ts'
+import type { QuestionOutcome, Report } from '../report/report-schema.ts'
+import type { Baseline, BaselineQuestion } from './baseline-schema.ts'
+import type { GateResult, QuestionVerdict, Regression } from './gate-schema.ts'
+import { GATED_METRICS } from './gated-metrics.ts'
+import { compareMetric } from './regression.ts'
+
+/** Config fields that change what is measured (concurrency and tolerance do not). */
+const MEASURING_FIELDS = ['mode', 'budgetTokens', 'k', 'rankDepth', 'chunkTokens', 'chunkOverlap', 'retriever', 'tokenizer'] as const satisfies readonly (keyof EvalConfig)[]
+
+/**
+ * Whether a question passes on its own terms: an answerable one when its context hit; a none
+ * question when the system refused (null until answers exist: nothing to gate yet).
+ */
+export function questionPassed(outcome: Pick<QuestionOutcome, 'type' | 'hit' | 'refused'> | BaselineQuestion): boolean | null {
+  return outcome.type === 'none' ? outcome.refused : outcome.hit
+}
+
+function questionVerdict(outcome: QuestionOutcome, accepted: BaselineQuestion | undefined): QuestionVerdict {
+  const currentPassed = questionPassed(outcome)
+  const baselinePassed = accepted ? questionPassed(accepted) : null
+  let status: QuestionVerdict['status']
+  if (!accepted) status = 'new'
+  else if (currentPassed === null || baselinePassed === null) status = 'not-gated'
+  else if (baselinePassed && !currentPassed) status = 'regressed'
+  else if (!baselinePassed && !currentPassed) status = 'known-miss'
+  else if (!baselinePassed && currentPassed) status = 'improved'
+  else status = 'held'
+  return { id: outcome.id, status, baselinePassed, currentPassed }
+}
+
+/** Names what differs between the conditions the baseline was measured under and this run's. */
+export function staleness(report: Report, baseline: Baseline): string[] {
+  const differences: string[] = []
+  for (const field of MEASURING_FIELDS) {
+    if (baseline.summary.config[field] !== report.config[field]) {
+      differences.push(`${field}: baseline ${String(baseline.summary.config[field])}, this run ${String(report.config[field])}`)
+    }
+  }
+  if (baseline.summary.system !== report.config.system) differences.push(`system: baseline ${baseline.summary.system}, this run ${report.config.system}`)
+  if (baseline.summary.models.generator !== report.config.generatorModel)
+    differences.push(`generator model: baseline ${baseline.summary.models.generator}, this run ${report.config.generatorModel}`)
+  if (baseline.summary.models.judge !== report.config.judgeModel) differences.push(`judge model: baseline ${baseline.summary.models.judge}, this run ${report.config.judgeModel}`)
+  if (baseline.summary.judgePromptsHash !== report.inputs.judgePromptsHash) differences.push('judge prompts changed since the baseline')
+  if (baseline.summary.goldenSetHash !== report.inputs.goldenSetHash) differences.push('golden set changed since the baseline')
+  if (baseline.summary.corpusHash !== report.inputs.corpusHash) differences.push('corpus changed since the baseline')
+  return differences
+}
+
+/**
+ * The gate: every gated metric and every question against the accepted baseline, a pure function.
+ * Fails on any metric below its baseline by more than the tolerance and on any question the baseline
+ * passed that now fails (a regression even when the mean holds). Without a baseline it does not pass.
+ */
+export function evaluateGate(report: Report, baseline: Baseline | null, baselinePath: string, tolerance: number): GateResult {
+  if (!baseline) return { baseline: null, tolerance, passed: false, regressions: [], metrics: [], questions: [], stale: [] }
+  const metrics = GATED_METRICS.map((metric) => ({
+    name: metric.name,
+    label: metric.label,
+    ...compareMetric(metric.read(report.summary), baseline.summary.metrics[metric.name] ?? null, tolerance),
+  }))
+  const accepted = new Map(baseline.questions.map((q) => [q.id, q]))
+  const questions = report.questions.map((outcome) => questionVerdict(outcome, accepted.get(outcome.id)))
+  const regressions: Regression[] = []
+  for (const { name, status, baseline: accepted, current, delta } of metrics) {
+    if (status === 'regressed' && accepted !== null && current !== null && delta !== null) regressions.push({ name, baseline: accepted, current, delta })
+  }
+  for (const verdict of questions) {
+    if (verdict.status === 'regressed') regressions.push({ name: `question ${verdict.id}`, baseline: 1, current: 0, delta: -1 })
+  }
+  return { baseline: baselinePath, tolerance, passed: regressions.length === 0, regressions, metrics, questions, stale: staleness(report, baseline) }
+}

@@ -1,0 +1,40 @@
+import { HOW_TO_CREATE_BASELINE } from '../gate/baseline-files.ts'
+import type { GateResult } from '../gate/gate-schema.ts'
+import { formatMetric, formatTable } from './format-table.ts'
+
+const signed = (delta: number | null) => (delta === null ? 'n/a' : `${delta >= 0 ? '+' : ''}${delta.toFixed(4)}`)
+
+/** Gated metrics against the baseline: metric, current, baseline, delta, status. */
+export function gateMetricRows(gate: GateResult): string[][] {
+  return [
+    ['metric', 'current', 'baseline', 'delta', 'status'],
+    ...gate.metrics.map((m) => [m.label, formatMetric(m.current), formatMetric(m.baseline), signed(m.delta), m.status === 'not-comparable' ? `n/a: ${m.reason}` : m.status]),
+  ]
+}
+
+/** The regressions table (name, baseline, current, delta), or the line saying there are none. */
+export function renderRegressions(gate: GateResult, style: 'text' | 'markdown'): string {
+  if (gate.baseline === null) return `gate: no baseline; ${HOW_TO_CREATE_BASELINE}`
+  if (gate.regressions.length === 0) return `gate: passed, no regression beyond the tolerance ${gate.tolerance} against ${gate.baseline}/`
+  const rows = [['regression', 'baseline', 'current', 'delta'], ...gate.regressions.map((r) => [r.name, r.baseline.toFixed(4), r.current.toFixed(4), signed(r.delta)])]
+  return `gate: FAILED, ${gate.regressions.length} regression(s) against ${gate.baseline}/ (tolerance ${gate.tolerance})\n\n${formatTable(rows, style)}`
+}
+
+/** Lines for a stale baseline: what it was measured under that differs from this run. */
+export function renderStaleness(gate: GateResult): string[] {
+  if (gate.stale.length === 0) return []
+  return [`baseline measured under other conditions (accept with pnpm baseline:update if intended):`, ...gate.stale.map((s) => `  - ${s}`)]
+}
+
+/** Question outcomes against the baseline worth a line: improvements and known misses. */
+export function renderQuestionChanges(gate: GateResult): string[] {
+  const ids = (status: string) => gate.questions.filter((q) => q.status === status).map((q) => q.id)
+  const lines: string[] = []
+  const improved = ids('improved')
+  const known = ids('known-miss')
+  const fresh = ids('new')
+  if (improved.length > 0) lines.push(`improved (the baseline missed them; pnpm baseline:update accepts): ${improved.join(', ')}`)
+  if (known.length > 0) lines.push(`known misses (missed in the baseline too): ${known.join(', ')}`)
+  if (fresh.length > 0) lines.push(`new questions (not in the baseline): ${fresh.join(', ')}`)
+  return lines
+}

@@ -1,0 +1,103 @@
+import { describe, expect, inject, it, type TestContext } from 'vitest'
+import { HOW_TO_CREATE_BASELINE } from '../gate/baseline-files.ts'
+import { GATED_METRICS } from '../gate/gated-metrics.ts'
+import { questionPassed } from '../gate/gate.ts'
+import { QUESTION_TYPES } from '../load/golden-set-schema.ts'
+import type { QuestionOutcome, Report } from '../report/report-schema.ts'
+import { describeEvidence } from './matchers/evidence.ts'
+import { planQuestionCase } from './question-case-plan.ts'
+import type { SharedEvaluation } from './shared-evaluation.ts'
+import './matchers/index.ts'
+
+type Evaluation = Extract<SharedEvaluation, { ok: true }>
+
+/** The shared run, or a failing case when it crashed: a broken evaluation is never a pass. */
+function sharedEvaluation(): Evaluation | null {
+  const evaluation = inject('evaluation')
+  if (evaluation === undefined) {
+    it('the evaluation runs', () => {
+      throw new Error('no shared evaluation: run these files in the eval project (its globalSetup runs the evaluation)')
+    })
+    return null
+  }
+  if (!evaluation.ok) {
+    it('the evaluation runs', () => {
+      throw new Error(evaluation.error)
+    })
+    return null
+  }
+  return evaluation
+}
+
+/** The question's own check: its context hits (answerable) or the system refuses (none). */
+function checkQuestion(outcome: QuestionOutcome, negate: boolean): void {
+  const assertion = negate ? expect(outcome).not : expect(outcome)
+  if (outcome.type === 'none') assertion.toRefuse()
+  else assertion.toHitContext(outcome.answerDocIds, { mode: outcome.type, ...(outcome.governingDocId ? { governingDocId: outcome.governingDocId } : {}) })
+}
+
+/** One case per golden question, `<id> [<type>] <question>`, grouped by type, each carrying its evidence. */
+export function defineQuestionCases(): void {
+  const evaluation = sharedEvaluation()
+  if (!evaluation) return
+  const { report } = evaluation
+  const verdicts = new Map(report.gate?.questions.map((v) => [v.id, v]))
+  for (const type of QUESTION_TYPES) {
+    const outcomes = report.questions.filter((q) => q.type === type)
+    if (outcomes.length === 0) continue
+    describe(`${type} questions`, () => {
+      for (const outcome of outcomes) {
+        const plan = planQuestionCase(verdicts.get(outcome.id), questionPassed(outcome), evaluation)
+        const body = async ({ annotate }: TestContext) => {
+          await annotate(describeEvidence(outcome))
+          for (const note of plan.notes) await annotate(note.message, note.type)
+          checkQuestion(outcome, plan.kind === 'report-only')
+        }
+        const name = `${outcome.id} [${outcome.type}] ${outcome.question}`
+        if (plan.kind === 'expected-failure') it.fails(name, body)
+        else it(name, body)
+      }
+    })
+  }
+}
+
+function notComputedReason(report: Report, path: string): string {
+  return report.summary.notComputed[path] ?? 'not computed in this run'
+}
+
+/** One case per gated metric asserting toNotRegressFrom the baseline, and one for the baseline itself. */
+export function defineMetricCases(): void {
+  const evaluation = sharedEvaluation()
+  if (!evaluation) return
+  const { report } = evaluation
+  const gate = report.gate
+  describe('baseline', () => {
+    it('baseline/ exists and was measured under this run’s conditions', async ({ annotate, skip }) => {
+      if (!gate || gate.baseline === null) {
+        if (!evaluation.gate) skip(`no baseline: ${HOW_TO_CREATE_BASELINE}`)
+        throw new Error(`GATE=1 needs a baseline and there is none: ${HOW_TO_CREATE_BASELINE}`)
+      }
+      if (evaluation.baselineUpdated) await annotate('baseline/ was rewritten from this run (vitest -u)')
+      for (const difference of gate.stale) await annotate(`stale baseline: ${difference}`, 'warning')
+      expect(gate.baseline).toBe('baseline')
+    })
+  })
+  describe('gated metrics', () => {
+    for (const metric of GATED_METRICS) {
+      it(`${metric.name} does not regress`, async ({ annotate, skip }) => {
+        const current = metric.read(report.summary)
+        if (current === null) return skip(notComputedReason(report, metric.path))
+        const verdict = gate?.metrics.find((m) => m.name === metric.name)
+        if (!verdict || verdict.baseline === null) return skip(gate?.baseline ? `${metric.name} is not in the baseline` : `no baseline: ${HOW_TO_CREATE_BASELINE}`)
+        const options = { tolerance: report.config.tolerance, name: metric.name }
+        if (verdict.status === 'regressed' && !evaluation.gate) {
+          await annotate(`regression: ${metric.name} ${verdict.baseline} -> ${current} (GATE=1 fails the run on it)`, 'error')
+          expect(current).not.toNotRegressFrom(verdict.baseline, options)
+          return
+        }
+        if (verdict.status === 'improved') await annotate(`improvement: ${metric.name} ${verdict.baseline} -> ${current}; accept it with \`pnpm baseline:update\``)
+        expect(current).toNotRegressFrom(verdict.baseline, options)
+      })
+    }
+  })
+}

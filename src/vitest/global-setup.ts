@@ -1,0 +1,52 @@
+import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import type { TestProject } from 'vitest/node'
+import { BASELINE_DIR, baselineFromReport, writeBaseline } from '../gate/baseline-files.ts'
+import { evaluateGate } from '../gate/gate.ts'
+import { ReportSchema, type Report } from '../report/report-schema.ts'
+import { writeReports } from '../report/write-report.ts'
+import type { SharedEvaluation } from './shared-evaluation.ts'
+
+const REPORTS_DIR = 'reports'
+
+/**
+ * Runs the evaluation once, in a child process (so watch mode always measures the current code of
+ * src/, corpus/ and evals/), and reads the report it wrote. Its own gate exit code is not used here:
+ * the cases decide, so the child runs without GATE.
+ */
+function runEvaluation(): SharedEvaluation {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/eval.ts', '--out', REPORTS_DIR, '--baseline', BASELINE_DIR], {
+    encoding: 'utf8',
+    env: { ...process.env, GATE: '' },
+  })
+  if (child.status !== 0) {
+    const reason = child.error?.message ?? (child.stderr.trim() || `exit code ${child.status}`)
+    return { ok: false, error: `the evaluation failed: ${reason}` }
+  }
+  const report: Report = ReportSchema.parse(JSON.parse(readFileSync(`${REPORTS_DIR}/latest.json`, 'utf8')))
+  return { ok: true, report, gate: process.env.GATE === '1', strict: process.env.EVAL_STRICT === '1', baselineUpdated: false }
+}
+
+/**
+ * Under Vitest's update flag (`vitest -u`, `pnpm baseline:update`) the run becomes the baseline: the
+ * only place the baseline is written. The report is then re-gated against it and rewritten.
+ */
+function acceptAsBaseline(evaluation: SharedEvaluation): SharedEvaluation {
+  if (!evaluation.ok) return evaluation
+  const baseline = baselineFromReport(evaluation.report)
+  writeBaseline(BASELINE_DIR, baseline)
+  const report = { ...evaluation.report, gate: evaluateGate(evaluation.report, baseline, BASELINE_DIR, evaluation.report.config.tolerance) }
+  writeReports(report, REPORTS_DIR)
+  return { ...evaluation, report, baselineUpdated: true }
+}
+
+export default function setup(project: TestProject): void {
+  const share = () => {
+    const evaluation = runEvaluation()
+    const update = project.config.snapshotOptions.updateSnapshot === 'all'
+    project.provide('evaluation', update ? acceptAsBaseline(evaluation) : evaluation)
+  }
+  share()
+  // Watch mode: every rerun measures again (the trigger may be a change to the corpus or the golden set).
+  project.onTestsRerun(share)
+}

@@ -1,0 +1,28 @@
+import type { QuestionOutcome } from '../../report/report-schema.ts'
+
+/** The evidence of one question, as failure messages and UI annotations show it. */
+export type QuestionEvidence = Pick<
+  QuestionOutcome,
+  'id' | 'type' | 'question' | 'answerDocIds' | 'governingDocId' | 'context' | 'contextTokens' | 'topRanked' | 'answer' | 'unsupportedClaims'
+>
+
+/** Multi-line evidence: expected docs, the context with token counts, the top-10 ranking with scores, the answer. */
+export function describeEvidence(outcome: QuestionEvidence): string {
+  const expected = outcome.answerDocIds.length === 0 ? '(none: the corpus has no answer)' : outcome.answerDocIds.join(', ')
+  const governing = outcome.governingDocId ? ` (governing: ${outcome.governingDocId})` : ''
+  const context = outcome.context.length === 0 ? '  (empty: the first ranked chunk did not fit the budget)' : outcome.context.map((c) => `  ${c.chunkId}  ${c.tokens} tokens`).join('\n')
+  const ranked = outcome.topRanked.length === 0 ? '  (nothing ranked)' : outcome.topRanked.map((r, i) => `  ${String(i + 1).padStart(2)}. ${r.chunkId}  ${r.score.toFixed(4)}`).join('\n')
+  const lines = [
+    `question   ${outcome.id} [${outcome.type}] ${outcome.question}`,
+    `expected   ${expected}${governing}`,
+    `context    ${outcome.contextTokens} tokens:`,
+    context,
+    'top-10 ranked (chunk, score):',
+    ranked,
+  ]
+  if (outcome.answer !== null) lines.push(`answer     ${outcome.answer}`)
+  if (outcome.unsupportedClaims && outcome.unsupportedClaims.length > 0) {
+    lines.push('unsupported claims:', ...outcome.unsupportedClaims.map((claim) => `  - "${claim}"`))
+  }
+  return lines.join('\n')
+}

@@ -1,0 +1,24 @@
+import { compareMetric } from '../../gate/regression.ts'
+import type { MatcherVerdict } from './verdict.ts'
+
+export interface RegressionOptions {
+  tolerance: number
+  /** Metric name for the message, e.g. "recall.multi". */
+  name?: string
+}
+
+/**
+ * toNotRegressFrom(baseline, { tolerance }): the current value (the received number) is not below the
+ * baseline by more than the tolerance. Undecidable when either side is null.
+ */
+export function notRegressFrom(current: number | null, baseline: number | null, options: RegressionOptions): MatcherVerdict {
+  const name = options.name ?? 'metric'
+  const comparison = compareMetric(current, baseline, options.tolerance)
+  if (current === null || baseline === null || comparison.delta === null) return { undecidable: `${name}: ${comparison.reason}` }
+  const sign = comparison.delta >= 0 ? '+' : ''
+  return {
+    pass: comparison.status !== 'regressed',
+    claim: `${name} not to fall below its baseline by more than ${options.tolerance}`,
+    evidence: [`baseline   ${baseline.toFixed(4)}`, `current    ${current.toFixed(4)}`, `delta      ${sign}${comparison.delta.toFixed(4)} (tolerance ${options.tolerance})`].join('\n'),
+  }
+}

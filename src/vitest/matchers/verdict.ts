@@ -1,0 +1,18 @@
+/**
+ * What a matcher's pure core decides: pass or fail with the evidence to show, or that the run cannot
+ * decide it (e.g. no answers in the retrieval tier), with the reason the case is skipped.
+ */
+export type MatcherVerdict =
+  | {
+      pass: boolean
+      /** The claim in the positive, e.g. "q-003 to hit its context": the message adds "expected" / "expected not". */
+      claim: string
+      /** The evidence, printed under the claim. */
+      evidence: string
+    }
+  | { undecidable: string }
+
+/** Formats a failed verdict's message for `expect` and `expect.not`. */
+export function verdictMessage(verdict: Extract<MatcherVerdict, { pass: boolean }>, isNot: boolean): string {
+  return `expected ${isNot ? 'not ' : ''}${verdict.claim}\n\n${verdict.evidence}`
+}

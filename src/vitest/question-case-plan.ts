@@ -1,0 +1,48 @@
+import type { QuestionVerdict } from '../gate/gate-schema.ts'
+
+export interface CaseNote {
+  message: string
+  type: 'notice' | 'warning' | 'error'
+}
+
+/**
+ * How a question's case treats a miss: `assert` fails on it; `expected-failure` is a known miss, shown
+ * as an expected failure (it.fails) rather than hidden or failed; `report-only` records a regression
+ * without failing (runs without GATE=1 report and exit 0).
+ */
+export interface CasePlan {
+  kind: 'assert' | 'expected-failure' | 'report-only'
+  notes: CaseNote[]
+}
+
+const UPDATE_HINT = 'accept it with `pnpm baseline:update`'
+
+/**
+ * Decides a question case from its verdict against the baseline (undefined: no baseline), whether it
+ * passes now (null: not decidable in this mode) and the run's mode.
+ */
+export function planQuestionCase(verdict: QuestionVerdict | undefined, currentPassed: boolean | null, mode: { gate: boolean; strict: boolean }): CasePlan {
+  const status = verdict?.status ?? 'new'
+  const missing = currentPassed === false
+  const plan = ((): CasePlan => {
+    switch (status) {
+      case 'regressed':
+        return mode.gate
+          ? { kind: 'assert', notes: [{ type: 'error', message: 'regression: the baseline passed this question' }] }
+          : { kind: 'report-only', notes: [{ type: 'error', message: 'regression: the baseline passed this question (GATE=1 fails the run on it)' }] }
+      case 'known-miss':
+        return { kind: 'expected-failure', notes: [{ type: 'warning', message: 'known miss: the baseline missed this question too' }] }
+      case 'improved':
+        return { kind: 'assert', notes: [{ type: 'notice', message: `improvement: the baseline missed this question; ${UPDATE_HINT}` }] }
+      case 'new':
+        return missing
+          ? { kind: 'expected-failure', notes: [{ type: 'warning', message: `new miss: the question is not in the baseline; ${UPDATE_HINT}` }] }
+          : { kind: 'assert', notes: [{ type: 'notice', message: `new question, not in the baseline; ${UPDATE_HINT}` }] }
+      case 'held':
+      case 'not-gated':
+        return { kind: 'assert', notes: [] }
+    }
+  })()
+  // EVAL_STRICT=1: every miss fails, whatever the baseline says.
+  return mode.strict && missing ? { ...plan, kind: 'assert' } : plan
+}

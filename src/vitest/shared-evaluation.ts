@@ -1,0 +1,24 @@
+import type { Report } from '../report/report-schema.ts'
+
+/**
+ * What the eval project's global setup hands every evaluation case (through `provide`/`inject`):
+ * the one shared run of the Vitest run, compared with the baseline, and how to treat misses.
+ */
+export type SharedEvaluation =
+  | {
+      ok: true
+      report: Report
+      /** GATE=1: regressions fail their cases (and so the run). */
+      gate: boolean
+      /** EVAL_STRICT=1: every miss fails, regressed or not (for browsing in the UI). */
+      strict: boolean
+      /** The baseline was just rewritten from this run (vitest -u). */
+      baselineUpdated: boolean
+    }
+  | { ok: false; error: string }
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    evaluation: SharedEvaluation
+  }
+}

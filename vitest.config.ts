@@ -1,10 +1,18 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    // The JSON results feed .ci/run's "N passed, N failed" line; the default reporter stays for people.
-    reporters: ['default', ['json', { outputFile: 'reports/vitest-results.json' }]],
+    // The default reporter stays for people; the evaluation reporter comes last so the run ends with the
+    // metrics and the regressions table. In CI (CI set) the JSON results also feed .ci/run's summary line.
+    reporters: [
+      'default',
+      ...(process.env.CI ? [['json', { outputFile: 'reports/vitest-results.json' }] as ['json', { outputFile: string }]] : []),
+      './src/vitest/eval-reporter.ts',
+    ],
     setupFiles: ['src/vitest/setup-matchers.ts'],
+    // Watch mode: the evaluation depends on the corpus, the golden set, the config, the baseline and all of
+    // src/ (run by the global setup in a child process, so no import graph sees it): any change re-runs it.
+    forceRerunTriggers: [...configDefaults.forceRerunTriggers, 'corpus/**', 'evals/**/*.json', 'baseline/**', 'src/**/*.ts'],
     projects: [
       {
         extends: true,

@@ -7,7 +7,8 @@ import { ReportSchema, type Report } from '../report/report-schema.ts'
 import { writeReports } from '../report/write-report.ts'
 import type { SharedEvaluation } from './shared-evaluation.ts'
 
-const REPORTS_DIR = 'reports'
+/** Where the shared run writes its reports (EVAL_REPORTS_DIR, default reports/). */
+const REPORTS_DIR = process.env.EVAL_REPORTS_DIR || 'reports'
 
 /**
  * Runs the evaluation once, in a child process (so watch mode always measures the current code of

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest'
+import type { Report } from '../report/report-schema.ts'
+import { defaultPaths, evaluate } from '../run/evaluate.ts'
+import { baselineFromReport } from './baseline-files.ts'
+import { evaluateGate } from './gate.ts'
+import { compareMetric } from './regression.ts'
+
+describe('compareMetric', () => {
+  it('holds a drop of exactly the tolerance and regresses beyond it', () => {
+    expect(compareMetric(0.92, 0.93, 0.01).status).toBe('held')
+    expect(compareMetric(0.9199, 0.93, 0.01)).toEqual({ status: 'regressed', baseline: 0.93, current: 0.9199, delta: -0.0101, reason: null })
+  })
+  it('improves beyond the tolerance', () => {
+    expect(compareMetric(0.95, 0.93, 0.01)).toEqual({ status: 'improved', baseline: 0.93, current: 0.95, delta: 0.02, reason: null })
+  })
+  it('is not comparable when a side is null', () => {
+    expect(compareMetric(null, 0.9, 0.01)).toEqual({ status: 'not-comparable', baseline: 0.9, current: null, delta: null, reason: 'not computed in this run' })
+  })
+})
+
+describe('evaluateGate', () => {
+  const runWith = (env: Record<string, string>) => evaluate(defaultPaths('.'), { tier: 'retrieval', env })
+  const withHit = (report: Report, id: string, hit: boolean): Report => ({ ...report, questions: report.questions.map((q) => (q.id === id ? { ...q, hit } : q)) })
+
+  it('passes against a baseline made from the same run', async () => {
+    const report = await runWith({})
+    const gate = evaluateGate(report, baselineFromReport(report), 'baseline', 0.01)
+    expect(gate.passed).toBe(true)
+    expect(gate.regressions).toEqual([])
+    expect(gate.stale).toEqual([])
+  })
+
+  it('names recall and each lost question when the context budget shrinks, and names the stale config', async () => {
+    const accepted = await runWith({})
+    const shrunk = await runWith({ EVAL_CONTEXT_BUDGET: '120' })
+    const gate = evaluateGate(shrunk, baselineFromReport(accepted), 'baseline', 0.01)
+    expect(gate.passed).toBe(false)
+    const recall = gate.regressions.find((r) => r.name === 'recall')!
+    expect(recall).toEqual({ name: 'recall', baseline: accepted.summary.recall, current: shrunk.summary.recall, delta: expect.any(Number) })
+    expect(recall.delta).toBeCloseTo(shrunk.summary.recall! - accepted.summary.recall!, 4)
+    const lost = accepted.questions.filter((q, i) => q.hit && !shrunk.questions[i]!.hit).map((q) => `question ${q.id}`)
+    expect(lost.length).toBeGreaterThan(0)
+    expect(gate.regressions.filter((r) => r.name.startsWith('question ')).map((r) => r.name)).toEqual(lost)
+    expect(gate.stale).toEqual(['budgetTokens: baseline 600, this run 120'])
+  })
+
+  it('fails on a single lost question even when every mean holds within the tolerance', async () => {
+    const accepted = await runWith({})
+    const hitId = accepted.questions.find((q) => q.hit)!.id
+    const missId = accepted.questions.find((q) => q.type !== 'none' && !q.hit)!.id
+    // One hit lost, one miss gained: recall is unchanged, but the lost question is a regression.
+    const current = withHit(withHit(accepted, hitId, false), missId, true)
+    const gate = evaluateGate(current, baselineFromReport(accepted), 'baseline', 0.01)
+    expect(gate.regressions).toEqual([{ name: `question ${hitId}`, baseline: 1, current: 0, delta: -1 }])
+    expect(gate.questions.find((q) => q.id === missId)!.status).toBe('improved')
+  })
+
+  it('does not pass without a baseline', async () => {
+    const gate = evaluateGate(await runWith({}), null, 'baseline', 0.01)
+    expect(gate).toEqual({ baseline: null, tolerance: 0.01, passed: false, regressions: [], metrics: [], questions: [], stale: [] })
+  })
+})

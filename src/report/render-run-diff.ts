@@ -1,0 +1,29 @@
+import { GATED_METRICS } from '../gate/gated-metrics.ts'
+import { questionPassed } from '../gate/gate.ts'
+import type { Report } from './report-schema.ts'
+
+const state = (passed: boolean | null) => (passed === null ? 'n/a' : passed ? 'pass' : 'miss')
+
+/**
+ * What changed since the previous run of this watch session: questions that flipped (pass <-> miss)
+ * and every gated metric that moved, with its delta. Empty when nothing changed.
+ */
+export function renderRunDiff(previous: Report, current: Report): string[] {
+  const before = new Map(previous.questions.map((q) => [q.id, questionPassed(q)]))
+  const flips = current.questions.flatMap((q) => {
+    const was = before.get(q.id)
+    const now = questionPassed(q)
+    return was !== undefined && was !== now ? [`  ${q.id} [${q.type}] ${state(was)} -> ${state(now)}`] : []
+  })
+  const moves = GATED_METRICS.flatMap((metric) => {
+    const was = metric.read(previous.summary)
+    const now = metric.read(current.summary)
+    if (was === now) return []
+    const delta = was !== null && now !== null ? ` (${now - was >= 0 ? '+' : ''}${(now - was).toFixed(4)})` : ''
+    return [`  ${metric.label}: ${was ?? 'n/a'} -> ${now ?? 'n/a'}${delta}`]
+  })
+  const lines: string[] = []
+  if (flips.length > 0) lines.push(`questions that flipped since the last run (${flips.length}):`, ...flips)
+  if (moves.length > 0) lines.push('metrics that moved since the last run:', ...moves)
+  return lines.length > 0 ? lines : ['since the last run: no question flipped, no metric moved']
+}

@@ -1,0 +1,37 @@
+import type { Reporter, Vitest } from 'vitest/node'
+import type { Report } from '../report/report-schema.ts'
+import { renderRunDiff } from '../report/render-run-diff.ts'
+import { renderTerminalSummary } from '../report/render-terminal.ts'
+import './shared-evaluation.ts'
+
+/**
+ * Prints the evaluation at the end of every Vitest run: the metrics per type, the gated metrics against
+ * the baseline, in watch mode what flipped since the last run, and last the table of regressions.
+ * It reads the run the eval project's global setup shared (which also wrote reports/); it works beside
+ * the default reporter, `--ui` and `--reporter=junit`.
+ */
+export default class EvalReporter implements Reporter {
+  #vitest: Vitest | undefined
+  #previous: Report | undefined
+
+  onInit(vitest: Vitest): void {
+    this.#vitest = vitest
+  }
+
+  onTestRunEnd(): void {
+    const vitest = this.#vitest
+    const evaluation = vitest?.projects.find((project) => project.name === 'eval')?.getProvidedContext().evaluation
+    if (!vitest || !evaluation) return
+    const log = (text: string) => vitest.logger.log(text)
+    log('')
+    if (!evaluation.ok) {
+      log(`RAG evaluation: ${evaluation.error}`)
+      return
+    }
+    const lines = [`RAG evaluation (reports/latest.json, reports/latest.md)`, '']
+    if (this.#previous) lines.push(...renderRunDiff(this.#previous, evaluation.report), '')
+    lines.push(renderTerminalSummary(evaluation.report))
+    log(lines.join('\n'))
+    this.#previous = evaluation.report
+  }
+}

@@ -1,0 +1,31 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+/** Runs the eval project as a user would (`vitest run --project eval`), reports into a temp folder. */
+function runEvalProject(env: Record<string, string>) {
+  const reports = mkdtempSync(join(tmpdir(), 'gate-run-'))
+  const result = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', 'eval'], {
+    encoding: 'utf8',
+    env: { ...process.env, CI: '', GATE: '', EVAL_STRICT: '', FORCE_COLOR: '0', NO_COLOR: '1', EVAL_REPORTS_DIR: reports, ...env },
+  })
+  return { code: result.status, out: result.stdout + result.stderr }
+}
+
+describe('the gate through Vitest, against the committed baseline', () => {
+  it('GATE=1 with a shrunk context budget exits non-zero and ends with the regressions table naming recall', () => {
+    const { code, out } = runEvalProject({ GATE: '1', EVAL_CONTEXT_BUDGET: '120' })
+    expect(code).toBe(1)
+    const tail = out.slice(out.lastIndexOf('gate: FAILED'))
+    expect(tail).toMatch(/^gate: FAILED, \d+ regression\(s\) against baseline\/ \(tolerance 0\.01\)\n\nregression +baseline +current +delta\nrecall +0\.\d{4} +0\.\d{4} +-0\.\d{4}\n/)
+    expect(out).toContain('budgetTokens: baseline 600, this run 120')
+  }, 60_000)
+
+  it('without GATE the same regression is reported and the run exits 0', () => {
+    const { code, out } = runEvalProject({ EVAL_CONTEXT_BUDGET: '120' })
+    expect(code).toBe(0)
+    expect(out).toContain('gate: FAILED')
+  }, 60_000)
+})

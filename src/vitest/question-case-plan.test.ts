@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import type { QuestionVerdict } from '../gate/gate-schema.ts'
+import { planQuestionCase } from './question-case-plan.ts'
+
+const verdict = (status: QuestionVerdict['status'], baselinePassed: boolean | null, currentPassed: boolean | null): QuestionVerdict => ({
+  id: 'q-1',
+  status,
+  baselinePassed,
+  currentPassed,
+})
+const normal = { gate: false, strict: false }
+const gated = { gate: true, strict: false }
+
+describe('planQuestionCase', () => {
+  it('asserts a regression under GATE=1 and only reports it otherwise', () => {
+    expect(planQuestionCase(verdict('regressed', true, false), false, gated).kind).toBe('assert')
+    expect(planQuestionCase(verdict('regressed', true, false), false, normal)).toEqual({
+      kind: 'report-only',
+      notes: [{ type: 'error', message: 'regression: the baseline passed this question (GATE=1 fails the run on it)' }],
+    })
+  })
+  it('shows a known miss as an expected failure, and fails it under EVAL_STRICT=1', () => {
+    expect(planQuestionCase(verdict('known-miss', false, false), false, gated).kind).toBe('expected-failure')
+    expect(planQuestionCase(verdict('known-miss', false, false), false, { gate: true, strict: true }).kind).toBe('assert')
+  })
+  it('reports an improvement with the hint to update the baseline', () => {
+    expect(planQuestionCase(verdict('improved', false, true), true, gated)).toEqual({
+      kind: 'assert',
+      notes: [{ type: 'notice', message: 'improvement: the baseline missed this question; accept it with `pnpm baseline:update`' }],
+    })
+  })
+  it('treats a question without a baseline as new: a miss is expected, a hit asserted', () => {
+    expect(planQuestionCase(undefined, false, gated).kind).toBe('expected-failure')
+    expect(planQuestionCase(undefined, true, gated).kind).toBe('assert')
+  })
+  it('asserts held and not-gated questions', () => {
+    expect(planQuestionCase(verdict('held', true, true), true, gated)).toEqual({ kind: 'assert', notes: [] })
+    expect(planQuestionCase(verdict('not-gated', null, null), null, gated)).toEqual({ kind: 'assert', notes: [] })
+  })
+})

@@ -86,7 +86,7 @@ async function measureSize(size: Size, seed: number): Promise<SizeResult> {
   for (const doc of documents) words += countWords(doc.body)
 
   const buildStarted = performance.now()
-  const system = createBuiltinSystem(documents, config)
+  const system = createBuiltinSystem(documents, { ...config, generate: false })
   const buildMs = performance.now() - buildStarted
 
   const retrieveStarted = performance.now()

@@ -35,10 +35,10 @@ describe('pnpm eval on bad input: a clear message and a non-zero exit, no stack 
 
   it('runs the tiny fixture corpus end to end and writes both reports', () => {
     const out = mkdtempSync(join(tmpdir(), 'eval-ok-'))
-    const result = runEval(['--corpus', 'fixtures/corpora/tiny', '--golden', 'fixtures/golden/valid.json', '--out', out])
+    const result = runEval(['--corpus', 'fixtures/corpora/tiny', '--golden', 'fixtures/golden/valid.json', '--out', out, '--baseline', ''])
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
-    expect(readdirSync(out).sort()).toEqual(['latest.json', 'latest.md'])
+    expect(readdirSync(out).sort()).toEqual(['attribution.jsonl', 'latest.json', 'latest.md'])
     expect(result.stdout).toContain('3 questions (2 answerable, 1 none)')
   })
 })

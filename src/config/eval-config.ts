@@ -17,6 +17,10 @@ export const EvalConfigSchema = z
     judgeModel: z.string().min(1).default('claude-haiku-4-5-20251001'),
     tolerance: z.number().min(0).max(1).default(0.01),
     concurrency: z.number().int().positive().default(4),
+    refusalThreshold: z.number().min(0).max(1).default(0.6),
+    answerSentences: z.number().int().positive().default(3),
+    minFaithfulness: z.number().min(0).max(1).default(0.8),
+    minCoverage: z.number().min(0).max(1).default(0.5),
   })
   .strict()
   .refine((c) => c.chunkOverlap < c.chunkTokens, {
@@ -27,7 +31,7 @@ export const EvalConfigSchema = z
 
 export type EvalConfig = z.infer<typeof EvalConfigSchema>
 
-type NumericKnob = 'budgetTokens' | 'k' | 'rankDepth' | 'chunkTokens' | 'chunkOverlap' | 'tolerance' | 'concurrency'
+type NumericKnob = 'budgetTokens' | 'k' | 'rankDepth' | 'chunkTokens' | 'chunkOverlap' | 'tolerance' | 'concurrency' | 'refusalThreshold' | 'answerSentences' | 'minFaithfulness' | 'minCoverage'
 
 /** Environment variable -> config field. Documented in the README's knobs table. */
 const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {
@@ -38,6 +42,10 @@ const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {
   EVAL_CHUNK_OVERLAP: 'chunkOverlap',
   EVAL_TOLERANCE: 'tolerance',
   EVAL_CONCURRENCY: 'concurrency',
+  EVAL_REFUSAL_THRESHOLD: 'refusalThreshold',
+  EVAL_ANSWER_SENTENCES: 'answerSentences',
+  EVAL_MIN_FAITHFULNESS: 'minFaithfulness',
+  EVAL_MIN_COVERAGE: 'minCoverage',
 }
 const STRING_OVERRIDES = {
   EVAL_MODE: 'mode',

@@ -4,21 +4,14 @@ import type { Baseline, BaselineQuestion } from './baseline-schema.ts'
 import type { GateResult, QuestionVerdict, Regression } from './gate-schema.ts'
 import { GATED_METRICS } from './gated-metrics.ts'
 import { compareMetric } from './regression.ts'
+import { questionPassed, type QuestionThresholds } from './question-checks.ts'
 
 /** Config fields that change what is measured (concurrency and tolerance do not). */
 const MEASURING_FIELDS = ['mode', 'budgetTokens', 'k', 'rankDepth', 'chunkTokens', 'chunkOverlap', 'retriever', 'tokenizer'] as const satisfies readonly (keyof EvalConfig)[]
 
-/**
- * Whether a question passes on its own terms: an answerable one when its context hit; a none
- * question when the system refused (null until answers exist: nothing to gate yet).
- */
-export function questionPassed(outcome: Pick<QuestionOutcome, 'type' | 'hit' | 'refused'> | BaselineQuestion): boolean | null {
-  return outcome.type === 'none' ? outcome.refused : outcome.hit
-}
-
-function questionVerdict(outcome: QuestionOutcome, accepted: BaselineQuestion | undefined): QuestionVerdict {
-  const currentPassed = questionPassed(outcome)
-  const baselinePassed = accepted ? questionPassed(accepted) : null
+function questionVerdict(outcome: QuestionOutcome, accepted: BaselineQuestion | undefined, thresholds: QuestionThresholds): QuestionVerdict {
+  const currentPassed = questionPassed(outcome, thresholds)
+  const baselinePassed = accepted ? questionPassed(accepted, thresholds) : null
   let status: QuestionVerdict['status']
   if (!accepted) status = 'new'
   else if (currentPassed === null || baselinePassed === null) status = 'not-gated'
@@ -60,7 +53,7 @@ export function evaluateGate(report: Report, baseline: Baseline | null, baseline
     ...compareMetric(metric.read(report.summary), baseline.summary.metrics[metric.name] ?? null, tolerance),
   }))
   const accepted = new Map(baseline.questions.map((q) => [q.id, q]))
-  const questions = report.questions.map((outcome) => questionVerdict(outcome, accepted.get(outcome.id)))
+  const questions = report.questions.map((outcome) => questionVerdict(outcome, accepted.get(outcome.id), report.config))
   const regressions: Regression[] = []
   for (const { name, status, baseline: accepted, current, delta } of metrics) {
     if (status === 'regressed' && accepted !== null && current !== null && delta !== null) regressions.push({ name, baseline: accepted, current, delta })

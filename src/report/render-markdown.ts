@@ -1,6 +1,7 @@
+import { questionChecks } from '../gate/question-checks.ts'
 import type { QuestionOutcome, Report } from './report-schema.ts'
 import { formatTable } from './format-table.ts'
-import { retrievalSummaryRows } from './summary-table.ts'
+import { diagnosisRows, generationSummaryRows, retrievalSummaryRows, whereToLook } from './summary-table.ts'
 import { gateMetricRows, renderQuestionChanges, renderRegressions, renderStaleness } from './render-gate.ts'
 
 function tokensOf(outcome: QuestionOutcome): string {
@@ -8,7 +9,7 @@ function tokensOf(outcome: QuestionOutcome): string {
   return outcome.context.map((c) => `${c.chunkId} (${c.tokens} tok)`).join(', ')
 }
 
-function missSection(outcome: QuestionOutcome): string {
+function failureSection(outcome: QuestionOutcome, failedChecks: string[]): string {
   const expected = outcome.governingDocId ? `${outcome.answerDocIds.join(', ')} (governing: ${outcome.governingDocId})` : outcome.answerDocIds.join(', ')
   const ranked = outcome.topRanked.map((r, i) => `${i + 1}. ${r.chunkId} (${r.score.toFixed(4)})`).join(' · ')
   return [
@@ -18,13 +19,24 @@ function missSection(outcome: QuestionOutcome): string {
     `- context docs (${outcome.contextTokens} tokens): ${tokensOf(outcome)}`,
     `- top-10 ranked: ${ranked || 'nothing ranked'}`,
     `- reciprocal rank ${outcome.reciprocalRank ?? 'n/a'}, nDCG@10 ${outcome.ndcg10 ?? 'n/a'}`,
+    ...(outcome.answer === null
+      ? []
+      : [
+          `- answer: ${outcome.answer}`,
+          `- faithfulness ${outcome.faithfulness ?? 'n/a'}, relevancy ${outcome.answerRelevancy ?? 'n/a'}, coverage ${outcome.coverage ?? 'n/a'}, diagnosis ${outcome.diagnosis ?? 'n/a'}`,
+          ...(outcome.unsupportedClaims ?? []).map((claim) => `- unsupported: "${claim}"`),
+        ]),
+    `- failed: ${failedChecks.join(', ')}`,
   ].join('\n')
 }
 
 /** reports/latest.md: the summary per type, what could not be computed and why, and every miss with its evidence. */
 export function renderMarkdown(report: Report): string {
   const { config, summary, corpus } = report
-  const misses = report.questions.filter((q) => q.type !== 'none' && !q.hit)
+  const failures = report.questions.flatMap((q) => {
+    const failed = questionChecks(q, config).filter((c) => !c.passed).map((c) => c.name)
+    return failed.length > 0 ? [{ q, failed }] : []
+  })
   const notComputed = Object.entries(summary.notComputed).map(([name, reason]) => `- ${name}: ${reason}`)
   return [
     `# RAG evaluation: ${config.system}, ${report.tier} tier`,
@@ -37,6 +49,22 @@ export function renderMarkdown(report: Report): string {
     '',
     `Doc-level nDCG@10 (trec_eval ndcg_cut.10 on \`pnpm trec:export\`): ${summary.docNdcg10 ?? 'n/a'}`,
     '',
+    ...(summary.judge === null
+      ? []
+      : [
+          `## Generation (judge: ${summary.judge})`,
+          '',
+          formatTable(generationSummaryRows(summary), 'markdown'),
+          '',
+          `Unclear refusals (left out of both refusal rates, for the model judge to decide): ${summary.refusalUnclear ?? 'n/a'}`,
+          '',
+          '## Diagnosis: recall x faithfulness',
+          '',
+          formatTable(diagnosisRows(summary), 'markdown'),
+          '',
+          ...whereToLook(summary).map((line) => `- ${line}`),
+          '',
+        ]),
     '## Against the baseline',
     '',
     ...(report.gate === null
@@ -53,9 +81,9 @@ export function renderMarkdown(report: Report): string {
     '',
     notComputed.length > 0 ? notComputed.join('\n') : 'Everything was computed.',
     '',
-    `## Misses (${misses.length})`,
+    `## Failing questions (${failures.length})`,
     '',
-    misses.length > 0 ? misses.map(missSection).join('\n\n') : 'No answerable question missed its context.',
+    failures.length > 0 ? failures.map(({ q, failed }) => failureSection(q, failed)).join('\n\n') : 'Every question passed its checks.',
     '',
   ].join('\n')
 }

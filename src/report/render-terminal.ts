@@ -1,17 +1,21 @@
 import type { Report } from './report-schema.ts'
 import { formatTable } from './format-table.ts'
-import { retrievalSummaryRows } from './summary-table.ts'
+import { diagnosisRows, generationSummaryRows, retrievalSummaryRows } from './summary-table.ts'
 import { gateMetricRows, renderQuestionChanges, renderRegressions, renderStaleness } from './render-gate.ts'
 
 /** The end-of-run summary for the terminal: what ran, the metrics table per type, and the misses. */
 export function renderTerminalSummary(report: Report): string {
   const { config, summary, corpus } = report
   const misses = report.questions.filter((q) => q.type !== 'none' && !q.hit)
+  const judge = summary.judge === null ? 'no answers (retrieval tier)' : `judge ${summary.judge}`
   const lines = [
-    `${config.system} · ${report.tier} tier · mode ${config.mode} · ${corpus.documents} docs / ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · budget ${config.budgetTokens} tokens`,
+    `${config.system} · ${report.tier} tier · mode ${config.mode} · ${corpus.documents} docs / ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · budget ${config.budgetTokens} tokens · ${judge}`,
     '',
     formatTable(retrievalSummaryRows(summary, config.k), 'text'),
     '',
+    ...(summary.judge === null
+      ? []
+      : [formatTable(generationSummaryRows(summary), 'text'), '', formatTable(diagnosisRows(summary), 'text'), '']),
     misses.length === 0
       ? 'misses: none'
       : `misses (${misses.length}): ${misses.map((q) => `${q.id} [${q.type}] expected ${q.answerDocIds.join('+')}, context ${[...new Set(q.contextDocIds)].join(', ') || 'empty'}`).join('\n  ')}`,

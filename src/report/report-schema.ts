@@ -14,6 +14,29 @@ const byAnswerableType = z.object({ single: metric, multi: metric, contradiction
 export const RankedEntrySchema = z.object({ chunkId: z.string(), docId: z.string(), score: z.number() })
 export const ContextEntrySchema = z.object({ chunkId: z.string(), docId: z.string(), tokens: z.number().int() })
 
+export const ClaimVerdictSchema = z.object({
+  claim: z.string(),
+  verdict: z.enum(['supported', 'unsupported', 'undecidable']),
+  overlap: z.number().nullable(),
+  missingNumbers: z.array(z.string()),
+  chunkId: z.string().nullable(),
+})
+
+/** How a generation score came about: its status and the counts behind it (never NaN). */
+export const ScoreDetailSchema = z.object({ status: z.string(), numerator: z.number(), denominator: z.number() })
+
+export const GenerationDetailSchema = z.object({
+  refusal: z.enum(['refused', 'answered', 'unclear']),
+  faithfulness: ScoreDetailSchema.extend({ claims: z.array(ClaimVerdictSchema) }),
+  answerRelevancy: ScoreDetailSchema,
+  coverage: ScoreDetailSchema.extend({ missing: z.array(z.string()) }),
+  /** contradiction questions: the governing facts carried and the superseded ones repeated. */
+  contradiction: z.object({ governingFacts: z.array(z.string()), staleFacts: z.array(z.string()) }).nullable(),
+})
+export type GenerationDetail = z.infer<typeof GenerationDetailSchema>
+
+export const DIAGNOSES = ['healthy', 'model ignores context', 'retrieval misses', 'both broken'] as const
+
 export const QuestionOutcomeSchema = z.object({
   id: z.string(),
   type: z.enum(QUESTION_TYPES),
@@ -40,7 +63,10 @@ export const QuestionOutcomeSchema = z.object({
   unsupportedClaims: z.array(z.string()).nullable(),
   answerRelevancy: metric,
   coverage: metric,
-  diagnosis: z.string().nullable(),
+  contradictionHandled: z.boolean().nullable(),
+  diagnosis: z.enum(DIAGNOSES).nullable(),
+  /** How each generation score came about; null in the retrieval tier. */
+  generation: GenerationDetailSchema.nullable(),
 })
 export type QuestionOutcome = z.infer<typeof QuestionOutcomeSchema>
 
@@ -59,10 +85,17 @@ export const SummarySchema = z.object({
   docNdcg10: metric,
   refusalRate: metric,
   falseRefusalRate: metric,
+  refusalUnclear: z.number().int().nullable(),
   faithfulness: metric,
   faithfulnessP10: metric,
   answerRelevancy: metric,
+  answerRelevancyP10: metric,
   coverage: metric,
+  coverageP10: metric,
+  contradictionHandledRate: metric,
+  /** The recall x faithfulness table: answerable questions per diagnosis. */
+  diagnosis: z.object({ healthy: z.number().int(), 'model ignores context': z.number().int(), 'retrieval misses': z.number().int(), 'both broken': z.number().int() }).nullable(),
+  judge: z.string().nullable(),
   judgeErrors: z.number().int().nullable(),
   /** Why each null metric above is null, keyed by its path (e.g. "recallByType.multi"). */
   notComputed: z.record(z.string(), z.string()),

@@ -7,8 +7,8 @@ const withoutRun = ({ run: _run, ...rest }: Report) => serialiseReport({ ...rest
 
 describe('evaluate on the repository corpus and golden set', () => {
   it('gives byte-identical reports once `run` is removed, whatever the concurrency', async () => {
-    const first = await evaluate(defaultPaths('.'), { tier: 'retrieval', env: { EVAL_CONCURRENCY: '1' } })
-    const second = await evaluate(defaultPaths('.'), { tier: 'retrieval', env: { EVAL_CONCURRENCY: '8' } })
+    const first = await evaluate(defaultPaths('.'), { tier: 'full', env: { EVAL_CONCURRENCY: '1' } })
+    const second = await evaluate(defaultPaths('.'), { tier: 'full', env: { EVAL_CONCURRENCY: '8' } })
     expect(withoutRun(second)).toBe(withoutRun(first).replace('"concurrency": 1', '"concurrency": 8'))
   })
 

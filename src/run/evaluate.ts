@@ -1,6 +1,7 @@
 import { join } from 'node:path/posix'
 import { loadEvalConfig, type EvalConfig } from '../config/eval-config.ts'
-import { loadCorpus } from '../load/corpus.ts'
+import { loadCorpus, type CorpusDocument } from '../load/corpus.ts'
+import type { RagSystem } from '../system/rag-system.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
 import { contentHash } from '../load/content-hash.ts'
 import { readBaseline } from '../gate/baseline-files.ts'
@@ -12,6 +13,8 @@ import { percentile, round4 } from '../summary/statistics.ts'
 import { summarise } from '../summary/summarise.ts'
 import { createBuiltinSystem } from '../system/builtin-system.ts'
 import { runSystem } from './run-system.ts'
+import { judgeAnswers } from './judge-answers.ts'
+import { offlineJudge } from '../judge/offline-judge.ts'
 
 export interface EvaluationPaths {
   corpusDir: string
@@ -28,6 +31,13 @@ export function defaultPaths(root: string): EvaluationPaths {
   }
 }
 
+/** p50/p95 of a stage's wall times; null when the stage did not run. */
+function latency(times: readonly number[]): { p50: number; p95: number } | null {
+  const p50 = percentile(times, 50)
+  const p95 = percentile(times, 95)
+  return p50 === null || p95 === null ? null : { p50: round4(p50), p95: round4(p95) }
+}
+
 export interface EvaluateOptions {
   tier: Report['tier']
   env?: NodeJS.ProcessEnv
@@ -35,6 +45,8 @@ export interface EvaluateOptions {
   now?: () => Date
   /** Folder of the accepted baseline to gate against; null to skip the comparison. */
   baselineDir?: string | null
+  /** The system under test; the built-in BM25 system when absent (a user's pipeline plugs in here). */
+  system?: (corpus: readonly CorpusDocument[], config: EvalConfig & { generate: boolean }) => RagSystem
 }
 
 /**
@@ -51,30 +63,41 @@ export async function evaluate(paths: EvaluationPaths, options: EvaluateOptions)
   }
   const corpus = loadCorpus(paths.corpusDir)
   const questions = loadGoldenSet(paths.goldenSetFile, corpus)
-  const system = createBuiltinSystem(corpus, config)
+  const generate = options.tier === 'full'
+  const system = (options.system ?? createBuiltinSystem)(corpus, { ...config, generate })
   const runs = await runSystem(system, questions, config.concurrency)
-  const outcomes = runs.map((run) => scoreRetrieval(run.question, run.output, system.chunkCountByDoc, config.k))
+  const retrieved = runs.map((run) => scoreRetrieval(run.question, run.output, system.chunkCountByDoc, config.k))
+  const texts = new Map(corpus.map((doc) => [doc.id, doc.body]))
+  const judge = generate ? offlineJudge : null
+  const { outcomes, judgeMs } = judge
+    ? await judgeAnswers(retrieved, runs, judge, (id) => texts.get(id) ?? '', config.concurrency)
+    : { outcomes: retrieved, judgeMs: [] }
   const retrieveTimes = runs.map((run) => run.retrieveMs)
+  const generateTimes = runs.flatMap((run) => (run.generateMs === null ? [] : [run.generateMs]))
   const report: Report = {
     schemaVersion: 1,
     tier: options.tier,
     config: { ...config, system: system.name },
-    corpus: { documents: corpus.length, chunks: system.chunks.length, goldenSet: paths.goldenSetFile },
+    corpus: {
+      documents: corpus.length,
+      chunks: system.chunkCountByDoc ? [...system.chunkCountByDoc.values()].reduce((a, b) => a + b, 0) : null,
+      goldenSet: paths.goldenSetFile,
+    },
     inputs: {
       corpusHash: contentHash(corpus.flatMap((doc) => [doc.id, doc.title, doc.updated, doc.body])),
       goldenSetHash: contentHash([JSON.stringify(questions)]),
       judgePromptsHash: null,
     },
-    summary: summarise(outcomes),
+    summary: summarise(outcomes, judge?.name ?? null),
     questions: outcomes,
     gate: null,
     run: {
       startedAt: startedAt.toISOString(),
       durationMs: round4(performance.now() - started),
       latencyMs: {
-        retrieve: { p50: round4(percentile(retrieveTimes, 50) ?? 0), p95: round4(percentile(retrieveTimes, 95) ?? 0) },
-        generate: null,
-        judge: null,
+        retrieve: latency(retrieveTimes),
+        generate: latency(generateTimes),
+        judge: latency(judgeMs),
       },
       usage: { inputTokens: 0, outputTokens: 0, cacheHits: 0, usd: 0 },
     },

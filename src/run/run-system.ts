@@ -7,6 +7,8 @@ export interface QuestionRun {
   output: SystemAnswer
   /** Wall time of the retrieval stage (the system's own figure, else the whole call). */
   retrieveMs: number
+  /** Wall time of the generation stage, when the system reports one. */
+  generateMs: number | null
 }
 
 /** Raised when the system under test fails on a question: names the question, keeps the cause. */
@@ -30,7 +32,7 @@ export async function runSystem(system: RagSystem, questions: readonly GoldenQue
         } catch (error) {
           throw new SystemFailure(`question ${question.id}: ${system.name} failed: ${(error as Error).message}`, { cause: error })
         }
-        return { question, output, retrieveMs: output.timingsMs?.retrieve ?? performance.now() - started }
+        return { question, output, retrieveMs: output.timingsMs?.retrieve ?? performance.now() - started, generateMs: output.timingsMs?.generate ?? null }
       }),
     ),
   )

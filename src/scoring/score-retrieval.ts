@@ -50,6 +50,8 @@ export function scoreRetrieval(
     unsupportedClaims: null,
     answerRelevancy: null,
     coverage: null,
+    contradictionHandled: null,
     diagnosis: null,
+    generation: null,
   }
 }

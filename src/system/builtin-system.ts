@@ -3,20 +3,39 @@ import type { CorpusDocument } from '../load/corpus.ts'
 import { Bm25Retriever } from './bm25-retriever.ts'
 import { chunkCorpus, type Chunk } from './chunker.ts'
 import { packContext } from './context-packer.ts'
+import { extractiveAnswer } from './extractive-answerer.ts'
 import type { RagSystem, RetrievedChunk, SystemAnswer } from './rag-system.ts'
+import { contentTerms } from './text-analyzer.ts'
 
 export interface BuiltinSystem extends RagSystem {
   readonly chunks: readonly Chunk[]
 }
 
-type BuiltinOptions = Pick<EvalConfig, 'chunkTokens' | 'chunkOverlap' | 'rankDepth' | 'budgetTokens'>
+type BuiltinOptions = Pick<EvalConfig, 'chunkTokens' | 'chunkOverlap' | 'rankDepth' | 'budgetTokens' | 'refusalThreshold' | 'answerSentences'> & {
+  /** Answer with the offline extractive answerer (false: retrieval only, the per-commit tier). */
+  generate: boolean
+}
 
-/** The built-in baseline system: heading-aware chunks, BM25 ranking, the context packer. Retrieval only for now. */
+/** Inverse document frequency over chunks, log(1 + N / df); a term no chunk has weighs as if df were 0.5. */
+function chunkIdf(chunks: readonly Chunk[]): (term: string) => number {
+  const df = new Map<string, number>()
+  for (const chunk of chunks) for (const term of new Set(contentTerms(chunk.text))) df.set(term, (df.get(term) ?? 0) + 1)
+  return (term) => {
+    const count = df.get(term)
+    return count === undefined ? 0 : Math.log(1 + chunks.length / count)
+  }
+}
+
+/**
+ * The built-in baseline system: heading-aware chunks, BM25 ranking, the context packer, and (unless
+ * retrieval only) the offline extractive answerer.
+ */
 export function createBuiltinSystem(corpus: readonly CorpusDocument[], options: BuiltinOptions): BuiltinSystem {
   const chunks = chunkCorpus(corpus, options)
   const retriever = new Bm25Retriever(chunks)
   const chunkCountByDoc = new Map<string, number>()
   for (const chunk of chunks) chunkCountByDoc.set(chunk.docId, (chunkCountByDoc.get(chunk.docId) ?? 0) + 1)
+  const idf = options.generate ? chunkIdf(chunks) : null
   return {
     name: 'builtin-bm25',
     chunks,
@@ -31,7 +50,10 @@ export function createBuiltinSystem(corpus: readonly CorpusDocument[], options: 
         text: chunk.text,
       }))
       const context = packContext(ranked, options.budgetTokens)
-      return { ranked, context, timingsMs: { retrieve: performance.now() - started } }
+      const retrieved = performance.now()
+      if (!idf) return { ranked, context, timingsMs: { retrieve: retrieved - started } }
+      const { answer } = extractiveAnswer(question.question, context, idf, { refusalThreshold: options.refusalThreshold, maxSentences: options.answerSentences })
+      return { ranked, context, answer, timingsMs: { retrieve: retrieved - started, generate: performance.now() - retrieved } }
     },
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, inject, it, type TestContext } from 'vitest'
 import { HOW_TO_CREATE_BASELINE } from '../gate/baseline-files.ts'
 import { GATED_METRICS } from '../gate/gated-metrics.ts'
-import { questionPassed } from '../gate/gate.ts'
+import { questionPassed } from '../gate/question-checks.ts'
 import { QUESTION_TYPES } from '../load/golden-set-schema.ts'
 import type { QuestionOutcome, Report } from '../report/report-schema.ts'
 import { describeEvidence } from './matchers/evidence.ts'
@@ -29,11 +29,21 @@ function sharedEvaluation(): Evaluation | null {
   return evaluation
 }
 
-/** The question's own check: its context hits (answerable) or the system refuses (none). */
-function checkQuestion(outcome: QuestionOutcome, negate: boolean): void {
-  const assertion = negate ? expect(outcome).not : expect(outcome)
-  if (outcome.type === 'none') assertion.toRefuse()
-  else assertion.toHitContext(outcome.answerDocIds, { mode: outcome.type, ...(outcome.governingDocId ? { governingDocId: outcome.governingDocId } : {}) })
+/**
+ * The question's checks as assertions (the same checks the gate applies: gate/question-checks.ts):
+ * none questions must be refused; answerable ones must hit their context and, once answered, not
+ * refuse, be faithful and cover the gold answer. A matcher the run cannot decide skips the case.
+ */
+function assertQuestion(outcome: QuestionOutcome, config: Report['config']): void {
+  if (outcome.type === 'none') {
+    expect(outcome).toRefuse()
+    return
+  }
+  expect(outcome).toHitContext(outcome.answerDocIds, { mode: outcome.type, ...(outcome.governingDocId ? { governingDocId: outcome.governingDocId } : {}) })
+  if (outcome.answer === null) return
+  expect(outcome).not.toRefuse()
+  expect(outcome).toBeFaithful({ min: config.minFaithfulness })
+  expect(outcome).toCoverGoldAnswer({ min: config.minCoverage })
 }
 
 /** One case per golden question, `<id> [<type>] <question>`, grouped by type, each carrying its evidence. */
@@ -47,11 +57,13 @@ export function defineQuestionCases(): void {
     if (outcomes.length === 0) continue
     describe(`${type} questions`, () => {
       for (const outcome of outcomes) {
-        const plan = planQuestionCase(verdicts.get(outcome.id), questionPassed(outcome), evaluation)
+        const plan = planQuestionCase(verdicts.get(outcome.id), questionPassed(outcome, report.config), evaluation)
         const body = async ({ annotate }: TestContext) => {
           await annotate(describeEvidence(outcome))
           for (const note of plan.notes) await annotate(note.message, note.type)
-          checkQuestion(outcome, plan.kind === 'report-only')
+          // A regression without GATE=1 is reported (annotation above), not failed.
+          if (plan.kind === 'report-only') expect(questionPassed(outcome, report.config)).toBe(false)
+          else assertQuestion(outcome, report.config)
         }
         const name = `${outcome.id} [${outcome.type}] ${outcome.question}`
         if (plan.kind === 'expected-failure') it.fails(name, body)

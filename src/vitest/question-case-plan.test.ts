@@ -33,8 +33,9 @@ describe('planQuestionCase', () => {
     expect(planQuestionCase(undefined, false, gated).kind).toBe('expected-failure')
     expect(planQuestionCase(undefined, true, gated).kind).toBe('assert')
   })
-  it('asserts held and not-gated questions', () => {
+  it('asserts held questions, and questions the baseline could not decide unless they miss now', () => {
     expect(planQuestionCase(verdict('held', true, true), true, gated)).toEqual({ kind: 'assert', notes: [] })
     expect(planQuestionCase(verdict('not-gated', null, null), null, gated)).toEqual({ kind: 'assert', notes: [] })
+    expect(planQuestionCase(verdict('not-gated', null, false), false, gated).kind).toBe('expected-failure')
   })
 })

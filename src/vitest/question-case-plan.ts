@@ -38,8 +38,11 @@ export function planQuestionCase(verdict: QuestionVerdict | undefined, currentPa
         return missing
           ? { kind: 'expected-failure', notes: [{ type: 'warning', message: `new miss: the question is not in the baseline; ${UPDATE_HINT}` }] }
           : { kind: 'assert', notes: [{ type: 'notice', message: `new question, not in the baseline; ${UPDATE_HINT}` }] }
-      case 'held':
       case 'not-gated':
+        return missing
+          ? { kind: 'expected-failure', notes: [{ type: 'warning', message: `ungated miss: the baseline has no verdict on this question; ${UPDATE_HINT}` }] }
+          : { kind: 'assert', notes: [] }
+      case 'held':
         return { kind: 'assert', notes: [] }
     }
   })()

@@ -37,7 +37,9 @@ const outcome = (overrides: Partial<QuestionOutcome> = {}): QuestionOutcome => (
   unsupportedClaims: null,
   answerRelevancy: null,
   coverage: null,
+  contradictionHandled: null,
   diagnosis: null,
+  generation: null,
   ...overrides,
 })
 

@@ -1,0 +1,49 @@
+import { questionChecks } from '../gate/question-checks.ts'
+import type { QuestionOutcome, Report } from './report-schema.ts'
+
+/** One failing question's attribution record: where the answer came from and how it scored. */
+export interface AttributionRecord {
+  id: string
+  type: QuestionOutcome['type']
+  question: string
+  failedChecks: string[]
+  diagnosis: QuestionOutcome['diagnosis']
+  answerDocIds: string[]
+  topRankedChunkIds: string[]
+  contextChunkIds: string[]
+  answer: string | null
+  unsupportedClaims: string[] | null
+  metrics: Pick<QuestionOutcome, 'hit' | 'reciprocalRank' | 'ndcg10' | 'refused' | 'faithfulness' | 'answerRelevancy' | 'coverage' | 'contradictionHandled'>
+}
+
+/** The attribution records of every question that fails a check, in golden-set order. */
+export function attributionRecords(report: Report): AttributionRecord[] {
+  return report.questions.flatMap((q) => {
+    const failedChecks = questionChecks(q, report.config).filter((c) => !c.passed).map((c) => c.name)
+    if (failedChecks.length === 0) return []
+    return [
+      {
+        id: q.id,
+        type: q.type,
+        question: q.question,
+        failedChecks,
+        diagnosis: q.diagnosis,
+        answerDocIds: q.answerDocIds,
+        topRankedChunkIds: q.topRanked.map((r) => r.chunkId),
+        contextChunkIds: q.context.map((c) => c.chunkId),
+        answer: q.answer,
+        unsupportedClaims: q.unsupportedClaims,
+        metrics: {
+          hit: q.hit,
+          reciprocalRank: q.reciprocalRank,
+          ndcg10: q.ndcg10,
+          refused: q.refused,
+          faithfulness: q.faithfulness,
+          answerRelevancy: q.answerRelevancy,
+          coverage: q.coverage,
+          contradictionHandled: q.contradictionHandled,
+        },
+      },
+    ]
+  })
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest'
+import { createBuiltinSystem } from '../system/builtin-system.ts'
+import { REFUSAL_SENTENCE } from '../system/extractive-answerer.ts'
+import type { RagSystem } from '../system/rag-system.ts'
+import { defaultPaths, evaluate, type EvaluateOptions } from './evaluate.ts'
+
+type SystemFactory = NonNullable<EvaluateOptions['system']>
+
+/** The built-in retrieval with a fixed answer to every question: the two classic traps. */
+const answering = (answer: string): SystemFactory => (corpus, config) => {
+  const builtin = createBuiltinSystem(corpus, { ...config, generate: false })
+  const system: RagSystem = {
+    name: 'fixed-answer',
+    chunkCountByDoc: builtin.chunkCountByDoc,
+    async answer(question) {
+      return { ...(await builtin.answer(question)), answer }
+    },
+  }
+  return system
+}
+
+describe('the two traps, caught by reading the metrics together', () => {
+  it('an always-refusing system scores faithfulness high and relevancy 0', async () => {
+    const report = await evaluate(defaultPaths('.'), { tier: 'full', env: {}, system: answering(REFUSAL_SENTENCE) })
+    expect(report.summary.faithfulness).toBe(1)
+    expect(report.summary.answerRelevancy).toBe(0)
+    expect(report.summary.coverage).toBe(0)
+    expect(report.summary.refusalRate).toBe(1)
+    expect(report.summary.falseRefusalRate).toBe(1)
+  })
+
+  it('a fluent, on-topic answer with an invented number scores relevancy high and faithfulness below 1, listing the sentence', async () => {
+    const paths = { corpusDir: 'fixtures/corpora/tiny', goldenSetFile: 'fixtures/golden/valid.json', configFile: 'evals/eval.config.json' }
+    const invented = 'Traces are kept for 45 days on Business.'
+    const report = await evaluate(paths, { tier: 'full', env: {}, system: answering(invented) })
+    const question = report.questions.find((q) => q.id === 'g-1')!
+    // Question terms long, trace, kept, busi: the answer uses trace, kept, busi -> 3/4.
+    expect(question.answerRelevancy).toBe(0.75)
+    // One decidable claim; its 45 is in no context chunk -> unsupported.
+    expect(question.faithfulness).toBe(0)
+    expect(question.unsupportedClaims).toEqual([invented])
+    expect(question.diagnosis).toBe('model ignores context')
+  })
+})

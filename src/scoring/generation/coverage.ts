@@ -1,0 +1,28 @@
+import { contentTerms } from '../../system/text-analyzer.ts'
+import { extractNumbers, keyFacts } from './key-facts.ts'
+import type { MetricResult } from './metric-result.ts'
+
+export type CoverageStatus = 'scored' | 'refusal' | 'no-answer' | 'no-gold-answer'
+
+export interface CoverageResult extends MetricResult<CoverageStatus> {
+  /** Key facts of the gold answer missing from the answer (numbers as written normalised, terms stemmed). */
+  missing: string[]
+}
+
+/**
+ * Coverage of the gold answer: the share of its key facts (each distinct number - amounts, durations,
+ * versions - and each distinct content term) that the answer contains. A refusal scores 0; no answer
+ * or no gold answer (none questions) gives null.
+ */
+export function goldCoverage(goldAnswer: string | null, answer: string | null, refused: boolean): CoverageResult {
+  if (goldAnswer === null) return { value: null, status: 'no-gold-answer', numerator: 0, denominator: 0, missing: [] }
+  if (answer === null) return { value: null, status: 'no-answer', numerator: 0, denominator: 0, missing: [] }
+  const facts = keyFacts(goldAnswer)
+  const all = [...facts.numbers, ...facts.terms]
+  if (refused) return { value: 0, status: 'refusal', numerator: 0, denominator: all.length, missing: all }
+  const answerNumbers = new Set(extractNumbers(answer))
+  const answerTerms = new Set(contentTerms(answer))
+  const missing = [...facts.numbers.filter((n) => !answerNumbers.has(n)), ...facts.terms.filter((t) => !answerTerms.has(t))]
+  const found = all.length - missing.length
+  return { value: all.length === 0 ? null : found / all.length, status: all.length === 0 ? 'no-gold-answer' : 'scored', numerator: found, denominator: all.length, missing }
+}

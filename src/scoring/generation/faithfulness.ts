@@ -1,0 +1,70 @@
+import { contentTerms } from '../../system/text-analyzer.ts'
+import { splitClaims } from './claims.ts'
+import { extractNumbers } from './key-facts.ts'
+import { ratio, type MetricResult } from './metric-result.ts'
+
+/** Share of a claim's content terms that must appear in one context chunk for the claim to be supported. */
+export const MIN_OVERLAP = 0.7
+/** A claim with fewer content terms than this and no number says too little to decide: it leaves the denominator. */
+export const MIN_DECIDABLE_TERMS = 2
+
+export interface ContextPassage {
+  chunkId: string
+  text: string
+}
+
+export interface ClaimVerdict {
+  claim: string
+  verdict: 'supported' | 'unsupported' | 'undecidable'
+  /** Best share of the claim's content terms found in one chunk (null when undecidable). */
+  overlap: number | null
+  /** Numbers of the claim found nowhere in the context: any one makes the claim unsupported. */
+  missingNumbers: string[]
+  /** The chunk the claim relies on (best overlap), null when undecidable. */
+  chunkId: string | null
+}
+
+export type FaithfulnessStatus = 'scored' | 'refusal' | 'nothing-decidable' | 'no-answer'
+
+export interface FaithfulnessResult extends MetricResult<FaithfulnessStatus> {
+  claims: ClaimVerdict[]
+  /** The unsupported claims, verbatim. */
+  unsupportedClaims: string[]
+}
+
+function judgeClaim(claim: string, passages: readonly { chunkId: string; terms: Set<string> }[], contextNumbers: Set<string>): ClaimVerdict {
+  const terms = [...new Set(contentTerms(claim))].filter((term) => !/^\d/.test(term))
+  const numbers = [...new Set(extractNumbers(claim))]
+  if (terms.length < MIN_DECIDABLE_TERMS && numbers.length === 0) return { claim, verdict: 'undecidable', overlap: null, missingNumbers: [], chunkId: null }
+  let best = { overlap: terms.length === 0 ? 1 : 0, chunkId: passages[0]?.chunkId ?? null }
+  for (const passage of passages) {
+    const overlap = terms.length === 0 ? 1 : terms.filter((term) => passage.terms.has(term)).length / terms.length
+    if (overlap > best.overlap || best.chunkId === null) best = { overlap, chunkId: passage.chunkId }
+  }
+  const missingNumbers = numbers.filter((n) => !contextNumbers.has(n))
+  const supported = missingNumbers.length === 0 && best.overlap >= MIN_OVERLAP && passages.length > 0
+  return { claim, verdict: supported ? 'supported' : 'unsupported', overlap: best.overlap, missingNumbers, chunkId: best.chunkId }
+}
+
+/**
+ * Offline faithfulness: the answer split into claims, each judged against the context by lexical
+ * overlap (at least MIN_OVERLAP of its content terms in one chunk) and by its numbers (every number
+ * must appear somewhere in the context). Score = supported / decidable claims.
+ * Edge cases: no answer -> null (no-answer); nothing decidable -> null (nothing-decidable); a refusal
+ * asserts nothing beyond the material -> 1 (status refusal: an always-refusing system looks faithful,
+ * which is why relevancy is always read beside it).
+ */
+export function lexicalFaithfulness(answer: string | null, refused: boolean, context: readonly ContextPassage[]): FaithfulnessResult {
+  if (answer === null) return { value: null, status: 'no-answer', numerator: 0, denominator: 0, claims: [], unsupportedClaims: [] }
+  if (refused) return { value: 1, status: 'refusal', numerator: 0, denominator: 0, claims: [], unsupportedClaims: [] }
+  const passages = context.map((passage) => ({ chunkId: passage.chunkId, terms: new Set(contentTerms(passage.text)) }))
+  const contextNumbers = new Set(context.flatMap((passage) => extractNumbers(passage.text)))
+  const claims = splitClaims(answer).map((claim) => judgeClaim(claim, passages, contextNumbers))
+  const decidable = claims.filter((c) => c.verdict !== 'undecidable').length
+  const supported = claims.filter((c) => c.verdict === 'supported').length
+  return {
+    ...ratio<FaithfulnessStatus>(supported, decidable, 'scored', 'nothing-decidable'),
+    claims,
+    unsupportedClaims: claims.filter((c) => c.verdict === 'unsupported').map((c) => c.claim),
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * A generation score as a typed result: the value (null when it cannot be computed), why (status), and
+ * the counts it came from. Never NaN: a zero denominator gives null with its status.
+ */
+export interface MetricResult<Status extends string = string> {
+  value: number | null
+  status: Status
+  numerator: number
+  denominator: number
+}
+
+export function ratio<Status extends string>(numerator: number, denominator: number, status: Status, emptyStatus: Status): MetricResult<Status> {
+  return denominator === 0
+    ? { value: null, status: emptyStatus, numerator, denominator }
+    : { value: numerator / denominator, status, numerator, denominator }
+}

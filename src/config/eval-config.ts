@@ -17,7 +17,7 @@ export const EvalConfigSchema = z
     judgeModel: z.string().min(1).default('claude-haiku-4-5-20251001'),
     tolerance: z.number().min(0).max(1).default(0.01),
     concurrency: z.number().int().positive().default(4),
-    refusalThreshold: z.number().min(0).max(1).default(0.6),
+    refusalThreshold: z.number().min(0).max(1).default(0.5),
     answerSentences: z.number().int().positive().default(3),
     minFaithfulness: z.number().min(0).max(1).default(0.8),
     minCoverage: z.number().min(0).max(1).default(0.5),

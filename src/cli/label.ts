@@ -1,0 +1,124 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { userInfo } from 'node:os'
+import { parseArgs } from 'node:util'
+import { input, select } from '@inquirer/prompts'
+import { HumanLabelsSchema, type HumanLabel, type HumanLabels } from '../calibration/human-labels-schema.ts'
+import { stratifiedSample } from '../calibration/stratified-sample.ts'
+import { loadCorpus } from '../load/corpus.ts'
+import { InputError } from '../load/input-error.ts'
+import { ReportSchema, type QuestionOutcome, type Report } from '../report/report-schema.ts'
+import { writeFileAtomic } from '../report/write-report.ts'
+import { chunkCorpus } from '../system/chunker.ts'
+import { runCli } from './run-cli.ts'
+
+const QUESTION = 'Does this answer contain anything not written in the material?'
+
+function readReport(path: string): Report {
+  let data: unknown
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new InputError(`${path}: cannot read the report (${(error as Error).message}); run \`pnpm eval\` first`)
+  }
+  const parsed = ReportSchema.safeParse(data)
+  if (!parsed.success) throw new InputError(`${path}: not a report of this version (${parsed.error.issues[0]!.message}); run \`pnpm eval\` again`)
+  if (parsed.data.tier !== 'full') throw new InputError(`${path}: a retrieval-tier report has no answers to label; run \`pnpm eval\``)
+  return parsed.data
+}
+
+function readLabels(path: string): HumanLabels | null {
+  if (!existsSync(path)) return null
+  const parsed = HumanLabelsSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')))
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    throw new InputError(`${path}: field "${issue.path.join('.')}": ${issue.message}`)
+  }
+  return parsed.data
+}
+
+function save(path: string, labels: HumanLabels): void {
+  const sorted = { ...labels, labels: [...labels.labels].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) }
+  writeFileAtomic(path, JSON.stringify(sorted, null, 2) + '\n')
+}
+
+/** The item as a person reads it: question, the material (context chunks in full), answer, judge's doubts. */
+function present(outcome: QuestionOutcome, chunkText: Map<string, string>, position: string): string {
+  const material = outcome.context.map((c) => `--- ${c.chunkId}\n${chunkText.get(c.chunkId) ?? '(chunk not found: the corpus changed since the report)'}`)
+  const doubts = outcome.unsupportedClaims?.length ? outcome.unsupportedClaims.map((c) => `  - "${c}"`).join('\n') : '  (none)'
+  return [
+    '',
+    `=== ${position} ${outcome.id} [${outcome.type}] ${outcome.question}`,
+    '',
+    'MATERIAL (the context the answerer was given):',
+    material.join('\n') || '(empty context)',
+    '',
+    `ANSWER:\n${outcome.answer}`,
+    '',
+    `THE JUDGE'S UNSUPPORTED SENTENCES:\n${doubts}`,
+    '',
+  ].join('\n')
+}
+
+/**
+ * `pnpm label`: a person labels a stratified sample of the latest report's answers, one question each:
+ * does the answer contain anything not written in the material? Saves after every item, so a session
+ * can stop and resume; a label whose answer changed since is asked again.
+ */
+runCli('label', async () => {
+  const { values } = parseArgs({
+    options: {
+      report: { type: 'string', default: 'reports/latest.json' },
+      labels: { type: 'string', default: 'evals/human-labels.json' },
+      size: { type: 'string', default: '10' },
+      seed: { type: 'string', default: '20261129' },
+      who: { type: 'string', default: process.env.LABELLER ?? userInfo().username },
+      redraw: { type: 'boolean', default: false },
+      list: { type: 'boolean', default: false },
+    },
+  })
+  const size = Number(values.size)
+  const seed = Number(values.seed)
+  if (!Number.isInteger(size) || size < 1) throw new InputError(`--size ${values.size}: expected a positive integer`)
+  if (!Number.isInteger(seed)) throw new InputError(`--seed ${values.seed}: expected an integer`)
+  const report = readReport(values.report)
+  const existing = values.redraw ? null : readLabels(values.labels)
+  const sample = existing?.sample.ids ? { ids: existing.sample.ids, explanation: [`resuming the sample drawn with seed ${existing.sample.seed}`] } : stratifiedSample(report.questions, size, seed)
+  const state: HumanLabels = existing ?? { sample: { seed, size, report: values.report, ids: sample.ids }, labels: [] }
+  console.log(sample.explanation.join('\n'))
+  if (values.list) return 0
+  if (!process.stdin.isTTY) throw new InputError('pnpm label is interactive: run it in a terminal (or --list to print the sample)')
+
+  const chunkText = new Map(chunkCorpus(loadCorpus('corpus'), report.config).map((c) => [c.chunkId, c.text]))
+  const byId = new Map(report.questions.map((q) => [q.id, q]))
+  const todo = state.sample.ids.filter((id) => {
+    const done = state.labels.find((l) => l.id === id)
+    return !done || done.answer !== byId.get(id)?.answer
+  })
+  console.log(`${state.sample.ids.length - todo.length} of ${state.sample.ids.length} labelled; ${todo.length} to go. Saved after each answer; Ctrl-C to stop and resume later.`)
+  for (const [index, id] of todo.entries()) {
+    const outcome = byId.get(id)
+    if (!outcome || outcome.answer === null) {
+      console.log(`${id}: not answered in this report; skipped`)
+      continue
+    }
+    console.log(present(outcome, chunkText, `[${index + 1}/${todo.length}]`))
+    const choice = await select({
+      message: QUESTION,
+      choices: [
+        { name: 'yes: something in it is not written in the material', value: 'unsupported' },
+        { name: 'no: everything it says is written in the material', value: 'supported' },
+        { name: 'skip this one', value: 'skip' },
+        { name: 'stop here (progress is saved)', value: 'stop' },
+      ],
+    })
+    if (choice === 'stop') break
+    if (choice === 'skip') continue
+    const note = await input({ message: choice === 'unsupported' ? 'Which sentence, and why?' : 'Note (what you checked):', default: '' })
+    const label: HumanLabel = { id, label: choice as HumanLabel['label'], note, who: values.who, when: new Date().toISOString().slice(0, 10), answer: outcome.answer }
+    state.labels = [...state.labels.filter((l) => l.id !== id), label]
+    save(values.labels, state)
+  }
+  save(values.labels, state)
+  console.log(`\n${state.labels.length} label(s) in ${values.labels}`)
+  return 0
+})

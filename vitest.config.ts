@@ -12,7 +12,8 @@ export default defineConfig({
     setupFiles: ['src/vitest/setup-matchers.ts'],
     // Watch mode: the evaluation depends on the corpus, the golden set, the config, the baseline and all of
     // src/ (run by the global setup in a child process, so no import graph sees it): any change re-runs it.
-    forceRerunTriggers: [...configDefaults.forceRerunTriggers, 'corpus/**', 'evals/**/*.json', 'baseline/**', 'src/**/*.ts'],
+    // Patterns are matched against absolute paths, hence the leading **/.
+    forceRerunTriggers: [...configDefaults.forceRerunTriggers, '**/corpus/**', '**/evals/**/*.json', '**/baseline/**', '**/src/**/*.ts'],
     projects: [
       {
         extends: true,

@@ -1,6 +1,6 @@
 import { QUESTION_TYPES } from '../load/golden-set-schema.ts'
-import type { QuestionOutcome, Summary } from '../report/report-schema.ts'
-import { meanOrNull, round4 } from './statistics.ts'
+import { DIAGNOSES, type QuestionOutcome, type Summary } from '../report/report-schema.ts'
+import { meanOrNull, percentile, round4 } from './statistics.ts'
 
 const ANSWERABLE_TYPES = ['single', 'multi', 'contradiction'] as const
 type AnswerableType = (typeof ANSWERABLE_TYPES)[number]
@@ -10,10 +10,13 @@ type RankingField = 'reciprocalRank' | 'ndcg10' | 'docNdcg10' | 'recallAtK'
 export const NO_ANSWERS_REASON = 'retrieval tier: the system generated no answers'
 
 /**
- * The run's summary, a pure function of the per-question outcomes: means over the answerable questions,
- * overall and per type. A mean over no questions is null with its reason in `notComputed`.
+ * The run's summary, a pure function of the per-question outcomes: retrieval means over the answerable
+ * questions, overall and per type; refusal rates (none questions, and false refusals of answerable ones;
+ * unclear refusals counted apart and left out of both); generation means with their P10 (the worst
+ * tenth's edge) over the questions that have the score; the diagnosis counts. A mean over no questions
+ * is null with its reason in `notComputed`; in the retrieval tier every generation metric is null.
  */
-export function summarise(outcomes: readonly QuestionOutcome[]): Summary {
+export function summarise(outcomes: readonly QuestionOutcome[], judge: string | null = null, judgeErrors = 0): Summary {
   const notComputed: Record<string, string> = {}
   const answerable = outcomes.filter((o) => o.type !== 'none')
   const mean = (path: string, values: readonly number[], emptyReason: string): number | null => {
@@ -23,6 +26,7 @@ export function summarise(outcomes: readonly QuestionOutcome[]): Summary {
   }
   const ofType = (type: AnswerableType) => answerable.filter((o) => o.type === type)
   const hits = (list: readonly QuestionOutcome[]) => list.map((o) => (o.hit ? 1 : 0))
+  const refusals = (list: readonly QuestionOutcome[]) => list.map((o) => (o.refused ? 1 : 0))
   const field = (list: readonly QuestionOutcome[], name: RankingField) =>
     list.flatMap((o) => (o[name] === null ? [] : [o[name]]))
   const byType = (path: string, values: (list: readonly QuestionOutcome[]) => number[]) =>
@@ -31,6 +35,26 @@ export function summarise(outcomes: readonly QuestionOutcome[]): Summary {
     ) as Record<AnswerableType, number | null>
   const noAnswerable = 'no answerable questions in the golden set'
   const ndcgReason = answerable.length > 0 ? 'the system does not report its chunk counts per document' : noAnswerable
+
+  const generated = outcomes.some((o) => o.generation !== null)
+  const noAnswers = (path: string) => {
+    notComputed[path] = NO_ANSWERS_REASON
+    return null
+  }
+  const answered = (list: readonly QuestionOutcome[]) => list.filter((o) => o.refused !== null)
+  const generation = (name: 'faithfulness' | 'answerRelevancy' | 'coverage', reason: string) => {
+    if (!generated) return { mean: noAnswers(name), p10: noAnswers(`${name}P10`) }
+    const values = outcomes.flatMap((o) => (o[name] === null ? [] : [o[name]]))
+    const p10 = percentile(values, 10)
+    if (p10 === null) notComputed[`${name}P10`] = reason
+    return { mean: mean(name, values, reason), p10: p10 === null ? null : round4(p10) }
+  }
+  const none = outcomes.filter((o) => o.type === 'none')
+  const contradictions = answerable.filter((o) => o.contradictionHandled !== null)
+  const faithfulness = generation('faithfulness', 'no answer had a decidable claim')
+  const relevancy = generation('answerRelevancy', 'no answer could be scored')
+  const coverage = generation('coverage', 'no answer to an answerable question')
+  const diagnosed = answerable.filter((o) => o.diagnosis !== null)
 
   const summary: Summary = {
     questions: outcomes.length,
@@ -45,17 +69,24 @@ export function summarise(outcomes: readonly QuestionOutcome[]): Summary {
     ndcg10: mean('ndcg10', field(answerable, 'ndcg10'), ndcgReason),
     ndcg10ByType: byType('ndcg10ByType', (list) => field(list, 'ndcg10')),
     docNdcg10: mean('docNdcg10', field(answerable, 'docNdcg10'), noAnswerable),
-    refusalRate: null,
-    falseRefusalRate: null,
-    faithfulness: null,
-    faithfulnessP10: null,
-    answerRelevancy: null,
-    coverage: null,
-    judgeErrors: null,
+    refusalRate: generated ? mean('refusalRate', refusals(answered(none)), 'no none question got a clear answer or refusal') : noAnswers('refusalRate'),
+    falseRefusalRate: generated ? mean('falseRefusalRate', refusals(answered(answerable)), 'no answerable question got a clear answer or refusal') : noAnswers('falseRefusalRate'),
+    refusalUnclear: generated ? outcomes.filter((o) => o.generation?.refusal === 'unclear').length : noAnswers('refusalUnclear'),
+    faithfulness: faithfulness.mean,
+    faithfulnessP10: faithfulness.p10,
+    answerRelevancy: relevancy.mean,
+    answerRelevancyP10: relevancy.p10,
+    coverage: coverage.mean,
+    coverageP10: coverage.p10,
+    contradictionHandledRate: generated
+      ? mean('contradictionHandledRate', contradictions.map((o) => (o.contradictionHandled ? 1 : 0)), 'no contradiction question with a governing document')
+      : noAnswers('contradictionHandledRate'),
+    diagnosis: generated
+      ? (Object.fromEntries(DIAGNOSES.map((d) => [d, diagnosed.filter((o) => o.diagnosis === d).length])) as NonNullable<Summary['diagnosis']>)
+      : noAnswers('diagnosis'),
+    judge: judge,
+    judgeErrors: generated ? judgeErrors : noAnswers('judgeErrors'),
     notComputed,
-  }
-  for (const name of ['refusalRate', 'falseRefusalRate', 'faithfulness', 'faithfulnessP10', 'answerRelevancy', 'coverage', 'judgeErrors']) {
-    notComputed[name] = NO_ANSWERS_REASON
   }
   return summary
 }

@@ -6,7 +6,7 @@ import { defaultPaths, evaluate } from '../run/evaluate.ts'
 import { runCli } from './run-cli.ts'
 import { BASELINE_DIR } from '../gate/baseline-files.ts'
 
-const USAGE = `usage: pnpm eval [--tier retrieval|full] [--out reports] [--corpus corpus] [--golden evals/golden-set.json] [--config evals/eval.config.json]
+const USAGE = `usage: pnpm eval [--tier retrieval|full] [--out reports] [--corpus corpus] [--golden evals/golden-set.json] [--config evals/eval.config.json] [--labels evals/human-labels.json]
   Runs the offline evaluation of the built-in system on a corpus folder and a golden set and writes
   <out>/latest.json and <out>/latest.md. Knobs: EVAL_CONTEXT_BUDGET, EVAL_CHUNK_TOKENS, EVAL_CHUNK_OVERLAP,
   EVAL_TOP_K, EVAL_RANK_DEPTH, EVAL_CONCURRENCY, EVAL_MODE (see README). Compares with --baseline
@@ -21,6 +21,7 @@ runCli('eval', async () => {
       corpus: { type: 'string', default: defaults.corpusDir },
       golden: { type: 'string', default: defaults.goldenSetFile },
       config: { type: 'string', default: defaults.configFile },
+      labels: { type: 'string', default: defaults.humanLabelsFile },
       baseline: { type: 'string', default: BASELINE_DIR },
       help: { type: 'boolean' },
     },
@@ -31,7 +32,7 @@ runCli('eval', async () => {
     return 0
   }
   if (values.tier !== 'retrieval' && values.tier !== 'full') throw new InputError(`--tier ${values.tier}: expected retrieval or full`)
-  const paths = { corpusDir: values.corpus, goldenSetFile: values.golden, configFile: values.config }
+  const paths = { corpusDir: values.corpus, goldenSetFile: values.golden, configFile: values.config, humanLabelsFile: values.labels }
   const report = await evaluate(paths, { tier: values.tier, baselineDir: values.baseline === '' ? null : values.baseline })
   const written = writeReports(report, values.out)
   console.log(`reports: ${written.json}, ${written.markdown} (${report.run.durationMs.toFixed(0)} ms)\n`)

@@ -32,6 +32,10 @@ export const GateResultSchema = z.object({
   /** True only with a baseline and no regression. */
   passed: z.boolean(),
   regressions: z.array(RegressionSchema),
+  /** Regressions of judge-derived metrics while the judge is advisory: reported, not blocking. */
+  advisory: z.array(RegressionSchema),
+  /** Why judge-derived metrics are advisory in this run; null when the judge may block. */
+  advisoryReason: z.string().nullable(),
   metrics: z.array(MetricVerdictSchema),
   questions: z.array(QuestionVerdictSchema),
   /** How the baseline's measuring conditions differ from this run's (config, models, inputs). */

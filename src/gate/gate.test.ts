@@ -19,7 +19,9 @@ describe('compareMetric', () => {
 })
 
 describe('evaluateGate', () => {
-  const runWith = (env: Record<string, string>) => evaluate(defaultPaths('.'), { tier: 'retrieval', env })
+  const runWith = (env: Record<string, string>) => evaluate(defaultPaths('.'), { tier: 'full', env })
+  // In the retrieval tier a question passes exactly when its context hits: the cleanest place to count lost questions.
+  const runRetrieval = (env: Record<string, string>) => evaluate(defaultPaths('.'), { tier: 'retrieval', env })
   const withHit = (report: Report, id: string, hit: boolean): Report => ({ ...report, questions: report.questions.map((q) => (q.id === id ? { ...q, hit } : q)) })
 
   it('passes against a baseline made from the same run', async () => {
@@ -31,8 +33,8 @@ describe('evaluateGate', () => {
   })
 
   it('names recall and each lost question when the context budget shrinks, and names the stale config', async () => {
-    const accepted = await runWith({})
-    const shrunk = await runWith({ EVAL_CONTEXT_BUDGET: '120' })
+    const accepted = await runRetrieval({})
+    const shrunk = await runRetrieval({ EVAL_CONTEXT_BUDGET: '120' })
     const gate = evaluateGate(shrunk, baselineFromReport(accepted), 'baseline', 0.01)
     expect(gate.passed).toBe(false)
     const recall = gate.regressions.find((r) => r.name === 'recall')!
@@ -45,7 +47,7 @@ describe('evaluateGate', () => {
   })
 
   it('fails on a single lost question even when every mean holds within the tolerance', async () => {
-    const accepted = await runWith({})
+    const accepted = await runRetrieval({})
     const hitId = accepted.questions.find((q) => q.hit)!.id
     const missId = accepted.questions.find((q) => q.type !== 'none' && !q.hit)!.id
     // One hit lost, one miss gained: recall is unchanged, but the lost question is a regression.
@@ -57,6 +59,47 @@ describe('evaluateGate', () => {
 
   it('does not pass without a baseline', async () => {
     const gate = evaluateGate(await runWith({}), null, 'baseline', 0.01)
-    expect(gate).toEqual({ baseline: null, tolerance: 0.01, passed: false, regressions: [], metrics: [], questions: [], stale: [] })
+    const report = await runWith({})
+    expect(evaluateGate(report, null, 'baseline', 0.01)).toEqual({
+      baseline: null,
+      tolerance: 0.01,
+      passed: false,
+      regressions: [],
+      advisory: [],
+      advisoryReason: report.calibration!.advisory ? report.calibration!.reason : null,
+      metrics: [],
+      questions: [],
+      stale: [],
+    })
+  })
+
+  describe('advisory mode: a judge that people disagree with cannot block', () => {
+    const withFaithfulness = (report: Report, value: number): Report => ({ ...report, summary: { ...report.summary, faithfulness: value } })
+    const withCalibration = (report: Report, advisory: boolean): Report => ({
+      ...report,
+      calibration: { ...report.calibration!, advisory, agreement: advisory ? 0.7 : 0.9, reason: advisory ? 'agrees on 70%' : 'agrees on 90%' },
+    })
+    it('reports a judge-derived regression as advisory and passes when agreement is below 0.8', async () => {
+      const accepted = await runWith({})
+      const current = withCalibration(withFaithfulness(accepted, accepted.summary.faithfulness! - 0.2), true)
+      const gate = evaluateGate(current, baselineFromReport(accepted), 'baseline', 0.01)
+      expect(gate.passed).toBe(true)
+      expect(gate.regressions).toEqual([])
+      expect(gate.advisory.map((r) => r.name)).toEqual(['faithfulness'])
+      expect(gate.advisoryReason).toBe('agrees on 70%')
+    })
+    it('blocks on the same regression once the judge is calibrated', async () => {
+      const accepted = await runWith({})
+      const current = withCalibration(withFaithfulness(accepted, accepted.summary.faithfulness! - 0.2), false)
+      const gate = evaluateGate(current, baselineFromReport(accepted), 'baseline', 0.01)
+      expect(gate.passed).toBe(false)
+      expect(gate.regressions.map((r) => r.name)).toEqual(['faithfulness'])
+      expect(gate.advisory).toEqual([])
+    })
+    it('never makes a retrieval metric advisory', async () => {
+      const accepted = await runWith({})
+      const current = withCalibration({ ...accepted, summary: { ...accepted.summary, mrr: accepted.summary.mrr! - 0.2 } }, true)
+      expect(evaluateGate(current, baselineFromReport(accepted), 'baseline', 0.01).regressions.map((r) => r.name)).toEqual(['mrr'])
+    })
   })
 })

@@ -4,7 +4,7 @@ import type { Baseline, BaselineQuestion } from './baseline-schema.ts'
 import type { GateResult, QuestionVerdict, Regression } from './gate-schema.ts'
 import { GATED_METRICS } from './gated-metrics.ts'
 import { compareMetric } from './regression.ts'
-import { questionPassed, type QuestionThresholds } from './question-checks.ts'
+import { questionPassed, questionThresholds, type QuestionThresholds } from './question-checks.ts'
 
 /** Config fields that change what is measured (concurrency and tolerance do not). */
 const MEASURING_FIELDS = ['mode', 'budgetTokens', 'k', 'rankDepth', 'chunkTokens', 'chunkOverlap', 'retriever', 'tokenizer'] as const satisfies readonly (keyof EvalConfig)[]
@@ -44,22 +44,29 @@ export function staleness(report: Report, baseline: Baseline): string[] {
  * The gate: every gated metric and every question against the accepted baseline, a pure function.
  * Fails on any metric below its baseline by more than the tolerance and on any question the baseline
  * passed that now fails (a regression even when the mean holds). Without a baseline it does not pass.
+ * While the judge is advisory (report.calibration), judge-derived metrics regress into `advisory`
+ * instead, and questions are checked without the judge's verdicts.
  */
 export function evaluateGate(report: Report, baseline: Baseline | null, baselinePath: string, tolerance: number): GateResult {
-  if (!baseline) return { baseline: null, tolerance, passed: false, regressions: [], metrics: [], questions: [], stale: [] }
+  const advisoryReason = report.calibration?.advisory ? report.calibration.reason : null
+  if (!baseline) return { baseline: null, tolerance, passed: false, regressions: [], advisory: [], advisoryReason, metrics: [], questions: [], stale: [] }
+  const thresholds = questionThresholds(report)
   const metrics = GATED_METRICS.map((metric) => ({
     name: metric.name,
     label: metric.label,
     ...compareMetric(metric.read(report.summary), baseline.summary.metrics[metric.name] ?? null, tolerance),
   }))
   const accepted = new Map(baseline.questions.map((q) => [q.id, q]))
-  const questions = report.questions.map((outcome) => questionVerdict(outcome, accepted.get(outcome.id), report.config))
+  const questions = report.questions.map((outcome) => questionVerdict(outcome, accepted.get(outcome.id), thresholds))
   const regressions: Regression[] = []
-  for (const { name, status, baseline: accepted, current, delta } of metrics) {
-    if (status === 'regressed' && accepted !== null && current !== null && delta !== null) regressions.push({ name, baseline: accepted, current, delta })
+  const advisory: Regression[] = []
+  for (const [index, { name, status, baseline: accepted, current, delta }] of metrics.entries()) {
+    if (status !== 'regressed' || accepted === null || current === null || delta === null) continue
+    const blocking = !(advisoryReason !== null && GATED_METRICS[index]!.judgeDerived)
+    ;(blocking ? regressions : advisory).push({ name, baseline: accepted, current, delta })
   }
   for (const verdict of questions) {
     if (verdict.status === 'regressed') regressions.push({ name: `question ${verdict.id}`, baseline: 1, current: 0, delta: -1 })
   }
-  return { baseline: baselinePath, tolerance, passed: regressions.length === 0, regressions, metrics, questions, stale: staleness(report, baseline) }
+  return { baseline: baselinePath, tolerance, passed: regressions.length === 0, regressions, advisory, advisoryReason, metrics, questions, stale: staleness(report, baseline) }
 }

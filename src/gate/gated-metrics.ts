@@ -8,6 +8,8 @@ export interface GatedMetric {
   read: (summary: Summary) => number | null
   /** Path of the metric in `summary.notComputed`, for the reason when it is null. */
   path: string
+  /** Scored by the judge: advisory (never blocking) while the judge's agreement with people is too low. */
+  judgeDerived?: true
 }
 
 /** The gated metrics, in report order: recall (overall and per type), MRR, nDCG@10, then generation metrics. */
@@ -19,9 +21,9 @@ export const GATED_METRICS: readonly GatedMetric[] = [
   { name: 'mrr', label: 'MRR', read: (s) => s.mrr, path: 'mrr' },
   { name: 'ndcg10', label: 'nDCG@10', read: (s) => s.ndcg10, path: 'ndcg10' },
   { name: 'refusalRate', label: 'refusal rate (none)', read: (s) => s.refusalRate, path: 'refusalRate' },
-  { name: 'faithfulness', label: 'faithfulness', read: (s) => s.faithfulness, path: 'faithfulness' },
-  { name: 'answerRelevancy', label: 'answer relevancy', read: (s) => s.answerRelevancy, path: 'answerRelevancy' },
-  { name: 'coverage', label: 'coverage', read: (s) => s.coverage, path: 'coverage' },
+  { name: 'faithfulness', label: 'faithfulness', read: (s) => s.faithfulness, path: 'faithfulness', judgeDerived: true },
+  { name: 'answerRelevancy', label: 'answer relevancy', read: (s) => s.answerRelevancy, path: 'answerRelevancy', judgeDerived: true },
+  { name: 'coverage', label: 'coverage', read: (s) => s.coverage, path: 'coverage', judgeDerived: true },
 ]
 
 /** The gated metrics' values keyed by name (null where the run could not compute them). */

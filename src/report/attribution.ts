@@ -1,4 +1,4 @@
-import { questionChecks } from '../gate/question-checks.ts'
+import { questionChecks, questionThresholds } from '../gate/question-checks.ts'
 import type { QuestionOutcome, Report } from './report-schema.ts'
 
 /** One failing question's attribution record: where the answer came from and how it scored. */
@@ -18,8 +18,9 @@ export interface AttributionRecord {
 
 /** The attribution records of every question that fails a check, in golden-set order. */
 export function attributionRecords(report: Report): AttributionRecord[] {
+  const thresholds = questionThresholds(report)
   return report.questions.flatMap((q) => {
-    const failedChecks = questionChecks(q, report.config).filter((c) => !c.passed).map((c) => c.name)
+    const failedChecks = questionChecks(q, thresholds).filter((c) => !c.passed).map((c) => c.name)
     if (failedChecks.length === 0) return []
     return [
       {

@@ -20,6 +20,14 @@ export function renderRegressions(gate: GateResult, style: 'text' | 'markdown'):
   return `gate: FAILED, ${gate.regressions.length} regression(s) against ${gate.baseline}/ (tolerance ${gate.tolerance})\n\n${formatTable(rows, style)}`
 }
 
+/** Judge-derived regressions that do not block because the judge is advisory, and why. */
+export function renderAdvisory(gate: GateResult): string[] {
+  if (gate.advisoryReason === null) return []
+  const lines = [`judge-derived metrics are advisory (reported, not blocking): ${gate.advisoryReason}`]
+  for (const r of gate.advisory) lines.push(`  advisory regression: ${r.name} ${r.baseline.toFixed(4)} -> ${r.current.toFixed(4)} (${signed(r.delta)})`)
+  return lines
+}
+
 /** Lines for a stale baseline: what it was measured under that differs from this run. */
 export function renderStaleness(gate: GateResult): string[] {
   if (gate.stale.length === 0) return []

@@ -1,8 +1,9 @@
-import { questionChecks } from '../gate/question-checks.ts'
+import { questionChecks, questionThresholds } from '../gate/question-checks.ts'
 import type { QuestionOutcome, Report } from './report-schema.ts'
 import { formatTable } from './format-table.ts'
 import { diagnosisRows, generationSummaryRows, retrievalSummaryRows, whereToLook } from './summary-table.ts'
-import { gateMetricRows, renderQuestionChanges, renderRegressions, renderStaleness } from './render-gate.ts'
+import { gateMetricRows, renderAdvisory, renderQuestionChanges, renderRegressions, renderStaleness } from './render-gate.ts'
+import { renderCalibration } from './render-calibration.ts'
 
 function tokensOf(outcome: QuestionOutcome): string {
   if (outcome.context.length === 0) return 'nothing (the first ranked chunk did not fit the budget)'
@@ -34,7 +35,7 @@ function failureSection(outcome: QuestionOutcome, failedChecks: string[]): strin
 export function renderMarkdown(report: Report): string {
   const { config, summary, corpus } = report
   const failures = report.questions.flatMap((q) => {
-    const failed = questionChecks(q, config).filter((c) => !c.passed).map((c) => c.name)
+    const failed = questionChecks(q, questionThresholds(report)).filter((c) => !c.passed).map((c) => c.name)
     return failed.length > 0 ? [{ q, failed }] : []
   })
   const notComputed = Object.entries(summary.notComputed).map(([name, reason]) => `- ${name}: ${reason}`)
@@ -65,6 +66,7 @@ export function renderMarkdown(report: Report): string {
           ...whereToLook(summary).map((line) => `- ${line}`),
           '',
         ]),
+    ...(report.calibration === null ? [] : ['## Judge calibration', '', ...renderCalibration(report.calibration), '']),
     '## Against the baseline',
     '',
     ...(report.gate === null
@@ -73,6 +75,7 @@ export function renderMarkdown(report: Report): string {
           ...(report.gate.baseline !== null ? [formatTable(gateMetricRows(report.gate), 'markdown'), ''] : []),
           ...renderStaleness(report.gate),
           ...renderQuestionChanges(report.gate).map((line) => `- ${line}`),
+          ...renderAdvisory(report.gate),
           '',
           renderRegressions(report.gate, 'markdown'),
         ]),

@@ -1,5 +1,5 @@
 import { GATED_METRICS } from '../gate/gated-metrics.ts'
-import { questionPassed } from '../gate/question-checks.ts'
+import { questionPassed, questionThresholds } from '../gate/question-checks.ts'
 import type { Report } from './report-schema.ts'
 
 const state = (passed: boolean | null) => (passed === null ? 'n/a' : passed ? 'pass' : 'miss')
@@ -9,10 +9,10 @@ const state = (passed: boolean | null) => (passed === null ? 'n/a' : passed ? 'p
  * and every gated metric that moved, with its delta. Empty when nothing changed.
  */
 export function renderRunDiff(previous: Report, current: Report): string[] {
-  const before = new Map(previous.questions.map((q) => [q.id, questionPassed(q, previous.config)]))
+  const before = new Map(previous.questions.map((q) => [q.id, questionPassed(q, questionThresholds(previous))]))
   const flips = current.questions.flatMap((q) => {
     const was = before.get(q.id)
-    const now = questionPassed(q, current.config)
+    const now = questionPassed(q, questionThresholds(current))
     return was !== undefined && was !== now ? [`  ${q.id} [${q.type}] ${state(was)} -> ${state(now)}`] : []
   })
   const moves = GATED_METRICS.flatMap((metric) => {

@@ -1,7 +1,8 @@
 import type { Report } from './report-schema.ts'
 import { formatTable } from './format-table.ts'
 import { diagnosisRows, generationSummaryRows, retrievalSummaryRows } from './summary-table.ts'
-import { gateMetricRows, renderQuestionChanges, renderRegressions, renderStaleness } from './render-gate.ts'
+import { gateMetricRows, renderAdvisory, renderQuestionChanges, renderRegressions, renderStaleness } from './render-gate.ts'
+import { renderCalibration } from './render-calibration.ts'
 
 /** The end-of-run summary for the terminal: what ran, the metrics table per type, and the misses. */
 export function renderTerminalSummary(report: Report): string {
@@ -22,6 +23,7 @@ export function renderTerminalSummary(report: Report): string {
   ]
   const skipped = Object.keys(summary.notComputed)
   if (skipped.length > 0) lines.push(`not computed: ${skipped.join(', ')} (reasons in the report)`)
+  if (report.calibration) lines.push('', ...renderCalibration(report.calibration))
   if (report.gate) lines.push('', ...renderGate(report.gate))
   return lines.join('\n')
 }
@@ -30,7 +32,7 @@ export function renderTerminalSummary(report: Report): string {
 export function renderGate(gate: NonNullable<Report['gate']>): string[] {
   const lines: string[] = []
   if (gate.baseline !== null) lines.push(formatTable(gateMetricRows(gate), 'text'), '')
-  lines.push(...renderStaleness(gate), ...renderQuestionChanges(gate))
+  lines.push(...renderStaleness(gate), ...renderQuestionChanges(gate), ...renderAdvisory(gate))
   if (lines.length > 0 && lines.at(-1) !== '') lines.push('')
   lines.push(renderRegressions(gate, 'text'))
   return lines

@@ -112,6 +112,24 @@ export const RunInfoSchema = z.object({
 })
 export type RunInfo = z.infer<typeof RunInfoSchema>
 
+/** The judge against the human labels (evals/human-labels.json): agreement, kappa, disagreements. */
+export const CalibrationSchema = z.object({
+  labelsFile: z.string(),
+  /** The judge whose verdicts were compared. */
+  judge: z.string().nullable(),
+  /** True when the verdicts came from a scripted recording, not a model: never quote it as the model's agreement. */
+  scripted: z.boolean(),
+  compared: z.number().int(),
+  stale: z.array(z.string()),
+  agreement: z.number().nullable(),
+  kappa: z.number().nullable(),
+  disagreements: z.array(z.object({ id: z.string(), human: z.string(), judge: z.string(), disputed: z.array(z.string()) })),
+  /** Judge-derived metrics are reported but do not block the gate (agreement below the threshold or unknown). */
+  advisory: z.boolean(),
+  reason: z.string(),
+})
+export type Calibration = z.infer<typeof CalibrationSchema>
+
 export const ReportSchema = z.object({
   schemaVersion: z.literal(1),
   tier: z.enum(['retrieval', 'full']),
@@ -121,6 +139,8 @@ export const ReportSchema = z.object({
   inputs: z.object({ corpusHash: z.string(), goldenSetHash: z.string(), judgePromptsHash: z.string().nullable() }),
   summary: SummarySchema,
   questions: z.array(QuestionOutcomeSchema),
+  /** The judge against human labels; null when no answers were judged (retrieval tier). */
+  calibration: CalibrationSchema.nullable(),
   /** The run against the accepted baseline; null when the run was not compared. */
   gate: GateResultSchema.nullable(),
   run: RunInfoSchema,

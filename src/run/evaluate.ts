@@ -13,6 +13,8 @@ import { percentile, round4 } from '../summary/statistics.ts'
 import { summarise } from '../summary/summarise.ts'
 import { createBuiltinSystem } from '../system/builtin-system.ts'
 import { runSystem } from './run-system.ts'
+import { calibrate } from '../calibration/calibrate.ts'
+import { loadHumanLabels } from '../calibration/load-human-labels.ts'
 import { judgeAnswers } from './judge-answers.ts'
 import { offlineJudge } from '../judge/offline-judge.ts'
 
@@ -20,6 +22,8 @@ export interface EvaluationPaths {
   corpusDir: string
   goldenSetFile: string
   configFile: string
+  /** People's labels of sampled answers (pnpm label); the judge is calibrated against them. */
+  humanLabelsFile: string
 }
 
 /** The repository's own inputs, relative to a project root. */
@@ -28,6 +32,7 @@ export function defaultPaths(root: string): EvaluationPaths {
     corpusDir: join(root, 'corpus'),
     goldenSetFile: join(root, 'evals', 'golden-set.json'),
     configFile: join(root, 'evals', 'eval.config.json'),
+    humanLabelsFile: join(root, 'evals', 'human-labels.json'),
   }
 }
 
@@ -90,6 +95,7 @@ export async function evaluate(paths: EvaluationPaths, options: EvaluateOptions)
     },
     summary: summarise(outcomes, judge?.name ?? null),
     questions: outcomes,
+    calibration: judge ? calibrate(loadHumanLabels(paths.humanLabelsFile), outcomes, paths.humanLabelsFile, judge.name, false) : null,
     gate: null,
     run: {
       startedAt: startedAt.toISOString(),

@@ -30,7 +30,7 @@ describe('the two traps, caught by reading the metrics together', () => {
   })
 
   it('a fluent, on-topic answer with an invented number scores relevancy high and faithfulness below 1, listing the sentence', async () => {
-    const paths = { corpusDir: 'fixtures/corpora/tiny', goldenSetFile: 'fixtures/golden/valid.json', configFile: 'evals/eval.config.json' }
+    const paths = { ...defaultPaths('.'), corpusDir: 'fixtures/corpora/tiny', goldenSetFile: 'fixtures/golden/valid.json' }
     const invented = 'Traces are kept for 45 days on Business.'
     const report = await evaluate(paths, { tier: 'full', env: {}, system: answering(invented) })
     const question = report.questions.find((q) => q.id === 'g-1')!

@@ -1,6 +1,7 @@
 import type { CorpusDocument } from '../load/corpus.ts'
 import type { GoldenQuestion, QuestionType } from '../load/golden-set-schema.ts'
 import { termOf } from '../system/text-analyzer.ts'
+import { mulberry32 } from '../support/seeded-random.ts'
 
 /**
  * A deterministic synthetic corpus and golden set for benchmarks: N Markdown documents (a `# title`,
@@ -48,23 +49,15 @@ export function toMarkdownFile(doc: CorpusDocument): string {
 // ---------------------------------------------------------------------------------------------------
 // PRNG
 
-/** mulberry32: a small, fast, well-distributed 32-bit generator. */
+/** mulberry32 with a mixed seed, and the draws the generator needs. */
 class Rng {
-  #state: number
+  readonly next: () => number
 
   constructor(seed: number) {
     // Mix the seed so that nearby seeds start far apart.
     let h = Math.imul((seed | 0) ^ 0x9e3779b9, 0x85ebca6b)
     h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
-    this.#state = (h ^ (h >>> 16)) >>> 0
-  }
-
-  next(): number {
-    this.#state = (this.#state + 0x6d2b79f5) >>> 0
-    let t = this.#state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+    this.next = mulberry32((h ^ (h >>> 16)) >>> 0)
   }
 
   /** An integer in lo..hi inclusive. */

@@ -1,16 +1,5 @@
 import type { QuestionOutcome } from '../report/report-schema.ts'
-
-/** A seeded PRNG (mulberry32): the same seed draws the same sample on every machine. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { mulberry32 } from '../support/seeded-random.ts'
 
 /** The stratum of a question: its type, whether it hit (or refused, for none), and the judge's verdict. */
 export function stratumOf(outcome: QuestionOutcome): string {

@@ -3,21 +3,12 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { generateSyntheticRun, mulberry32 } from './generate-synthetic-run'
+import { generateSyntheticRun } from './generate-synthetic-run'
 import { evaluateFiles } from './trec-eval'
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'trec-synth-'))
 
 describe('generateSyntheticRun', () => {
-  it('mulberry32 is deterministic and in [0, 1)', () => {
-    const a = mulberry32(1)
-    const b = mulberry32(1)
-    const draws = Array.from({ length: 1000 }, () => a())
-    expect(Array.from({ length: 1000 }, () => b())).toEqual(draws)
-    expect(draws.every((x) => x >= 0 && x < 1)).toBe(true)
-    expect(mulberry32(2)()).not.toBe(draws[0])
-  })
-
   it('writes byte-identical files for the same seed and the documented shape', async () => {
     const options = { queries: 100, resultsPerQuery: 12, seed: 7 }
     const first = await generateSyntheticRun(tempDir(), options)

@@ -4,6 +4,7 @@ import { mkdir, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
+import { mulberry32 } from '../support/seeded-random.ts'
 
 export interface SyntheticRunOptions {
   /** Number of queries (default 10,000). */
@@ -21,18 +22,6 @@ export interface SyntheticRunFiles {
   readonly runLines: number
   readonly qrelsLines: number
   readonly runBytes: number
-}
-
-/** mulberry32: a small, fast, seeded 32-bit PRNG returning floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 async function write(stream: WriteStream, chunk: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { userInfo } from 'node:os'
 import { parseArgs } from 'node:util'
 import { input, select } from '@inquirer/prompts'
@@ -6,34 +6,23 @@ import { HumanLabelsSchema, type HumanLabel, type HumanLabels } from '../calibra
 import { stratifiedSample } from '../calibration/stratified-sample.ts'
 import { loadCorpus } from '../load/corpus.ts'
 import { InputError } from '../load/input-error.ts'
-import { ReportSchema, type QuestionOutcome, type Report } from '../report/report-schema.ts'
+import { readReport } from '../report/read-report.ts'
+import type { QuestionOutcome, Report } from '../report/report-schema.ts'
+import { readJsonFile } from '../load/read-json-file.ts'
 import { writeFileAtomic } from '../report/write-report.ts'
 import { chunkCorpus } from '../system/chunker.ts'
 import { runCli } from './run-cli.ts'
 
 const QUESTION = 'Does this answer contain anything not written in the material?'
 
-function readReport(path: string): Report {
-  let data: unknown
-  try {
-    data = JSON.parse(readFileSync(path, 'utf8'))
-  } catch (error) {
-    throw new InputError(`${path}: cannot read the report (${(error as Error).message}); run \`pnpm eval\` first`)
-  }
-  const parsed = ReportSchema.safeParse(data)
-  if (!parsed.success) throw new InputError(`${path}: not a report of this version (${parsed.error.issues[0]!.message}); run \`pnpm eval\` again`)
-  if (parsed.data.tier !== 'full') throw new InputError(`${path}: a retrieval-tier report has no answers to label; run \`pnpm eval\``)
-  return parsed.data
+function readFullReport(path: string): Report {
+  const report = readReport(path)
+  if (report.tier !== 'full') throw new InputError(`${path}: a retrieval-tier report has no answers to label; run \`pnpm eval\``)
+  return report
 }
 
 function readLabels(path: string): HumanLabels | null {
-  if (!existsSync(path)) return null
-  const parsed = HumanLabelsSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')))
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
-    throw new InputError(`${path}: field "${issue.path.join('.')}": ${issue.message}`)
-  }
-  return parsed.data
+  return existsSync(path) ? readJsonFile(path, HumanLabelsSchema, 'fix it, or start over with --redraw') : null
 }
 
 function save(path: string, labels: HumanLabels): void {
@@ -80,7 +69,7 @@ runCli('label', async () => {
   const seed = Number(values.seed)
   if (!Number.isInteger(size) || size < 1) throw new InputError(`--size ${values.size}: expected a positive integer`)
   if (!Number.isInteger(seed)) throw new InputError(`--seed ${values.seed}: expected an integer`)
-  const report = readReport(values.report)
+  const report = readFullReport(values.report)
   const existing = values.redraw ? null : readLabels(values.labels)
   const sample = existing?.sample.ids ? { ids: existing.sample.ids, explanation: [`resuming the sample drawn with seed ${existing.sample.seed}`] } : stratifiedSample(report.questions, size, seed)
   const state: HumanLabels = existing ?? { sample: { seed, size, report: values.report, ids: sample.ids }, labels: [] }

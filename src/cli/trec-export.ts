@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path/posix'
 import { parseArgs } from 'node:util'
-import { InputError } from '../load/input-error.ts'
-import { ReportSchema } from '../report/report-schema.ts'
+import { readReport } from '../report/read-report.ts'
 import { writeFileAtomic } from '../report/write-report.ts'
 import { exportReportToTrec } from '../trec/export-report.ts'
 import { runCli } from './run-cli.ts'
@@ -12,18 +10,7 @@ runCli('trec:export', async () => {
     options: { report: { type: 'string', default: 'reports/latest.json' }, out: { type: 'string', default: 'reports/trec' } },
     strict: true,
   })
-  let data: unknown
-  try {
-    data = JSON.parse(readFileSync(values.report, 'utf8'))
-  } catch (error) {
-    throw new InputError(`${values.report}: cannot read the report (${(error as Error).message}); run \`pnpm eval\` first`)
-  }
-  const parsed = ReportSchema.safeParse(data)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
-    throw new InputError(`${values.report}: not a report of this version: field "${issue.path.join('.')}": ${issue.message}`)
-  }
-  const { qrels, run } = exportReportToTrec(parsed.data)
+  const { qrels, run } = exportReportToTrec(readReport(values.report))
   const qrelsFile = join(values.out, 'qrels.txt')
   const runFile = join(values.out, 'run.txt')
   writeFileAtomic(qrelsFile, qrels)

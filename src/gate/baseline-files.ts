@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path/posix'
-import type { z } from 'zod'
-import { InputError } from '../load/input-error.ts'
+import { readJsonFile } from '../load/read-json-file.ts'
 import type { Report } from '../report/report-schema.ts'
 import { writeFileAtomic } from '../report/write-report.ts'
 import { BaselineQuestionsSchema, BaselineSummarySchema, type Baseline, type BaselineQuestion, type BaselineSummary } from './baseline-schema.ts'
@@ -10,28 +9,14 @@ import { gatedValues } from './gated-metrics.ts'
 export const BASELINE_DIR = 'baseline'
 export const HOW_TO_CREATE_BASELINE = 'create it with `pnpm baseline:update` (vitest run --project eval -u) and commit baseline/'
 
-function readJson<S extends z.ZodType>(file: string, schema: S): z.output<S> {
-  let data: unknown
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'))
-  } catch (error) {
-    throw new InputError(`${file}: not valid JSON (${(error as Error).message}); ${HOW_TO_CREATE_BASELINE}`)
-  }
-  const parsed = schema.safeParse(data)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
-    throw new InputError(`${file}: field "${issue.path.join('.')}": ${issue.message}; recreate it with \`pnpm baseline:update\``)
-  }
-  return parsed.data
-}
-
 /** Reads the accepted baseline from `dir`; null when it does not exist yet. */
 export function readBaseline(dir: string): Baseline | null {
   const summaryFile = join(dir, 'summary.json')
   const questionsFile = join(dir, 'questions.json')
   if (!existsSync(summaryFile) && !existsSync(questionsFile)) return null
-  const summary = readJson(summaryFile, BaselineSummarySchema)
-  const questions = readJson(questionsFile, BaselineQuestionsSchema).questions
+  const hint = 'recreate it with `pnpm baseline:update`'
+  const summary = readJsonFile(summaryFile, BaselineSummarySchema, hint)
+  const questions = readJsonFile(questionsFile, BaselineQuestionsSchema, hint).questions
   return { summary, questions }
 }
 

@@ -2,25 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { CorpusDocument } from './corpus.ts'
 import { GoldenSetSchema, type GoldenQuestion } from './golden-set-schema.ts'
 import { InputError } from './input-error.ts'
-
-/** Line and column (from 1) of a character offset, for JSON syntax errors. */
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset)
-  const line = before.split('\n').length
-  return { line, column: offset - before.lastIndexOf('\n') }
-}
-
-function parseJson(text: string, file: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch (error) {
-    const message = (error as Error).message
-    const position = /position (\d+)/.exec(message)
-    const offset = position ? Number(position[1]) : text.length
-    const { line, column } = lineAndColumn(text, offset)
-    throw new InputError(`${file}:${line}:${column}: invalid JSON (${message})`)
-  }
-}
+import { parseJsonText } from './read-json-file.ts'
 
 /**
  * Validates a parsed golden set. Every problem names the question (by id where it has one) and the
@@ -67,5 +49,5 @@ export function loadGoldenSet(file: string, corpus: readonly CorpusDocument[]): 
   } catch {
     throw new InputError(`${file}: golden set not found`)
   }
-  return validateGoldenSet(parseJson(text, file), file, corpus)
+  return validateGoldenSet(parseJsonText(text, file), file, corpus)
 }

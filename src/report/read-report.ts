@@ -1,0 +1,7 @@
+import { readJsonFile } from '../load/read-json-file.ts'
+import { ReportSchema, type Report } from './report-schema.ts'
+
+/** Reads and validates a report written by `pnpm eval` (reports/latest.json by default). */
+export function readReport(file: string): Report {
+  return readJsonFile(file, ReportSchema, 'run `pnpm eval` to write a report of this version')
+}

@@ -1,0 +1,179 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { loadEvalConfig } from '../config/eval-config.ts'
+import { appendQuestionText } from '../golden/add/append-question.ts'
+import { askAnswerDocs, askConfirm, askGoldAnswer, askGoverning, askId, askNotes, askQuestion, askType } from '../golden/add/prompts.ts'
+import { buildQuestion, checkAnswerDocs, checkGoldAnswer, checkGoverning, checkId, checkQuestionText, parseType, splitDocIds, type Check } from '../golden/add/question-draft.ts'
+import { previewRanking, renderRankingPreview } from '../golden/add/ranking-preview.ts'
+import { goldenSetText, schemaReference } from '../golden/golden-set-text.ts'
+import { bestChunksOfNoneQuestions } from '../golden/lint/best-chunks.ts'
+import { lintGoldenSet } from '../golden/lint/lint-golden-set.ts'
+import { nextQuestionId } from '../golden/question-ids.ts'
+import { loadCorpus, type CorpusDocument } from '../load/corpus.ts'
+import { loadGoldenSet, validateGoldenSet } from '../load/golden-set.ts'
+import type { GoldenQuestion, QuestionType } from '../load/golden-set-schema.ts'
+import { InputError } from '../load/input-error.ts'
+import { writeFileAtomic } from '../report/write-report.ts'
+import { createBuiltinSystem } from '../system/builtin-system.ts'
+import { runCli } from './run-cli.ts'
+
+const USAGE = `usage: pnpm golden:add [--golden evals/golden-set.json] [--corpus corpus] [--config evals/eval.config.json]
+                        [--id q-NNN] [--type single|multi|contradiction|none] [--question text]
+                        [--answer-docs doc-001,doc-002] [--gold-answer text] [--governing doc-id] [--notes text] [--yes]
+  Appends one question to the golden set. Missing fields are asked for when stdin is a terminal (else
+  they must be flags; --id defaults to the next free q-NNN; types accept the aliases lookup, multi-hop,
+  abstention). Before saving it shows the built-in system's top 10 chunks for the question, whether the
+  context packed within the budget hits, and what golden:check says about the question; then asks for
+  confirmation (--yes skips it). The file is written atomically and every existing byte is kept.`
+
+interface GoldenFile {
+  /** The file's text when read; null when it does not exist yet. */
+  text: string | null
+  questions: GoldenQuestion[]
+}
+
+/** The golden set to append to: loaded and validated, or empty when the file is new or has no question yet. */
+function readGoldenFile(file: string, docs: readonly CorpusDocument[]): GoldenFile {
+  if (!existsSync(file)) return { text: null, questions: [] }
+  const text = readFileSync(file, 'utf8')
+  try {
+    const data = JSON.parse(text) as { questions?: unknown }
+    if (Array.isArray(data.questions) && data.questions.length === 0) return { text, questions: [] }
+  } catch {
+    // The loader reports the syntax error with its line below.
+  }
+  try {
+    return { text, questions: loadGoldenSet(file, docs) }
+  } catch (error) {
+    if (error instanceof InputError) throw new InputError(`${error.message}\nthe golden set must load before golden:add appends to it (pnpm golden:check --golden ${file})`)
+    throw error
+  }
+}
+
+function ensure(check: Check, flag: string): void {
+  if (check !== true) throw new InputError(`${flag}: ${check}`)
+}
+
+/** The flags a non-interactive run must give for a question of `type` (unknown: the type itself is missing). */
+function missingFlags(values: Record<string, string | boolean | undefined>, type: QuestionType | undefined): string[] {
+  const missing: string[] = []
+  if (values.type === undefined) missing.push('--type')
+  if (values.question === undefined) missing.push('--question')
+  if (type !== 'none' && values['answer-docs'] === undefined) missing.push('--answer-docs')
+  if (type !== 'none' && values['gold-answer'] === undefined) missing.push('--gold-answer')
+  if (type === 'contradiction' && values.governing === undefined) missing.push('--governing')
+  return missing
+}
+
+/** Appends to the file as it is now; if it changed since it was read (someone else edited it), to that version. */
+function append(file: string, read: GoldenFile, question: GoldenQuestion, docs: readonly CorpusDocument[]): void {
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : null
+  if (current !== read.text) {
+    console.log(`note: ${file} changed while you were writing; appending to its current version`)
+    if (current !== null) {
+      const now = readGoldenFile(file, docs)
+      if (now.questions.some((q) => q.id === question.id)) throw new InputError(`${question.id} was added to ${file} meanwhile; run golden:add again (next free id: ${nextQuestionId(now.questions.map((q) => q.id))})`)
+    }
+  }
+  const text = current === null ? goldenSetText([question], schemaReference(file)) : appendQuestionText(current, question).text
+  validateGoldenSet(JSON.parse(text), file, docs)
+  writeFileAtomic(file, text)
+}
+
+runCli('golden:add', async () => {
+  const { values } = parseArgs({
+    options: {
+      golden: { type: 'string', default: 'evals/golden-set.json' },
+      corpus: { type: 'string', default: 'corpus' },
+      config: { type: 'string', default: 'evals/eval.config.json' },
+      id: { type: 'string' },
+      type: { type: 'string' },
+      question: { type: 'string' },
+      'answer-docs': { type: 'string' },
+      'gold-answer': { type: 'string' },
+      governing: { type: 'string' },
+      notes: { type: 'string' },
+      yes: { type: 'boolean', default: false },
+      help: { type: 'boolean' },
+    },
+    strict: true,
+  })
+  if (values.help) {
+    console.log(USAGE)
+    return 0
+  }
+  const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true
+  const flagType = values.type === undefined ? undefined : parseType(values.type)
+  if (flagType !== undefined && typeof flagType !== 'string') throw new InputError(`--type: ${flagType.error}`)
+  if (!interactive) {
+    const missing = missingFlags(values, flagType)
+    if (missing.length > 0) throw new InputError(`missing ${missing.join(', ')}: stdin is not a terminal, so golden:add cannot ask for them`)
+  }
+
+  const config = loadEvalConfig(values.config)
+  const docs = loadCorpus(values.corpus)
+  const read = readGoldenFile(values.golden, docs)
+  const existingIds = read.questions.map((q) => q.id)
+  const suggested = nextQuestionId(existingIds)
+  const system = createBuiltinSystem(docs, { ...config, generate: false })
+
+  try {
+    const id = values.id?.trim() ?? (interactive ? await askId(suggested, existingIds) : suggested)
+    ensure(checkId(id, existingIds), '--id')
+    const type = flagType ?? (await askType())
+    const questionText = values.question ?? (await askQuestion())
+    ensure(checkQuestionText(questionText), '--question')
+
+    let answerDocIds: string[] = []
+    if (values['answer-docs'] !== undefined) {
+      answerDocIds = splitDocIds(values['answer-docs'])
+      ensure(checkAnswerDocs(answerDocIds, type, docs), '--answer-docs')
+    } else if (type !== 'none') {
+      const { ranked } = await system.answer({ id, question: questionText })
+      const bestRank = new Map<string, number>()
+      ranked.forEach((chunk, index) => bestRank.has(chunk.docId) || bestRank.set(chunk.docId, index + 1))
+      answerDocIds = await askAnswerDocs(type, docs, bestRank)
+    }
+
+    let governingDocId: string | undefined
+    if (type === 'contradiction') {
+      governingDocId = values.governing ?? (await askGoverning(answerDocIds, docs))
+      ensure(checkGoverning(governingDocId, answerDocIds), '--governing')
+    } else if (values.governing !== undefined) {
+      throw new InputError(`--governing: only contradiction questions have a governing document (this one is ${type})`)
+    }
+
+    const goldAnswer = values['gold-answer'] ?? (type === 'none' ? undefined : await askGoldAnswer(type))
+    if (goldAnswer !== undefined) ensure(checkGoldAnswer(goldAnswer, type), '--gold-answer')
+    const notes = values.notes ?? (interactive ? await askNotes() : undefined)
+
+    const built = buildQuestion({ id, type, question: questionText, answerDocIds, goldAnswer, governingDocId, notes })
+    if ('errors' in built) throw new InputError(built.errors.join('\n'))
+
+    const preview = await previewRanking(built, system, config.budgetTokens)
+    console.log(`\n${renderRankingPreview(preview, built)}`)
+    const bestChunks = await bestChunksOfNoneQuestions([built], docs, config)
+    const findings = lintGoldenSet({ questions: [...read.questions, built], docs, bestChunks, floors: { single: 0, multi: 0, contradiction: 0, none: 0 } }).filter(
+      (f) => f.questionId === built.id,
+    )
+    console.log(findings.length === 0 ? 'golden:check: no finding for this question' : 'golden:check on this question:')
+    for (const f of findings) console.log(`  ${f.severity} ${f.rule}: ${f.message}\n    fix: ${f.fix}`)
+
+    if (!values.yes) {
+      if (!interactive) throw new InputError('not written: stdin is not a terminal, so golden:add cannot ask for confirmation; pass --yes to append')
+      if (!(await askConfirm(`Append ${built.id} to ${values.golden}?`))) {
+        console.log('not written')
+        return 1
+      }
+    }
+    append(values.golden, read, built, docs)
+    console.log(`appended ${built.id} (${built.type}) to ${values.golden}`)
+    return 0
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ExitPromptError') {
+      console.error('golden:add: cancelled; nothing written')
+      return 130
+    }
+    throw error
+  }
+})

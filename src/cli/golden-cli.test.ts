@@ -1,0 +1,143 @@
+import { spawnSync } from 'node:child_process'
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { loadCorpus } from '../load/corpus.ts'
+import { loadGoldenSet } from '../load/golden-set.ts'
+
+const corpus = 'fixtures/golden-lint/corpus'
+const LOW_FLOORS = 'single=1,multi=1,contradiction=1,none=1'
+
+/** Runs a golden:* entry point as `pnpm golden:<name>` would, with stdin a pipe (not a terminal). */
+function run(name: string, args: string[]) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', `src/cli/golden-${name}.ts`, ...args], { encoding: 'utf8', input: '' })
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'golden-cli-'))
+}
+
+describe('pnpm golden:check', () => {
+  it('exits 0 on a clean set and ends with the count line', () => {
+    const result = run('check', ['--golden', 'fixtures/golden-lint/clean.json', '--corpus', corpus, '--floors', LOW_FLOORS])
+    expect(result).toMatchObject({ code: 0, stderr: '' })
+    expect(result.stdout).toBe('golden:check: 0 errors, 0 warnings in 5 questions\n')
+  })
+
+  it('exits 1 on errors, grouped by severity and rule, and reports JSON with --json', () => {
+    const text = run('check', ['--golden', 'fixtures/golden-lint/unsupported-fact.json', '--corpus', corpus])
+    expect(text.code).toBe(1)
+    expect(text.stdout.split('\n').slice(0, 3)).toEqual([
+      'errors',
+      '  unsupported-fact (2): the gold answer states a fact none of its answer documents states',
+      '    q-001  goldAnswer states "21 days" (duration), found in none of its answer docs (doc-001)',
+    ])
+    expect(text.stdout).toContain('warnings\n  type-distribution (4): fewer questions of a type than its floor\n    (set)  2 single questions, below the floor of 50')
+    expect(text.stdout.trimEnd().split('\n').at(-1)).toBe('golden:check: 2 errors, 4 warnings in 5 questions')
+    const json = run('check', ['--golden', 'fixtures/golden-lint/unsupported-fact.json', '--corpus', corpus, '--floors', LOW_FLOORS, '--json'])
+    expect(json.code).toBe(1)
+    expect(JSON.parse(json.stdout)).toMatchObject({ questions: 5, complete: true, errors: 2, warnings: 0, findings: [{ rule: 'unsupported-fact', questionId: 'q-001' }, { questionId: 'q-002' }] })
+  })
+
+  it('exits 0 with warnings only, and 2 on input it cannot read', () => {
+    expect(run('check', ['--golden', 'fixtures/golden-lint/none-too-easy.json', '--corpus', corpus, '--floors', LOW_FLOORS]).code).toBe(0)
+    const missing = run('check', ['--golden', 'fixtures/golden-lint/absent.json', '--corpus', corpus])
+    expect(missing).toMatchObject({ code: 2, stderr: 'golden:check: fixtures/golden-lint/absent.json: golden set not found\n' })
+    expect(run('check', ['--floors', 'single=many']).stderr).toBe('golden:check: --floors: "single=many" is not type=count (types: single, multi, contradiction, none)\n')
+  })
+})
+
+describe('pnpm golden:export and golden:import', () => {
+  it('exports TREC qrels and topics, imports them back, and refuses to overwrite without --force', () => {
+    const dir = tempDir()
+    const exported = run('export', ['--format', 'trec', '--out', join(dir, 'gold.qrels'), '--golden', 'fixtures/golden-lint/clean.json', '--corpus', corpus])
+    expect(exported.code).toBe(0)
+    expect(readFileSync(join(dir, 'gold.qrels'), 'utf8').split('\n')[0]).toBe('q-001 0 doc-001 1')
+    expect(JSON.parse(readFileSync(join(dir, 'gold.topics.json'), 'utf8'))).toMatchObject({ 'q-005': 'How long is the workspace audit log retained?' })
+
+    const out = join(dir, 'golden-set.json')
+    const imported = run('import', [join(dir, 'gold.qrels'), '--format', 'trec', '--topics', join(dir, 'gold.topics.json'), '--out', out, '--corpus', corpus])
+    expect(imported.code).toBe(0)
+    expect(imported.stdout).toContain(`imported 5 questions (2 single, 2 multi, 1 none) from ${join(dir, 'gold.qrels')} into ${out}`)
+    expect(imported.stderr).toContain('warning: 4 questions got the placeholder gold answer')
+    const written = JSON.parse(readFileSync(out, 'utf8')) as { $schema: string }
+    expect(written.$schema.endsWith('evals/golden-set.schema.json')).toBe(true)
+    expect(loadGoldenSet(out, loadCorpus(corpus)).map((q) => q.id)).toEqual(['q-001', 'q-002', 'q-003', 'q-004', 'q-005'])
+
+    const again = run('import', [join(dir, 'gold.qrels'), '--format', 'trec', '--topics', join(dir, 'gold.topics.json'), '--out', out, '--corpus', corpus])
+    expect(again).toMatchObject({ code: 2, stderr: `golden:import: ${out} exists: pass --force to replace it, or --out another file (golden:add appends one question at a time)\n` })
+  })
+
+  it('fails on unknown sources with their line numbers and writes nothing; --allow-unknown drops them with a warning', () => {
+    const dir = tempDir()
+    const file = join(dir, 'gold.jsonl')
+    writeFileSync(
+      file,
+      [
+        '{"question": "How long is a new API key valid?", "gold_answer": "API keys expire after 90 days by default.", "gold_sources": ["doc-001"], "type": "lookup"}',
+        '{"question": "Who approves a big credit?", "gold_answer": "The CFO, Elena Marsh.", "gold_sources": ["doc-002", "doc-404"], "type": "lookup"}',
+      ].join('\n'),
+    )
+    const out = join(dir, 'golden-set.json')
+    const failed = run('import', [file, '--format', 'jsonl', '--out', out, '--corpus', corpus])
+    expect(failed.code).toBe(2)
+    expect(failed.stderr).toBe(
+      `golden:import: ${file}:2: question q-002: gold_sources[1] "doc-404" is not a document of the corpus\n1 unknown source: correct it, add the document to the corpus, or pass --allow-unknown to drop it\n`,
+    )
+    expect(existsSync(out)).toBe(false)
+    const allowed = run('import', [file, '--format', 'jsonl', '--out', out, '--corpus', corpus, '--allow-unknown'])
+    expect(allowed.code).toBe(0)
+    expect(allowed.stderr).toBe(`warning: ${file}:2: question q-002: gold_sources[1] "doc-404" is not a document of the corpus (dropped: --allow-unknown)\n`)
+    expect(loadGoldenSet(out, loadCorpus(corpus)).map((q) => q.answerDocIds)).toEqual([['doc-001'], ['doc-002']])
+  })
+})
+
+describe('pnpm golden:add, non-interactive', () => {
+  const flags = ['--corpus', corpus, '--type', 'lookup', '--question', 'Who is the CFO?', '--answer-docs', 'doc-002', '--gold-answer', 'The CFO is Elena Marsh.']
+
+  it('appends the question, keeping every byte of the file before and after it', () => {
+    const file = join(tempDir(), 'golden-set.json')
+    copyFileSync('fixtures/golden-lint/clean.json', file)
+    const before = readFileSync(file, 'utf8')
+    const result = run('add', ['--golden', file, ...flags, '--notes', "doc-002 'The CFO is Elena Marsh.'", '--yes'])
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('hit: yes, doc-002 is in the context')
+    expect(result.stdout).toContain(`appended q-006 (single) to ${file}`)
+    const after = readFileSync(file, 'utf8')
+    const end = before.lastIndexOf('}', before.lastIndexOf(']')) + 1 // just past the last question
+    expect(after.startsWith(before.slice(0, end))).toBe(true)
+    expect(after.endsWith(before.slice(end))).toBe(true)
+    expect(after.slice(end, after.length - (before.length - end))).toBe(
+      ',\n    {\n      "id": "q-006",\n      "type": "single",\n      "question": "Who is the CFO?",\n      "answerDocIds": ["doc-002"],\n      "goldAnswer": "The CFO is Elena Marsh.",\n      "notes": "doc-002 \'The CFO is Elena Marsh.\'"\n    }',
+    )
+    expect(loadGoldenSet(file, loadCorpus(corpus)).at(-1)).toEqual({
+      id: 'q-006',
+      type: 'single',
+      question: 'Who is the CFO?',
+      answerDocIds: ['doc-002'],
+      goldAnswer: 'The CFO is Elena Marsh.',
+      notes: "doc-002 'The CFO is Elena Marsh.'",
+    })
+  })
+
+  it('without --yes shows the preview but writes nothing (no terminal to confirm on)', () => {
+    const file = join(tempDir(), 'golden-set.json')
+    copyFileSync('fixtures/golden-lint/clean.json', file)
+    const result = run('add', ['--golden', file, ...flags])
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain('Top 1 chunk of the built-in system for q-006:')
+    expect(result.stderr).toBe('golden:add: not written: stdin is not a terminal, so golden:add cannot ask for confirmation; pass --yes to append\n')
+    expect(readFileSync(file, 'utf8')).toBe(readFileSync('fixtures/golden-lint/clean.json', 'utf8'))
+  })
+
+  it('rejects a taken id (suggesting the next free one), unknown answer docs and missing flags', () => {
+    const golden = ['--golden', 'fixtures/golden-lint/clean.json']
+    expect(run('add', [...golden, ...flags, '--id', 'q-002', '--yes']).stderr).toBe('golden:add: --id: id q-002 is taken; the next free id is q-006\n')
+    expect(run('add', [...golden, ...flags, '--answer-docs', 'doc-002,doc-404', '--yes']).stderr).toBe('golden:add: --answer-docs: not in the corpus: doc-404\n')
+    const missing = run('add', [...golden, '--corpus', corpus, '--type', 'contradiction', '--question', 'Q?'])
+    expect(missing).toMatchObject({ code: 2, stderr: 'golden:add: missing --answer-docs, --gold-answer, --governing: stdin is not a terminal, so golden:add cannot ask for them\n' })
+  })
+})

@@ -1,0 +1,69 @@
+import { checkbox, confirm, input, select } from '@inquirer/prompts'
+import type { CorpusDocument } from '../../load/corpus.ts'
+import { QUESTION_TYPES, type QuestionType } from '../../load/golden-set-schema.ts'
+import { checkAnswerDocs, checkGoldAnswer, checkId, checkQuestionText } from './question-draft.ts'
+
+/** What each type means, shown under the type choice. */
+export const TYPE_HELP: Record<QuestionType, string> = {
+  single: 'one document answers it (list restatements in other documents too)',
+  multi: 'the answer needs facts from two or more documents',
+  contradiction: 'documents disagree and one governs (a newer notice supersedes an older page)',
+  none: 'the corpus does not answer it; the system should refuse',
+}
+
+export function askId(suggested: string, existingIds: readonly string[]): Promise<string> {
+  return input({ message: 'Question id', default: suggested, validate: (value) => checkId(value.trim(), existingIds) }).then((v) => v.trim())
+}
+
+export function askType(): Promise<QuestionType> {
+  return select({
+    message: 'Type',
+    choices: QUESTION_TYPES.map((type) => ({ value: type, name: type, description: TYPE_HELP[type] })),
+  })
+}
+
+export function askQuestion(): Promise<string> {
+  return input({ message: 'Question (as a user would ask it)', validate: checkQuestionText }).then((v) => v.trim())
+}
+
+/**
+ * Answer documents as a checklist: the documents the built-in system ranks for the question first
+ * (with their best rank), so the author finds the likely ones at the top, then the rest by id.
+ */
+export function askAnswerDocs(type: QuestionType, docs: readonly CorpusDocument[], bestRank: ReadonlyMap<string, number>): Promise<string[]> {
+  const ordered = [...docs].sort((a, b) => (bestRank.get(a.id) ?? Infinity) - (bestRank.get(b.id) ?? Infinity) || a.id.localeCompare(b.id))
+  return checkbox({
+    message: `Answer documents (${type === 'multi' ? 'two or more' : 'one or more'}; ranked ones first)`,
+    pageSize: 12,
+    choices: ordered.map((doc) => {
+      const rank = bestRank.get(doc.id)
+      return { value: doc.id, name: `${doc.id}  ${doc.title}${rank === undefined ? '' : `  (rank ${rank})`}`, short: doc.id }
+    }),
+    validate: (chosen) => checkAnswerDocs(chosen.map((choice) => choice.value), type, docs),
+  })
+}
+
+export function askGoverning(answerDocIds: readonly string[], docs: readonly CorpusDocument[]): Promise<string> {
+  const byId = new Map(docs.map((doc) => [doc.id, doc]))
+  const newest = [...answerDocIds].sort((a, b) => (byId.get(b)?.updated ?? '').localeCompare(byId.get(a)?.updated ?? ''))[0]
+  return select({
+    message: 'Governing document (whose answer holds)',
+    default: newest,
+    choices: answerDocIds.map((id) => {
+      const doc = byId.get(id)
+      return { value: id, name: `${id}  ${doc?.title ?? ''}`, short: id, description: doc ? `updated ${doc.updated}${doc.supersedes ? `, supersedes ${[doc.supersedes].flat().join(', ')}` : ''}` : '' }
+    }),
+  })
+}
+
+export function askGoldAnswer(type: QuestionType): Promise<string> {
+  return input({ message: 'Gold answer (one or two sentences, facts from the answer documents only)', validate: (value) => checkGoldAnswer(value, type) })
+}
+
+export function askNotes(): Promise<string> {
+  return input({ message: 'Notes (why it exists, the sentence it comes from, distractors; optional)' })
+}
+
+export function askConfirm(message: string): Promise<boolean> {
+  return confirm({ message, default: true })
+}

@@ -1,0 +1,219 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { loadCorpus } from '../../load/corpus.ts'
+import { loadGoldenSet } from '../../load/golden-set.ts'
+import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
+import { PLACEHOLDER_GOLD_ANSWER } from '../lint/placeholder-gold-answer.ts'
+import { finishImport, type ImportResult } from './imported-question.ts'
+import { exportJsonlGold, importJsonlGold } from './jsonl-gold.ts'
+import { exportRagas, importRagas } from './ragas.ts'
+import { exportQrels, importTrec } from './trec-qrels.ts'
+import { exportTopics, parseTopics } from './trec-topics.ts'
+
+const docs = loadCorpus('fixtures/golden-lint/corpus')
+/** Every type, a governing document and notes: what the formats must carry or say they cannot. */
+const golden = loadGoldenSet('fixtures/golden-lint/clean.json', docs)
+
+function finish(result: ImportResult, file: string, allowUnknown = false) {
+  return finishImport(result, file, docs, { allowUnknown })
+}
+
+function pick(questions: readonly GoldenQuestion[], fields: readonly (keyof GoldenQuestion)[]) {
+  return questions.map((q) => Object.fromEntries(fields.map((field) => [field, q[field]])))
+}
+
+function failure(run: () => unknown): string {
+  try {
+    run()
+  } catch (error) {
+    return (error as Error).message
+  }
+  throw new Error('expected a failure')
+}
+
+describe('JSONL gold', () => {
+  it('round-trips id, type, question, answer docs and gold answer; governingDocId and notes are not carried', () => {
+    const { questions } = finish(importJsonlGold(exportJsonlGold(golden), 'gold.jsonl'), 'gold.jsonl')
+    const carried = ['id', 'type', 'question', 'answerDocIds', 'goldAnswer'] as const
+    expect(pick(questions, carried)).toEqual(pick(golden, carried))
+    expect(questions.every((q) => q.governingDocId === undefined && q.notes === undefined)).toBe(true)
+  })
+
+  it('writes the format\'s type names and an empty gold_answer for a none question without one', () => {
+    const lines = exportJsonlGold(golden).trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; gold_answer: string })
+    expect(lines.map((l) => l.type)).toEqual(['lookup', 'lookup', 'multi-hop', 'contradiction', 'abstention'])
+    expect(lines[4]!.gold_answer).toBe('')
+  })
+
+  it('assigns q-001... to records without an id, skipping ids records carry', () => {
+    const text = [
+      '{"question": "How long is a new API key valid?", "gold_answer": "90 days.", "gold_sources": ["doc-001"], "type": "lookup"}',
+      '{"id": "q-001", "question": "Who approves a USD 8,000 credit?", "gold_answer": "The CFO.", "gold_sources": ["doc-002"], "type": "single"}',
+      '{"question": "How long is the audit log kept?", "gold_answer": "", "gold_sources": [], "type": "abstention", "difficulty": "hard"}',
+    ].join('\n')
+    const imported = importJsonlGold(text, 'gold.jsonl')
+    expect(imported.questions.map((q) => [q.id, q.type])).toEqual([
+      ['q-002', 'single'],
+      ['q-001', 'single'],
+      ['q-003', 'none'],
+    ])
+    expect(imported.notices).toEqual([
+      'gold.jsonl:3: field "difficulty" ignored (1 record): the JSONL gold format carries id, question, gold_answer, gold_sources, type',
+    ])
+  })
+
+  it('names the line and field of every schema problem', () => {
+    const text = [
+      '{"question": "A?", "gold_answer": "a", "gold_sources": ["doc-001"], "type": "lookup"}',
+      '{"question": "B?", "gold_answer": "b", "type": "lookupp", "gold_sources": "doc-001"}',
+      '',
+      '{"question": "", "gold_answer": "c", "gold_sources": ["doc-001"], "type": "lookup"}',
+    ].join('\n')
+    expect(failure(() => importJsonlGold(text, 'gold.jsonl')).split('\n')).toEqual([
+      'gold.jsonl:2: field "gold_sources": Invalid input: expected array, received string',
+      'gold.jsonl:2: field "type": unknown type "lookupp"; expected one of single, multi, contradiction, none (aliases: lookup, multi-hop, abstention)',
+      'gold.jsonl:4: field "question": expected the question text',
+    ])
+    expect(failure(() => importJsonlGold('{"question": "A?",\n', 'gold.jsonl'))).toMatch(/^gold\.jsonl:1: invalid JSON \(.*\); expected one JSON object per line$/)
+  })
+
+  it('fails on unknown sources, naming each with its line; --allow-unknown drops them with a warning', () => {
+    const text = [
+      '{"question": "How long is a new API key valid?", "gold_answer": "90 days.", "gold_sources": ["doc-001", "doc-404"], "type": "lookup"}',
+      '{"question": "Who approves a big credit?", "gold_answer": "The CFO.", "gold_sources": ["doc-002"], "type": "lookup"}',
+      '{"question": "When is overage billed?", "gold_answer": "Monthly.", "gold_sources": ["doc-999"], "type": "lookup"}',
+    ].join('\n')
+    const imported = importJsonlGold(text, 'gold.jsonl')
+    expect(failure(() => finish(imported, 'gold.jsonl')).split('\n')).toEqual([
+      'gold.jsonl:1: question q-001: gold_sources[1] "doc-404" is not a document of the corpus',
+      'gold.jsonl:3: question q-003: gold_sources[0] "doc-999" is not a document of the corpus',
+      '2 unknown sources: correct them, add the documents to the corpus, or pass --allow-unknown to drop them',
+    ])
+    // Dropping q-003's only source leaves a single question without an answer doc: the schema says so, with the line.
+    expect(failure(() => finish(imported, 'gold.jsonl', true))).toBe(
+      'gold.jsonl:3: question q-003, field "answerDocIds": a single question needs at least one answer document',
+    )
+    const { questions, warnings } = finish(importJsonlGold(text.split('\n').slice(0, 2).join('\n'), 'gold.jsonl'), 'gold.jsonl', true)
+    expect(questions.map((q) => q.answerDocIds)).toEqual([['doc-001'], ['doc-002']])
+    expect(warnings).toEqual(['gold.jsonl:1: question q-001: gold_sources[1] "doc-404" is not a document of the corpus (dropped: --allow-unknown)'])
+  })
+
+  it('reports duplicate ids with both lines', () => {
+    const text = [
+      '{"id": "q-001", "question": "A?", "gold_answer": "a", "gold_sources": ["doc-001"], "type": "lookup"}',
+      '{"id": "q-001", "question": "B?", "gold_answer": "b", "gold_sources": ["doc-002"], "type": "lookup"}',
+    ].join('\n')
+    expect(failure(() => finish(importJsonlGold(text, 'gold.jsonl'), 'gold.jsonl'))).toBe('gold.jsonl:2: question q-001: duplicate id (first used at gold.jsonl:1)')
+  })
+})
+
+describe('RAGAS', () => {
+  const carried = ['question', 'answerDocIds', 'goldAnswer'] as const
+
+  it('round-trips question, gold answer and answer docs (by reference_context_ids), as JSON array and as JSONL', () => {
+    for (const jsonl of [false, true]) {
+      const { questions } = finish(importRagas(exportRagas(golden, docs, jsonl), 'data.json', docs), 'data.json')
+      expect(pick(questions, carried)).toEqual(pick(golden, carried))
+    }
+  })
+
+  it('recovers answer docs from the context texts when there are no ids', () => {
+    const samples = JSON.parse(exportRagas(golden, docs, false)) as Record<string, unknown>[]
+    for (const sample of samples) delete sample.reference_context_ids
+    const { questions } = finish(importRagas(JSON.stringify(samples, null, 2), 'data.json', docs), 'data.json')
+    expect(pick(questions, carried)).toEqual(pick(golden, carried))
+    // Type is inferred: ids by position, contradiction becomes multi (two answer docs).
+    expect(questions.map((q) => [q.id, q.type])).toEqual([
+      ['q-001', 'single'],
+      ['q-002', 'single'],
+      ['q-003', 'multi'],
+      ['q-004', 'multi'],
+      ['q-005', 'none'],
+    ])
+  })
+
+  it('matches a chunk with a heading-path line, and reports contexts found in no document or in several, with their lines', () => {
+    const text = JSON.stringify(
+      [
+        { user_input: 'How long is a new API key valid?', reference: '90 days.', reference_contexts: ['API Keys > Expiry\nAPI keys expire after 90   days by default.'] },
+        { user_input: 'Who approves credits?', reference: 'The CFO.', reference_contexts: ['Credits above USD 5,000 need CFO approval.', 'Nobody wrote this.'], response: 'x' },
+        { user_input: 'How fast are Medium findings patched?', reference: 'Within 21 days.', reference_contexts: ['Medium findings must be patched within'] },
+      ],
+      null,
+      2,
+    )
+    const imported = importRagas(text, 'data.json', docs)
+    expect(imported.questions.map((q) => q.sources.map((s) => s.docId))).toEqual([['doc-001'], ['doc-002'], []])
+    expect(imported.notices).toEqual([
+      'data.json:16: field "response" ignored (1 record): a golden set keeps the question, the reference answer and the reference contexts only',
+    ])
+    expect(failure(() => finish(imported, 'data.json')).split('\n')).toEqual([
+      'data.json:14: question q-002: reference_contexts[1] ("Nobody wrote this.") matches no corpus document',
+      'data.json:22: question q-003: reference_contexts[0] ("Medium findings must be patched within") is found in 2 documents (doc-005, doc-006): too short to tell which',
+      '2 unknown sources: correct them, add the documents to the corpus, or pass --allow-unknown to drop them',
+    ])
+  })
+
+  it('names the line of a sample missing user_input', () => {
+    expect(failure(() => importRagas('{"user_input": "A?"}\n{"reference": "b"}\n', 'data.jsonl', docs))).toBe('data.jsonl:2: field "user_input": missing')
+  })
+})
+
+describe('TREC qrels and topics', () => {
+  it('round-trips ids, questions and answer docs; answerable questions get the placeholder answer', () => {
+    for (const tsv of [false, true]) {
+      const { questions, warnings } = finish(importTrec(exportQrels(golden), 'g.qrels', exportTopics(golden, tsv), tsv ? 'g.tsv' : 'g.json'), 'g.qrels')
+      const carried = ['id', 'question', 'answerDocIds'] as const
+      expect(pick(questions, carried)).toEqual(pick(golden, carried))
+      expect(questions.map((q) => q.goldAnswer)).toEqual([PLACEHOLDER_GOLD_ANSWER, PLACEHOLDER_GOLD_ANSWER, PLACEHOLDER_GOLD_ANSWER, PLACEHOLDER_GOLD_ANSWER, undefined])
+      expect(warnings).toEqual([
+        `4 questions got the placeholder gold answer "${PLACEHOLDER_GOLD_ANSWER}" (qrels carry no answers): golden:check reports each until it is written`,
+      ])
+    }
+  })
+
+  it('writes qrels lines "id 0 doc 1" and leaves none questions to the topics', () => {
+    expect(exportQrels(golden)).toBe('q-001 0 doc-001 1\nq-002 0 doc-002 1\nq-003 0 doc-003 1\nq-003 0 doc-004 1\nq-004 0 doc-005 1\nq-004 0 doc-006 1\n')
+  })
+
+  it('reads TREC <top> topics, keeps relevant judgements only, and reports unknown docnos with their qrels line', () => {
+    const topics = '<top>\n<num> Number: 301\n<title> How long is a new API key valid?\n<desc> Description:\nKey expiry.\n</top>\n\n<top>\n<num> Number: 302\n<title> Who approves credits?\n</top>\n'
+    const qrels = '301 0 doc-001 2\n301 0 doc-003 0\n302 0 doc-002 1\n302 0 doc-777 1\n'
+    const imported = importTrec(qrels, 'q.txt', topics, 'topics.txt')
+    expect(imported.questions.map((q) => [q.id, q.question, q.where])).toEqual([
+      ['301', 'How long is a new API key valid?', 'topics.txt:1'],
+      ['302', 'Who approves credits?', 'topics.txt:8'],
+    ])
+    expect(failure(() => finish(imported, 'q.txt')).split('\n')[0]).toBe('q.txt:4: question 302: docno "doc-777" is not a document of the corpus')
+    const { questions, warnings } = finish(imported, 'q.txt', true)
+    expect(questions.map((q) => [q.id, q.type, q.answerDocIds])).toEqual([
+      ['301', 'single', ['doc-001']],
+      ['302', 'single', ['doc-002']],
+    ])
+    expect(warnings.slice(0, 2)).toEqual([
+      'q.txt: 1 judgement with rel <= 0 not imported: a golden set lists relevant documents only',
+      'q.txt: 1 judgement with rel >= 2 imported as plain answer docs: a golden set has no relevance grades',
+    ])
+  })
+
+  it('names file and line of malformed qrels and topics', () => {
+    const topics = '{\n  "q1": "A?",\n  "q2": ""\n}\n'
+    expect(failure(() => parseTopics(topics, 't.json'))).toBe('t.json:3: topic "q2": expected the question text')
+    expect(failure(() => parseTopics('q1\tA?\nq2 B?\nq3\t \n', 't.tsv'))).toBe('t.tsv:2: no tab between query id and question; expected "qid<TAB>question"')
+    expect(failure(() => parseTopics('q1\tA?\nq3\t \n', 't.tsv'))).toBe('t.tsv:2: expected the question text; expected "qid<TAB>question"')
+    expect(failure(() => parseTopics('q1\tA?\nq1\tC?\n', 't.tsv'))).toBe('t.tsv:2: query "q1" is given twice (first at t.tsv:1)')
+    const good = 'q1\tA?\nq2\tB?\n'
+    expect(failure(() => importTrec('q1 0 doc-001\n', 'q.txt', good, 't.tsv'))).toBe('q.txt:1: expected 4 whitespace-separated fields "qid iter docno rel", found 3')
+    expect(failure(() => importTrec('q1 0 doc-001 yes\n', 'q.txt', good, 't.tsv'))).toBe('q.txt:1: rel is not an integer (expected a relevance grade such as 0, 1, 2) (got "yes")')
+    expect(failure(() => importTrec('q1 0 doc-001 1\nq1 0 doc-001 1\n', 'q.txt', good, 't.tsv'))).toBe('q.txt:2: docno "doc-001" is judged twice for query "q1" (first at q.txt:1)')
+    expect(failure(() => importTrec('q9 0 doc-001 1\n', 'q.txt', good, 't.tsv'))).toBe('q.txt:1: query "q9" has no question in t.tsv')
+  })
+})
+
+describe('the fixture the round trips start from', () => {
+  it('holds every type, a governing document and notes', () => {
+    expect(golden.map((q) => q.type)).toEqual(['single', 'single', 'multi', 'contradiction', 'none'])
+    expect(golden.some((q) => q.governingDocId !== undefined) && golden.every((q) => q.notes !== undefined)).toBe(true)
+    expect(readFileSync('fixtures/golden-lint/clean.json', 'utf8')).toContain('"$schema"')
+  })
+})

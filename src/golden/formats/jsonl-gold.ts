@@ -1,0 +1,71 @@
+import { z } from 'zod'
+import { QuestionTypeSchema, type GoldenQuestion, type QuestionType } from '../../load/golden-set-schema.ts'
+import { InputError } from '../../load/input-error.ts'
+import { assignQuestionIds } from '../question-ids.ts'
+import type { ImportResult } from './imported-question.ts'
+import { IgnoredFields, readRecords, recordIssue, type SourceRecord } from './read-records.ts'
+
+/**
+ * One line of the JSONL gold format: `{"question", "gold_answer", "gold_sources": [doc ids], "type":
+ * lookup | multi-hop | contradiction | abstention}`, with an optional `id`. The canonical type names
+ * (single, multi, none) are accepted too. gold_answer may be empty or null for abstention. Other
+ * fields are ignored with a notice.
+ *
+ * The format cannot carry governingDocId or notes: contradiction questions come in without a governing
+ * document (golden:check reports them) and exports leave both out.
+ */
+export const JsonlGoldRecordSchema = z.looseObject({
+  id: z.string().min(1, 'expected a non-empty id').optional(),
+  question: z.string().trim().min(1, 'expected the question text'),
+  gold_answer: z.string().nullable().optional(),
+  gold_sources: z.array(z.string().min(1, 'expected a document id')),
+  type: QuestionTypeSchema,
+})
+
+export type JsonlGoldRecord = z.output<typeof JsonlGoldRecordSchema>
+
+const KNOWN_FIELDS = ['id', 'question', 'gold_answer', 'gold_sources', 'type']
+
+/** The format's names for the canonical types. */
+export const JSONL_TYPE_NAMES: Record<QuestionType, string> = { single: 'lookup', multi: 'multi-hop', contradiction: 'contradiction', none: 'abstention' }
+
+/** Reads a JSONL gold file; every problem names its line. */
+export function importJsonlGold(text: string, file: string): ImportResult {
+  const records = readRecords(text, file)
+  const ignored = new IgnoredFields()
+  const problems: string[] = []
+  const parsed: { source: SourceRecord; record: JsonlGoldRecord }[] = []
+  for (const source of records) {
+    const result = JsonlGoldRecordSchema.safeParse(source.value)
+    if (!result.success) {
+      problems.push(...result.error.issues.map((issue) => recordIssue(file, source, issue)))
+      continue
+    }
+    ignored.add(result.data, KNOWN_FIELDS, source)
+    parsed.push({ source, record: result.data })
+  }
+  if (problems.length > 0) throw new InputError(problems.join('\n'))
+  const ids = assignQuestionIds(parsed.map(({ record }) => record.id))
+  return {
+    questions: parsed.map(({ source, record }, index) => ({
+      where: `${file}:${source.line}`,
+      id: ids[index]!,
+      type: record.type,
+      question: record.question,
+      sources: record.gold_sources.map((docId, i) => ({ docId, where: `${file}:${source.lineOf(['gold_sources', i])}`, field: `gold_sources[${i}]` })),
+      unmatched: [],
+      ...(record.gold_answer ? { goldAnswer: record.gold_answer } : {}),
+    })),
+    notices: ignored.notices(file, 'the JSONL gold format carries id, question, gold_answer, gold_sources, type'),
+  }
+}
+
+/** Writes questions as JSONL gold, one object per line, ids kept; governingDocId and notes are left out. */
+export function exportJsonlGold(questions: readonly GoldenQuestion[]): string {
+  return questions
+    .map((q) =>
+      JSON.stringify({ id: q.id, question: q.question, gold_answer: q.goldAnswer ?? '', gold_sources: q.answerDocIds, type: JSONL_TYPE_NAMES[q.type] }),
+    )
+    .map((line) => line + '\n')
+    .join('')
+}

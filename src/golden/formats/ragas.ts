@@ -1,0 +1,107 @@
+import { z } from 'zod'
+import type { CorpusDocument } from '../../load/corpus.ts'
+import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
+import { InputError } from '../../load/input-error.ts'
+import { assignQuestionIds } from '../question-ids.ts'
+import { createContextMatcher } from './context-matcher.ts'
+import type { ImportResult, SourceRef, UnmatchedContext } from './imported-question.ts'
+import { IgnoredFields, readRecords, recordIssue, type SourceRecord } from './read-records.ts'
+
+const contexts = z.array(z.string()).nullable().optional()
+
+/**
+ * One sample of a RAGAS-style dataset (a JSON array or JSON Lines): `user_input` (the question),
+ * `reference` (the gold answer), `reference_contexts` (the gold passages), and RAGAS's optional
+ * `reference_context_ids` (their document ids). `retrieved_contexts` / `retrieved_context_ids` are a
+ * system's output, not gold, and are accepted but not used; other fields (response, rubrics,
+ * synthesizer_name...) are ignored with a notice. A non-standard `id` is kept when present.
+ *
+ * The format cannot carry a question's type (inferred: no answer docs none, one single, several
+ * multi; contradiction cannot be told), its id (q-001... by position), governingDocId or notes.
+ */
+export const RagasRecordSchema = z.looseObject({
+  id: z.string().min(1).optional(),
+  user_input: z.string().trim().min(1, 'expected the question text'),
+  reference: z.string().nullable().optional(),
+  reference_contexts: contexts,
+  reference_context_ids: z.array(z.string().min(1, 'expected a document id')).nullable().optional(),
+  retrieved_contexts: contexts,
+  retrieved_context_ids: z.array(z.string()).nullable().optional(),
+})
+
+export type RagasRecord = z.output<typeof RagasRecordSchema>
+
+const KNOWN_FIELDS = ['id', 'user_input', 'reference', 'reference_contexts', 'reference_context_ids', 'retrieved_contexts', 'retrieved_context_ids']
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > 60 ? `${flat.slice(0, 57)}...` : flat
+}
+
+/**
+ * Reads a RAGAS-style dataset. A sample's answer documents come from `reference_context_ids` when it
+ * has them (exact ids), else from matching each reference context to the corpus document that
+ * contains it (context-matcher.ts); a context no single document contains is reported as an unknown
+ * source with its line.
+ */
+export function importRagas(text: string, file: string, docs: readonly CorpusDocument[]): ImportResult {
+  const records = readRecords(text, file)
+  const ignored = new IgnoredFields()
+  const problems: string[] = []
+  const parsed: { source: SourceRecord; record: RagasRecord }[] = []
+  for (const source of records) {
+    const result = RagasRecordSchema.safeParse(source.value)
+    if (!result.success) {
+      problems.push(...result.error.issues.map((issue) => recordIssue(file, source, issue)))
+      continue
+    }
+    ignored.add(result.data, KNOWN_FIELDS, source)
+    parsed.push({ source, record: result.data })
+  }
+  if (problems.length > 0) throw new InputError(problems.join('\n'))
+  const match = createContextMatcher(docs)
+  const ids = assignQuestionIds(parsed.map(({ record }) => record.id))
+  const notices = ignored.notices(file, 'a golden set keeps the question, the reference answer and the reference contexts only')
+  return {
+    questions: parsed.map(({ source, record }, index) => {
+      const sources: SourceRef[] = []
+      const unmatched: UnmatchedContext[] = []
+      const at = (field: string, i: number) => `${file}:${source.lineOf([field, i])}`
+      if (record.reference_context_ids && record.reference_context_ids.length > 0) {
+        record.reference_context_ids.forEach((docId, i) => sources.push({ docId, where: at('reference_context_ids', i), field: `reference_context_ids[${i}]` }))
+      } else {
+        ;(record.reference_contexts ?? []).forEach((context, i) => {
+          const found = match(context)
+          const field = `reference_contexts[${i}]`
+          if (found.docId !== null) sources.push({ docId: found.docId, where: at('reference_contexts', i), field })
+          else unmatched.push({ where: at('reference_contexts', i), field, excerpt: excerpt(context), reason: found.reason })
+        })
+      }
+      return {
+        where: `${file}:${source.line}`,
+        id: ids[index]!,
+        question: record.user_input,
+        sources,
+        unmatched,
+        ...(record.reference ? { goldAnswer: record.reference } : {}),
+      }
+    }),
+    notices,
+  }
+}
+
+/**
+ * Writes questions as RAGAS samples: user_input, reference (empty for a none question without one),
+ * reference_contexts (the full text of each answer document) and reference_context_ids. `jsonl` picks
+ * JSON Lines over a JSON array.
+ */
+export function exportRagas(questions: readonly GoldenQuestion[], docs: readonly CorpusDocument[], jsonl: boolean): string {
+  const bodies = new Map(docs.map((doc) => [doc.id, doc.body.trim()]))
+  const samples = questions.map((q) => ({
+    user_input: q.question,
+    reference: q.goldAnswer ?? '',
+    reference_contexts: q.answerDocIds.map((id) => bodies.get(id) ?? ''),
+    reference_context_ids: q.answerDocIds,
+  }))
+  return jsonl ? samples.map((s) => JSON.stringify(s) + '\n').join('') : JSON.stringify(samples, null, 2) + '\n'
+}

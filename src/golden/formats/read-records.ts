@@ -1,0 +1,94 @@
+import { InputError } from '../../load/input-error.ts'
+import { jsonSpans, lineAt, type Span } from '../json-spans.ts'
+
+/** A record of a JSON Lines file or of a JSON array, with the line it starts on. */
+export interface SourceRecord {
+  line: number
+  value: unknown
+  /** The line of a field inside the record (`['reference_contexts', 1]`); the record's line when not found. */
+  lineOf: (path: readonly PropertyKey[]) => number
+}
+
+function fieldLine(text: string, span: Span, path: readonly PropertyKey[]): number {
+  let at: Span | undefined = span
+  for (const key of path) {
+    if (at === undefined) break
+    const next: Span | undefined = typeof key === 'number' ? at.elements[key] : at.members.find((m) => m.key === key)?.value
+    if (next === undefined) break
+    at = next
+  }
+  return lineAt(text, (at ?? span).start)
+}
+
+function syntaxError(file: string, text: string, error: unknown, lineOffset = 0): InputError {
+  const message = (error as Error).message
+  const position = /position (\d+)/.exec(message)
+  const line = position ? lineAt(text, Number(position[1])) : text.split('\n').length
+  return new InputError(`${file}:${line + lineOffset}: invalid JSON (${message})`)
+}
+
+/**
+ * The records of a file that is either a JSON array of objects (its first non-blank character is
+ * `[`) or JSON Lines (one JSON value per line; blank lines skipped). Each record carries its line
+ * number for error messages; invalid JSON is reported with its line.
+ */
+export function readRecords(text: string, file: string): SourceRecord[] {
+  if (text.trimStart().startsWith('[')) {
+    let data: unknown
+    try {
+      data = JSON.parse(text)
+    } catch (error) {
+      throw syntaxError(file, text, error)
+    }
+    if (!Array.isArray(data)) throw new InputError(`${file}: expected a JSON array of records, or one JSON object per line`)
+    const elements = jsonSpans(text).elements
+    return data.map((value: unknown, index) => {
+      const span = elements[index]!
+      return { line: lineAt(text, span.start), value, lineOf: (path) => fieldLine(text, span, path) }
+    })
+  }
+  const records: SourceRecord[] = []
+  text.split(/\r?\n/).forEach((raw, index) => {
+    if (raw.trim() === '') return
+    try {
+      records.push({ line: index + 1, value: JSON.parse(raw), lineOf: () => index + 1 })
+    } catch (error) {
+      const message = (error as Error).message
+      throw new InputError(`${file}:${index + 1}: invalid JSON (${message}); expected one JSON object per line`)
+    }
+  })
+  return records
+}
+
+/** Message for a zod issue of a record, naming the line and the field. */
+export function recordIssue(file: string, record: SourceRecord, issue: { path: PropertyKey[]; message: string }): string {
+  const field = issue.path.map(String).join('.')
+  const key = issue.path[0]
+  const value = record.value
+  const absent = issue.path.length === 1 && typeof key === 'string' && typeof value === 'object' && value !== null && !(key in value)
+  const why = absent ? 'missing' : issue.message
+  return `${file}:${record.lineOf(issue.path)}: ${field === '' ? '' : `field "${field}": `}${why}`
+}
+
+/**
+ * Fields a record has beyond those its format carries, counted over the file, for one notice per
+ * field rather than one per line: `field "response" ignored (12 records, first at line 3)`.
+ */
+export class IgnoredFields {
+  readonly #seen = new Map<string, { count: number; firstLine: number }>()
+
+  add(fields: Record<string, unknown>, known: readonly string[], record: SourceRecord): void {
+    for (const key of Object.keys(fields)) {
+      if (known.includes(key)) continue
+      const seen = this.#seen.get(key)
+      if (seen) seen.count++
+      else this.#seen.set(key, { count: 1, firstLine: record.lineOf([key]) })
+    }
+  }
+
+  notices(file: string, why: string): string[] {
+    return [...this.#seen].map(
+      ([key, { count, firstLine }]) => `${file}:${firstLine}: field "${key}" ignored (${count} record${count === 1 ? '' : 's'}): ${why}`,
+    )
+  }
+}

@@ -1,0 +1,27 @@
+import type { EvalConfig } from '../../config/eval-config.ts'
+import type { CorpusDocument } from '../../load/corpus.ts'
+import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
+import { createBuiltinSystem } from '../../system/builtin-system.ts'
+import type { BestChunk } from './none-too-easy.ts'
+
+/**
+ * The best-ranked chunk of the built-in system (retrieval only, with the evaluation's config) for
+ * every none question, the input of the none-too-easy rule. Computed apart from the rule so the rule
+ * stays a pure function of plain data.
+ */
+export async function bestChunksOfNoneQuestions(
+  questions: readonly GoldenQuestion[],
+  docs: readonly CorpusDocument[],
+  config: EvalConfig,
+): Promise<Map<string, BestChunk | null>> {
+  const best = new Map<string, BestChunk | null>()
+  const none = questions.filter((q) => q.type === 'none')
+  if (none.length === 0) return best
+  const system = createBuiltinSystem(docs, { ...config, generate: false })
+  for (const question of none) {
+    const { ranked } = await system.answer({ id: question.id, question: question.question })
+    const top = ranked[0]
+    best.set(question.id, top === undefined ? null : { chunkId: top.chunkId, text: top.text })
+  }
+  return best
+}

@@ -1,0 +1,40 @@
+import type { CorpusDocument } from '../../load/corpus.ts'
+import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
+import { finding, type Finding } from './finding.ts'
+
+function supersededIds(doc: CorpusDocument): string[] {
+  return doc.supersedes === undefined ? [] : Array.isArray(doc.supersedes) ? doc.supersedes : [doc.supersedes]
+}
+
+/**
+ * A contradiction question without governingDocId (error, although the schema allows it to be
+ * absent). Without it the question measures nothing a single question does not: the context hit falls
+ * back to "any answer doc in context" (a system that retrieves only the stale document passes) and
+ * contradiction handling is not scored for it at all. The fix names the likely governing document: an
+ * answer doc whose front matter `supersedes` another answer doc, else the most recently `updated` one.
+ */
+export function contradictionWithoutGoverning(questions: readonly GoldenQuestion[], docs: readonly CorpusDocument[]): Finding[] {
+  const byId = new Map(docs.map((doc) => [doc.id, doc]))
+  const findings: Finding[] = []
+  for (const question of questions) {
+    if (question.type !== 'contradiction' || question.governingDocId !== undefined) continue
+    const answerDocs = question.answerDocIds.flatMap((id) => byId.get(id) ?? [])
+    const superseding = answerDocs.find((doc) => supersededIds(doc).some((id) => question.answerDocIds.includes(id)))
+    const newest = [...answerDocs].sort((a, b) => b.updated.localeCompare(a.updated))[0]
+    const suggestion =
+      superseding !== undefined
+        ? `set "governingDocId": "${superseding.id}" (it supersedes ${supersededIds(superseding).filter((id) => question.answerDocIds.includes(id)).join(', ')})`
+        : newest !== undefined
+          ? `set "governingDocId" to the answer doc whose answer holds, likely "${newest.id}" (the most recently updated, ${newest.updated})`
+          : 'set "governingDocId" to the answer doc whose answer holds'
+    findings.push(
+      finding(
+        'contradiction-without-governing',
+        question.id,
+        'contradiction question without governingDocId: its hit accepts any answer doc, even the stale one, and contradiction handling is not scored',
+        suggestion,
+      ),
+    )
+  }
+  return findings
+}

@@ -1,0 +1,61 @@
+import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
+import { contentTerms } from '../../system/text-analyzer.ts'
+import { finding, type Finding } from './finding.ts'
+
+/** Content-term Jaccard similarity at or above which two questions are near-duplicates. */
+export const NEAR_DUPLICATE_JACCARD = 0.8
+
+/** A question's text for exact comparison: lower case, punctuation dropped, whitespace collapsed. */
+function normalisedText(text: string): string {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ')
+}
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let shared = 0
+  for (const term of a) if (b.has(term)) shared++
+  const union = a.size + b.size - shared
+  return union === 0 ? 0 : shared / union
+}
+
+/**
+ * Duplicate and near-duplicate questions (error). A duplicate counts the same retrieval twice and
+ * tilts every mean towards it.
+ *
+ * - Duplicate: the same text once lower-cased, with punctuation dropped and whitespace collapsed.
+ * - Near-duplicate: the Jaccard similarity of the two questions' content-term sets is at least 0.8,
+ *   J(A, B) = |A ∩ B| / |A ∪ B|, where a question's content terms are contentTerms() of its text
+ *   (lower-cased words minus English stopwords, Porter-stemmed: the terms BM25 ranks with). So
+ *   "How long are API keys valid?" and "How long is an API key valid for?" (terms {long, api, kei,
+ *   valid} both) are near-duplicates, while "How long are traces kept on Team?" and "... on Business?"
+ *   (3 of 5 terms shared, J = 0.6) are not. Questions with no content terms are compared as text only.
+ *
+ * A question is reported once, on the later of the two, naming the first earlier question it repeats.
+ */
+export function duplicateQuestions(questions: readonly GoldenQuestion[]): Finding[] {
+  const findings: Finding[] = []
+  const seen = questions.map((q) => ({ q, text: normalisedText(q.question), terms: new Set(contentTerms(q.question)) }))
+  seen.forEach((later, index) => {
+    for (const earlier of seen.slice(0, index)) {
+      if (later.text === earlier.text) {
+        findings.push(
+          finding('duplicate-question', later.q.id, `asks the same question as ${earlier.q.id}: "${earlier.q.question}"`, `delete ${later.q.id} or ${earlier.q.id}, keeping the one with the better gold answer`),
+        )
+        return
+      }
+      const similarity = jaccard(later.terms, earlier.terms)
+      if (similarity < NEAR_DUPLICATE_JACCARD) continue
+      const shared = [...later.terms].filter((term) => earlier.terms.has(term))
+      const union = new Set([...later.terms, ...earlier.terms]).size
+      findings.push(
+        finding(
+          'duplicate-question',
+          later.q.id,
+          `near-duplicate of ${earlier.q.id} ("${earlier.q.question}"): content-term Jaccard ${similarity.toFixed(2)} >= ${NEAR_DUPLICATE_JACCARD} (${shared.length} of ${union} terms shared: ${shared.join(', ')})`,
+          `delete one of the two, or make ${later.q.id} ask about a different fact, tier or condition than ${earlier.q.id}`,
+        ),
+      )
+      return
+    }
+  })
+  return findings
+}

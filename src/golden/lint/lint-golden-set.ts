@@ -1,0 +1,56 @@
+import type { CorpusDocument } from '../../load/corpus.ts'
+import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
+import { contradictionWithoutGoverning } from './contradiction-without-governing.ts'
+import { duplicateQuestions } from './duplicate-questions.ts'
+import { RULE_IDS, type Finding } from './finding.ts'
+import { corpusTerms, multiFactsInOneDoc } from './multi-facts-in-one-doc.ts'
+import { noneTooEasy, type BestChunk } from './none-too-easy.ts'
+import { placeholderGoldAnswers } from './placeholder-gold-answer.ts'
+import { applySuppressions } from './suppressions.ts'
+import { DEFAULT_FLOORS, typeDistribution, type TypeFloors } from './type-distribution.ts'
+import { corpusEvidence, unsupportedFacts } from './unsupported-facts.ts'
+
+export interface LintInput {
+  /** The golden set as the loader returned it (schema and references already valid). */
+  questions: readonly GoldenQuestion[]
+  docs: readonly CorpusDocument[]
+  /** The built-in system's best chunk per none question (best-chunks.ts). */
+  bestChunks: ReadonlyMap<string, BestChunk | null>
+  floors?: TypeFloors
+}
+
+/** Errors first, then by rule (the order of RULES), then by question order in the file; set-level findings last within a rule. */
+export function sortFindings(findings: readonly Finding[], questionOrder: readonly string[]): Finding[] {
+  const position = new Map(questionOrder.map((id, index) => [id, index]))
+  const at = (f: Finding) => (f.questionId === null ? Number.MAX_SAFE_INTEGER : (position.get(f.questionId) ?? Number.MAX_SAFE_INTEGER - 1))
+  return findings
+    .map((f, index) => ({ f, index }))
+    .sort(
+      (a, b) =>
+        Number(a.f.severity === 'warning') - Number(b.f.severity === 'warning') ||
+        RULE_IDS.indexOf(a.f.rule) - RULE_IDS.indexOf(b.f.rule) ||
+        at(a.f) - at(b.f) ||
+        a.index - b.index,
+    )
+    .map(({ f }) => f)
+}
+
+/**
+ * Every rule after the loader's, on a golden set that loads: a pure function of the questions, the
+ * corpus and the precomputed rankings. Findings a question's notes accept (suppressions.ts) are
+ * dropped; the rest come sorted.
+ */
+export function lintGoldenSet(input: LintInput): Finding[] {
+  const { questions, docs } = input
+  const evidence = corpusEvidence(docs)
+  const findings = [
+    ...duplicateQuestions(questions),
+    ...unsupportedFacts(questions, docs, evidence),
+    ...multiFactsInOneDoc(questions, evidence, corpusTerms(docs)),
+    ...contradictionWithoutGoverning(questions, docs),
+    ...placeholderGoldAnswers(questions),
+    ...noneTooEasy(questions, input.bestChunks),
+    ...typeDistribution(questions, input.floors ?? DEFAULT_FLOORS),
+  ]
+  return sortFindings(applySuppressions(findings, questions), questions.map((q) => q.id))
+}

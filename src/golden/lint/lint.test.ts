@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest'
+import { loadEvalConfig } from '../../config/eval-config.ts'
+import { loadCorpus } from '../../load/corpus.ts'
+import { loadGoldenSet } from '../../load/golden-set.ts'
+import { InputError } from '../../load/input-error.ts'
+import { bestChunksOfNoneQuestions } from './best-chunks.ts'
+import type { Finding } from './finding.ts'
+import { lintGoldenSet } from './lint-golden-set.ts'
+import { findingsOfLoaderError } from './loader-findings.ts'
+import { DEFAULT_FLOORS, parseFloors, type TypeFloors } from './type-distribution.ts'
+
+const dir = 'fixtures/golden-lint'
+const docs = loadCorpus(`${dir}/corpus`)
+const config = loadEvalConfig('evals/eval.config.json', {})
+/** Floors every fixture meets, so that each test sees only the findings of its own rule. */
+const LOW_FLOORS: TypeFloors = { single: 1, multi: 1, contradiction: 1, none: 1 }
+
+/** What `pnpm golden:check` does with a fixture, minus printing. */
+async function lint(name: string, floors: TypeFloors = LOW_FLOORS): Promise<Finding[]> {
+  const file = `${dir}/${name}.json`
+  try {
+    const questions = loadGoldenSet(file, docs)
+    const bestChunks = await bestChunksOfNoneQuestions(questions, docs, config)
+    return lintGoldenSet({ questions, docs, bestChunks, floors })
+  } catch (error) {
+    if (error instanceof InputError) return findingsOfLoaderError(error.message, file)
+    throw error
+  }
+}
+
+const SCHEMA_FIX = 'change the field as the message says; evals/golden-set.schema.json gives editors completion for every field'
+const NONE_FIX = 'ask about something the corpus almost answers: reuse the words of a near-miss document (same topic, missing fact) so that it ranks a strong distractor'
+
+describe('golden:check rules, one broken fixture each', () => {
+  it('clean: a set meeting every rule has no finding', async () => {
+    expect(await lint('clean')).toEqual([])
+  })
+
+  it('invalid-json: names the file, line and column', async () => {
+    const findings = await lint('invalid-json')
+    expect(findings).toHaveLength(1)
+    expect(findings[0]).toMatchObject({ severity: 'error', rule: 'invalid-json', questionId: null })
+    expect(findings[0]!.message).toMatch(/^fixtures\/golden-lint\/invalid-json\.json:4:5: invalid JSON/)
+  })
+
+  it('schema: every problem the loader finds, by question and field', async () => {
+    expect(await lint('loader-schema')).toEqual([
+      { severity: 'error', rule: 'schema', questionId: 'q-001', message: 'unknown field(s) "answer"', fix: SCHEMA_FIX },
+      {
+        severity: 'error',
+        rule: 'schema',
+        questionId: 'q-002',
+        message: 'field "type": unknown type "lookupp"; expected one of single, multi, contradiction, none (aliases: lookup, multi-hop, abstention)',
+        fix: SCHEMA_FIX,
+      },
+      { severity: 'error', rule: 'schema', questionId: 'q-003', message: 'field "answerDocIds": a single question needs at least one answer document', fix: SCHEMA_FIX },
+    ])
+  })
+
+  it('duplicate-id and unknown-doc: the loader\'s reference checks', async () => {
+    expect(await lint('loader-references')).toEqual([
+      {
+        severity: 'error',
+        rule: 'duplicate-id',
+        questionId: 'q-001',
+        message: 'field "id": duplicate id',
+        fix: 'give one of the two questions a new id (pnpm golden:add suggests the next free q-NNN); never reuse the id of a deleted question',
+      },
+      {
+        severity: 'error',
+        rule: 'unknown-doc',
+        questionId: 'q-001',
+        message: 'field "answerDocIds": doc-404 is not a document of the corpus',
+        fix: "correct the document id (corpus ids are in each document's front matter) or add the document to the corpus",
+      },
+    ])
+  })
+
+  it('duplicate-question: the same text up to case and punctuation, and a content-term Jaccard >= 0.8', async () => {
+    expect(await lint('duplicate-question')).toEqual([
+      {
+        severity: 'error',
+        rule: 'duplicate-question',
+        questionId: 'q-006',
+        message: 'asks the same question as q-001: "How long is a new API key valid?"',
+        fix: 'delete q-006 or q-001, keeping the one with the better gold answer',
+      },
+      {
+        severity: 'error',
+        rule: 'duplicate-question',
+        questionId: 'q-007',
+        message: 'near-duplicate of q-001 ("How long is a new API key valid?"): content-term Jaccard 0.83 >= 0.8 (5 of 6 terms shared: long, new, api, kei, valid)',
+        fix: 'delete one of the two, or make q-007 ask about a different fact, tier or condition than q-001',
+      },
+    ])
+  })
+
+  it('unsupported-fact: facts no answer doc states, naming where else they appear; facts the question gives are exempt', async () => {
+    expect(await lint('unsupported-fact')).toEqual([
+      {
+        severity: 'error',
+        rule: 'unsupported-fact',
+        questionId: 'q-001',
+        message: 'goldAnswer states "21 days" (duration), found in none of its answer docs (doc-001)',
+        fix: 'correct it to what doc-001 states, or, if another document is the source, add it to answerDocIds (stated in doc-006)',
+      },
+      {
+        severity: 'error',
+        rule: 'unsupported-fact',
+        questionId: 'q-002',
+        // "8,000" is in the question, so it needs no document.
+        message: 'goldAnswer states "USD 10,000" (money), "Elena March" (name), found in none of its answer docs (doc-002)',
+        fix: 'correct them to what doc-002 states, or drop them: no corpus document states them',
+      },
+    ])
+  })
+
+  it('multi-facts-in-one-doc: one answer doc states every fact; the clean multi (a table doc + the arrears doc) passes', async () => {
+    expect(await lint('multi-facts-in-one-doc')).toEqual([
+      {
+        severity: 'error',
+        rule: 'multi-facts-in-one-doc',
+        questionId: 'q-006',
+        message:
+          'doc-001 alone states every fact of its goldAnswer ("90 days" (duration), "5 minutes" (duration)) and every distinctive term of the question and answer; doc-007 adds nothing',
+        fix: 'put in the goldAnswer the fact only doc-007 states, or make it a single question with answerDocIds ["doc-001"]',
+      },
+    ])
+  })
+
+  it('contradiction-without-governing: an error, suggesting the answer doc that supersedes the other', async () => {
+    expect(await lint('contradiction-without-governing')).toEqual([
+      {
+        severity: 'error',
+        rule: 'contradiction-without-governing',
+        questionId: 'q-004',
+        message: 'contradiction question without governingDocId: its hit accepts any answer doc, even the stale one, and contradiction handling is not scored',
+        fix: 'set "governingDocId": "doc-006" (it supersedes doc-005)',
+      },
+    ])
+  })
+
+  it('placeholder-gold-answer: a TODO gold answer', async () => {
+    expect(await lint('placeholder-gold-answer')).toEqual([
+      {
+        severity: 'error',
+        rule: 'placeholder-gold-answer',
+        questionId: 'q-001',
+        message: 'goldAnswer is a placeholder: "TODO: write the gold answer from the answer documents."',
+        fix: 'write the answer in one or two sentences, using only facts doc-001 states',
+      },
+    ])
+  })
+
+  it('none-too-easy: a warning when the best BM25 chunk shares fewer than two content terms', async () => {
+    expect(await lint('none-too-easy')).toEqual([
+      {
+        severity: 'warning',
+        rule: 'none-too-easy',
+        questionId: 'q-006',
+        message: 'no chunk shares a content term with it; below 2, any system refuses it, so it measures the tokenizer, not abstention',
+        fix: NONE_FIX,
+      },
+      {
+        severity: 'warning',
+        rule: 'none-too-easy',
+        questionId: 'q-007',
+        message: 'its best chunk doc-002#1 shares 1 content term with it (cfo); below 2, any system refuses it, so it measures the tokenizer, not abstention',
+        fix: NONE_FIX,
+      },
+    ])
+  })
+
+  it('type-distribution: one warning per type below its floor (defaults 50 / 20 / 8 / 8), about the whole set', async () => {
+    expect(await lint('clean', DEFAULT_FLOORS)).toEqual([
+      { severity: 'warning', rule: 'type-distribution', questionId: null, message: '2 single questions, below the floor of 50', fix: 'write 48 more single questions (docs/golden-set.md says how)' },
+      { severity: 'warning', rule: 'type-distribution', questionId: null, message: '1 multi question, below the floor of 20', fix: 'write 19 more multi questions (docs/golden-set.md says how)' },
+      {
+        severity: 'warning',
+        rule: 'type-distribution',
+        questionId: null,
+        message: '1 contradiction question, below the floor of 8',
+        fix: 'write 7 more contradiction questions (docs/golden-set.md says how)',
+      },
+      { severity: 'warning', rule: 'type-distribution', questionId: null, message: '1 none question, below the floor of 8', fix: 'write 7 more none questions (docs/golden-set.md says how)' },
+    ])
+  })
+
+  it('a question\'s notes accept a finding with "lint-ignore: <rule>"', async () => {
+    expect(await lint('suppressed')).toEqual([])
+  })
+})
+
+describe('parseFloors', () => {
+  it('overrides the named types, accepts aliases, keeps the other defaults', () => {
+    expect(parseFloors('single=10, abstention=2')).toEqual({ single: 10, multi: 20, contradiction: 8, none: 2 })
+  })
+  it('names a bad part', () => {
+    expect(parseFloors('single=ten')).toBe('--floors: "single=ten" is not type=count (types: single, multi, contradiction, none)')
+    expect(parseFloors('sngle=1')).toBe('--floors: "sngle=1" is not type=count (types: single, multi, contradiction, none)')
+  })
+})

@@ -1,0 +1,66 @@
+import type { CorpusDocument } from '../../load/corpus.ts'
+import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
+import { contentTerms } from '../../system/text-analyzer.ts'
+import { documentText, states, type TextEvidence } from './answer-facts.ts'
+import { finding, type Finding } from './finding.ts'
+import { describeFact, goldFacts } from './unsupported-facts.ts'
+
+/** A term is distinctive when at most this share of the corpus documents contain it. */
+export const DISTINCTIVE_DOC_SHARE = 0.2
+
+/** The content-term set of every document, and the terms distinctive in the corpus. */
+export function corpusTerms(docs: readonly CorpusDocument[]): { termsByDoc: Map<string, Set<string>>; distinctive: (term: string) => boolean } {
+  const termsByDoc = new Map(docs.map((doc) => [doc.id, new Set(contentTerms(documentText(doc)))]))
+  const df = new Map<string, number>()
+  for (const terms of termsByDoc.values()) for (const term of terms) df.set(term, (df.get(term) ?? 0) + 1)
+  const limit = Math.max(1, Math.floor(docs.length * DISTINCTIVE_DOC_SHARE))
+  return { termsByDoc, distinctive: (term) => (df.get(term) ?? 0) <= limit }
+}
+
+/**
+ * A multi question whose gold-answer facts all sit in one of its answer documents (error): that
+ * document answers it alone, so it is a single question that costs more context, and the multi hit
+ * (every answer doc in context) punishes systems for skipping a document the answer does not need.
+ *
+ * Precisely: some answer doc D
+ * 1. states every gold-answer fact (answer-facts.ts: numbers, amounts, durations, dates, names...)
+ *    that any answer doc states, leaving out facts the question gives itself; and
+ * 2. contains every distinctive content term of the question and the gold answer that any answer doc
+ *    contains (content terms as BM25 sees them; distinctive: in at most a fifth of the corpus
+ *    documents, so "when" or "customer" do not count).
+ * Condition 2 keeps bridge hops: in "Can I ship a schema migration on 20 December?" the dates and
+ * lead time all sit in the freeze-window doc, but only the change-classes doc says schema migrations
+ * are Major changes, and it alone has "schema" and "migration". A question with no fact in any answer
+ * doc is not judged.
+ */
+export function multiFactsInOneDoc(
+  questions: readonly GoldenQuestion[],
+  evidence: ReadonlyMap<string, TextEvidence>,
+  terms: ReturnType<typeof corpusTerms>,
+): Finding[] {
+  const findings: Finding[] = []
+  for (const question of questions) {
+    if (question.type !== 'multi' || question.goldAnswer === undefined) continue
+    const docs = question.answerDocIds.flatMap((id) => {
+      const facts = evidence.get(id)
+      const docTerms = terms.termsByDoc.get(id)
+      return facts === undefined || docTerms === undefined ? [] : [{ id, facts, terms: docTerms }]
+    })
+    const facts = goldFacts(question).filter((fact) => docs.some((doc) => states(doc.facts, fact)))
+    if (facts.length === 0) continue
+    const asked = new Set([...contentTerms(question.question), ...contentTerms(question.goldAnswer)].filter(terms.distinctive))
+    const distinctive = [...asked].filter((term) => docs.some((doc) => doc.terms.has(term)))
+    const holder = docs.find((doc) => facts.every((fact) => states(doc.facts, fact)) && distinctive.every((term) => doc.terms.has(term)))
+    if (holder === undefined) continue
+    const others = question.answerDocIds.filter((id) => id !== holder.id)
+    findings.push(
+      finding(
+        'multi-facts-in-one-doc',
+        question.id,
+        `${holder.id} alone states every fact of its goldAnswer (${facts.map(describeFact).join(', ')}) and every distinctive term of the question and answer; ${others.join(', ')} add${others.length === 1 ? 's' : ''} nothing`,
+        `put in the goldAnswer the fact only ${others.join(' / ')} state${others.length === 1 ? 's' : ''}, or make it a single question with answerDocIds ["${holder.id}"]`,
+      ),
+    )
+  }
+  return findings
+}

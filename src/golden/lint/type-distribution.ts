@@ -1,0 +1,43 @@
+import { QUESTION_TYPES, QuestionTypeSchema, type GoldenQuestion, type QuestionType } from '../../load/golden-set-schema.ts'
+import { finding, type Finding } from './finding.ts'
+
+export type TypeFloors = Record<QuestionType, number>
+
+/** The minimum count per type for per-type metrics to mean something (configurable: --floors). */
+export const DEFAULT_FLOORS: TypeFloors = { single: 50, multi: 20, contradiction: 8, none: 8 }
+
+/**
+ * Question types below their floors (warning, one per type, about the set as a whole). Per-type means
+ * over a handful of questions move by whole steps of 1/n with every change, so the gate cannot tell a
+ * regression from noise: defaults are 50 single, 20 multi, 8 contradiction, 8 none.
+ */
+export function typeDistribution(questions: readonly GoldenQuestion[], floors: TypeFloors = DEFAULT_FLOORS): Finding[] {
+  return QUESTION_TYPES.flatMap((type) => {
+    const count = questions.filter((q) => q.type === type).length
+    const floor = floors[type]
+    if (count >= floor) return []
+    return [
+      finding(
+        'type-distribution',
+        null,
+        `${count} ${type} question${count === 1 ? '' : 's'}, below the floor of ${floor}`,
+        `write ${floor - count} more ${type} question${floor - count === 1 ? '' : 's'} (docs/golden-set.md says how)`,
+      ),
+    ]
+  })
+}
+
+/**
+ * Floors from the command line: `single=50,multi=20` (types left out keep their default; aliases
+ * such as lookup are accepted). A bad part gives back a message naming it instead.
+ */
+export function parseFloors(text: string, defaults: TypeFloors = DEFAULT_FLOORS): TypeFloors | string {
+  const floors = { ...defaults }
+  for (const part of text.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+    const match = /^([a-z-]+)=(\d+)$/.exec(part)
+    const type = match === null ? undefined : (QuestionTypeSchema.safeParse(match[1]).data as QuestionType | undefined)
+    if (match === null || type === undefined) return `--floors: "${part}" is not type=count (types: ${QUESTION_TYPES.join(', ')})`
+    floors[type] = Number(match[2])
+  }
+  return floors
+}

@@ -1,9 +1,8 @@
 import { z } from 'zod'
 import { QuestionTypeSchema, type GoldenQuestion, type QuestionType } from '../../load/golden-set-schema.ts'
-import { InputError } from '../../load/input-error.ts'
 import { assignQuestionIds } from '../question-ids.ts'
 import type { ImportResult } from './imported-question.ts'
-import { IgnoredFields, readRecords, recordIssue, type SourceRecord } from './read-records.ts'
+import { parseRecords } from './read-records.ts'
 
 /**
  * One line of the JSONL gold format: `{"question", "gold_answer", "gold_sources": [doc ids], "type":
@@ -31,20 +30,7 @@ export const JSONL_TYPE_NAMES: Record<QuestionType, string> = { single: 'lookup'
 
 /** Reads a JSONL gold file; every problem names its line. */
 export function importJsonlGold(text: string, file: string): ImportResult {
-  const records = readRecords(text, file)
-  const ignored = new IgnoredFields()
-  const problems: string[] = []
-  const parsed: { source: SourceRecord; record: JsonlGoldRecord }[] = []
-  for (const source of records) {
-    const result = JsonlGoldRecordSchema.safeParse(source.value)
-    if (!result.success) {
-      problems.push(...result.error.issues.map((issue) => recordIssue(file, source, issue)))
-      continue
-    }
-    ignored.add(result.data, KNOWN_FIELDS, source)
-    parsed.push({ source, record: result.data })
-  }
-  if (problems.length > 0) throw new InputError(problems.join('\n'))
+  const { parsed, ignored } = parseRecords(text, file, JsonlGoldRecordSchema, KNOWN_FIELDS)
   const ids = assignQuestionIds(parsed.map(({ record }) => record.id))
   return {
     questions: parsed.map(({ source, record }, index) => ({

@@ -1,11 +1,10 @@
 import { z } from 'zod'
 import type { CorpusDocument } from '../../load/corpus.ts'
 import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
-import { InputError } from '../../load/input-error.ts'
 import { assignQuestionIds } from '../question-ids.ts'
 import { createContextMatcher } from './context-matcher.ts'
 import type { ImportResult, SourceRef, UnmatchedContext } from './imported-question.ts'
-import { IgnoredFields, readRecords, recordIssue, type SourceRecord } from './read-records.ts'
+import { parseRecords } from './read-records.ts'
 
 const contexts = z.array(z.string()).nullable().optional()
 
@@ -45,20 +44,7 @@ function excerpt(text: string): string {
  * source with its line.
  */
 export function importRagas(text: string, file: string, docs: readonly CorpusDocument[]): ImportResult {
-  const records = readRecords(text, file)
-  const ignored = new IgnoredFields()
-  const problems: string[] = []
-  const parsed: { source: SourceRecord; record: RagasRecord }[] = []
-  for (const source of records) {
-    const result = RagasRecordSchema.safeParse(source.value)
-    if (!result.success) {
-      problems.push(...result.error.issues.map((issue) => recordIssue(file, source, issue)))
-      continue
-    }
-    ignored.add(result.data, KNOWN_FIELDS, source)
-    parsed.push({ source, record: result.data })
-  }
-  if (problems.length > 0) throw new InputError(problems.join('\n'))
+  const { parsed, ignored } = parseRecords(text, file, RagasRecordSchema, KNOWN_FIELDS)
   const match = createContextMatcher(docs)
   const ids = assignQuestionIds(parsed.map(({ record }) => record.id))
   const notices = ignored.notices(file, 'a golden set keeps the question, the reference answer and the reference contexts only')

@@ -1,3 +1,4 @@
+import type { z } from 'zod'
 import { InputError } from '../../load/input-error.ts'
 import { jsonSpans, lineAt, type Span } from '../json-spans.ts'
 
@@ -91,4 +92,30 @@ export class IgnoredFields {
       ([key, { count, firstLine }]) => `${file}:${firstLine}: field "${key}" ignored (${count} record${count === 1 ? '' : 's'}): ${why}`,
     )
   }
+}
+
+/**
+ * Reads and validates every record of a file with the format's schema: all problems at once, each
+ * naming its line and field; fields the format does not carry are counted for one notice each.
+ */
+export function parseRecords<S extends z.ZodType<Record<string, unknown>>>(
+  text: string,
+  file: string,
+  schema: S,
+  knownFields: readonly string[],
+): { parsed: { source: SourceRecord; record: z.output<S> }[]; ignored: IgnoredFields } {
+  const ignored = new IgnoredFields()
+  const problems: string[] = []
+  const parsed: { source: SourceRecord; record: z.output<S> }[] = []
+  for (const source of readRecords(text, file)) {
+    const result = schema.safeParse(source.value)
+    if (!result.success) {
+      problems.push(...result.error.issues.map((issue) => recordIssue(file, source, issue)))
+      continue
+    }
+    ignored.add(result.data, knownFields, source)
+    parsed.push({ source, record: result.data })
+  }
+  if (problems.length > 0) throw new InputError(problems.join('\n'))
+  return { parsed, ignored }
 }

@@ -58,7 +58,6 @@ describe('evaluateGate', () => {
   })
 
   it('does not pass without a baseline', async () => {
-    const gate = evaluateGate(await runWith({}), null, 'baseline', 0.01)
     const report = await runWith({})
     expect(evaluateGate(report, null, 'baseline', 0.01)).toEqual({
       baseline: null,

@@ -5,12 +5,17 @@ import { writeReports } from '../report/write-report.ts'
 import { defaultPaths, evaluate } from '../run/evaluate.ts'
 import { runCli } from './run-cli.ts'
 import { BASELINE_DIR } from '../gate/baseline-files.ts'
+import { judgeErrorFailure } from '../gate/gate.ts'
 
 const USAGE = `usage: pnpm eval [--tier retrieval|full] [--out reports] [--corpus corpus] [--golden evals/golden-set.json] [--config evals/eval.config.json] [--labels evals/human-labels.json]
-  Runs the offline evaluation of the built-in system on a corpus folder and a golden set and writes
-  <out>/latest.json and <out>/latest.md. Knobs: EVAL_CONTEXT_BUDGET, EVAL_CHUNK_TOKENS, EVAL_CHUNK_OVERLAP,
-  EVAL_TOP_K, EVAL_RANK_DEPTH, EVAL_CONCURRENCY, EVAL_MODE (see README). Compares with --baseline
-  (default baseline/; '' to skip); with GATE=1 a regression or a missing baseline exits 1.`
+  Runs the evaluation of the built-in system on a corpus folder and a golden set and writes
+  <out>/latest.json and <out>/latest.md. EVAL_MODE: offline (default, no key), live (Claude answers and
+  judges; needs ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL optional), record (live, saving every exchange under
+  fixtures/recordings/<EVAL_RECORDING>), replay (from that recording only, no network). Other knobs:
+  EVAL_CONTEXT_BUDGET, EVAL_CHUNK_TOKENS, EVAL_CHUNK_OVERLAP, EVAL_TOP_K, EVAL_RANK_DEPTH, EVAL_CONCURRENCY,
+  EVAL_GENERATOR_MODEL, EVAL_JUDGE_MODEL, EVAL_TIMEOUT_MS, EVAL_MAX_RETRIES, EVAL_CACHE (see README).
+  Compares with --baseline (default baseline/; '' to skip); with GATE=1 a regression, a missing baseline
+  or a judge-error rate above EVAL_MAX_JUDGE_ERROR_RATE exits 1.`
 
 runCli('eval', async () => {
   const defaults = defaultPaths('.')
@@ -37,6 +42,7 @@ runCli('eval', async () => {
   const written = writeReports(report, values.out)
   console.log(`reports: ${written.json}, ${written.markdown} (${report.run.durationMs.toFixed(0)} ms)\n`)
   console.log(renderTerminalSummary(report))
-  // GATE=1: the exit code says whether the run regressed (a missing baseline fails too).
-  return process.env.GATE === '1' && report.gate !== null && !report.gate.passed ? 1 : 0
+  // GATE=1: the exit code says whether the run regressed (a missing baseline fails too), or its judge failed too often.
+  const failed = (report.gate !== null && !report.gate.passed) || judgeErrorFailure(report) !== null
+  return process.env.GATE === '1' && failed ? 1 : 0
 })

@@ -24,10 +24,22 @@ describe('resolveEvalConfig', () => {
   })
   it('rejects unknown config fields and unknown modes', () => {
     expect(() => resolveEvalConfig({ budget: 5 }, {}, 'cfg.json')).toThrow('cfg.json: unknown config field(s) budget; expected only mode, budgetTokens, k,')
-    expect(() => resolveEvalConfig({}, { EVAL_MODE: 'online' }, 'cfg.json')).toThrow('EVAL_MODE: Invalid option: expected one of "offline"|"live"|"replay" (got "online")')
+    expect(() => resolveEvalConfig({}, { EVAL_MODE: 'online' }, 'cfg.json')).toThrow('EVAL_MODE: Invalid option: expected one of "offline"|"live"|"record"|"replay" (got "online")')
   })
-  it('refuses MOCK=1 with the live mode', () => {
-    expect(() => resolveEvalConfig({}, { MOCK: '1', EVAL_MODE: 'live' }, 'cfg.json')).toThrow('MOCK=1 forbids network calls but EVAL_MODE is live')
+  it('MOCK=1 turns live into replay and refuses record', () => {
+    expect(resolveEvalConfig({}, { MOCK: '1', EVAL_MODE: 'live' }, 'cfg.json').mode).toBe('replay')
+    expect(() => resolveEvalConfig({}, { MOCK: '1', EVAL_MODE: 'record' }, 'cfg.json')).toThrow('MOCK=1 forbids network calls but EVAL_MODE is record')
+  })
+  it('reads the model-tier knobs from the environment', () => {
+    const config = resolveEvalConfig(
+      {},
+      { EVAL_TIMEOUT_MS: '500', EVAL_MAX_RETRIES: '0', EVAL_RETRY_BASE_MS: '5', EVAL_RETRY_MAX_MS: '50', EVAL_MAX_JUDGE_ERROR_RATE: '0.1', EVAL_CACHE: 'refresh', EVAL_RECORDING: 'mine', EVAL_GENERATOR_MAX_TOKENS: '256', EVAL_JUDGE_MAX_TOKENS: '1024' },
+      'cfg.json',
+    )
+    expect(config).toMatchObject({ timeoutMs: 500, maxRetries: 0, retryBaseMs: 5, retryMaxMs: 50, maxJudgeErrorRate: 0.1, cache: 'refresh', recording: 'mine', generatorMaxTokens: 256, judgeMaxTokens: 1024 })
+    expect(resolveEvalConfig({}, {}, 'cfg.json')).toMatchObject({ timeoutMs: 60_000, maxRetries: 4, maxJudgeErrorRate: 0.05, cache: 'on', recording: 'golden-set' })
+    expect(() => resolveEvalConfig({}, { EVAL_CACHE: 'sometimes' }, 'cfg.json')).toThrow('EVAL_CACHE: Invalid option: expected one of "on"|"off"|"refresh" (got "sometimes")')
+    expect(() => resolveEvalConfig({}, { EVAL_RECORDING: '../escape' }, 'cfg.json')).toThrow('EVAL_RECORDING: expected a folder name')
   })
   it('reads the repository config file', () => {
     expect(loadEvalConfig('evals/eval.config.json', {}).budgetTokens).toBe(600)

@@ -5,7 +5,7 @@ import { InputError } from '../load/input-error.ts'
 /** The evaluation's knobs. evals/eval.config.json holds the defaults; each knob has an environment override. */
 export const EvalConfigSchema = z
   .object({
-    mode: z.enum(['offline', 'live', 'replay']).default('offline'),
+    mode: z.enum(['offline', 'live', 'record', 'replay']).default('offline'),
     budgetTokens: z.number().int().positive().default(600),
     k: z.number().int().positive().default(10),
     rankDepth: z.number().int().min(20).default(50),
@@ -21,6 +21,16 @@ export const EvalConfigSchema = z
     answerSentences: z.number().int().positive().default(3),
     minFaithfulness: z.number().min(0).max(1).default(0.8),
     minCoverage: z.number().min(0).max(1).default(0.5),
+    // The model tier (live, record, replay): see src/model/.
+    generatorMaxTokens: z.number().int().positive().default(1024),
+    judgeMaxTokens: z.number().int().positive().default(2048),
+    timeoutMs: z.number().int().positive().default(60_000),
+    maxRetries: z.number().int().min(0).max(20).default(4),
+    retryBaseMs: z.number().int().min(0).default(500),
+    retryMaxMs: z.number().int().min(0).default(60_000),
+    maxJudgeErrorRate: z.number().min(0).max(1).default(0.05),
+    cache: z.enum(['on', 'off', 'refresh']).default('on'),
+    recording: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected a folder name of letters, digits, . _ -').default('golden-set'),
   })
   .strict()
   .refine((c) => c.chunkOverlap < c.chunkTokens, {
@@ -31,7 +41,25 @@ export const EvalConfigSchema = z
 
 export type EvalConfig = z.infer<typeof EvalConfigSchema>
 
-type NumericKnob = 'budgetTokens' | 'k' | 'rankDepth' | 'chunkTokens' | 'chunkOverlap' | 'tolerance' | 'concurrency' | 'refusalThreshold' | 'answerSentences' | 'minFaithfulness' | 'minCoverage'
+type NumericKnob =
+  | 'budgetTokens'
+  | 'k'
+  | 'rankDepth'
+  | 'chunkTokens'
+  | 'chunkOverlap'
+  | 'tolerance'
+  | 'concurrency'
+  | 'refusalThreshold'
+  | 'answerSentences'
+  | 'minFaithfulness'
+  | 'minCoverage'
+  | 'generatorMaxTokens'
+  | 'judgeMaxTokens'
+  | 'timeoutMs'
+  | 'maxRetries'
+  | 'retryBaseMs'
+  | 'retryMaxMs'
+  | 'maxJudgeErrorRate'
 
 /** Environment variable -> config field. Documented in the README's knobs table. */
 const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {
@@ -46,11 +74,20 @@ const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {
   EVAL_ANSWER_SENTENCES: 'answerSentences',
   EVAL_MIN_FAITHFULNESS: 'minFaithfulness',
   EVAL_MIN_COVERAGE: 'minCoverage',
+  EVAL_GENERATOR_MAX_TOKENS: 'generatorMaxTokens',
+  EVAL_JUDGE_MAX_TOKENS: 'judgeMaxTokens',
+  EVAL_TIMEOUT_MS: 'timeoutMs',
+  EVAL_MAX_RETRIES: 'maxRetries',
+  EVAL_RETRY_BASE_MS: 'retryBaseMs',
+  EVAL_RETRY_MAX_MS: 'retryMaxMs',
+  EVAL_MAX_JUDGE_ERROR_RATE: 'maxJudgeErrorRate',
 }
 const STRING_OVERRIDES = {
   EVAL_MODE: 'mode',
   EVAL_GENERATOR_MODEL: 'generatorModel',
   EVAL_JUDGE_MODEL: 'judgeModel',
+  EVAL_CACHE: 'cache',
+  EVAL_RECORDING: 'recording',
 } as const
 
 /**
@@ -77,8 +114,13 @@ export function resolveEvalConfig(fileValues: unknown, env: NodeJS.ProcessEnv, s
     merged[field] = raw
     origin[field] = name
   }
+  // MOCK=1 means no network: a live run answers from its recording instead (replay), a record run cannot run.
+  if (env.MOCK === '1' && merged.mode === 'record') {
+    throw new InputError('MOCK=1 forbids network calls but EVAL_MODE is record: unset one of them')
+  }
   if (env.MOCK === '1' && merged.mode === 'live') {
-    throw new InputError('MOCK=1 forbids network calls but EVAL_MODE is live: unset one of them')
+    merged.mode = 'replay'
+    origin.mode = 'MOCK=1 (live becomes replay)'
   }
   const parsed = EvalConfigSchema.safeParse(merged)
   if (!parsed.success) {

@@ -4,6 +4,7 @@ import type { Baseline, BaselineQuestion } from './baseline-schema.ts'
 import type { GateResult, QuestionVerdict, Regression } from './gate-schema.ts'
 import { GATED_METRICS } from './gated-metrics.ts'
 import { compareMetric } from './regression.ts'
+import { round4 } from '../summary/statistics.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from './question-checks.ts'
 
 /** Config fields that change what is measured (concurrency and tolerance do not). */
@@ -41,6 +42,18 @@ export function staleness(report: Report, baseline: Baseline): string[] {
 }
 
 /**
+ * The judge failed (no valid output after its repair attempt) on more than config.maxJudgeErrorRate of
+ * the judged answers: the run's generation numbers cannot be trusted, so the gate fails whatever the
+ * baseline says. Reported as a regression named "judge-error rate (limit L)", baseline column = the limit.
+ */
+export function judgeErrorFailure(report: Report): Regression | null {
+  const rate = report.summary.judgeErrorRate
+  const limit = report.config.maxJudgeErrorRate
+  if (rate === null || rate <= limit) return null
+  return { name: `judge-error rate (limit ${limit})`, baseline: limit, current: rate, delta: round4(rate - limit) }
+}
+
+/**
  * The gate: every gated metric and every question against the accepted baseline, a pure function.
  * Fails on any metric below its baseline by more than the tolerance and on any question the baseline
  * passed that now fails (a regression even when the mean holds). Without a baseline it does not pass.
@@ -49,7 +62,8 @@ export function staleness(report: Report, baseline: Baseline): string[] {
  */
 export function evaluateGate(report: Report, baseline: Baseline | null, baselinePath: string, tolerance: number): GateResult {
   const advisoryReason = report.calibration?.advisory ? report.calibration.reason : null
-  if (!baseline) return { baseline: null, tolerance, passed: false, regressions: [], advisory: [], advisoryReason, metrics: [], questions: [], stale: [] }
+  const judgeErrors = judgeErrorFailure(report)
+  if (!baseline) return { baseline: null, tolerance, passed: false, regressions: judgeErrors ? [judgeErrors] : [], advisory: [], advisoryReason, metrics: [], questions: [], stale: [] }
   const thresholds = questionThresholds(report)
   const metrics = GATED_METRICS.map((metric) => ({
     name: metric.name,
@@ -68,5 +82,6 @@ export function evaluateGate(report: Report, baseline: Baseline | null, baseline
   for (const verdict of questions) {
     if (verdict.status === 'regressed') regressions.push({ name: `question ${verdict.id}`, baseline: 1, current: 0, delta: -1 })
   }
+  if (judgeErrors) regressions.push(judgeErrors)
   return { baseline: baselinePath, tolerance, passed: regressions.length === 0, regressions, advisory, advisoryReason, metrics, questions, stale: staleness(report, baseline) }
 }

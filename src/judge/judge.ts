@@ -13,12 +13,22 @@ export interface JudgeInput {
   context: readonly ContextPassage[]
 }
 
-/** A judge's verdicts on one answer. The refusal verdict comes first: the other scores depend on it. */
+/** A metric the model judge could not score: no valid output after its repair attempt (a judge_error). */
+export interface JudgeError {
+  metric: 'refusal' | 'faithfulness' | 'answerRelevancy' | 'coverage'
+  message: string
+}
+
+/**
+ * A judge's verdicts on one answer. The refusal verdict comes first: the other scores depend on it.
+ * A metric listed in judgeErrors has a null value and the status 'judge-error', never a score.
+ */
 export interface Judgement {
   refusal: RefusalVerdict
   faithfulness: FaithfulnessResult
   answerRelevancy: MetricResult<RelevancyStatus>
   coverage: CoverageResult
+  judgeErrors?: JudgeError[]
 }
 
 /**

@@ -4,6 +4,7 @@ import { formatTable } from './format-table.ts'
 import { diagnosisRows, generationSummaryRows, retrievalSummaryRows, whereToLook } from './summary-table.ts'
 import { gateMetricRows, renderAdvisory, renderQuestionChanges, renderRegressions, renderStaleness } from './render-gate.ts'
 import { renderCalibration } from './render-calibration.ts'
+import { renderModelRun, renderWarnings } from './render-model-run.ts'
 
 function tokensOf(outcome: QuestionOutcome): string {
   if (outcome.context.length === 0) return 'nothing (the first ranked chunk did not fit the budget)'
@@ -44,6 +45,8 @@ export function renderMarkdown(report: Report): string {
     '',
     `Mode ${config.mode} · ${corpus.documents} documents, ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · context budget ${config.budgetTokens} tokens · chunks ${config.chunkTokens}/${config.chunkOverlap} overlap · ${config.retriever} · tokenizer ${config.tokenizer}`,
     '',
+    ...renderWarnings(report).map((line) => `> ${line}\n`),
+    ...(config.mode === 'offline' ? [] : ['## Model calls and cost', '', ...renderModelRun(report).map((line) => `- ${line}`), '']),
     '## Retrieval',
     '',
     formatTable(retrievalSummaryRows(summary, config.k), 'markdown'),

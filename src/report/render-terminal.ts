@@ -3,6 +3,7 @@ import { formatTable } from './format-table.ts'
 import { diagnosisRows, generationSummaryRows, retrievalSummaryRows } from './summary-table.ts'
 import { gateMetricRows, renderAdvisory, renderQuestionChanges, renderRegressions, renderStaleness } from './render-gate.ts'
 import { renderCalibration } from './render-calibration.ts'
+import { renderModelRun, renderWarnings } from './render-model-run.ts'
 
 /** The end-of-run summary for the terminal: what ran, the metrics table per type, and the misses. */
 export function renderTerminalSummary(report: Report): string {
@@ -11,6 +12,8 @@ export function renderTerminalSummary(report: Report): string {
   const judge = summary.judge === null ? 'no answers (retrieval tier)' : `judge ${summary.judge}`
   const lines = [
     `${config.system} · ${report.tier} tier · mode ${config.mode} · ${corpus.documents} docs / ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · budget ${config.budgetTokens} tokens · ${judge}`,
+    ...renderWarnings(report),
+    ...renderModelRun(report),
     '',
     formatTable(retrievalSummaryRows(summary, config.k), 'text'),
     '',

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { EvalConfigSchema } from '../config/eval-config.ts'
 import { GateResultSchema } from '../gate/gate-schema.ts'
 import { QUESTION_TYPES } from '../load/golden-set-schema.ts'
+import { CallLogSchema, RoleUsageSchema, SavedUsageSchema, ZERO_ROLE_USAGE } from '../model/usage-ledger.ts'
 
 /**
  * reports/latest.json, the contract users and CI scripts read (../shared/DESIGN.md). Names are
@@ -20,6 +21,9 @@ export const ClaimVerdictSchema = z.object({
   overlap: z.number().nullable(),
   missingNumbers: z.array(z.string()),
   chunkId: z.string().nullable(),
+  /** Model judge only: its own verdict (contradicted and not_found both count as unsupported) and reason. */
+  judgeVerdict: z.enum(['supported', 'contradicted', 'not_found']).optional(),
+  reason: z.string().optional(),
 })
 
 /** How a generation score came about: its status and the counts behind it (never NaN). */
@@ -32,6 +36,8 @@ export const GenerationDetailSchema = z.object({
   coverage: ScoreDetailSchema.extend({ missing: z.array(z.string()) }),
   /** contradiction questions: the governing facts carried and the superseded ones repeated. */
   contradiction: z.object({ governingFacts: z.array(z.string()), staleFacts: z.array(z.string()) }).nullable(),
+  /** Metrics the model judge could not score (no valid output after one repair): null, status judge-error. */
+  judgeErrors: z.array(z.object({ metric: z.string(), message: z.string() })).default([]),
 })
 export type GenerationDetail = z.infer<typeof GenerationDetailSchema>
 
@@ -97,6 +103,8 @@ export const SummarySchema = z.object({
   diagnosis: z.object({ healthy: z.number().int(), 'model ignores context': z.number().int(), 'retrieval misses': z.number().int(), 'both broken': z.number().int() }).nullable(),
   judge: z.string().nullable(),
   judgeErrors: z.number().int().nullable(),
+  /** judgeErrors over the judged answers; above config.maxJudgeErrorRate the gate fails. */
+  judgeErrorRate: metric.default(null),
   /** Why each null metric above is null, keyed by its path (e.g. "recallByType.multi"). */
   notComputed: z.record(z.string(), z.string()),
 })
@@ -108,7 +116,24 @@ export const RunInfoSchema = z.object({
   startedAt: z.string(),
   durationMs: z.number(),
   latencyMs: z.object({ retrieve: latency, generate: latency, judge: latency }),
-  usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int(), cacheHits: z.number().int(), usd: z.number() }),
+  /**
+   * Model usage of the run (src/model/usage-ledger.ts): tokens and USD of the API calls made; cache hits
+   * (and replayed responses) counted apart, left out of cost and latency, their would-be cost in savedByCache.
+   */
+  usage: z.object({
+    inputTokens: z.number().int(),
+    outputTokens: z.number().int(),
+    cacheHits: z.number().int(),
+    usd: z.number(),
+    cacheReadTokens: z.number().int().default(0),
+    cacheWriteTokens: z.number().int().default(0),
+    calls: z.number().int().default(0),
+    retries: z.number().int().default(0),
+    byRole: z.object({ generator: RoleUsageSchema, judge: RoleUsageSchema }).default({ generator: ZERO_ROLE_USAGE, judge: ZERO_ROLE_USAGE }),
+    savedByCache: SavedUsageSchema.default({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, usd: 0 }),
+  }),
+  /** Every model call: question, purpose, role, model, source (api, cache, recording), tokens, USD, latency, retries. */
+  modelCalls: z.array(CallLogSchema).default([]),
 })
 export type RunInfo = z.infer<typeof RunInfoSchema>
 
@@ -144,5 +169,7 @@ export const ReportSchema = z.object({
   /** The run against the accepted baseline; null when the run was not compared. */
   gate: GateResultSchema.nullable(),
   run: RunInfoSchema,
+  /** What a reader must know before trusting the numbers (same model generating and judging, truncated answers, a scripted recording). */
+  warnings: z.array(z.string()).default([]),
 })
 export type Report = z.infer<typeof ReportSchema>

@@ -1,4 +1,4 @@
-import { join } from 'node:path/posix'
+import { dirname, join } from 'node:path/posix'
 import { loadEvalConfig, type EvalConfig } from '../config/eval-config.ts'
 import { loadCorpus, type CorpusDocument } from '../load/corpus.ts'
 import type { RagSystem } from '../system/rag-system.ts'
@@ -6,12 +6,13 @@ import { loadGoldenSet } from '../load/golden-set.ts'
 import { contentHash } from '../load/content-hash.ts'
 import { readBaseline } from '../gate/baseline-files.ts'
 import { evaluateGate } from '../gate/gate.ts'
-import { InputError } from '../load/input-error.ts'
 import type { Report } from '../report/report-schema.ts'
 import { scoreRetrieval } from '../scoring/score-retrieval.ts'
 import { percentile, round4 } from '../summary/statistics.ts'
 import { summarise } from '../summary/summarise.ts'
-import { createBuiltinSystem } from '../system/builtin-system.ts'
+import { createBuiltinSystem, type Answerer } from '../system/builtin-system.ts'
+import { openModelTier, type ModelTierPaths } from '../model/model-tier.ts'
+import { UsageLedger } from '../model/usage-ledger.ts'
 import { runSystem } from './run-system.ts'
 import { calibrate } from '../calibration/calibrate.ts'
 import { loadHumanLabels } from '../calibration/load-human-labels.ts'
@@ -24,6 +25,12 @@ export interface EvaluationPaths {
   configFile: string
   /** People's labels of sampled answers (pnpm label); the judge is calibrated against them. */
   humanLabelsFile: string
+  /** Model prices (USD per million tokens); default: model-prices.json beside the config file. */
+  pricesFile?: string
+  /** The model response cache; default EVAL_CACHE_DIR, else .cache/model. */
+  cacheDir?: string
+  /** Where recordings live; default EVAL_RECORDINGS_DIR, else fixtures/recordings. */
+  recordingsDir?: string
 }
 
 /** The repository's own inputs, relative to a project root. */
@@ -33,6 +40,17 @@ export function defaultPaths(root: string): EvaluationPaths {
     goldenSetFile: join(root, 'evals', 'golden-set.json'),
     configFile: join(root, 'evals', 'eval.config.json'),
     humanLabelsFile: join(root, 'evals', 'human-labels.json'),
+    pricesFile: join(root, 'evals', 'model-prices.json'),
+    recordingsDir: join(root, 'fixtures', 'recordings'),
+  }
+}
+
+/** Where the model tier's files are: the paths given, else the environment, else the defaults. */
+function modelTierPaths(paths: EvaluationPaths, env: NodeJS.ProcessEnv): ModelTierPaths {
+  return {
+    pricesFile: paths.pricesFile ?? join(dirname(paths.configFile), 'model-prices.json'),
+    cacheDir: paths.cacheDir ?? (env.EVAL_CACHE_DIR || join('.cache', 'model')),
+    recordingsDir: paths.recordingsDir ?? (env.EVAL_RECORDINGS_DIR || join('fixtures', 'recordings')),
   }
 }
 
@@ -50,8 +68,11 @@ export interface EvaluateOptions {
   now?: () => Date
   /** Folder of the accepted baseline to gate against; null to skip the comparison. */
   baselineDir?: string | null
-  /** The system under test; the built-in BM25 system when absent (a user's pipeline plugs in here). */
-  system?: (corpus: readonly CorpusDocument[], config: EvalConfig & { generate: boolean }) => RagSystem
+  /**
+   * The system under test; the built-in BM25 system when absent (a user's pipeline plugs in here). In
+   * the model modes `answerer` is Claude through the run's model client (cache, record, replay, usage).
+   */
+  system?: (corpus: readonly CorpusDocument[], config: EvalConfig & { generate: boolean; answerer?: Answerer | undefined }) => RagSystem
 }
 
 /**
@@ -62,23 +83,29 @@ export async function evaluate(paths: EvaluationPaths, options: EvaluateOptions)
   const now = options.now ?? (() => new Date())
   const startedAt = now()
   const started = performance.now()
-  const config: EvalConfig = loadEvalConfig(paths.configFile, options.env ?? process.env)
-  if (config.mode !== 'offline') {
-    throw new InputError(`EVAL_MODE=${config.mode}: only the offline mode is available in this version`)
-  }
+  const env = options.env ?? process.env
+  const config: EvalConfig = loadEvalConfig(paths.configFile, env)
+  const generate = options.tier === 'full'
+  // live, record, replay: Claude answers and judges through one model client (src/model/); the retrieval tier asks it nothing.
+  const model = config.mode === 'offline' || !generate ? null : openModelTier({ ...config, mode: config.mode }, env, modelTierPaths(paths, env), now)
   const corpus = loadCorpus(paths.corpusDir)
   const questions = loadGoldenSet(paths.goldenSetFile, corpus)
-  const generate = options.tier === 'full'
-  const system = (options.system ?? createBuiltinSystem)(corpus, { ...config, generate })
+  const corpusHash = contentHash(corpus.flatMap((doc) => [doc.id, doc.title, doc.updated, doc.body]))
+  const goldenSetHash = contentHash([JSON.stringify(questions)])
+  model?.begin({ questionIds: questions.map((q) => q.id), goldenSetHash, corpusHash })
+  const system = (options.system ?? createBuiltinSystem)(corpus, { ...config, generate, answerer: model?.answerer })
   const runs = await runSystem(system, questions, config.concurrency)
   const retrieved = runs.map((run) => scoreRetrieval(run.question, run.output, system.chunkCountByDoc, config.k))
   const texts = new Map(corpus.map((doc) => [doc.id, doc.body]))
-  const judge = generate ? offlineJudge : null
+  const judge = generate ? (model?.judge ?? offlineJudge) : null
   const { outcomes, judgeMs } = judge
     ? await judgeAnswers(retrieved, runs, judge, (id) => texts.get(id) ?? '', config.concurrency)
     : { outcomes: retrieved, judgeMs: [] }
   const retrieveTimes = runs.map((run) => run.retrieveMs)
   const generateTimes = runs.flatMap((run) => (run.generateMs === null ? [] : [run.generateMs]))
+  model?.finish()
+  const ledger = model?.client.ledger ?? new UsageLedger()
+  const judgeErrors = outcomes.filter((o) => (o.generation?.judgeErrors.length ?? 0) > 0).length
   const report: Report = {
     schemaVersion: 1,
     tier: options.tier,
@@ -89,24 +116,27 @@ export async function evaluate(paths: EvaluationPaths, options: EvaluateOptions)
       goldenSet: paths.goldenSetFile,
     },
     inputs: {
-      corpusHash: contentHash(corpus.flatMap((doc) => [doc.id, doc.title, doc.updated, doc.body])),
-      goldenSetHash: contentHash([JSON.stringify(questions)]),
-      judgePromptsHash: null,
+      corpusHash,
+      goldenSetHash,
+      judgePromptsHash: model && judge ? model.judgePromptsHash : null,
     },
-    summary: summarise(outcomes, judge?.name ?? null),
+    summary: summarise(outcomes, judge?.name ?? null, judgeErrors),
     questions: outcomes,
-    calibration: judge ? calibrate(loadHumanLabels(paths.humanLabelsFile), outcomes, paths.humanLabelsFile, judge.name, false) : null,
+    calibration: judge ? calibrate(loadHumanLabels(paths.humanLabelsFile), outcomes, paths.humanLabelsFile, judge.name, ledger.scripted) : null,
     gate: null,
     run: {
       startedAt: startedAt.toISOString(),
       durationMs: round4(performance.now() - started),
       latencyMs: {
         retrieve: latency(retrieveTimes),
-        generate: latency(generateTimes),
-        judge: latency(judgeMs),
+        // The model stages: the client's API calls (cache hits and replays have no latency); else the stage's wall times.
+        generate: latency(model && !options.system ? ledger.latencies('generator') : generateTimes),
+        judge: latency(model ? ledger.latencies('judge') : judgeMs),
       },
-      usage: { inputTokens: 0, outputTokens: 0, cacheHits: 0, usd: 0 },
+      usage: ledger.usage(),
+      modelCalls: ledger.calls(),
     },
+    warnings: model?.warnings() ?? [],
   }
   const baselineDir = options.baselineDir ?? null
   if (baselineDir !== null) report.gate = evaluateGate(report, readBaseline(baselineDir), baselineDir, config.tolerance)

@@ -45,6 +45,7 @@ export function scoreGeneration(outcome: QuestionOutcome, judgement: Judgement, 
       answerRelevancy: { status: answerRelevancy.status, numerator: answerRelevancy.numerator, denominator: answerRelevancy.denominator },
       coverage: { status: coverage.status, numerator: coverage.numerator, denominator: coverage.denominator, missing: coverage.missing },
       contradiction: contradiction && { governingFacts: contradiction.governingFacts, staleFacts: contradiction.staleFacts },
+      judgeErrors: judgement.judgeErrors ?? [],
     },
   }
 }

@@ -86,7 +86,18 @@ export function summarise(outcomes: readonly QuestionOutcome[], judge: string | 
       : noAnswers('diagnosis'),
     judge: judge,
     judgeErrors: generated ? judgeErrors : noAnswers('judgeErrors'),
+    judgeErrorRate: generated ? judgeErrorRate(outcomes, judgeErrors, notComputed) : noAnswers('judgeErrorRate'),
     notComputed,
   }
   return summary
+}
+
+/** Judge errors over the judged answers (questions with an answer); null when nothing was judged. */
+function judgeErrorRate(outcomes: readonly QuestionOutcome[], judgeErrors: number, notComputed: Record<string, string>): number | null {
+  const judged = outcomes.filter((o) => o.answer !== null).length
+  if (judged === 0) {
+    notComputed.judgeErrorRate = 'no answer was judged'
+    return null
+  }
+  return round4(judgeErrors / judged)
 }

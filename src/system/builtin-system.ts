@@ -11,9 +11,17 @@ export interface BuiltinSystem extends RagSystem {
   readonly chunks: readonly Chunk[]
 }
 
+/**
+ * Answers a question from the context packed for it: the offline extractive answerer by default, Claude
+ * (system/claude-answerer.ts) in the model modes. Injected, so the retrieval and packing stay one code path.
+ */
+export type Answerer = (question: { id: string; question: string }, context: readonly RetrievedChunk[]) => Promise<string>
+
 type BuiltinOptions = Pick<EvalConfig, 'chunkTokens' | 'chunkOverlap' | 'rankDepth' | 'budgetTokens' | 'refusalThreshold' | 'answerSentences'> & {
-  /** Answer with the offline extractive answerer (false: retrieval only, the per-commit tier). */
+  /** Answer the questions (false: retrieval only, the per-commit tier). */
   generate: boolean
+  /** Who answers; the offline extractive answerer when absent. */
+  answerer?: Answerer | undefined
 }
 
 /** Inverse document frequency over chunks, log(1 + N / df); a term no chunk has weighs as if df were 0.5. */
@@ -26,16 +34,23 @@ function chunkIdf(chunks: readonly Chunk[]): (term: string) => number {
   }
 }
 
+/** The offline extractive answerer over the corpus's chunk IDF. */
+function extractiveAnswerer(chunks: readonly Chunk[], options: BuiltinOptions): Answerer {
+  const idf = chunkIdf(chunks)
+  return async (question, context) =>
+    extractiveAnswer(question.question, context, idf, { refusalThreshold: options.refusalThreshold, maxSentences: options.answerSentences }).answer
+}
+
 /**
  * The built-in baseline system: heading-aware chunks, BM25 ranking, the context packer, and (unless
- * retrieval only) the offline extractive answerer.
+ * retrieval only) an answerer: the offline extractive one, or the one injected (Claude in the model modes).
  */
 export function createBuiltinSystem(corpus: readonly CorpusDocument[], options: BuiltinOptions): BuiltinSystem {
   const chunks = chunkCorpus(corpus, options)
   const retriever = new Bm25Retriever(chunks)
   const chunkCountByDoc = new Map<string, number>()
   for (const chunk of chunks) chunkCountByDoc.set(chunk.docId, (chunkCountByDoc.get(chunk.docId) ?? 0) + 1)
-  const idf = options.generate ? chunkIdf(chunks) : null
+  const answerer = options.generate ? (options.answerer ?? extractiveAnswerer(chunks, options)) : null
   return {
     name: 'builtin-bm25',
     chunks,
@@ -51,8 +66,8 @@ export function createBuiltinSystem(corpus: readonly CorpusDocument[], options: 
       }))
       const context = packContext(ranked, options.budgetTokens)
       const retrieved = performance.now()
-      if (!idf) return { ranked, context, timingsMs: { retrieve: retrieved - started } }
-      const { answer } = extractiveAnswer(question.question, context, idf, { refusalThreshold: options.refusalThreshold, maxSentences: options.answerSentences })
+      if (!answerer) return { ranked, context, timingsMs: { retrieve: retrieved - started } }
+      const answer = await answerer(question, context)
       return { ranked, context, answer, timingsMs: { retrieve: retrieved - started, generate: performance.now() - retrieved } }
     },
   }

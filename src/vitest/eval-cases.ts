@@ -109,6 +109,22 @@ export function defineMetricCases(): void {
       if (calibration.advisory) expect(gate?.regressions.filter((r) => GATED_METRICS.find((m) => m.name === r.name)?.judgeDerived) ?? []).toEqual([])
     })
   })
+  describe('judge errors', () => {
+    it('the judge failed on no more answers than maxJudgeErrorRate allows', async ({ annotate, skip }) => {
+      const { judgeErrorRate, judgeErrors } = report.summary
+      if (judgeErrorRate === null) return skip(notComputedReason(report, 'judgeErrorRate'))
+      for (const q of report.questions) {
+        for (const e of q.generation?.judgeErrors ?? []) await annotate(`${q.id}: ${e.message}`, 'warning')
+      }
+      const limit = report.config.maxJudgeErrorRate
+      const message = `judge errors on ${judgeErrors} answer(s), rate ${judgeErrorRate} > limit ${limit} (EVAL_MAX_JUDGE_ERROR_RATE)`
+      if (judgeErrorRate > limit && !evaluation.gate) {
+        await annotate(`${message}; GATE=1 fails the run on it`, 'error')
+        return
+      }
+      expect(judgeErrorRate, message).toBeLessThanOrEqual(limit)
+    })
+  })
   describe('gated metrics', () => {
     for (const metric of GATED_METRICS) {
       it(`${metric.name} does not regress`, async ({ annotate, skip }) => {

@@ -1,7 +1,7 @@
 import { contentTerms } from '../../system/text-analyzer.ts'
 import type { MetricResult } from './metric-result.ts'
 
-export type RelevancyStatus = 'scored' | 'refusal' | 'no-answer' | 'empty-question'
+export type RelevancyStatus = 'scored' | 'refusal' | 'no-answer' | 'empty-question' | 'judge-error'
 
 /**
  * Offline answer relevancy: the share of the question's distinct content terms (stemmed, stopwords

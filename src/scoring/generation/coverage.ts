@@ -2,7 +2,7 @@ import { contentTerms } from '../../system/text-analyzer.ts'
 import { extractNumbers, keyFacts } from './key-facts.ts'
 import type { MetricResult } from './metric-result.ts'
 
-export type CoverageStatus = 'scored' | 'refusal' | 'no-answer' | 'no-gold-answer'
+export type CoverageStatus = 'scored' | 'refusal' | 'no-answer' | 'no-gold-answer' | 'judge-error'
 
 export interface CoverageResult extends MetricResult<CoverageStatus> {
   /** Key facts of the gold answer missing from the answer (numbers as written normalised, terms stemmed). */

@@ -22,9 +22,13 @@ export interface ClaimVerdict {
   missingNumbers: string[]
   /** The chunk the claim relies on (best overlap), null when undecidable. */
   chunkId: string | null
+  /** The model judge's own verdict (supported / contradicted / not_found); absent for the offline judge. */
+  judgeVerdict?: 'supported' | 'contradicted' | 'not_found'
+  /** The model judge's one-sentence reason; absent for the offline judge. */
+  reason?: string
 }
 
-export type FaithfulnessStatus = 'scored' | 'refusal' | 'nothing-decidable' | 'no-answer'
+export type FaithfulnessStatus = 'scored' | 'refusal' | 'nothing-decidable' | 'no-answer' | 'judge-error'
 
 export interface FaithfulnessResult extends MetricResult<FaithfulnessStatus> {
   claims: ClaimVerdict[]

@@ -1,0 +1,90 @@
+import type Anthropic from '@anthropic-ai/sdk'
+import type { z } from 'zod'
+import type { ModelClient } from '../model/model-client.ts'
+import type { MessageRequest, ModelRole } from '../model/model-types.ts'
+import { outputSchemaHash, templateHash, toolInputSchema, type ToolTemplate } from '../model/prompt-template.ts'
+
+export interface StructuredCallSpec<S extends z.ZodType> {
+  template: ToolTemplate<S>
+  role: ModelRole
+  /** The question id: named in errors and recordings. */
+  subject: string
+  /** e.g. "judge:faithfulness"; the repair attempt is "<purpose>:repair". */
+  purpose: string
+  model: string
+  maxTokens: number
+  /** The rendered user message. */
+  user: string
+  /** The values the user message was rendered from (part of the cache key). */
+  inputs: unknown
+  /** Checks the validated output beyond its schema (e.g. one verdict per claim); returns the problem or null. */
+  check?: (output: z.output<S>) => string | null
+}
+
+/** The validated output, or why there is none after the repair attempt (a judge_error, never a score). */
+export type StructuredOutcome<T> = { ok: true; output: T; repaired: boolean } | { ok: false; error: string }
+
+/**
+ * Builds the request: the system prompt (a cacheable prefix), the user message, and the one tool,
+ * forced. No temperature: SDK 1.x (API version 2026-10-21) has no such parameter and the models after
+ * Opus 4.6 reject it (HTTP 400 "temperature is deprecated for this model"); a judgement is made
+ * repeatable instead by the cache and the recordings (the same request never asks twice), forced tool
+ * use, and outputs confined to enums and anchors.
+ */
+export function toolRequest(template: ToolTemplate, model: string, maxTokens: number, user: string): MessageRequest {
+  return {
+    model,
+    max_tokens: maxTokens,
+    system: [{ type: 'text', text: template.system, cache_control: { type: 'ephemeral' } }],
+    messages: [{ role: 'user', content: user }],
+    tools: [{ name: template.tool.name, description: template.tool.description, input_schema: toolInputSchema(template.tool.schema) as Anthropic.Tool.InputSchema }],
+    tool_choice: { type: 'tool', name: template.tool.name, disable_parallel_tool_use: true },
+  }
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(input)'}: ${issue.message}`)
+    .join('; ')
+}
+
+type Attempt<T> = { ok: true; output: T } | { ok: false; problem: string; cutOff: boolean }
+
+/**
+ * One structured model call by forced tool use, validated with the zod schema the tool's JSON Schema
+ * came from (and the spec's own check). A max_tokens stop or an invalid output gets one repair attempt:
+ * the same request with the problem stated (and, after a cut-off, twice the max_tokens); if that fails
+ * too the outcome is an error naming both problems.
+ */
+export async function callStructured<S extends z.ZodType>(client: ModelClient, spec: StructuredCallSpec<S>): Promise<StructuredOutcome<z.output<S>>> {
+  const attempt = async (purpose: string, maxTokens: number, user: string): Promise<Attempt<z.output<S>>> => {
+    const request = toolRequest(spec.template, spec.model, maxTokens, user)
+    const { response } = await client.call({
+      role: spec.role,
+      subject: spec.subject,
+      purpose,
+      templateHash: templateHash(spec.template),
+      schemaHash: outputSchemaHash(spec.template),
+      inputs: spec.inputs,
+      sample: 0,
+      request,
+    })
+    if (response.stopReason === 'max_tokens') return { ok: false, problem: `output cut off at max_tokens (${maxTokens})`, cutOff: true }
+    const call = response.content.find((block) => block.type === 'tool_use' && block.name === spec.template.tool.name)
+    if (!call || call.type !== 'tool_use') return { ok: false, problem: `no call of ${spec.template.tool.name} (stop reason ${response.stopReason ?? 'none'})`, cutOff: false }
+    const parsed = spec.template.tool.schema.safeParse(call.input)
+    if (!parsed.success) return { ok: false, problem: `invalid ${spec.template.tool.name} input: ${describeIssues(parsed.error)}`, cutOff: false }
+    const problem = spec.check?.(parsed.data) ?? null
+    return problem === null ? { ok: true, output: parsed.data } : { ok: false, problem, cutOff: false }
+  }
+
+  const first = await attempt(spec.purpose, spec.maxTokens, spec.user)
+  if (first.ok) return { ok: true, output: first.output, repaired: false }
+  const note = first.cutOff
+    ? `Your previous reply was cut off at the token limit before the ${spec.template.tool.name} call was complete. Call ${spec.template.tool.name} again, with shorter reasons.`
+    : `Your previous call of ${spec.template.tool.name} was rejected: ${first.problem}. Call ${spec.template.tool.name} again with a corrected input that follows its schema.`
+  const second = await attempt(`${spec.purpose}:repair`, first.cutOff ? spec.maxTokens * 2 : spec.maxTokens, `${spec.user}\n\n${note}`)
+  if (second.ok) return { ok: true, output: second.output, repaired: true }
+  return { ok: false, error: `${first.problem}; after one repair attempt: ${second.problem}` }
+}

@@ -1,0 +1,38 @@
+/**
+ * Delimiting untrusted text. Corpus passages, answers and questions enter prompts only inside tags the
+ * system prompt declares to be data (<material>, <chunk>, <question>, <answer>...). A text that
+ * imitates one of those tags (a document containing "</material>" followed by instructions) is defused:
+ * the "<" of any such tag inside the text becomes "‹", so the text cannot close its block early or
+ * open a fake one. Nothing else of the text is altered.
+ */
+export const DATA_TAGS = ['material', 'chunk', 'question', 'answer', 'gold_answer', 'claims', 'claim', 'answer_a', 'answer_b'] as const
+export type DataTag = (typeof DATA_TAGS)[number]
+
+const TAG_PATTERN = new RegExp(`<(\\s*/?\\s*(?:${DATA_TAGS.join('|')})\\b)`, 'gi')
+
+export function defuse(text: string): string {
+  return text.replace(TAG_PATTERN, '‹$1')
+}
+
+function attribute(value: string): string {
+  return value.replace(/[&"<>]/g, (c) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' })[c] ?? c)
+}
+
+/** `<tag attr="...">text</tag>`, the text defused. */
+export function block(tag: DataTag, text: string, attributes: Record<string, string> = {}): string {
+  const attrs = Object.entries(attributes)
+    .map(([name, value]) => ` ${name}="${attribute(value)}"`)
+    .join('')
+  return `<${tag}${attrs}>\n${defuse(text)}\n</${tag}>`
+}
+
+/** The context passages as one <material> block of <chunk id="..."> elements, in context order. */
+export function materialBlock(context: readonly { chunkId: string; text: string }[]): string {
+  if (context.length === 0) return '<material>\n(no passages)\n</material>'
+  return `<material>\n${context.map((c) => block('chunk', c.text, { id: c.chunkId })).join('\n')}\n</material>`
+}
+
+/** Numbered claims as a <claims> block of <claim n="1">...</claim> elements. */
+export function claimsBlock(claims: readonly string[]): string {
+  return `<claims>\n${claims.map((claim, i) => block('claim', claim, { n: String(i + 1) })).join('\n')}\n</claims>`
+}

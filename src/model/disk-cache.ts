@@ -1,0 +1,34 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { writeFileAtomic } from '../report/write-report.ts'
+import { StoredExchangeSchema, type StoredExchange } from './exchange.ts'
+
+/**
+ * The content-addressed response cache (default .cache/model/, git-ignored): one JSON file per call,
+ * named by its key, written atomically (temp file + rename) the moment its response arrives, so an
+ * unchanged rerun makes no API call and a run killed halfway pays only for what it had not yet received.
+ * An unreadable entry (edited by hand, another version) is a miss, never an error.
+ */
+export class DiskCache {
+  constructor(readonly dir: string) {}
+
+  #path(key: string): string {
+    return join(this.dir, key.slice(0, 2), `${key}.json`)
+  }
+
+  get(key: string): StoredExchange | null {
+    const path = this.#path(key)
+    if (!existsSync(path)) return null
+    try {
+      const parsed = StoredExchangeSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')))
+      return parsed.success && parsed.data.key === key ? parsed.data : null
+    } catch {
+      return null
+    }
+  }
+
+  /** Stores the exchange, with the request beside it for whoever debugs a response. */
+  put(exchange: StoredExchange, request: unknown): void {
+    writeFileAtomic(this.#path(exchange.key), JSON.stringify({ ...exchange, request }, null, 1) + '\n')
+  }
+}

@@ -1,0 +1,200 @@
+import { join } from 'node:path'
+import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version'
+import type { EvalConfig } from '../config/eval-config.ts'
+import { createModelJudge } from '../judge/model-judge.ts'
+import { JUDGE_PROMPTS_HASH } from '../judge/prompts/index.ts'
+import type { Judge } from '../judge/judge.ts'
+import { InputError } from '../load/input-error.ts'
+import type { Answerer } from '../system/builtin-system.ts'
+import { createClaudeAnswerer } from '../system/claude-answerer.ts'
+import { DiskCache } from './disk-cache.ts'
+import { ModelClient } from './model-client.ts'
+import { assertPriced, loadPriceTable } from './prices.ts'
+import { RecordingReader, RecordingWriter, recordingDir, type RecordingMetadata } from './recording.ts'
+import { createSdkTransport, DEFAULT_BASE_URL, describeBaseUrl, type MessagesTransport } from './sdk-transport.ts'
+
+export type ModelMode = 'live' | 'record' | 'replay'
+
+/** Where the model tier keeps and finds its files. */
+export interface ModelTierPaths {
+  /** evals/model-prices.json */
+  pricesFile: string
+  /** .cache/model (EVAL_CACHE_DIR) */
+  cacheDir: string
+  /** fixtures/recordings (EVAL_RECORDINGS_DIR) */
+  recordingsDir: string
+}
+
+export const HOW_TO_RECORD = 're-record with `pnpm record:scripted` (local scripted server), or with EVAL_MODE=record and ANTHROPIC_API_KEY (the real API)'
+
+/**
+ * The cache's subfolder for a server (api.anthropic.com, 127.0.0.1_40123): responses of a local scripted
+ * server can never be served to a run against the real API, or the other way round.
+ */
+export function cacheNamespace(baseURL: string): string {
+  try {
+    const url = new URL(baseURL)
+    return `${url.host}${url.pathname}`.replace(/[^A-Za-z0-9.-]+/g, '_').replace(/_+$/, '')
+  } catch {
+    return 'unknown-server'
+  }
+}
+
+function hostOf(baseURL: string): string {
+  try {
+    return new URL(baseURL).hostname
+  } catch {
+    return 'an unknown host'
+  }
+}
+
+/** The self-preference warning, when the generator and the judge are one model. */
+export function selfPreferenceWarning(config: Pick<EvalConfig, 'generatorModel' | 'judgeModel'>): string | null {
+  return config.generatorModel === config.judgeModel
+    ? `the generator and the judge are the same model (${config.judgeModel}): a model tends to prefer its own answers (self-preference bias), so its scores run high; set EVAL_JUDGE_MODEL to another model`
+    : null
+}
+
+/** What the evaluation needs of the model tier: the answerer, the judge, usage, and the recording's lifecycle. */
+export interface ModelTier {
+  readonly mode: ModelMode
+  readonly client: ModelClient
+  readonly answerer: Answerer
+  readonly judge: Judge
+  readonly judgePromptsHash: string
+  /** The report's warnings: the run's own first, then the per-question ones sorted (run order is not stable). */
+  warnings(): string[]
+  /** Before any call: replay checks the recording holds every question; record starts the recording. */
+  begin(run: RunInputs): void
+  /** After the run: record completes the recording (metadata); returns it. */
+  finish(): RecordingMetadata | null
+}
+
+export interface RunInputs {
+  questionIds: readonly string[]
+  goldenSetHash: string
+  corpusHash: string
+}
+
+/**
+ * Opens the model tier for a live, record or replay run: checks the key (live, record), the price
+ * table, the recording (replay), and builds the one client the generator and the judge share.
+ * A missing key, price or recording is an InputError that says what to do.
+ */
+export function openModelTier(
+  config: EvalConfig & { mode: ModelMode },
+  env: NodeJS.ProcessEnv,
+  paths: ModelTierPaths,
+  now: () => Date,
+  options: { transport?: MessagesTransport } = {},
+): ModelTier {
+  const mode = config.mode
+  const prices = loadPriceTable(paths.pricesFile)
+  assertPriced(prices, [config.generatorModel, config.judgeModel], paths.pricesFile)
+  const dir = recordingDir(paths.recordingsDir, config.recording)
+  const warnings: string[] = []
+  const perQuestion: string[] = []
+  const warning = selfPreferenceWarning(config)
+  if (warning) warnings.push(warning)
+
+  let transport: MessagesTransport | null = null
+  let reader: RecordingReader | undefined
+  let writer: RecordingWriter | undefined
+  let secrets: string[] = []
+  const baseURL = env.ANTHROPIC_BASE_URL?.trim() || DEFAULT_BASE_URL
+  if (mode === 'replay') {
+    reader = RecordingReader.load(dir, HOW_TO_RECORD)
+    const recorded = reader.metadata
+    const mismatched = [
+      recorded.models.generator !== config.generatorModel ? `generator ${recorded.models.generator} (this run: ${config.generatorModel})` : null,
+      recorded.models.judge !== config.judgeModel ? `judge ${recorded.models.judge} (this run: ${config.judgeModel})` : null,
+    ].filter((m): m is string => m !== null)
+    if (mismatched.length > 0) throw new InputError(`replay: the recording at ${dir} was made with ${mismatched.join(' and ')}; set the models back, or ${HOW_TO_RECORD}`)
+    if (recorded.judgePromptsHash !== JUDGE_PROMPTS_HASH) {
+      throw new InputError(`replay: the judge prompts changed since the recording at ${dir} was made (hash ${recorded.judgePromptsHash}, now ${JUDGE_PROMPTS_HASH}); ${HOW_TO_RECORD}`)
+    }
+    if (recorded.scripted) warnings.push(`replaying ${dir}, a scripted recording (${recorded.server}): its numbers measure scripted outputs, not a real model`)
+  } else {
+    const apiKey = env.ANTHROPIC_API_KEY?.trim()
+    if (!apiKey) {
+      throw new InputError(
+        `EVAL_MODE=${mode} calls the Anthropic API and needs ANTHROPIC_API_KEY in the environment; without a key use EVAL_MODE=offline (the default) or EVAL_MODE=replay (answers from ${dir})`,
+      )
+    }
+    secrets = [apiKey]
+    transport = options.transport ?? createSdkTransport({ apiKey, baseURL })
+    if (mode === 'record') writer = new RecordingWriter(dir)
+  }
+
+  const client = new ModelClient({
+    mode,
+    transport,
+    cache: mode === 'replay' || config.cache === 'off' ? null : new DiskCache(join(paths.cacheDir, cacheNamespace(baseURL))),
+    cacheMode: config.cache,
+    ...(writer ? { recorder: writer } : {}),
+    ...(reader ? { recording: reader } : {}),
+    howToRecord: HOW_TO_RECORD,
+    concurrency: config.concurrency,
+    retry: { maxRetries: config.maxRetries, baseDelayMs: config.retryBaseMs, maxDelayMs: config.retryMaxMs },
+    timeoutMs: config.timeoutMs,
+    prices,
+    secrets,
+  })
+
+  let run: RunInputs | null = null
+  return {
+    mode,
+    client,
+    answerer: createClaudeAnswerer(client, { model: config.generatorModel, maxTokens: config.generatorMaxTokens, sentences: config.answerSentences, warn: (m) => perQuestion.push(m) }),
+    judge: createModelJudge(client, { model: config.judgeModel, maxTokens: config.judgeMaxTokens }),
+    judgePromptsHash: JUDGE_PROMPTS_HASH,
+    warnings: () => [
+      ...warnings,
+      ...(mode !== 'replay' && client.ledger.scripted ? [`the server at ${describeBaseUrl(baseURL)} is scripted (it marks its responses so): its numbers measure scripted outputs, not a real model`] : []),
+      ...[...perQuestion].sort(),
+    ],
+    begin(inputs) {
+      run = inputs
+      if (reader) {
+        const recorded = new Set(reader.metadata.questions)
+        const missing = inputs.questionIds.filter((id) => !recorded.has(id))
+        if (missing.length > 0) {
+          throw new InputError(`replay: the recording at ${dir} holds no responses for ${missing.length} question(s) of the golden set: ${missing.join(', ')}; ${HOW_TO_RECORD}`)
+        }
+      }
+      writer?.start({
+        schemaVersion: 1,
+        name: config.recording,
+        scripted: false,
+        server: describeBaseUrl(baseURL),
+        recordedAt: now().toISOString(),
+        models: { generator: config.generatorModel, judge: config.judgeModel },
+        judgePromptsHash: JUDGE_PROMPTS_HASH,
+        goldenSetHash: inputs.goldenSetHash,
+        corpusHash: inputs.corpusHash,
+        sdkVersion: SDK_VERSION,
+        note: 'record run under way',
+      })
+    },
+    finish() {
+      if (!writer || !run) return null
+      const scripted = writer.scripted
+      return writer.finish({
+        schemaVersion: 1,
+        name: config.recording,
+        scripted,
+        server: scripted ? `scripted local Messages API server (src/model/testing/) on ${hostOf(baseURL)}` : describeBaseUrl(baseURL),
+        recordedAt: now().toISOString(),
+        models: { generator: config.generatorModel, judge: config.judgeModel },
+        judgePromptsHash: JUDGE_PROMPTS_HASH,
+        goldenSetHash: run.goldenSetHash,
+        corpusHash: run.corpusHash,
+        sdkVersion: SDK_VERSION,
+        questions: [...run.questionIds],
+        note: scripted
+          ? 'SCRIPTED: every response comes from the local scripted Messages API server (src/model/testing/), not from a model. Its numbers exercise the pipeline; they say nothing about Claude.'
+          : 'Responses of the Anthropic Messages API as recorded.',
+      })
+    },
+  }
+}

@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs'
+import { z } from 'zod'
+import { InputError } from '../load/input-error.ts'
+import type { ModelUsage } from './model-types.ts'
+
+/** USD per million tokens of one model: plain input, output, prompt-cache writes and reads. */
+export const ModelPriceSchema = z
+  .object({
+    input: z.number().min(0),
+    output: z.number().min(0),
+    cacheWrite: z.number().min(0),
+    cacheRead: z.number().min(0),
+    /** Where the figure comes from, or why it is assumed. */
+    note: z.string().optional(),
+  })
+  .strict()
+export type ModelPrice = z.infer<typeof ModelPriceSchema>
+
+/**
+ * evals/model-prices.json: the one place prices live. Keys are model ids; a dated snapshot id
+ * (claude-haiku-4-5-20251001) also matches its undated key (claude-haiku-4-5).
+ */
+export const PriceTableSchema = z
+  .object({
+    $comment: z.string().optional(),
+    unit: z.literal('USD per million tokens'),
+    models: z.record(z.string().min(1), ModelPriceSchema),
+  })
+  .strict()
+export type PriceTable = z.infer<typeof PriceTableSchema>
+
+export function loadPriceTable(file: string): PriceTable {
+  let data: unknown
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    throw new InputError(`${file}: cannot read the model price table (${(error as Error).message})`)
+  }
+  const parsed = PriceTableSchema.safeParse(data)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    throw new InputError(`${file}: field "${issue.path.join('.')}": ${issue.message}`)
+  }
+  return parsed.data
+}
+
+/** The price of a model: its exact id, else the longest key it is a dated snapshot of; null when unknown. */
+export function priceOf(table: PriceTable, model: string): ModelPrice | null {
+  const exact = table.models[model]
+  if (exact) return exact
+  const candidates = Object.keys(table.models)
+    .filter((key) => model.startsWith(`${key}-`) && /^\d{8}$/.test(model.slice(key.length + 1)))
+    .sort((a, b) => b.length - a.length)
+  return candidates[0] === undefined ? null : table.models[candidates[0]]!
+}
+
+/** Checks every model the run will call has a price, naming the file to edit otherwise. */
+export function assertPriced(table: PriceTable, models: readonly string[], file: string): void {
+  const missing = [...new Set(models)].filter((model) => priceOf(table, model) === null)
+  if (missing.length > 0) {
+    throw new InputError(`${file}: no price for ${missing.join(', ')}; add USD per million tokens (input, output, cacheWrite, cacheRead) for it so the run can report its cost`)
+  }
+}
+
+/** USD of one response's usage. */
+export function costUsd(price: ModelPrice, usage: ModelUsage): number {
+  return (usage.inputTokens * price.input + usage.outputTokens * price.output + usage.cacheWriteTokens * price.cacheWrite + usage.cacheReadTokens * price.cacheRead) / 1_000_000
+}

@@ -1,0 +1,170 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { InputError } from '../load/input-error.ts'
+import { writeFileAtomic } from '../report/write-report.ts'
+import { StoredExchangeSchema, describePartsChange, type CallParts, type StoredExchange } from './exchange.ts'
+
+/**
+ * Recordings: fixtures/recordings/<name>/ holds metadata.json and exchanges/<question id>.json (the
+ * question's calls, sorted, pretty JSON: diff-friendly in review). EVAL_MODE=record writes one as the
+ * run goes; EVAL_MODE=replay answers from it alone, and a request it does not hold is an error that
+ * names the question and what changed. Nothing in a recording is a credential: requests are stored
+ * only as hashes, and the metadata names the server without its userinfo.
+ */
+export const RecordingMetadataSchema = z
+  .object({
+    schemaVersion: z.literal(1),
+    name: z.string(),
+    /** False while a record run is under way (or if it died): replay refuses an incomplete recording. */
+    complete: z.boolean(),
+    /** True when the responses came from a scripted server, not a model: its numbers say nothing about Claude. */
+    scripted: z.boolean(),
+    server: z.string(),
+    recordedAt: z.string(),
+    models: z.object({ generator: z.string(), judge: z.string() }).strict(),
+    judgePromptsHash: z.string(),
+    goldenSetHash: z.string(),
+    corpusHash: z.string(),
+    sdkVersion: z.string(),
+    /** The golden questions the recording answers. */
+    questions: z.array(z.string()),
+    exchanges: z.number().int().min(0),
+    note: z.string(),
+  })
+  .strict()
+export type RecordingMetadata = z.infer<typeof RecordingMetadataSchema>
+
+const ExchangeFileSchema = z.object({ schemaVersion: z.literal(1), subject: z.string(), exchanges: z.array(StoredExchangeSchema) }).strict()
+
+const METADATA = 'metadata.json'
+const EXCHANGES = 'exchanges'
+
+/** A subject (question id) as a file name. */
+function fileOf(subject: string): string {
+  return `${subject.replace(/[^A-Za-z0-9._-]/g, '_')}.json`
+}
+
+function byOrder(a: StoredExchange, b: StoredExchange): number {
+  return a.purpose < b.purpose ? -1 : a.purpose > b.purpose ? 1 : a.parts.sample - b.parts.sample || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
+}
+
+export function recordingDir(recordingsDir: string, name: string): string {
+  return join(recordingsDir, name)
+}
+
+/** Writes a recording as a record run goes: every exchange is on disk the moment it arrives. */
+export class RecordingWriter {
+  readonly #dir: string
+  readonly #bySubject = new Map<string, Map<string, StoredExchange>>()
+  #started = false
+
+  constructor(dir: string) {
+    this.#dir = dir
+  }
+
+  get dir(): string {
+    return this.#dir
+  }
+
+  /** Starts afresh: the old exchanges go (git keeps them), the metadata says incomplete until finish(). */
+  start(metadata: Omit<RecordingMetadata, 'complete' | 'questions' | 'exchanges'>): void {
+    rmSync(join(this.#dir, EXCHANGES), { recursive: true, force: true })
+    mkdirSync(join(this.#dir, EXCHANGES), { recursive: true })
+    this.#writeMetadata({ ...metadata, complete: false, questions: [], exchanges: 0 })
+    this.#started = true
+  }
+
+  /** Saves an exchange (a scripted server's latency means nothing: kept as 0, so a re-recording diffs only where outputs changed). */
+  put(received: StoredExchange): void {
+    if (!this.#started) throw new Error('RecordingWriter.put before start()')
+    const exchange = received.scripted ? { ...received, latencyMs: 0 } : received
+    let exchanges = this.#bySubject.get(exchange.subject)
+    if (!exchanges) this.#bySubject.set(exchange.subject, (exchanges = new Map()))
+    exchanges.set(exchange.key, exchange)
+    const file = { schemaVersion: 1, subject: exchange.subject, exchanges: [...exchanges.values()].sort(byOrder) }
+    writeFileAtomic(join(this.#dir, EXCHANGES, fileOf(exchange.subject)), JSON.stringify(file, null, 2) + '\n')
+  }
+
+  /** True when any response came from a scripted server. */
+  get scripted(): boolean {
+    return [...this.#bySubject.values()].some((map) => [...map.values()].some((e) => e.scripted))
+  }
+
+  get exchangeCount(): number {
+    return [...this.#bySubject.values()].reduce((sum, map) => sum + map.size, 0)
+  }
+
+  finish(metadata: Omit<RecordingMetadata, 'complete' | 'exchanges'>): RecordingMetadata {
+    const complete: RecordingMetadata = { ...metadata, complete: true, exchanges: this.exchangeCount }
+    this.#writeMetadata(complete)
+    return complete
+  }
+
+  #writeMetadata(metadata: RecordingMetadata): void {
+    writeFileAtomic(join(this.#dir, METADATA), JSON.stringify(RecordingMetadataSchema.parse(metadata), null, 2) + '\n')
+  }
+}
+
+/** A recording loaded for replay. */
+export class RecordingReader {
+  readonly #byKey = new Map<string, StoredExchange>()
+  readonly #bySubject = new Map<string, StoredExchange[]>()
+
+  private constructor(
+    readonly dir: string,
+    readonly metadata: RecordingMetadata,
+    exchanges: StoredExchange[],
+  ) {
+    for (const exchange of exchanges) {
+      this.#byKey.set(exchange.key, exchange)
+      const list = this.#bySubject.get(exchange.subject) ?? []
+      list.push(exchange)
+      this.#bySubject.set(exchange.subject, list)
+    }
+  }
+
+  /** Loads and validates a recording; a missing, incomplete or malformed one is an InputError saying how to make it. */
+  static load(dir: string, howToRecord: string): RecordingReader {
+    const metadataFile = join(dir, METADATA)
+    if (!existsSync(metadataFile)) throw new InputError(`replay: no recording at ${dir} (${METADATA} missing); ${howToRecord}`)
+    const metadata = RecordingMetadataSchema.safeParse(readJson(metadataFile))
+    if (!metadata.success) throw new InputError(`replay: ${metadataFile}: field "${metadata.error.issues[0]!.path.join('.')}": ${metadata.error.issues[0]!.message}`)
+    if (!metadata.data.complete) throw new InputError(`replay: the recording at ${dir} is incomplete (its record run did not finish); ${howToRecord}`)
+    const exchangesDir = join(dir, EXCHANGES)
+    const files = existsSync(exchangesDir) ? readdirSync(exchangesDir).filter((f) => f.endsWith('.json')).sort() : []
+    const exchanges: StoredExchange[] = []
+    for (const file of files) {
+      const path = join(exchangesDir, file)
+      const parsed = ExchangeFileSchema.safeParse(readJson(path))
+      if (!parsed.success) throw new InputError(`replay: ${path}: field "${parsed.error.issues[0]!.path.join('.')}": ${parsed.error.issues[0]!.message}`)
+      exchanges.push(...parsed.data.exchanges)
+    }
+    return new RecordingReader(dir, metadata.data, exchanges)
+  }
+
+  get(key: string): StoredExchange | null {
+    return this.#byKey.get(key) ?? null
+  }
+
+  /** Why a call is not in the recording: nothing recorded for its question, or what changed since. */
+  explainMiss(subject: string, purpose: string, parts: CallParts): string {
+    const recorded = this.#bySubject.get(subject)
+    if (!recorded || recorded.length === 0) return `nothing was recorded for ${subject}`
+    const same = recorded.filter((e) => e.purpose === purpose)
+    if (same.length === 0) return `${subject} was recorded without a ${purpose} call`
+    return `it differs from the recorded ${purpose} call of ${subject}: ${describePartsChange(parts, same[0]!.parts) || 'unknown difference'}`
+  }
+
+  get size(): number {
+    return this.#byKey.size
+  }
+}
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new InputError(`replay: ${path}: not valid JSON (${(error as Error).message})`)
+  }
+}

@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { EvaluationPaths } from '../../run/evaluate.ts'
+import { defaultPaths } from '../../run/evaluate.ts'
+import { ReportSchema, type Report } from '../../report/report-schema.ts'
+
+/** Test helpers for the model modes: temp folders, the eval CLI as a child process, reports, file scans. */
+
+export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix))
+
+/** The three-question set over the three-document corpus, with its own cache and recordings folders. */
+export function tinyPaths(): EvaluationPaths {
+  return {
+    ...defaultPaths('.'),
+    corpusDir: 'fixtures/corpora/tiny',
+    goldenSetFile: 'fixtures/golden/valid.json',
+    cacheDir: tempDir('model-cache-'),
+    recordingsDir: tempDir('recordings-'),
+  }
+}
+
+/** `pnpm eval:cli` in a child process, as the Vitest global setup runs it; async, so a server in this process can answer. */
+export function runEvalCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/eval.ts', ...args], { env: { ...process.env, GATE: '', MOCK: '', ...env } })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+export const readReport = (dir: string): Report => ReportSchema.parse(JSON.parse(readFileSync(join(dir, 'latest.json'), 'utf8')))
+
+/** A report without what may differ between two runs of the same inputs in different modes. */
+export const comparable = (report: Report) => ({ ...report, run: null, config: { ...report.config, mode: null }, warnings: null, calibration: null })
+
+/** Every file under `dir`, recursively (a file another process removes meanwhile is left out). */
+export function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    try {
+      return statSync(path).isDirectory() ? filesUnder(path) : [path]
+    } catch {
+      return []
+    }
+  })
+}
+
+/** A file's text, or '' when it is gone (a report being replaced by an atomic rename). */
+export function textOf(file: string): string {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    return ''
+  }
+}

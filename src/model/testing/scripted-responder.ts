@@ -1,0 +1,123 @@
+import { lexicalAnswerRelevancy } from '../../scoring/generation/answer-relevancy.ts'
+import { splitClaims } from '../../scoring/generation/claims.ts'
+import { goldCoverage } from '../../scoring/generation/coverage.ts'
+import { lexicalFaithfulness } from '../../scoring/generation/faithfulness.ts'
+import { extractiveAnswer } from '../../system/extractive-answerer.ts'
+import { contentTerms } from '../../system/text-analyzer.ts'
+import { forcedToolName, textReply, toolUseReply, type ReceivedRequest, type ScriptedReply } from './messages-server.ts'
+
+/**
+ * Scripted, plausible model outputs for the local Messages API server: it reads our own prompts (the
+ * delimited blocks of src/model/delimit.ts) and answers as a careful but simple model would, with the
+ * offline lexical machinery: the generator answers extractively from the material (refusing when its
+ * best sentences cover too little of the question), the judges give lexical verdicts in the tool schemas.
+ * Deterministic: the same request gets the same response. Used by `pnpm record:scripted`, the live
+ * end-to-end tests and the throughput benchmark. Its numbers say nothing about Claude.
+ */
+
+/** The user message of a request as text. */
+export function userText(request: ReceivedRequest): string {
+  const messages = request.body.messages as { role: string; content: unknown }[] | undefined
+  const last = messages?.filter((m) => m.role === 'user').at(-1)
+  if (!last) return ''
+  if (typeof last.content === 'string') return last.content
+  if (Array.isArray(last.content)) return last.content.map((b: { type?: string; text?: string }) => (b.type === 'text' ? (b.text ?? '') : '')).join('\n')
+  return ''
+}
+
+/** The text of the first <tag>...</tag> block, without the newlines delimit.ts puts around it. */
+export function blockText(text: string, tag: string): string | null {
+  const match = new RegExp(`<${tag}(?:\\s[^>]*)?>\\n([\\s\\S]*?)\\n</${tag}>`).exec(text)
+  return match ? match[1]! : null
+}
+
+/** The <chunk id="..."> passages of the <material> block. */
+export function materialChunks(text: string): { chunkId: string; text: string }[] {
+  const material = /<material>\n([\s\S]*?)\n<\/material>/.exec(text)?.[1] ?? ''
+  return [...material.matchAll(/<chunk id="([^"]*)">\n([\s\S]*?)\n<\/chunk>/g)].map((m) => ({ chunkId: unescape(m[1]!), text: m[2]! }))
+}
+
+function unescape(value: string): string {
+  return value.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+}
+
+/** The numbered <claim n="..."> elements, in order. */
+export function numberedClaims(text: string): { n: number; text: string }[] {
+  return [...text.matchAll(/<claim n="(\d+)">\n([\s\S]*?)\n<\/claim>/g)].map((m) => ({ n: Number(m[1]), text: m[2]! }))
+}
+
+const ANCHORS = [0, 0.3, 0.6, 1] as const
+const nearestAnchor = (value: number) => ANCHORS.reduce((best, a) => (Math.abs(a - value) < Math.abs(best - value) ? a : best), 1 as (typeof ANCHORS)[number])
+
+function scriptedAnswer(text: string): string {
+  const question = blockText(text, 'question') ?? ''
+  const chunks = materialChunks(text)
+  const sentences = Number(/at most (\d+) sentences/.exec(text)?.[1] ?? 3)
+  const df = new Map<string, number>()
+  for (const chunk of chunks) for (const term of new Set(contentTerms(chunk.text))) df.set(term, (df.get(term) ?? 0) + 1)
+  // IDF over the material's chunks; a term the material never uses weighs nothing (as in the offline answerer).
+  const idf = (term: string) => {
+    const count = df.get(term)
+    return count === undefined ? 0 : Math.log(1 + chunks.length / count)
+  }
+  return extractiveAnswer(question, chunks, idf, { refusalThreshold: 0.5, maxSentences: sentences }).answer
+}
+
+function faithfulnessVerdicts(text: string) {
+  const chunks = materialChunks(text)
+  return numberedClaims(text).map(({ n, text: claim }) => {
+    const result = lexicalFaithfulness(claim, false, chunks).claims
+    const decided = result.filter((c) => c.verdict !== 'undecidable')
+    if (decided.length === 0) {
+      return chunks[0]
+        ? { claim: n, verdict: 'supported' as const, chunkId: chunks[0].chunkId, reason: 'States nothing the material contradicts.' }
+        : { claim: n, verdict: 'not_found' as const, chunkId: null, reason: 'There is no material.' }
+    }
+    const unsupported = decided.find((c) => c.verdict === 'unsupported')
+    if (!unsupported) return { claim: n, verdict: 'supported' as const, chunkId: decided[0]!.chunkId, reason: 'The chunk states it.' }
+    if (unsupported.missingNumbers.length > 0 && (unsupported.overlap ?? 0) >= 0.5 && unsupported.chunkId !== null) {
+      return { claim: n, verdict: 'contradicted' as const, chunkId: unsupported.chunkId, reason: `The chunk gives another figure than ${unsupported.missingNumbers.join(', ')}.` }
+    }
+    return { claim: n, verdict: 'not_found' as const, chunkId: null, reason: 'The material does not state it.' }
+  })
+}
+
+function coverageFacts(text: string) {
+  const gold = blockText(text, 'gold_answer') ?? ''
+  const answer = blockText(text, 'answer') ?? ''
+  const facts = splitClaims(gold)
+  return (facts.length > 0 ? facts : [gold]).map((fact) => ({ fact, status: (goldCoverage(fact, answer, false).value ?? 0) >= 0.6 ? ('present' as const) : ('missing' as const) }))
+}
+
+function preference(text: string) {
+  const question = blockText(text, 'question') ?? ''
+  const chunks = materialChunks(text)
+  const score = (answer: string) => (lexicalAnswerRelevancy(question, answer, false).value ?? 0) + (lexicalFaithfulness(answer, false, chunks).value ?? 0)
+  const a = score(blockText(text, 'answer_a') ?? '')
+  const b = score(blockText(text, 'answer_b') ?? '')
+  const winner = Math.abs(a - b) < 0.05 ? 'tie' : a > b ? 'A' : 'B'
+  return { winner, reason: winner === 'tie' ? 'Both answers are about as good.' : `Answer ${winner} is closer to the material and the question.` }
+}
+
+/** The scripted reply to one request of this tool's prompts (a Responder for startMessagesServer). */
+export function scriptedReply(request: ReceivedRequest): ScriptedReply {
+  const text = userText(request)
+  switch (forcedToolName(request)) {
+    case null:
+      return textReply(request, scriptedAnswer(text))
+    case 'record_faithfulness':
+      return toolUseReply(request, { verdicts: faithfulnessVerdicts(text) })
+    case 'record_relevancy': {
+      const value = lexicalAnswerRelevancy(blockText(text, 'question') ?? '', blockText(text, 'answer') ?? '', false).value
+      return toolUseReply(request, { score: nearestAnchor(value ?? 0.6), reason: 'Judged by how much of the question the answer takes up.' })
+    }
+    case 'record_coverage':
+      return toolUseReply(request, { facts: coverageFacts(text) })
+    case 'record_refusal':
+      return toolUseReply(request, /\d/.test(blockText(text, 'answer') ?? '') ? { verdict: 'answered', reason: 'It commits to a figure.' } : { verdict: 'refused', reason: 'It only says the material lacks the answer.' })
+    case 'record_preference':
+      return toolUseReply(request, preference(text))
+    default:
+      return { kind: 'error', status: 400, errorType: 'invalid_request_error', message: `scripted server: unknown tool ${forcedToolName(request)}` }
+  }
+}

@@ -1,0 +1,159 @@
+import { z } from 'zod'
+import { MODEL_ROLES, type ModelRole, type ModelUsage, type ResponseSource } from './model-types.ts'
+
+const tokens = z.number().int().min(0)
+
+/** Usage of one role (generator or judge) in a run. */
+export const RoleUsageSchema = z.object({
+  /** Requests the API answered in this run (billed). */
+  calls: z.number().int().min(0),
+  /** Responses served from the disk cache or, in replay, the recording: no cost, no latency. */
+  cacheHits: z.number().int().min(0),
+  /** Extra attempts after 429, 529, 5xx, timeouts and dropped connections. */
+  retries: z.number().int().min(0),
+  inputTokens: tokens,
+  outputTokens: tokens,
+  cacheReadTokens: tokens,
+  cacheWriteTokens: tokens,
+  usd: z.number().min(0),
+})
+export type RoleUsage = z.infer<typeof RoleUsageSchema>
+
+/** What the cache hits would have cost had they been API calls (their recorded usage at today's prices). */
+export const SavedUsageSchema = z.object({ inputTokens: tokens, outputTokens: tokens, cacheReadTokens: tokens, cacheWriteTokens: tokens, usd: z.number().min(0) })
+export type SavedUsage = z.infer<typeof SavedUsageSchema>
+
+export interface CallRecord {
+  /** The question the call was about, and what it did (generate, judge:faithfulness...). */
+  subject: string
+  purpose: string
+  model: string
+  role: ModelRole
+  source: ResponseSource
+  usage: ModelUsage
+  /** USD at the table's price (charged for API calls, saved for hits). */
+  usd: number
+  latencyMs: number | null
+  retries: number
+  /** The response came from a scripted server (now or when it was cached or recorded). */
+  scripted: boolean
+}
+
+export const ZERO_ROLE_USAGE: RoleUsage = Object.freeze({ calls: 0, cacheHits: 0, retries: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, usd: 0 })
+const zeroRole = (): RoleUsage => ({ ...ZERO_ROLE_USAGE })
+
+/** One model call in the report's run.calls: what it was, where its response came from, its tokens, cost and latency. */
+export const CallLogSchema = z.object({
+  subject: z.string(),
+  purpose: z.string(),
+  role: z.enum(MODEL_ROLES),
+  model: z.string(),
+  source: z.enum(['api', 'cache', 'recording']),
+  inputTokens: tokens,
+  outputTokens: tokens,
+  cacheReadTokens: tokens,
+  cacheWriteTokens: tokens,
+  /** USD charged (0 for cache hits and replays). */
+  usd: z.number().min(0),
+  /** Wall time from first attempt to response, retries included; null for cache hits and replays. */
+  latencyMs: z.number().nullable(),
+  retries: z.number().int().min(0),
+})
+export type CallLog = z.infer<typeof CallLogSchema>
+
+/** USD to 6 decimals (a millionth of a dollar), so small runs do not round to 0. */
+export const roundUsd = (usd: number) => Math.round(usd * 1e6) / 1e6
+
+/**
+ * Usage accounting of one run: every call's tokens (input, output, cache reads and writes), USD and
+ * latency, per role. Cache hits (and replayed responses) are counted apart and left out of cost and
+ * latency; what they would have cost is kept as savedByCache.
+ */
+export class UsageLedger {
+  readonly #records: CallRecord[] = []
+
+  add(record: CallRecord): void {
+    this.#records.push(record)
+  }
+
+  get records(): readonly CallRecord[] {
+    return this.#records
+  }
+
+  byRole(role: ModelRole): RoleUsage {
+    const usage = zeroRole()
+    for (const record of this.#records) {
+      if (record.role !== role) continue
+      if (record.source !== 'api') {
+        usage.cacheHits += 1
+        continue
+      }
+      usage.calls += 1
+      usage.retries += record.retries
+      usage.inputTokens += record.usage.inputTokens
+      usage.outputTokens += record.usage.outputTokens
+      usage.cacheReadTokens += record.usage.cacheReadTokens
+      usage.cacheWriteTokens += record.usage.cacheWriteTokens
+      usage.usd += record.usd
+    }
+    return { ...usage, usd: roundUsd(usage.usd) }
+  }
+
+  savedByCache(): SavedUsage {
+    const saved = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, usd: 0 }
+    for (const record of this.#records) {
+      if (record.source === 'api') continue
+      saved.inputTokens += record.usage.inputTokens
+      saved.outputTokens += record.usage.outputTokens
+      saved.cacheReadTokens += record.usage.cacheReadTokens
+      saved.cacheWriteTokens += record.usage.cacheWriteTokens
+      saved.usd += record.usd
+    }
+    return { ...saved, usd: roundUsd(saved.usd) }
+  }
+
+  /** Every call of the run, sorted by question and purpose (run order is not stable). */
+  calls(): CallLog[] {
+    return this.#records
+      .map((r) => ({
+        subject: r.subject,
+        purpose: r.purpose,
+        role: r.role,
+        model: r.model,
+        source: r.source,
+        ...r.usage,
+        usd: r.source === 'api' ? roundUsd(r.usd) : 0,
+        latencyMs: r.latencyMs === null ? null : Math.round(r.latencyMs * 10) / 10,
+        retries: r.retries,
+      }))
+      .sort((a, b) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : a.purpose < b.purpose ? -1 : a.purpose > b.purpose ? 1 : 0))
+  }
+
+  /** True when any response of the run came from a scripted server: its numbers are not a model's. */
+  get scripted(): boolean {
+    return this.#records.some((r) => r.scripted)
+  }
+
+  /** Latencies of the role's API calls (cache hits have none). */
+  latencies(role: ModelRole): number[] {
+    return this.#records.flatMap((r) => (r.role === role && r.source === 'api' && r.latencyMs !== null ? [r.latencyMs] : []))
+  }
+
+  /** The report's run.usage block: totals (the contract's fields first), per role, and what the cache saved. */
+  usage() {
+    const byRole = Object.fromEntries(MODEL_ROLES.map((role) => [role, this.byRole(role)])) as Record<ModelRole, RoleUsage>
+    const sum = (field: keyof RoleUsage) => MODEL_ROLES.reduce((total, role) => total + byRole[role][field], 0)
+    return {
+      inputTokens: sum('inputTokens'),
+      outputTokens: sum('outputTokens'),
+      cacheHits: sum('cacheHits'),
+      usd: roundUsd(sum('usd')),
+      cacheReadTokens: sum('cacheReadTokens'),
+      cacheWriteTokens: sum('cacheWriteTokens'),
+      calls: sum('calls'),
+      retries: sum('retries'),
+      byRole,
+      savedByCache: this.savedByCache(),
+    }
+  }
+}

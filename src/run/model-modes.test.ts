@@ -1,0 +1,147 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { ReplayMissError } from '../model/model-client.ts'
+import { RecordingMetadataSchema } from '../model/recording.ts'
+import { tempDir as temp, tinyPaths } from '../model/testing/eval-child.ts'
+import { startMessagesServer, textReply, toolUseReply, type MessagesServer } from '../model/testing/messages-server.ts'
+import { scriptedReply, userText } from '../model/testing/scripted-responder.ts'
+import { TEST_API_KEY } from '../model/testing/test-client.ts'
+import { renderTerminalSummary } from '../report/render-terminal.ts'
+import { defaultPaths, evaluate, type EvaluationPaths } from './evaluate.ts'
+
+// The model modes in process: replay of the committed recording, replay's errors, warnings, judge errors.
+// The CLI end to end (live, rerun, record, kill and resume, key scan) is in model-modes-cli.test.ts.
+
+let server: MessagesServer
+beforeAll(async () => {
+  server = await startMessagesServer(scriptedReply)
+})
+afterAll(() => server.close())
+beforeEach(() => {
+  server.resetStats()
+  server.latencyMs = 0
+  server.setResponder(scriptedReply)
+})
+
+const liveEnv = (extra: Record<string, string> = {}): Record<string, string> => ({ EVAL_MODE: 'live', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url, ...extra })
+const brokenFaithfulness = () =>
+  server.setResponder((r) => ((r.body.tool_choice as { name?: string } | undefined)?.name === 'record_faithfulness' ? toolUseReply(r, { verdicts: 'fine' }) : scriptedReply(r)))
+
+describe('replay of the committed recording (fixtures/recordings/golden-set)', () => {
+  it('runs the whole golden set offline: every call replayed, none sent, usage counted, marked scripted', async () => {
+    // A key and a reachable server are there to prove replay never uses them.
+    const report = await evaluate(defaultPaths('.'), { tier: 'full', env: { EVAL_MODE: 'replay', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url } }).catch((error: Error) => {
+      throw new Error(`${error.message}\n(the committed recording no longer matches the golden set, corpus or prompts: run \`pnpm record:scripted\` and commit fixtures/recordings/golden-set)`)
+    })
+    expect(server.requests).toHaveLength(0)
+    expect(report.config.mode).toBe('replay')
+    expect(report.summary.judge).toBe('model:claude-haiku-4-5-20251001')
+    expect(report.questions.every((q) => q.answer !== null)).toBe(true)
+    expect(report.summary.judgeErrors).toBe(0)
+    const { usage } = report.run
+    expect(usage).toMatchObject({ calls: 0, usd: 0, inputTokens: 0, retries: 0 })
+    expect(usage.cacheHits).toBe(usage.byRole.generator.cacheHits + usage.byRole.judge.cacheHits)
+    expect(usage.byRole.generator.cacheHits).toBe(report.questions.length)
+    expect(usage.byRole.judge.cacheHits).toBeGreaterThan(report.questions.length)
+    expect(usage.savedByCache.inputTokens).toBeGreaterThan(0)
+    expect(usage.savedByCache.usd).toBeGreaterThan(0)
+    expect(report.run.latencyMs.generate).toBeNull()
+    expect(report.run.modelCalls.every((c) => c.source === 'recording' && c.usd === 0 && c.latencyMs === null)).toBe(true)
+    expect(report.inputs.judgePromptsHash).toMatch(/^[0-9a-f]{16}$/)
+    expect(report.warnings[0]).toMatch(/^replaying fixtures\/recordings\/golden-set, a scripted recording/)
+    expect(report.calibration?.scripted).toBe(true)
+    const metadata = RecordingMetadataSchema.parse(JSON.parse(readFileSync('fixtures/recordings/golden-set/metadata.json', 'utf8')))
+    expect(metadata).toMatchObject({ scripted: true, complete: true, models: { generator: report.config.generatorModel, judge: report.config.judgeModel } })
+    expect(metadata.questions).toEqual(report.questions.map((q) => q.id))
+  })
+
+  it('MOCK=1 turns a live run into a replay of its recording', async () => {
+    const report = await evaluate(defaultPaths('.'), { tier: 'full', env: { EVAL_MODE: 'live', MOCK: '1' } })
+    expect(report.config.mode).toBe('replay')
+    expect(report.run.usage.calls).toBe(0)
+  })
+})
+
+describe('live against the local server', () => {
+  it('the retrieval tier asks the model nothing, so it needs no key and no recording', async () => {
+    const report = await evaluate(defaultPaths('.'), { tier: 'retrieval', env: { EVAL_MODE: 'live' } })
+    expect(report.run.usage.calls).toBe(0)
+    expect(report.inputs.judgePromptsHash).toBeNull()
+  })
+
+  it('warns in the report and the terminal when the generator and the judge are one model', async () => {
+    const report = await evaluate(tinyPaths(), { tier: 'full', env: liveEnv({ EVAL_JUDGE_MODEL: 'claude-sonnet-5' }) })
+    expect(report.warnings[0]).toMatch(/^the generator and the judge are the same model \(claude-sonnet-5\): .*self-preference bias/)
+    expect(renderTerminalSummary(report)).toContain('warning: the generator and the judge are the same model (claude-sonnet-5)')
+    const other = await evaluate(tinyPaths(), { tier: 'full', env: liveEnv() })
+    expect(other.warnings).toEqual([`the server at ${server.url} is scripted (it marks its responses so): its numbers measure scripted outputs, not a real model`])
+  })
+})
+
+describe('live generation', () => {
+  it('answers from the packed context as delimited data, and names an answer cut off at max_tokens in the warnings', async () => {
+    server.setResponder((r) => (r.body.tools ? scriptedReply(r) : textReply(r, 'Traces are kept for 30 days on', { stopReason: 'max_tokens' })))
+    const report = await evaluate(tinyPaths(), { tier: 'full', env: liveEnv({ EVAL_GENERATOR_MAX_TOKENS: '8' }) })
+    const generation = server.requests.filter((r) => !r.body.tools)
+    expect(generation).toHaveLength(3)
+    expect(generation.every((r) => r.body.max_tokens === 8 && r.body.model === 'claude-sonnet-5')).toBe(true)
+    expect(JSON.stringify(generation[0]!.body.system)).toContain('I could not find the answer to this question in the provided material.')
+    expect(userText(generation[0]!)).toMatch(/^<material>\n<chunk id="[^"]+">\n[\s\S]*<\/material>\n\n<question>\n/)
+    expect(report.questions.every((q) => q.answer === 'Traces are kept for 30 days on')).toBe(true)
+    expect(report.warnings.slice(1)).toEqual(['g-1', 'g-2', 'g-3'].map((id) => `${id}: the generator's answer was cut off at max_tokens (8); it is judged as it is`))
+  })
+})
+
+describe('replay errors', () => {
+  it('replay names what it cannot answer: unrecorded questions, changed requests, other models, no or half a recording', async () => {
+    const paths = tinyPaths()
+    await evaluate(paths, { tier: 'full', env: liveEnv({ EVAL_MODE: 'record', EVAL_RECORDING: 'tiny' }) })
+    const replay = (env: Record<string, string> = {}, override: Partial<EvaluationPaths> = {}) =>
+      evaluate({ ...paths, ...override }, { tier: 'full', env: { EVAL_MODE: 'replay', EVAL_RECORDING: 'tiny', ...env } })
+    await expect(replay()).resolves.toMatchObject({ summary: { judgeErrors: 0 } })
+
+    const golden = JSON.parse(readFileSync(paths.goldenSetFile, 'utf8')) as { questions: { id: string; question: string }[] }
+    const grown = join(temp('golden-'), 'golden.json')
+    writeFileSync(grown, JSON.stringify({ questions: [...golden.questions, { ...golden.questions[0]!, id: 'g-9' }, { ...golden.questions[0]!, id: 'g-10' }] }))
+    await expect(replay({}, { goldenSetFile: grown })).rejects.toThrow(/^replay: the recording at .*tiny holds no responses for 2 question\(s\) of the golden set: g-9, g-10; re-record with `pnpm record:scripted`/)
+
+    const edited = join(temp('golden-'), 'golden.json')
+    writeFileSync(edited, JSON.stringify({ questions: golden.questions.map((q) => (q.id === 'g-1' ? { ...q, question: 'How long are traces kept on Business, in days?' } : q)) }))
+    const miss = await replay({}, { goldenSetFile: edited }).catch((e: unknown) => e as Error)
+    expect(miss).toBeInstanceOf(Error)
+    expect((miss as Error).message).toMatch(/^question g-1: builtin-bm25 failed: replay: no recorded response for g-1 generate \(claude-sonnet-5\): it differs from the recorded generate call of g-1: the inputs differ/)
+    expect((miss as Error).cause).toBeInstanceOf(ReplayMissError)
+
+    await expect(replay({ EVAL_JUDGE_MODEL: 'claude-sonnet-5' })).rejects.toThrow(/was made with judge claude-haiku-4-5-20251001 \(this run: claude-sonnet-5\)/)
+    await expect(replay({ EVAL_RECORDING: 'nothing-here' })).rejects.toThrow(/^replay: no recording at .*nothing-here \(metadata\.json missing\); re-record with/)
+
+    // A record run that dies leaves the recording marked incomplete; replay refuses it.
+    server.setResponder((r) => ((r.body.tool_choice as { name?: string } | undefined)?.name ? { kind: 'error', status: 400, errorType: 'invalid_request_error', message: 'no' } : scriptedReply(r)))
+    await expect(evaluate(paths, { tier: 'full', env: liveEnv({ EVAL_MODE: 'record', EVAL_RECORDING: 'tiny', EVAL_CACHE: 'off' }) })).rejects.toThrow(/HTTP 400/)
+    await expect(replay()).rejects.toThrow(/is incomplete \(its record run did not finish\)/)
+  }, 30_000)
+})
+
+describe('judge errors', () => {
+  it('give null scores with status judge-error, are counted in the summary, and fail the gate above the limit', async () => {
+    brokenFaithfulness()
+    const report = await evaluate(tinyPaths(), { tier: 'full', env: liveEnv({ EVAL_CACHE: 'off' }), baselineDir: temp('no-baseline-') })
+    const failed = report.questions.filter((q) => q.generation?.judgeErrors.length)
+    expect(failed.length).toBeGreaterThan(0)
+    for (const q of failed) {
+      expect(q.faithfulness).toBeNull()
+      expect(q.generation?.faithfulness.status).toBe('judge-error')
+      expect(q.generation?.judgeErrors[0]?.message).toMatch(/^faithfulness judge: invalid record_faithfulness input/)
+    }
+    const judged = report.questions.filter((q) => q.answer !== null).length
+    expect(report.summary.judgeErrors).toBe(failed.length)
+    expect(report.summary.judgeErrorRate).toBe(Math.round((failed.length / judged) * 1e4) / 1e4)
+    expect(report.gate?.passed).toBe(false)
+    expect(report.gate?.regressions).toContainEqual({ name: 'judge-error rate (limit 0.05)', baseline: 0.05, current: report.summary.judgeErrorRate, delta: expect.any(Number) })
+
+    const tolerant = await evaluate(tinyPaths(), { tier: 'full', env: liveEnv({ EVAL_CACHE: 'off', EVAL_MAX_JUDGE_ERROR_RATE: '1' }), baselineDir: temp('no-baseline-') })
+    expect(tolerant.gate?.regressions).toEqual([])
+  })
+
+})

@@ -56,7 +56,7 @@ runCli('bench:model', async () => {
       ANTHROPIC_API_KEY: 'bench-local-server-dummy-key',
     }
     const started = performance.now()
-    const report = await evaluate({ ...defaults, goldenSetFile, cacheDir: join(dir, 'cache') }, { tier: 'full', env, baselineDir: null })
+    const report = await evaluate({ ...defaults, goldenSetFile, cacheDir: join(dir, 'cache') }, { tier: 'full', env, baselineRoot: null })
     const wallMs = performance.now() - started
     const calls = report.run.usage.calls
     const idealMs = (calls * latencyMs) / concurrency

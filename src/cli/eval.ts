@@ -4,7 +4,7 @@ import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { writeReports } from '../report/write-report.ts'
 import { defaultPaths, evaluate } from '../run/evaluate.ts'
 import { runCli } from './run-cli.ts'
-import { BASELINE_DIR } from '../gate/baseline-files.ts'
+import { BASELINE_ROOT } from '../gate/baseline-files.ts'
 import { judgeErrorFailure } from '../gate/gate.ts'
 
 const USAGE = `usage: pnpm eval [--tier retrieval|full] [--out reports] [--corpus corpus] [--golden evals/golden-set.json] [--config evals/eval.config.json] [--labels evals/human-labels.json]
@@ -27,7 +27,7 @@ runCli('eval', async () => {
       golden: { type: 'string', default: defaults.goldenSetFile },
       config: { type: 'string', default: defaults.configFile },
       labels: { type: 'string', default: defaults.humanLabelsFile },
-      baseline: { type: 'string', default: BASELINE_DIR },
+      baseline: { type: 'string', default: BASELINE_ROOT },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -38,7 +38,7 @@ runCli('eval', async () => {
   }
   if (values.tier !== 'retrieval' && values.tier !== 'full') throw new InputError(`--tier ${values.tier}: expected retrieval or full`)
   const paths = { corpusDir: values.corpus, goldenSetFile: values.golden, configFile: values.config, humanLabelsFile: values.labels }
-  const report = await evaluate(paths, { tier: values.tier, baselineDir: values.baseline === '' ? null : values.baseline })
+  const report = await evaluate(paths, { tier: values.tier, baselineRoot: values.baseline === '' ? null : values.baseline })
   const written = writeReports(report, values.out)
   console.log(`reports: ${written.json}, ${written.markdown} (${report.run.durationMs.toFixed(0)} ms)\n`)
   console.log(renderTerminalSummary(report))

@@ -41,7 +41,7 @@ runCli('record:scripted', async () => {
     }
     const paths = { ...defaults, corpusDir: values.corpus, goldenSetFile: values.golden, configFile: values.config }
     const started = performance.now()
-    const report = await evaluate(paths, { tier: 'full', env, baselineDir: null })
+    const report = await evaluate(paths, { tier: 'full', env, baselineRoot: null })
     const dir = recordingDir(paths.recordingsDir ?? 'fixtures/recordings', values.recording)
     console.log(
       `recorded ${report.summary.questions} questions, ${server.requests.length} exchanges (scripted) into ${dir} in ${Math.round(performance.now() - started)} ms`,

@@ -6,7 +6,17 @@ import { writeFileAtomic } from '../report/write-report.ts'
 import { BaselineQuestionsSchema, BaselineSummarySchema, type Baseline, type BaselineQuestion, type BaselineSummary } from './baseline-schema.ts'
 import { gatedValues } from './gated-metrics.ts'
 
-export const BASELINE_DIR = 'baseline'
+/** Where baselines live: offline at the root, each model mode in a folder of its own. */
+export const BASELINE_ROOT = 'baseline'
+
+/**
+ * The baseline folder of a mode. Offline runs compare with baseline/; live and record runs with
+ * baseline/live/; replay runs with baseline/replay/ (a recording's numbers are not a live model's,
+ * nor the offline judge's, so they never gate each other).
+ */
+export function baselineDirFor(root: string, mode: 'offline' | 'live' | 'record' | 'replay'): string {
+  return mode === 'offline' ? root : `${root}/${mode === 'record' ? 'live' : mode}`
+}
 export const HOW_TO_CREATE_BASELINE = 'create it with `pnpm baseline:update` (vitest run --project eval -u) and commit baseline/'
 
 /** Reads the accepted baseline from `dir`; null when it does not exist yet. */

@@ -4,7 +4,7 @@ import { loadCorpus, type CorpusDocument } from '../load/corpus.ts'
 import type { RagSystem } from '../system/rag-system.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
 import { contentHash } from '../load/content-hash.ts'
-import { readBaseline } from '../gate/baseline-files.ts'
+import { baselineDirFor, readBaseline } from '../gate/baseline-files.ts'
 import { evaluateGate } from '../gate/gate.ts'
 import type { Report } from '../report/report-schema.ts'
 import { scoreRetrieval } from '../scoring/score-retrieval.ts'
@@ -66,8 +66,8 @@ export interface EvaluateOptions {
   env?: NodeJS.ProcessEnv
   /** Clock, injectable so tests can pin `run`. */
   now?: () => Date
-  /** Folder of the accepted baseline to gate against; null to skip the comparison. */
-  baselineDir?: string | null
+  /** Root folder of the accepted baselines (one per mode: baselineDirFor); null to skip the comparison. */
+  baselineRoot?: string | null
   /**
    * The system under test; the built-in BM25 system when absent (a user's pipeline plugs in here). In
    * the model modes `answerer` is Claude through the run's model client (cache, record, replay, usage).
@@ -138,7 +138,7 @@ export async function evaluate(paths: EvaluationPaths, options: EvaluateOptions)
     },
     warnings: model?.warnings() ?? [],
   }
-  const baselineDir = options.baselineDir ?? null
+  const baselineDir = options.baselineRoot == null ? null : baselineDirFor(options.baselineRoot, config.mode)
   if (baselineDir !== null) report.gate = evaluateGate(report, readBaseline(baselineDir), baselineDir, config.tolerance)
   return report
 }

@@ -126,7 +126,7 @@ describe('replay errors', () => {
 describe('judge errors', () => {
   it('give null scores with status judge-error, are counted in the summary, and fail the gate above the limit', async () => {
     brokenFaithfulness()
-    const report = await evaluate(tinyPaths(), { tier: 'full', env: liveEnv({ EVAL_CACHE: 'off' }), baselineDir: temp('no-baseline-') })
+    const report = await evaluate(tinyPaths(), { tier: 'full', env: liveEnv({ EVAL_CACHE: 'off' }), baselineRoot: temp('no-baseline-') })
     const failed = report.questions.filter((q) => q.generation?.judgeErrors.length)
     expect(failed.length).toBeGreaterThan(0)
     for (const q of failed) {
@@ -140,7 +140,7 @@ describe('judge errors', () => {
     expect(report.gate?.passed).toBe(false)
     expect(report.gate?.regressions).toContainEqual({ name: 'judge-error rate (limit 0.05)', baseline: 0.05, current: report.summary.judgeErrorRate, delta: expect.any(Number) })
 
-    const tolerant = await evaluate(tinyPaths(), { tier: 'full', env: liveEnv({ EVAL_CACHE: 'off', EVAL_MAX_JUDGE_ERROR_RATE: '1' }), baselineDir: temp('no-baseline-') })
+    const tolerant = await evaluate(tinyPaths(), { tier: 'full', env: liveEnv({ EVAL_CACHE: 'off', EVAL_MAX_JUDGE_ERROR_RATE: '1' }), baselineRoot: temp('no-baseline-') })
     expect(tolerant.gate?.regressions).toEqual([])
   })
 

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it, type TestContext } from 'vitest'
-import { HOW_TO_CREATE_BASELINE } from '../gate/baseline-files.ts'
+import { BASELINE_ROOT, HOW_TO_CREATE_BASELINE, baselineDirFor } from '../gate/baseline-files.ts'
 import { GATED_METRICS } from '../gate/gated-metrics.ts'
 import { AGREEMENT_THRESHOLD } from '../calibration/agreement.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from '../gate/question-checks.ts'
@@ -94,7 +94,7 @@ export function defineMetricCases(): void {
       }
       if (evaluation.baselineUpdated) await annotate('baseline/ was rewritten from this run (vitest -u)')
       for (const difference of gate.stale) await annotate(`stale baseline: ${difference}`, 'warning')
-      expect(gate.baseline).toBe('baseline')
+      expect(gate.baseline).toBe(baselineDirFor(BASELINE_ROOT, report.config.mode))
     })
   })
   describe('judge calibration', () => {

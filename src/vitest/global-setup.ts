@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import type { TestProject } from 'vitest/node'
-import { BASELINE_DIR, baselineFromReport, writeBaseline } from '../gate/baseline-files.ts'
+import { BASELINE_ROOT, baselineDirFor, baselineFromReport, writeBaseline } from '../gate/baseline-files.ts'
 import { evaluateGate } from '../gate/gate.ts'
 import { ReportSchema, type Report } from '../report/report-schema.ts'
 import { writeReports } from '../report/write-report.ts'
@@ -16,7 +16,7 @@ const REPORTS_DIR = process.env.EVAL_REPORTS_DIR || 'reports'
  * the cases decide, so the child runs without GATE.
  */
 function runEvaluation(): SharedEvaluation {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/eval.ts', '--out', REPORTS_DIR, '--baseline', BASELINE_DIR], {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/eval.ts', '--out', REPORTS_DIR, '--baseline', BASELINE_ROOT], {
     encoding: 'utf8',
     env: { ...process.env, GATE: '' },
   })
@@ -35,8 +35,9 @@ function runEvaluation(): SharedEvaluation {
 function acceptAsBaseline(evaluation: SharedEvaluation): SharedEvaluation {
   if (!evaluation.ok) return evaluation
   const baseline = baselineFromReport(evaluation.report)
-  writeBaseline(BASELINE_DIR, baseline)
-  const report = { ...evaluation.report, gate: evaluateGate(evaluation.report, baseline, BASELINE_DIR, evaluation.report.config.tolerance) }
+  const dir = baselineDirFor(BASELINE_ROOT, evaluation.report.config.mode)
+  writeBaseline(dir, baseline)
+  const report = { ...evaluation.report, gate: evaluateGate(evaluation.report, baseline, dir, evaluation.report.config.tolerance) }
   writeReports(report, REPORTS_DIR)
   return { ...evaluation, report, baselineUpdated: true }
 }

@@ -13,6 +13,7 @@ export function renderTerminalSummary(report: Report): string {
   const lines = [
     `${config.system} · ${report.tier} tier · mode ${config.mode} · ${corpus.documents} docs / ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · budget ${config.budgetTokens} tokens · ${judge}`,
     ...renderWarnings(report),
+    renderLatency(report),
     ...renderModelRun(report),
     '',
     formatTable(retrievalSummaryRows(summary, config.k), 'text'),
@@ -29,6 +30,15 @@ export function renderTerminalSummary(report: Report): string {
   if (report.calibration) lines.push('', ...renderCalibration(report.calibration))
   if (report.gate) lines.push('', ...renderGate(report.gate))
   return lines.join('\n')
+}
+
+/** The latency bill, per stage (p50/p95 in ms), and in offline mode the (nil) money bill. */
+export function renderLatency(report: Report): string {
+  const stage = (name: string, value: { p50: number; p95: number } | null) => (value === null ? null : `${name} ${value.p50.toFixed(2)}/${value.p95.toFixed(2)} ms`)
+  const { retrieve, generate, judge } = report.run.latencyMs
+  const stages = [stage('retrieve', retrieve), stage('generate', generate), stage('judge', judge)].filter((s) => s !== null)
+  const money = report.config.mode === 'offline' ? ' · cost $0 (offline: no model calls)' : ''
+  return `latency p50/p95: ${stages.join(', ')}${money} · run ${Math.round(report.run.durationMs)} ms`
 }
 
 /** The gate part of the summary; ends with the regressions table, which is the last thing printed. */

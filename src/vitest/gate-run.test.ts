@@ -23,6 +23,12 @@ describe('the gate through Vitest, against the committed baseline', () => {
     expect(out).toContain('budgetTokens: baseline 600, this run 120')
   }, 60_000)
 
+  it('a crashed evaluation is a failure even without GATE, and says why', () => {
+    const { code, out } = runEvalProject({ EVAL_CONTEXT_BUDGET: '0' })
+    expect(code).toBe(1)
+    expect(out).toContain('the evaluation failed: eval: EVAL_CONTEXT_BUDGET: Too small: expected number to be >0 (got 0)')
+  }, 60_000)
+
   it('without GATE the same regression is reported and the run exits 0', () => {
     const { code, out } = runEvalProject({ EVAL_CONTEXT_BUDGET: '120' })
     expect(code).toBe(0)

@@ -13,7 +13,9 @@ const USAGE = `usage: pnpm eval [--tier retrieval|full] [--out reports] [--corpu
   judges; needs ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL optional), record (live, saving every exchange under
   fixtures/recordings/<EVAL_RECORDING>), replay (from that recording only, no network). Other knobs:
   EVAL_CONTEXT_BUDGET, EVAL_CHUNK_TOKENS, EVAL_CHUNK_OVERLAP, EVAL_TOP_K, EVAL_RANK_DEPTH, EVAL_CONCURRENCY,
-  EVAL_GENERATOR_MODEL, EVAL_JUDGE_MODEL, EVAL_TIMEOUT_MS, EVAL_MAX_RETRIES, EVAL_CACHE (see README).
+  EVAL_GENERATOR_MODEL, EVAL_JUDGE_MODEL, EVAL_TIMEOUT_MS, EVAL_MAX_RETRIES, EVAL_CACHE, EVAL_MAX_USD (a spending
+  cap: the run stops before a request could cross it, exit 2), EVAL_BATCH=1 (the judge through the Message
+  Batches API, half price) (see README). Live and record runs print a cost estimate before any model call.
   Compares with --baseline (default baseline/; '' to skip); with GATE=1 a regression, a missing baseline
   or a judge-error rate above EVAL_MAX_JUDGE_ERROR_RATE exits 1.`
 
@@ -38,7 +40,8 @@ runCli('eval', async () => {
   }
   if (values.tier !== 'retrieval' && values.tier !== 'full') throw new InputError(`--tier ${values.tier}: expected retrieval or full`)
   const paths = { corpusDir: values.corpus, goldenSetFile: values.golden, configFile: values.config, humanLabelsFile: values.labels }
-  const report = await evaluate(paths, { tier: values.tier, baselineRoot: values.baseline === '' ? null : values.baseline })
+  // The cost estimate (before any model call) and the Message Batches progress go to the terminal as they come.
+  const report = await evaluate(paths, { tier: values.tier, baselineRoot: values.baseline === '' ? null : values.baseline, log: (line) => console.log(line) })
   const written = writeReports(report, values.out)
   console.log(`reports: ${written.json}, ${written.markdown} (${report.run.durationMs.toFixed(0)} ms)\n`)
   console.log(renderTerminalSummary(report))

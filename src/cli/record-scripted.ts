@@ -1,4 +1,6 @@
+import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { cacheMinTokens, loadPriceTable } from '../model/prices.ts'
 import { startMessagesServer } from '../model/testing/messages-server.ts'
 import { scriptedReply } from '../model/testing/scripted-responder.ts'
 import { recordingDir } from '../model/recording.ts'
@@ -28,7 +30,9 @@ runCli('record:scripted', async () => {
     console.log(USAGE)
     return 0
   }
-  const server = await startMessagesServer(scriptedReply)
+  // Prompt caching billed as the API bills it (nothing below a model's minimum prefix), so the recorded usage is plausible.
+  const prices = loadPriceTable(join(dirname(defaults.configFile), 'model-prices.json'))
+  const server = await startMessagesServer(scriptedReply, { promptCache: (model) => cacheMinTokens(prices, model) })
   try {
     const env: NodeJS.ProcessEnv = {
       ...process.env,

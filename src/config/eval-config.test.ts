@@ -41,6 +41,13 @@ describe('resolveEvalConfig', () => {
     expect(() => resolveEvalConfig({}, { EVAL_CACHE: 'sometimes' }, 'cfg.json')).toThrow('EVAL_CACHE: Invalid option: expected one of "on"|"off"|"refresh" (got "sometimes")')
     expect(() => resolveEvalConfig({}, { EVAL_RECORDING: '../escape' }, 'cfg.json')).toThrow('EVAL_RECORDING: expected a folder name')
   })
+  it('reads the money knobs: EVAL_MAX_USD, EVAL_BATCH (1/0, true/false), EVAL_BATCH_POLL_MS', () => {
+    expect(resolveEvalConfig({}, {}, 'cfg.json')).toMatchObject({ maxUsd: null, batch: false, batchPollMs: 30_000 })
+    expect(resolveEvalConfig({}, { EVAL_MAX_USD: '2.5', EVAL_BATCH: '1', EVAL_BATCH_POLL_MS: '50' }, 'cfg.json')).toMatchObject({ maxUsd: 2.5, batch: true, batchPollMs: 50 })
+    expect(resolveEvalConfig({ batch: true }, { EVAL_BATCH: 'false' }, 'cfg.json').batch).toBe(false)
+    expect(() => resolveEvalConfig({}, { EVAL_BATCH: 'yes' }, 'cfg.json')).toThrow('EVAL_BATCH="yes": expected 1 or 0 (true or false)')
+    expect(() => resolveEvalConfig({}, { EVAL_MAX_USD: '0' }, 'cfg.json')).toThrow('EVAL_MAX_USD: Too small: expected number to be >0 (got 0)')
+  })
   it('reads the repository config file', () => {
     expect(loadEvalConfig('evals/eval.config.json', {}).budgetTokens).toBe(600)
   })

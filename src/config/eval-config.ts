@@ -30,6 +30,10 @@ export const EvalConfigSchema = z
     retryMaxMs: z.number().int().min(0).default(60_000),
     maxJudgeErrorRate: z.number().min(0).max(1).default(0.05),
     cache: z.enum(['on', 'off', 'refresh']).default('on'),
+    // The model tier's bills: a spending cap per run, and the Message Batches API for the judge (nightly).
+    maxUsd: z.number().positive().nullable().default(null),
+    batch: z.boolean().default(false),
+    batchPollMs: z.number().int().positive().default(30_000),
     recording: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected a folder name of letters, digits, . _ -').default('golden-set'),
   })
   .strict()
@@ -60,6 +64,8 @@ type NumericKnob =
   | 'retryBaseMs'
   | 'retryMaxMs'
   | 'maxJudgeErrorRate'
+  | 'maxUsd'
+  | 'batchPollMs'
 
 /** Environment variable -> config field. Documented in the README's knobs table. */
 const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {
@@ -81,7 +87,13 @@ const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {
   EVAL_RETRY_BASE_MS: 'retryBaseMs',
   EVAL_RETRY_MAX_MS: 'retryMaxMs',
   EVAL_MAX_JUDGE_ERROR_RATE: 'maxJudgeErrorRate',
+  EVAL_MAX_USD: 'maxUsd',
+  EVAL_BATCH_POLL_MS: 'batchPollMs',
 }
+/** Yes/no knobs: 1/true or 0/false. */
+const BOOLEAN_OVERRIDES = {
+  EVAL_BATCH: 'batch',
+} as const
 const STRING_OVERRIDES = {
   EVAL_MODE: 'mode',
   EVAL_GENERATOR_MODEL: 'generatorModel',
@@ -106,6 +118,13 @@ export function resolveEvalConfig(fileValues: unknown, env: NodeJS.ProcessEnv, s
     const value = Number(raw)
     if (!Number.isFinite(value)) throw new InputError(`${name}=${JSON.stringify(raw)}: expected a number`)
     merged[field] = value
+    origin[field] = name
+  }
+  for (const [name, field] of Object.entries(BOOLEAN_OVERRIDES)) {
+    const raw = env[name]
+    if (raw === undefined || raw === '') continue
+    if (!/^(1|0|true|false)$/i.test(raw)) throw new InputError(`${name}=${JSON.stringify(raw)}: expected 1 or 0 (true or false)`)
+    merged[field] = /^(1|true)$/i.test(raw)
     origin[field] = name
   }
   for (const [name, field] of Object.entries(STRING_OVERRIDES)) {

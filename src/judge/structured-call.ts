@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { z } from 'zod'
-import type { ModelClient } from '../model/model-client.ts'
-import type { MessageRequest, ModelRole } from '../model/model-types.ts'
+import { BatchItemError, type ModelClient } from '../model/model-client.ts'
+import type { MessageRequest, ModelResponse, ModelRole } from '../model/model-types.ts'
 import { outputSchemaHash, templateHash, toolInputSchema, type ToolTemplate } from '../model/prompt-template.ts'
 
 export interface StructuredCallSpec<S extends z.ZodType> {
@@ -49,27 +49,35 @@ function describeIssues(error: z.ZodError): string {
     .join('; ')
 }
 
-type Attempt<T> = { ok: true; output: T } | { ok: false; problem: string; cutOff: boolean }
+type Attempt<T> = { ok: true; output: T } | { ok: false; problem: string; cutOff: boolean; final?: boolean }
 
 /**
  * One structured model call by forced tool use, validated with the zod schema the tool's JSON Schema
  * came from (and the spec's own check). A max_tokens stop or an invalid output gets one repair attempt:
  * the same request with the problem stated (and, after a cut-off, twice the max_tokens); if that fails
- * too the outcome is an error naming both problems.
+ * too the outcome is an error naming both problems. A Message Batches item the API refused (BatchItemError)
+ * is an error at once: a repair would send the same request.
  */
 export async function callStructured<S extends z.ZodType>(client: ModelClient, spec: StructuredCallSpec<S>): Promise<StructuredOutcome<z.output<S>>> {
   const attempt = async (purpose: string, maxTokens: number, user: string): Promise<Attempt<z.output<S>>> => {
     const request = toolRequest(spec.template, spec.model, maxTokens, user)
-    const { response } = await client.call({
-      role: spec.role,
-      subject: spec.subject,
-      purpose,
-      templateHash: templateHash(spec.template),
-      schemaHash: outputSchemaHash(spec.template),
-      inputs: spec.inputs,
-      sample: 0,
-      request,
-    })
+    let response: ModelResponse
+    try {
+      ;({ response } = await client.call({
+        role: spec.role,
+        subject: spec.subject,
+        purpose,
+        templateHash: templateHash(spec.template),
+        schemaHash: outputSchemaHash(spec.template),
+        inputs: spec.inputs,
+        sample: 0,
+        request,
+      }))
+    } catch (error) {
+      // A Message Batches item the API refused: the same request would be refused again, so no repair either.
+      if (error instanceof BatchItemError) return { ok: false, problem: error.message, cutOff: false, final: true }
+      throw error
+    }
     if (response.stopReason === 'max_tokens') return { ok: false, problem: `output cut off at max_tokens (${maxTokens})`, cutOff: true }
     const call = response.content.find((block) => block.type === 'tool_use' && block.name === spec.template.tool.name)
     if (!call || call.type !== 'tool_use') return { ok: false, problem: `no call of ${spec.template.tool.name} (stop reason ${response.stopReason ?? 'none'})`, cutOff: false }
@@ -81,6 +89,7 @@ export async function callStructured<S extends z.ZodType>(client: ModelClient, s
 
   const first = await attempt(spec.purpose, spec.maxTokens, spec.user)
   if (first.ok) return { ok: true, output: first.output, repaired: false }
+  if (first.final) return { ok: false, error: first.problem }
   const note = first.cutOff
     ? `Your previous reply was cut off at the token limit before the ${spec.template.tool.name} call was complete. Call ${spec.template.tool.name} again, with shorter reasons.`
     : `Your previous call of ${spec.template.tool.name} was rejected: ${first.problem}. Call ${spec.template.tool.name} again with a corrected input that follows its schema.`

@@ -3,13 +3,25 @@ import { join } from 'node:path'
 import { writeFileAtomic } from '../report/write-report.ts'
 import { StoredExchangeSchema, type StoredExchange } from './exchange.ts'
 
+/** What the model client needs of a response cache (DiskCache; a read-only view of it for the cost estimate's dry run). */
+export interface ResponseCache {
+  readonly dir: string
+  get(key: string): StoredExchange | null
+  put(exchange: StoredExchange, request: unknown): void
+}
+
+/** A view of a cache that reads and never writes. */
+export function readOnlyCache(cache: ResponseCache): ResponseCache {
+  return { dir: cache.dir, get: (key) => cache.get(key), put: () => {} }
+}
+
 /**
  * The content-addressed response cache (default .cache/model/, git-ignored): one JSON file per call,
  * named by its key, written atomically (temp file + rename) the moment its response arrives, so an
  * unchanged rerun makes no API call and a run killed halfway pays only for what it had not yet received.
  * An unreadable entry (edited by hand, another version) is a miss, never an error.
  */
-export class DiskCache {
+export class DiskCache implements ResponseCache {
   constructor(readonly dir: string) {}
 
   #path(key: string): string {

@@ -1,11 +1,15 @@
 import pLimit, { type LimitFunction } from 'p-limit'
+import { BatchQueue, type BatchLog } from './batch-queue.ts'
+import type { BatchTransport } from './batch-transport.ts'
 import { callKey, callParts, type StoredExchange } from './exchange.ts'
-import type { DiskCache } from './disk-cache.ts'
-import type { ModelCall, ModelResponse, ModelResult } from './model-types.ts'
-import { costUsd, priceOf, type PriceTable } from './prices.ts'
+import type { ResponseCache } from './disk-cache.ts'
+import type { ModelCall, ModelResponse, ModelResult, ModelRole, ModelUsage } from './model-types.ts'
+import { costUsd, priceOf, promptCacheSavingsUsd, type ModelPrice, type PriceTable } from './prices.ts'
 import type { RecordingReader, RecordingWriter } from './recording.ts'
+import { worstCaseUsd } from './request-cost.ts'
 import { describeFailure, retryDelay, type RetryPolicy } from './retry-policy.ts'
 import type { MessagesTransport } from './sdk-transport.ts'
+import { BudgetExceededError, SpendingCap, type Reservation } from './spending-cap.ts'
 import { UsageLedger } from './usage-ledger.ts'
 
 /** live: cache, then the API. record: the same, and every exchange saved to a recording. replay: the recording only. */
@@ -18,7 +22,7 @@ export interface ModelClientOptions {
   mode: ClientMode
   /** The Messages API (live and record); null in replay, which never reaches a network. */
   transport: MessagesTransport | null
-  cache: DiskCache | null
+  cache: ResponseCache | null
   cacheMode: CacheMode
   /** record: where exchanges are saved. */
   recorder?: RecordingWriter
@@ -36,7 +40,28 @@ export interface ModelClientOptions {
   secrets?: readonly string[]
   sleep?: (ms: number) => Promise<void>
   random?: () => number
+  /** EVAL_MAX_USD: no request is sent whose worst case could take the run's spending over it; null or absent: no cap. */
+  maxUsd?: number | null
+  /** EVAL_BATCH=1: the calls of these roles that miss the cache go through the Message Batches API, at the table's batchFactor. */
+  batch?: BatchSettings | null
+  /** Progress lines for the terminal (batches submitted, polled, ended; items sent again). */
+  progress?: (line: string) => void
+  /** Sees every call with its result as it is accounted (the cost estimate's dry run collects them). */
+  observe?: (call: ModelCall, result: ModelResult) => void
 }
+
+export interface BatchSettings {
+  roles: readonly ModelRole[]
+  transport: BatchTransport
+  /** Wait between status polls (EVAL_BATCH_POLL_MS). */
+  pollMs: number
+}
+
+/**
+ * Batch item errors worth a normal call: the server failed or was busy (the request itself may be fine).
+ * Any other error type (invalid_request_error, not_found_error...) would be repeated by the same request.
+ */
+export const RESENDABLE_BATCH_ERRORS: ReadonlySet<string> = new Set(['api_error', 'overloaded_error', 'rate_limit_error', 'timeout_error', 'malformed_message', 'missing_result'])
 
 /** A model call that failed for good: names the question, the call, the attempts and each failure. */
 export class ModelCallError extends Error {
@@ -45,9 +70,18 @@ export class ModelCallError extends Error {
     message: string,
     readonly subject: string,
     readonly attempts: number,
+    options?: ErrorOptions,
   ) {
-    super(message)
+    super(message, options)
   }
+}
+
+/**
+ * A Message Batches item errored in a way a normal call would only repeat (the request was refused): the
+ * structured judge turns it into a judge error for that metric, so one bad item does not lose the night.
+ */
+export class BatchItemError extends Error {
+  override name = 'BatchItemError'
 }
 
 /** Replay met a request the recording does not hold (never a silent fallback to anything else). */
@@ -56,6 +90,15 @@ export class ReplayMissError extends Error {
 }
 
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/** A response as it came from the API (a normal call or a batch item). */
+interface Sent {
+  response: ModelResponse
+  latencyMs: number
+  retries: number
+  scripted: boolean
+  batch: boolean
+}
 
 /** Failure descriptions in order, repeats folded: "HTTP 529 overloaded_error: Overloaded (x3), no response within ...". */
 function foldFailures(failures: readonly string[]): string {
@@ -79,17 +122,24 @@ function hintFor(status: number | null): string {
  * The one model client the generator and every judge go through: a content-addressed disk cache, a
  * concurrency limit on API requests, retries with backoff that honour retry-after, a per-request
  * timeout, usage and cost accounting per call, and record/replay. Identical calls in flight at the
- * same time share one request.
+ * same time share one request. With a cap (EVAL_MAX_USD) no request is sent whose worst case could
+ * take the run's spending over it; with batching (EVAL_BATCH=1) the judge's calls go through the Message
+ * Batches API and land in the same cache.
  */
 export class ModelClient {
   readonly ledger = new UsageLedger()
   readonly #options: ModelClientOptions
   readonly #limit: LimitFunction
   readonly #inFlight = new Map<string, Promise<ModelResult>>()
+  /** Every call not yet settled: drain() waits for them, so what is paid for reaches the cache. */
+  readonly #pending = new Set<Promise<ModelResult>>()
   readonly #sleep: (ms: number) => Promise<void>
   readonly #random: () => number
-  /** The first call that failed for good: the run is lost, so nothing queued behind it is sent (and paid for). */
-  #failure: ModelCallError | null = null
+  readonly #cap: SpendingCap
+  readonly #batches: BatchQueue | null
+  readonly #batchRoles: ReadonlySet<ModelRole>
+  /** The first call that failed for good (or the cap): the run is lost, so nothing queued behind it is sent (and paid for). */
+  #failure: Error | null = null
 
   constructor(options: ModelClientOptions) {
     if (options.mode !== 'replay' && !options.transport) throw new Error(`ModelClient: mode ${options.mode} needs a transport`)
@@ -99,10 +149,65 @@ export class ModelClient {
     this.#limit = pLimit(options.concurrency)
     this.#sleep = options.sleep ?? sleepFor
     this.#random = options.random ?? Math.random
+    this.#cap = new SpendingCap(options.maxUsd ?? null, this.#resumeHint())
+    const batch = options.mode === 'replay' ? null : (options.batch ?? null)
+    this.#batchRoles = new Set(batch?.roles ?? [])
+    this.#batches = batch
+      ? new BatchQueue({
+          transport: batch.transport,
+          pollMs: batch.pollMs,
+          timeoutMs: options.timeoutMs,
+          retry: options.retry,
+          sleep: this.#sleep,
+          random: this.#random,
+          admit: (call) => {
+            if (this.#failure) throw this.#notSent(call)
+            return this.#reserve(call, this.#options.prices.batchFactor, false)
+          },
+          roomMayChange: () => this.#cap.nextRelease(),
+          release: (reservation) => this.#cap.release(reservation),
+          fail: (call, message) => {
+            const error = new ModelCallError(this.#redact(`${call.subject}: ${call.purpose} (${call.request.model}) failed: ${message}`), call.subject, 1)
+            this.#failure ??= error
+            return error
+          },
+          progress: (line) => this.#progress(line),
+        })
+      : null
   }
 
   get mode(): ClientMode {
     return this.#options.mode
+  }
+
+  /** USD of the API responses received so far in this run (what EVAL_MAX_USD is checked against, with calls in flight). */
+  get spentUsd(): number {
+    return this.#cap.spent
+  }
+
+  /** API responses paid for so far in this run. */
+  get paidCalls(): number {
+    return this.#cap.paidCalls
+  }
+
+  /** The run's Message Batches (EVAL_BATCH=1), in submission order. */
+  get batches(): readonly BatchLog[] {
+    return this.#batches?.log ?? []
+  }
+
+  /** True when this role's calls go through the Message Batches API. */
+  isBatched(role: ModelRole): boolean {
+    return this.#batches !== null && this.#batchRoles.has(role)
+  }
+
+  /**
+   * Waits until every call made so far has settled: requests in flight answered (and cached), batches
+   * ended and read, queued calls refused. A run that fails calls it before it throws, so nothing already
+   * paid for is lost when the process exits.
+   */
+  async drain(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending])
+    await this.#batches?.idle()
   }
 
   /** Sends a call (or answers it from the cache or the recording) and accounts for it. */
@@ -113,23 +218,91 @@ export class ModelClient {
     if (pending) {
       // The same request is already on its way: share its response, as a cache hit (or a replay).
       const shared = await pending
-      return this.#account(call, { ...shared, source: shared.source === 'recording' ? 'recording' : 'cache', latencyMs: null, retries: 0 })
+      return this.#account(call, { ...shared, source: shared.source === 'recording' ? 'recording' : 'cache', latencyMs: null, retries: 0, batch: false })
     }
     const promise = this.#resolve(call, key, parts)
     this.#inFlight.set(key, promise)
+    this.#pending.add(promise)
     try {
       return this.#account(call, await promise)
     } finally {
       this.#inFlight.delete(key)
+      this.#pending.delete(promise)
     }
   }
 
-  #account(call: ModelCall, result: ModelResult): ModelResult {
+  #price(call: ModelCall): ModelPrice {
     const price = priceOf(this.#options.prices, call.request.model)
     if (!price) throw new ModelCallError(`${call.subject} ${call.purpose}: no price for model ${call.request.model} in the price table`, call.subject, 0)
-    const usd = costUsd(price, result.response.usage)
-    this.ledger.add({ subject: call.subject, purpose: call.purpose, model: call.request.model, role: call.role, source: result.source, usage: result.response.usage, usd, latencyMs: result.latencyMs, retries: result.retries, scripted: result.scripted })
-    return { ...result, usd: result.source === 'api' ? usd : 0 }
+    return price
+  }
+
+  #account(call: ModelCall, result: ModelResult): ModelResult {
+    const price = this.#price(call)
+    // A batch answer costs the batch price; a cache hit of a batched role would have, had it been asked in this run.
+    const factor = result.batch || (result.source !== 'api' && this.isBatched(call.role)) ? this.#options.prices.batchFactor : 1
+    const usage = result.response.usage
+    const usd = costUsd(price, usage, factor)
+    this.ledger.add({
+      subject: call.subject,
+      purpose: call.purpose,
+      model: call.request.model,
+      role: call.role,
+      source: result.source,
+      usage,
+      usd,
+      batch: result.batch,
+      promptCacheSavedUsd: result.source === 'api' ? promptCacheSavingsUsd(price, usage, factor) : 0,
+      batchSavedUsd: result.batch ? costUsd(price, usage) - usd : 0,
+      latencyMs: result.latencyMs,
+      retries: result.retries,
+      scripted: result.scripted,
+    })
+    const accounted = { ...result, usd: result.source === 'api' ? usd : 0 }
+    this.#options.observe?.(call, accounted)
+    return accounted
+  }
+
+  /** What a rerun finds after the cap stopped this one, for the error message. */
+  #resumeHint(): string {
+    const { cache, cacheMode } = this.#options
+    if (!cache || cacheMode === 'off') return 'Nothing is cached (EVAL_CACHE=off): a rerun pays again for every call'
+    return `Every response paid for is in the cache (${cache.dir}): a rerun${cacheMode === 'refresh' ? ' with EVAL_CACHE=on' : ''} resumes from it and pays only for the rest`
+  }
+
+  /**
+   * Holds a call's worst case against the cap: with `wait`, waiting for calls in flight to land when that
+   * could make room; without, null in that case (a batch item then waits for the next batch). The cap
+   * reached with nothing in flight stops the run: nothing more is sent.
+   */
+  #reserve(call: ModelCall, factor: number, wait: true): Promise<Reservation>
+  #reserve(call: ModelCall, factor: number, wait: false): Reservation | null
+  #reserve(call: ModelCall, factor: number, wait: boolean): Reservation | null | Promise<Reservation> {
+    const what = `${call.subject} ${call.purpose} (${call.request.model})`
+    const worst = worstCaseUsd(this.#price(call), call.request, factor)
+    const stop = (error: unknown): never => {
+      if (error instanceof BudgetExceededError) this.#failure ??= error
+      throw error
+    }
+    if (wait) return this.#cap.reserveWhenRoom(what, worst).catch(stop)
+    try {
+      return this.#cap.tryReserve(what, worst)
+    } catch (error) {
+      return stop(error)
+    }
+  }
+
+  #notSent(call: ModelCall): ModelCallError {
+    const failure = this.#failure!
+    return new ModelCallError(`${call.subject}: ${call.purpose} not sent: the run already failed (${failure.message})`, call.subject, 0, { cause: failure })
+  }
+
+  #progress(line: string): void {
+    this.#options.progress?.(this.#redact(line))
+  }
+
+  #usd(call: ModelCall, usage: ModelUsage, factor: number): number {
+    return costUsd(this.#price(call), usage, factor)
   }
 
   async #resolve(call: ModelCall, key: string, parts: ReturnType<typeof callParts>): Promise<ModelResult> {
@@ -141,26 +314,78 @@ export class ModelClient {
           `replay: no recorded response for ${call.subject} ${call.purpose} (${call.request.model}): ${recording!.explainMiss(call.subject, call.purpose, parts)}; ${this.#options.howToRecord ?? 're-record it'}`,
         )
       }
-      return { response: recorded.response, source: 'recording', latencyMs: null, retries: 0, usd: 0, scripted: recorded.scripted }
+      return { response: recorded.response, source: 'recording', latencyMs: null, retries: 0, usd: 0, scripted: recorded.scripted, batch: false }
     }
     const cached = cache && cacheMode === 'on' ? cache.get(key) : null
     if (cached) {
       recorder?.put({ ...cached, subject: call.subject, purpose: call.purpose, role: call.role })
-      return { response: cached.response, source: 'cache', latencyMs: null, retries: 0, usd: 0, scripted: cached.scripted }
+      return { response: cached.response, source: 'cache', latencyMs: null, retries: 0, usd: 0, scripted: cached.scripted, batch: false }
     }
-    const { response, latencyMs, retries, scripted } = await this.#limit(() => {
-      if (this.#failure) throw new ModelCallError(`${call.subject}: ${call.purpose} not sent: the run already failed (${this.#failure.message})`, call.subject, 0)
-      return this.#send(call)
-    })
+    const sent = this.isBatched(call.role) ? await this.#viaBatch(call, key) : await this.#viaApi(call)
+    const { response, latencyMs, retries, scripted, batch } = sent
     const exchange: StoredExchange = { key, subject: call.subject, purpose: call.purpose, role: call.role, parts, response, latencyMs: Math.round(latencyMs), retries, scripted }
     // Written the moment it arrives: a run killed later has already paid for this one.
     if (cache && cacheMode !== 'off') cache.put(exchange, call.request)
     recorder?.put(exchange)
-    return { response, source: 'api', latencyMs, retries, usd: 0, scripted }
+    // A batch item has no latency of its own (the batch's wall time is in run.batches).
+    return { response, source: 'api', latencyMs: batch ? null : latencyMs, retries, usd: 0, scripted, batch }
+  }
+
+  /** One call through the Messages API: within the concurrency limit, under the cap, with retries. */
+  #viaApi(call: ModelCall): Promise<Sent> {
+    return this.#limit(async () => {
+      if (this.#failure) throw this.#notSent(call)
+      const reservation = await this.#reserve(call, 1, true)
+      if (this.#failure) {
+        // It waited for room while another call stopped the run.
+        this.#cap.release(reservation)
+        throw this.#notSent(call)
+      }
+      try {
+        const sent = await this.#send(call)
+        this.#cap.settle(reservation, this.#usd(call, sent.response.usage, 1))
+        return { ...sent, batch: false }
+      } catch (error) {
+        this.#cap.release(reservation)
+        throw error
+      }
+    })
+  }
+
+  /**
+   * One call through the Message Batches API. Succeeded: its answer, at the batch price. Expired, or
+   * errored because the server failed or was busy: sent again as a normal call (full price, under the cap
+   * and the retry policy), since the request itself is fine and the run should finish. Errored otherwise
+   * (invalid_request_error and the like): a BatchItemError, which the judge reports as a judge error, since
+   * a normal call would send the same request and be refused the same way. Canceled (this tool never
+   * cancels; a person did, in the Console): a judge error too, not a full-price resend of what was stopped.
+   */
+  async #viaBatch(call: ModelCall, key: string): Promise<Sent> {
+    const { result, reservation, scripted, wallMs, log } = await this.#batches!.enqueue(call, key)
+    const factor = this.#options.prices.batchFactor
+    if (result.type === 'succeeded') {
+      this.#cap.settle(reservation, this.#usd(call, result.response.usage, factor))
+      return { response: result.response, latencyMs: wallMs, retries: 0, scripted, batch: true }
+    }
+    this.#cap.release(reservation)
+    const what = result.type === 'errored' ? `errored (${result.errorType}: ${result.message})` : result.type
+    if (result.type === 'canceled') {
+      log.failed += 1
+      this.#progress(`${call.subject} ${call.purpose}: batch ${log.id} item canceled; not sent again (someone canceled the batch)`)
+      throw new BatchItemError(`batch ${log.id} item canceled; not sent again as a normal call, since someone canceled the batch`)
+    }
+    if (result.type === 'errored' && !RESENDABLE_BATCH_ERRORS.has(result.errorType)) {
+      log.failed += 1
+      this.#progress(`${call.subject} ${call.purpose}: batch ${log.id} item ${what}; not sent again (the same request would be refused again)`)
+      throw new BatchItemError(this.#redact(`batch ${log.id} item ${what}; not sent again as a normal call, which would send the same request`))
+    }
+    log.resent += 1
+    this.#progress(`${call.subject} ${call.purpose}: batch ${log.id} item ${what}; sending it as a normal call (full price)`)
+    return this.#viaApi(call)
   }
 
   /** The attempts of one API call under the retry policy. */
-  async #send(call: ModelCall): Promise<{ response: ModelResponse; latencyMs: number; retries: number; scripted: boolean }> {
+  async #send(call: ModelCall): Promise<Omit<Sent, 'batch'>> {
     const { transport, retry, timeoutMs } = this.#options
     const started = performance.now()
     const failures: string[] = []

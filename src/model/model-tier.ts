@@ -7,11 +7,16 @@ import type { Judge } from '../judge/judge.ts'
 import { InputError } from '../load/input-error.ts'
 import type { Answerer } from '../system/builtin-system.ts'
 import { createClaudeAnswerer } from '../system/claude-answerer.ts'
-import { DiskCache } from './disk-cache.ts'
-import { ModelClient } from './model-client.ts'
-import { assertPriced, loadPriceTable } from './prices.ts'
+import { createSdkBatchTransport, type BatchTransport } from './batch-transport.ts'
+import { DiskCache, readOnlyCache } from './disk-cache.ts'
+import { summariseEstimate, type ObservedCall, type RunEstimate } from './estimate.ts'
+import { ModelClient, type BatchSettings } from './model-client.ts'
+import type { ModelRole } from './model-types.ts'
+import { assertPriced, cacheMinTokens, loadPriceTable, type PriceTable } from './prices.ts'
+import { PromptCacheSimulator } from './prompt-cache.ts'
 import { RecordingReader, RecordingWriter, recordingDir, type RecordingMetadata } from './recording.ts'
 import { createSdkTransport, DEFAULT_BASE_URL, describeBaseUrl, type MessagesTransport } from './sdk-transport.ts'
+import { standInTransport } from './stand-in-transport.ts'
 
 export type ModelMode = 'live' | 'record' | 'replay'
 
@@ -55,13 +60,62 @@ export function selfPreferenceWarning(config: Pick<EvalConfig, 'generatorModel' 
     : null
 }
 
-/** What the evaluation needs of the model tier: the answerer, the judge, usage, and the recording's lifecycle. */
-export interface ModelTier {
-  readonly mode: ModelMode
-  readonly client: ModelClient
+/** The generator and the judge on one client. */
+export interface ModelAgents {
   readonly answerer: Answerer
   readonly judge: Judge
+}
+
+/**
+ * The dry run behind ModelTier.estimate: the run's agents on a client of their own whose transport is the
+ * stand-in (stand-in-transport.ts), reading the run's cache and never writing it, not capped, not
+ * batched, recording nothing; every call it sees is priced by summariseEstimate.
+ */
+async function estimateRun(
+  config: EvalConfig,
+  prices: PriceTable,
+  cache: DiskCache | null,
+  batchRoles: readonly ModelRole[],
+  agents: (on: ModelClient, warn: (message: string) => void) => ModelAgents,
+  dryRun: (agents: ModelAgents) => Promise<void>,
+): Promise<RunEstimate> {
+  const observed: ObservedCall[] = []
+  const standIn = new ModelClient({
+    mode: 'live',
+    transport: standInTransport(new PromptCacheSimulator((model) => cacheMinTokens(prices, model))),
+    cache: cache ? readOnlyCache(cache) : null,
+    cacheMode: config.cache,
+    concurrency: config.concurrency,
+    retry: { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0 },
+    timeoutMs: config.timeoutMs,
+    prices,
+    observe: (call, result) => observed.push({ call, result }),
+  })
+  await dryRun(agents(standIn, () => {}))
+  const generated = observed.filter((o) => o.call.role === 'generator')
+  const answered = generated.filter((o) => o.result.source !== 'api').length
+  const unknown = generated.length - answered
+  const basis =
+    `dry run: the generator's ${generated.length} prompts as they will be sent, ${answered} of them answered by the cache; ` +
+    (unknown === 0
+      ? `the judge's prompts as they will be sent, built on the cached answers`
+      : `the judge's built on ${answered > 0 ? `the ${answered} cached answers and on ` : ''}stand-in answers (extractive, from the same context) for the ${unknown} not yet known`)
+  return summariseEstimate(observed, prices, { models: { generator: config.generatorModel, judge: config.judgeModel }, batchRoles: new Set(batchRoles), maxUsd: config.maxUsd }, basis)
+}
+
+/** What the evaluation needs of the model tier: the answerer, the judge, usage, and the recording's lifecycle. */
+export interface ModelTier extends ModelAgents {
+  readonly mode: ModelMode
+  readonly client: ModelClient
   readonly judgePromptsHash: string
+  /** The judge's calls go through the Message Batches API (EVAL_BATCH=1, live and record). */
+  readonly batching: boolean
+  /**
+   * The cost estimate, before any call: `dryRun` runs the whole pipeline with the agents it is given, which
+   * share a client whose stand-in answers in process and at once (never the network); every call it
+   * makes is priced as the run will send it, the ones the cache holds as free. See estimate.ts.
+   */
+  estimate(dryRun: (agents: ModelAgents) => Promise<void>): Promise<RunEstimate>
   /** The report's warnings: the run's own first, then the per-question ones sorted (run order is not stable). */
   warnings(): string[]
   /** Before any call: replay checks the recording holds every question; record starts the recording. */
@@ -86,7 +140,7 @@ export function openModelTier(
   env: NodeJS.ProcessEnv,
   paths: ModelTierPaths,
   now: () => Date,
-  options: { transport?: MessagesTransport } = {},
+  options: { transport?: MessagesTransport; batchTransport?: BatchTransport; progress?: (line: string) => void } = {},
 ): ModelTier {
   const mode = config.mode
   const prices = loadPriceTable(paths.pricesFile)
@@ -98,6 +152,7 @@ export function openModelTier(
   if (warning) warnings.push(warning)
 
   let transport: MessagesTransport | null = null
+  let batch: BatchSettings | null = null
   let reader: RecordingReader | undefined
   let writer: RecordingWriter | undefined
   let secrets: string[] = []
@@ -123,13 +178,15 @@ export function openModelTier(
     }
     secrets = [apiKey]
     transport = options.transport ?? createSdkTransport({ apiKey, baseURL })
+    if (config.batch) batch = { roles: ['judge'], transport: options.batchTransport ?? createSdkBatchTransport({ apiKey, baseURL }), pollMs: config.batchPollMs }
     if (mode === 'record') writer = new RecordingWriter(dir)
   }
 
+  const cache = mode === 'replay' || config.cache === 'off' ? null : new DiskCache(join(paths.cacheDir, cacheNamespace(baseURL)))
   const client = new ModelClient({
     mode,
     transport,
-    cache: mode === 'replay' || config.cache === 'off' ? null : new DiskCache(join(paths.cacheDir, cacheNamespace(baseURL))),
+    cache,
     cacheMode: config.cache,
     ...(writer ? { recorder: writer } : {}),
     ...(reader ? { recording: reader } : {}),
@@ -139,15 +196,23 @@ export function openModelTier(
     timeoutMs: config.timeoutMs,
     prices,
     secrets,
+    maxUsd: config.maxUsd,
+    batch,
+    ...(options.progress ? { progress: options.progress } : {}),
+  })
+  const agents = (on: ModelClient, warn: (message: string) => void): ModelAgents => ({
+    answerer: createClaudeAnswerer(on, { model: config.generatorModel, maxTokens: config.generatorMaxTokens, sentences: config.answerSentences, warn }),
+    judge: createModelJudge(on, { model: config.judgeModel, maxTokens: config.judgeMaxTokens }),
   })
 
   let run: RunInputs | null = null
   return {
     mode,
     client,
-    answerer: createClaudeAnswerer(client, { model: config.generatorModel, maxTokens: config.generatorMaxTokens, sentences: config.answerSentences, warn: (m) => perQuestion.push(m) }),
-    judge: createModelJudge(client, { model: config.judgeModel, maxTokens: config.judgeMaxTokens }),
+    ...agents(client, (m) => perQuestion.push(m)),
     judgePromptsHash: JUDGE_PROMPTS_HASH,
+    batching: batch !== null,
+    estimate: (dryRun) => estimateRun(config, prices, cache, batch?.roles ?? [], agents, dryRun),
     warnings: () => [
       ...warnings,
       ...(mode !== 'replay' && client.ledger.scripted ? [`the server at ${describeBaseUrl(baseURL)} is scripted (it marks its responses so): its numbers measure scripted outputs, not a real model`] : []),

@@ -128,4 +128,6 @@ export interface ModelResult {
   usd: number
   /** The response came from a scripted server (the local test server), not a model. */
   scripted: boolean
+  /** Answered through the Message Batches API (EVAL_BATCH=1), at the batch price. */
+  batch: boolean
 }

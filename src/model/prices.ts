@@ -10,6 +10,8 @@ export const ModelPriceSchema = z
     output: z.number().min(0),
     cacheWrite: z.number().min(0),
     cacheRead: z.number().min(0),
+    /** The shortest prefix the model caches; a shorter one is billed as plain input (the API says nothing). */
+    cacheMinTokens: z.number().int().min(0).optional(),
     /** Where the figure comes from, or why it is assumed. */
     note: z.string().optional(),
   })
@@ -24,6 +26,8 @@ export const PriceTableSchema = z
   .object({
     $comment: z.string().optional(),
     unit: z.literal('USD per million tokens'),
+    /** Multiplies every price of a Message Batches API call (EVAL_BATCH=1): 0.5, half price. */
+    batchFactor: z.number().positive().max(1).default(0.5),
     models: z.record(z.string().min(1), ModelPriceSchema),
   })
   .strict()
@@ -62,7 +66,24 @@ export function assertPriced(table: PriceTable, models: readonly string[], file:
   }
 }
 
-/** USD of one response's usage. */
-export function costUsd(price: ModelPrice, usage: ModelUsage): number {
-  return (usage.inputTokens * price.input + usage.outputTokens * price.output + usage.cacheWriteTokens * price.cacheWrite + usage.cacheReadTokens * price.cacheRead) / 1_000_000
+/** USD of one response's usage; `factor` is the table's batchFactor for a Message Batches call, else 1. */
+export function costUsd(price: ModelPrice, usage: ModelUsage, factor = 1): number {
+  return (factor * (usage.inputTokens * price.input + usage.outputTokens * price.output + usage.cacheWriteTokens * price.cacheWrite + usage.cacheReadTokens * price.cacheRead)) / 1_000_000
+}
+
+/**
+ * What prompt caching saved on one response: its cache reads at the input price minus the read price,
+ * less the premium its cache writes paid over the input price. Negative when a prefix was written and
+ * never read again (a write costs 1.25x plain input).
+ */
+export function promptCacheSavingsUsd(price: ModelPrice, usage: ModelUsage, factor = 1): number {
+  return (factor * (usage.cacheReadTokens * (price.input - price.cacheRead) - usage.cacheWriteTokens * (price.cacheWrite - price.input))) / 1_000_000
+}
+
+/** Documented minimum when the table gives none (Sonnet 4.x, Opus 4 and 4.1: 1,024 tokens). */
+export const DEFAULT_CACHE_MIN_TOKENS = 1024
+
+/** The shortest prefix a model caches (the table's cacheMinTokens, else 1,024). */
+export function cacheMinTokens(table: PriceTable, model: string): number {
+  return priceOf(table, model)?.cacheMinTokens ?? DEFAULT_CACHE_MIN_TOKENS
 }

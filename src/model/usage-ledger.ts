@@ -16,6 +16,12 @@ export const RoleUsageSchema = z.object({
   cacheReadTokens: tokens,
   cacheWriteTokens: tokens,
   usd: z.number().min(0),
+  /** Of the calls, those answered through the Message Batches API (EVAL_BATCH=1), at the table's batchFactor. */
+  batchCalls: z.number().int().min(0).default(0),
+  /** What prompt caching saved on these calls: cache reads below the input price, less the cache-write premium (negative when writes were never read). */
+  promptCacheSavedUsd: z.number().default(0),
+  /** What the batch discount saved on these calls. */
+  batchSavedUsd: z.number().min(0).default(0),
 })
 export type RoleUsage = z.infer<typeof RoleUsageSchema>
 
@@ -33,13 +39,31 @@ export interface CallRecord {
   usage: ModelUsage
   /** USD at the table's price (charged for API calls, saved for hits). */
   usd: number
+  /** Answered through the Message Batches API (usd at the batch price). */
+  batch: boolean
+  /** What prompt caching saved on this call (may be negative: a write never read). */
+  promptCacheSavedUsd: number
+  /** What the batch discount saved on this call. */
+  batchSavedUsd: number
   latencyMs: number | null
   retries: number
   /** The response came from a scripted server (now or when it was cached or recorded). */
   scripted: boolean
 }
 
-export const ZERO_ROLE_USAGE: RoleUsage = Object.freeze({ calls: 0, cacheHits: 0, retries: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, usd: 0 })
+export const ZERO_ROLE_USAGE: RoleUsage = Object.freeze({
+  calls: 0,
+  cacheHits: 0,
+  retries: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  usd: 0,
+  batchCalls: 0,
+  promptCacheSavedUsd: 0,
+  batchSavedUsd: 0,
+})
 const zeroRole = (): RoleUsage => ({ ...ZERO_ROLE_USAGE })
 
 /** One model call in the report's run.calls: what it was, where its response came from, its tokens, cost and latency. */
@@ -55,9 +79,11 @@ export const CallLogSchema = z.object({
   cacheWriteTokens: tokens,
   /** USD charged (0 for cache hits and replays). */
   usd: z.number().min(0),
-  /** Wall time from first attempt to response, retries included; null for cache hits and replays. */
+  /** Wall time from first attempt to response, retries included; null for cache hits, replays and batch items. */
   latencyMs: z.number().nullable(),
   retries: z.number().int().min(0),
+  /** Answered through the Message Batches API, at the batch price. */
+  batch: z.boolean().default(false),
 })
 export type CallLog = z.infer<typeof CallLogSchema>
 
@@ -95,8 +121,11 @@ export class UsageLedger {
       usage.cacheReadTokens += record.usage.cacheReadTokens
       usage.cacheWriteTokens += record.usage.cacheWriteTokens
       usage.usd += record.usd
+      if (record.batch) usage.batchCalls += 1
+      usage.promptCacheSavedUsd += record.promptCacheSavedUsd
+      usage.batchSavedUsd += record.batchSavedUsd
     }
-    return { ...usage, usd: roundUsd(usage.usd) }
+    return { ...usage, usd: roundUsd(usage.usd), promptCacheSavedUsd: roundUsd(usage.promptCacheSavedUsd), batchSavedUsd: roundUsd(usage.batchSavedUsd) }
   }
 
   savedByCache(): SavedUsage {
@@ -125,6 +154,7 @@ export class UsageLedger {
         usd: r.source === 'api' ? roundUsd(r.usd) : 0,
         latencyMs: r.latencyMs === null ? null : Math.round(r.latencyMs * 10) / 10,
         retries: r.retries,
+        batch: r.batch,
       }))
       .sort((a, b) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : a.purpose < b.purpose ? -1 : a.purpose > b.purpose ? 1 : 0))
   }
@@ -139,7 +169,10 @@ export class UsageLedger {
     return this.#records.flatMap((r) => (r.role === role && r.source === 'api' && r.latencyMs !== null ? [r.latencyMs] : []))
   }
 
-  /** The report's run.usage block: totals (the contract's fields first), per role, and what the cache saved. */
+  /**
+   * The report's run.usage block: totals (the contract's fields first), per role, what the response cache
+   * saved (hits not paid for), what prompt caching saved, and what the batch discount saved.
+   */
   usage() {
     const byRole = Object.fromEntries(MODEL_ROLES.map((role) => [role, this.byRole(role)])) as Record<ModelRole, RoleUsage>
     const sum = (field: keyof RoleUsage) => MODEL_ROLES.reduce((total, role) => total + byRole[role][field], 0)
@@ -154,6 +187,8 @@ export class UsageLedger {
       retries: sum('retries'),
       byRole,
       savedByCache: this.savedByCache(),
+      savedByPromptCache: { cacheReadTokens: sum('cacheReadTokens'), cacheWriteTokens: sum('cacheWriteTokens'), usd: roundUsd(sum('promptCacheSavedUsd')) },
+      savedByBatch: { calls: sum('batchCalls'), usd: roundUsd(sum('batchSavedUsd')) },
     }
   }
 }

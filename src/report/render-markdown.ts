@@ -4,7 +4,7 @@ import { formatTable } from './format-table.ts'
 import { diagnosisRows, generationSummaryRows, retrievalSummaryRows, whereToLook } from './summary-table.ts'
 import { gateMetricRows, renderAdvisory, renderQuestionChanges, renderRegressions, renderStaleness } from './render-gate.ts'
 import { renderCalibration } from './render-calibration.ts'
-import { renderModelRun, renderWarnings } from './render-model-run.ts'
+import { renderEstimate, renderModelRun, renderWarnings } from './render-model-run.ts'
 
 function tokensOf(outcome: QuestionOutcome): string {
   if (outcome.context.length === 0) return 'nothing (the first ranked chunk did not fit the budget)'
@@ -46,7 +46,8 @@ export function renderMarkdown(report: Report): string {
     `Mode ${config.mode} · ${corpus.documents} documents, ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · context budget ${config.budgetTokens} tokens · chunks ${config.chunkTokens}/${config.chunkOverlap} overlap · ${config.retriever} · tokenizer ${config.tokenizer}`,
     '',
     ...renderWarnings(report).map((line) => `> ${line}\n`),
-    ...(config.mode === 'offline' ? [] : ['## Model calls and cost', '', ...renderModelRun(report).map((line) => `- ${line}`), '']),
+    ...(config.mode === 'offline' ? [] : ['## Model calls and cost', '', ...renderModelRun(report).map((line) => (line.startsWith('  ') ? `  - ${line.trimStart()}` : `- ${line}`)), '']),
+    ...(report.run.estimate ? ['The estimate made before the first model call:', '', '```text', ...renderEstimate(report.run.estimate), '```', ''] : []),
     '## Retrieval',
     '',
     formatTable(retrievalSummaryRows(summary, config.k), 'markdown'),

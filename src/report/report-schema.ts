@@ -3,6 +3,7 @@ import { EvalConfigSchema } from '../config/eval-config.ts'
 import { GateResultSchema } from '../gate/gate-schema.ts'
 import { QUESTION_TYPES } from '../load/golden-set-schema.ts'
 import { CallLogSchema, RoleUsageSchema, SavedUsageSchema, ZERO_ROLE_USAGE } from '../model/usage-ledger.ts'
+import { RunEstimateSchema } from '../model/estimate.ts'
 
 /**
  * reports/latest.json, the contract users and CI scripts read (../shared/DESIGN.md). Names are
@@ -131,9 +132,32 @@ export const RunInfoSchema = z.object({
     retries: z.number().int().default(0),
     byRole: z.object({ generator: RoleUsageSchema, judge: RoleUsageSchema }).default({ generator: ZERO_ROLE_USAGE, judge: ZERO_ROLE_USAGE }),
     savedByCache: SavedUsageSchema.default({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, usd: 0 }),
+    /** Prompt caching (cache_control on the fixed instructions): tokens read and written, and what it saved (negative when writes were never read). */
+    savedByPromptCache: z.object({ cacheReadTokens: z.number().int(), cacheWriteTokens: z.number().int(), usd: z.number() }).default({ cacheReadTokens: 0, cacheWriteTokens: 0, usd: 0 }),
+    /** The Message Batches discount (EVAL_BATCH=1): calls answered in batches and what the discount saved. */
+    savedByBatch: z.object({ calls: z.number().int(), usd: z.number() }).default({ calls: 0, usd: 0 }),
   }),
   /** Every model call: question, purpose, role, model, source (api, cache, recording), tokens, USD, latency, retries. */
   modelCalls: z.array(CallLogSchema).default([]),
+  /** The cost estimate made before any call (live and record runs of the built-in system); null otherwise. */
+  estimate: RunEstimateSchema.nullable().default(null),
+  /** The Message Batches of the run (EVAL_BATCH=1): id, requests, outcomes, items sent again or failed, polls, wall time. */
+  batches: z
+    .array(
+      z.object({
+        id: z.string(),
+        requests: z.number().int(),
+        succeeded: z.number().int(),
+        errored: z.number().int(),
+        expired: z.number().int(),
+        canceled: z.number().int(),
+        resent: z.number().int(),
+        failed: z.number().int(),
+        polls: z.number().int(),
+        wallMs: z.number(),
+      }),
+    )
+    .default([]),
 })
 export type RunInfo = z.infer<typeof RunInfoSchema>
 

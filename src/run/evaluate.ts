@@ -12,7 +12,10 @@ import { percentile, round4 } from '../summary/statistics.ts'
 import { summarise } from '../summary/summarise.ts'
 import { createBuiltinSystem, type Answerer } from '../system/builtin-system.ts'
 import { openModelTier, type ModelTierPaths } from '../model/model-tier.ts'
+import type { RunEstimate } from '../model/estimate.ts'
+import { BudgetExceededError } from '../model/spending-cap.ts'
 import { UsageLedger } from '../model/usage-ledger.ts'
+import { renderEstimate } from '../report/render-model-run.ts'
 import { runSystem } from './run-system.ts'
 import { calibrate } from '../calibration/calibrate.ts'
 import { loadHumanLabels } from '../calibration/load-human-labels.ts'
@@ -73,6 +76,20 @@ export interface EvaluateOptions {
    * the model modes `answerer` is Claude through the run's model client (cache, record, replay, usage).
    */
   system?: (corpus: readonly CorpusDocument[], config: EvalConfig & { generate: boolean; answerer?: Answerer | undefined }) => RagSystem
+  /**
+   * Lines for the terminal while the run goes: the cost estimate before the first model call, and the
+   * Message Batches progress (EVAL_BATCH=1). Nothing is printed without it; the report holds the estimate either way.
+   */
+  log?: (line: string) => void
+}
+
+/**
+ * The cap's own error when the run stopped at EVAL_MAX_USD (it may arrive wrapped, e.g. in a
+ * SystemFailure), with what was spent once the calls in flight have landed; any other error as it is.
+ */
+function budgetStop(error: unknown, spent: { spentUsd: number; paidCalls: number } | undefined): unknown {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) if (e instanceof BudgetExceededError) return spent ? e.settled(spent.spentUsd, spent.paidCalls) : e
+  return error
 }
 
 /**
@@ -87,20 +104,53 @@ export async function evaluate(paths: EvaluationPaths, options: EvaluateOptions)
   const config: EvalConfig = loadEvalConfig(paths.configFile, env)
   const generate = options.tier === 'full'
   // live, record, replay: Claude answers and judges through one model client (src/model/); the retrieval tier asks it nothing.
-  const model = config.mode === 'offline' || !generate ? null : openModelTier({ ...config, mode: config.mode }, env, modelTierPaths(paths, env), now)
+  const log = options.log ?? (() => {})
+  const model = config.mode === 'offline' || !generate ? null : openModelTier({ ...config, mode: config.mode }, env, modelTierPaths(paths, env), now, { progress: log })
   const corpus = loadCorpus(paths.corpusDir)
   const questions = loadGoldenSet(paths.goldenSetFile, corpus)
   const corpusHash = contentHash(corpus.flatMap((doc) => [doc.id, doc.title, doc.updated, doc.body]))
   const goldenSetHash = contentHash([JSON.stringify(questions)])
   model?.begin({ questionIds: questions.map((q) => q.id), goldenSetHash, corpusHash })
-  const system = (options.system ?? createBuiltinSystem)(corpus, { ...config, generate, answerer: model?.answerer })
-  const runs = await runSystem(system, questions, config.concurrency)
-  const retrieved = runs.map((run) => scoreRetrieval(run.question, run.output, system.chunkCountByDoc, config.k))
+  // In the model modes the system answers through Claude; while the cost estimate is made, through its stand-in.
+  let standInAnswerer: Answerer | null = null
+  const answerer: Answerer | undefined = model ? (question, context) => (standInAnswerer ?? model.answerer)(question, context) : undefined
+  const system = (options.system ?? createBuiltinSystem)(corpus, { ...config, generate, answerer })
   const texts = new Map(corpus.map((doc) => [doc.id, doc.body]))
+  const docText = (id: string) => texts.get(id) ?? ''
+  const score = (runs: Awaited<ReturnType<typeof runSystem>>) => runs.map((run) => scoreRetrieval(run.question, run.output, system.chunkCountByDoc, config.k))
+  // The judge's calls through the Message Batches API: every question judged at once, so one batch takes them all.
+  const judgeConcurrency = model?.batching ? Number.POSITIVE_INFINITY : config.concurrency
+
+  // live and record: the money, before any call (replay costs nothing; a system of the user's own cannot be dry-run).
+  let estimate: RunEstimate | null = null
+  if (model !== null && model.mode !== 'replay') {
+    if (options.system) {
+      log(`cost estimate: none: the system under test is not the built-in one, so the prompts it will send are not known before it runs${config.maxUsd === null ? '' : `; EVAL_MAX_USD=${config.maxUsd} still holds for every model call`}`)
+    } else {
+      estimate = await model
+        .estimate(async (agents) => {
+          standInAnswerer = agents.answerer
+          const dryRuns = await runSystem(system, questions, config.concurrency)
+          await judgeAnswers(score(dryRuns), dryRuns, agents.judge, docText, config.concurrency)
+        })
+        .finally(() => (standInAnswerer = null))
+      log(renderEstimate(estimate).join('\n'))
+    }
+  }
+
   const judge = generate ? (model?.judge ?? offlineJudge) : null
-  const { outcomes, judgeMs } = judge
-    ? await judgeAnswers(retrieved, runs, judge, (id) => texts.get(id) ?? '', config.concurrency)
-    : { outcomes: retrieved, judgeMs: [] }
+  let runs: Awaited<ReturnType<typeof runSystem>>
+  let judged: Awaited<ReturnType<typeof judgeAnswers>>
+  try {
+    runs = await runSystem(system, questions, config.concurrency)
+    const retrieved = score(runs)
+    judged = judge ? await judgeAnswers(retrieved, runs, judge, docText, judgeConcurrency) : { outcomes: retrieved, judgeMs: [] }
+  } catch (error) {
+    // Whatever is in flight has been (or will be) paid for: let it land in the cache before the run ends.
+    await model?.client.drain()
+    throw budgetStop(error, model?.client)
+  }
+  const { outcomes, judgeMs } = judged
   const retrieveTimes = runs.map((run) => run.retrieveMs)
   const generateTimes = runs.flatMap((run) => (run.generateMs === null ? [] : [run.generateMs]))
   model?.finish()
@@ -135,6 +185,8 @@ export async function evaluate(paths: EvaluationPaths, options: EvaluateOptions)
       },
       usage: ledger.usage(),
       modelCalls: ledger.calls(),
+      estimate,
+      batches: (model?.client.batches ?? []).map((batch) => ({ ...batch })),
     },
     warnings: model?.warnings() ?? [],
   }

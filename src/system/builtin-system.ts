@@ -1,6 +1,6 @@
 import type { EvalConfig } from '../config/eval-config.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
-import { Bm25Retriever, type ScoredChunk } from './bm25-retriever.ts'
+import { Bm25Retriever } from './bm25-retriever.ts'
 import { chunkCorpus, type Chunk } from './chunker.ts'
 import { packContext } from './context-packer.ts'
 import { extractiveAnswer } from './extractive-answerer.ts'
@@ -41,20 +41,6 @@ function extractiveAnswerer(chunks: readonly Chunk[], options: BuiltinOptions): 
     extractiveAnswer(question.question, context, idf, { refusalThreshold: options.refusalThreshold, maxSentences: options.answerSentences }).answer
 }
 
-/** Every question gets a ranked list of at least this many chunks (fewer only in a smaller corpus). */
-export const MIN_RANKED_CHUNKS = 20
-
-/**
- * BM25 ranks only chunks sharing a term with the question; when that is fewer than MIN_RANKED_CHUNKS,
- * the list is completed with score-0 chunks in corpus order, so every ranking has the same minimum depth.
- */
-export function completeRanking(found: readonly ScoredChunk[], chunks: readonly Chunk[]): ScoredChunk[] {
-  if (found.length >= MIN_RANKED_CHUNKS) return [...found]
-  const ranked = new Set(found.map(({ chunk }) => chunk.ordinal))
-  const filler = chunks.filter((chunk) => !ranked.has(chunk.ordinal)).slice(0, MIN_RANKED_CHUNKS - found.length)
-  return [...found, ...filler.map((chunk) => ({ chunk, score: 0 }))]
-}
-
 /**
  * The built-in baseline system: heading-aware chunks, BM25 ranking, the context packer, and (unless
  * retrieval only) an answerer: the offline extractive one, or the one injected (Claude in the model modes).
@@ -71,7 +57,7 @@ export function createBuiltinSystem(corpus: readonly CorpusDocument[], options: 
     chunkCountByDoc,
     async answer(question): Promise<SystemAnswer> {
       const started = performance.now()
-      const ranked: RetrievedChunk[] = completeRanking(retriever.search(question.question, options.rankDepth), chunks).map(({ chunk, score }) => ({
+      const ranked: RetrievedChunk[] = retriever.search(question.question, options.rankDepth).map(({ chunk, score }) => ({
         chunkId: chunk.chunkId,
         docId: chunk.docId,
         score,

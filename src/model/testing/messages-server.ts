@@ -3,6 +3,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net'
 import { countTextTokens } from '../../system/tokenizer.ts'
 import { SCRIPTED_HEADER } from '../model-types.ts'
+import { PromptCacheSimulator, type PromptCacheSplit } from '../prompt-cache.ts'
+import { rawRequestTokens } from '../request-cost.ts'
 
 /**
  * A small Messages API server on 127.0.0.1 for tests and benchmarks: the real @anthropic-ai/sdk talks
@@ -11,6 +13,11 @@ import { SCRIPTED_HEADER } from '../model-types.ts'
  * It checks requests the way the API does (key header, version header, JSON body with model,
  * max_tokens and messages), counts requests in flight, and keeps each request's body, never its key.
  * Every response carries SCRIPTED_HEADER, so a recording made against it is known to be scripted.
+ * With `promptCache` it bills prompt caching as the API does (cache_creation_input_tokens the first time
+ * a prefix through a cache_control breakpoint is seen, cache_read_input_tokens afterwards, nothing below
+ * the model's minimum). It also serves the Message Batches API (create, retrieve, results): a batch stays
+ * in progress for `batchPlan.pollsInProgress` retrieves, then ends with each item succeeded (answered by
+ * the responder), errored, expired or canceled as `batchPlan.outcome` decides.
  */
 
 export { SCRIPTED_HEADER }
@@ -27,6 +34,31 @@ export interface ReceivedRequest {
   /** The SDK's X-Stainless-Retry-Count header, when sent. */
   sdkRetryCount: number | null
   receivedAt: number
+  /** How the server bills the request's input under prompt caching (set when the server simulates it). */
+  promptCache?: PromptCacheSplit
+  /** The batch the request came in (a Message Batches item), with its custom_id. */
+  batch?: { id: string; customId: string }
+}
+
+/** What becomes of one item of a batch: answered by the responder, or errored / expired / canceled without an answer. */
+export type BatchItemOutcome = 'succeeded' | 'expired' | 'canceled' | { errored: { type: string; message: string } }
+
+export interface BatchPlan {
+  /** Retrieves that still find the batch in progress before it ends (0: ended at the first retrieve). */
+  pollsInProgress: number
+  /** Each item's fate, by its custom_id and its place in the batch. */
+  outcome: (item: { customId: string; index: number; params: Record<string, unknown> }) => BatchItemOutcome
+}
+
+/** A batch the server received. */
+export interface ReceivedBatch {
+  id: string
+  requests: { custom_id: string; params: Record<string, unknown> }[]
+  /** Retrieves so far (the SDK's results() makes one too, for the results_url). */
+  polls: number
+  ended: boolean
+  /** Results lines, once ended, in submission order. */
+  results: unknown[] | null
 }
 
 export type ScriptedReply =
@@ -52,6 +84,10 @@ export interface MessagesServer {
   readonly maxInFlight: number
   /** Fixed delay before every reply (ms). */
   latencyMs: number
+  /** Every Message Batch received, in order. */
+  readonly batches: ReceivedBatch[]
+  /** How batches progress and end (default: in progress for one retrieve, then every item succeeds). */
+  batchPlan: BatchPlan
   setResponder(responder: Responder): void
   resetStats(): void
   close(): Promise<void>
@@ -69,24 +105,48 @@ export function apiErrorBody(errorType: string, message: string) {
   return { type: 'error', error: { type: errorType, message } }
 }
 
+export const DEFAULT_BATCH_PLAN: BatchPlan = { pollsInProgress: 1, outcome: () => 'succeeded' }
+
+export interface MessagesServerOptions {
+  latencyMs?: number
+  port?: number
+  /** Bill prompt caching, with this minimum cacheable prefix per model (e.g. the price table's cacheMinTokens). */
+  promptCache?: (model: string) => number
+}
+
 /** Starts the server on 127.0.0.1 (a free port unless given). */
-export async function startMessagesServer(responder: Responder, options: { latencyMs?: number; port?: number } = {}): Promise<MessagesServer> {
+export async function startMessagesServer(responder: Responder, options: MessagesServerOptions = {}): Promise<MessagesServer> {
   let current = responder
   const requests: ReceivedRequest[] = []
+  const batches: ReceivedBatch[] = []
+  let batchCount = 0
   let inFlight = 0
   let maxInFlight = 0
   const sockets = new Set<Socket>()
+  const promptCache = options.promptCache ? new PromptCacheSimulator(options.promptCache) : null
+  const billInput = (body: Record<string, unknown>) => (promptCache ? promptCache.split(body, rawRequestTokens(body)) : undefined)
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
-    if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) return sendJson(res, 404, apiErrorBody('not_found_error', `${req.method} ${req.url}: not found`))
+    const path = (req.url ?? '').split('?')[0] ?? ''
+    const batchPath = /^\/v1\/messages\/batches(?:\/([A-Za-z0-9_-]+)(\/results)?)?$/.exec(path)
+    const known = (req.method === 'POST' && (path === '/v1/messages' || path === '/v1/messages/batches')) || (req.method === 'GET' && batchPath?.[1] !== undefined)
+    if (!known) return sendJson(res, 404, apiErrorBody('not_found_error', `${req.method} ${req.url}: not found`))
     // The SDK sends the key as `Authorization: Bearer <key>` (older versions: x-api-key); either will do.
     const bearer = req.headers.authorization
     const hasApiKey = (typeof req.headers['x-api-key'] === 'string' && req.headers['x-api-key'] !== '') || (typeof bearer === 'string' && /^Bearer \S+/.test(bearer))
     if (!hasApiKey) return sendJson(res, 401, apiErrorBody('authentication_error', 'an API key is required (x-api-key or Authorization: Bearer)'))
     const version = req.headers['anthropic-version']
     if (typeof version !== 'string') return sendJson(res, 400, apiErrorBody('invalid_request_error', 'anthropic-version header is required'))
+    if (req.method === 'GET') {
+      const batch = batches.find((b) => b.id === batchPath?.[1])
+      if (!batch) return sendJson(res, 404, apiErrorBody('not_found_error', `no message batch ${batchPath?.[1]}`))
+      if (batchPath?.[2]) return sendResults(res, batch)
+      batch.polls += 1
+      if (!batch.ended && batch.polls > server.batchPlan.pollsInProgress) await endBatch(batch)
+      return sendJson(res, 200, batchObject(batch))
+    }
     let body: unknown
     try {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8'))
@@ -95,10 +155,11 @@ export async function startMessagesServer(responder: Responder, options: { laten
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return sendJson(res, 400, apiErrorBody('invalid_request_error', 'request body must be a JSON object'))
     const fields = body as Record<string, unknown>
-    for (const field of ['model', 'max_tokens', 'messages'] as const) {
-      if (fields[field] === undefined) return sendJson(res, 400, apiErrorBody('invalid_request_error', `${field}: Field required`))
-    }
+    if (path === '/v1/messages/batches') return createBatch(res, fields)
+    const missing = missingField(fields)
+    if (missing) return sendJson(res, 400, apiErrorBody('invalid_request_error', `${missing}: Field required`))
     const retryHeader = req.headers['x-stainless-retry-count']
+    const split = billInput(fields)
     const received: ReceivedRequest = {
       index: requests.length,
       body: fields,
@@ -106,6 +167,7 @@ export async function startMessagesServer(responder: Responder, options: { laten
       anthropicVersion: version,
       sdkRetryCount: typeof retryHeader === 'string' ? Number(retryHeader) : null,
       receivedAt: Date.now(),
+      ...(split ? { promptCache: split } : {}),
     }
     requests.push(received)
     inFlight += 1
@@ -140,6 +202,101 @@ export async function startMessagesServer(responder: Responder, options: { laten
     }
   }
 
+  function missingField(fields: Record<string, unknown>): string | null {
+    for (const field of ['model', 'max_tokens', 'messages'] as const) if (fields[field] === undefined) return field
+    return null
+  }
+
+  function batchObject(batch: ReceivedBatch) {
+    const counts = { processing: 0, succeeded: 0, errored: 0, canceled: 0, expired: 0 }
+    if (!batch.ended) counts.processing = batch.requests.length
+    for (const line of batch.results ?? []) {
+      const type = (line as { result: { type: keyof typeof counts } }).result.type
+      counts[type] += 1
+    }
+    return {
+      id: batch.id,
+      type: 'message_batch',
+      processing_status: batch.ended ? 'ended' : 'in_progress',
+      request_counts: counts,
+      ended_at: batch.ended ? new Date().toISOString() : null,
+      created_at: new Date().toISOString(),
+      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+      archived_at: null,
+      cancel_initiated_at: null,
+      results_url: batch.ended ? `${server.url}/v1/messages/batches/${batch.id}/results` : null,
+    }
+  }
+
+  function createBatch(res: ServerResponse, fields: Record<string, unknown>): void {
+    const items = fields.requests
+    if (!Array.isArray(items) || items.length === 0) return sendJson(res, 400, apiErrorBody('invalid_request_error', 'requests: expected a non-empty list'))
+    const ids = new Set<string>()
+    for (const [i, item] of items.entries()) {
+      const { custom_id: id, params } = (item ?? {}) as { custom_id?: unknown; params?: unknown }
+      if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) return sendJson(res, 400, apiErrorBody('invalid_request_error', `requests.${i}.custom_id: 1 to 64 letters, digits, _ or -`))
+      if (ids.has(id)) return sendJson(res, 400, apiErrorBody('invalid_request_error', `requests.${i}.custom_id: ${id} is not unique`))
+      ids.add(id)
+      if (typeof params !== 'object' || params === null) return sendJson(res, 400, apiErrorBody('invalid_request_error', `requests.${i}.params: Field required`))
+      const missing = missingField(params as Record<string, unknown>)
+      if (missing) return sendJson(res, 400, apiErrorBody('invalid_request_error', `requests.${i}.params.${missing}: Field required`))
+    }
+    const batch: ReceivedBatch = {
+      id: `msgbatch_local_${String((batchCount += 1)).padStart(4, '0')}`,
+      requests: items as ReceivedBatch['requests'],
+      polls: 0,
+      ended: false,
+      results: null,
+    }
+    batches.push(batch)
+    sendJson(res, 200, batchObject(batch))
+  }
+
+  /** Ends a batch: each item's outcome by the plan, the succeeded ones answered by the responder, in submission order. */
+  async function endBatch(batch: ReceivedBatch): Promise<void> {
+    const results: unknown[] = []
+    for (const [index, { custom_id: customId, params }] of batch.requests.entries()) {
+      const outcome = server.batchPlan.outcome({ customId, index, params })
+      if (outcome === 'expired' || outcome === 'canceled') {
+        results.push({ custom_id: customId, result: { type: outcome } })
+        continue
+      }
+      if (outcome !== 'succeeded') {
+        results.push({ custom_id: customId, result: { type: 'errored', error: { type: 'error', error: outcome.errored } } })
+        continue
+      }
+      const split = billInput(params)
+      const received: ReceivedRequest = {
+        index: -1,
+        body: params,
+        hasApiKey: true,
+        anthropicVersion: null,
+        sdkRetryCount: null,
+        receivedAt: Date.now(),
+        batch: { id: batch.id, customId },
+        ...(split ? { promptCache: split } : {}),
+      }
+      let reply: ScriptedReply
+      try {
+        reply = await current(received)
+      } catch (error) {
+        reply = { kind: 'error', status: 500, errorType: 'api_error', message: `scripted responder failed: ${(error as Error).message}` }
+      }
+      if (reply.kind === 'message') results.push({ custom_id: customId, result: { type: 'succeeded', message: reply.body } })
+      else if (reply.kind === 'error') results.push({ custom_id: customId, result: { type: 'errored', error: apiErrorBody(reply.errorType, reply.message) } })
+      else results.push({ custom_id: customId, result: { type: 'errored', error: apiErrorBody('api_error', `the item ended without a message (${reply.kind})`) } })
+    }
+    batch.results = results
+    batch.ended = true
+  }
+
+  function sendResults(res: ServerResponse, batch: ReceivedBatch): void {
+    if (!batch.ended || !batch.results) return sendJson(res, 400, apiErrorBody('invalid_request_error', `message batch ${batch.id} has not ended`))
+    const text = batch.results.map((line) => JSON.stringify(line)).join('\n') + '\n'
+    res.writeHead(200, { 'content-type': 'application/binary', 'content-length': Buffer.byteLength(text), [SCRIPTED_HEADER]: SCRIPTED_SERVER_NAME })
+    res.end(text)
+  }
+
   const httpServer = createServer((req, res) => {
     handle(req, res).catch(() => res.destroy())
   })
@@ -163,11 +320,14 @@ export async function startMessagesServer(responder: Responder, options: { laten
       return maxInFlight
     },
     latencyMs: options.latencyMs ?? 0,
+    batches,
+    batchPlan: DEFAULT_BATCH_PLAN,
     setResponder(next) {
       current = next
     },
     resetStats() {
       requests.length = 0
+      batches.length = 0
       maxInFlight = inFlight
     },
     close() {
@@ -191,7 +351,7 @@ export interface ReplyUsage {
 
 /** Input tokens of a request as the server estimates them (o200k over its text; close to Claude's count). */
 export function estimateInputTokens(body: Record<string, unknown>): number {
-  return countTextTokens(JSON.stringify([body.system ?? '', body.messages ?? [], body.tools ?? []]))
+  return rawRequestTokens(body)
 }
 
 /** A message id derived from the request and the reply, so the same exchange always has the same id (stable recordings). */
@@ -208,11 +368,12 @@ function messageBody(request: ReceivedRequest, content: unknown[], stopReason: s
     content,
     stop_reason: stopReason,
     stop_sequence: null,
+    // A responder that gives usage is taken at its word; otherwise the server's own count, prompt caching applied.
     usage: {
-      input_tokens: usage?.input_tokens ?? estimateInputTokens(request.body),
+      input_tokens: usage?.input_tokens ?? (usage ? undefined : request.promptCache?.input) ?? estimateInputTokens(request.body),
       output_tokens: usage?.output_tokens ?? Math.max(1, countTextTokens(outputText)),
-      cache_read_input_tokens: usage?.cache_read_input_tokens ?? 0,
-      cache_creation_input_tokens: usage?.cache_creation_input_tokens ?? 0,
+      cache_read_input_tokens: usage?.cache_read_input_tokens ?? (usage ? undefined : request.promptCache?.cacheRead) ?? 0,
+      cache_creation_input_tokens: usage?.cache_creation_input_tokens ?? (usage ? undefined : request.promptCache?.cacheWrite) ?? 0,
     },
   }
 }

@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+
+// The two CI tiers of docs/judging.md: the workflows install exactly as the README says, on Node 20, and
+// the judge tier runs live, gated, capped, batched at night, with the key from the secrets.
+
+interface Step {
+  name?: string
+  uses?: string
+  run?: string
+  if?: string
+  with?: Record<string, unknown>
+}
+interface Workflow {
+  on: Record<string, unknown>
+  jobs: Record<string, { env?: Record<string, string>; steps: Step[] }>
+}
+
+const readme = readFileSync('README.md', 'utf8')
+const install = /^ {4}(npm i -g pnpm@[\d.]+ && pnpm install --frozen-lockfile)/m.exec(readme)?.[1]
+const workflow = (name: string) => parse(readFileSync(`.github/workflows/${name}`, 'utf8')) as Workflow
+const steps = (w: Workflow) => Object.values(w.jobs).flatMap((job) => job.steps)
+
+describe('CI workflows', () => {
+  it.each(['per-commit.yml', 'judge.yml'])('%s installs exactly as the README does, on Node 20, and uploads reports/', (name) => {
+    expect(install).toBe('npm i -g pnpm@12.4.2 && pnpm install --frozen-lockfile')
+    const all = steps(workflow(name))
+    expect(all.filter((s) => s.run === install)).toHaveLength(1)
+    expect(all.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with).toEqual({ 'node-version': 20 })
+    expect(all.find((s) => s.uses?.startsWith('actions/upload-artifact@'))).toMatchObject({ if: 'always()', with: { path: 'reports/' } })
+  })
+
+  it('per-commit runs the typecheck and pnpm test on every push and pull request, without a key', () => {
+    const w = workflow('per-commit.yml')
+    expect(Object.keys(w.on).sort()).toEqual(['pull_request', 'push'])
+    const runs = steps(w).map((s) => s.run)
+    expect(runs).toContain('pnpm typecheck')
+    expect(runs).toContain('pnpm test')
+    expect(readFileSync('.github/workflows/per-commit.yml', 'utf8')).not.toContain('ANTHROPIC_API_KEY')
+  })
+
+  it('judge runs live on pull requests and nightly, gated, capped, in batches at night, with the key from the secrets', () => {
+    const w = workflow('judge.yml')
+    expect(w.on).toHaveProperty('pull_request')
+    expect(w.on).toHaveProperty('schedule')
+    const env = w.jobs.judge!.env!
+    expect(env).toMatchObject({ ANTHROPIC_API_KEY: '${{ secrets.ANTHROPIC_API_KEY }}', EVAL_MODE: 'live', GATE: '1' })
+    expect(env.EVAL_MAX_USD).toMatch(/^\$\{\{ github\.event_name == 'schedule' && '\d+' \|\| '\d+' \}\}$/)
+    expect(env.EVAL_BATCH).toBe("${{ github.event_name == 'schedule' && '1' || '0' }}")
+    expect(steps(w).map((s) => s.run)).toContain('pnpm eval:cli')
+    // The response cache is saved even when the run fails (the cap, a regression): the rerun resumes from it.
+    expect(steps(w).find((s) => s.uses?.startsWith('actions/cache/save@'))).toMatchObject({ if: 'always()', with: { path: '.cache/model' } })
+  })
+})

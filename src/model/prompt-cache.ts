@@ -1,0 +1,43 @@
+import { cacheablePrefix, cacheablePrefixTokens, type RequestShape } from './request-cost.ts'
+import { sha256Of } from './stable-json.ts'
+
+/** How the API bills a request's input tokens once prompt caching has had its say. */
+export interface PromptCacheSplit {
+  /** Plain input tokens (what follows the breakpoint, or everything when nothing was cached). */
+  input: number
+  cacheRead: number
+  cacheWrite: number
+  /** Tokens of the cacheable prefix (0 without a breakpoint). */
+  prefixTokens: number
+  /** The prefix was too short for the model to cache (below its minimum): billed as plain input, silently. */
+  belowMinimum: boolean
+}
+
+/**
+ * Anthropic's prompt caching as the bill sees it, for the local test server and the cost estimate: the
+ * prefix through the last cache_control breakpoint (tools, then system) is written to the cache the
+ * first time it is seen (at the cache-write price) and read from it afterwards (at the cache-read
+ * price), per model; a prefix shorter than the model's minimum is not cached at all. The 5-minute TTL
+ * is not modelled (runs against the local server are short), nor are concurrent first requests that
+ * would each write the same prefix: requests are settled in arrival order.
+ */
+export class PromptCacheSimulator {
+  readonly #written = new Set<string>()
+
+  constructor(readonly minTokens: (model: string) => number) {}
+
+  /** Splits `inputTokens` (the request's billed input) into plain input, cache reads and cache writes. */
+  split(request: RequestShape, inputTokens: number): PromptCacheSplit {
+    const prefix = cacheablePrefix(request)
+    if (prefix === null) return { input: inputTokens, cacheRead: 0, cacheWrite: 0, prefixTokens: 0, belowMinimum: false }
+    const model = typeof request.model === 'string' ? request.model : ''
+    const prefixTokens = Math.min(cacheablePrefixTokens(request), inputTokens)
+    if (prefixTokens < this.minTokens(model)) return { input: inputTokens, cacheRead: 0, cacheWrite: 0, prefixTokens, belowMinimum: true }
+    const key = sha256Of({ model, prefix })
+    const seen = this.#written.has(key)
+    this.#written.add(key)
+    return seen
+      ? { input: inputTokens - prefixTokens, cacheRead: prefixTokens, cacheWrite: 0, prefixTokens, belowMinimum: false }
+      : { input: inputTokens - prefixTokens, cacheRead: 0, cacheWrite: prefixTokens, prefixTokens, belowMinimum: false }
+  }
+}

@@ -1,0 +1,127 @@
+import { InputError } from '../load/input-error.ts'
+
+export const formatUsd = (usd: number) => `$${usd.toFixed(4)}`
+
+/** What was refused, for the message of BudgetExceededError. */
+export interface BudgetStop {
+  /** The call not sent, e.g. "q-042 judge:faithfulness (claude-haiku-4-5-20251001)". */
+  what: string
+  worstUsd: number
+  maxUsd: number
+  /** What a rerun finds (the cache folder). */
+  resume: string
+}
+
+/**
+ * EVAL_MAX_USD reached: a request was not sent because its worst case could take the run's spending over
+ * the cap. An InputError (a limit the user set, not a failure of the code): the CLI prints the message
+ * alone. The message says what was spent, the cap, and that a rerun resumes from the cache.
+ */
+export class BudgetExceededError extends InputError {
+  override name = 'BudgetExceededError'
+
+  constructor(
+    readonly stop: BudgetStop,
+    readonly spentUsd: number,
+    readonly paidCalls: number,
+    inFlightUsd: number,
+  ) {
+    super(
+      `EVAL_MAX_USD=${formatUsd(stop.maxUsd)} reached: ${stop.what} was not sent, because its worst case (${formatUsd(stop.worstUsd)}, the reply at max_tokens) could take the run over the cap. ` +
+        `Spent: ${formatUsd(spentUsd)} on ${paidCalls} API call(s)${inFlightUsd > 0 ? `, with up to ${formatUsd(inFlightUsd)} more in flight (awaited, and kept)` : ''}. ` +
+        `${stop.resume}; or raise EVAL_MAX_USD.`,
+    )
+  }
+
+  /** The same stop once the calls in flight have landed: their cost counted in. */
+  settled(spentUsd: number, paidCalls: number): BudgetExceededError {
+    return new BudgetExceededError(this.stop, spentUsd, paidCalls, 0)
+  }
+}
+
+/** A request's worst case, held against the cap while it is in flight. */
+export interface Reservation {
+  readonly usd: number
+  open: boolean
+}
+
+/**
+ * The run's spending against EVAL_MAX_USD. Before a request is sent its worst case (request-cost.ts:
+ * input with a margin, prefix at the cache-write price, the reply at max_tokens) is reserved; the
+ * request goes only if what was spent, plus what calls in flight may still cost, plus this worst case
+ * stays within the cap. A request that does not fit while others are in flight waits for them to land
+ * (their real cost is usually far below their worst case); one that does not fit with nothing in flight
+ * stops the run. (A Message Batch is admitted item by item: the items that do not fit wait for the next.) When a response arrives its reservation becomes its real cost. Without a cap it only counts.
+ */
+export class SpendingCap {
+  #spent = 0
+  #reserved = 0
+  #paidCalls = 0
+  #waiting: (() => void)[] = []
+
+  /**
+   * @param maxUsd EVAL_MAX_USD, or null for no cap
+   * @param resume what a rerun finds (the cache folder), for the error message
+   */
+  constructor(
+    readonly maxUsd: number | null,
+    readonly resume: string,
+  ) {}
+
+  /** USD of the responses received so far. */
+  get spent(): number {
+    return this.#spent
+  }
+
+  /** API responses paid for so far. */
+  get paidCalls(): number {
+    return this.#paidCalls
+  }
+
+  /** Holds `worstUsd` for a request about to be sent, now; throws BudgetExceededError (sending nothing) when it could cross the cap. */
+  reserve(what: string, worstUsd: number): Reservation {
+    if (this.maxUsd !== null && this.#spent + this.#reserved + worstUsd > this.maxUsd) {
+      throw new BudgetExceededError({ what, worstUsd, maxUsd: this.maxUsd, resume: this.resume }, this.#spent, this.#paidCalls, this.#reserved)
+    }
+    this.#reserved += worstUsd
+    return { usd: worstUsd, open: true }
+  }
+
+  /** As reserve, but a request that does not fit while others are in flight first waits for them to land. */
+  async reserveWhenRoom(what: string, worstUsd: number): Promise<Reservation> {
+    for (;;) {
+      const reservation = this.tryReserve(what, worstUsd)
+      if (reservation) return reservation
+      await this.nextRelease()
+    }
+  }
+
+  /**
+   * Reserves now when the request fits; null when it does not fit yet but calls in flight may make room
+   * (wait for nextRelease and try again); throws BudgetExceededError when it cannot fit (nothing in flight).
+   */
+  tryReserve(what: string, worstUsd: number): Reservation | null {
+    if (this.maxUsd !== null && this.#reserved > 0 && this.#spent + this.#reserved + worstUsd > this.maxUsd) return null
+    return this.reserve(what, worstUsd)
+  }
+
+  /** Resolves when a reservation is next given back (a call in flight landed or failed). */
+  nextRelease(): Promise<void> {
+    return new Promise<void>((resolve) => this.#waiting.push(resolve))
+  }
+
+  /** The request was answered: its reservation becomes its real cost. */
+  settle(reservation: Reservation, usd: number): void {
+    this.release(reservation)
+    this.#spent += usd
+    this.#paidCalls += 1
+  }
+
+  /** The request was not answered (failed, expired): nothing was spent. */
+  release(reservation: Reservation): void {
+    if (!reservation.open) return
+    reservation.open = false
+    this.#reserved -= reservation.usd
+    for (const wake of this.#waiting.splice(0)) wake()
+  }
+}

@@ -1,31 +1,23 @@
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { RecordingMetadataSchema } from '../model/recording.ts'
 import { comparable as withoutRun, filesUnder, readReport, runEvalCli, tempDir as temp, textOf, tinyPaths } from '../model/testing/eval-child.ts'
-import { startMessagesServer, toolUseReply, type MessagesServer } from '../model/testing/messages-server.ts'
+import { startMessagesServer, toolUseReply } from '../model/testing/messages-server.ts'
 import { scriptedReply } from '../model/testing/scripted-responder.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { evaluate } from './evaluate.ts'
+import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 
 // The model modes end to end through `pnpm eval:cli` (the child process the Vitest global setup runs),
 // the real SDK and the local Messages API server with a dummy key.
 
-let server: MessagesServer
-beforeAll(async () => {
-  server = await startMessagesServer(scriptedReply)
-})
-afterAll(() => server.close())
-beforeEach(() => {
-  server.resetStats()
-  server.latencyMs = 0
-  server.setResponder(scriptedReply)
-})
+const local = useScriptedServer()
 
-const liveEnv = (extra: Record<string, string> = {}): Record<string, string> => ({ EVAL_MODE: 'live', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url, ...extra })
+const liveEnv = (extra: Record<string, string> = {}): Record<string, string> => ({ EVAL_MODE: 'live', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: local.server.url, ...extra })
 const brokenFaithfulness = () =>
-  server.setResponder((r) => ((r.body.tool_choice as { name?: string } | undefined)?.name === 'record_faithfulness' ? toolUseReply(r, { verdicts: 'fine' }) : scriptedReply(r)))
+  local.server.setResponder((r) => ((r.body.tool_choice as { name?: string } | undefined)?.name === 'record_faithfulness' ? toolUseReply(r, { verdicts: 'fine' }) : scriptedReply(r)))
 
 describe('the live path end to end against the local server (pnpm eval:cli, the SDK, a dummy key)', () => {
   it('answers and judges every golden question; an unchanged rerun makes zero API calls', async () => {
@@ -35,7 +27,7 @@ describe('the live path end to end against the local server (pnpm eval:cli, the 
     expect(first.stderr).toBe('')
     expect(first.code).toBe(0)
     const report = readReport(out)
-    const sent = server.requests.length
+    const sent = local.server.requests.length
     expect(report.config.mode).toBe('live')
     expect(report.summary.judge).toBe('model:claude-haiku-4-5-20251001')
     expect(report.summary.judgeErrors).toBe(0)
@@ -44,7 +36,7 @@ describe('the live path end to end against the local server (pnpm eval:cli, the 
     expect(report.run.usage.usd).toBeGreaterThan(0)
     expect(report.run.latencyMs.generate).not.toBeNull()
     expect(report.run.latencyMs.judge).not.toBeNull()
-    expect(server.maxInFlight).toBeLessThanOrEqual(8)
+    expect(local.server.maxInFlight).toBeLessThanOrEqual(8)
     // Usage per call: every call of the run, with its question, tokens, cost and latency.
     expect(report.run.modelCalls).toHaveLength(sent)
     expect(report.run.modelCalls.filter((c) => c.purpose === 'generate').map((c) => c.subject)).toEqual(report.questions.map((q) => q.id).sort())
@@ -59,7 +51,7 @@ describe('the live path end to end against the local server (pnpm eval:cli, the 
     const again = await runEvalCli(['--out', out, '--baseline', ''], env)
     expect(again.code).toBe(0)
     const rerun = readReport(out)
-    expect(server.requests).toHaveLength(sent)
+    expect(local.server.requests).toHaveLength(sent)
     expect(rerun.run.usage).toMatchObject({ calls: 0, cacheHits: sent, usd: 0, inputTokens: 0 })
     expect(rerun.run.usage.savedByCache.usd).toBe(report.run.usage.usd)
     expect(rerun.run.latencyMs.judge).toBeNull()
@@ -87,7 +79,7 @@ describe('record, then replay', () => {
     expect(recorded.code).toBe(0)
     expect(recorded.stdout).toContain('POST')
     const metadata = RecordingMetadataSchema.parse(JSON.parse(readFileSync(join(paths.recordingsDir!, 'tiny', 'metadata.json'), 'utf8')))
-    expect(metadata).toMatchObject({ complete: true, scripted: true, questions: ['g-1', 'g-2', 'g-3'], exchanges: server.requests.length })
+    expect(metadata).toMatchObject({ complete: true, scripted: true, questions: ['g-1', 'g-2', 'g-3'], exchanges: local.server.requests.length })
     expect(metadata.server).toBe('scripted local Messages API server (src/model/testing/) on 127.0.0.1')
     expect(metadata.recordedAt).toMatch(/^\d{4}-\d\d-\d\dT/)
 

@@ -1,40 +1,32 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ReplayMissError } from '../model/model-client.ts'
 import { RecordingMetadataSchema } from '../model/recording.ts'
 import { tempDir as temp, tinyPaths } from '../model/testing/eval-child.ts'
-import { startMessagesServer, textReply, toolUseReply, type MessagesServer } from '../model/testing/messages-server.ts'
+import { textReply, toolUseReply } from '../model/testing/messages-server.ts'
 import { scriptedReply, userText } from '../model/testing/scripted-responder.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { defaultPaths, evaluate, type EvaluationPaths } from './evaluate.ts'
+import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 
 // The model modes in process: replay of the committed recording, replay's errors, warnings, judge errors.
 // The CLI end to end (live, rerun, record, kill and resume, key scan) is in model-modes-cli.test.ts.
 
-let server: MessagesServer
-beforeAll(async () => {
-  server = await startMessagesServer(scriptedReply)
-})
-afterAll(() => server.close())
-beforeEach(() => {
-  server.resetStats()
-  server.latencyMs = 0
-  server.setResponder(scriptedReply)
-})
+const local = useScriptedServer()
 
-const liveEnv = (extra: Record<string, string> = {}): Record<string, string> => ({ EVAL_MODE: 'live', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url, ...extra })
+const liveEnv = (extra: Record<string, string> = {}): Record<string, string> => ({ EVAL_MODE: 'live', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: local.server.url, ...extra })
 const brokenFaithfulness = () =>
-  server.setResponder((r) => ((r.body.tool_choice as { name?: string } | undefined)?.name === 'record_faithfulness' ? toolUseReply(r, { verdicts: 'fine' }) : scriptedReply(r)))
+  local.server.setResponder((r) => ((r.body.tool_choice as { name?: string } | undefined)?.name === 'record_faithfulness' ? toolUseReply(r, { verdicts: 'fine' }) : scriptedReply(r)))
 
 describe('replay of the committed recording (fixtures/recordings/golden-set)', () => {
   it('runs the whole golden set offline: every call replayed, none sent, usage counted, marked scripted', async () => {
     // A key and a reachable server are there to prove replay never uses them.
-    const report = await evaluate(defaultPaths('.'), { tier: 'full', env: { EVAL_MODE: 'replay', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url } }).catch((error: Error) => {
+    const report = await evaluate(defaultPaths('.'), { tier: 'full', env: { EVAL_MODE: 'replay', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: local.server.url } }).catch((error: Error) => {
       throw new Error(`${error.message}\n(the committed recording no longer matches the golden set, corpus or prompts: run \`pnpm record:scripted\` and commit fixtures/recordings/golden-set)`)
     })
-    expect(server.requests).toHaveLength(0)
+    expect(local.server.requests).toHaveLength(0)
     expect(report.config.mode).toBe('replay')
     expect(report.summary.judge).toBe('model:claude-haiku-4-5-20251001')
     expect(report.questions.every((q) => q.answer !== null)).toBe(true)
@@ -75,15 +67,15 @@ describe('live against the local server', () => {
     expect(report.warnings[0]).toMatch(/^the generator and the judge are the same model \(claude-sonnet-5\): .*self-preference bias/)
     expect(renderTerminalSummary(report)).toContain('warning: the generator and the judge are the same model (claude-sonnet-5)')
     const other = await evaluate(tinyPaths(), { tier: 'full', env: liveEnv() })
-    expect(other.warnings).toEqual([`the server at ${server.url} is scripted (it marks its responses so): its numbers measure scripted outputs, not a real model`])
+    expect(other.warnings).toEqual([`the server at ${local.server.url} is scripted (it marks its responses so): its numbers measure scripted outputs, not a real model`])
   })
 })
 
 describe('live generation', () => {
   it('answers from the packed context as delimited data, and names an answer cut off at max_tokens in the warnings', async () => {
-    server.setResponder((r) => (r.body.tools ? scriptedReply(r) : textReply(r, 'Traces are kept for 30 days on', { stopReason: 'max_tokens' })))
+    local.server.setResponder((r) => (r.body.tools ? scriptedReply(r) : textReply(r, 'Traces are kept for 30 days on', { stopReason: 'max_tokens' })))
     const report = await evaluate(tinyPaths(), { tier: 'full', env: liveEnv({ EVAL_GENERATOR_MAX_TOKENS: '8' }) })
-    const generation = server.requests.filter((r) => !r.body.tools)
+    const generation = local.server.requests.filter((r) => !r.body.tools)
     expect(generation).toHaveLength(3)
     expect(generation.every((r) => r.body.max_tokens === 8 && r.body.model === 'claude-sonnet-5')).toBe(true)
     expect(JSON.stringify(generation[0]!.body.system)).toContain('I could not find the answer to this question in the provided material.')
@@ -117,7 +109,7 @@ describe('replay errors', () => {
     await expect(replay({ EVAL_RECORDING: 'nothing-here' })).rejects.toThrow(/^replay: no recording at .*nothing-here \(metadata\.json missing\); re-record with/)
 
     // A record run that dies leaves the recording marked incomplete; replay refuses it.
-    server.setResponder((r) => ((r.body.tool_choice as { name?: string } | undefined)?.name ? { kind: 'error', status: 400, errorType: 'invalid_request_error', message: 'no' } : scriptedReply(r)))
+    local.server.setResponder((r) => ((r.body.tool_choice as { name?: string } | undefined)?.name ? { kind: 'error', status: 400, errorType: 'invalid_request_error', message: 'no' } : scriptedReply(r)))
     await expect(evaluate(paths, { tier: 'full', env: liveEnv({ EVAL_MODE: 'record', EVAL_RECORDING: 'tiny', EVAL_CACHE: 'off' }) })).rejects.toThrow(/HTTP 400/)
     await expect(replay()).rejects.toThrow(/is incomplete \(its record run did not finish\)/)
   }, 30_000)

@@ -1,26 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { filesUnder, readReport, runEvalCli, tempDir as temp, tinyPaths } from '../model/testing/eval-child.ts'
-import { DEFAULT_BATCH_PLAN, startMessagesServer, type MessagesServer } from '../model/testing/messages-server.ts'
+import { startMessagesServer } from '../model/testing/messages-server.ts'
 import { scriptedReply } from '../model/testing/scripted-responder.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { TOOL_USE_SYSTEM_TOKENS } from '../model/request-cost.ts'
 import { renderMarkdown } from '../report/render-markdown.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { evaluate } from './evaluate.ts'
+import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 
 // The money of a whole run against the local server: the estimate before any call, the cost block,
 // prompt caching, EVAL_MAX_USD through the CLI, and EVAL_BATCH=1 with mixed batch outcomes.
 
-let server: MessagesServer
-beforeAll(async () => {
-  server = await startMessagesServer(scriptedReply)
-})
-afterAll(() => server.close())
-beforeEach(() => {
-  server.resetStats()
-  server.batchPlan = DEFAULT_BATCH_PLAN
-  server.setResponder(scriptedReply)
-})
+const local = useScriptedServer()
 
 const liveEnv = (url: string, extra: Record<string, string> = {}): Record<string, string> => ({ EVAL_MODE: 'live', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: url, ...extra })
 
@@ -30,10 +22,10 @@ describe('the cost estimate', () => {
     const lines: string[] = []
     let sentBeforeEstimate = -1
     const log = (line: string) => {
-      if (line.startsWith('cost estimate')) sentBeforeEstimate = server.requests.length
+      if (line.startsWith('cost estimate')) sentBeforeEstimate = local.server.requests.length
       lines.push(line)
     }
-    const report = await evaluate(paths, { tier: 'full', env: liveEnv(server.url, { EVAL_MAX_USD: '5' }), log })
+    const report = await evaluate(paths, { tier: 'full', env: liveEnv(local.server.url, { EVAL_MAX_USD: '5' }), log })
     expect(sentBeforeEstimate).toBe(0)
     const { estimate, usage } = report.run
     expect(estimate).not.toBeNull()
@@ -55,23 +47,23 @@ describe('the cost estimate', () => {
     expect(renderTerminalSummary(report)).toContain(`  estimated before the run: ~$${estimate!.usd.toFixed(4)} (ceiling $${estimate!.worstCaseUsd.toFixed(4)}), cap EVAL_MAX_USD $5.00`)
     expect(renderMarkdown(report)).toContain('\n```text\ncost estimate before any model call (dry run:')
 
-    server.resetStats()
-    const rerun = await evaluate(paths, { tier: 'full', env: liveEnv(server.url), log: () => {} })
-    expect(server.requests).toHaveLength(0)
+    local.server.resetStats()
+    const rerun = await evaluate(paths, { tier: 'full', env: liveEnv(local.server.url), log: () => {} })
+    expect(local.server.requests).toHaveLength(0)
     expect(rerun.run.estimate).toMatchObject({ usd: 0, worstCaseUsd: 0, byRole: { generator: { calls: 0, cached: 3 }, judge: { calls: 0, cached: judge.calls } } })
     expect(rerun.run.estimate!.basis).toContain("the judge's prompts as they will be sent, built on the cached answers")
   })
 
   it('replay costs nothing and has none', async () => {
     const paths = tinyPaths()
-    await evaluate(paths, { tier: 'full', env: liveEnv(server.url, { EVAL_MODE: 'record', EVAL_RECORDING: 'tiny' }) })
+    await evaluate(paths, { tier: 'full', env: liveEnv(local.server.url, { EVAL_MODE: 'record', EVAL_RECORDING: 'tiny' }) })
     const replayed = await evaluate(paths, { tier: 'full', env: { EVAL_MODE: 'replay', EVAL_RECORDING: 'tiny' } })
     expect(replayed.run.estimate).toBeNull()
   })
 })
 
 describe('the cost block', () => {
-  it('splits generator, judge, cache hits and prompt caching savings (billed by the server, priced from the table)', async () => {
+  it('splits generator, judge, cache hits and prompt caching savings (billed by the local server, priced from the table)', async () => {
     // A server that caches any prefix (no minimum), so the judge's fixed instructions are written once and then read.
     const caching = await startMessagesServer(scriptedReply, { promptCache: () => 0 })
     try {
@@ -87,7 +79,7 @@ describe('the cost block', () => {
       expect(usage.savedByPromptCache.cacheReadTokens).toBe(usage.cacheReadTokens)
       // Haiku 4.5: reads save $0.90 per million, writes cost $0.25 per million more than input.
       const saved = (usage.byRole.judge.cacheReadTokens * 0.9 - usage.byRole.judge.cacheWriteTokens * 0.25) / 1e6
-      // The generator's prompt (claude-sonnet-5) is cached too on this server.
+      // The generator's prompt (claude-sonnet-5) is cached too on this local server.
       const generator = (usage.byRole.generator.cacheReadTokens * (3 - 0.3) - usage.byRole.generator.cacheWriteTokens * (3.75 - 3)) / 1e6
       expect(usage.savedByPromptCache.usd).toBeCloseTo(saved + generator, 5)
       expect(usage.savedByPromptCache.usd).toBeGreaterThan(0)
@@ -116,12 +108,12 @@ describe('EVAL_MAX_USD through the CLI', () => {
   it('stops before a request could cross the cap, exits 2 saying what was spent and that a rerun resumes; the rerun pays only for the rest', async () => {
     const paths = tinyPaths()
     const args = ['--corpus', paths.corpusDir, '--golden', paths.goldenSetFile, '--baseline', '', '--out', temp('reports-')]
-    const env = liveEnv(server.url, { EVAL_CACHE_DIR: paths.cacheDir!, EVAL_MAX_USD: '0.02' })
+    const env = liveEnv(local.server.url, { EVAL_CACHE_DIR: paths.cacheDir!, EVAL_MAX_USD: '0.02' })
     const stopped = await runEvalCli(args, env)
     expect(stopped.code).toBe(2)
     expect(stopped.stdout).toMatch(/^cost estimate before any model call /)
     expect(stopped.stdout).toContain('· EVAL_MAX_USD $0.0200: no request is sent whose worst case could cross it')
-    const paid = server.requests.length
+    const paid = local.server.requests.length
     expect(paid).toBeGreaterThan(0)
     expect(stopped.stderr).toMatch(
       new RegExp(
@@ -132,11 +124,11 @@ describe('EVAL_MAX_USD through the CLI', () => {
     // Everything paid for is in the cache, and nothing else.
     expect(filesUnder(paths.cacheDir!)).toHaveLength(paid)
 
-    const sent = new Set(server.requests.map((r) => JSON.stringify(r.body)))
-    server.resetStats()
+    const sent = new Set(local.server.requests.map((r) => JSON.stringify(r.body)))
+    local.server.resetStats()
     const resumed = await runEvalCli(args, { ...env, EVAL_MAX_USD: '1' })
     expect(resumed.code).toBe(0)
-    expect(server.requests.some((r) => sent.has(JSON.stringify(r.body)))).toBe(false)
+    expect(local.server.requests.some((r) => sent.has(JSON.stringify(r.body)))).toBe(false)
     const report = readReport(args[args.length - 1]!)
     expect(report.run.usage.cacheHits).toBe(paid)
     expect(report.run.estimate?.byRole.generator.cached).toBe(report.run.usage.byRole.generator.cacheHits)
@@ -146,18 +138,18 @@ describe('EVAL_MAX_USD through the CLI', () => {
 describe('EVAL_BATCH=1', () => {
   it('sends the judge through one batch, prints its progress, resends expired items, turns refused ones into judge errors, and prices at half', async () => {
     // The first item is refused (invalid), the second expires; the rest succeed after two polls in progress.
-    server.batchPlan = {
+    local.server.batchPlan = {
       pollsInProgress: 2,
       outcome: ({ index }) => (index === 0 ? { errored: { type: 'invalid_request_error', message: 'prompt is too long' } } : index === 1 ? 'expired' : 'succeeded'),
     }
     const paths = tinyPaths()
     const lines: string[] = []
-    const report = await evaluate(paths, { tier: 'full', env: liveEnv(server.url, { EVAL_BATCH: '1', EVAL_BATCH_POLL_MS: '5', EVAL_MAX_JUDGE_ERROR_RATE: '1' }), log: (line) => lines.push(line) })
-    expect(server.batches).toHaveLength(1)
-    const items = server.batches[0]!.requests.length
+    const report = await evaluate(paths, { tier: 'full', env: liveEnv(local.server.url, { EVAL_BATCH: '1', EVAL_BATCH_POLL_MS: '5', EVAL_MAX_JUDGE_ERROR_RATE: '1' }), log: (line) => lines.push(line) })
+    expect(local.server.batches).toHaveLength(1)
+    const items = local.server.batches[0]!.requests.length
     const { usage, batches, estimate } = report.run
     // Normal calls: the three answers, and the expired item sent again.
-    expect(server.requests.filter((r) => r.body.tools)).toHaveLength(1)
+    expect(local.server.requests.filter((r) => r.body.tools)).toHaveLength(1)
     expect(usage.byRole.judge).toMatchObject({ calls: items - 1, batchCalls: items - 2 })
     expect(usage.savedByBatch.calls).toBe(items - 2)
     expect(batches).toEqual([{ id: 'msgbatch_local_0001', requests: items, succeeded: items - 2, errored: 1, expired: 1, canceled: 0, resent: 1, failed: 1, polls: 3, wallMs: expect.any(Number) }])
@@ -179,9 +171,9 @@ describe('EVAL_BATCH=1', () => {
     expect(renderTerminalSummary(report)).toMatch(/\n {2}batch discount: \d+ call\(s\) answered in Message Batches: saved \$0\.\d{4}\n/)
 
     // Merged into the one cache: a run without batches pays only for the item that failed.
-    server.resetStats()
-    const plain = await evaluate(paths, { tier: 'full', env: liveEnv(server.url) })
-    expect(server.requests).toHaveLength(1)
+    local.server.resetStats()
+    const plain = await evaluate(paths, { tier: 'full', env: liveEnv(local.server.url) })
+    expect(local.server.requests).toHaveLength(1)
     expect(plain.summary.judgeErrors).toBe(0)
   })
 })

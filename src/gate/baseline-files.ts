@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path/posix'
 import { readJsonFile } from '../load/read-json-file.ts'
+import { questionMetrics } from '../report/question-metrics.ts'
 import type { Report } from '../report/report-schema.ts'
 import { writeFileAtomic } from '../report/write-report.ts'
 import { BaselineQuestionsSchema, BaselineSummarySchema, type Baseline, type BaselineQuestion, type BaselineSummary } from './baseline-schema.ts'
@@ -45,17 +46,7 @@ export function baselineFromReport(report: Report): Baseline {
   }
   const questions: BaselineQuestion[] = [...report.questions]
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((q) => ({
-      id: q.id,
-      type: q.type,
-      hit: q.hit,
-      reciprocalRank: q.reciprocalRank,
-      ndcg10: q.ndcg10,
-      refused: q.refused,
-      faithfulness: q.faithfulness,
-      answerRelevancy: q.answerRelevancy,
-      coverage: q.coverage,
-    }))
+    .map((q) => ({ id: q.id, type: q.type, ...questionMetrics(q) }))
   return { summary, questions }
 }
 

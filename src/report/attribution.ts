@@ -1,4 +1,5 @@
 import { questionChecks, questionThresholds } from '../gate/question-checks.ts'
+import { questionMetrics, type QuestionMetrics } from './question-metrics.ts'
 import type { QuestionOutcome, Report } from './report-schema.ts'
 
 /** One failing question's attribution record: where the answer came from and how it scored. */
@@ -13,7 +14,7 @@ export interface AttributionRecord {
   contextChunkIds: string[]
   answer: string | null
   unsupportedClaims: string[] | null
-  metrics: Pick<QuestionOutcome, 'hit' | 'reciprocalRank' | 'ndcg10' | 'refused' | 'faithfulness' | 'answerRelevancy' | 'coverage' | 'contradictionHandled'>
+  metrics: QuestionMetrics & Pick<QuestionOutcome, 'contradictionHandled'>
 }
 
 /** The attribution records of every question that fails a check, in golden-set order. */
@@ -34,16 +35,7 @@ export function attributionRecords(report: Report): AttributionRecord[] {
         contextChunkIds: q.context.map((c) => c.chunkId),
         answer: q.answer,
         unsupportedClaims: q.unsupportedClaims,
-        metrics: {
-          hit: q.hit,
-          reciprocalRank: q.reciprocalRank,
-          ndcg10: q.ndcg10,
-          refused: q.refused,
-          faithfulness: q.faithfulness,
-          answerRelevancy: q.answerRelevancy,
-          coverage: q.coverage,
-          contradictionHandled: q.contradictionHandled,
-        },
+        metrics: { ...questionMetrics(q), contradictionHandled: q.contradictionHandled },
       },
     ]
   })

@@ -8,7 +8,22 @@ import { round4 } from '../summary/statistics.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from './question-checks.ts'
 
 /** Config fields that change what is measured (concurrency and tolerance do not). */
-const MEASURING_FIELDS = ['mode', 'budgetTokens', 'k', 'rankDepth', 'chunkTokens', 'chunkOverlap', 'retriever', 'tokenizer'] as const satisfies readonly (keyof EvalConfig)[]
+const MEASURING_FIELDS = [
+  'mode',
+  'budgetTokens',
+  'k',
+  'rankDepth',
+  'chunkTokens',
+  'chunkOverlap',
+  'retriever',
+  'tokenizer',
+  'refusalThreshold',
+  'answerSentences',
+  'minFaithfulness',
+  'minCoverage',
+  'generatorMaxTokens',
+  'judgeMaxTokens',
+] as const satisfies readonly (keyof EvalConfig)[]
 
 function questionVerdict(outcome: QuestionOutcome, accepted: BaselineQuestion | undefined, thresholds: QuestionThresholds): QuestionVerdict {
   const currentPassed = questionPassed(outcome, thresholds)

@@ -28,7 +28,8 @@ export default class EvalReporter implements Reporter {
       log(`RAG evaluation: ${evaluation.error}`)
       return
     }
-    const lines = [`RAG evaluation (reports/latest.json, reports/latest.md)`, '']
+    const reports = process.env.EVAL_REPORTS_DIR || 'reports'
+    const lines = [`RAG evaluation (${reports}/latest.json, ${reports}/latest.md)`, '']
     if (this.#previous) lines.push(...renderRunDiff(this.#previous, evaluation.report), '')
     lines.push(renderTerminalSummary(evaluation.report))
     log(lines.join('\n'))

@@ -30,6 +30,8 @@ runCli('eval', async () => {
       config: { type: 'string', default: defaults.configFile },
       labels: { type: 'string', default: defaults.humanLabelsFile },
       baseline: { type: 'string', default: BASELINE_ROOT },
+      // Only the progress lines (cost estimate, batches): the Vitest reporter prints the summary itself.
+      quiet: { type: 'boolean', default: false },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -43,8 +45,10 @@ runCli('eval', async () => {
   // The cost estimate (before any model call) and the Message Batches progress go to the terminal as they come.
   const report = await evaluate(paths, { tier: values.tier, baselineRoot: values.baseline === '' ? null : values.baseline, log: (line) => console.log(line) })
   const written = writeReports(report, values.out)
-  console.log(`reports: ${written.json}, ${written.markdown} (${report.run.durationMs.toFixed(0)} ms)\n`)
-  console.log(renderTerminalSummary(report))
+  if (!values.quiet) {
+    console.log(`reports: ${written.json}, ${written.markdown} (${report.run.durationMs.toFixed(0)} ms)\n`)
+    console.log(renderTerminalSummary(report))
+  }
   // GATE=1: the exit code says whether the run regressed (a missing baseline fails too), or its judge failed too often.
   const failed = (report.gate !== null && !report.gate.passed) || judgeErrorFailure(report) !== null
   return process.env.GATE === '1' && failed ? 1 : 0

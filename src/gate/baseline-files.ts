@@ -18,7 +18,7 @@ export const BASELINE_ROOT = 'baseline'
 export function baselineDirFor(root: string, mode: 'offline' | 'live' | 'record' | 'replay'): string {
   return mode === 'offline' ? root : `${root}/${mode === 'record' ? 'live' : mode}`
 }
-export const HOW_TO_CREATE_BASELINE = 'create it with `pnpm baseline:update` (vitest run --project eval -u) and commit baseline/'
+export const HOW_TO_CREATE_BASELINE = 'create it with `pnpm baseline:update` (vitest run --project eval -u) under the same EVAL_MODE, and commit it (offline: baseline/, live: baseline/live/, replay: baseline/replay/)'
 
 /** Reads the accepted baseline from `dir`; null when it does not exist yet. */
 export function readBaseline(dir: string): Baseline | null {

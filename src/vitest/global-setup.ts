@@ -16,9 +16,12 @@ const REPORTS_DIR = process.env.EVAL_REPORTS_DIR || 'reports'
  * the cases decide, so the child runs without GATE.
  */
 function runEvaluation(): SharedEvaluation {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/eval.ts', '--out', REPORTS_DIR, '--baseline', BASELINE_ROOT], {
+  // The child's progress (a live run's cost estimate, Message Batches polls) shows as it comes; its summary
+  // is left to the reporter (--quiet); stderr is kept for the failure message.
+  const child = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/eval.ts', '--quiet', '--out', REPORTS_DIR, '--baseline', BASELINE_ROOT], {
     encoding: 'utf8',
     env: { ...process.env, GATE: '' },
+    stdio: ['ignore', 'inherit', 'pipe'],
   })
   if (child.status !== 0) {
     const reason = child.error?.message ?? (child.stderr.trim() || `exit code ${child.status}`)

@@ -240,13 +240,11 @@ class Writer {
         switch (slot) {
           case 'N':
           case 'A':
+          case 'B':
             out.push(this.content(topic))
             break
           case 'V':
             out.push(this.content(topic) + rng.pick(VERB_SUFFIXES))
-            break
-          case 'B':
-            out.push(this.content(topic))
             break
           case 'D':
             out.push(rng.pick(DETERMINERS))

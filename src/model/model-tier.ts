@@ -206,6 +206,17 @@ export function openModelTier(
   })
 
   let run: RunInputs | null = null
+  /** What a recording's metadata says of the run, at its start and at its end. */
+  const metadataOf = (inputs: RunInputs) => ({
+    schemaVersion: 1 as const,
+    name: config.recording,
+    recordedAt: now().toISOString(),
+    models: { generator: config.generatorModel, judge: config.judgeModel },
+    judgePromptsHash: JUDGE_PROMPTS_HASH,
+    goldenSetHash: inputs.goldenSetHash,
+    corpusHash: inputs.corpusHash,
+    sdkVersion: SDK_VERSION,
+  })
   return {
     mode,
     client,
@@ -227,34 +238,15 @@ export function openModelTier(
           throw new InputError(`replay: the recording at ${dir} holds no responses for ${missing.length} question(s) of the golden set: ${missing.join(', ')}; ${HOW_TO_RECORD}`)
         }
       }
-      writer?.start({
-        schemaVersion: 1,
-        name: config.recording,
-        scripted: false,
-        server: describeBaseUrl(baseURL),
-        recordedAt: now().toISOString(),
-        models: { generator: config.generatorModel, judge: config.judgeModel },
-        judgePromptsHash: JUDGE_PROMPTS_HASH,
-        goldenSetHash: inputs.goldenSetHash,
-        corpusHash: inputs.corpusHash,
-        sdkVersion: SDK_VERSION,
-        note: 'record run under way',
-      })
+      writer?.start({ ...metadataOf(inputs), scripted: false, server: describeBaseUrl(baseURL), note: 'record run under way' })
     },
     finish() {
       if (!writer || !run) return null
       const scripted = writer.scripted
       return writer.finish({
-        schemaVersion: 1,
-        name: config.recording,
+        ...metadataOf(run),
         scripted,
         server: scripted ? `scripted local Messages API server (src/model/testing/) on ${hostOf(baseURL)}` : describeBaseUrl(baseURL),
-        recordedAt: now().toISOString(),
-        models: { generator: config.generatorModel, judge: config.judgeModel },
-        judgePromptsHash: JUDGE_PROMPTS_HASH,
-        goldenSetHash: run.goldenSetHash,
-        corpusHash: run.corpusHash,
-        sdkVersion: SDK_VERSION,
         questions: [...run.questionIds],
         note: scripted
           ? 'SCRIPTED: every response comes from the local scripted Messages API server (src/model/testing/), not from a model. Its numbers exercise the pipeline; they say nothing about Claude.'

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { checkHttpResponse, httpContractJsonSchema, HttpRequestSchema, previewValue } from './http-contract.ts'
+
+describe('the HTTP contract', () => {
+  it('is published as docs/http-contract.schema.json, generated from the zod schemas (vitest -u rewrites it)', async () => {
+    await expect(`${JSON.stringify(httpContractJsonSchema(), null, 2)}\n`).toMatchFileSnapshot('../../docs/http-contract.schema.json')
+  })
+
+  it('accepts the minimal response: an empty ranking', () => {
+    expect(checkHttpResponse({ ranked: [] })).toEqual({ ok: true, response: { ranked: [] } })
+  })
+
+  it('keeps metadata on the response and on chunks (ignored by the suite, never an error)', () => {
+    const body = { ranked: [{ docId: 'a', text: 't', metadata: { page: 3 } }], metadata: { model: 'x' } }
+    expect(checkHttpResponse(body)).toEqual({ ok: true, response: body })
+  })
+
+  it('names bad scores and ids', () => {
+    expect(checkHttpResponse({ ranked: [{ docId: '', text: 't', score: '1.5' }] })).toEqual({
+      ok: false,
+      problems: 'ranked[0].docId: expected a non-empty document id; ranked[0].score: expected a finite number, got "1.5"',
+    })
+  })
+
+  it('describes the request the suite sends', () => {
+    expect(HttpRequestSchema.parse({ id: 'q-1', question: 'Why?', userContext: null })).toEqual({ id: 'q-1', question: 'Why?', userContext: null })
+  })
+
+  it('previews values in messages: short JSON for scalars, the kind for containers', () => {
+    expect([previewValue(42), previewValue('x'), previewValue(null), previewValue([1]), previewValue({}), previewValue(undefined)]).toEqual([
+      '42',
+      '"x"',
+      'null',
+      'an array',
+      'an object',
+      'nothing',
+    ])
+    expect(previewValue('y'.repeat(100))).toBe(`"${'y'.repeat(56)}...`)
+  })
+})

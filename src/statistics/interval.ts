@@ -1,0 +1,20 @@
+import { z } from 'zod'
+
+/** A confidence interval for a summary metric or a difference, with the method that produced it. */
+export const IntervalSchema = z
+  .object({
+    low: z.number(),
+    high: z.number(),
+    method: z.enum(['bootstrap-percentile', 'wilson']),
+  })
+  .strict()
+
+export type Interval = z.infer<typeof IntervalSchema>
+
+/** The confidence level when none is given: 95%. */
+export const DEFAULT_LEVEL = 0.95
+
+/** Throws unless 0 < level < 1 (a level of 0.95 asks for a 95% interval). */
+export function checkLevel(level: number): void {
+  if (!(level > 0 && level < 1)) throw new RangeError(`expected a confidence level strictly between 0 and 1 (e.g. 0.95), got ${level}`)
+}

@@ -1,3 +1,5 @@
+import { lineColumnOf } from '../load/line-column.ts'
+
 /**
  * Where each value of a JSON text sits: the offsets of objects, arrays and their members, so tools
  * can name line numbers (JSON.parse gives none) and edit a file without re-serialising what they do
@@ -67,7 +69,5 @@ export function jsonSpans(text: string): Span {
 
 /** Line (from 1) of an offset. */
 export function lineAt(text: string, offset: number): number {
-  let line = 1
-  for (let i = 0; i < offset && i < text.length; i++) if (text[i] === '\n') line++
-  return line
+  return lineColumnOf(text, offset).line
 }

@@ -1,77 +1,148 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { basename } from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { z } from 'zod'
+import { selectCorpusFiles, type ExcludedFile } from './corpus-files.ts'
+import { CorpusSpecSchema } from './corpus-spec.ts'
+import { firstHeading } from './first-heading.ts'
 import { InputError } from './input-error.ts'
+import { decodeUtf8Text } from './utf8-text.ts'
 
-/** Message for a missing or mistyped front-matter field. */
-function required(what: string) {
-  return (issue: { input: unknown }) => (issue.input === undefined ? `missing; expected ${what}` : `expected ${what}, got ${JSON.stringify(issue.input)}`)
+/** Message for a mistyped front-matter field. */
+function expected(what: string) {
+  return (issue: { input: unknown }) => `expected ${what}, got ${JSON.stringify(issue.input)}`
 }
 
-/** Front matter every corpus document carries. */
-export const DocumentFrontMatterSchema = z
-  .object({
-    id: z.string({ error: required('a stable id such as doc-001') }).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected a stable id such as doc-001 (letters, digits, . _ -)'),
-    title: z.string({ error: required('the document title') }).min(1, 'expected a non-empty title'),
-    updated: z.string({ error: required('the date of the last update, YYYY-MM-DD') }).regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date written YYYY-MM-DD'),
-    supersedes: z.union([z.string(), z.array(z.string())]).optional(),
-  })
-  .strict()
+/** Whether a YYYY-MM-DD text names a day of the calendar (2026-02-30 and 2026-13-01 do not). */
+function isCalendarDate(text: string): boolean {
+  const [year, month, day] = text.split('-').map(Number) as [number, number, number]
+  const date = new Date(Date.UTC(year, month - 1, day))
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+}
+
+const DOCUMENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
+
+/**
+ * Front-matter fields the suite reads, all optional: a document without `id` is named by its path,
+ * one without `title` by its first `# ` heading or its file name. Other fields are kept as metadata.
+ */
+export const DocumentFrontMatterSchema = z.looseObject({
+  id: z.string({ error: expected('a stable id such as doc-001') }).regex(DOCUMENT_ID, 'expected a stable id such as doc-001 (letters, digits, . _ -)').optional(),
+  title: z.string({ error: expected('the document title') }).min(1, 'expected a non-empty title').optional(),
+  updated: z
+    .string({ error: expected('the date of the last update, YYYY-MM-DD') })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date written YYYY-MM-DD')
+    .refine(isCalendarDate, { error: (issue) => `${String(issue.input)} is not a day of the calendar; expected a date written YYYY-MM-DD` })
+    .optional(),
+  supersedes: z.union([z.string(), z.array(z.string())], { error: expected('a document id or a list of them') }).optional(),
+})
 
 export type DocumentFrontMatter = z.infer<typeof DocumentFrontMatterSchema>
 
-export interface CorpusDocument extends DocumentFrontMatter {
+export interface CorpusDocument {
+  /** The front matter's id, else the path relative to the corpus folder without its extension (`guides/sso`). */
+  id: string
+  /** The front matter's title, else the first `# ` heading, else the file name without its extension. */
+  title: string
+  /** YYYY-MM-DD, a real day; absent when the front matter has none. */
+  updated?: string
+  /** Ids of the documents this one replaces; each is a document of the corpus. */
+  supersedes?: string | string[]
+  /** Front-matter fields other than id, title, updated, supersedes, verbatim; absent when there are none. */
+  metadata?: Record<string, unknown>
   /** Path of the source file, for error messages. */
   file: string
-  /** Markdown body after the front matter. */
+  /** The text after the front matter (all of it when there is none). */
   body: string
 }
 
-const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/
+const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/
 
-/** Parses one Markdown document with YAML front matter. `file` is used in error messages only. */
-export function parseCorpusDocument(text: string, file: string): CorpusDocument {
+function frontMatterOf(text: string, file: string): { data: DocumentFrontMatter; body: string } {
+  if (!/^---\r?\n/.test(text)) return { data: {}, body: text }
   const match = FRONT_MATTER.exec(text)
-  if (!match) throw new InputError(`${file}: missing front matter (expected a leading '---' block with id, title, updated)`)
+  if (!match) throw new InputError(`${file}: front matter opened by '---' on line 1 is not closed by a '---' line`)
   let data: unknown
   try {
     data = parseYaml(match[1]!)
   } catch (error) {
     throw new InputError(`${file}: front matter is not valid YAML (${(error as Error).message.split('\n')[0]})`)
   }
+  if (data !== null && (typeof data !== 'object' || Array.isArray(data))) throw new InputError(`${file}: front matter is not a list of fields (expected lines such as "title: ...")`)
   const parsed = DocumentFrontMatterSchema.safeParse(data ?? {})
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
-    const field = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : 'front matter')
-    throw new InputError(`${file}: front matter field "${field}": ${issue.message}`)
+    throw new InputError(`${file}: front matter field "${issue.path.join('.')}": ${issue.message}`)
   }
-  const body = text.slice(match[0].length)
-  if (body.trim().length === 0) throw new InputError(`${file}: document ${parsed.data.id} is empty (no text after the front matter)`)
-  return { ...parsed.data, file, body }
+  return { data: parsed.data, body: text.slice(match[0].length) }
 }
 
 /**
- * Loads every `*.md` file of a corpus folder, sorted by file name so the order (and so every
- * report) is stable. Rejects a missing or empty folder and duplicate ids, naming both files.
+ * Parses one document: optional YAML front matter, then the text. `file` is used in error messages;
+ * `path` (relative to the corpus folder, POSIX separators) names a document without a front-matter id
+ * and defaults to the file name. A leading byte-order mark is dropped.
  */
-export function loadCorpus(dir: string): CorpusDocument[] {
-  let names: string[]
-  try {
-    if (!statSync(dir).isDirectory()) throw new Error('not a directory')
-    names = readdirSync(dir)
-  } catch {
-    throw new InputError(`${dir}: corpus folder not found (expected a folder of Markdown documents)`)
+export function parseCorpusDocument(text: string, file: string, path: string = basename(file)): CorpusDocument {
+  const { data, body } = frontMatterOf(text.replace(/^\uFEFF/, ''), file)
+  const { id, title, updated, supersedes, ...metadata } = data
+  const withoutExtension = path.replace(/\.[^./]*$/, '')
+  const docId = id ?? withoutExtension
+  if (body.trim().length === 0) throw new InputError(`${file}: document ${docId} is empty (no text${body.length < text.length ? ' after the front matter' : ''})`)
+  return {
+    id: docId,
+    title: title ?? firstHeading(body) ?? basename(withoutExtension),
+    ...(updated !== undefined ? { updated } : {}),
+    ...(supersedes !== undefined ? { supersedes } : {}),
+    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
+    file,
+    body,
   }
-  const files = names.filter((name) => name.endsWith('.md')).sort()
-  if (files.length === 0) throw new InputError(`${dir}: corpus folder holds no .md documents`)
+}
+
+/** The documents of a corpus, and every file under its folder that is not one, with the reason. */
+export interface LoadedCorpus {
+  documents: CorpusDocument[]
+  excluded: ExcludedFile[]
+}
+
+/**
+ * Loads the documents a corpus spec selects (see selectCorpusFiles), sorted by path relative to the
+ * corpus folder so the order (and so every report) is stable. Rejects: a missing folder, a file in
+ * its place, a spec that selects nothing (naming the include globs), a file that is not UTF-8, an
+ * invalid front-matter field, an empty document, duplicate ids (naming both files) and `supersedes`
+ * ids that are not documents of the corpus.
+ */
+export function loadCorpusFrom(spec: { dir: string; include?: readonly string[]; exclude?: readonly string[] }): LoadedCorpus {
+  const resolved = CorpusSpecSchema.safeParse(spec)
+  if (!resolved.success) {
+    const issue = resolved.error.issues[0]!
+    throw new InputError(`corpus ${JSON.stringify(spec.dir)}: field "${issue.path.join('.')}": ${issue.message}`)
+  }
+  const { dir, include } = resolved.data
+  const { files, excluded } = selectCorpusFiles(resolved.data)
+  if (files.length === 0) {
+    const examples = excluded.slice(0, 3).map((e) => `${e.file}: ${e.reason}`)
+    throw new InputError(
+      `${dir}: no corpus documents: no file matches include ${include.join(', ')}` +
+        (excluded.length === 0 ? ' (the folder is empty)' : ` (${excluded.length} left out: ${examples.join('; ')}${excluded.length > 3 ? '; ...' : ''})`),
+    )
+  }
   const seen = new Map<string, string>()
-  return files.map((name) => {
-    const file = join(dir, name)
-    const doc = parseCorpusDocument(readFileSync(file, 'utf8'), file)
+  const documents = files.map(({ path, file }) => {
+    const doc = parseCorpusDocument(decodeUtf8Text(readFileSync(file), file), file, path)
     const earlier = seen.get(doc.id)
     if (earlier) throw new InputError(`${file}: duplicate document id ${doc.id} (already used by ${earlier})`)
     seen.set(doc.id, file)
     return doc
   })
+  const unknown = documents.flatMap((doc) =>
+    [doc.supersedes ?? []].flat().flatMap((id) => (seen.has(id) ? [] : [`${doc.file}: front matter field "supersedes": ${id} is not a document of the corpus`])),
+  )
+  if (unknown.length > 0) throw new InputError(unknown.join('\n'))
+  return { documents, excluded }
+}
+
+/** The documents of a corpus folder with the default include/exclude globs (see loadCorpusFrom). */
+export function loadCorpus(dir: string): CorpusDocument[] {
+  return loadCorpusFrom({ dir }).documents
 }

@@ -18,6 +18,11 @@ export const QuestionTypeSchema = z
   })
   .transform((name): QuestionType => (name in QUESTION_TYPE_ALIASES ? QUESTION_TYPE_ALIASES[name as keyof typeof QUESTION_TYPE_ALIASES] : (name as QuestionType)))
 
+/** Who asks a question (tenant, role, permissions...): any JSON object, passed to the system verbatim. */
+export const UserContextSchema = z.record(z.string(), z.unknown(), { error: 'expected a JSON object such as {"tenant": "acme", "role": "admin"}' })
+
+export type UserContext = z.output<typeof UserContextSchema>
+
 export const GoldenQuestionSchema = z
   .object({
     id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected an id of letters, digits, . _ -').describe('Stable question id, e.g. q-001'),
@@ -27,6 +32,9 @@ export const GoldenQuestionSchema = z
     goldAnswer: z.string().trim().min(1).optional().describe('One or two sentences; required unless type is none'),
     governingDocId: z.string().min(1).optional().describe('contradiction only: the document whose answer governs'),
     notes: z.string().optional().describe('Why the question exists, distractors it meets'),
+    userContext: UserContextSchema.optional().describe(
+      'Who asks: any JSON object (tenant, role, permissions...), passed verbatim to the system with the question',
+    ),
   })
   .strict()
   .superRefine((q, ctx) => {

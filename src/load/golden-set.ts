@@ -3,6 +3,7 @@ import type { CorpusDocument } from './corpus.ts'
 import { GoldenSetSchema, type GoldenQuestion } from './golden-set-schema.ts'
 import { InputError } from './input-error.ts'
 import { parseJsonText } from './read-json-file.ts'
+import { decodeUtf8Text } from './utf8-text.ts'
 
 /**
  * Validates a parsed golden set. Every problem names the question (by id where it has one) and the
@@ -41,13 +42,13 @@ export function validateGoldenSet(data: unknown, file: string, corpus: readonly 
   return questions
 }
 
-/** Reads and validates a golden-set file against the corpus. */
+/** Reads and validates a golden-set file (UTF-8, a leading byte-order mark accepted) against the corpus. */
 export function loadGoldenSet(file: string, corpus: readonly CorpusDocument[]): GoldenQuestion[] {
-  let text: string
+  let bytes: Uint8Array
   try {
-    text = readFileSync(file, 'utf8')
+    bytes = readFileSync(file)
   } catch {
     throw new InputError(`${file}: golden set not found`)
   }
-  return validateGoldenSet(parseJsonText(text, file), file, corpus)
+  return validateGoldenSet(parseJsonText(decodeUtf8Text(bytes, file), file), file, corpus)
 }

@@ -1,17 +1,9 @@
-import { InputError } from '../../load/input-error.ts'
-
 export const FORMATS = ['jsonl', 'ragas', 'trec'] as const
 export type FormatName = (typeof FORMATS)[number]
 
 /** What each format cannot carry, printed by golden:import and golden:export and listed in docs/golden-set.md. */
 export const NOT_CARRIED: Record<FormatName, string> = {
   jsonl: 'governingDocId and notes',
-  ragas: 'ids (q-001... by position), types (inferred from the answer docs: contradiction is lost), governingDocId and notes',
-  trec: 'gold answers (a TODO placeholder on import), types (inferred from the relevant docs: contradiction is lost), governingDocId and notes',
-}
-
-export function formatName(value: string | undefined): FormatName {
-  if (value === undefined) throw new InputError(`--format is required: one of ${FORMATS.join(', ')}`)
-  if (!(FORMATS as readonly string[]).includes(value)) throw new InputError(`--format ${value}: expected one of ${FORMATS.join(', ')}`)
-  return value as FormatName
+  ragas: 'ids (q-001... by position), types (inferred from the answer docs: contradiction is lost), governingDocId, notes and userContext',
+  trec: 'gold answers (a TODO placeholder on import), types (inferred from the relevant docs: contradiction is lost), governingDocId, notes and userContext',
 }

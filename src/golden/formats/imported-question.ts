@@ -1,6 +1,6 @@
 import type { CorpusDocument } from '../../load/corpus.ts'
 import { validateGoldenSet } from '../../load/golden-set.ts'
-import { GoldenQuestionSchema, type GoldenQuestion, type QuestionType } from '../../load/golden-set-schema.ts'
+import { GoldenQuestionSchema, type GoldenQuestion, type QuestionType, type UserContext } from '../../load/golden-set-schema.ts'
 import { InputError } from '../../load/input-error.ts'
 
 /** A document a record names as a source, and where. */
@@ -33,6 +33,7 @@ export interface ImportedQuestion {
   goldAnswer?: string
   governingDocId?: string
   notes?: string
+  userContext?: UserContext
 }
 
 export interface ImportResult {
@@ -97,6 +98,7 @@ export function finishImport(
       ...(q.goldAnswer !== undefined && q.goldAnswer.trim() !== '' ? { goldAnswer: q.goldAnswer } : {}),
       ...(q.governingDocId !== undefined ? { governingDocId: q.governingDocId } : {}),
       ...(q.notes !== undefined ? { notes: q.notes } : {}),
+      ...(q.userContext !== undefined ? { userContext: q.userContext } : {}),
     }
     const earlier = firstSeen.get(q.id)
     if (earlier !== undefined) problems.push(`${q.where}: question ${q.id}: duplicate id (first used at ${earlier})`)

@@ -1,14 +1,15 @@
 import { z } from 'zod'
-import { QuestionTypeSchema, type GoldenQuestion, type QuestionType } from '../../load/golden-set-schema.ts'
+import { QuestionTypeSchema, UserContextSchema, type GoldenQuestion, type QuestionType } from '../../load/golden-set-schema.ts'
 import { assignQuestionIds } from '../question-ids.ts'
 import type { ImportResult } from './imported-question.ts'
 import { parseRecords } from './read-records.ts'
 
 /**
  * One line of the JSONL gold format: `{"question", "gold_answer", "gold_sources": [doc ids], "type":
- * lookup | multi-hop | contradiction | abstention}`, with an optional `id`. The canonical type names
- * (single, multi, none) are accepted too. gold_answer may be empty or null for abstention. Other
- * fields are ignored with a notice.
+ * lookup | multi-hop | contradiction | abstention}`, with an optional `id` and an optional
+ * `user_context` (who asks: any JSON object, the golden set's userContext; null means none). The
+ * canonical type names (single, multi, none) are accepted too. gold_answer may be empty or null for
+ * abstention. Other fields are ignored with a notice.
  *
  * The format cannot carry governingDocId or notes: contradiction questions come in without a governing
  * document (golden:check reports them) and exports leave both out.
@@ -19,11 +20,12 @@ export const JsonlGoldRecordSchema = z.looseObject({
   gold_answer: z.string().nullable().optional(),
   gold_sources: z.array(z.string().min(1, 'expected a document id')),
   type: QuestionTypeSchema,
+  user_context: UserContextSchema.nullable().optional(),
 })
 
 export type JsonlGoldRecord = z.output<typeof JsonlGoldRecordSchema>
 
-const KNOWN_FIELDS = ['id', 'question', 'gold_answer', 'gold_sources', 'type']
+const KNOWN_FIELDS = ['id', 'question', 'gold_answer', 'gold_sources', 'type', 'user_context']
 
 /** The format's names for the canonical types. */
 export const JSONL_TYPE_NAMES: Record<QuestionType, string> = { single: 'lookup', multi: 'multi-hop', contradiction: 'contradiction', none: 'abstention' }
@@ -41,16 +43,27 @@ export function importJsonlGold(text: string, file: string): ImportResult {
       sources: record.gold_sources.map((docId, i) => ({ docId, where: `${file}:${source.lineOf(['gold_sources', i])}`, field: `gold_sources[${i}]` })),
       unmatched: [],
       ...(record.gold_answer ? { goldAnswer: record.gold_answer } : {}),
+      ...(record.user_context ? { userContext: record.user_context } : {}),
     })),
-    notices: ignored.notices(file, 'the JSONL gold format carries id, question, gold_answer, gold_sources, type'),
+    notices: ignored.notices(file, `the JSONL gold format carries ${KNOWN_FIELDS.join(', ')}`),
   }
 }
 
-/** Writes questions as JSONL gold, one object per line, ids kept; governingDocId and notes are left out. */
+/**
+ * Writes questions as JSONL gold, one object per line, ids kept, `user_context` only for questions
+ * that have a userContext; governingDocId and notes are left out.
+ */
 export function exportJsonlGold(questions: readonly GoldenQuestion[]): string {
   return questions
     .map((q) =>
-      JSON.stringify({ id: q.id, question: q.question, gold_answer: q.goldAnswer ?? '', gold_sources: q.answerDocIds, type: JSONL_TYPE_NAMES[q.type] }),
+      JSON.stringify({
+        id: q.id,
+        question: q.question,
+        gold_answer: q.goldAnswer ?? '',
+        gold_sources: q.answerDocIds,
+        type: JSONL_TYPE_NAMES[q.type],
+        ...(q.userContext !== undefined ? { user_context: q.userContext } : {}),
+      }),
     )
     .map((line) => line + '\n')
     .join('')

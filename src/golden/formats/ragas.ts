@@ -16,7 +16,9 @@ const contexts = z.array(z.string()).nullable().optional()
  * synthesizer_name...) are ignored with a notice. A non-standard `id` is kept when present.
  *
  * The format cannot carry a question's type (inferred: no answer docs none, one single, several
- * multi; contradiction cannot be told), its id (q-001... by position), governingDocId or notes.
+ * multi; contradiction cannot be told), its id (q-001... by position), governingDocId, notes or
+ * userContext: RAGAS samples have no field for who asks (persona_name names a synthetic persona,
+ * not a tenant or role), so a userContext is left out on export and nothing fills it on import.
  */
 export const RagasRecordSchema = z.looseObject({
   id: z.string().min(1).optional(),

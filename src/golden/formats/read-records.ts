@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { InputError } from '../../load/input-error.ts'
+import { jsonSyntaxMessage } from '../../load/read-json-file.ts'
 import { jsonSpans, lineAt, type Span } from '../json-spans.ts'
 
 /** A record of a JSON Lines file or of a JSON array, with the line it starts on. */
@@ -21,25 +22,20 @@ function fieldLine(text: string, span: Span, path: readonly PropertyKey[]): numb
   return lineAt(text, (at ?? span).start)
 }
 
-function syntaxError(file: string, text: string, error: unknown, lineOffset = 0): InputError {
-  const message = (error as Error).message
-  const position = /position (\d+)/.exec(message)
-  const line = position ? lineAt(text, Number(position[1])) : text.split('\n').length
-  return new InputError(`${file}:${line + lineOffset}: invalid JSON (${message})`)
-}
-
 /**
  * The records of a file that is either a JSON array of objects (its first non-blank character is
  * `[`) or JSON Lines (one JSON value per line; blank lines skipped). Each record carries its line
- * number for error messages; invalid JSON is reported with its line.
+ * number for error messages; invalid JSON is reported with its line and column. A leading byte-order
+ * mark is dropped (it marks the encoding; it adds no line).
  */
-export function readRecords(text: string, file: string): SourceRecord[] {
+export function readRecords(fileText: string, file: string): SourceRecord[] {
+  const text = fileText.replace(/^\uFEFF/, '')
   if (text.trimStart().startsWith('[')) {
     let data: unknown
     try {
       data = JSON.parse(text)
     } catch (error) {
-      throw syntaxError(file, text, error)
+      throw new InputError(jsonSyntaxMessage(text, file, error))
     }
     if (!Array.isArray(data)) throw new InputError(`${file}: expected a JSON array of records, or one JSON object per line`)
     const elements = jsonSpans(text).elements
@@ -54,8 +50,7 @@ export function readRecords(text: string, file: string): SourceRecord[] {
     try {
       records.push({ line: index + 1, value: JSON.parse(raw), lineOf: () => index + 1 })
     } catch (error) {
-      const message = (error as Error).message
-      throw new InputError(`${file}:${index + 1}: invalid JSON (${message}); expected one JSON object per line`)
+      throw new InputError(`${jsonSyntaxMessage(raw, file, error, index)}; expected one JSON object per line`)
     }
   })
   return records

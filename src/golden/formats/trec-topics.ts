@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
 import { InputError } from '../../load/input-error.ts'
+import { jsonSyntaxMessage } from '../../load/read-json-file.ts'
 import { jsonSpans, lineAt } from '../json-spans.ts'
 
 /** A topics file as a JSON map: question id -> question text. */
@@ -24,7 +25,7 @@ function fromJson(text: string, file: string): Topic[] {
   try {
     data = JSON.parse(text)
   } catch (error) {
-    throw new InputError(`${file}: invalid JSON (${(error as Error).message})`)
+    throw new InputError(jsonSyntaxMessage(text, file, error))
   }
   const members = jsonSpans(text).members
   const lineOfKey = (key: string) => lineAt(text, members.find((m) => m.key === key)?.keyStart ?? 0)

@@ -20,7 +20,8 @@ export function contradictionWithoutGoverning(questions: readonly GoldenQuestion
     if (question.type !== 'contradiction' || question.governingDocId !== undefined) continue
     const answerDocs = question.answerDocIds.flatMap((id) => byId.get(id) ?? [])
     const superseding = answerDocs.find((doc) => supersededIds(doc).some((id) => question.answerDocIds.includes(id)))
-    const newest = [...answerDocs].sort((a, b) => b.updated.localeCompare(a.updated))[0]
+    // Documents without an `updated` date cannot be the most recent one.
+    const newest = answerDocs.filter((doc) => doc.updated !== undefined).sort((a, b) => b.updated!.localeCompare(a.updated!))[0]
     const suggestion =
       superseding !== undefined
         ? `set "governingDocId": "${superseding.id}" (it supersedes ${supersededIds(superseding).filter((id) => question.answerDocIds.includes(id)).join(', ')})`

@@ -1,0 +1,38 @@
+import { z } from 'zod'
+
+/** Documents a corpus holds unless told otherwise: Markdown, MDX and plain text, at any depth. */
+export const DEFAULT_CORPUS_INCLUDE = ['**/*.{md,mdx,markdown,txt}']
+
+/**
+ * Left out unless told otherwise: dependencies and hidden files and folders (.git, .github, .DS_Store).
+ * A spec's own `exclude` replaces this list; repeat its entries to keep them.
+ */
+export const DEFAULT_CORPUS_EXCLUDE = ['**/node_modules/**', '**/.*/**', '**/.*']
+
+const globs = (what: string) => z.array(z.string().min(1, `expected a glob such as ${what}`))
+
+/**
+ * Where a corpus is: a folder, or a folder with include/exclude globs (picomatch syntax, relative to
+ * the folder, matched against POSIX paths, dot files included). A bare string is the folder with the
+ * default globs. Output: always the object, defaults filled in.
+ */
+export const CorpusSpecSchema = z
+  .union([
+    z.string().min(1, 'expected the corpus folder'),
+    z
+      .object({
+        dir: z.string().min(1, 'expected the corpus folder'),
+        include: globs('docs/**/*.md').min(1, 'expected at least one include glob (default: **/*.{md,mdx,markdown,txt})').optional(),
+        exclude: globs('drafts/**').optional(),
+      })
+      .strict(),
+  ])
+  .transform((spec) => {
+    const { dir, include, exclude } = typeof spec === 'string' ? { dir: spec } : spec
+    return { dir, include: include ?? DEFAULT_CORPUS_INCLUDE, exclude: exclude ?? DEFAULT_CORPUS_EXCLUDE }
+  })
+
+/** A corpus spec as written: a folder, or `{ dir, include?, exclude? }`. */
+export type CorpusSpecInput = z.input<typeof CorpusSpecSchema>
+/** A corpus spec with its defaults: `{ dir, include, exclude }`. */
+export type CorpusSpec = z.output<typeof CorpusSpecSchema>

@@ -1,0 +1,199 @@
+import { spawn } from 'node:child_process'
+import { statSync } from 'node:fs'
+import { Socket } from 'node:net'
+import { createInterface } from 'node:readline'
+import { InputError } from '../load/input-error.ts'
+import { isGroupAlive, signalGroup } from './process-group.ts'
+import { startWatchdog } from './service-watchdog.ts'
+
+export interface ServiceOptions {
+  /** Shell command that starts the service, e.g. "python3 service.py". */
+  command: string
+  /** The url the suite will POST to; its origin is the default readyUrl. */
+  url: string
+  /** Polled with GET until it answers; default: the url's origin (e.g. http://127.0.0.1:8000/). */
+  readyUrl?: string
+  /** How long to wait for the service to answer (default 30000). */
+  timeoutMs?: number
+  /** Folder the command runs in. */
+  cwd: string
+  /** Extra environment for the command, over this process's. */
+  env?: NodeJS.ProcessEnv
+  /** Receives each line the service prints (stdout and stderr), prefixed "[service] ". */
+  log?: (line: string) => void
+  /** When something already answers at readyUrl: use it (and never stop it) instead of failing. */
+  reuseExisting?: boolean
+  /** Between SIGTERM and SIGKILL when stopping (default 5000). */
+  graceMs?: number
+}
+
+export interface RunningService {
+  /** The service's process group id (the shell's pid); null when an already running service was reused. */
+  readonly pid: number | null
+  /** Ends the whole process group (SIGTERM, SIGKILL after the grace period) and resolves once it is gone. Idempotent. */
+  stop(): Promise<void>
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000
+const DEFAULT_GRACE_MS = 5_000
+const POLL_MS = 100
+const PROBE_TIMEOUT_MS = 2_000
+/** After SIGKILL a group is gone within milliseconds; this only bounds the wait if the kernel is slow to reap. */
+const KILL_WAIT_MS = 2_000
+const LAST_LINES = 10
+/** A gateway in front of a service that is not up yet, or a service that says it is still warming up. */
+const NOT_READY_STATUSES = new Set([502, 503, 504])
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** The status of a GET, or null when nothing answered (refused, reset, no answer within the limit). */
+async function probe(url: string, timeoutMs: number): Promise<number | null> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(Math.max(1, timeoutMs)) })
+    await response.body?.cancel()
+    return response.status
+  } catch {
+    return null
+  }
+}
+
+/** Polls `done` every 50 ms; true once it holds, false when `ms` passed first. */
+async function waitUntil(done: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms
+  while (!done()) {
+    if (Date.now() >= deadline) return false
+    await sleep(50)
+  }
+  return true
+}
+
+function parseUrl(what: string, url: string): URL {
+  try {
+    return new URL(url)
+  } catch {
+    throw new InputError(`${what} ${JSON.stringify(url)} is not a URL; expected e.g. http://127.0.0.1:8000/rag`)
+  }
+}
+
+/**
+ * Starts the user's service for a run, like Playwright's webServer: runs `command` through the shell in
+ * a process group of its own, waits until readyUrl answers, and returns a handle whose stop() ends the
+ * whole group (the service and every child it started). Ready means an HTTP response of any status but
+ * 502, 503 and 504 (a 404 or a 501 for GET on a POST-only path still proves the server listens; those
+ * three mean a proxy or a warming service that cannot answer yet).
+ *
+ * The group also dies with this process: exit, SIGINT and SIGTERM handlers signal it, and a detached
+ * watchdog kills it when this process disappears without running them (SIGKILL, a crash of Node itself).
+ * Failures are InputErrors naming the command: something already answers before the start (unless
+ * reuseExisting), the command exits before it answers, or it does not answer within timeoutMs; each
+ * with the last lines the service printed.
+ */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const { command, cwd } = options
+  const named = `service ${JSON.stringify(command)}`
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS
+  const readyUrl = options.readyUrl ?? `${parseUrl(`${named}: url`, options.url).origin}/`
+  parseUrl(`${named}: readyUrl`, readyUrl)
+
+  if ((await probe(readyUrl, PROBE_TIMEOUT_MS)) !== null) {
+    if (options.reuseExisting) return { pid: null, stop: async () => undefined }
+    throw new InputError(
+      `${named} was not started: something already answers at ${readyUrl} (the port is in use, or the service is already running); stop it, or set reuseExisting: true to evaluate the running service`,
+    )
+  }
+  let isFolder = false
+  try {
+    isFolder = statSync(cwd).isDirectory()
+  } catch {
+    // reported below
+  }
+  if (!isFolder) throw new InputError(`${named}: its folder (cwd) ${cwd} is not a folder`)
+
+  const child = spawn(command, { cwd, env: { ...process.env, ...options.env }, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  // Unreferenced: a caller that forgets stop() does not hang; the exit handler and the watchdog still end the group.
+  child.unref()
+  const lastLines: string[] = []
+  for (const stream of [child.stdout, child.stderr]) {
+    if (stream instanceof Socket) stream.unref()
+    createInterface({ input: stream }).on('line', (line) => {
+      lastLines.push(line)
+      if (lastLines.length > LAST_LINES) lastLines.shift()
+      options.log?.(`[service] ${line}`)
+    })
+  }
+  const lastOutput = () => (lastLines.length === 0 ? 'last output: (none)' : `last output:\n${lastLines.map((line) => `  ${line}`).join('\n')}`)
+
+  let exit: { code: number | null; signal: NodeJS.Signals | null; error?: Error } | null = null
+  // Output lines may still be on their way when the process exits: 'close' comes once its pipes are
+  // drained, unless a child it left behind holds them open, hence the bound.
+  const exited = new Promise<void>((resolve) => {
+    child.on('exit', (code, signal) => {
+      exit = { code, signal }
+      resolve()
+    })
+    child.on('error', (error) => {
+      exit = { code: null, signal: null, error }
+      resolve()
+    })
+  })
+  const outputDrained = new Promise<void>((resolve) => child.on('close', () => resolve()))
+
+  const group = child.pid
+  if (group === undefined) {
+    await exited
+    throw new InputError(`${named} could not be started: ${exit!.error?.message ?? 'no process id'}`)
+  }
+
+  const stopWatchdog = startWatchdog(group, graceMs)
+  const onExit = () => signalGroup(group, 'SIGTERM')
+  const onSignal = (signal: NodeJS.Signals) => {
+    signalGroup(group, 'SIGTERM')
+    removeHandlers()
+    // With no other listener left, Node's default (terminate) would not happen because we listened: do it.
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal)
+  }
+  const removeHandlers = () => {
+    process.off('exit', onExit)
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+  }
+  process.on('exit', onExit)
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+
+  let stopping: Promise<void> | null = null
+  const stop = () =>
+    (stopping ??= (async () => {
+      removeHandlers()
+      signalGroup(group, 'SIGTERM')
+      if (!(await waitUntil(() => !isGroupAlive(group), graceMs))) {
+        signalGroup(group, 'SIGKILL')
+        await waitUntil(() => !isGroupAlive(group), KILL_WAIT_MS)
+      }
+      stopWatchdog()
+    })())
+
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    if (exit !== null) {
+      await Promise.race([outputDrained, sleep(200)])
+      await stop() // children it left behind
+      const { code, signal, error } = exit as { code: number | null; signal: NodeJS.Signals | null; error?: Error }
+      const how = error ? `failed (${error.message})` : signal ? `was killed by ${signal}` : `exited with code ${code}`
+      throw new InputError(`${named} ${how} before it answered at ${readyUrl}; ${lastOutput()}`)
+    }
+    const status = await probe(readyUrl, Math.min(PROBE_TIMEOUT_MS, deadline - Date.now()))
+    if (status !== null && !NOT_READY_STATUSES.has(status)) break
+    if (Date.now() >= deadline) {
+      await stop()
+      throw new InputError(`${named} did not answer at ${readyUrl} within ${timeoutMs} ms; ${lastOutput()}`)
+    }
+    await Promise.race([exited, sleep(Math.min(POLL_MS, deadline - Date.now()))])
+  }
+
+  child.on('exit', (code, signal) => {
+    if (stopping === null) options.log?.(`[service] ${named} exited ${signal ? `on ${signal}` : `with code ${code}`} during the run`)
+  })
+  return { pid: group, stop }
+}

@@ -15,6 +15,7 @@ class Stop {
 function shown(text: string, at: number): string {
   if (at >= text.length) return 'the end of the text'
   const char = String.fromCodePoint(text.codePointAt(at)!)
+  if (char === '"') return `'"'`
   return /^[\p{L}\p{N}\p{P}\p{S}]$/u.test(char) ? `"${char}"` : `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
 }
 
@@ -135,7 +136,7 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
         continue
       }
       if (at >= text.length) stop(at, `unexpected end of the text: the ${kind} opened at ${where(open)} is not closed`)
-      stop(at, `expected "," or "${close}" after the value ending at ${where(valueEnd)}, found ${shown(text, at)} (missing comma?)`)
+      stop(at, `expected "," or "${close}" after the value that ends at ${where(valueEnd - 1)}, found ${shown(text, at)} (missing comma?)`)
     }
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { loadCorpus } from './corpus.ts'
-import { loadGoldenSet } from './golden-set.ts'
+import { loadGoldenSet, validateGoldenSet } from './golden-set.ts'
 import { goldenSetJsonSchema } from './golden-set-schema.ts'
 import { readFileSync } from 'node:fs'
 
@@ -20,11 +20,13 @@ describe('loadCorpus', () => {
   it('rejects a missing folder', () => {
     expect(() => loadCorpus(`${corpora}/missing`)).toThrow('fixtures/corpora/missing: corpus folder not found (expected a folder of Markdown documents)')
   })
-  it('rejects a folder without Markdown documents', () => {
-    expect(() => loadCorpus(`${corpora}/no-docs`)).toThrow('fixtures/corpora/no-docs: corpus folder holds no .md documents')
+  it('rejects a folder without documents, naming the include globs and what was left out', () => {
+    expect(() => loadCorpus(`${corpora}/no-docs`)).toThrow(
+      'fixtures/corpora/no-docs: no corpus documents: no file matches include **/*.{md,mdx,markdown,txt} (1 left out: readme.html: not matched by include **/*.{md,mdx,markdown,txt})',
+    )
   })
-  it('rejects a document without an id, naming the file and field', () => {
-    expect(() => loadCorpus(`${corpora}/no-id`)).toThrow('fixtures/corpora/no-id/doc.md: front matter field "id": missing; expected a stable id such as doc-001')
+  it('names a document without a front-matter id by its path', () => {
+    expect(loadCorpus(`${corpora}/no-id`).map((d) => [d.id, d.title, d.updated])).toEqual([['doc', 'A document without an id', '2026-03-01']])
   })
   it('rejects duplicate ids, naming both files', () => {
     expect(() => loadCorpus(`${corpora}/duplicate-id`)).toThrow(
@@ -77,6 +79,14 @@ describe('loadGoldenSet', () => {
   })
   it('rejects a missing file', () => {
     expect(() => loadGoldenSet(`${golden}/absent.json`, tiny)).toThrow('fixtures/golden/absent.json: golden set not found')
+  })
+  it('keeps a question\'s userContext verbatim and rejects one that is not a JSON object', () => {
+    const userContext = { tenant: 'acme', role: 'viewer', permissions: ['traces:read'], nested: { region: 'eu' } }
+    const question = { id: 'g-1', type: 'single', question: 'How long are traces kept?', answerDocIds: ['t-001'], goldAnswer: '30 days.' }
+    expect(validateGoldenSet({ questions: [{ ...question, userContext }] }, 'g.json', tiny)[0]!.userContext).toEqual(userContext)
+    expect(() => validateGoldenSet({ questions: [{ ...question, userContext: ['viewer'] }] }, 'g.json', tiny)).toThrow(
+      'g.json: question g-1, field "userContext": expected a JSON object such as {"tenant": "acme", "role": "admin"}',
+    )
   })
 })
 

@@ -58,7 +58,7 @@ describe('JSONL gold', () => {
       ['q-003', 'none'],
     ])
     expect(imported.notices).toEqual([
-      'gold.jsonl:3: field "difficulty" ignored (1 record): the JSONL gold format carries id, question, gold_answer, gold_sources, type',
+      'gold.jsonl:3: field "difficulty" ignored (1 record): the JSONL gold format carries id, question, gold_answer, gold_sources, type, user_context',
     ])
   })
 
@@ -74,7 +74,13 @@ describe('JSONL gold', () => {
       'gold.jsonl:2: field "type": unknown type "lookupp"; expected one of single, multi, contradiction, none (aliases: lookup, multi-hop, abstention)',
       'gold.jsonl:4: field "question": expected the question text',
     ])
-    expect(failure(() => importJsonlGold('{"question": "A?",\n', 'gold.jsonl'))).toMatch(/^gold\.jsonl:1: invalid JSON \(.*\); expected one JSON object per line$/)
+    expect(failure(() => importJsonlGold('{"question": "A?",\n', 'gold.jsonl'))).toBe(
+      'gold.jsonl:1:19: invalid JSON: unexpected end of the text: the object opened at 1:1 is not closed; expected one JSON object per line',
+    )
+    // Line 3 of the file, column 14: the single quote after `{"question": ` (13 characters).
+    expect(failure(() => importJsonlGold('{"question": "A?", "gold_sources": [], "type": "none"}\n\n{"question": \'B?\'}\n', 'gold.jsonl'))).toBe(
+      'gold.jsonl:3:14: invalid JSON: single-quoted string; JSON strings use double quotes; expected one JSON object per line',
+    )
   })
 
   it('fails on unknown sources, naming each with its line; --allow-unknown drops them with a warning', () => {
@@ -96,6 +102,23 @@ describe('JSONL gold', () => {
     const { questions, warnings } = finish(importJsonlGold(text.split('\n').slice(0, 2).join('\n'), 'gold.jsonl'), 'gold.jsonl', true)
     expect(questions.map((q) => q.answerDocIds)).toEqual([['doc-001'], ['doc-002']])
     expect(warnings).toEqual(['gold.jsonl:1: question q-001: gold_sources[1] "doc-404" is not a document of the corpus (dropped: --allow-unknown)'])
+  })
+
+  it('reads user_context into userContext verbatim and writes it back; records without one have none', () => {
+    const userContext = { tenant: 'acme', role: 'support', permissions: ['billing:read'], level: 2, sso: null }
+    const text = [
+      `{"id": "q-1", "question": "Who approves a USD 8,000 credit?", "gold_answer": "The CFO.", "gold_sources": ["doc-002"], "type": "lookup", "user_context": ${JSON.stringify(userContext)}}`,
+      '{"id": "q-2", "question": "How long is a new API key valid?", "gold_answer": "90 days.", "gold_sources": ["doc-001"], "type": "lookup", "user_context": null}',
+    ].join('\n')
+    const { questions } = finish(importJsonlGold(text, 'gold.jsonl'), 'gold.jsonl')
+    expect(questions.map((q) => q.userContext)).toEqual([userContext, undefined])
+    expect('userContext' in questions[1]!).toBe(false)
+    const lines = exportJsonlGold(questions).trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(lines.map((line) => line.user_context)).toEqual([userContext, undefined])
+    expect(finish(importJsonlGold(exportJsonlGold(questions), 'again.jsonl'), 'again.jsonl').questions).toEqual(questions)
+    expect(failure(() => importJsonlGold('{"question": "A?", "gold_sources": [], "type": "none", "user_context": "admin"}', 'gold.jsonl'))).toBe(
+      'gold.jsonl:1: field "user_context": expected a JSON object such as {"tenant": "acme", "role": "admin"}',
+    )
   })
 
   it('reports duplicate ids with both lines', () => {

@@ -1,18 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import { startMessagesServer } from '../model/testing/messages-server.ts'
 import { scriptedReply } from '../model/testing/scripted-responder.ts'
 import { defaultPaths, evaluate } from '../run/evaluate.ts'
-import { InputError } from '../load/input-error.ts'
-import { runCli } from './run-cli.ts'
-
-const USAGE = `usage: pnpm bench:model [--questions 100] [--concurrency 8] [--latency-ms 300] [--max-ratio 1.25]
-  Throughput of the model tier: the local Messages API server answers every request after a fixed
-  latency; the whole live pipeline (Claude answerer, then the judges, through the one model client;
-  no cache) runs on that many golden questions at that concurrency. Prints the wall time against the
-  ideal (API calls x latency / concurrency) and exits 1 when the ratio exceeds --max-ratio.`
+import { positiveInteger, positiveNumber } from './arg-kinds.ts'
+import { option } from './args.ts'
+import { defineCommand } from './command.ts'
 
 /** The first n golden questions; when the set is smaller, variants of it (distinct text, so no call is shared). */
 function benchQuestions(file: string, n: number): unknown {
@@ -25,63 +19,61 @@ function benchQuestions(file: string, n: number): unknown {
   return { questions }
 }
 
-runCli('bench:model', async () => {
-  const { values } = parseArgs({
-    options: {
-      questions: { type: 'string', default: '100' },
-      concurrency: { type: 'string', default: '8' },
-      'latency-ms': { type: 'string', default: '300' },
-      'max-ratio': { type: 'string', default: '1.25' },
-      help: { type: 'boolean' },
-    },
-    strict: true,
-  })
-  if (values.help) {
-    console.log(USAGE)
-    return 0
-  }
-  const [n, concurrency, latencyMs, maxRatio] = [values.questions, values.concurrency, values['latency-ms'], values['max-ratio']].map(Number) as [number, number, number, number]
-  if (![n, concurrency, latencyMs, maxRatio].every((v) => Number.isFinite(v) && v > 0)) throw new InputError('--questions, --concurrency, --latency-ms and --max-ratio must be positive numbers')
-  const defaults = defaultPaths('.')
-  const dir = mkdtempSync(join(tmpdir(), 'bench-model-'))
-  const server = await startMessagesServer(scriptedReply, { latencyMs })
-  try {
-    const goldenSetFile = join(dir, 'golden-set.json')
-    writeFileSync(goldenSetFile, JSON.stringify(benchQuestions(defaults.goldenSetFile, n)))
-    const env: NodeJS.ProcessEnv = {
-      EVAL_MODE: 'live',
-      EVAL_CACHE: 'off',
-      EVAL_CONCURRENCY: String(concurrency),
-      ANTHROPIC_BASE_URL: server.url,
-      ANTHROPIC_API_KEY: 'bench-local-server-dummy-key',
+export const command = defineCommand({
+  usage: `usage: rag-eval bench model [--questions 100] [--concurrency 8] [--latency-ms 300] [--max-ratio 1.25]`,
+  description: `  Throughput of the model tier: the local Messages API server answers every request after a fixed
+  latency; the whole live pipeline (Claude answerer, then the judges, through the one model client;
+  no cache) runs on that many golden questions at that concurrency. Prints the wall time against the
+  ideal (API calls x latency / concurrency) and exits 1 when the ratio exceeds --max-ratio.`,
+  options: {
+    questions: option(positiveInteger, { default: '100' }),
+    concurrency: option(positiveInteger, { default: '8' }),
+    'latency-ms': option(positiveNumber, { default: '300' }),
+    'max-ratio': option(positiveNumber, { default: '1.25' }),
+  },
+  run: async ({ values }) => {
+    const { questions: n, concurrency, 'latency-ms': latencyMs, 'max-ratio': maxRatio } = values
+    const defaults = defaultPaths('.')
+    const dir = mkdtempSync(join(tmpdir(), 'bench-model-'))
+    const server = await startMessagesServer(scriptedReply, { latencyMs })
+    try {
+      const goldenSetFile = join(dir, 'golden-set.json')
+      writeFileSync(goldenSetFile, JSON.stringify(benchQuestions(defaults.goldenSetFile, n)))
+      const env: NodeJS.ProcessEnv = {
+        EVAL_MODE: 'live',
+        EVAL_CACHE: 'off',
+        EVAL_CONCURRENCY: String(concurrency),
+        ANTHROPIC_BASE_URL: server.url,
+        ANTHROPIC_API_KEY: 'bench-local-server-dummy-key',
+      }
+      const started = performance.now()
+      const report = await evaluate({ ...defaults, goldenSetFile, cacheDir: join(dir, 'cache') }, { tier: 'full', env, baselineRoot: null })
+      const wallMs = performance.now() - started
+      const calls = report.run.usage.calls
+      const idealMs = (calls * latencyMs) / concurrency
+      const ratio = wallMs / idealMs
+      const { generate, judge } = report.run.latencyMs
+      console.log(`model tier throughput: ${n} questions, concurrency ${concurrency}, server latency ${latencyMs} ms`)
+      console.log(`  API calls         ${calls} (generator ${report.run.usage.byRole.generator.calls}, judge ${report.run.usage.byRole.judge.calls}), retries ${report.run.usage.retries}`)
+      console.log(`  max in flight     ${server.maxInFlight} (limit ${concurrency})`)
+      console.log(`  ideal             ${(idealMs / 1000).toFixed(2)} s (calls x latency / concurrency)`)
+      console.log(`  wall time         ${(wallMs / 1000).toFixed(2)} s (whole evaluation: load, retrieve, generate, judge, score)`)
+      console.log(`  ratio             ${ratio.toFixed(3)} (target <= ${maxRatio})`)
+      console.log(`  call latency      generate p50 ${generate?.p50.toFixed(0)} ms p95 ${generate?.p95.toFixed(0)} ms, judge p50 ${judge?.p50.toFixed(0)} ms p95 ${judge?.p95.toFixed(0)} ms`)
+      console.log(`  throughput        ${((calls / wallMs) * 1000).toFixed(1)} calls/s (ideal ${((concurrency / latencyMs) * 1000).toFixed(1)})`)
+      if (server.maxInFlight > concurrency) {
+        console.log(`FAIL: the server saw ${server.maxInFlight} requests in flight, above the limit ${concurrency}`)
+        return 1
+      }
+      if (ratio > maxRatio) {
+        console.log(`FAIL: ${ratio.toFixed(3)}x the ideal, above ${maxRatio}x`)
+        return 1
+      }
+      console.log(`PASS: within ${maxRatio}x of the ideal`)
+      return 0
+    } finally {
+      await server.close()
+      rmSync(dir, { recursive: true, force: true })
     }
-    const started = performance.now()
-    const report = await evaluate({ ...defaults, goldenSetFile, cacheDir: join(dir, 'cache') }, { tier: 'full', env, baselineRoot: null })
-    const wallMs = performance.now() - started
-    const calls = report.run.usage.calls
-    const idealMs = (calls * latencyMs) / concurrency
-    const ratio = wallMs / idealMs
-    const { generate, judge } = report.run.latencyMs
-    console.log(`model tier throughput: ${n} questions, concurrency ${concurrency}, server latency ${latencyMs} ms`)
-    console.log(`  API calls         ${calls} (generator ${report.run.usage.byRole.generator.calls}, judge ${report.run.usage.byRole.judge.calls}), retries ${report.run.usage.retries}`)
-    console.log(`  max in flight     ${server.maxInFlight} (limit ${concurrency})`)
-    console.log(`  ideal             ${(idealMs / 1000).toFixed(2)} s (calls x latency / concurrency)`)
-    console.log(`  wall time         ${(wallMs / 1000).toFixed(2)} s (whole evaluation: load, retrieve, generate, judge, score)`)
-    console.log(`  ratio             ${ratio.toFixed(3)} (target <= ${maxRatio})`)
-    console.log(`  call latency      generate p50 ${generate?.p50.toFixed(0)} ms p95 ${generate?.p95.toFixed(0)} ms, judge p50 ${judge?.p50.toFixed(0)} ms p95 ${judge?.p95.toFixed(0)} ms`)
-    console.log(`  throughput        ${((calls / wallMs) * 1000).toFixed(1)} calls/s (ideal ${((concurrency / latencyMs) * 1000).toFixed(1)})`)
-    if (server.maxInFlight > concurrency) {
-      console.log(`FAIL: the server saw ${server.maxInFlight} requests in flight, above the limit ${concurrency}`)
-      return 1
-    }
-    if (ratio > maxRatio) {
-      console.log(`FAIL: ${ratio.toFixed(3)}x the ideal, above ${maxRatio}x`)
-      return 1
-    }
-    console.log(`PASS: within ${maxRatio}x of the ideal`)
-    return 0
-  } finally {
-    await server.close()
-    rmSync(dir, { recursive: true, force: true })
-  }
+  },
 })

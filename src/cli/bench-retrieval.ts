@@ -1,8 +1,7 @@
 import { fork } from 'node:child_process'
-import { parseArgs } from 'node:util'
+import { fileURLToPath } from 'node:url'
 import { countWords, generateSyntheticCorpus } from '../bench/synthetic-corpus.ts'
 import { loadEvalConfig } from '../config/eval-config.ts'
-import { InputError } from '../load/input-error.ts'
 import { formatTable } from '../report/format-table.ts'
 import { defaultPaths, evaluate } from '../run/evaluate.ts'
 import { runSystem } from '../run/run-system.ts'
@@ -10,17 +9,9 @@ import { scoreRetrieval } from '../scoring/score-retrieval.ts'
 import { percentile } from '../summary/statistics.ts'
 import { summarise } from '../summary/summarise.ts'
 import { createBuiltinSystem } from '../system/builtin-system.ts'
-import { runCli } from './run-cli.ts'
-
-const USAGE = `usage: pnpm bench:retrieval [--sizes 5000:1000,10000:2000] [--seed 42] [--target-s 15] [--repo-target-s 1.5]
-                            [--repo-runs 5] [--skip-repo] [--in-process]
-  Benchmarks the retrieval tier on synthetic corpora (src/bench/synthetic-corpus.ts): for each size
-  docs:questions it builds the corpus in memory, then times chunking + index build, retrieval of every
-  question (latency p50/p95), scoring + summary, and records peak RSS. It also times the repository's own
-  retrieval tier, evaluate(defaultPaths('.'), { tier: 'retrieval' }), in-process. Each size (and the
-  repository tier) runs in a fresh Node process so that peak memory and JIT state are its own;
-  --in-process runs everything in this process (for --cpu-prof; peak RSS is then cumulative).
-  Chunking options come from evals/eval.config.json and the EVAL_* variables, as in pnpm eval.`
+import { integer, kind, positiveNumber, ValueRejected } from './arg-kinds.ts'
+import { flag, option } from './args.ts'
+import { defineCommand } from './command.ts'
 
 interface Size {
   documents: number
@@ -58,21 +49,15 @@ type ChildMessage = { size: SizeResult } | { repo: RepoResult }
 const mb = (kb: number) => kb / 1024
 const peakRssMb = () => mb(process.resourceUsage().maxRSS)
 
-function parseSizes(text: string): Size[] {
-  return text.split(',').map((part) => {
+/** docs:questions pairs, e.g. 5000:1000,10000:2000; at least 3 documents each. */
+const sizesKind = kind<Size[]>('docs:questions pairs, e.g. 5000:1000,10000:2000 (at least 3 docs each)', (text) =>
+  text.split(',').map((part) => {
     const match = /^\s*(\d+):(\d+)\s*$/.exec(part)
-    if (!match) throw new InputError(`--sizes ${JSON.stringify(text)}: expected docs:questions pairs, e.g. 5000:1000,10000:2000`)
-    const size = { documents: Number(match[1]), questions: Number(match[2]) }
-    if (size.documents < 3) throw new InputError(`--sizes: ${size.documents} documents: expected at least 3`)
+    const size = match ? { documents: Number(match[1]), questions: Number(match[2]) } : null
+    if (size === null || size.documents < 3) throw new ValueRejected(`expected ${sizesKind.expected}`)
     return size
-  })
-}
-
-function positive(name: string, text: string): number {
-  const value = Number(text)
-  if (!Number.isFinite(value) || value <= 0) throw new InputError(`--${name} ${JSON.stringify(text)}: expected a positive number`)
-  return value
-}
+  }),
+)
 
 /** One size: the pipeline evaluate() runs, on an in-memory synthetic corpus, stage by stage. */
 async function measureSize(size: Size, seed: number): Promise<SizeResult> {
@@ -139,10 +124,13 @@ async function measureRepo(warmRuns: number): Promise<RepoResult> {
   }
 }
 
-/** Runs this script again with `args` in a fresh Node process (same loader flags) and returns its result. */
+/** The rag-eval bin beside this file (rag-eval.ts under tsx, rag-eval.js when built). */
+const BIN = fileURLToPath(new URL(`./rag-eval${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`, import.meta.url))
+
+/** Runs `rag-eval bench retrieval <args>` in a fresh Node process (same loader flags) and returns its result. */
 function inChild(args: string[]): Promise<ChildMessage> {
   return new Promise((resolve, reject) => {
-    const child = fork(process.argv[1]!, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    const child = fork(BIN, ['bench', 'retrieval', ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
     let message: ChildMessage | undefined
     child.on('message', (m) => (message = m as ChildMessage))
     child.on('error', reject)
@@ -220,80 +208,79 @@ function verdict(label: string, valueMs: number, targetS: number): string {
 
 // ---------------------------------------------------------------------------------------------------
 
-runCli('bench:retrieval', async () => {
-  const { values } = parseArgs({
-    options: {
-      sizes: { type: 'string', default: '5000:1000,10000:2000' },
-      seed: { type: 'string', default: '42' },
-      'target-s': { type: 'string', default: '15' },
-      'repo-target-s': { type: 'string', default: '1.5' },
-      'repo-runs': { type: 'string', default: '5' },
-      'skip-repo': { type: 'boolean', default: false },
-      'in-process': { type: 'boolean', default: false },
-      'child-size': { type: 'string' },
-      'child-repo': { type: 'boolean', default: false },
-      help: { type: 'boolean' },
-    },
-    strict: true,
-  })
-  if (values.help) {
-    console.log(USAGE)
-    return 0
-  }
-  const seed = Number(values.seed)
-  if (!Number.isInteger(seed)) throw new InputError(`--seed ${JSON.stringify(values.seed)}: expected an integer`)
-  const repoRuns = Math.floor(positive('repo-runs', values['repo-runs']))
+export const command = defineCommand({
+  usage: `usage: rag-eval bench retrieval [--sizes 5000:1000,10000:2000] [--seed 42] [--target-s 15] [--repo-target-s 1.5]
+                                [--repo-runs 5] [--skip-repo] [--in-process]`,
+  description: `  Benchmarks the retrieval tier on synthetic corpora (src/bench/synthetic-corpus.ts): for each size
+  docs:questions it builds the corpus in memory, then times chunking + index build, retrieval of every
+  question (latency p50/p95), scoring + summary, and records peak RSS. It also times the repository's own
+  retrieval tier, evaluate(defaultPaths('.'), { tier: 'retrieval' }), in-process. Each size (and the
+  repository tier) runs in a fresh Node process so that peak memory and JIT state are its own;
+  --in-process runs everything in this process (for --cpu-prof; peak RSS is then cumulative).
+  Chunking options come from evals/eval.config.json and the EVAL_* variables, as in pnpm eval.`,
+  options: {
+    sizes: option(sizesKind, { default: '5000:1000,10000:2000' }),
+    seed: option(integer(), { default: '42' }),
+    'target-s': option(positiveNumber, { default: '15' }),
+    'repo-target-s': option(positiveNumber, { default: '1.5' }),
+    'repo-runs': option(integer({ min: 0 }), { default: '5' }),
+    'skip-repo': flag(),
+    'in-process': flag(),
+    // Internal: what a child process measures (inChild).
+    'child-size': option(sizesKind),
+    'child-repo': flag(),
+  },
+  run: async ({ values }) => {
+    const { seed, 'repo-runs': repoRuns } = values
+    // Child modes: measure one thing, hand it to the parent, exit.
+    if (values['child-size'] !== undefined) {
+      await sendToParent({ size: await measureSize(values['child-size'][0]!, seed) })
+      return 0
+    }
+    if (values['child-repo']) {
+      await sendToParent({ repo: await measureRepo(repoRuns) })
+      return 0
+    }
 
-  // Child modes: measure one thing, hand it to the parent, exit.
-  if (values['child-size'] !== undefined) {
-    await sendToParent({ size: await measureSize(parseSizes(values['child-size'])[0]!, seed) })
-    return 0
-  }
-  if (values['child-repo']) {
-    await sendToParent({ repo: await measureRepo(repoRuns) })
-    return 0
-  }
-
-  const sizes = parseSizes(values.sizes)
-  const targetS = positive('target-s', values['target-s'])
-  const repoTargetS = positive('repo-target-s', values['repo-target-s'])
-  const isolated = !values['in-process']
-  const config = loadEvalConfig(defaultPaths('.').configFile)
-  console.log(
-    `bench:retrieval: seed ${seed}; chunkTokens ${config.chunkTokens}, chunkOverlap ${config.chunkOverlap}, rankDepth ${config.rankDepth}, ` +
-      `budgetTokens ${config.budgetTokens}, concurrency ${config.concurrency}; ${isolated ? 'one fresh process per measurement' : 'all in this process'}\n`,
-  )
-
-  let repo: RepoResult | null = null
-  if (!values['skip-repo']) {
-    repo = isolated
-      ? ((await inChild(['--child-repo', '--repo-runs', String(repoRuns)])) as { repo: RepoResult }).repo
-      : await measureRepo(repoRuns)
-  }
-  const results: SizeResult[] = []
-  for (const size of sizes) {
-    const result = isolated
-      ? ((await inChild(['--child-size', `${size.documents}:${size.questions}`, '--seed', String(seed)])) as { size: SizeResult }).size
-      : await measureSize(size, seed)
-    results.push(result)
-  }
-
-  console.log(sizeTable(results))
-  const note = linearityNote(results)
-  if (note) console.log(`\n${note}`)
-  if (repo) {
-    const warm = [...repo.warmMs].sort((a, b) => a - b)
-    const median = warm.length > 0 ? warm[Math.floor((warm.length - 1) / 2)]! : null
+    const { sizes, 'target-s': targetS, 'repo-target-s': repoTargetS } = values
+    const isolated = !values['in-process']
+    const config = loadEvalConfig(defaultPaths('.').configFile)
     console.log(
-      `\nrepository retrieval tier, evaluate(defaultPaths('.'), { tier: 'retrieval' }) in-process (${repo.documents} docs, ${repo.chunks ?? '?'} chunks, ${repo.questions} questions):` +
-        `\n  first call ${ms(repo.firstMs)}` +
-        (median === null ? '' : `; warm calls (${warm.length}) median ${ms(median)}, min ${ms(warm[0]!)}, max ${ms(warm[warm.length - 1]!)}`) +
-        `; peak RSS ${repo.peakRssMb.toFixed(0)} MB`,
+      `bench:retrieval: seed ${seed}; chunkTokens ${config.chunkTokens}, chunkOverlap ${config.chunkOverlap}, rankDepth ${config.rankDepth}, ` +
+        `budgetTokens ${config.budgetTokens}, concurrency ${config.concurrency}; ${isolated ? 'one fresh process per measurement' : 'all in this process'}\n`,
     )
-  }
-  const largest = results.reduce((a, b) => (b.documents > a.documents ? b : a))
-  console.log('')
-  console.log(verdict(`${int(largest.documents)} docs / ${int(largest.questions)} questions total`, largest.totalMs, targetS))
-  if (repo) console.log(verdict('repository retrieval tier (first call)', repo.firstMs, repoTargetS))
-  return 0
+
+    let repo: RepoResult | null = null
+    if (!values['skip-repo']) {
+      repo = isolated
+        ? ((await inChild(['--child-repo', '--repo-runs', String(repoRuns)])) as { repo: RepoResult }).repo
+        : await measureRepo(repoRuns)
+    }
+    const results: SizeResult[] = []
+    for (const size of sizes) {
+      const result = isolated
+        ? ((await inChild(['--child-size', `${size.documents}:${size.questions}`, '--seed', String(seed)])) as { size: SizeResult }).size
+        : await measureSize(size, seed)
+      results.push(result)
+    }
+
+    console.log(sizeTable(results))
+    const note = linearityNote(results)
+    if (note) console.log(`\n${note}`)
+    if (repo) {
+      const warm = [...repo.warmMs].sort((a, b) => a - b)
+      const median = warm.length > 0 ? warm[Math.floor((warm.length - 1) / 2)]! : null
+      console.log(
+        `\nrepository retrieval tier, evaluate(defaultPaths('.'), { tier: 'retrieval' }) in-process (${repo.documents} docs, ${repo.chunks ?? '?'} chunks, ${repo.questions} questions):` +
+          `\n  first call ${ms(repo.firstMs)}` +
+          (median === null ? '' : `; warm calls (${warm.length}) median ${ms(median)}, min ${ms(warm[0]!)}, max ${ms(warm[warm.length - 1]!)}`) +
+          `; peak RSS ${repo.peakRssMb.toFixed(0)} MB`,
+      )
+    }
+    const largest = results.reduce((a, b) => (b.documents > a.documents ? b : a))
+    console.log('')
+    console.log(verdict(`${int(largest.documents)} docs / ${int(largest.questions)} questions total`, largest.totalMs, targetS))
+    if (repo) console.log(verdict('repository retrieval tier (first call)', repo.firstMs, repoTargetS))
+    return 0
+  },
 })

@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { parseArgs } from 'node:util'
 import { loadEvalConfig } from '../config/eval-config.ts'
 import { appendQuestionText } from '../golden/add/append-question.ts'
 import { askAnswerDocs, askConfirm, askGoldAnswer, askGoverning, askId, askNotes, askQuestion, askType } from '../golden/add/prompts.ts'
@@ -15,16 +14,16 @@ import type { GoldenQuestion, QuestionType } from '../load/golden-set-schema.ts'
 import { InputError } from '../load/input-error.ts'
 import { writeFileAtomic } from '../report/write-report.ts'
 import { createBuiltinSystem } from '../system/builtin-system.ts'
-import { runCli } from './run-cli.ts'
+import { file, fileToWrite, folder, kind, text, ValueRejected } from './arg-kinds.ts'
+import { flag, option, parseValue } from './args.ts'
+import { defineCommand } from './command.ts'
 
-const USAGE = `usage: pnpm golden:add [--golden evals/golden-set.json] [--corpus corpus] [--config evals/eval.config.json]
-                        [--id q-NNN] [--type single|multi|contradiction|none] [--question text]
-                        [--answer-docs doc-001,doc-002] [--gold-answer text] [--governing doc-id] [--notes text] [--yes]
-  Appends one question to the golden set. Missing fields are asked for when stdin is a terminal (else
-  they must be flags; --id defaults to the next free q-NNN; types accept the aliases lookup, multi-hop,
-  abstention). Before saving it shows the built-in system's top 10 chunks for the question, whether the
-  context packed within the budget hits, and what golden:check says about the question; then asks for
-  confirmation (--yes skips it). The file is written atomically and every existing byte is kept.`
+/** A question type or one of its aliases, as the canonical type. */
+const questionType = kind<QuestionType>('single, multi, contradiction or none (aliases: lookup, multi-hop, abstention)', (value) => {
+  const type = parseType(value)
+  if (typeof type !== 'string') throw new ValueRejected(type.error)
+  return type
+})
 
 interface GoldenFile {
   /** The file's text when read; null when it does not exist yet. */
@@ -80,100 +79,103 @@ function append(file: string, read: GoldenFile, question: GoldenQuestion, docs: 
   writeFileAtomic(file, text)
 }
 
-runCli('golden:add', async () => {
-  const { values } = parseArgs({
-    options: {
-      golden: { type: 'string', default: 'evals/golden-set.json' },
-      corpus: { type: 'string', default: 'corpus' },
-      config: { type: 'string', default: 'evals/eval.config.json' },
-      id: { type: 'string' },
-      type: { type: 'string' },
-      question: { type: 'string' },
-      'answer-docs': { type: 'string' },
-      'gold-answer': { type: 'string' },
-      governing: { type: 'string' },
-      notes: { type: 'string' },
-      yes: { type: 'boolean', default: false },
-      help: { type: 'boolean' },
-    },
-    strict: true,
-  })
-  if (values.help) {
-    console.log(USAGE)
-    return 0
-  }
-  const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true
-  const flagType = values.type === undefined ? undefined : parseType(values.type)
-  if (flagType !== undefined && typeof flagType !== 'string') throw new InputError(`--type: ${flagType.error}`)
-  if (!interactive) {
-    const missing = missingFlags(values, flagType)
-    if (missing.length > 0) throw new InputError(`missing ${missing.join(', ')}: stdin is not a terminal, so golden:add cannot ask for them`)
-  }
-
-  const config = loadEvalConfig(values.config)
-  const docs = loadCorpus(values.corpus)
-  const read = readGoldenFile(values.golden, docs)
-  const existingIds = read.questions.map((q) => q.id)
-  const suggested = nextQuestionId(existingIds)
-  const system = createBuiltinSystem(docs, { ...config, generate: false })
-
-  try {
-    const id = values.id?.trim() ?? (interactive ? await askId(suggested, existingIds) : suggested)
-    ensure(checkId(id, existingIds), '--id')
-    const type = flagType ?? (await askType())
-    const questionText = values.question ?? (await askQuestion())
-    ensure(checkQuestionText(questionText), '--question')
-
-    let answerDocIds: string[] = []
-    if (values['answer-docs'] !== undefined) {
-      answerDocIds = splitDocIds(values['answer-docs'])
-      ensure(checkAnswerDocs(answerDocIds, type, docs), '--answer-docs')
-    } else if (type !== 'none') {
-      const { ranked } = await system.answer({ id, question: questionText })
-      const bestRank = new Map<string, number>()
-      ranked.forEach((chunk, index) => bestRank.has(chunk.docId) || bestRank.set(chunk.docId, index + 1))
-      answerDocIds = await askAnswerDocs(type, docs, bestRank)
+export const command = defineCommand({
+  usage: `usage: rag-eval golden add [--golden evals/golden-set.json] [--create] [--corpus corpus] [--config evals/eval.config.json]
+                         [--id q-NNN] [--type single|multi|contradiction|none] [--question text]
+                         [--answer-docs doc-001,doc-002] [--gold-answer text] [--governing doc-id] [--notes text] [--yes]`,
+  description: `  Appends one question to the golden set. Missing fields are asked for when stdin is a terminal (else
+  they must be flags; --id defaults to the next free q-NNN; types accept the aliases lookup, multi-hop,
+  abstention). Before saving it shows the built-in system's top 10 chunks for the question, whether the
+  context packed within the budget hits, and what golden:check says about the question; then asks for
+  confirmation (--yes skips it). The file is written atomically and every existing byte is kept. The
+  golden set must exist; --create starts a new one when there is none.`,
+  options: {
+    golden: option(text, { default: 'evals/golden-set.json' }),
+    create: flag(),
+    corpus: option(folder, { default: 'corpus' }),
+    config: option(file, { default: (context) => context.config ?? 'evals/eval.config.json' }),
+    id: option(text),
+    type: option(questionType),
+    question: option(text),
+    'answer-docs': option(text),
+    'gold-answer': option(text),
+    governing: option(text),
+    notes: option(text),
+    yes: flag(),
+  },
+  run: async ({ values }) => {
+    // A typo in --golden must not start a new golden set: a new file only when asked for.
+    parseValue('--golden', values.golden, values.create ? fileToWrite : file)
+    const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true
+    if (!interactive) {
+      const missing = missingFlags(values, values.type)
+      if (missing.length > 0) throw new InputError(`missing ${missing.join(', ')}: stdin is not a terminal, so golden:add cannot ask for them`)
     }
+    const config = loadEvalConfig(values.config)
+    const docs = loadCorpus(values.corpus)
+    const read = readGoldenFile(values.golden, docs)
+    const existingIds = read.questions.map((q) => q.id)
+    const suggested = nextQuestionId(existingIds)
+    const system = createBuiltinSystem(docs, { ...config, generate: false })
 
-    let governingDocId: string | undefined
-    if (type === 'contradiction') {
-      governingDocId = values.governing ?? (await askGoverning(answerDocIds, docs))
-      ensure(checkGoverning(governingDocId, answerDocIds), '--governing')
-    } else if (values.governing !== undefined) {
-      throw new InputError(`--governing: only contradiction questions have a governing document (this one is ${type})`)
-    }
+    try {
+      const id = values.id?.trim() ?? (interactive ? await askId(suggested, existingIds) : suggested)
+      ensure(checkId(id, existingIds), '--id')
+      const type = values.type ?? (await askType())
+      const questionText = values.question ?? (await askQuestion())
+      ensure(checkQuestionText(questionText), '--question')
 
-    const goldAnswer = values['gold-answer'] ?? (type === 'none' ? undefined : await askGoldAnswer(type))
-    if (goldAnswer !== undefined) ensure(checkGoldAnswer(goldAnswer, type), '--gold-answer')
-    const notes = values.notes ?? (interactive ? await askNotes() : undefined)
-
-    const built = buildQuestion({ id, type, question: questionText, answerDocIds, goldAnswer, governingDocId, notes })
-    if ('errors' in built) throw new InputError(built.errors.join('\n'))
-
-    const preview = await previewRanking(built, system, config.budgetTokens)
-    console.log(`\n${renderRankingPreview(preview, built)}`)
-    const bestChunks = await bestChunksOfNoneQuestions([built], docs, config)
-    const findings = lintGoldenSet({ questions: [...read.questions, built], docs, bestChunks, floors: { single: 0, multi: 0, contradiction: 0, none: 0 } }).filter(
-      (f) => f.questionId === built.id,
-    )
-    console.log(findings.length === 0 ? 'golden:check: no finding for this question' : 'golden:check on this question:')
-    for (const f of findings) console.log(`  ${f.severity} ${f.rule}: ${f.message}\n    fix: ${f.fix}`)
-
-    if (!values.yes) {
-      if (!interactive) throw new InputError('not written: stdin is not a terminal, so golden:add cannot ask for confirmation; pass --yes to append')
-      if (!(await askConfirm(`Append ${built.id} to ${values.golden}?`))) {
-        console.log('not written')
-        return 1
+      let answerDocIds: string[] = []
+      if (values['answer-docs'] !== undefined) {
+        answerDocIds = splitDocIds(values['answer-docs'])
+        ensure(checkAnswerDocs(answerDocIds, type, docs), '--answer-docs')
+      } else if (type !== 'none') {
+        const { ranked } = await system.answer({ id, question: questionText })
+        const bestRank = new Map<string, number>()
+        ranked.forEach((chunk, index) => bestRank.has(chunk.docId) || bestRank.set(chunk.docId, index + 1))
+        answerDocIds = await askAnswerDocs(type, docs, bestRank)
       }
+
+      let governingDocId: string | undefined
+      if (type === 'contradiction') {
+        governingDocId = values.governing ?? (await askGoverning(answerDocIds, docs))
+        ensure(checkGoverning(governingDocId, answerDocIds), '--governing')
+      } else if (values.governing !== undefined) {
+        throw new InputError(`--governing: only contradiction questions have a governing document (this one is ${type})`)
+      }
+
+      const goldAnswer = values['gold-answer'] ?? (type === 'none' ? undefined : await askGoldAnswer(type))
+      if (goldAnswer !== undefined) ensure(checkGoldAnswer(goldAnswer, type), '--gold-answer')
+      const notes = values.notes ?? (interactive ? await askNotes() : undefined)
+
+      const built = buildQuestion({ id, type, question: questionText, answerDocIds, goldAnswer, governingDocId, notes })
+      if ('errors' in built) throw new InputError(built.errors.join('\n'))
+
+      const preview = await previewRanking(built, system, config.budgetTokens)
+      console.log(`\n${renderRankingPreview(preview, built)}`)
+      const bestChunks = await bestChunksOfNoneQuestions([built], docs, config)
+      const findings = lintGoldenSet({ questions: [...read.questions, built], docs, bestChunks, floors: { single: 0, multi: 0, contradiction: 0, none: 0 } }).filter(
+        (f) => f.questionId === built.id,
+      )
+      console.log(findings.length === 0 ? 'golden:check: no finding for this question' : 'golden:check on this question:')
+      for (const f of findings) console.log(`  ${f.severity} ${f.rule}: ${f.message}\n    fix: ${f.fix}`)
+
+      if (!values.yes) {
+        if (!interactive) throw new InputError('not written: stdin is not a terminal, so golden:add cannot ask for confirmation; pass --yes to append')
+        if (!(await askConfirm(`Append ${built.id} to ${values.golden}?`))) {
+          console.log('not written')
+          return 1
+        }
+      }
+      append(values.golden, read, built, docs)
+      console.log(`appended ${built.id} (${built.type}) to ${values.golden}`)
+      return 0
+    } catch (error) {
+      if (error instanceof Error && error.name === 'ExitPromptError') {
+        console.error('golden:add: cancelled; nothing written')
+        return 130
+      }
+      throw error
     }
-    append(values.golden, read, built, docs)
-    console.log(`appended ${built.id} (${built.type}) to ${values.golden}`)
-    return 0
-  } catch (error) {
-    if (error instanceof Error && error.name === 'ExitPromptError') {
-      console.error('golden:add: cancelled; nothing written')
-      return 130
-    }
-    throw error
-  }
+  },
 })

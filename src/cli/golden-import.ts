@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { parseArgs } from 'node:util'
 import { importJsonlGold } from '../golden/formats/jsonl-gold.ts'
 import { finishImport, type ImportResult } from '../golden/formats/imported-question.ts'
-import { formatName, NOT_CARRIED } from '../golden/formats/format-names.ts'
+import { FORMATS, NOT_CARRIED } from '../golden/formats/format-names.ts'
 import { importRagas } from '../golden/formats/ragas.ts'
 import { importTrec } from '../golden/formats/trec-qrels.ts'
 import { goldenSetText, schemaReference } from '../golden/golden-set-text.ts'
@@ -10,68 +9,53 @@ import { loadCorpus } from '../load/corpus.ts'
 import { QUESTION_TYPES } from '../load/golden-set-schema.ts'
 import { InputError } from '../load/input-error.ts'
 import { writeFileAtomic } from '../report/write-report.ts'
-import { runCli } from './run-cli.ts'
+import { file, fileToWrite, folder, oneOf } from './arg-kinds.ts'
+import { flag, option, UsageError } from './args.ts'
+import { defineCommand } from './command.ts'
 
-const USAGE = `usage: pnpm golden:import <file> --format jsonl|ragas|trec [--topics file] [--out evals/golden-set.json]
-                           [--corpus corpus] [--allow-unknown] [--force]
-  Converts a golden set from another tool's format, checks it with the golden-set schema and the corpus,
+export const command = defineCommand({
+  usage: `usage: rag-eval golden import <file> --format jsonl|ragas|trec [--topics file] [--out evals/golden-set.json]
+                              [--corpus corpus] [--allow-unknown] [--force]`,
+  description: `  Converts a golden set from another tool's format, checks it with the golden-set schema and the corpus,
   and writes it atomically. Formats: jsonl ({question, gold_answer, gold_sources, type} per line),
   ragas (JSON array or JSONL of {user_input, reference, reference_contexts, reference_context_ids?}),
   trec (qrels "qid iter docno rel" plus --topics: a JSON map id -> question, TSV qid<TAB>question, or
   <top> blocks). Sources not in the corpus are listed with their line and fail the import, unless
   --allow-unknown (then they are dropped, with a warning each). An existing --out file is replaced only
-  with --force.`
+  with --force.`,
+  options: {
+    format: option(oneOf(FORMATS), { required: true }),
+    topics: option(file),
+    out: option(fileToWrite, { default: 'evals/golden-set.json' }),
+    corpus: option(folder, { default: 'corpus' }),
+    'allow-unknown': flag(),
+    force: flag(),
+  },
+  positionals: [{ name: 'file', kind: file }],
+  run: async ({ values, positionals: [source] }) => {
+    const { format } = values
+    if (format === 'trec' && values.topics === undefined) {
+      throw new UsageError('--format trec needs --topics <file>: a JSON map id -> question, TSV qid<TAB>question, or TREC <top> blocks')
+    }
+    const text = readFileSync(source, 'utf8')
+    const docs = loadCorpus(values.corpus)
+    let imported: ImportResult
+    if (format === 'jsonl') imported = importJsonlGold(text, source)
+    else if (format === 'ragas') imported = importRagas(text, source, docs)
+    else imported = importTrec(text, source, readFileSync(values.topics!, 'utf8'), values.topics!)
 
-function read(path: string, what: string): string {
-  try {
-    return readFileSync(path, 'utf8')
-  } catch {
-    throw new InputError(`${path}: ${what} not found`)
-  }
-}
-
-runCli('golden:import', async () => {
-  const { values, positionals } = parseArgs({
-    options: {
-      format: { type: 'string' },
-      topics: { type: 'string' },
-      out: { type: 'string', default: 'evals/golden-set.json' },
-      corpus: { type: 'string', default: 'corpus' },
-      'allow-unknown': { type: 'boolean', default: false },
-      force: { type: 'boolean', default: false },
-      help: { type: 'boolean' },
-    },
-    allowPositionals: true,
-    strict: true,
-  })
-  if (values.help) {
-    console.log(USAGE)
+    const { questions, warnings } = finishImport(imported, source, docs, { allowUnknown: values['allow-unknown'] })
+    if (existsSync(values.out) && !values.force) {
+      throw new InputError(`${values.out} exists: pass --force to replace it, or --out another file (golden:add appends one question at a time)`)
+    }
+    writeFileAtomic(values.out, goldenSetText(questions, schemaReference(values.out)))
+    for (const warning of warnings) console.error(`warning: ${warning}`)
+    const types = QUESTION_TYPES.map((type) => [type, questions.filter((q) => q.type === type).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([type, n]) => `${n} ${type}`)
+      .join(', ')
+    console.log(`imported ${questions.length} question${questions.length === 1 ? '' : 's'} (${types}) from ${source} into ${values.out}`)
+    console.log(`the ${format} format does not carry ${NOT_CARRIED[format]}; next: pnpm golden:check --golden ${values.out}`)
     return 0
-  }
-  const file = positionals[0]
-  if (file === undefined || positionals.length > 1) throw new InputError(`expected one file to import\n${USAGE}`)
-  const format = formatName(values.format)
-  if (format === 'trec' && values.topics === undefined) {
-    throw new InputError('--format trec needs --topics <file>: a JSON map id -> question, TSV qid<TAB>question, or TREC <top> blocks')
-  }
-  const text = read(file, format === 'trec' ? 'qrels file' : 'file to import')
-  const docs = loadCorpus(values.corpus)
-  let imported: ImportResult
-  if (format === 'jsonl') imported = importJsonlGold(text, file)
-  else if (format === 'ragas') imported = importRagas(text, file, docs)
-  else imported = importTrec(text, file, read(values.topics!, 'topics file'), values.topics!)
-
-  const { questions, warnings } = finishImport(imported, file, docs, { allowUnknown: values['allow-unknown'] })
-  if (existsSync(values.out) && !values.force) {
-    throw new InputError(`${values.out} exists: pass --force to replace it, or --out another file (golden:add appends one question at a time)`)
-  }
-  writeFileAtomic(values.out, goldenSetText(questions, schemaReference(values.out)))
-  for (const warning of warnings) console.error(`warning: ${warning}`)
-  const types = QUESTION_TYPES.map((type) => [type, questions.filter((q) => q.type === type).length] as const)
-    .filter(([, n]) => n > 0)
-    .map(([type, n]) => `${n} ${type}`)
-    .join(', ')
-  console.log(`imported ${questions.length} question${questions.length === 1 ? '' : 's'} (${types}) from ${file} into ${values.out}`)
-  console.log(`the ${format} format does not carry ${NOT_CARRIED[format]}; next: pnpm golden:check --golden ${values.out}`)
-  return 0
+  },
 })

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs'
 import { userInfo } from 'node:os'
-import { parseArgs } from 'node:util'
 import { input, select } from '@inquirer/prompts'
 import { HumanLabelsSchema, type HumanLabel, type HumanLabels } from '../calibration/human-labels-schema.ts'
 import { stratifiedSample } from '../calibration/stratified-sample.ts'
@@ -11,7 +10,9 @@ import type { QuestionOutcome, Report } from '../report/report-schema.ts'
 import { readJsonFile } from '../load/read-json-file.ts'
 import { writeFileAtomic } from '../report/write-report.ts'
 import { chunkCorpus } from '../system/chunker.ts'
-import { runCli } from './run-cli.ts'
+import { file, fileToWrite, integer, positiveInteger, text } from './arg-kinds.ts'
+import { flag, option } from './args.ts'
+import { defineCommand } from './command.ts'
 
 const QUESTION = 'Does this answer contain anything not written in the material?'
 
@@ -48,66 +49,65 @@ function present(outcome: QuestionOutcome, chunkText: Map<string, string>, posit
   ].join('\n')
 }
 
-/**
- * `pnpm label`: a person labels a stratified sample of the latest report's answers, one question each:
- * does the answer contain anything not written in the material? Saves after every item, so a session
- * can stop and resume; a label whose answer changed since is asked again.
- */
-runCli('label', async () => {
-  const { values } = parseArgs({
-    options: {
-      report: { type: 'string', default: 'reports/latest.json' },
-      labels: { type: 'string', default: 'evals/human-labels.json' },
-      size: { type: 'string', default: '10' },
-      seed: { type: 'string', default: '20261129' },
-      who: { type: 'string', default: process.env.LABELLER ?? userInfo().username },
-      redraw: { type: 'boolean', default: false },
-      list: { type: 'boolean', default: false },
-    },
-  })
-  const size = Number(values.size)
-  const seed = Number(values.seed)
-  if (!Number.isInteger(size) || size < 1) throw new InputError(`--size ${values.size}: expected a positive integer`)
-  if (!Number.isInteger(seed)) throw new InputError(`--seed ${values.seed}: expected an integer`)
-  const report = readFullReport(values.report)
-  const existing = values.redraw ? null : readLabels(values.labels)
-  const sample = existing?.sample.ids ? { ids: existing.sample.ids, explanation: [`resuming the sample drawn with seed ${existing.sample.seed}`] } : stratifiedSample(report.questions, size, seed)
-  const state: HumanLabels = existing ?? { sample: { seed, size, report: values.report, ids: sample.ids }, labels: [] }
-  console.log(sample.explanation.join('\n'))
-  if (values.list) return 0
-  if (!process.stdin.isTTY) throw new InputError('pnpm label is interactive: run it in a terminal (or --list to print the sample)')
+export const command = defineCommand({
+  usage: `usage: rag-eval label [--report reports/latest.json] [--labels evals/human-labels.json] [--size 10] [--seed 20261129]
+                     [--who name] [--redraw] [--list]`,
+  description: `  A person labels a stratified sample of the report's answers, one question each: does the answer
+  contain anything not written in the material? Saves to --labels after every item, so a session can stop
+  and resume; a label whose answer changed since is asked again. --redraw draws a new sample (--size
+  questions, --seed); --list prints the sample and stops; --who defaults to $LABELLER, else the user name.
+  Interactive: run it in a terminal.`,
+  options: {
+    report: option(file, { default: 'reports/latest.json' }),
+    labels: option(fileToWrite, { default: 'evals/human-labels.json' }),
+    size: option(positiveInteger, { default: '10' }),
+    seed: option(integer(), { default: '20261129' }),
+    who: option(text, { default: () => process.env.LABELLER ?? userInfo().username }),
+    redraw: flag(),
+    list: flag(),
+  },
+  run: async ({ values }) => {
+    const { size, seed } = values
+    const report = readFullReport(values.report)
+    const existing = values.redraw ? null : readLabels(values.labels)
+    const sample = existing?.sample.ids ? { ids: existing.sample.ids, explanation: [`resuming the sample drawn with seed ${existing.sample.seed}`] } : stratifiedSample(report.questions, size, seed)
+    const state: HumanLabels = existing ?? { sample: { seed, size, report: values.report, ids: sample.ids }, labels: [] }
+    console.log(sample.explanation.join('\n'))
+    if (values.list) return 0
+    if (!process.stdin.isTTY) throw new InputError('pnpm label is interactive: run it in a terminal (or --list to print the sample)')
 
-  const chunkText = new Map(chunkCorpus(loadCorpus('corpus'), report.config).map((c) => [c.chunkId, c.text]))
-  const byId = new Map(report.questions.map((q) => [q.id, q]))
-  const todo = state.sample.ids.filter((id) => {
-    const done = state.labels.find((l) => l.id === id)
-    return !done || done.answer !== byId.get(id)?.answer
-  })
-  console.log(`${state.sample.ids.length - todo.length} of ${state.sample.ids.length} labelled; ${todo.length} to go. Saved after each answer; Ctrl-C to stop and resume later.`)
-  for (const [index, id] of todo.entries()) {
-    const outcome = byId.get(id)
-    if (!outcome || outcome.answer === null) {
-      console.log(`${id}: not answered in this report; skipped`)
-      continue
-    }
-    console.log(present(outcome, chunkText, `[${index + 1}/${todo.length}]`))
-    const choice = await select({
-      message: QUESTION,
-      choices: [
-        { name: 'yes: something in it is not written in the material', value: 'unsupported' },
-        { name: 'no: everything it says is written in the material', value: 'supported' },
-        { name: 'skip this one', value: 'skip' },
-        { name: 'stop here (progress is saved)', value: 'stop' },
-      ],
+    const chunkText = new Map(chunkCorpus(loadCorpus('corpus'), report.config).map((c) => [c.chunkId, c.text]))
+    const byId = new Map(report.questions.map((q) => [q.id, q]))
+    const todo = state.sample.ids.filter((id) => {
+      const done = state.labels.find((l) => l.id === id)
+      return !done || done.answer !== byId.get(id)?.answer
     })
-    if (choice === 'stop') break
-    if (choice === 'skip') continue
-    const note = await input({ message: choice === 'unsupported' ? 'Which sentence, and why?' : 'Note (what you checked):', default: '' })
-    const label: HumanLabel = { id, label: choice as HumanLabel['label'], note, who: values.who, when: new Date().toISOString().slice(0, 10), answer: outcome.answer }
-    state.labels = [...state.labels.filter((l) => l.id !== id), label]
+    console.log(`${state.sample.ids.length - todo.length} of ${state.sample.ids.length} labelled; ${todo.length} to go. Saved after each answer; Ctrl-C to stop and resume later.`)
+    for (const [index, id] of todo.entries()) {
+      const outcome = byId.get(id)
+      if (!outcome || outcome.answer === null) {
+        console.log(`${id}: not answered in this report; skipped`)
+        continue
+      }
+      console.log(present(outcome, chunkText, `[${index + 1}/${todo.length}]`))
+      const choice = await select({
+        message: QUESTION,
+        choices: [
+          { name: 'yes: something in it is not written in the material', value: 'unsupported' },
+          { name: 'no: everything it says is written in the material', value: 'supported' },
+          { name: 'skip this one', value: 'skip' },
+          { name: 'stop here (progress is saved)', value: 'stop' },
+        ],
+      })
+      if (choice === 'stop') break
+      if (choice === 'skip') continue
+      const note = await input({ message: choice === 'unsupported' ? 'Which sentence, and why?' : 'Note (what you checked):', default: '' })
+      const label: HumanLabel = { id, label: choice as HumanLabel['label'], note, who: values.who, when: new Date().toISOString().slice(0, 10), answer: outcome.answer }
+      state.labels = [...state.labels.filter((l) => l.id !== id), label]
+      save(values.labels, state)
+    }
     save(values.labels, state)
-  }
-  save(values.labels, state)
-  console.log(`\n${state.labels.length} label(s) in ${values.labels}`)
-  return 0
+    console.log(`\n${state.labels.length} label(s) in ${values.labels}`)
+    return 0
+  },
 })

@@ -1,21 +1,38 @@
-import { parseArgs } from 'node:util'
 import { formatMetric, formatTable } from '../report/format-table.ts'
 import { defaultPaths, evaluate } from '../run/evaluate.ts'
-import { runCli } from './run-cli.ts'
+import { decimal, positiveNumber } from './arg-kinds.ts'
+import { option, UsageError } from './args.ts'
+import { defineCommand } from './command.ts'
+
+const threshold = decimal({ min: 0, max: 1 })
 
 /**
  * The refusal trade-off of the offline answerer on the golden set: for each threshold, the refusal rate
  * on none questions against the false-refusal rate on answerable ones (and what coverage it leaves).
  * Prints a Markdown table for docs/refusal-threshold.md.
  */
-runCli('eval:refusal-tradeoff', async () => {
-  const { values } = parseArgs({ options: { from: { type: 'string', default: '0.3' }, to: { type: 'string', default: '0.9' }, step: { type: 'string', default: '0.05' } } })
-  const [from, to, step] = [Number(values.from), Number(values.to), Number(values.step)]
-  const rows = [['threshold', 'refusal rate (none)', 'false refusals (answerable)', 'coverage', 'answer relevancy']]
-  for (let threshold = from; threshold <= to + 1e-9; threshold += step) {
-    const fixed = threshold.toFixed(2)
-    const { summary } = await evaluate(defaultPaths('.'), { tier: 'full', env: { ...process.env, EVAL_REFUSAL_THRESHOLD: fixed } })
-    rows.push([fixed, formatMetric(summary.refusalRate), formatMetric(summary.falseRefusalRate), formatMetric(summary.coverage), formatMetric(summary.answerRelevancy)])
-  }
-  console.log(formatTable(rows, 'markdown'))
+export const command = defineCommand({
+  usage: `usage: rag-eval refusal-tradeoff [--from 0.3] [--to 0.9] [--step 0.05]`,
+  description: `  Runs the full offline evaluation once per refusal threshold from --from to --to (inclusive) in steps
+  of --step, and prints a Markdown table: refusal rate on none questions, false refusals on answerable
+  ones, coverage and answer relevancy (docs/refusal-threshold.md).`,
+  options: {
+    from: option(threshold, { default: '0.3' }),
+    to: option(threshold, { default: '0.9' }),
+    step: option(positiveNumber, { default: '0.05' }),
+  },
+  run: async ({ values: { from, to, step }, context }) => {
+    if (to < from) throw new UsageError(`--to ${to}: expected at least --from (${from})`)
+    const paths = { ...defaultPaths('.'), configFile: context.config ?? defaultPaths('.').configFile }
+    const rows = [['threshold', 'refusal rate (none)', 'false refusals (answerable)', 'coverage', 'answer relevancy']]
+    // Thresholds by index, not by adding step to a float: the last one is exact and the count is known.
+    const count = Math.floor((to - from) / step + 1e-9) + 1
+    for (let i = 0; i < count; i++) {
+      const fixed = (from + i * step).toFixed(2)
+      const { summary } = await evaluate(paths, { tier: 'full', env: { ...process.env, EVAL_REFUSAL_THRESHOLD: fixed } })
+      rows.push([fixed, formatMetric(summary.refusalRate), formatMetric(summary.falseRefusalRate), formatMetric(summary.coverage), formatMetric(summary.answerRelevancy)])
+    }
+    console.log(formatTable(rows, 'markdown'))
+    return 0
+  },
 })

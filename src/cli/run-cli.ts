@@ -1,25 +1,32 @@
 import { InputError } from '../load/input-error.ts'
 
+/** Where a command's own messages go: the process's streams, or a test's buffers. */
+export interface Io {
+  readonly out: (text: string) => void
+  readonly err: (text: string) => void
+}
+
+export const processIo: Io = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+}
+
 /**
- * Runs a CLI's main function: bad input prints its message alone (no stack) and exits 2; any other
- * failure prints its message and cause and exits 1. Exit codes are what CI and scripts read.
+ * Runs a CLI's main function and resolves to its exit code: bad input prints `<name>: <message>` alone
+ * (no stack) and is 2; any other failure prints its message and cause and is 1. Exit codes are what CI
+ * and scripts read.
  */
-export function runCli(name: string, main: () => Promise<number | void>): void {
-  main().then(
-    (code) => {
-      process.exitCode = code ?? 0
-    },
-    (error: unknown) => {
-      if (error instanceof InputError) {
-        console.error(`${name}: ${error.message}`)
-        process.exitCode = 2
-        return
-      }
-      const err = error instanceof Error ? error : new Error(String(error))
-      console.error(`${name}: ${err.message}`)
-      if (err.cause instanceof Error) console.error(`  caused by: ${err.cause.stack ?? err.cause.message}`)
-      else console.error(err.stack)
-      process.exitCode = 1
-    },
-  )
+export async function runCommand(name: string, main: () => Promise<number | void>, io: Io = processIo): Promise<number> {
+  try {
+    return (await main()) ?? 0
+  } catch (error) {
+    if (error instanceof InputError) {
+      io.err(`${name}: ${error.message}\n`)
+      return 2
+    }
+    const err = error instanceof Error ? error : new Error(String(error))
+    io.err(`${name}: ${err.message}\n`)
+    io.err(err.cause instanceof Error ? `  caused by: ${err.cause.stack ?? err.cause.message}\n` : `${err.stack}\n`)
+    return 1
+  }
 }

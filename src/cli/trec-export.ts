@@ -1,19 +1,26 @@
 import { join } from 'node:path/posix'
-import { parseArgs } from 'node:util'
 import { readReport } from '../report/read-report.ts'
 import { writeFileAtomic } from '../report/write-report.ts'
 import { exportReportToTrec } from '../trec/export-report.ts'
-import { runCli } from './run-cli.ts'
+import { file, folderOrAbsent } from './arg-kinds.ts'
+import { option } from './args.ts'
+import { defineCommand } from './command.ts'
 
-runCli('trec:export', async () => {
-  const { values } = parseArgs({
-    options: { report: { type: 'string', default: 'reports/latest.json' }, out: { type: 'string', default: 'reports/trec' } },
-    strict: true,
-  })
-  const { qrels, run } = exportReportToTrec(readReport(values.report))
-  const qrelsFile = join(values.out, 'qrels.txt')
-  const runFile = join(values.out, 'run.txt')
-  writeFileAtomic(qrelsFile, qrels)
-  writeFileAtomic(runFile, run)
-  console.log(`wrote ${qrelsFile} and ${runFile}\ncheck with: pnpm trec ${qrelsFile} ${runFile}   (or trec_eval -q -m ndcg_cut.10 ${qrelsFile} ${runFile})`)
+export const command = defineCommand({
+  usage: `usage: rag-eval trec-export [--report reports/latest.json] [--out reports/trec]`,
+  description: `  Writes a report's doc-level qrels (the golden set's answer documents) and run (each question's ranked
+  documents) as <out>/qrels.txt and <out>/run.txt, to check the suite's metrics with trec_eval or rag-eval trec.`,
+  options: {
+    report: option(file, { default: 'reports/latest.json' }),
+    out: option(folderOrAbsent, { default: 'reports/trec' }),
+  },
+  run: async ({ values }) => {
+    const { qrels, run } = exportReportToTrec(readReport(values.report))
+    const qrelsFile = join(values.out, 'qrels.txt')
+    const runFile = join(values.out, 'run.txt')
+    writeFileAtomic(qrelsFile, qrels)
+    writeFileAtomic(runFile, run)
+    console.log(`wrote ${qrelsFile} and ${runFile}\ncheck with: pnpm trec ${qrelsFile} ${runFile}   (or trec_eval -q -m ndcg_cut.10 ${qrelsFile} ${runFile})`)
+    return 0
+  },
 })

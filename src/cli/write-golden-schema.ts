@@ -1,10 +1,19 @@
 import { goldenSetJsonSchema } from '../load/golden-set-schema.ts'
 import { writeFileAtomic } from '../report/write-report.ts'
-import { runCli } from './run-cli.ts'
+import { fileToWrite } from './arg-kinds.ts'
+import { option } from './args.ts'
+import { defineCommand } from './command.ts'
 
-/** Regenerates evals/golden-set.schema.json from the zod schema (a unit test checks it is current). */
-runCli('schema:golden', async () => {
-  const path = 'evals/golden-set.schema.json'
-  writeFileAtomic(path, JSON.stringify(goldenSetJsonSchema(), null, 2) + '\n')
-  console.log(`wrote ${path}`)
+export const command = defineCommand({
+  usage: `usage: rag-eval golden schema [--out evals/golden-set.schema.json]`,
+  description: `  Regenerates the golden set's JSON Schema from its zod schema (the golden set's "$schema" points at it;
+  a unit test checks the committed file is current).`,
+  options: {
+    out: option(fileToWrite, { default: 'evals/golden-set.schema.json' }),
+  },
+  run: async ({ values }) => {
+    writeFileAtomic(values.out, JSON.stringify(goldenSetJsonSchema(), null, 2) + '\n')
+    console.log(`wrote ${values.out}`)
+    return 0
+  },
 })

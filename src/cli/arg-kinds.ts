@@ -1,0 +1,122 @@
+import { statSync, type Stats } from 'node:fs'
+import { dirname } from 'node:path'
+
+/**
+ * What a command-line value may be, and how it becomes a typed value. `parse` returns the value or throws
+ * ValueRejected with the reason ("expected a positive integer", "expected a file, found a folder"); the
+ * parser puts the option and the text in front of it.
+ */
+export interface Kind<T> {
+  /** What a valid value is, for messages: "a positive integer", "a file". */
+  readonly expected: string
+  readonly parse: (text: string) => T
+}
+
+export class ValueRejected extends Error {
+  override name = 'ValueRejected'
+}
+
+/** A kind from its description and a parser; `parse` throws ValueRejected (or returns the value). */
+export function kind<T>(expected: string, parse: (text: string) => T): Kind<T> {
+  return { expected, parse }
+}
+
+const rejectExpecting = (what: string): never => {
+  throw new ValueRejected(`expected ${what}`)
+}
+
+export const text: Kind<string> = kind('a value', (value) => value)
+
+/** Decimal digits only (no 0x10, 1e3, or blanks: Number() would read those). */
+export function integer(range: { min?: number; max?: number } = {}): Kind<number> {
+  const { min, max } = range
+  const expected =
+    min === 1 && max === undefined
+      ? 'a positive integer'
+      : min !== undefined && max !== undefined
+        ? `an integer from ${min} to ${max}`
+        : min !== undefined
+          ? `an integer >= ${min}`
+          : 'an integer'
+  return kind(expected, (value) => {
+    const n = /^[+-]?\d+$/.test(value) ? Number(value) : NaN
+    if (!Number.isSafeInteger(n) || (min !== undefined && n < min) || (max !== undefined && n > max)) rejectExpecting(expected)
+    return n
+  })
+}
+
+export const positiveInteger = integer({ min: 1 })
+
+/** A decimal number (digits, one optional point; no exponent, hex or Infinity). `above`: strictly greater. */
+export function decimal(range: { above?: number; min?: number; max?: number } = {}): Kind<number> {
+  const { above, min, max } = range
+  const expected =
+    above === 0 && max === undefined
+      ? 'a positive number'
+      : min !== undefined && max !== undefined
+        ? `a number from ${min} to ${max}`
+        : min !== undefined
+          ? `a number >= ${min}`
+          : 'a number'
+  return kind(expected, (value) => {
+    const n = /^[+-]?(\d+\.?\d*|\.\d+)$/.test(value) ? Number(value) : NaN
+    if (!Number.isFinite(n) || (above !== undefined && n <= above) || (min !== undefined && n < min) || (max !== undefined && n > max)) rejectExpecting(expected)
+    return n
+  })
+}
+
+export const positiveNumber = decimal({ above: 0 })
+
+export function oneOf<const T extends string>(choices: readonly T[]): Kind<T> {
+  const expected = choices.length === 2 ? `${choices[0]} or ${choices[1]}` : `one of ${choices.join(', ')}`
+  return kind(expected, (value) => ((choices as readonly string[]).includes(value) ? (value as T) : rejectExpecting(expected)))
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Paths: each says which of file / folder / nothing it found when that is not what it expects.
+
+function stat(path: string): Stats | null {
+  try {
+    return statSync(path)
+  } catch {
+    return null
+  }
+}
+
+function notAFolder(path: string): string {
+  if (stat(path)?.isDirectory()) throw new ValueRejected('expected a file, found a folder')
+  return path
+}
+
+function notAFile(path: string): string {
+  const found = stat(path)
+  if (found !== null && !found.isDirectory()) throw new ValueRejected('expected a folder, found a file')
+  return path
+}
+
+/** An existing file. */
+export const file: Kind<string> = kind('a file', (path) => {
+  if (stat(path) === null) throw new ValueRejected('not found (expected a file)')
+  return notAFolder(path)
+})
+
+/** An existing folder. */
+export const folder: Kind<string> = kind('a folder', (path) => {
+  if (stat(path) === null) throw new ValueRejected('not found (expected a folder)')
+  return notAFile(path)
+})
+
+/** A file if there is one (an optional input), never a folder. */
+export const fileOrAbsent: Kind<string> = kind('a file (or nothing there yet)', notAFolder)
+
+/** A folder if there is one (an output folder, created when absent), never a file; '' passes through. */
+export const folderOrAbsent: Kind<string> = kind('a folder (or nothing there yet)', notAFile)
+
+/** A file to write: not a folder, in a folder that exists (a typo in the folder is not a new folder). */
+export const fileToWrite: Kind<string> = kind('a file to write in an existing folder', (path) => {
+  notAFolder(path)
+  const parent = stat(dirname(path))
+  if (parent === null) throw new ValueRejected(`folder ${dirname(path)} not found (expected a file in an existing folder)`)
+  if (!parent.isDirectory()) throw new ValueRejected(`${dirname(path)} is a file, not a folder`)
+  return path
+})

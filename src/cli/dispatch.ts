@@ -1,0 +1,97 @@
+import { file } from './arg-kinds.ts'
+import { parseValue, UsageError } from './args.ts'
+import type { Command } from './command.ts'
+import { processIo, runCommand, type Io } from './run-cli.ts'
+
+/**
+ * The rag-eval subcommands. Each module is imported only when its subcommand runs, so `rag-eval trec`
+ * does not load the evaluation pipeline. A new subcommand (init) is one more entry.
+ */
+interface Subcommand {
+  /** One word, or a group and a word (`golden check`). */
+  readonly name: string
+  readonly summary: string
+  readonly load: () => Promise<Command>
+  /** Arguments put before the user's: `retrieval` is `eval --tier retrieval`. */
+  readonly prepend?: readonly string[]
+}
+
+const evalCommand = async () => (await import('./eval.ts')).command
+
+export const SUBCOMMANDS: readonly Subcommand[] = [
+  { name: 'eval', summary: 'the evaluation without Vitest: reports, GATE=1 exit code (pnpm eval:cli)', load: evalCommand },
+  { name: 'retrieval', summary: 'eval --tier retrieval: the per-commit tier (pnpm eval:retrieval)', load: evalCommand, prepend: ['--tier', 'retrieval'] },
+  { name: 'golden check', summary: 'lint a golden set against its corpus (pnpm golden:check)', load: async () => (await import('./golden-check.ts')).command },
+  { name: 'golden import', summary: 'convert a golden set from JSONL, RAGAS or TREC (pnpm golden:import)', load: async () => (await import('./golden-import.ts')).command },
+  { name: 'golden export', summary: 'write the golden set as JSONL, RAGAS or TREC (pnpm golden:export)', load: async () => (await import('./golden-export.ts')).command },
+  { name: 'golden add', summary: 'append one question, previewing its ranking (pnpm golden:add)', load: async () => (await import('./golden-add.ts')).command },
+  { name: 'golden schema', summary: 'regenerate the golden set JSON Schema (pnpm schema:golden)', load: async () => (await import('./write-golden-schema.ts')).command },
+  { name: 'trec', summary: 'trec_eval-conformant evaluation of a TREC run against qrels (pnpm trec)', load: async () => (await import('./trec.ts')).command },
+  { name: 'trec-export', summary: "a report's qrels and run in TREC format (pnpm trec:export)", load: async () => (await import('./trec-export.ts')).command },
+  { name: 'label', summary: 'label a sample of answers by hand to calibrate the judge (pnpm label)', load: async () => (await import('./label.ts')).command },
+  { name: 'refusal-tradeoff', summary: 'refusal threshold against refusal rates (pnpm eval:refusal-tradeoff)', load: async () => (await import('./refusal-tradeoff.ts')).command },
+  { name: 'model-server', summary: 'the local scripted Messages API server (pnpm model:server)', load: async () => (await import('./model-server.ts')).command },
+  { name: 'record-scripted', summary: 're-record the golden set from the scripted server (pnpm record:scripted)', load: async () => (await import('./record-scripted.ts')).command },
+  { name: 'bench retrieval', summary: 'retrieval tier benchmark on synthetic corpora (pnpm bench:retrieval)', load: async () => (await import('./bench-retrieval.ts')).command },
+  { name: 'bench model', summary: 'model tier throughput against the local server (pnpm bench:model)', load: async () => (await import('./bench-model.ts')).command },
+]
+
+const USAGE = 'usage: rag-eval [--config <file>] <command> [options]    (rag-eval <command> --help: its options)'
+
+function commandList(subcommands: readonly Subcommand[]): string {
+  const width = Math.max(...subcommands.map((s) => s.name.length))
+  return `commands:\n${subcommands.map((s) => `  ${s.name.padEnd(width)}  ${s.summary}`).join('\n')}\n`
+}
+
+/** The global options before the subcommand (--config, --help) and the rest, from the subcommand's name on. */
+function splitGlobal(argv: readonly string[]): { config: string | undefined; help: boolean; rest: string[] } {
+  let config: string | undefined
+  let help = false
+  let i = 0
+  for (; i < argv.length && argv[i]!.startsWith('-'); i++) {
+    const arg = argv[i]!
+    if (arg === '-h' || arg === '--help') help = true
+    else if (arg === '--config' || arg.startsWith('--config=')) {
+      const value = arg === '--config' ? argv[++i] : arg.slice('--config='.length)
+      if (value === undefined || (arg === '--config' && value.startsWith('-'))) throw new UsageError('--config: missing value (expected a file)')
+      config = parseValue('--config', value, file)
+    } else throw new UsageError(`unknown option ${arg.split('=')[0]} (before the command: only --config and --help)`)
+  }
+  return { config, help, rest: argv.slice(i) }
+}
+
+/**
+ * `rag-eval [--config <file>] <command> [options]`: runs the subcommand and resolves to the exit code.
+ * Without a command, or with an unknown one: one line and the command list, 2. `--config` reaches every
+ * subcommand as `context.config` (undefined when not given).
+ */
+export async function ragEval(argv: readonly string[], io: Io = processIo): Promise<number> {
+  let global: ReturnType<typeof splitGlobal>
+  try {
+    global = splitGlobal(argv)
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    io.err(`rag-eval: ${error.message}\n${USAGE}\n`)
+    return 2
+  }
+  const [first, second] = global.rest
+  const found = SUBCOMMANDS.find((s) => s.name === `${first} ${second}`) ?? SUBCOMMANDS.find((s) => s.name === first)
+  if (found === undefined) {
+    const group = SUBCOMMANDS.filter((s) => s.name.startsWith(`${first} `))
+    const listed = group.length > 0 ? group : SUBCOMMANDS
+    if (global.help || (group.length > 0 && (second === '-h' || second === '--help'))) {
+      io.out(`${USAGE}\n${commandList(listed)}`)
+      return 0
+    }
+    const problem =
+      first === undefined
+        ? 'missing command'
+        : group.length > 0
+          ? `${first}: ${second === undefined ? 'missing command' : `unknown command ${second}`}: expected one of ${group.map((s) => s.name.split(' ')[1]).join(', ')}`
+          : `unknown command ${first}`
+    io.err(`rag-eval: ${problem}\n${USAGE}\n${commandList(listed)}`)
+    return 2
+  }
+  const args = [...(found.prepend ?? []), ...global.rest.slice(found.name.split(' ').length), ...(global.help ? ['--help'] : [])]
+  return runCommand(found.name, async () => (await found.load()).main(args, { config: global.config, out: io.out }), io)
+}

@@ -1,33 +1,22 @@
 import { configDefaults, defineConfig } from 'vitest/config'
+// This repository evaluates itself through the package's public entry point (src/vitest/index.ts is
+// what `rag-vitest-eval/vitest` exports), reading rag-eval.config.ts like any user's project.
+import { ragEval } from './src/vitest/index.ts'
 
 export default defineConfig({
   test: {
-    // The default reporter stays for people; the evaluation reporter comes last so the run ends with the
-    // metrics and the regressions table. In CI (CI set) the JSON results also feed .ci/run's summary line.
-    reporters: [
-      'default',
-      ...(process.env.CI ? [['json', { outputFile: 'reports/vitest-results.json' }] as ['json', { outputFile: string }]] : []),
-      './src/vitest/eval-reporter.ts',
-    ],
-    setupFiles: ['src/vitest/setup-matchers.ts'],
-    // Watch mode: the evaluation depends on the corpus, the golden set, the config, the baseline and all of
-    // src/ (run by the global setup in a child process, so no import graph sees it): any change re-runs it.
-    // Patterns are matched against absolute paths, hence the leading **/.
-    forceRerunTriggers: [...configDefaults.forceRerunTriggers, '**/corpus/**', '**/evals/**/*.json', '**/baseline/**', '**/src/**/*.ts'],
+    // The default reporter stays for people; ragEval() adds the evaluation reporter, which comes last so the
+    // run ends with the metrics and the regressions table. In CI (CI set) the JSON results also feed .ci/run's summary line.
+    reporters: ['default', ...(process.env.CI ? [['json', { outputFile: 'reports/vitest-results.json' }] as ['json', { outputFile: string }]] : [])],
+    // Watch mode: the evaluation runs in a child process, so no import graph sees src/; any change to it re-runs
+    // (ragEval() adds the config file, corpus, golden set and baseline). Patterns match absolute paths, hence **/.
+    forceRerunTriggers: [...configDefaults.forceRerunTriggers, '**/src/**/*.ts'],
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['src/**/*.test.ts'] },
+        test: { name: 'unit', include: ['src/**/*.test.ts'], setupFiles: ['src/vitest/setup-matchers.ts'] },
       },
-      {
-        extends: true,
-        test: {
-          name: 'eval',
-          include: ['evals/**/*.eval.ts'],
-          // Runs the evaluation once per Vitest run and provides it to every case (never once per file or worker).
-          globalSetup: ['src/vitest/global-setup.ts'],
-        },
-      },
+      ragEval(),
     ],
   },
 })

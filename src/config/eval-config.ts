@@ -2,8 +2,11 @@ import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { InputError } from '../load/input-error.ts'
 
-/** The evaluation's knobs. evals/eval.config.json holds the defaults; each knob has an environment override. */
-export const EvalConfigSchema = z
+/**
+ * The evaluation's knobs, each with its default. rag-eval.config.ts sets them (defineConfig); each has an
+ * environment override. The shape is shared with the project config, which adds paths and the system.
+ */
+export const EvalKnobsSchema = z
   .object({
     mode: z.enum(['offline', 'live', 'record', 'replay']).default('offline'),
     budgetTokens: z.number().int().positive().default(600),
@@ -29,6 +32,9 @@ export const EvalConfigSchema = z
     retryBaseMs: z.number().int().min(0).default(500),
     retryMaxMs: z.number().int().min(0).default(60_000),
     maxJudgeErrorRate: z.number().min(0).max(1).default(0.05),
+    // Share of questions the system under test may fail on (an error, a response breaking the contract)
+    // before the gate fails: the gate cannot vouch for questions that were never answered.
+    maxSystemErrorRate: z.number().min(0).max(1).default(0),
     cache: z.enum(['on', 'off', 'refresh']).default('on'),
     // The model tier's bills: a spending cap per run, and the Message Batches API for the judge (nightly).
     maxUsd: z.number().positive().nullable().default(null),
@@ -37,6 +43,9 @@ export const EvalConfigSchema = z
     recording: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected a folder name of letters, digits, . _ -').default('golden-set'),
   })
   .strict()
+
+/** The knobs with their cross-field rules: what a run is configured with. */
+export const EvalConfigSchema = EvalKnobsSchema
   .refine((c) => c.chunkOverlap < c.chunkTokens, {
     message: 'chunkOverlap must be smaller than chunkTokens',
     path: ['chunkOverlap'],
@@ -64,6 +73,7 @@ type NumericKnob =
   | 'retryBaseMs'
   | 'retryMaxMs'
   | 'maxJudgeErrorRate'
+  | 'maxSystemErrorRate'
   | 'maxUsd'
   | 'batchPollMs'
 
@@ -87,9 +97,13 @@ const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {
   EVAL_RETRY_BASE_MS: 'retryBaseMs',
   EVAL_RETRY_MAX_MS: 'retryMaxMs',
   EVAL_MAX_JUDGE_ERROR_RATE: 'maxJudgeErrorRate',
+  EVAL_MAX_SYSTEM_ERROR_RATE: 'maxSystemErrorRate',
   EVAL_MAX_USD: 'maxUsd',
   EVAL_BATCH_POLL_MS: 'batchPollMs',
 }
+/** Knobs that take fractions; every other numeric knob is a whole number. */
+const FRACTIONAL_KNOBS: ReadonlySet<NumericKnob> = new Set(['tolerance', 'refusalThreshold', 'minFaithfulness', 'minCoverage', 'maxJudgeErrorRate', 'maxSystemErrorRate', 'maxUsd'])
+
 /** Yes/no knobs: 1/true or 0/false. */
 const BOOLEAN_OVERRIDES = {
   EVAL_BATCH: 'batch',
@@ -106,7 +120,13 @@ const STRING_OVERRIDES = {
  * Resolves the config: file defaults, then environment overrides, validated as a whole.
  * A bad value names its source (the variable or the file field) and what is expected.
  */
-export function resolveEvalConfig(fileValues: unknown, env: NodeJS.ProcessEnv, source: string): EvalConfig {
+export function resolveEvalConfig(
+  fileValues: unknown,
+  env: NodeJS.ProcessEnv,
+  source: string,
+  /** Names a config field in messages, e.g. `rag-eval.config.ts:7:3 field "k"`. */
+  where: (field: string) => string = (field) => `${source} field "${field}"`,
+): EvalConfig {
   if (typeof fileValues !== 'object' || fileValues === null || Array.isArray(fileValues)) {
     throw new InputError(`${source}: expected a JSON object of config values`)
   }
@@ -115,8 +135,12 @@ export function resolveEvalConfig(fileValues: unknown, env: NodeJS.ProcessEnv, s
   for (const [name, field] of Object.entries(NUMERIC_OVERRIDES)) {
     const raw = env[name]
     if (raw === undefined || raw === '') continue
+    // Decimal notation only: Number() would also read 0x10, 1e9 or ' 12 ', which no one means in a knob.
+    const fractional = FRACTIONAL_KNOBS.has(field)
+    if (!(fractional ? /^-?\d+(\.\d+)?$/ : /^-?\d+$/).test(raw)) {
+      throw new InputError(`${name}=${JSON.stringify(raw)}: expected ${fractional ? 'a decimal number such as 0.5' : 'a decimal integer such as 600'}`)
+    }
     const value = Number(raw)
-    if (!Number.isFinite(value)) throw new InputError(`${name}=${JSON.stringify(raw)}: expected a number`)
     merged[field] = value
     origin[field] = name
   }
@@ -145,11 +169,10 @@ export function resolveEvalConfig(fileValues: unknown, env: NodeJS.ProcessEnv, s
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
     if (issue.code === 'unrecognized_keys') {
-      throw new InputError(`${source}: unknown config field(s) ${issue.keys.join(', ')}; expected only ${Object.keys(EvalConfigSchema.shape).join(', ')}`)
+      throw new InputError(`${source}: unknown config field(s) ${issue.keys.join(', ')}; expected only ${Object.keys(EvalKnobsSchema.shape).join(', ')}`)
     }
     const field = String(issue.path[0] ?? '')
-    const where = origin[field] ?? `${source} field "${field}"`
-    throw new InputError(`${where}: ${issue.message} (got ${JSON.stringify(merged[field])})`)
+    throw new InputError(`${origin[field] ?? where(field)}: ${issue.message} (got ${JSON.stringify(merged[field])})`)
   }
   return parsed.data
 }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { Report } from '../report/report-schema.ts'
-import { defaultPaths, evaluate } from '../run/evaluate.ts'
+import { loadProjectConfig } from '../config/load-project-config.ts'
+import { evaluate } from '../run/evaluate.ts'
+
+const project = await loadProjectConfig()
 import { baselineFromReport } from './baseline-files.ts'
 import { evaluateGate } from './gate.ts'
 import { compareMetric } from './regression.ts'
@@ -19,9 +22,9 @@ describe('compareMetric', () => {
 })
 
 describe('evaluateGate', () => {
-  const runWith = (env: Record<string, string>) => evaluate(defaultPaths('.'), { tier: 'full', env })
+  const runWith = (env: Record<string, string>) => evaluate(project, { tier: 'full', env })
   // In the retrieval tier a question passes exactly when its context hits: the cleanest place to count lost questions.
-  const runRetrieval = (env: Record<string, string>) => evaluate(defaultPaths('.'), { tier: 'retrieval', env })
+  const runRetrieval = (env: Record<string, string>) => evaluate(project, { tier: 'retrieval', env })
   const withHit = (report: Report, id: string, hit: boolean): Report => ({ ...report, questions: report.questions.map((q) => (q.id === id ? { ...q, hit } : q)) })
 
   it('passes against a baseline made from the same run', async () => {

@@ -48,6 +48,10 @@ export const QuestionOutcomeSchema = z.object({
   id: z.string(),
   type: z.enum(QUESTION_TYPES),
   question: z.string(),
+  /** The golden question's userContext, passed verbatim to the system. */
+  userContext: z.record(z.string(), z.unknown()).nullable().default(null),
+  /** Why the system failed on this question; the question then counts as a miss everywhere. */
+  systemError: z.string().nullable().default(null),
   answerDocIds: z.array(z.string()),
   governingDocId: z.string().nullable(),
   goldAnswer: z.string().nullable(),
@@ -106,6 +110,9 @@ export const SummarySchema = z.object({
   judgeErrors: z.number().int().nullable(),
   /** judgeErrors over the judged answers; above config.maxJudgeErrorRate the gate fails. */
   judgeErrorRate: metric.default(null),
+  /** Questions the system failed on (error, response breaking the contract); above config.maxSystemErrorRate of all questions the gate fails. */
+  systemErrors: z.number().int().default(0),
+  systemErrorRate: z.number().default(0),
   /** Why each null metric above is null, keyed by its path (e.g. "recallByType.multi"). */
   notComputed: z.record(z.string(), z.string()),
 })
@@ -183,7 +190,14 @@ export const ReportSchema = z.object({
   schemaVersion: z.literal(1),
   tier: z.enum(['retrieval', 'full']),
   config: EvalConfigSchema.and(z.object({ system: z.string() })),
-  corpus: z.object({ documents: z.number().int(), chunks: z.number().int().nullable(), goldenSet: z.string() }),
+  corpus: z.object({
+    /** Documents the suite loaded; null when the system owns its documents (corpus: null). */
+    documents: z.number().int().nullable(),
+    chunks: z.number().int().nullable(),
+    goldenSet: z.string(),
+    /** Files under the corpus folder that include/exclude left out, with why: nothing is skipped silently. */
+    excluded: z.array(z.object({ file: z.string(), reason: z.string() })).default([]),
+  }),
   /** Content hashes of what was measured, so a baseline taken on other inputs is detected. */
   inputs: z.object({ corpusHash: z.string(), goldenSetHash: z.string(), judgePromptsHash: z.string().nullable() }),
   summary: SummarySchema,

@@ -1,6 +1,8 @@
-import { dirname, join } from 'node:path/posix'
-import { loadEvalConfig, type EvalConfig } from '../config/eval-config.ts'
-import { loadCorpus, type CorpusDocument } from '../load/corpus.ts'
+import { fileURLToPath } from 'node:url'
+import type { EvalConfig } from '../config/eval-config.ts'
+import { displayPath, runKnobs, type ProjectConfig, type SystemSpec } from '../config/project-config.ts'
+import { loadCorpusFrom } from '../load/corpus.ts'
+import { InputError } from '../load/input-error.ts'
 import type { RagSystem } from '../system/rag-system.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
 import { contentHash } from '../load/content-hash.ts'
@@ -9,10 +11,14 @@ import { evaluateGate } from '../gate/gate.ts'
 import type { Report } from '../report/report-schema.ts'
 import { scoreRetrieval } from '../scoring/score-retrieval.ts'
 import { percentile, round4 } from '../summary/statistics.ts'
-import { summarise } from '../summary/summarise.ts'
-import { createBuiltinSystem, type Answerer } from '../system/builtin-system.ts'
+import { NO_ANSWERS_REASON, summarise } from '../summary/summarise.ts'
+import type { Answerer } from '../system/builtin-system.ts'
+import { openSystem } from '../system/open-system.ts'
+import { countTextTokens } from '../system/tokenizer.ts'
 import { openModelTier, type ModelTierPaths } from '../model/model-tier.ts'
 import type { RunEstimate } from '../model/estimate.ts'
+import { BatchItemError, ModelCallError, ReplayMissError } from '../model/model-client.ts'
+import { MalformedResponseError } from '../model/model-types.ts'
 import { BudgetExceededError } from '../model/spending-cap.ts'
 import { UsageLedger } from '../model/usage-ledger.ts'
 import { renderEstimate } from '../report/render-model-run.ts'
@@ -22,38 +28,18 @@ import { loadHumanLabels } from '../calibration/load-human-labels.ts'
 import { judgeAnswers } from './judge-answers.ts'
 import { offlineJudge } from '../judge/offline-judge.ts'
 
-export interface EvaluationPaths {
-  corpusDir: string
-  goldenSetFile: string
-  configFile: string
-  /** People's labels of sampled answers (pnpm label); the judge is calibrated against them. */
-  humanLabelsFile: string
-  /** Model prices (USD per million tokens); default: model-prices.json beside the config file. */
-  pricesFile?: string
-  /** The model response cache; default EVAL_CACHE_DIR, else .cache/model. */
-  cacheDir?: string
-  /** Where recordings live; default EVAL_RECORDINGS_DIR, else fixtures/recordings. */
-  recordingsDir?: string
-}
+/** The package's own model price table (shipped beside src/ and dist/), used unless the project names one. */
+const DEFAULT_PRICES_FILE = fileURLToPath(new URL('../../evals/model-prices.json', import.meta.url))
 
-/** The repository's own inputs, relative to a project root. */
-export function defaultPaths(root: string): EvaluationPaths {
-  return {
-    corpusDir: join(root, 'corpus'),
-    goldenSetFile: join(root, 'evals', 'golden-set.json'),
-    configFile: join(root, 'evals', 'eval.config.json'),
-    humanLabelsFile: join(root, 'evals', 'human-labels.json'),
-    pricesFile: join(root, 'evals', 'model-prices.json'),
-    recordingsDir: join(root, 'fixtures', 'recordings'),
-  }
-}
+/** Why generation metrics are null in a full run whose system returned no answer. */
+const NO_SYSTEM_ANSWERS_REASON = 'the system under test returned no answers (its responses carry no "answer"): retrieval metrics only'
 
-/** Where the model tier's files are: the paths given, else the environment, else the defaults. */
-function modelTierPaths(paths: EvaluationPaths, env: NodeJS.ProcessEnv): ModelTierPaths {
+/** Where the model tier's files are: the project's paths, and the package's price table unless the project names one. */
+function modelTierPaths(project: ProjectConfig): ModelTierPaths {
   return {
-    pricesFile: paths.pricesFile ?? join(dirname(paths.configFile), 'model-prices.json'),
-    cacheDir: paths.cacheDir ?? (env.EVAL_CACHE_DIR || join('.cache', 'model')),
-    recordingsDir: paths.recordingsDir ?? (env.EVAL_RECORDINGS_DIR || join('fixtures', 'recordings')),
+    pricesFile: project.prices ?? DEFAULT_PRICES_FILE,
+    cacheDir: project.cacheDir,
+    recordingsDir: project.recordingsDir,
   }
 }
 
@@ -69,13 +55,12 @@ export interface EvaluateOptions {
   env?: NodeJS.ProcessEnv
   /** Clock, injectable so tests can pin `run`. */
   now?: () => Date
-  /** Root folder of the accepted baselines (one per mode: baselineDirFor); null to skip the comparison. */
+  /** Root folder of the accepted baselines (one per mode: baselineDirFor); default the project's; null to skip the comparison. */
   baselineRoot?: string | null
-  /**
-   * The system under test; the built-in BM25 system when absent (a user's pipeline plugs in here). In
-   * the model modes `answerer` is Claude through the run's model client (cache, record, replay, usage).
-   */
-  system?: (corpus: readonly CorpusDocument[], config: EvalConfig & { generate: boolean; answerer?: Answerer | undefined }) => RagSystem
+  /** The system under test instead of the project's (tests, comparisons). */
+  system?: SystemSpec
+  /** Stops the run: nothing new starts, calls in flight land in the cache, and evaluate() rejects with the reason. */
+  signal?: AbortSignal
   /**
    * Lines for the terminal while the run goes: the cost estimate before the first model call, and the
    * Message Batches progress (EVAL_BATCH=1). Nothing is printed without it; the report holds the estimate either way.
@@ -92,45 +77,71 @@ function budgetStop(error: unknown, spent: { spentUsd: number; paidCalls: number
   return error
 }
 
+/** Errors that concern the whole run rather than one question: the run stops instead of recording a system error. */
+function stopsRun(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e instanceof InputError || e instanceof ModelCallError || e instanceof ReplayMissError || e instanceof BatchItemError || e instanceof MalformedResponseError) return true
+  }
+  return false
+}
+
 /**
- * The whole evaluation: load and validate inputs, run the built-in system on every question, score,
+ * The whole evaluation: load and validate inputs, run the system under test on every question, score,
  * summarise and build the report. Everything but `run` is a pure function of the inputs and config.
  */
-export async function evaluate(paths: EvaluationPaths, options: EvaluateOptions): Promise<Report> {
+export async function evaluate(project: ProjectConfig, options: EvaluateOptions): Promise<Report> {
   const now = options.now ?? (() => new Date())
   const startedAt = now()
   const started = performance.now()
   const env = options.env ?? process.env
-  const config: EvalConfig = loadEvalConfig(paths.configFile, env)
+  const config: EvalConfig = runKnobs(project, env)
   const generate = options.tier === 'full'
   // live, record, replay: Claude answers and judges through one model client (src/model/); the retrieval tier asks it nothing.
   const log = options.log ?? (() => {})
-  const model = config.mode === 'offline' || !generate ? null : openModelTier({ ...config, mode: config.mode }, env, modelTierPaths(paths, env), now, { progress: log })
-  const corpus = loadCorpus(paths.corpusDir)
-  const questions = loadGoldenSet(paths.goldenSetFile, corpus)
-  const corpusHash = contentHash(corpus.flatMap((doc) => [doc.id, doc.title, doc.updated, doc.body]))
+  const model = config.mode === 'offline' || !generate ? null : openModelTier({ ...config, mode: config.mode }, env, modelTierPaths(project), now, { progress: log })
+  const loaded = project.corpus === null ? null : loadCorpusFrom(project.corpus)
+  const corpus = loaded?.documents ?? null
+  const questions = loadGoldenSet(project.goldenSet, corpus)
+  const corpusHash = contentHash((corpus ?? []).flatMap((doc) => [doc.id, doc.title, doc.updated ?? '', doc.body]))
   const goldenSetHash = contentHash([JSON.stringify(questions)])
+  const warnings: string[] = []
+  if (loaded && loaded.excluded.length > 0) log(`corpus: ${loaded.excluded.length} file(s) left out by include/exclude: ${loaded.excluded.slice(0, 5).map((e) => `${e.file} (${e.reason})`).join(', ')}${loaded.excluded.length > 5 ? ', ...' : ''}`)
+  // A token covers at least one character, so the exact count is needed only for a budget near the corpus's size.
+  const corpusChars = corpus === null ? 0 : corpus.reduce((sum, doc) => sum + doc.body.length, 0)
+  const corpusTokens = corpus === null || config.budgetTokens * 4 < corpusChars ? null : corpus.reduce((sum, doc) => sum + countTextTokens(doc.body), 0)
+  if (corpusTokens !== null && config.budgetTokens > corpusTokens) {
+    warnings.push(`budgetTokens ${config.budgetTokens} exceeds the whole corpus (${corpusTokens} tokens): every ranked chunk fits, so recall does not measure the context budget`)
+  }
   model?.begin({ questionIds: questions.map((q) => q.id), goldenSetHash, corpusHash })
   // In the model modes the system answers through Claude; while the cost estimate is made, through its stand-in.
   let standInAnswerer: Answerer | null = null
   const answerer: Answerer | undefined = model ? (question, context) => (standInAnswerer ?? model.answerer)(question, context) : undefined
-  const system = (options.system ?? createBuiltinSystem)(corpus, { ...config, generate, answerer })
-  const texts = new Map(corpus.map((doc) => [doc.id, doc.body]))
+  const spec = options.system ?? project.system
+  const system = await openSystem(spec, { corpus, config, generate, answerer, root: project.root, log })
+  try {
+    return await evaluateWith(system)
+  } finally {
+    await system.close?.()
+  }
+
+  async function evaluateWith(system: RagSystem): Promise<Report> {
+  const texts = new Map((corpus ?? []).map((doc) => [doc.id, doc.body]))
   const docText = (id: string) => texts.get(id) ?? ''
-  const score = (runs: Awaited<ReturnType<typeof runSystem>>) => runs.map((run) => scoreRetrieval(run.question, run.output, system.chunkCountByDoc, config.k))
+  const score = (runs: Awaited<ReturnType<typeof runSystem>>) =>
+    runs.map((run) => ({ ...scoreRetrieval(run.question, run.output, system.chunkCountByDoc, config.k), systemError: run.systemError }))
   // The judge's calls through the Message Batches API: every question judged at once, so one batch takes them all.
   const judgeConcurrency = model?.batching ? Number.POSITIVE_INFINITY : config.concurrency
 
   // live and record: the money, before any call (replay costs nothing; a system of the user's own cannot be dry-run).
   let estimate: RunEstimate | null = null
   if (model !== null && model.mode !== 'replay') {
-    if (options.system) {
+    if (spec !== 'builtin') {
       log(`cost estimate: none: the system under test is not the built-in one, so the prompts it will send are not known before it runs${config.maxUsd === null ? '' : `; EVAL_MAX_USD=${config.maxUsd} still holds for every model call`}`)
     } else {
       estimate = await model
         .estimate(async (agents) => {
           standInAnswerer = agents.answerer
-          const dryRuns = await runSystem(system, questions, config.concurrency)
+          const dryRuns = await runSystem(system, questions, config.concurrency, stopsRun)
           await judgeAnswers(score(dryRuns), dryRuns, agents.judge, docText, config.concurrency)
         })
         .finally(() => (standInAnswerer = null))
@@ -142,9 +153,10 @@ export async function evaluate(paths: EvaluationPaths, options: EvaluateOptions)
   let runs: Awaited<ReturnType<typeof runSystem>>
   let judged: Awaited<ReturnType<typeof judgeAnswers>>
   try {
-    runs = await runSystem(system, questions, config.concurrency)
+    runs = await runSystem(system, questions, config.concurrency, stopsRun, options.signal)
     const retrieved = score(runs)
-    judged = judge ? await judgeAnswers(retrieved, runs, judge, docText, judgeConcurrency) : { outcomes: retrieved, judgeMs: [] }
+    judged = judge ? await judgeAnswers(retrieved, runs, judge, docText, judgeConcurrency, options.signal) : { outcomes: retrieved, judgeMs: [] }
+    options.signal?.throwIfAborted()
   } catch (error) {
     // Whatever is in flight has been (or will be) paid for: let it land in the cache before the run ends.
     await model?.client.drain()
@@ -161,18 +173,19 @@ export async function evaluate(paths: EvaluationPaths, options: EvaluateOptions)
     tier: options.tier,
     config: { ...config, system: system.name },
     corpus: {
-      documents: corpus.length,
+      documents: corpus?.length ?? null,
       chunks: system.chunkCountByDoc ? [...system.chunkCountByDoc.values()].reduce((a, b) => a + b, 0) : null,
-      goldenSet: paths.goldenSetFile,
+      goldenSet: displayPath(project, project.goldenSet),
+      excluded: (loaded?.excluded ?? []).map(({ file, reason }) => ({ file: displayPath(project, file), reason })),
     },
     inputs: {
       corpusHash,
       goldenSetHash,
       judgePromptsHash: model && judge ? model.judgePromptsHash : null,
     },
-    summary: summarise(outcomes, judge?.name ?? null, judgeErrors),
+    summary: summarise(outcomes, judge?.name ?? null, judgeErrors, generate ? NO_SYSTEM_ANSWERS_REASON : NO_ANSWERS_REASON),
     questions: outcomes,
-    calibration: judge ? calibrate(loadHumanLabels(paths.humanLabelsFile), outcomes, paths.humanLabelsFile, judge.name, ledger.scripted) : null,
+    calibration: judge ? calibrate(loadHumanLabels(project.humanLabels), outcomes, displayPath(project, project.humanLabels), judge.name, ledger.scripted) : null,
     gate: null,
     run: {
       startedAt: startedAt.toISOString(),
@@ -180,7 +193,7 @@ export async function evaluate(paths: EvaluationPaths, options: EvaluateOptions)
       latencyMs: {
         retrieve: latency(retrieveTimes),
         // The model stages: the client's API calls (cache hits and replays have no latency); else the stage's wall times.
-        generate: latency(model && !options.system ? ledger.latencies('generator') : generateTimes),
+        generate: latency(model && spec === 'builtin' ? ledger.latencies('generator') : generateTimes),
         judge: latency(model ? ledger.latencies('judge') : judgeMs),
       },
       usage: ledger.usage(),
@@ -188,9 +201,11 @@ export async function evaluate(paths: EvaluationPaths, options: EvaluateOptions)
       estimate,
       batches: (model?.client.batches ?? []).map((batch) => ({ ...batch })),
     },
-    warnings: model?.warnings() ?? [],
+    warnings: [...warnings, ...(model?.warnings() ?? [])],
   }
-  const baselineDir = options.baselineRoot == null ? null : baselineDirFor(options.baselineRoot, config.mode)
-  if (baselineDir !== null) report.gate = evaluateGate(report, readBaseline(baselineDir), baselineDir, config.tolerance)
+  const baselineRoot = options.baselineRoot === undefined ? project.baseline : options.baselineRoot
+  const baselineDir = baselineRoot === null ? null : baselineDirFor(baselineRoot, config.mode)
+  if (baselineDir !== null) report.gate = evaluateGate(report, readBaseline(baselineDir), displayPath(project, baselineDir), config.tolerance)
   return report
+  }
 }

@@ -20,12 +20,15 @@ export async function judgeAnswers(
   judge: Judge,
   docText: (docId: string) => string,
   concurrency: number,
+  /** Aborted: no judgement starts any more, and the run rejects with the reason. */
+  signal?: AbortSignal,
 ): Promise<JudgedAnswers> {
   const limit = pLimit(concurrency)
   const judgeMs: number[] = []
   const judged = await Promise.all(
     outcomes.map((outcome, index) =>
       limit(async () => {
+        signal?.throwIfAborted()
         const run = runs[index]!
         if (outcome.answer === null) return outcome
         const started = performance.now()

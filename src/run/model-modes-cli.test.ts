@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { RecordingMetadataSchema } from '../model/recording.ts'
-import { comparable as withoutRun, filesUnder, readReport, runEvalCli, tempDir as temp, textOf, tinyPaths } from '../model/testing/eval-child.ts'
+import { comparable as withoutRun, filesUnder, readReport, runEvalCli, tempDir as temp, textOf, tinyProject } from '../model/testing/eval-child.ts'
 import { startMessagesServer, toolUseReply } from '../model/testing/messages-server.ts'
 import { scriptedReply } from '../model/testing/scripted-responder.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
@@ -70,15 +70,15 @@ describe('the live path end to end against the local server (pnpm eval:cli, the 
 
 describe('record, then replay', () => {
   it('records every exchange, keeps the key out of fixtures, reports, caches and logs, and replays to the same report', async () => {
-    const paths = tinyPaths()
+    const paths = tinyProject()
     const [out, replayOut] = [temp('reports-'), temp('reports-')]
-    const args = ['--corpus', paths.corpusDir, '--golden', paths.goldenSetFile, '--baseline', '']
-    const dirs = { EVAL_CACHE_DIR: paths.cacheDir!, EVAL_RECORDINGS_DIR: paths.recordingsDir!, EVAL_RECORDING: 'tiny' }
+    const args = ['--corpus', paths.corpus!.dir, '--golden', paths.goldenSet, '--baseline', '']
+    const dirs = { EVAL_CACHE_DIR: paths.cacheDir, EVAL_RECORDINGS_DIR: paths.recordingsDir, EVAL_RECORDING: 'tiny' }
     // ANTHROPIC_LOG=debug: the SDK logs every request, the logs are scanned too.
     const recorded = await runEvalCli([...args, '--out', out], liveEnv({ ...dirs, EVAL_MODE: 'record', ANTHROPIC_LOG: 'debug' }))
     expect(recorded.code).toBe(0)
     expect(recorded.stdout).toContain('POST')
-    const metadata = RecordingMetadataSchema.parse(JSON.parse(readFileSync(join(paths.recordingsDir!, 'tiny', 'metadata.json'), 'utf8')))
+    const metadata = RecordingMetadataSchema.parse(JSON.parse(readFileSync(join(paths.recordingsDir, 'tiny', 'metadata.json'), 'utf8')))
     expect(metadata).toMatchObject({ complete: true, scripted: true, questions: ['g-1', 'g-2', 'g-3'], exchanges: local.server.requests.length })
     expect(metadata.server).toBe('scripted local Messages API server (src/model/testing/) on 127.0.0.1')
     expect(metadata.recordedAt).toMatch(/^\d{4}-\d\d-\d\dT/)
@@ -87,7 +87,7 @@ describe('record, then replay', () => {
     expect(replayed.code).toBe(0)
     expect(withoutRun(readReport(replayOut))).toEqual(withoutRun(readReport(out)))
 
-    const scanned = [...filesUnder(out), ...filesUnder(replayOut), ...filesUnder(paths.cacheDir!), ...filesUnder(paths.recordingsDir!), ...filesUnder('fixtures'), ...filesUnder('reports')]
+    const scanned = [...filesUnder(out), ...filesUnder(replayOut), ...filesUnder(paths.cacheDir), ...filesUnder(paths.recordingsDir), ...filesUnder('fixtures'), ...filesUnder('reports')]
     expect(scanned.length).toBeGreaterThan(10)
     for (const file of scanned) expect(textOf(file).includes(TEST_API_KEY), file).toBe(false)
     for (const log of [recorded.stdout, recorded.stderr, replayed.stdout, replayed.stderr]) expect(log).not.toContain(TEST_API_KEY)
@@ -99,7 +99,7 @@ describe('record, then replay', () => {
 
 describe('kill and resume', () => {
   it('a run killed halfway pays only for the rest when started again', async () => {
-    const paths = tinyPaths()
+    const paths = tinyProject()
     let answered = 0
     let hung!: () => void
     const stalled = new Promise<void>((resolve) => (hung = resolve))
@@ -114,13 +114,13 @@ describe('kill and resume', () => {
       hung()
       return { kind: 'hang' }
     })
-    const args = ['--corpus', paths.corpusDir, '--golden', paths.goldenSetFile, '--baseline', '', '--out', temp('reports-')]
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/eval.ts', ...args], { env: { ...process.env, ...liveEnv({ EVAL_CACHE_DIR: paths.cacheDir!, EVAL_TIMEOUT_MS: '30000' }) } })
+    const args = ['--corpus', paths.corpus!.dir, '--golden', paths.goldenSet, '--baseline', '', '--out', temp('reports-')]
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'eval', ...args], { env: { ...process.env, ...liveEnv({ EVAL_CACHE_DIR: paths.cacheDir, EVAL_TIMEOUT_MS: '30000' }) } })
     const exited = new Promise((resolve) => child.on('close', resolve))
     await stalled
     child.kill('SIGKILL')
     await exited
-    const cached = filesUnder(paths.cacheDir!).length
+    const cached = filesUnder(paths.cacheDir).length
     expect(cached).toBe(3)
     const paid = new Set(server.requests.slice(0, 3).map((r) => JSON.stringify(r.body)))
 
@@ -142,8 +142,8 @@ describe('kill and resume', () => {
 describe('judge errors through the CLI', () => {
   it('GATE=1 makes the CLI exit 1 on them, even without a baseline', async () => {
     brokenFaithfulness()
-    const paths = tinyPaths()
-    const args = ['--corpus', paths.corpusDir, '--golden', paths.goldenSetFile, '--baseline', '', '--out', temp('reports-')]
+    const paths = tinyProject()
+    const args = ['--corpus', paths.corpus!.dir, '--golden', paths.goldenSet, '--baseline', '', '--out', temp('reports-')]
     const result = await runEvalCli(args, liveEnv({ EVAL_CACHE: 'off', GATE: '1' }))
     expect(result.code).toBe(1)
   }, 30_000)
@@ -152,7 +152,7 @@ describe('judge errors through the CLI', () => {
 describe('pnpm bench:model', () => {
   it('runs (a small smoke version: 12 questions, 40 ms latency; the real figures come from `pnpm bench:model`)', async () => {
     const result = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bench-model.ts', '--questions', '12', '--latency-ms', '40', '--max-ratio', '5'])
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'bench', 'model', '--questions', '12', '--latency-ms', '40', '--max-ratio', '5'])
       let out = ''
       child.stdout.on('data', (d: Buffer) => (out += d.toString()))
       child.stderr.on('data', (d: Buffer) => (out += d.toString()))

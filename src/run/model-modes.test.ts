@@ -3,13 +3,17 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ReplayMissError } from '../model/model-client.ts'
 import { RecordingMetadataSchema } from '../model/recording.ts'
-import { tempDir as temp, tinyPaths } from '../model/testing/eval-child.ts'
+import { tempDir as temp, tinyProject } from '../model/testing/eval-child.ts'
 import { textReply, toolUseReply } from '../model/testing/messages-server.ts'
 import { scriptedReply, userText } from '../model/testing/scripted-responder.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
-import { defaultPaths, evaluate, type EvaluationPaths } from './evaluate.ts'
+import type { ProjectConfig } from '../config/project-config.ts'
+import { loadProjectConfig } from '../config/load-project-config.ts'
+import { evaluate } from './evaluate.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
+
+const repository = await loadProjectConfig()
 
 // The model modes in process: replay of the committed recording, replay's errors, warnings, judge errors.
 // The CLI end to end (live, rerun, record, kill and resume, key scan) is in model-modes-cli.test.ts.
@@ -23,7 +27,7 @@ const brokenFaithfulness = () =>
 describe('replay of the committed recording (fixtures/recordings/golden-set)', () => {
   it('runs the whole golden set offline: every call replayed, none sent, usage counted, marked scripted', async () => {
     // A key and a reachable server are there to prove replay never uses them.
-    const report = await evaluate(defaultPaths('.'), { tier: 'full', env: { EVAL_MODE: 'replay', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: local.server.url } }).catch((error: Error) => {
+    const report = await evaluate(repository, { tier: 'full', env: { EVAL_MODE: 'replay', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: local.server.url } }).catch((error: Error) => {
       throw new Error(`${error.message}\n(the committed recording no longer matches the golden set, corpus or prompts: run \`pnpm record:scripted\` and commit fixtures/recordings/golden-set)`)
     })
     expect(local.server.requests).toHaveLength(0)
@@ -49,7 +53,7 @@ describe('replay of the committed recording (fixtures/recordings/golden-set)', (
   })
 
   it('MOCK=1 turns a live run into a replay of its recording', async () => {
-    const report = await evaluate(defaultPaths('.'), { tier: 'full', env: { EVAL_MODE: 'live', MOCK: '1' } })
+    const report = await evaluate(repository, { tier: 'full', env: { EVAL_MODE: 'live', MOCK: '1' } })
     expect(report.config.mode).toBe('replay')
     expect(report.run.usage.calls).toBe(0)
   })
@@ -57,16 +61,16 @@ describe('replay of the committed recording (fixtures/recordings/golden-set)', (
 
 describe('live against the local server', () => {
   it('the retrieval tier asks the model nothing, so it needs no key and no recording', async () => {
-    const report = await evaluate(defaultPaths('.'), { tier: 'retrieval', env: { EVAL_MODE: 'live' } })
+    const report = await evaluate(repository, { tier: 'retrieval', env: { EVAL_MODE: 'live' } })
     expect(report.run.usage.calls).toBe(0)
     expect(report.inputs.judgePromptsHash).toBeNull()
   })
 
   it('warns in the report and the terminal when the generator and the judge are one model', async () => {
-    const report = await evaluate(tinyPaths(), { tier: 'full', env: liveEnv({ EVAL_JUDGE_MODEL: 'claude-sonnet-5' }) })
+    const report = await evaluate(tinyProject(), { tier: 'full', env: liveEnv({ EVAL_JUDGE_MODEL: 'claude-sonnet-5' }) })
     expect(report.warnings[0]).toMatch(/^the generator and the judge are the same model \(claude-sonnet-5\): .*self-preference bias/)
     expect(renderTerminalSummary(report)).toContain('warning: the generator and the judge are the same model (claude-sonnet-5)')
-    const other = await evaluate(tinyPaths(), { tier: 'full', env: liveEnv() })
+    const other = await evaluate(tinyProject(), { tier: 'full', env: liveEnv() })
     expect(other.warnings).toEqual([`the server at ${local.server.url} is scripted (it marks its responses so): its numbers measure scripted outputs, not a real model`])
   })
 })
@@ -74,7 +78,7 @@ describe('live against the local server', () => {
 describe('live generation', () => {
   it('answers from the packed context as delimited data, and names an answer cut off at max_tokens in the warnings', async () => {
     local.server.setResponder((r) => (r.body.tools ? scriptedReply(r) : textReply(r, 'Traces are kept for 30 days on', { stopReason: 'max_tokens' })))
-    const report = await evaluate(tinyPaths(), { tier: 'full', env: liveEnv({ EVAL_GENERATOR_MAX_TOKENS: '8' }) })
+    const report = await evaluate(tinyProject(), { tier: 'full', env: liveEnv({ EVAL_GENERATOR_MAX_TOKENS: '8' }) })
     const generation = local.server.requests.filter((r) => !r.body.tools)
     expect(generation).toHaveLength(3)
     expect(generation.every((r) => r.body.max_tokens === 8 && r.body.model === 'claude-sonnet-5')).toBe(true)
@@ -87,20 +91,20 @@ describe('live generation', () => {
 
 describe('replay errors', () => {
   it('replay names what it cannot answer: unrecorded questions, changed requests, other models, no or half a recording', async () => {
-    const paths = tinyPaths()
+    const paths = tinyProject()
     await evaluate(paths, { tier: 'full', env: liveEnv({ EVAL_MODE: 'record', EVAL_RECORDING: 'tiny' }) })
-    const replay = (env: Record<string, string> = {}, override: Partial<EvaluationPaths> = {}) =>
+    const replay = (env: Record<string, string> = {}, override: Partial<ProjectConfig> = {}) =>
       evaluate({ ...paths, ...override }, { tier: 'full', env: { EVAL_MODE: 'replay', EVAL_RECORDING: 'tiny', ...env } })
     await expect(replay()).resolves.toMatchObject({ summary: { judgeErrors: 0 } })
 
-    const golden = JSON.parse(readFileSync(paths.goldenSetFile, 'utf8')) as { questions: { id: string; question: string }[] }
+    const golden = JSON.parse(readFileSync(paths.goldenSet, 'utf8')) as { questions: { id: string; question: string }[] }
     const grown = join(temp('golden-'), 'golden.json')
     writeFileSync(grown, JSON.stringify({ questions: [...golden.questions, { ...golden.questions[0]!, id: 'g-9' }, { ...golden.questions[0]!, id: 'g-10' }] }))
-    await expect(replay({}, { goldenSetFile: grown })).rejects.toThrow(/^replay: the recording at .*tiny holds no responses for 2 question\(s\) of the golden set: g-9, g-10; re-record with `pnpm record:scripted`/)
+    await expect(replay({}, { goldenSet: grown })).rejects.toThrow(/^replay: the recording at .*tiny holds no responses for 2 question\(s\) of the golden set: g-9, g-10; re-record with `pnpm record:scripted`/)
 
     const edited = join(temp('golden-'), 'golden.json')
     writeFileSync(edited, JSON.stringify({ questions: golden.questions.map((q) => (q.id === 'g-1' ? { ...q, question: 'How long are traces kept on Business, in days?' } : q)) }))
-    const miss = await replay({}, { goldenSetFile: edited }).catch((e: unknown) => e as Error)
+    const miss = await replay({}, { goldenSet: edited }).catch((e: unknown) => e as Error)
     expect(miss).toBeInstanceOf(Error)
     expect((miss as Error).message).toMatch(/^question g-1: builtin-bm25 failed: replay: no recorded response for g-1 generate \(claude-sonnet-5\): it differs from the recorded generate call of g-1: the inputs differ/)
     expect((miss as Error).cause).toBeInstanceOf(ReplayMissError)
@@ -118,7 +122,7 @@ describe('replay errors', () => {
 describe('judge errors', () => {
   it('give null scores with status judge-error, are counted in the summary, and fail the gate above the limit', async () => {
     brokenFaithfulness()
-    const report = await evaluate(tinyPaths(), { tier: 'full', env: liveEnv({ EVAL_CACHE: 'off' }), baselineRoot: temp('no-baseline-') })
+    const report = await evaluate(tinyProject(), { tier: 'full', env: liveEnv({ EVAL_CACHE: 'off' }), baselineRoot: temp('no-baseline-') })
     const failed = report.questions.filter((q) => q.generation?.judgeErrors.length)
     expect(failed.length).toBeGreaterThan(0)
     for (const q of failed) {
@@ -132,7 +136,7 @@ describe('judge errors', () => {
     expect(report.gate?.passed).toBe(false)
     expect(report.gate?.regressions).toContainEqual({ name: 'judge-error rate (limit 0.05)', baseline: 0.05, current: report.summary.judgeErrorRate, delta: expect.any(Number) })
 
-    const tolerant = await evaluate(tinyPaths(), { tier: 'full', env: liveEnv({ EVAL_CACHE: 'off', EVAL_MAX_JUDGE_ERROR_RATE: '1' }), baselineRoot: temp('no-baseline-') })
+    const tolerant = await evaluate(tinyProject(), { tier: 'full', env: liveEnv({ EVAL_CACHE: 'off', EVAL_MAX_JUDGE_ERROR_RATE: '1' }), baselineRoot: temp('no-baseline-') })
     expect(tolerant.gate?.regressions).toEqual([])
   })
 

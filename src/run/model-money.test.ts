@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { filesUnder, readReport, runEvalCli, tempDir as temp, tinyPaths } from '../model/testing/eval-child.ts'
+import { filesUnder, readReport, runEvalCli, tempDir as temp, tinyProject } from '../model/testing/eval-child.ts'
 import { startMessagesServer } from '../model/testing/messages-server.ts'
 import { scriptedReply } from '../model/testing/scripted-responder.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
@@ -18,7 +18,7 @@ const liveEnv = (url: string, extra: Record<string, string> = {}): Record<string
 
 describe('the cost estimate', () => {
   it('is made from the prompts the run will send, printed before any call, kept in the report, and free on a rerun', async () => {
-    const paths = tinyPaths()
+    const paths = tinyProject()
     const lines: string[] = []
     let sentBeforeEstimate = -1
     const log = (line: string) => {
@@ -55,7 +55,7 @@ describe('the cost estimate', () => {
   })
 
   it('replay costs nothing and has none', async () => {
-    const paths = tinyPaths()
+    const paths = tinyProject()
     await evaluate(paths, { tier: 'full', env: liveEnv(local.server.url, { EVAL_MODE: 'record', EVAL_RECORDING: 'tiny' }) })
     const replayed = await evaluate(paths, { tier: 'full', env: { EVAL_MODE: 'replay', EVAL_RECORDING: 'tiny' } })
     expect(replayed.run.estimate).toBeNull()
@@ -67,7 +67,7 @@ describe('the cost block', () => {
     // A server that caches any prefix (no minimum), so the judge's fixed instructions are written once and then read.
     const caching = await startMessagesServer(scriptedReply, { promptCache: () => 0 })
     try {
-      const paths = tinyPaths()
+      const paths = tinyProject()
       const report = await evaluate(paths, { tier: 'full', env: liveEnv(caching.url, { EVAL_CONCURRENCY: '1' }) })
       const { usage } = report.run
       const judgeCalls = report.run.modelCalls.filter((c) => c.role === 'judge')
@@ -106,9 +106,9 @@ describe('the cost block', () => {
 
 describe('EVAL_MAX_USD through the CLI', () => {
   it('stops before a request could cross the cap, exits 2 saying what was spent and that a rerun resumes; the rerun pays only for the rest', async () => {
-    const paths = tinyPaths()
-    const args = ['--corpus', paths.corpusDir, '--golden', paths.goldenSetFile, '--baseline', '', '--out', temp('reports-')]
-    const env = liveEnv(local.server.url, { EVAL_CACHE_DIR: paths.cacheDir!, EVAL_MAX_USD: '0.02' })
+    const paths = tinyProject()
+    const args = ['--corpus', paths.corpus!.dir, '--golden', paths.goldenSet, '--baseline', '', '--out', temp('reports-')]
+    const env = liveEnv(local.server.url, { EVAL_CACHE_DIR: paths.cacheDir, EVAL_MAX_USD: '0.02' })
     const stopped = await runEvalCli(args, env)
     expect(stopped.code).toBe(2)
     expect(stopped.stdout).toMatch(/^cost estimate before any model call /)
@@ -122,7 +122,7 @@ describe('EVAL_MAX_USD through the CLI', () => {
       ),
     )
     // Everything paid for is in the cache, and nothing else.
-    expect(filesUnder(paths.cacheDir!)).toHaveLength(paid)
+    expect(filesUnder(paths.cacheDir)).toHaveLength(paid)
 
     const sent = new Set(local.server.requests.map((r) => JSON.stringify(r.body)))
     local.server.resetStats()
@@ -142,7 +142,7 @@ describe('EVAL_BATCH=1', () => {
       pollsInProgress: 2,
       outcome: ({ index }) => (index === 0 ? { errored: { type: 'invalid_request_error', message: 'prompt is too long' } } : index === 1 ? 'expired' : 'succeeded'),
     }
-    const paths = tinyPaths()
+    const paths = tinyProject()
     const lines: string[] = []
     const report = await evaluate(paths, { tier: 'full', env: liveEnv(local.server.url, { EVAL_BATCH: '1', EVAL_BATCH_POLL_MS: '5', EVAL_MAX_JUDGE_ERROR_RATE: '1' }), log: (line) => lines.push(line) })
     expect(local.server.batches).toHaveLength(1)

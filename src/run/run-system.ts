@@ -4,35 +4,54 @@ import type { RagSystem, SystemAnswer } from '../system/rag-system.ts'
 
 export interface QuestionRun {
   question: GoldenQuestion
+  /** What the system returned; empty ranked and context lists when it failed on the question. */
   output: SystemAnswer
+  /** Why the system failed on this question (an error, a response that broke the contract); null when it answered. */
+  systemError: string | null
   /** Wall time of the retrieval stage (the system's own figure, else the whole call). */
   retrieveMs: number
   /** Wall time of the generation stage, when the system reports one. */
   generateMs: number | null
 }
 
-/** Raised when the system under test fails on a question: names the question, keeps the cause. */
+/** Raised when the system under test fails in a way that stops the run: names the question, keeps the cause. */
 export class SystemFailure extends Error {
   override name = 'SystemFailure'
 }
 
 /**
  * Asks the system every question, at most `concurrency` at a time, and returns the runs in golden-set
- * order (whatever order they finished in). The first failure aborts the run, naming its question.
+ * order (whatever order they finished in). A failure on one question is recorded as that question's
+ * system error (the gate weighs the error rate), unless `stopsRun` says it concerns the whole run (a
+ * spending cap, a model-tier failure): then the run aborts, naming the question.
  */
-export async function runSystem(system: RagSystem, questions: readonly GoldenQuestion[], concurrency: number): Promise<QuestionRun[]> {
+export async function runSystem(
+  system: RagSystem,
+  questions: readonly GoldenQuestion[],
+  concurrency: number,
+  stopsRun: (error: unknown) => boolean = () => true,
+  /** Aborted: no question starts any more (those in flight finish), and the run rejects with the reason. */
+  signal?: AbortSignal,
+): Promise<QuestionRun[]> {
   const limit = pLimit(concurrency)
   return Promise.all(
     questions.map((question) =>
-      limit(async () => {
+      limit(async (): Promise<QuestionRun> => {
+        signal?.throwIfAborted()
         const started = performance.now()
         let output: SystemAnswer
         try {
-          output = await system.answer({ id: question.id, question: question.question })
+          output = await system.answer({ id: question.id, question: question.question, userContext: question.userContext ?? null })
         } catch (error) {
-          throw new SystemFailure(`question ${question.id}: ${system.name} failed: ${(error as Error).message}`, { cause: error })
+          const message = `${system.name} failed: ${(error as Error).message}`
+          if (stopsRun(error)) {
+            // The run is over: questions still queued never start (they would be paid for and thrown away).
+            limit.clearQueue()
+            throw new SystemFailure(`question ${question.id}: ${message}`, { cause: error })
+          }
+          return { question, output: { ranked: [], context: [] }, systemError: message, retrieveMs: performance.now() - started, generateMs: null }
         }
-        return { question, output, retrieveMs: output.timingsMs?.retrieve ?? performance.now() - started, generateMs: output.timingsMs?.generate ?? null }
+        return { question, output, systemError: null, retrieveMs: output.timingsMs?.retrieve ?? performance.now() - started, generateMs: output.timingsMs?.generate ?? null }
       }),
     ),
   )

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest'
+import { loadProjectConfig } from '../config/load-project-config.ts'
 import { createBuiltinSystem } from '../system/builtin-system.ts'
 import { REFUSAL_SENTENCE } from '../system/extractive-answerer.ts'
-import type { RagSystem } from '../system/rag-system.ts'
-import { defaultPaths, evaluate, type EvaluateOptions } from './evaluate.ts'
+import type { RagSystem, RagSystemFactory } from '../system/rag-system.ts'
+import { evaluate } from './evaluate.ts'
 
-type SystemFactory = NonNullable<EvaluateOptions['system']>
+const project = await loadProjectConfig()
 
 /** The built-in retrieval with a fixed answer to every question: the two classic traps. */
-const answering = (answer: string): SystemFactory => (corpus, config) => {
-  const builtin = createBuiltinSystem(corpus, { ...config, generate: false })
+const answering = (answer: string): RagSystemFactory => ({ corpus, config }) => {
+  const builtin = createBuiltinSystem(corpus ?? [], { ...config, generate: false })
   const system: RagSystem = {
     name: 'fixed-answer',
     chunkCountByDoc: builtin.chunkCountByDoc,
@@ -21,7 +22,7 @@ const answering = (answer: string): SystemFactory => (corpus, config) => {
 
 describe('the two traps, caught by reading the metrics together', () => {
   it('an always-refusing system scores faithfulness high and relevancy 0', async () => {
-    const report = await evaluate(defaultPaths('.'), { tier: 'full', env: {}, system: answering(REFUSAL_SENTENCE) })
+    const report = await evaluate(project, { tier: 'full', env: {}, system: answering(REFUSAL_SENTENCE) })
     expect(report.summary.faithfulness).toBe(1)
     expect(report.summary.answerRelevancy).toBe(0)
     expect(report.summary.coverage).toBe(0)
@@ -30,7 +31,7 @@ describe('the two traps, caught by reading the metrics together', () => {
   })
 
   it('a fluent, on-topic answer with an invented number scores relevancy high and faithfulness below 1, listing the sentence', async () => {
-    const paths = { ...defaultPaths('.'), corpusDir: 'fixtures/corpora/tiny', goldenSetFile: 'fixtures/golden/valid.json' }
+    const paths = await loadProjectConfig({ overrides: { corpus: 'fixtures/corpora/tiny', goldenSet: 'fixtures/golden/valid.json' } })
     const invented = 'Traces are kept for 45 days on Business.'
     const report = await evaluate(paths, { tier: 'full', env: {}, system: answering(invented) })
     const question = report.questions.find((q) => q.id === 'g-1')!

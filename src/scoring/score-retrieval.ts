@@ -30,6 +30,8 @@ export function scoreRetrieval(
     id: question.id,
     type: question.type,
     question: question.question,
+    userContext: question.userContext ?? null,
+    systemError: null,
     answerDocIds: question.answerDocIds,
     governingDocId: question.governingDocId ?? null,
     goldAnswer: question.goldAnswer ?? null,

@@ -16,7 +16,7 @@ export const NO_ANSWERS_REASON = 'retrieval tier: the system generated no answer
  * tenth's edge) over the questions that have the score; the diagnosis counts. A mean over no questions
  * is null with its reason in `notComputed`; in the retrieval tier every generation metric is null.
  */
-export function summarise(outcomes: readonly QuestionOutcome[], judge: string | null = null, judgeErrors = 0): Summary {
+export function summarise(outcomes: readonly QuestionOutcome[], judge: string | null = null, judgeErrors = 0, noAnswersReason = NO_ANSWERS_REASON): Summary {
   const notComputed: Record<string, string> = {}
   const answerable = outcomes.filter((o) => o.type !== 'none')
   const mean = (path: string, values: readonly number[], emptyReason: string): number | null => {
@@ -38,7 +38,7 @@ export function summarise(outcomes: readonly QuestionOutcome[], judge: string | 
 
   const generated = outcomes.some((o) => o.generation !== null)
   const noAnswers = (path: string) => {
-    notComputed[path] = NO_ANSWERS_REASON
+    notComputed[path] = noAnswersReason
     return null
   }
   const answered = (list: readonly QuestionOutcome[]) => list.filter((o) => o.refused !== null)
@@ -55,6 +55,7 @@ export function summarise(outcomes: readonly QuestionOutcome[], judge: string | 
   const relevancy = generation('answerRelevancy', 'no answer could be scored')
   const coverage = generation('coverage', 'no answer to an answerable question')
   const diagnosed = answerable.filter((o) => o.diagnosis !== null)
+  const systemErrors = outcomes.filter((o) => o.systemError !== null).length
 
   const summary: Summary = {
     questions: outcomes.length,
@@ -87,6 +88,8 @@ export function summarise(outcomes: readonly QuestionOutcome[], judge: string | 
     judge: judge,
     judgeErrors: generated ? judgeErrors : noAnswers('judgeErrors'),
     judgeErrorRate: generated ? judgeErrorRate(outcomes, judgeErrors, notComputed) : noAnswers('judgeErrorRate'),
+    systemErrors,
+    systemErrorRate: outcomes.length === 0 ? 0 : round4(systemErrors / outcomes.length),
     notComputed,
   }
   return summary

@@ -1,3 +1,6 @@
+import type { EvalConfig } from '../config/eval-config.ts'
+import type { CorpusDocument } from '../load/corpus.ts'
+
 /**
  * The system under test. The built-in BM25 system is one implementation; a user's own pipeline
  * (in-process, or a thin client of an HTTP service) is another. The evaluation only sees this.
@@ -32,5 +35,29 @@ export interface RagSystem {
    */
   readonly chunkCountByDoc?: ReadonlyMap<string, number>
   /** Retrieves, packs a context within the budget and (optionally) answers one question. */
-  answer(question: { id: string; question: string }): Promise<SystemAnswer>
+  answer(question: SystemQuestion): Promise<SystemAnswer>
+  /** Releases what the system holds (connections, a started service); called once when the run ends. */
+  close?(): Promise<void>
+}
+
+/** What the system is asked: the golden question's id and text, and the user's context verbatim. */
+export interface SystemQuestion {
+  id: string
+  question: string
+  /** The golden question's `userContext` (tenant, role, permissions...), null when it has none. */
+  userContext: Record<string, unknown> | null
+}
+
+/** What a system factory receives: the corpus the suite loaded (null when the system owns its documents) and the run's knobs. */
+export interface RagSystemContext {
+  corpus: readonly CorpusDocument[] | null
+  config: EvalConfig
+}
+
+/** Builds the system for a run (e.g. indexes the corpus); may be async. */
+export type RagSystemFactory = (context: RagSystemContext) => RagSystem | Promise<RagSystem>
+
+/** Typed identity for a system module's default export: a RagSystem, or a factory of one. */
+export function defineRagSystem<S extends RagSystem | RagSystemFactory>(system: S): S {
+  return system
 }

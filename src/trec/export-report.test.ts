@@ -2,13 +2,16 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { defaultPaths, evaluate } from '../run/evaluate.ts'
+import { loadProjectConfig } from '../config/load-project-config.ts'
+import { evaluate } from '../run/evaluate.ts'
+
+const project = await loadProjectConfig()
 import { exportReportToTrec } from './export-report.ts'
 import { evaluateFiles } from './trec-eval.ts'
 
 describe('exportReportToTrec', () => {
   it('writes files on which trec_eval ndcg_cut.10 equals the report docNdcg10, question by question', async () => {
-    const report = await evaluate(defaultPaths('.'), { tier: 'retrieval', env: {} })
+    const report = await evaluate(project, { tier: 'retrieval', env: {} })
     const { qrels, run } = exportReportToTrec(report)
     const dir = mkdtempSync(join(tmpdir(), 'trec-export-'))
     writeFileSync(join(dir, 'qrels'), qrels)

@@ -1,5 +1,6 @@
 import { describe, expect, inject, it, type TestContext } from 'vitest'
-import { BASELINE_ROOT, HOW_TO_CREATE_BASELINE, baselineDirFor } from '../gate/baseline-files.ts'
+import { resolve } from 'node:path'
+import { HOW_TO_CREATE_BASELINE, baselineDirFor } from '../gate/baseline-files.ts'
 import { GATED_METRICS } from '../gate/gated-metrics.ts'
 import { AGREEMENT_THRESHOLD } from '../calibration/agreement.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from '../gate/question-checks.ts'
@@ -94,7 +95,7 @@ export function defineMetricCases(): void {
       }
       if (evaluation.baselineUpdated) await annotate('baseline/ was rewritten from this run (vitest -u)')
       for (const difference of gate.stale) await annotate(`stale baseline: ${difference}`, 'warning')
-      expect(gate.baseline).toBe(baselineDirFor(BASELINE_ROOT, report.config.mode))
+      expect(resolve(evaluation.projectRoot, gate.baseline)).toBe(baselineDirFor(evaluation.baselineRoot, report.config.mode))
     })
   })
   describe('judge calibration', () => {

@@ -1,3 +1,4 @@
+import { relative } from 'node:path'
 import type { Reporter, Vitest } from 'vitest/node'
 import type { Report } from '../report/report-schema.ts'
 import { renderRunDiff } from '../report/render-run-diff.ts'
@@ -13,6 +14,12 @@ import './shared-evaluation.ts'
 export default class EvalReporter implements Reporter {
   #vitest: Vitest | undefined
   #previous: Report | undefined
+  readonly #project: string
+
+  /** `project`: the name of the eval project (ragEval({ name })) whose shared run this reporter prints. */
+  constructor(project = 'eval') {
+    this.#project = project
+  }
 
   onInit(vitest: Vitest): void {
     this.#vitest = vitest
@@ -20,7 +27,7 @@ export default class EvalReporter implements Reporter {
 
   onTestRunEnd(): void {
     const vitest = this.#vitest
-    const evaluation = vitest?.projects.find((project) => project.name === 'eval')?.getProvidedContext().evaluation
+    const evaluation = vitest?.projects.find((project) => project.name === this.#project)?.getProvidedContext().evaluation
     if (!vitest || !evaluation) return
     const log = (text: string) => vitest.logger.log(text)
     log('')
@@ -28,7 +35,7 @@ export default class EvalReporter implements Reporter {
       log(`RAG evaluation: ${evaluation.error}`)
       return
     }
-    const reports = process.env.EVAL_REPORTS_DIR || 'reports'
+    const reports = relative(process.cwd(), evaluation.reportsDir) || '.'
     const lines = [`RAG evaluation (${reports}/latest.json, ${reports}/latest.md)`, '']
     if (this.#previous) lines.push(...renderRunDiff(this.#previous, evaluation.report), '')
     lines.push(renderTerminalSummary(evaluation.report))

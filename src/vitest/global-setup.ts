@@ -1,34 +1,80 @@
-import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { fork } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { fileURLToPath } from 'node:url'
 import type { TestProject } from 'vitest/node'
-import { BASELINE_ROOT, baselineDirFor, baselineFromReport, writeBaseline } from '../gate/baseline-files.ts'
+import { baselineDirFor, baselineFromReport, writeBaseline } from '../gate/baseline-files.ts'
 import { evaluateGate } from '../gate/gate.ts'
-import { ReportSchema, type Report } from '../report/report-schema.ts'
 import { writeReports } from '../report/write-report.ts'
+import { WORKER_ENV, WorkerMessageSchema, type WorkerMessage } from './evaluation-protocol.ts'
+import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 import type { SharedEvaluation } from './shared-evaluation.ts'
 
-/** Where the shared run writes its reports (EVAL_REPORTS_DIR, default reports/). */
-const REPORTS_DIR = process.env.EVAL_REPORTS_DIR || 'reports'
+// The worker beside this file: TypeScript in this repository (run through tsx), compiled JavaScript in the package.
+const WORKER = fileURLToPath(new URL(`./evaluation-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url))
 
 /**
- * Runs the evaluation once, in a child process (so watch mode always measures the current code of
- * src/, corpus/ and evals/), and reads the report it wrote. Its own gate exit code is not used here:
- * the cases decide, so the child runs without GATE.
+ * Runs the evaluation once, in a child process (so watch mode always measures the current code of the
+ * system, the corpus and the golden set), and receives its report over the IPC channel, tagged with this
+ * run's id: a report file left by an earlier run can never stand in for this one, and a child that ends
+ * without sending its report is a failed evaluation. The child runs without GATE: the cases decide.
  */
-function runEvaluation(): SharedEvaluation {
-  // The child's progress (a live run's cost estimate, Message Batches polls) shows as it comes; its summary
-  // is left to the reporter (--quiet); stderr is kept for the failure message.
-  const child = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/eval.ts', '--quiet', '--out', REPORTS_DIR, '--baseline', BASELINE_ROOT], {
-    encoding: 'utf8',
-    env: { ...process.env, GATE: '' },
-    stdio: ['ignore', 'inherit', 'pipe'],
+function runEvaluation(options: RagEvalProjectOptions): Promise<SharedEvaluation> {
+  const runId = randomUUID()
+  const child = fork(WORKER, [], {
+    execArgv: WORKER.endsWith('.ts') ? ['--import', 'tsx'] : [],
+    env: {
+      ...process.env,
+      [WORKER_ENV.runId]: runId,
+      [WORKER_ENV.configFile]: options.config ?? process.env.RAG_EVAL_CONFIG ?? '',
+      [WORKER_ENV.inline]: options.inline ? JSON.stringify(options.inline) : '',
+    },
+    // Progress lines (a live run's cost estimate, batch polls) show as they come; stderr is kept for the failure message.
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
   })
-  if (child.status !== 0) {
-    const reason = child.error?.message ?? (child.stderr.trim() || `exit code ${child.status}`)
-    return { ok: false, error: `the evaluation failed: ${reason}` }
-  }
-  const report: Report = ReportSchema.parse(JSON.parse(readFileSync(`${REPORTS_DIR}/latest.json`, 'utf8')))
-  return { ok: true, report, gate: process.env.GATE === '1', strict: process.env.EVAL_STRICT === '1', baselineUpdated: false }
+  // Vitest stopped by a signal: the child stops too (it also notices the closed channel when Vitest is killed outright).
+  const forward = (signal: NodeJS.Signals) => () => child.kill(signal)
+  const onTerm = forward('SIGTERM')
+  const onInt = forward('SIGINT')
+  process.once('SIGTERM', onTerm)
+  process.once('SIGINT', onInt)
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)))
+  let message: WorkerMessage | null = null
+  let invalid: string | null = null
+  child.on('message', (raw) => {
+    const parsed = WorkerMessageSchema.safeParse(raw)
+    if (!parsed.success) invalid = `the evaluation worker sent a malformed message (${parsed.error.issues[0]?.message ?? 'unknown'})`
+    else if (parsed.data.runId !== runId) invalid = `the evaluation worker answered for run ${parsed.data.runId}, not this run ${runId}`
+    else message = parsed.data
+  })
+  return new Promise((resolve) => {
+    const finish = (evaluation: SharedEvaluation) => {
+      process.removeListener('SIGTERM', onTerm)
+      process.removeListener('SIGINT', onInt)
+      resolve(evaluation)
+    }
+    child.on('error', (error) => finish({ ok: false, error: `the evaluation could not start: ${error.message}` }))
+    child.on('exit', (code, signal) => {
+      const received = message as WorkerMessage | null
+      if (invalid !== null) return finish({ ok: false, error: invalid })
+      if (received?.type === 'failed') return finish({ ok: false, error: `the evaluation failed: ${received.error}` })
+      if (received?.type === 'report' && code === 0) {
+        return finish({
+          ok: true,
+          report: received.report,
+          reportsDir: received.reportsDir,
+          baselineRoot: received.baselineRoot,
+          projectRoot: received.projectRoot,
+          gate: process.env.GATE === '1',
+          strict: process.env.EVAL_STRICT === '1',
+          baselineUpdated: false,
+        })
+      }
+      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`
+      const detail = stderr.trim() ? `: ${stderr.trim()}` : ''
+      finish({ ok: false, error: `the evaluation ${how} without sending its report${detail}` })
+    })
+  })
 }
 
 /**
@@ -38,20 +84,22 @@ function runEvaluation(): SharedEvaluation {
 function acceptAsBaseline(evaluation: SharedEvaluation): SharedEvaluation {
   if (!evaluation.ok) return evaluation
   const baseline = baselineFromReport(evaluation.report)
-  const dir = baselineDirFor(BASELINE_ROOT, evaluation.report.config.mode)
+  const dir = baselineDirFor(evaluation.baselineRoot, evaluation.report.config.mode)
   writeBaseline(dir, baseline)
-  const report = { ...evaluation.report, gate: evaluateGate(evaluation.report, baseline, dir, evaluation.report.config.tolerance) }
-  writeReports(report, REPORTS_DIR)
+  const shownAs = evaluation.report.gate?.baseline ?? dir
+  const report = { ...evaluation.report, gate: evaluateGate(evaluation.report, baseline, shownAs, evaluation.report.config.tolerance) }
+  writeReports(report, evaluation.reportsDir)
   return { ...evaluation, report, baselineUpdated: true }
 }
 
-export default function setup(project: TestProject): void {
-  const share = () => {
-    const evaluation = runEvaluation()
+export default async function setup(project: TestProject): Promise<void> {
+  const options: RagEvalProjectOptions = project.config.provide?.ragEvalOptions ?? {}
+  const share = async () => {
+    const evaluation = await runEvaluation(options)
     const update = project.config.snapshotOptions.updateSnapshot === 'all'
     project.provide('evaluation', update ? acceptAsBaseline(evaluation) : evaluation)
   }
-  share()
+  await share()
   // Watch mode: every rerun measures again (the trigger may be a change to the corpus or the golden set).
   project.onTestsRerun(share)
 }

@@ -1,4 +1,5 @@
 import type { Report } from '../report/report-schema.ts'
+import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 
 /**
  * What the eval project's global setup hands every evaluation case (through `provide`/`inject`):
@@ -8,6 +9,12 @@ export type SharedEvaluation =
   | {
       ok: true
       report: Report
+      /** Where this run's reports were written. */
+      reportsDir: string
+      /** The project's root (the config file's folder): the report's paths are relative to it. */
+      projectRoot: string
+      /** Root folder of the accepted baselines (one per mode). */
+      baselineRoot: string
       /** GATE=1: regressions fail their cases (and so the run). */
       gate: boolean
       /** EVAL_STRICT=1: every miss fails, regressed or not (for browsing in the UI). */
@@ -20,5 +27,7 @@ export type SharedEvaluation =
 declare module 'vitest' {
   interface ProvidedContext {
     evaluation: SharedEvaluation
+    /** ragEval()'s options, for the global setup. */
+    ragEvalOptions: RagEvalProjectOptions
   }
 }

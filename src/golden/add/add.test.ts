@@ -116,7 +116,7 @@ describe('ranking preview', () => {
   it('says which answer doc a miss lacks, with its best rank', async () => {
     const question: GoldenQuestion = { ...added, type: 'multi', question: 'Who approves a credit, and who can export the audit log?', answerDocIds: ['doc-002', 'doc-007'] }
     // A budget that packs the first chunk only.
-    const first = (await system.answer(question)).ranked[0]!
+    const first = (await system.answer({ ...question, userContext: null })).ranked[0]!
     const small = createBuiltinSystem(docs, { ...config, budgetTokens: first.tokens, generate: false })
     const preview = await previewRanking(question, small, first.tokens)
     expect(preview.hit).toBe(false)

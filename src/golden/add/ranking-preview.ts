@@ -33,7 +33,7 @@ export interface RankingPreview {
  * score it. `budgetTokens` is the budget the system packs with (shown beside the context size).
  */
 export async function previewRanking(question: GoldenQuestion, system: RagSystem, budgetTokens: number): Promise<RankingPreview> {
-  const { ranked, context } = await system.answer({ id: question.id, question: question.question })
+  const { ranked, context } = await system.answer({ id: question.id, question: question.question, userContext: question.userContext ?? null })
   const rows = ranked.slice(0, PREVIEW_DEPTH).map((chunk, index) => ({
     rank: index + 1,
     chunkId: chunk.chunkId,

@@ -2,20 +2,23 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { EvaluationPaths } from '../../run/evaluate.ts'
-import { defaultPaths } from '../../run/evaluate.ts'
+import { loadProjectConfig } from '../../config/load-project-config.ts'
+import type { ProjectConfig } from '../../config/project-config.ts'
 import { ReportSchema, type Report } from '../../report/report-schema.ts'
 
 /** Test helpers for the model modes: temp folders, the eval CLI as a child process, reports, file scans. */
 
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix))
 
+/** The repository's project (rag-eval.config.ts), read once. */
+const repository = await loadProjectConfig()
+
 /** The three-question set over the three-document corpus, with its own cache and recordings folders. */
-export function tinyPaths(): EvaluationPaths {
+export function tinyProject(): ProjectConfig {
   return {
-    ...defaultPaths('.'),
-    corpusDir: 'fixtures/corpora/tiny',
-    goldenSetFile: 'fixtures/golden/valid.json',
+    ...repository,
+    corpus: { dir: 'fixtures/corpora/tiny', include: repository.corpus!.include, exclude: repository.corpus!.exclude },
+    goldenSet: 'fixtures/golden/valid.json',
     cacheDir: tempDir('model-cache-'),
     recordingsDir: tempDir('recordings-'),
   }
@@ -24,7 +27,7 @@ export function tinyPaths(): EvaluationPaths {
 /** `pnpm eval:cli` in a child process, as the Vitest global setup runs it; async, so a server in this process can answer. */
 export function runEvalCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/eval.ts', ...args], { env: { ...process.env, GATE: '', MOCK: '', ...env } })
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'eval', ...args], { env: { ...process.env, GATE: '', MOCK: '', ...env } })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))

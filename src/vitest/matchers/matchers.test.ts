@@ -10,6 +10,8 @@ const outcome = (overrides: Partial<QuestionOutcome> = {}): QuestionOutcome => (
   id: 'q-1',
   type: 'multi',
   question: 'How long are traces kept, and how often are snapshots taken?',
+  userContext: null,
+  systemError: null,
   answerDocIds: ['d1', 'd2'],
   governingDocId: null,
   goldAnswer: '30 days; every 6 hours.',

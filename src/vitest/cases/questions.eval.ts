@@ -1,4 +1,4 @@
 // One Vitest case per golden question, grouped by type, from the run shared by the whole Vitest run.
-import { defineQuestionCases } from '../src/vitest/eval-cases.ts'
+import { defineQuestionCases } from '../eval-cases.ts'
 
 defineQuestionCases()

@@ -1,4 +1,4 @@
 // One Vitest case per gated metric against the accepted baseline (baseline/), plus the baseline itself.
-import { defineMetricCases } from '../src/vitest/eval-cases.ts'
+import { defineMetricCases } from '../eval-cases.ts'
 
 defineMetricCases()

@@ -1,0 +1,44 @@
+/**
+ * rag-vitest-eval: the public surface. Everything a project needs to evaluate its own RAG pipeline is
+ * exported here (and the Vitest project factory from `rag-vitest-eval/vitest`); every other module is
+ * internal and may change without notice.
+ *
+ *   rag-eval.config.ts   export default defineConfig({ corpus, goldenSet, baseline, system, ...knobs })
+ *   src/rag.ts           export default defineRagSystem(async ({ corpus, config }) => ({ name, answer }))
+ *   vitest.config.ts     test: { projects: [ragEval()] }          (from 'rag-vitest-eval/vitest')
+ */
+
+// Configuration: one typed file read by the CLI and by Vitest alike.
+export { defineConfig, type RagEvalConfig, type ProjectConfig, type SystemSpec } from './config/project-config.ts'
+export { loadProjectConfig } from './config/load-project-config.ts'
+export type { EvalConfig } from './config/eval-config.ts'
+
+// The system under test: implement this interface in process, or serve the HTTP contract (docs/your-pipeline.md).
+export {
+  defineRagSystem,
+  type RagSystem,
+  type RagSystemContext,
+  type RagSystemFactory,
+  type RetrievedChunk,
+  type SystemAnswer,
+  type SystemQuestion,
+} from './system/rag-system.ts'
+export type { CorpusDocument } from './load/corpus.ts'
+export type { GoldenQuestion } from './load/golden-set-schema.ts'
+
+// Running an evaluation from code (the CLI and the Vitest project do exactly this).
+export { evaluate, type EvaluateOptions } from './run/evaluate.ts'
+
+// The report contract (reports/latest.json) and the gate's verdict.
+export type { Report, QuestionOutcome, Summary } from './report/report-schema.ts'
+export type { GateResult, Regression } from './gate/gate-schema.ts'
+
+// The metrics, one pure function each (definitions in their doc comments and in DESIGN.md).
+export { contextHit } from './scoring/retrieval/context-hit.ts'
+export { reciprocalRank } from './scoring/retrieval/reciprocal-rank.ts'
+export { ndcgAt10, docNdcgAt10 } from './scoring/retrieval/ndcg-at-10.ts'
+export { recallAtK } from './scoring/retrieval/recall-at-k.ts'
+export { lexicalFaithfulness } from './scoring/generation/faithfulness.ts'
+export { lexicalAnswerRelevancy } from './scoring/generation/answer-relevancy.ts'
+export { goldCoverage } from './scoring/generation/coverage.ts'
+export { detectRefusal } from './scoring/generation/refusal.ts'

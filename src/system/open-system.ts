@@ -1,0 +1,99 @@
+import { basename, extname } from 'node:path'
+import type { SystemSpec } from '../config/project-config.ts'
+import { InputError } from '../load/input-error.ts'
+import { importModule } from '../support/import-module.ts'
+import { createBuiltinSystem, type Answerer } from './builtin-system.ts'
+import { createHttpSystem } from './http-system.ts'
+import type { RagSystem, RagSystemContext, RagSystemFactory } from './rag-system.ts'
+import { startService } from './service-launcher.ts'
+import { countTextTokens } from './tokenizer.ts'
+
+/** What opening a system needs beyond its spec: the run's corpus and knobs, and where relative paths start. */
+export interface OpenSystemContext extends RagSystemContext {
+  /** Answer the questions (false: the retrieval tier, where the built-in system only retrieves). */
+  generate: boolean
+  /** The built-in system's answerer in the model modes (Claude through the run's model client). */
+  answerer?: Answerer | undefined
+  /** The config file's folder: an HTTP service's command runs there unless it names its own cwd. */
+  root: string
+  log: (line: string) => void
+}
+
+function isRagSystem(value: unknown): value is RagSystem {
+  return typeof value === 'object' && value !== null && typeof (value as { answer?: unknown }).answer === 'function'
+}
+
+/** A RagSystem, or a factory's result, checked: a module that exports something else is named. */
+async function fromExport(exported: unknown, context: RagSystemContext, source: string): Promise<RagSystem> {
+  const system = typeof exported === 'function' ? await (exported as RagSystemFactory)(context) : exported
+  if (!isRagSystem(system)) {
+    throw new InputError(`${source}: expected a RagSystem (an object with answer(question)) or a factory returning one, got ${system === null ? 'null' : typeof system}`)
+  }
+  return system
+}
+
+/** The same system under another name, or with another close(); its methods keep their own `this`. */
+function wrapped(system: RagSystem, changes: { name?: string; close?: () => Promise<void> }): RagSystem {
+  const close = changes.close ?? (system.close ? () => system.close!() : undefined)
+  return {
+    name: changes.name ?? system.name,
+    ...(system.chunkCountByDoc === undefined ? {} : { chunkCountByDoc: system.chunkCountByDoc }),
+    answer: (question) => system.answer(question),
+    ...(close === undefined ? {} : { close }),
+  }
+}
+
+/** A system without a name is named after its source, so reports and baselines can tell systems apart. */
+function named(system: RagSystem, fallback: string): RagSystem {
+  return typeof system.name === 'string' && system.name.length > 0 ? system : wrapped(system, { name: fallback })
+}
+
+/**
+ * The system under test from its spec, four ways: 'builtin', a module path (default export: a RagSystem
+ * or a factory), an object (or factory) inline, or an HTTP service (started by its command when given,
+ * and stopped by the returned system's close()).
+ */
+export async function openSystem(spec: SystemSpec, context: OpenSystemContext): Promise<RagSystem> {
+  if (spec === 'builtin') {
+    if (context.corpus === null) throw new InputError("system 'builtin' needs a corpus: set corpus in rag-eval.config.ts, or point system at your own pipeline")
+    return createBuiltinSystem(context.corpus, { ...context.config, generate: context.generate, answerer: context.answerer })
+  }
+  if (typeof spec === 'string') {
+    let exported: unknown
+    try {
+      exported = await importModule(spec)
+    } catch (error) {
+      throw new InputError(`system module ${spec} failed to load: ${(error as Error).message.split('\n')[0]}`)
+    }
+    return named(await fromExport(exported, context, `system module ${spec}`), basename(spec, extname(spec)))
+  }
+  if (typeof spec === 'function' || isRagSystem(spec)) return named(await fromExport(spec, context, 'system (inline)'), 'inline-system')
+  const { http } = spec
+  const service = http.command
+    ? await startService({
+        command: http.command,
+        url: http.url,
+        ...(http.readyUrl === undefined ? {} : { readyUrl: http.readyUrl }),
+        ...(http.timeoutMs === undefined ? {} : { timeoutMs: http.timeoutMs }),
+        ...(http.reuseExisting === undefined ? {} : { reuseExisting: http.reuseExisting }),
+        cwd: http.cwd === undefined ? context.root : `${context.root}/${http.cwd}`,
+        ...(http.env === undefined ? {} : { env: http.env }),
+      })
+    : null
+  const system = createHttpSystem({
+    url: http.url,
+    timeoutMs: context.config.timeoutMs,
+    maxRetries: context.config.maxRetries,
+    retryBaseMs: context.config.retryBaseMs,
+    retryMaxMs: context.config.retryMaxMs,
+    budgetTokens: context.config.budgetTokens,
+    countTokens: countTextTokens,
+  })
+  if (!service) return system
+  return wrapped(system, {
+    async close() {
+      await system.close?.()
+      await service.stop()
+    },
+  })
+}

@@ -1,0 +1,51 @@
+// The evaluation in a child process of Vitest (forked by global-setup.ts), so watch mode measures the
+// current code. It answers over the IPC channel only, and it dies with its parent: a Vitest killed by any
+// signal (SIGKILL included) closes the channel, and the run stops starting new work, lets the model calls
+// in flight land in the cache, stops a service it started, and exits without writing a report.
+import { loadProjectConfig } from '../config/load-project-config.ts'
+import { InputError } from '../load/input-error.ts'
+import { writeReports } from '../report/write-report.ts'
+import { evaluate } from '../run/evaluate.ts'
+import { WORKER_ENV, type WorkerMessage } from './evaluation-protocol.ts'
+
+const runId = process.env[WORKER_ENV.runId] ?? ''
+const stop = new AbortController()
+
+function send(message: WorkerMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.send || !process.connected) return resolve()
+    process.send(message, undefined, {}, () => resolve())
+  })
+}
+
+// The parent is gone (killed, crashed) or asks us to stop: nobody will read what we would write.
+process.on('disconnect', () => stop.abort(new Error('Vitest (the parent process) went away')))
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => stop.abort(new Error(`stopped by ${signal}`)))
+
+async function main(): Promise<number> {
+  if (!process.send) throw new Error('the evaluation worker runs only as a child of the eval project (forked with an IPC channel)')
+  const inline = process.env[WORKER_ENV.inline]
+  const project = await loadProjectConfig({
+    configFile: process.env[WORKER_ENV.configFile] || undefined,
+    overrides: inline ? (JSON.parse(inline) as Record<string, unknown>) : undefined,
+  })
+  // The cost estimate and the batch progress go to the terminal as they come (stdout is inherited).
+  const report = await evaluate(project, { tier: 'full', env: { ...process.env, GATE: '' }, log: (line) => console.log(line), signal: stop.signal })
+  if (stop.signal.aborted) return 1
+  writeReports(report, project.reports)
+  await send({ type: 'report', runId, report, reportsDir: project.reports, baselineRoot: project.baseline, projectRoot: project.root })
+  return 0
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code
+    process.disconnect?.()
+  },
+  async (error: unknown) => {
+    const message = error instanceof InputError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)
+    await send({ type: 'failed', runId, error: stop.signal.aborted ? `${String((stop.signal.reason as Error).message)}: ${message}` : message })
+    process.exitCode = 1
+    process.disconnect?.()
+  },
+)

@@ -1,0 +1,82 @@
+import { dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Reporter } from 'vitest/node'
+import type { TestProjectInlineConfiguration } from 'vitest/config'
+import type { RagEvalConfig } from '../config/project-config.ts'
+import { loadProjectConfig } from '../config/load-project-config.ts'
+import EvalReporter from './eval-reporter.ts'
+
+/** ragEval()'s options: which config file, the project's name, and any config field inline (winning over the file's). */
+export type RagEvalOptions = Partial<RagEvalConfig> & {
+  /** rag-eval.config.ts to read; default RAG_EVAL_CONFIG, else rag-eval.config.(ts|mts|js|mjs) at the root. */
+  config?: string
+  /** The Vitest project's name (default 'eval'): `vitest --project eval`. */
+  name?: string
+}
+
+/** What the global setup receives (through `provide`): plain JSON, since the evaluation runs in a child process. */
+export interface RagEvalProjectOptions {
+  config?: string
+  inline?: Record<string, unknown>
+}
+
+const HERE = dirname(fileURLToPath(import.meta.url))
+const EXT = import.meta.url.endsWith('.ts') ? 'ts' : 'js'
+
+/** Inline options cross a process boundary: an object or a function (a system) cannot, so it belongs in the config file. */
+function serialisable(inline: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, value] of Object.entries(inline)) {
+    if (typeof value === 'function' || (typeof value === 'object' && value !== null && Object.values(value).some((v) => typeof v === 'function'))) {
+      throw new Error(`ragEval({ ${key} }): the evaluation runs in a child process, so an object with methods cannot be passed inline; put it in rag-eval.config.ts (system: './src/rag.ts' or an object there)`)
+    }
+  }
+  return JSON.parse(JSON.stringify(inline)) as Record<string, unknown>
+}
+
+/**
+ * The Vitest project of the evaluation: one case per golden question and one per gated metric (the
+ * package's own case files), the custom matchers, the global setup that runs the evaluation once per
+ * Vitest run, and the evaluation reporter (the metrics table and the regressions, after every run).
+ *
+ *     // vitest.config.ts
+ *     export default defineConfig({ test: { projects: [ragEval()] } })
+ */
+export function ragEval(options: RagEvalOptions = {}): TestProjectInlineConfiguration {
+  const { config, name = 'eval', ...inline } = options
+  const provided: RagEvalProjectOptions = { ...(config === undefined ? {} : { config }), inline: serialisable(inline) }
+  return {
+    plugins: [
+      {
+        name: 'rag-vitest-eval',
+        // A project cannot list root reporters or watch triggers, but its plugin may add them.
+        async configureVitest({ vitest, project }) {
+          if (project.name !== name) return
+          const reporters = vitest.config.reporters as unknown as (Reporter | [string, unknown])[]
+          reporters.push(new EvalReporter(name))
+          // Watch mode: a change to what the evaluation reads (in no test's import graph) reruns it.
+          const triggers = await watchedInputs(provided).catch(() => [])
+          // Patterns are matched against absolute paths: a file, or anything under a folder.
+          vitest.config.forceRerunTriggers.push(...triggers.flatMap((path) => [path, `${path}/**`]))
+        },
+      },
+    ],
+    test: {
+      name,
+      // The cases live in the package (src/vitest/cases/ or dist/vitest/cases/), not in the user's tree.
+      dir: `${HERE}/cases`,
+      include: [`*.eval.${EXT}`],
+      exclude: [],
+      globalSetup: [`${HERE}/global-setup.${EXT}`],
+      setupFiles: [`${HERE}/setup-matchers.${EXT}`],
+      provide: { ragEvalOptions: provided },
+    },
+  }
+}
+
+/** The config file, corpus, golden set, baseline and the system's folder: what a watch-mode rerun depends on. */
+async function watchedInputs(provided: RagEvalProjectOptions): Promise<string[]> {
+  const project = await loadProjectConfig({ configFile: provided.config, overrides: provided.inline })
+  const system = typeof project.system === 'string' && project.system !== 'builtin' ? [dirname(project.system)] : []
+  const http = typeof project.system === 'object' && 'http' in project.system && project.system.http.command ? [project.root] : []
+  return [project.source, ...(project.corpus ? [project.corpus.dir] : []), project.goldenSet, project.baseline, ...system, ...http]
+}

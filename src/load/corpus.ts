@@ -83,11 +83,12 @@ function frontMatterOf(text: string, file: string): { data: DocumentFrontMatter;
  * and defaults to the file name. A leading byte-order mark is dropped.
  */
 export function parseCorpusDocument(text: string, file: string, path: string = basename(file)): CorpusDocument {
-  const { data, body } = frontMatterOf(text.replace(/^\uFEFF/, ''), file)
+  const content = text.replace(/^\uFEFF/, '')
+  const { data, body } = frontMatterOf(content, file)
   const { id, title, updated, supersedes, ...metadata } = data
   const withoutExtension = path.replace(/\.[^./]*$/, '')
   const docId = id ?? withoutExtension
-  if (body.trim().length === 0) throw new InputError(`${file}: document ${docId} is empty (no text${body.length < text.length ? ' after the front matter' : ''})`)
+  if (body.trim().length === 0) throw new InputError(`${file}: document ${docId} is empty (no text${body.length < content.length ? ' after the front matter' : ''})`)
   return {
     id: docId,
     title: title ?? firstHeading(body) ?? basename(withoutExtension),
@@ -129,7 +130,13 @@ export function loadCorpusFrom(spec: { dir: string; include?: readonly string[];
   }
   const seen = new Map<string, string>()
   const documents = files.map(({ path, file }) => {
-    const doc = parseCorpusDocument(decodeUtf8Text(readFileSync(file), file), file, path)
+    let bytes: Uint8Array
+    try {
+      bytes = readFileSync(file)
+    } catch (error) {
+      throw new InputError(`${file}: cannot read the document (${(error as Error).message})`)
+    }
+    const doc = parseCorpusDocument(decodeUtf8Text(bytes, file), file, path)
     const earlier = seen.get(doc.id)
     if (earlier) throw new InputError(`${file}: duplicate document id ${doc.id} (already used by ${earlier})`)
     seen.set(doc.id, file)

@@ -55,7 +55,12 @@ export interface Reservation {
  */
 export class SpendingCap {
   #spent = 0
-  #reserved = 0
+  /**
+   * The reservations of the calls in flight. "Something is in flight" is asked of this set, never of a
+   * running sum: adding and subtracting worst cases in floating point leaves a residue (1e-17) once all
+   * are given back, and a call that waited for that phantom to land waited forever (issue 11.1).
+   */
+  readonly #inFlight = new Set<Reservation>()
   #paidCalls = 0
   #waiting: (() => void)[] = []
 
@@ -80,11 +85,20 @@ export class SpendingCap {
 
   /** Holds `worstUsd` for a request about to be sent, now; throws BudgetExceededError (sending nothing) when it could cross the cap. */
   reserve(what: string, worstUsd: number): Reservation {
-    if (this.maxUsd !== null && this.#spent + this.#reserved + worstUsd > this.maxUsd) {
-      throw new BudgetExceededError({ what, worstUsd, maxUsd: this.maxUsd, resume: this.resume }, this.#spent, this.#paidCalls, this.#reserved)
+    const reserved = this.#reserved()
+    if (this.maxUsd !== null && this.#spent + reserved + worstUsd > this.maxUsd) {
+      throw new BudgetExceededError({ what, worstUsd, maxUsd: this.maxUsd, resume: this.resume }, this.#spent, this.#paidCalls, reserved)
     }
-    this.#reserved += worstUsd
-    return { usd: worstUsd, open: true }
+    const reservation = { usd: worstUsd, open: true }
+    this.#inFlight.add(reservation)
+    return reservation
+  }
+
+  /** The worst cases of the calls in flight, summed afresh (0 exactly when none is). */
+  #reserved(): number {
+    let sum = 0
+    for (const reservation of this.#inFlight) sum += reservation.usd
+    return sum
   }
 
   /** As reserve, but a request that does not fit while others are in flight first waits for them to land. */
@@ -101,7 +115,7 @@ export class SpendingCap {
    * (wait for nextRelease and try again); throws BudgetExceededError when it cannot fit (nothing in flight).
    */
   tryReserve(what: string, worstUsd: number): Reservation | null {
-    if (this.maxUsd !== null && this.#reserved > 0 && this.#spent + this.#reserved + worstUsd > this.maxUsd) return null
+    if (this.maxUsd !== null && this.#inFlight.size > 0 && this.#spent + this.#reserved() + worstUsd > this.maxUsd) return null
     return this.reserve(what, worstUsd)
   }
 
@@ -121,7 +135,7 @@ export class SpendingCap {
   release(reservation: Reservation): void {
     if (!reservation.open) return
     reservation.open = false
-    this.#reserved -= reservation.usd
+    this.#inFlight.delete(reservation)
     for (const wake of this.#waiting.splice(0)) wake()
   }
 }

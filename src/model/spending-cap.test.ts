@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { defaultPaths, evaluate } from '../run/evaluate.ts'
+import { loadProjectConfig } from '../config/load-project-config.ts'
+import { evaluate } from '../run/evaluate.ts'
 import { BudgetExceededError, SpendingCap } from './spending-cap.ts'
 import { TEST_API_KEY } from './testing/test-client.ts'
 import { useScriptedServer } from './testing/use-scripted-server.ts'
@@ -38,13 +39,13 @@ describe('a live run stopped by EVAL_MAX_USD (issue 11.1)', () => {
     // The reproduction of the issue: the repository's golden set against a server with latency, EVAL_MAX_USD=0.2;
     // before the fix 2 of 5 first runs and 7 of 8 resumed runs never settled (the process exited 0, silently).
     local.server.latencyMs = 40
-    const paths = { ...defaultPaths('.'), cacheDir: temp.make('cap-cache-'), recordingsDir: temp.make('cap-recordings-') }
+    const project = { ...(await loadProjectConfig()), cacheDir: temp.make('cap-cache-'), recordingsDir: temp.make('cap-recordings-') }
     const env = { EVAL_MODE: 'live', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: local.server.url, EVAL_MAX_USD: '0.2' }
     for (let run = 0; run < 3; run += 1) {
       let timer: NodeJS.Timeout | undefined
       // A run that never settles is what the issue saw: in a CLI the event loop emptied and the process exited 0.
       const neverSettled = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('never settled within 30 s'), 30_000)))
-      const error: unknown = await Promise.race([evaluate(paths, { tier: 'full', env }).then(() => 'resolved with a report', (e: unknown) => e), neverSettled])
+      const error: unknown = await Promise.race([evaluate(project, { tier: 'full', env }).then(() => 'resolved with a report', (e: unknown) => e), neverSettled])
       clearTimeout(timer)
       expect(error, `run ${run + 1}`).toBeInstanceOf(BudgetExceededError)
       const message = (error as Error).message

@@ -1,4 +1,4 @@
-import { basename, extname } from 'node:path'
+import { basename, extname, resolve } from 'node:path'
 import type { SystemSpec } from '../config/project-config.ts'
 import { InputError } from '../load/input-error.ts'
 import { importModule } from '../support/import-module.ts'
@@ -76,7 +76,9 @@ export async function openSystem(spec: SystemSpec, context: OpenSystemContext): 
         ...(http.readyUrl === undefined ? {} : { readyUrl: http.readyUrl }),
         ...(http.timeoutMs === undefined ? {} : { timeoutMs: http.timeoutMs }),
         ...(http.reuseExisting === undefined ? {} : { reuseExisting: http.reuseExisting }),
-        cwd: http.cwd === undefined ? context.root : `${context.root}/${http.cwd}`,
+        cwd: resolve(context.root, http.cwd ?? '.'),
+        // The service's own lines go to stderr: beside the run's output, and kept by Vitest for a failure message.
+        log: (line) => process.stderr.write(`${line}\n`),
         ...(http.env === undefined ? {} : { env: http.env }),
       })
     : null

@@ -1,0 +1,57 @@
+// A small RAG system of the kind a team writes: MiniSearch full-text search over paragraphs, documents
+// visible only to the roles their front matter lists (userContext.role decides), and an extractive answer.
+import MiniSearch from 'minisearch'
+import { defineRagSystem, type RetrievedChunk } from 'rag-vitest-eval'
+
+interface Paragraph {
+  id: string
+  docId: string
+  title: string
+  text: string
+  roles: string[] | null
+}
+
+const REFUSAL = 'I could not find this in the documents you can access.'
+
+export default defineRagSystem(({ corpus, config }) => {
+  const paragraphs: Paragraph[] = (corpus ?? []).flatMap((doc) => {
+    const roles = Array.isArray(doc.metadata?.roles) ? (doc.metadata.roles as string[]) : null
+    return doc.body
+      .split(/\n\s*\n/)
+      .map((text) => text.trim())
+      .filter((text) => text.length > 0 && !text.startsWith('#'))
+      .map((text, index) => ({ id: `${doc.id}#${index}`, docId: doc.id, title: doc.title, text, roles }))
+  })
+  const index = new MiniSearch<Paragraph>({ fields: ['title', 'text'], storeFields: ['docId', 'text', 'roles'], searchOptions: { boost: { title: 2 }, prefix: true, fuzzy: 0.1 } })
+  index.addAll(paragraphs)
+  // RAG_EXAMPLE_BROKEN=1 breaks retrieval on purpose (the example's GATE=1 test): the ranking is reversed.
+  const broken = process.env.RAG_EXAMPLE_BROKEN === '1'
+
+  return {
+    name: 'minisearch-rbac',
+    async answer({ question, userContext }) {
+      const role = typeof userContext?.role === 'string' ? userContext.role : 'employee'
+      const visible = (roles: string[] | null) => roles === null || roles.includes(role)
+      const hits = index.search(question, { filter: (result) => visible(result.roles as string[] | null) })
+      const ranked: RetrievedChunk[] = hits.map((hit) => ({
+        chunkId: String(hit.id),
+        docId: hit.docId as string,
+        score: hit.score,
+        text: hit.text as string,
+        tokens: Math.ceil((hit.text as string).length / 4),
+      }))
+      if (broken) ranked.reverse()
+      // Pack within the budget (the suite would do it too when `context` is left out).
+      const context: RetrievedChunk[] = []
+      let used = 0
+      for (const chunk of ranked) {
+        if (used + chunk.tokens > config.budgetTokens) break
+        context.push(chunk)
+        used += chunk.tokens
+      }
+      const best = context[0]
+      const answer = best && hits[0] && hits[0].score > 4 ? context.slice(0, 2).map((c) => c.text).join(' ') : REFUSAL
+      return { ranked, context, answer }
+    },
+  }
+})

@@ -1,0 +1,58 @@
+// A user's project in a temp folder: the packed package and Vitest installed with pnpm (from the local
+// store when it has them, as CI's own install leaves it), commands run as a user would type them.
+import { spawn } from 'node:child_process'
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export interface CommandResult {
+  code: number | null
+  stdout: string
+  stderr: string
+  /** stdout and stderr, in one string, for messages. */
+  output: string
+}
+
+/** Runs a command in `cwd` and collects its output; never rejects on a non-zero exit. */
+export function run(cwd: string, command: string, args: readonly string[], env: Record<string, string> = {}): Promise<CommandResult> {
+  return new Promise((resolve, reject) => {
+    // CI=true would make pnpm refuse to create a lockfile and Vitest behave as in our own CI: a user's shell has neither.
+    const child = spawn(command, args, { cwd, env: { ...process.env, CI: '', GATE: '', VITEST: '', VITEST_MODE: '', NODE_OPTIONS: '', ...env } })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr, output: `${stdout}\n${stderr}` }))
+  })
+}
+
+export interface TempProject {
+  dir: string
+  run(command: string, args: readonly string[], env?: Record<string, string>): Promise<CommandResult>
+  remove(): void
+}
+
+/**
+ * A fresh project: `source` (an example folder) copied in, or empty; then the tarball and vitest added
+ * with pnpm, plus `extra` packages. pnpm 12 runs no dependency build script unless allowed (esbuild's).
+ */
+export async function tempProject(tarball: string, options: { source?: string; extra?: string[] } = {}): Promise<TempProject> {
+  const dir = mkdtempSync(join(tmpdir(), 'rag-eval-user-'))
+  const project: TempProject = {
+    dir,
+    run: (command, args, env) => run(dir, command, args, env),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  }
+  try {
+    if (options.source) cpSync(options.source, dir, { recursive: true, filter: (path) => !/node_modules|[/\\]reports$|[/\\]\.cache$/.test(path) })
+    else writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2))
+    writeFileSync(join(dir, 'pnpm-workspace.yaml'), 'allowBuilds:\n  esbuild: true\n')
+    const added = await project.run('pnpm', ['add', '--prefer-offline', '--no-frozen-lockfile', tarball, 'vitest@4.1.12', ...(options.extra ?? [])])
+    if (added.code !== 0) throw new Error(`pnpm add failed in ${dir}:\n${added.output}`)
+    return project
+  } catch (error) {
+    project.remove()
+    throw error
+  }
+}

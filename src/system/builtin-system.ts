@@ -1,10 +1,11 @@
 import type { EvalConfig } from '../config/eval-config.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
-import { Bm25Retriever } from './bm25-retriever.ts'
 import { chunkCorpus, type Chunk } from './chunker.ts'
 import { packContext } from './context-packer.ts'
+import { createRetriever } from './create-retriever.ts'
 import { extractiveAnswer } from './extractive-answerer.ts'
 import type { RagSystem, RetrievedChunk, SystemAnswer } from './rag-system.ts'
+import { DEFAULT_RETRIEVER_OPTIONS, type RetrieverOptions } from './retriever-options.ts'
 import { contentTerms } from './text-analyzer.ts'
 
 export interface BuiltinSystem extends RagSystem {
@@ -22,6 +23,8 @@ type BuiltinOptions = Pick<EvalConfig, 'chunkTokens' | 'chunkOverlap' | 'rankDep
   generate: boolean
   /** Who answers; the offline extractive answerer when absent. */
   answerer?: Answerer | undefined
+  /** How chunks are ranked; today's BM25 (DEFAULT_RETRIEVER_OPTIONS) when absent. */
+  retrieval?: RetrieverOptions | undefined
 }
 
 /** Inverse document frequency over chunks, log(1 + N / df); a term no chunk has weighs as if df were 0.5. */
@@ -42,17 +45,18 @@ function extractiveAnswerer(chunks: readonly Chunk[], options: BuiltinOptions): 
 }
 
 /**
- * The built-in baseline system: heading-aware chunks, BM25 ranking, the context packer, and (unless
+ * The built-in baseline system: heading-aware chunks, BM25 (or hybrid) ranking, the context packer, and (unless
  * retrieval only) an answerer: the offline extractive one, or the one injected (Claude in the model modes).
  */
 export function createBuiltinSystem(corpus: readonly CorpusDocument[], options: BuiltinOptions): BuiltinSystem {
   const chunks = chunkCorpus(corpus, options)
-  const retriever = new Bm25Retriever(chunks)
+  const retrieval = options.retrieval ?? DEFAULT_RETRIEVER_OPTIONS
+  const retriever = createRetriever(chunks, retrieval)
   const chunkCountByDoc = new Map<string, number>()
   for (const chunk of chunks) chunkCountByDoc.set(chunk.docId, (chunkCountByDoc.get(chunk.docId) ?? 0) + 1)
   const answerer = options.generate ? (options.answerer ?? extractiveAnswerer(chunks, options)) : null
   return {
-    name: 'builtin-bm25',
+    name: `builtin-${retrieval.kind}`,
     chunks,
     chunkCountByDoc,
     async answer(question): Promise<SystemAnswer> {

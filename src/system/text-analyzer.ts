@@ -9,6 +9,24 @@ export function tokenizeWords(text: string): string[] {
   return text.toLowerCase().match(WORD) ?? []
 }
 
+/** Whether a lower-cased word is an English stopword (the stopword package's list). */
+export function isStopword(word: string): boolean {
+  return STOPWORDS.has(word)
+}
+
+const TYPOGRAPHIC_APOSTROPHES = /[\u2019\uFF07]/g
+const POSSESSIVE = /'s$/
+
+/**
+ * Words of a text as the retriever indexes them: `tokenizeWords`, and with `possessives` a trailing 's
+ * (or ’s) dropped from each word, as Lucene's EnglishPossessiveFilter does, so "Love's" and "Love’s"
+ * index as "love" (without it, "love's" stems to "love'" and never meets "love"). "don't" is untouched.
+ */
+export function indexWords(text: string, options: { possessives: boolean }): string[] {
+  if (!options.possessives) return tokenizeWords(text)
+  return tokenizeWords(text.replace(TYPOGRAPHIC_APOSTROPHES, "'")).map((word) => word.replace(POSSESSIVE, ''))
+}
+
 /**
  * A search term for a word: null for stopwords, else its Porter stem ("sampling" -> "sampl"), so that
  * "sampled" matches "sampling". Numbers are kept as they are.

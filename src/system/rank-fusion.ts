@@ -1,0 +1,35 @@
+export interface FusedItem<T> {
+  id: string
+  /** Reciprocal rank fusion score: the sum over rankings of 1 / (k + rank), ranks from 1. */
+  score: number
+  /** The item as the first ranking that has it gave it. */
+  item: T
+}
+
+/**
+ * Reciprocal rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009) of any rankings of items with ids, best
+ * first: an item at rank r of a ranking earns 1 / (k + r) (k = 60 by default, the paper's value), summed
+ * over the rankings that have it; a ranking without the item adds nothing. Only ranks count, so rankings
+ * with incomparable scores (BM25, cosine, a user's own system) fuse as they are. An id repeated within a
+ * ranking counts at its best rank only. Equal scores keep the order in which the items are first met
+ * reading the rankings rank by rank (rank 1 of each ranking, then rank 2, ...). k must be >= 0.
+ */
+export function fuse<T extends { id: string }>(rankings: readonly (readonly T[])[], options: { k?: number } = {}): FusedItem<T>[] {
+  const k = options.k ?? 60
+  if (!(k >= 0 && Number.isFinite(k))) throw new RangeError(`fuse: expected k >= 0, got ${k}`)
+  const fused = new Map<string, FusedItem<T>>()
+  const longest = Math.max(0, ...rankings.map((ranking) => ranking.length))
+  const seen = rankings.map(() => new Set<string>())
+  for (let rank = 1; rank <= longest; rank++) {
+    rankings.forEach((ranking, r) => {
+      const item = ranking[rank - 1]
+      if (item === undefined || seen[r]!.has(item.id)) return
+      seen[r]!.add(item.id)
+      const entry = fused.get(item.id)
+      if (entry) entry.score += 1 / (k + rank)
+      else fused.set(item.id, { id: item.id, score: 1 / (k + rank), item })
+    })
+  }
+  // Array.prototype.sort is stable, so equal scores keep the order of first meeting.
+  return [...fused.values()].sort((a, b) => b.score - a.score)
+}

@@ -84,6 +84,11 @@ export class BatchItemError extends Error {
   override name = 'BatchItemError'
 }
 
+/** The run was told to stop (stopAndDrain: SIGTERM, the parent gone, an abort): the reason, e.g. "stopped by SIGTERM". */
+export class RunStoppedError extends Error {
+  override name = 'RunStoppedError'
+}
+
 /** Replay met a request the recording does not hold (never a silent fallback to anything else). */
 export class ReplayMissError extends Error {
   override name = 'ReplayMissError'
@@ -138,8 +143,10 @@ export class ModelClient {
   readonly #cap: SpendingCap
   readonly #batches: BatchQueue | null
   readonly #batchRoles: ReadonlySet<ModelRole>
-  /** The first call that failed for good (or the cap): the run is lost, so nothing queued behind it is sent (and paid for). */
+  /** The first call that failed for good (or the cap, or a stop): the run is lost, so nothing queued behind it is sent (and paid for). */
   #failure: Error | null = null
+  /** Set by stopAndDrain: besides what #failure stops, no call in flight sends a retry. */
+  #stopped: RunStoppedError | null = null
 
   constructor(options: ModelClientOptions) {
     if (options.mode !== 'replay' && !options.transport) throw new Error(`ModelClient: mode ${options.mode} needs a transport`)
@@ -208,6 +215,21 @@ export class ModelClient {
   async drain(): Promise<void> {
     while (this.#pending.size > 0) await Promise.allSettled([...this.#pending])
     await this.#batches?.idle()
+  }
+
+  /**
+   * Stops the run's model traffic and waits for what is already paid for: from now on no request is sent
+   * (calls queued behind the concurrency limit or waiting for room under the cap are refused with a
+   * ModelCallError whose cause is a RunStoppedError; a call in flight sends no retry), and every request
+   * in flight is awaited, its response written to the cache (and the recording) before this resolves.
+   * Cache hits are still answered (they cost nothing). Message Batches already submitted are polled until
+   * they end, as drain() does. Idempotent: a second call waits for the same drain.
+   */
+  async stopAndDrain(reason = 'the run was stopped'): Promise<void> {
+    const stop = new RunStoppedError(reason)
+    this.#stopped ??= stop
+    this.#failure ??= stop
+    await this.drain()
   }
 
   /** Sends a call (or answers it from the cache or the recording) and accounts for it. */
@@ -294,7 +316,8 @@ export class ModelClient {
 
   #notSent(call: ModelCall): ModelCallError {
     const failure = this.#failure!
-    return new ModelCallError(`${call.subject}: ${call.purpose} not sent: the run already failed (${failure.message})`, call.subject, 0, { cause: failure })
+    const why = failure instanceof RunStoppedError ? 'the run was stopped' : 'the run already failed'
+    return new ModelCallError(`${call.subject}: ${call.purpose} not sent: ${why} (${failure.message})`, call.subject, 0, { cause: failure })
   }
 
   #progress(line: string): void {
@@ -406,11 +429,14 @@ export class ModelClient {
           this.#failure ??= final
           return final
         }
+        if (this.#stopped) throw fail(`after ${attempts} attempt${attempts === 1 ? '' : 's'} (not retried: ${this.#stopped.message})`)
         if (!failure.retryable) throw fail(`after ${attempts} attempt${attempts === 1 ? '' : 's'} (not retryable)`)
         if (attempt >= retry.maxRetries) throw fail(`after ${attempts} attempts (EVAL_MAX_RETRIES=${retry.maxRetries})`)
         const delay = retryDelay(attempt, retry, failure.retryAfterMs, this.#random)
         if (delay === null) throw fail(`after ${attempts} attempts: the server asked to wait ${Math.round(failure.retryAfterMs ?? 0)} ms, longer than EVAL_RETRY_MAX_MS=${retry.maxDelayMs}`)
         await this.#sleep(delay)
+        // Stopped during the wait: the retry is a new request, so it is not sent.
+        if (this.#stopped) throw fail(`after ${attempts} attempt${attempts === 1 ? '' : 's'} (not retried: ${this.#stopped.message})`)
       }
     }
   }

@@ -429,14 +429,17 @@ export class ModelClient {
           this.#failure ??= final
           return final
         }
-        if (this.#stopped) throw fail(`after ${attempts} attempt${attempts === 1 ? '' : 's'} (not retried: ${this.#stopped.message})`)
+        // Stopped (now or during the wait below): a retry is a new request, so it is not sent.
+        const stopped = () => (this.#stopped ? fail(`after ${attempts} attempt${attempts === 1 ? '' : 's'} (not retried: ${this.#stopped.message})`) : null)
+        const stoppedNow = stopped()
+        if (stoppedNow) throw stoppedNow
         if (!failure.retryable) throw fail(`after ${attempts} attempt${attempts === 1 ? '' : 's'} (not retryable)`)
         if (attempt >= retry.maxRetries) throw fail(`after ${attempts} attempts (EVAL_MAX_RETRIES=${retry.maxRetries})`)
         const delay = retryDelay(attempt, retry, failure.retryAfterMs, this.#random)
         if (delay === null) throw fail(`after ${attempts} attempts: the server asked to wait ${Math.round(failure.retryAfterMs ?? 0)} ms, longer than EVAL_RETRY_MAX_MS=${retry.maxDelayMs}`)
         await this.#sleep(delay)
-        // Stopped during the wait: the retry is a new request, so it is not sent.
-        if (this.#stopped) throw fail(`after ${attempts} attempt${attempts === 1 ? '' : 's'} (not retried: ${this.#stopped.message})`)
+        const stoppedWhileWaiting = stopped()
+        if (stoppedWhileWaiting) throw stoppedWhileWaiting
       }
     }
   }

@@ -194,3 +194,17 @@ describe('minimumDetectableDrop', () => {
     expect(() => minimumDetectableDrop(10, 0.5, { power: 0.2 })).toThrow('expected power within [0.5, 1), got 0.2')
   })
 })
+
+describe('the worked example of docs/statistics.md', () => {
+  it('gives the numbers the page quotes', () => {
+    const recall = wilsonInterval(96, 107)!
+    expect([recall.low, recall.high]).toEqual([expect.closeTo(0.825, 3), expect.closeTo(0.942, 3)])
+    expect(exactMcNemar(5, 1)).toBeCloseTo(14 / 64, 14)
+    expect(exactMcNemar(7, 0)).toBeCloseTo(2 / 128, 14)
+    expect(minimumDetectableDrop(107, 96 / 107)).toBeCloseTo(0.072, 3)
+    const a = [1, 0.5, 1, 1, 0.333, 0, 1, 0.25, 1, 0.5]
+    const b = [1, 1, 1, 1, 0.5, 0, 1, 0.5, 1, 1]
+    expect(bootstrapInterval(a, mean, { resamples: 2000, seed: 1 })).toEqual({ low: expect.closeTo(0.425, 3), high: expect.closeTo(0.883, 3), method: 'bootstrap-percentile' })
+    expect(pairedPermutationTest(a, b, { resamples: 2000, seed: 1 })).toBe(2 / 16)
+  })
+})

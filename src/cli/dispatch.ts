@@ -19,6 +19,7 @@ interface Subcommand {
 const evalCommand = async () => (await import('./eval.ts')).command
 
 export const SUBCOMMANDS: readonly Subcommand[] = [
+  { name: 'init', summary: 'scaffold the evaluation in this folder (config, golden set, system stub, vitest.config.ts)', load: async () => (await import('./init.ts')).command },
   { name: 'eval', summary: 'the evaluation without Vitest: reports, GATE=1 exit code (pnpm eval:cli)', load: evalCommand },
   { name: 'retrieval', summary: 'eval --tier retrieval: the per-commit tier (pnpm eval:retrieval)', load: evalCommand, prepend: ['--tier', 'retrieval'] },
   { name: 'golden check', summary: 'lint a golden set against its corpus (pnpm golden:check)', load: async () => (await import('./golden-check.ts')).command },

@@ -4,6 +4,7 @@ import type { Baseline, BaselineQuestion } from './baseline-schema.ts'
 import type { GateResult, QuestionVerdict, Regression } from './gate-schema.ts'
 import { GATED_METRICS } from './gated-metrics.ts'
 import { compareMetric } from './regression.ts'
+import { systemErrorFailure } from './system-error-failure.ts'
 import { round4 } from '../summary/statistics.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from './question-checks.ts'
 
@@ -77,8 +78,9 @@ export function judgeErrorFailure(report: Report): Regression | null {
  */
 export function evaluateGate(report: Report, baseline: Baseline | null, baselinePath: string, tolerance: number): GateResult {
   const advisoryReason = report.calibration?.advisory ? report.calibration.reason : null
-  const judgeErrors = judgeErrorFailure(report)
-  if (!baseline) return { baseline: null, tolerance, passed: false, regressions: judgeErrors ? [judgeErrors] : [], advisory: [], advisoryReason, metrics: [], questions: [], stale: [] }
+  // Failures of the run itself, whatever the baseline says: a judge or a system that failed too often.
+  const runFailures = [judgeErrorFailure(report), systemErrorFailure(report)].filter((failure) => failure !== null)
+  if (!baseline) return { baseline: null, tolerance, passed: false, regressions: runFailures, advisory: [], advisoryReason, metrics: [], questions: [], stale: [] }
   const thresholds = questionThresholds(report)
   const metrics = GATED_METRICS.map((metric) => ({
     name: metric.name,
@@ -97,6 +99,6 @@ export function evaluateGate(report: Report, baseline: Baseline | null, baseline
   for (const verdict of questions) {
     if (verdict.status === 'regressed') regressions.push({ name: `question ${verdict.id}`, baseline: 1, current: 0, delta: -1 })
   }
-  if (judgeErrors) regressions.push(judgeErrors)
+  regressions.push(...runFailures)
   return { baseline: baselinePath, tolerance, passed: regressions.length === 0, regressions, advisory, advisoryReason, metrics, questions, stale: staleness(report, baseline) }
 }

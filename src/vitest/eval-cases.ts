@@ -63,6 +63,7 @@ export function defineQuestionCases(): void {
       for (const outcome of outcomes) {
         const plan = planQuestionCase(verdicts.get(outcome.id), questionPassed(outcome, questionThresholds(report)), evaluation)
         const body = async ({ annotate }: TestContext) => {
+          if (outcome.systemError !== null) await annotate(`system error: ${outcome.systemError}`, 'error')
           await annotate(describeEvidence(outcome))
           for (const note of plan.notes) await annotate(note.message, note.type)
           // A regression without GATE=1 is reported (annotation above), not failed.
@@ -124,6 +125,19 @@ export function defineMetricCases(): void {
         return
       }
       expect(judgeErrorRate, message).toBeLessThanOrEqual(limit)
+    })
+  })
+  describe('system errors', () => {
+    it('the system under test failed on no more questions than maxSystemErrorRate allows', async ({ annotate }) => {
+      const { systemErrors, systemErrorRate } = report.summary
+      for (const q of report.questions) if (q.systemError !== null) await annotate(`${q.id}: ${q.systemError}`, 'error')
+      const limit = report.config.maxSystemErrorRate
+      const message = `the system failed on ${systemErrors} question(s), rate ${systemErrorRate} > limit ${limit} (maxSystemErrorRate, EVAL_MAX_SYSTEM_ERROR_RATE)`
+      if (systemErrorRate > limit && !evaluation.gate) {
+        await annotate(`${message}; GATE=1 fails the run on it`, 'error')
+        return
+      }
+      expect(systemErrorRate, message).toBeLessThanOrEqual(limit)
     })
   })
   describe('gated metrics', () => {

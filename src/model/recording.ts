@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
 import { InputError } from '../load/input-error.ts'
 import { writeFileAtomic } from '../report/write-report.ts'
@@ -8,7 +8,7 @@ import { StoredExchangeSchema, describePartsChange, type CallParts, type StoredE
 /**
  * Recordings: fixtures/recordings/<name>/ holds metadata.json and exchanges/<question id>.json (the
  * question's calls, sorted, pretty JSON: diff-friendly in review). EVAL_MODE=record writes one as the
- * run goes; EVAL_MODE=replay answers from it alone, and a request it does not hold is an error that
+ * run goes, beside the previous one, and swaps it in when complete; EVAL_MODE=replay answers from it alone, and a request it does not hold is an error that
  * names the question and what changed. Nothing in a recording is a credential: requests are stored
  * only as hashes, and the metadata names the server without its userinfo.
  */
@@ -53,24 +53,45 @@ export function recordingDir(recordingsDir: string, name: string): string {
   return join(recordingsDir, name)
 }
 
-/** Writes a recording as a record run goes: every exchange is on disk the moment it arrives. */
+/**
+ * Where a record run writes before it completes: a hidden sibling of the recording (`.<name>.partial`;
+ * a recording name starts with a letter or digit, so no recording is ever called that). Replay never
+ * reads it; the next record run starts it afresh.
+ */
+export function partialRecordingDir(dir: string): string {
+  return join(dirname(dir), `.${basename(dir)}.partial`)
+}
+
+/** Where the previous recording waits during the swap (two renames): replay reads it if a run died between them. */
+export function previousRecordingDir(dir: string): string {
+  return join(dirname(dir), `.${basename(dir)}.previous`)
+}
+
+/**
+ * Writes a recording as a record run goes: every exchange is on disk the moment it arrives, in the
+ * partial folder beside the recording. Only finish() swaps it in (rename), so a run that stops early
+ * (EVAL_MAX_USD, an error, Ctrl-C, a kill) leaves the previous complete recording as it was, usable.
+ */
 export class RecordingWriter {
   readonly #dir: string
+  readonly #partial: string
   readonly #bySubject = new Map<string, Map<string, StoredExchange>>()
   #started = false
 
   constructor(dir: string) {
     this.#dir = dir
+    this.#partial = partialRecordingDir(dir)
   }
 
+  /** The recording this run makes (in place once finished). */
   get dir(): string {
     return this.#dir
   }
 
-  /** Starts afresh: the old exchanges go (git keeps them), the metadata says incomplete until finish(). */
+  /** Starts afresh in the partial folder (what a killed run left there goes); the metadata says incomplete until finish(). */
   start(metadata: Omit<RecordingMetadata, 'complete' | 'questions' | 'exchanges'>): void {
-    rmSync(join(this.#dir, EXCHANGES), { recursive: true, force: true })
-    mkdirSync(join(this.#dir, EXCHANGES), { recursive: true })
+    rmSync(this.#partial, { recursive: true, force: true })
+    mkdirSync(join(this.#partial, EXCHANGES), { recursive: true })
     this.#writeMetadata({ ...metadata, complete: false, questions: [], exchanges: 0 })
     this.#started = true
   }
@@ -83,7 +104,7 @@ export class RecordingWriter {
     if (!exchanges) this.#bySubject.set(exchange.subject, (exchanges = new Map()))
     exchanges.set(exchange.key, exchange)
     const file = { schemaVersion: 1, subject: exchange.subject, exchanges: [...exchanges.values()].sort(byOrder) }
-    writeFileAtomic(join(this.#dir, EXCHANGES, fileOf(exchange.subject)), JSON.stringify(file, null, 2) + '\n')
+    writeFileAtomic(join(this.#partial, EXCHANGES, fileOf(exchange.subject)), JSON.stringify(file, null, 2) + '\n')
   }
 
   /** True when any response came from a scripted server. */
@@ -95,14 +116,21 @@ export class RecordingWriter {
     return [...this.#bySubject.values()].reduce((sum, map) => sum + map.size, 0)
   }
 
+  /** Completes the recording and swaps it in for the previous one. */
   finish(metadata: Omit<RecordingMetadata, 'complete' | 'exchanges'>): RecordingMetadata {
     const complete: RecordingMetadata = { ...metadata, complete: true, exchanges: this.exchangeCount }
     this.#writeMetadata(complete)
+    // A folder cannot be renamed over a non-empty one: the old one steps aside first, and goes once the new one is in.
+    const previous = previousRecordingDir(this.#dir)
+    rmSync(previous, { recursive: true, force: true })
+    if (existsSync(this.#dir)) renameSync(this.#dir, previous)
+    renameSync(this.#partial, this.#dir)
+    rmSync(previous, { recursive: true, force: true })
     return complete
   }
 
   #writeMetadata(metadata: RecordingMetadata): void {
-    writeFileAtomic(join(this.#dir, METADATA), JSON.stringify(RecordingMetadataSchema.parse(metadata), null, 2) + '\n')
+    writeFileAtomic(join(this.#partial, METADATA), JSON.stringify(RecordingMetadataSchema.parse(metadata), null, 2) + '\n')
   }
 }
 
@@ -124,8 +152,14 @@ export class RecordingReader {
     }
   }
 
-  /** Loads and validates a recording; a missing, incomplete or malformed one is an InputError saying how to make it. */
-  static load(dir: string, howToRecord: string): RecordingReader {
+  /**
+   * Loads and validates a recording; a missing, incomplete or malformed one is an InputError saying how to
+   * make it. A record run killed between the two renames of its swap left the last complete recording
+   * aside (previousRecordingDir): it is read from there. The partial folder of a record run never is.
+   */
+  static load(recording: string, howToRecord: string): RecordingReader {
+    const aside = previousRecordingDir(recording)
+    const dir = !existsSync(join(recording, METADATA)) && existsSync(join(aside, METADATA)) ? aside : recording
     const metadataFile = join(dir, METADATA)
     if (!existsSync(metadataFile)) throw new InputError(`replay: no recording at ${dir} (${METADATA} missing); ${howToRecord}`)
     const metadata = RecordingMetadataSchema.safeParse(readJson(metadataFile))

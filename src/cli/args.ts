@@ -44,8 +44,8 @@ export interface PositionalSpec<T> {
   readonly kind: Kind<T>
 }
 
-/** A default: a fixed text, or one computed when the command runs (the environment, the global --config). */
-type DefaultText = string | ((context: CommandContext) => string)
+/** A default: a fixed text, or one computed when the command runs (from the environment). */
+type DefaultText = string | (() => string)
 
 /** A boolean switch: present or not; it takes no value. */
 export function flag(settings: { short?: string } = {}): OptionSpec<boolean> {
@@ -87,7 +87,6 @@ export function parseCommandLine<O extends OptionSpecs, P extends readonly Posit
   argv: readonly string[],
   options: O,
   positionals: P,
-  context: CommandContext,
 ): Parsed<O, P> {
   const config = Object.fromEntries(
     Object.entries(options).map(([name, spec]) => [name, { type: spec.type, multiple: spec.multiple, ...(spec.short === undefined ? {} : { short: spec.short }) }]),
@@ -118,7 +117,7 @@ export function parseCommandLine<O extends OptionSpecs, P extends readonly Posit
     if (spec.kind === undefined) values[name] = raw === true
     else if (spec.multiple) values[name] = ((raw as string[] | undefined) ?? []).map((text) => parseValue(`--${name}`, text, spec.kind!))
     else if (typeof raw === 'string') values[name] = parseValue(`--${name}`, raw, spec.kind)
-    else if (spec.default !== undefined) values[name] = parseValue(`--${name}`, typeof spec.default === 'string' ? spec.default : spec.default(context), spec.kind)
+    else if (spec.default !== undefined) values[name] = parseValue(`--${name}`, typeof spec.default === 'string' ? spec.default : spec.default(), spec.kind)
     else if (spec.required) throw new UsageError(`missing --${name} (expected ${spec.kind.expected})`)
     else values[name] = undefined
   }

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startMessagesServer } from '../model/testing/messages-server.ts'
 import { scriptedReply } from '../model/testing/scripted-responder.ts'
-import { defaultPaths, evaluate } from '../run/evaluate.ts'
+import { evaluate } from '../run/evaluate.ts'
 import { positiveInteger, positiveNumber } from './arg-kinds.ts'
 import { option } from './args.ts'
+import { projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
 
 /** The first n golden questions; when the set is smaller, variants of it (distinct text, so no call is shared). */
@@ -31,14 +32,14 @@ export const command = defineCommand({
     'latency-ms': option(positiveNumber, { default: '300' }),
     'max-ratio': option(positiveNumber, { default: '1.25' }),
   },
-  run: async ({ values }) => {
+  run: async ({ values, context }) => {
     const { questions: n, concurrency, 'latency-ms': latencyMs, 'max-ratio': maxRatio } = values
-    const defaults = defaultPaths('.')
+    const project = await projectWith(context.config)
     const dir = mkdtempSync(join(tmpdir(), 'bench-model-'))
     const server = await startMessagesServer(scriptedReply, { latencyMs })
     try {
       const goldenSetFile = join(dir, 'golden-set.json')
-      writeFileSync(goldenSetFile, JSON.stringify(benchQuestions(defaults.goldenSetFile, n)))
+      writeFileSync(goldenSetFile, JSON.stringify(benchQuestions(project.goldenSet, n)))
       const env: NodeJS.ProcessEnv = {
         EVAL_MODE: 'live',
         EVAL_CACHE: 'off',
@@ -47,7 +48,7 @@ export const command = defineCommand({
         ANTHROPIC_API_KEY: 'bench-local-server-dummy-key',
       }
       const started = performance.now()
-      const report = await evaluate({ ...defaults, goldenSetFile, cacheDir: join(dir, 'cache') }, { tier: 'full', env, baselineRoot: null })
+      const report = await evaluate({ ...project, goldenSet: goldenSetFile, cacheDir: join(dir, 'cache') }, { tier: 'full', env, baselineRoot: null })
       const wallMs = performance.now() - started
       const calls = report.run.usage.calls
       const idealMs = (calls * latencyMs) / concurrency

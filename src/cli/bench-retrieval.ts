@@ -1,9 +1,9 @@
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { countWords, generateSyntheticCorpus } from '../bench/synthetic-corpus.ts'
-import { loadEvalConfig } from '../config/eval-config.ts'
+import { runKnobs, type ProjectConfig } from '../config/project-config.ts'
 import { formatTable } from '../report/format-table.ts'
-import { defaultPaths, evaluate } from '../run/evaluate.ts'
+import { evaluate } from '../run/evaluate.ts'
 import { runSystem } from '../run/run-system.ts'
 import { scoreRetrieval } from '../scoring/score-retrieval.ts'
 import { percentile } from '../summary/statistics.ts'
@@ -11,6 +11,7 @@ import { summarise } from '../summary/summarise.ts'
 import { createBuiltinSystem } from '../system/builtin-system.ts'
 import { integer, kind, positiveNumber, ValueRejected } from './arg-kinds.ts'
 import { flag, option } from './args.ts'
+import { projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
 
 interface Size {
@@ -60,8 +61,8 @@ const sizesKind = kind<Size[]>('docs:questions pairs, e.g. 5000:1000,10000:2000 
 )
 
 /** One size: the pipeline evaluate() runs, on an in-memory synthetic corpus, stage by stage. */
-async function measureSize(size: Size, seed: number): Promise<SizeResult> {
-  const config = loadEvalConfig(defaultPaths('.').configFile)
+async function measureSize(size: Size, seed: number, project: ProjectConfig): Promise<SizeResult> {
+  const config = runKnobs(project, process.env)
   const startRssMb = mb(process.memoryUsage().rss / 1024)
 
   const generateStarted = performance.now()
@@ -104,11 +105,10 @@ async function measureSize(size: Size, seed: number): Promise<SizeResult> {
 }
 
 /** The repository's own retrieval tier, in-process: a first (cold) call, then `warmRuns` more. */
-async function measureRepo(warmRuns: number): Promise<RepoResult> {
-  const paths = defaultPaths('.')
+async function measureRepo(warmRuns: number, project: ProjectConfig): Promise<RepoResult> {
   const time = async () => {
     const started = performance.now()
-    const report = await evaluate(paths, { tier: 'retrieval' })
+    const report = await evaluate(project, { tier: 'retrieval' })
     return { ms: performance.now() - started, report }
   }
   const first = await time()
@@ -117,7 +117,7 @@ async function measureRepo(warmRuns: number): Promise<RepoResult> {
   return {
     firstMs: first.ms,
     warmMs,
-    documents: first.report.corpus.documents,
+    documents: first.report.corpus.documents ?? 0,
     chunks: first.report.corpus.chunks,
     questions: first.report.questions.length,
     peakRssMb: peakRssMb(),
@@ -127,10 +127,10 @@ async function measureRepo(warmRuns: number): Promise<RepoResult> {
 /** The rag-eval bin beside this file (rag-eval.ts under tsx, rag-eval.js when built). */
 const BIN = fileURLToPath(new URL(`./rag-eval${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`, import.meta.url))
 
-/** Runs `rag-eval bench retrieval <args>` in a fresh Node process (same loader flags) and returns its result. */
-function inChild(args: string[]): Promise<ChildMessage> {
+/** Runs `rag-eval [--config file] bench retrieval <args>` in a fresh Node process (same loader flags) and returns its result. */
+function inChild(config: string | undefined, args: string[]): Promise<ChildMessage> {
   return new Promise((resolve, reject) => {
-    const child = fork(BIN, ['bench', 'retrieval', ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    const child = fork(BIN, [...(config === undefined ? [] : ['--config', config]), 'bench', 'retrieval', ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
     let message: ChildMessage | undefined
     child.on('message', (m) => (message = m as ChildMessage))
     child.on('error', reject)
@@ -214,10 +214,10 @@ export const command = defineCommand({
   description: `  Benchmarks the retrieval tier on synthetic corpora (src/bench/synthetic-corpus.ts): for each size
   docs:questions it builds the corpus in memory, then times chunking + index build, retrieval of every
   question (latency p50/p95), scoring + summary, and records peak RSS. It also times the repository's own
-  retrieval tier, evaluate(defaultPaths('.'), { tier: 'retrieval' }), in-process. Each size (and the
+  retrieval tier (its rag-eval.config.ts), evaluate(project, { tier: 'retrieval' }), in-process. Each size (and the
   repository tier) runs in a fresh Node process so that peak memory and JIT state are its own;
   --in-process runs everything in this process (for --cpu-prof; peak RSS is then cumulative).
-  Chunking options come from evals/eval.config.json and the EVAL_* variables, as in pnpm eval.`,
+  Chunking options come from the config and the EVAL_* variables, as in pnpm eval.`,
   options: {
     sizes: option(sizesKind, { default: '5000:1000,10000:2000' }),
     seed: option(integer(), { default: '42' }),
@@ -230,21 +230,22 @@ export const command = defineCommand({
     'child-size': option(sizesKind),
     'child-repo': flag(),
   },
-  run: async ({ values }) => {
+  run: async ({ values, context }) => {
     const { seed, 'repo-runs': repoRuns } = values
+    const project = await projectWith(context.config)
     // Child modes: measure one thing, hand it to the parent, exit.
     if (values['child-size'] !== undefined) {
-      await sendToParent({ size: await measureSize(values['child-size'][0]!, seed) })
+      await sendToParent({ size: await measureSize(values['child-size'][0]!, seed, project) })
       return 0
     }
     if (values['child-repo']) {
-      await sendToParent({ repo: await measureRepo(repoRuns) })
+      await sendToParent({ repo: await measureRepo(repoRuns, project) })
       return 0
     }
 
     const { sizes, 'target-s': targetS, 'repo-target-s': repoTargetS } = values
     const isolated = !values['in-process']
-    const config = loadEvalConfig(defaultPaths('.').configFile)
+    const config = runKnobs(project, process.env)
     console.log(
       `bench:retrieval: seed ${seed}; chunkTokens ${config.chunkTokens}, chunkOverlap ${config.chunkOverlap}, rankDepth ${config.rankDepth}, ` +
         `budgetTokens ${config.budgetTokens}, concurrency ${config.concurrency}; ${isolated ? 'one fresh process per measurement' : 'all in this process'}\n`,
@@ -253,14 +254,14 @@ export const command = defineCommand({
     let repo: RepoResult | null = null
     if (!values['skip-repo']) {
       repo = isolated
-        ? ((await inChild(['--child-repo', '--repo-runs', String(repoRuns)])) as { repo: RepoResult }).repo
-        : await measureRepo(repoRuns)
+        ? ((await inChild(context.config, ['--child-repo', '--repo-runs', String(repoRuns)])) as { repo: RepoResult }).repo
+        : await measureRepo(repoRuns, project)
     }
     const results: SizeResult[] = []
     for (const size of sizes) {
       const result = isolated
-        ? ((await inChild(['--child-size', `${size.documents}:${size.questions}`, '--seed', String(seed)])) as { size: SizeResult }).size
-        : await measureSize(size, seed)
+        ? ((await inChild(context.config, ['--child-size', `${size.documents}:${size.questions}`, '--seed', String(seed)])) as { size: SizeResult }).size
+        : await measureSize(size, seed, project)
       results.push(result)
     }
 
@@ -271,7 +272,7 @@ export const command = defineCommand({
       const warm = [...repo.warmMs].sort((a, b) => a - b)
       const median = warm.length > 0 ? warm[Math.floor((warm.length - 1) / 2)]! : null
       console.log(
-        `\nrepository retrieval tier, evaluate(defaultPaths('.'), { tier: 'retrieval' }) in-process (${repo.documents} docs, ${repo.chunks ?? '?'} chunks, ${repo.questions} questions):` +
+        `\nrepository retrieval tier, evaluate(project, { tier: 'retrieval' }) in-process (${repo.documents} docs, ${repo.chunks ?? '?'} chunks, ${repo.questions} questions):` +
           `\n  first call ${ms(repo.firstMs)}` +
           (median === null ? '' : `; warm calls (${warm.length}) median ${ms(median)}, min ${ms(warm[0]!)}, max ${ms(warm[warm.length - 1]!)}`) +
           `; peak RSS ${repo.peakRssMb.toFixed(0)} MB`,

@@ -29,7 +29,7 @@ export function defineCommand<O extends OptionSpecs, const P extends readonly Po
     usage,
     main: async (argv, context) => {
       try {
-        const parsed = parseCommandLine(argv, spec.options, spec.positionals ?? ([] as unknown as P), context)
+        const parsed = parseCommandLine(argv, spec.options, spec.positionals ?? ([] as unknown as P))
         if (parsed.help) {
           context.out(`${usage}\n${spec.description.trimEnd()}\n`)
           return 0

@@ -1,45 +1,45 @@
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { writeReports } from '../report/write-report.ts'
-import { defaultPaths, evaluate } from '../run/evaluate.ts'
-import { BASELINE_ROOT } from '../gate/baseline-files.ts'
+import { evaluate } from '../run/evaluate.ts'
 import { judgeErrorFailure } from '../gate/gate.ts'
 import { file, fileOrAbsent, folder, folderOrAbsent, oneOf } from './arg-kinds.ts'
 import { flag, option } from './args.ts'
+import { projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
 
-const defaults = defaultPaths('.')
-
 export const command = defineCommand({
-  usage: `usage: rag-eval eval [--tier retrieval|full] [--out reports] [--corpus corpus] [--golden evals/golden-set.json]
-                     [--config evals/eval.config.json] [--labels evals/human-labels.json] [--baseline baseline] [--quiet]
+  usage: `usage: rag-eval eval [--tier retrieval|full] [--config rag-eval.config.ts] [--out reports] [--corpus folder]
+                     [--golden file] [--labels file] [--baseline folder] [--quiet]
        rag-eval retrieval [...]   (= rag-eval eval --tier retrieval)`,
-  description: `  The evaluation of the built-in system without Vitest (pnpm eval:cli; pnpm eval:retrieval for the
+  description: `  The evaluation of the config's system without Vitest (pnpm eval:cli; pnpm eval:retrieval for the
   retrieval tier; pnpm eval is the Vitest run and takes no options): runs a corpus folder against a golden
-  set and writes <out>/latest.json and <out>/latest.md. EVAL_MODE: offline (default, no key), live (Claude
+  set and writes <out>/latest.json and <out>/latest.md. --corpus, --golden, --labels, --baseline and --out
+  replace the config's corpus, goldenSet, humanLabels, baseline and reports. EVAL_MODE: offline (default, no key), live (Claude
   answers and judges; needs ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL optional), record (live, saving every
   exchange under fixtures/recordings/<EVAL_RECORDING>), replay (from that recording only, no network). Other
   knobs: EVAL_CONTEXT_BUDGET, EVAL_CHUNK_TOKENS, EVAL_CHUNK_OVERLAP, EVAL_TOP_K, EVAL_RANK_DEPTH,
   EVAL_CONCURRENCY, EVAL_GENERATOR_MODEL, EVAL_JUDGE_MODEL, EVAL_TIMEOUT_MS, EVAL_MAX_RETRIES, EVAL_CACHE,
   EVAL_MAX_USD (a spending cap: the run stops before a request could cross it, exit 2), EVAL_BATCH=1 (the
   judge through the Message Batches API, half price) (see README). Live and record runs print a cost
-  estimate before any model call. Compares with --baseline (default baseline/; '' to skip); with GATE=1 a
+  estimate before any model call. Compares with the baseline ('' to skip); with GATE=1 a
   regression, a missing baseline or a judge-error rate above EVAL_MAX_JUDGE_ERROR_RATE exits 1. --quiet
   prints only the progress lines (the Vitest reporter prints the summary itself).`,
   options: {
     tier: option(oneOf(['retrieval', 'full']), { default: 'full' }),
-    out: option(folderOrAbsent, { default: 'reports' }),
-    corpus: option(folder, { default: defaults.corpusDir }),
-    golden: option(file, { default: defaults.goldenSetFile }),
-    config: option(file, { default: (context) => context.config ?? defaults.configFile }),
-    labels: option(fileOrAbsent, { default: defaults.humanLabelsFile }),
-    baseline: option(folderOrAbsent, { default: BASELINE_ROOT }),
+    config: option(file),
+    out: option(folderOrAbsent),
+    corpus: option(folder),
+    golden: option(file),
+    labels: option(fileOrAbsent),
+    baseline: option(folderOrAbsent),
     quiet: flag(),
   },
-  run: async ({ values }) => {
-    const paths = { corpusDir: values.corpus, goldenSetFile: values.golden, configFile: values.config, humanLabelsFile: values.labels }
+  run: async ({ values, context }) => {
+    const project = await projectWith(values.config ?? context.config, values)
+    const baselineRoot = values.baseline === '' ? null : (values.baseline ?? project.baseline)
     // The cost estimate (before any model call) and the Message Batches progress go to the terminal as they come.
-    const report = await evaluate(paths, { tier: values.tier, baselineRoot: values.baseline === '' ? null : values.baseline, log: (line) => console.log(line) })
-    const written = writeReports(report, values.out)
+    const report = await evaluate(project, { tier: values.tier, baselineRoot, log: (line) => console.log(line) })
+    const written = writeReports(report, values.out ?? project.reports)
     if (!values.quiet) {
       console.log(`reports: ${written.json}, ${written.markdown} (${report.run.durationMs.toFixed(0)} ms)\n`)
       console.log(renderTerminalSummary(report))

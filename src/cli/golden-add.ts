@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { loadEvalConfig } from '../config/eval-config.ts'
+import { runKnobs } from '../config/project-config.ts'
 import { appendQuestionText } from '../golden/add/append-question.ts'
 import { askAnswerDocs, askConfirm, askGoldAnswer, askGoverning, askId, askNotes, askQuestion, askType } from '../golden/add/prompts.ts'
 import { buildQuestion, checkAnswerDocs, checkGoldAnswer, checkGoverning, checkId, checkQuestionText, parseType, splitDocIds, type Check } from '../golden/add/question-draft.ts'
@@ -8,7 +8,7 @@ import { goldenSetText, schemaReference } from '../golden/golden-set-text.ts'
 import { bestChunksOfNoneQuestions } from '../golden/lint/best-chunks.ts'
 import { lintGoldenSet } from '../golden/lint/lint-golden-set.ts'
 import { nextQuestionId } from '../golden/question-ids.ts'
-import { loadCorpus, type CorpusDocument } from '../load/corpus.ts'
+import type { CorpusDocument } from '../load/corpus.ts'
 import { loadGoldenSet, validateGoldenSet } from '../load/golden-set.ts'
 import type { GoldenQuestion, QuestionType } from '../load/golden-set-schema.ts'
 import { InputError } from '../load/input-error.ts'
@@ -16,6 +16,7 @@ import { writeFileAtomic } from '../report/write-report.ts'
 import { createBuiltinSystem } from '../system/builtin-system.ts'
 import { file, fileToWrite, folder, kind, text, ValueRejected } from './arg-kinds.ts'
 import { flag, option, parseValue } from './args.ts'
+import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
 
 /** A question type or one of its aliases, as the canonical type. */
@@ -80,20 +81,20 @@ function append(file: string, read: GoldenFile, question: GoldenQuestion, docs: 
 }
 
 export const command = defineCommand({
-  usage: `usage: rag-eval golden add [--golden evals/golden-set.json] [--create] [--corpus corpus] [--config evals/eval.config.json]
+  usage: `usage: rag-eval golden add [--config rag-eval.config.ts] [--golden file] [--create] [--corpus folder]
                          [--id q-NNN] [--type single|multi|contradiction|none] [--question text]
                          [--answer-docs doc-001,doc-002] [--gold-answer text] [--governing doc-id] [--notes text] [--yes]`,
-  description: `  Appends one question to the golden set. Missing fields are asked for when stdin is a terminal (else
+  description: `  Appends one question to the golden set (the config's goldenSet, or --golden). Missing fields are asked for when stdin is a terminal (else
   they must be flags; --id defaults to the next free q-NNN; types accept the aliases lookup, multi-hop,
   abstention). Before saving it shows the built-in system's top 10 chunks for the question, whether the
   context packed within the budget hits, and what golden:check says about the question; then asks for
   confirmation (--yes skips it). The file is written atomically and every existing byte is kept. The
   golden set must exist; --create starts a new one when there is none.`,
   options: {
-    golden: option(text, { default: 'evals/golden-set.json' }),
+    config: option(file),
+    golden: option(text),
     create: flag(),
-    corpus: option(folder, { default: 'corpus' }),
-    config: option(file, { default: (context) => context.config ?? 'evals/eval.config.json' }),
+    corpus: option(folder),
     id: option(text),
     type: option(questionType),
     question: option(text),
@@ -103,17 +104,19 @@ export const command = defineCommand({
     notes: option(text),
     yes: flag(),
   },
-  run: async ({ values }) => {
-    // A typo in --golden must not start a new golden set: a new file only when asked for.
-    parseValue('--golden', values.golden, values.create ? fileToWrite : file)
+  run: async ({ values, context }) => {
+    const project = await projectWith(values.config ?? context.config, values)
+    const golden = project.goldenSet
+    // A typo in --golden (or the config) must not start a new golden set: a new file only when asked for.
+    parseValue(values.golden === undefined ? `goldenSet of ${project.source}:` : '--golden', golden, values.create ? fileToWrite : file)
     const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true
     if (!interactive) {
       const missing = missingFlags(values, values.type)
       if (missing.length > 0) throw new InputError(`missing ${missing.join(', ')}: stdin is not a terminal, so golden:add cannot ask for them`)
     }
-    const config = loadEvalConfig(values.config)
-    const docs = loadCorpus(values.corpus)
-    const read = readGoldenFile(values.golden, docs)
+    const config = runKnobs(project, process.env)
+    const docs = projectDocuments(project, 'golden add')
+    const read = readGoldenFile(golden, docs)
     const existingIds = read.questions.map((q) => q.id)
     const suggested = nextQuestionId(existingIds)
     const system = createBuiltinSystem(docs, { ...config, generate: false })
@@ -130,7 +133,7 @@ export const command = defineCommand({
         answerDocIds = splitDocIds(values['answer-docs'])
         ensure(checkAnswerDocs(answerDocIds, type, docs), '--answer-docs')
       } else if (type !== 'none') {
-        const { ranked } = await system.answer({ id, question: questionText })
+        const { ranked } = await system.answer({ id, question: questionText, userContext: null })
         const bestRank = new Map<string, number>()
         ranked.forEach((chunk, index) => bestRank.has(chunk.docId) || bestRank.set(chunk.docId, index + 1))
         answerDocIds = await askAnswerDocs(type, docs, bestRank)
@@ -162,13 +165,13 @@ export const command = defineCommand({
 
       if (!values.yes) {
         if (!interactive) throw new InputError('not written: stdin is not a terminal, so golden:add cannot ask for confirmation; pass --yes to append')
-        if (!(await askConfirm(`Append ${built.id} to ${values.golden}?`))) {
+        if (!(await askConfirm(`Append ${built.id} to ${golden}?`))) {
           console.log('not written')
           return 1
         }
       }
-      append(values.golden, read, built, docs)
-      console.log(`appended ${built.id} (${built.type}) to ${values.golden}`)
+      append(golden, read, built, docs)
+      console.log(`appended ${built.id} (${built.type}) to ${golden}`)
       return 0
     } catch (error) {
       if (error instanceof Error && error.name === 'ExitPromptError') {

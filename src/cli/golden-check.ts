@@ -1,14 +1,14 @@
-import { loadEvalConfig } from '../config/eval-config.ts'
+import { runKnobs } from '../config/project-config.ts'
 import { bestChunksOfNoneQuestions } from '../golden/lint/best-chunks.ts'
 import { findingsOfLoaderError } from '../golden/lint/loader-findings.ts'
 import { lintGoldenSet } from '../golden/lint/lint-golden-set.ts'
 import { counts, renderFindingsJson, renderFindingsText, type LintReport } from '../golden/lint/render-findings.ts'
 import { parseFloors } from '../golden/lint/type-distribution.ts'
-import { loadCorpus } from '../load/corpus.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
 import { InputError } from '../load/input-error.ts'
 import { file, folder, kind, ValueRejected } from './arg-kinds.ts'
 import { flag, option } from './args.ts'
+import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
 
 /** Per-type floors, `type=count` pairs; the types not named keep their default floor. */
@@ -19,32 +19,33 @@ const floorsKind = kind('type=count pairs, e.g. single=50,none=8 (types: single,
 })
 
 export const command = defineCommand({
-  usage: `usage: rag-eval golden check [--golden evals/golden-set.json] [--corpus corpus] [--config evals/eval.config.json]
+  usage: `usage: rag-eval golden check [--config rag-eval.config.ts] [--golden file] [--corpus folder]
                            [--floors single=50,multi=20,contradiction=8,none=8] [--json]`,
-  description: `  Lints a golden set against its corpus: schema and references (the loader), duplicate and
+  description: `  Lints a golden set (the config's goldenSet, or --golden) against its corpus (the config's, or --corpus): schema and references (the loader), duplicate and
   near-duplicate questions, gold-answer facts no answer doc states, multi questions one doc answers,
   contradiction questions without governingDocId, placeholder answers (errors, exit 1); none questions
   too far from every chunk and types below their floors (warnings, exit 0). A question's notes can
   accept a finding: "lint-ignore: <rule>". Rules and examples: docs/golden-set.md.`,
   options: {
-    golden: option(file, { default: 'evals/golden-set.json' }),
-    corpus: option(folder, { default: 'corpus' }),
-    config: option(file, { default: (context) => context.config ?? 'evals/eval.config.json' }),
+    config: option(file),
+    golden: option(file),
+    corpus: option(folder),
     floors: option(floorsKind, { default: '' }),
     json: flag(),
   },
-  run: async ({ values }) => {
-    const config = loadEvalConfig(values.config)
-    const docs = loadCorpus(values.corpus)
+  run: async ({ values, context }) => {
+    const project = await projectWith(values.config ?? context.config, values)
+    const config = runKnobs(project, process.env)
+    const docs = projectDocuments(project, 'golden check')
     let report: LintReport
     try {
-      const questions = loadGoldenSet(values.golden, docs)
+      const questions = loadGoldenSet(project.goldenSet, docs)
       const bestChunks = await bestChunksOfNoneQuestions(questions, docs, config)
       const findings = lintGoldenSet({ questions, docs, bestChunks, floors: values.floors })
-      report = { goldenSet: values.golden, corpus: values.corpus, questions: questions.length, complete: true, findings }
+      report = { goldenSet: project.goldenSet, corpus: project.corpus!.dir, questions: questions.length, complete: true, findings }
     } catch (error) {
       if (!(error instanceof InputError)) throw error
-      report = { goldenSet: values.golden, corpus: values.corpus, questions: null, complete: false, findings: findingsOfLoaderError(error.message, values.golden) }
+      report = { goldenSet: project.goldenSet, corpus: project.corpus!.dir, questions: null, complete: false, findings: findingsOfLoaderError(error.message, project.goldenSet) }
     }
     console.log(values.json ? renderFindingsJson(report) : renderFindingsText(report))
     return counts(report).errors > 0 ? 1 : 0

@@ -1,7 +1,8 @@
 import { formatMetric, formatTable } from '../report/format-table.ts'
-import { defaultPaths, evaluate } from '../run/evaluate.ts'
+import { evaluate } from '../run/evaluate.ts'
 import { decimal, positiveNumber } from './arg-kinds.ts'
 import { option, UsageError } from './args.ts'
+import { projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
 
 const threshold = decimal({ min: 0, max: 1 })
@@ -13,7 +14,7 @@ const threshold = decimal({ min: 0, max: 1 })
  */
 export const command = defineCommand({
   usage: `usage: rag-eval refusal-tradeoff [--from 0.3] [--to 0.9] [--step 0.05]`,
-  description: `  Runs the full offline evaluation once per refusal threshold from --from to --to (inclusive) in steps
+  description: `  Runs the full offline evaluation of the config's project (rag-eval --config <file> for another) once per refusal threshold from --from to --to (inclusive) in steps
   of --step, and prints a Markdown table: refusal rate on none questions, false refusals on answerable
   ones, coverage and answer relevancy (docs/refusal-threshold.md).`,
   options: {
@@ -23,13 +24,13 @@ export const command = defineCommand({
   },
   run: async ({ values: { from, to, step }, context }) => {
     if (to < from) throw new UsageError(`--to ${to}: expected at least --from (${from})`)
-    const paths = { ...defaultPaths('.'), configFile: context.config ?? defaultPaths('.').configFile }
+    const project = await projectWith(context.config)
     const rows = [['threshold', 'refusal rate (none)', 'false refusals (answerable)', 'coverage', 'answer relevancy']]
     // Thresholds by index, not by adding step to a float: the last one is exact and the count is known.
     const count = Math.floor((to - from) / step + 1e-9) + 1
     for (let i = 0; i < count; i++) {
       const fixed = (from + i * step).toFixed(2)
-      const { summary } = await evaluate(paths, { tier: 'full', env: { ...process.env, EVAL_REFUSAL_THRESHOLD: fixed } })
+      const { summary } = await evaluate(project, { tier: 'full', env: { ...process.env, EVAL_REFUSAL_THRESHOLD: fixed } })
       rows.push([fixed, formatMetric(summary.refusalRate), formatMetric(summary.falseRefusalRate), formatMetric(summary.coverage), formatMetric(summary.answerRelevancy)])
     }
     console.log(formatTable(rows, 'markdown'))

@@ -1,0 +1,33 @@
+import { loadProjectConfig } from '../config/load-project-config.ts'
+import type { ProjectConfig } from '../config/project-config.ts'
+import { loadCorpusFrom, type CorpusDocument } from '../load/corpus.ts'
+import { CorpusSpecSchema } from '../load/corpus-spec.ts'
+import { InputError } from '../load/input-error.ts'
+
+/** Path flags a command may put over the project's config: relative to the current folder, kept as given for messages. */
+export interface ProjectFlags {
+  corpus?: string | undefined
+  golden?: string | undefined
+  labels?: string | undefined
+}
+
+/**
+ * The project a command works on: rag-eval.config.ts (`configFile` from --config, else RAG_EVAL_CONFIG,
+ * else the one in the current folder), with the command's --corpus, --golden and --labels over it.
+ */
+export async function projectWith(configFile: string | undefined, flags: ProjectFlags = {}): Promise<ProjectConfig> {
+  const project = await loadProjectConfig({ configFile })
+  return {
+    ...project,
+    // A --corpus folder keeps the config's include/exclude globs (the defaults when the config has no corpus).
+    corpus: flags.corpus === undefined ? project.corpus : { ...(project.corpus ?? CorpusSpecSchema.parse(flags.corpus)), dir: flags.corpus },
+    goldenSet: flags.golden === undefined ? project.goldenSet : flags.golden,
+    humanLabels: flags.labels === undefined ? project.humanLabels : flags.labels,
+  }
+}
+
+/** The project's documents; a command that reads them needs a corpus (not `corpus: null`). */
+export function projectDocuments(project: ProjectConfig, command: string): CorpusDocument[] {
+  if (project.corpus === null) throw new InputError(`${project.source}: corpus is null, and ${command} reads the documents: set corpus in the config or pass --corpus <folder>`)
+  return loadCorpusFrom(project.corpus).documents
+}

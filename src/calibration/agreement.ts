@@ -56,7 +56,7 @@ export function judgeAgreement(labels: readonly HumanLabel[], outcomes: readonly
   const advisory = agreement === null || agreement < AGREEMENT_THRESHOLD
   const reason =
     agreement === null
-      ? 'no current human labels to compare with: run `pnpm label`'
+      ? 'no current human labels to compare with: run `rag-eval label`'
       : advisory
         ? `the judge agrees with people on ${(agreement * 100).toFixed(0)}% of ${pairs.length} labelled answers, below ${AGREEMENT_THRESHOLD * 100}%`
         : `the judge agrees with people on ${(agreement * 100).toFixed(0)}% of ${pairs.length} labelled answers`

@@ -10,7 +10,7 @@ import type { HumanLabel } from './human-labels-schema.ts'
  */
 export function calibrate(labels: readonly HumanLabel[] | null, outcomes: readonly QuestionOutcome[], labelsFile: string, judge: string, scripted: boolean): Calibration {
   const result = judgeAgreement(labels ?? [], outcomes)
-  const reason = labels === null ? `no human labels (${labelsFile}): run \`pnpm label\`` : result.reason
+  const reason = labels === null ? `no human labels (${labelsFile}): run \`rag-eval label\`` : result.reason
   return {
     labelsFile,
     judge,

@@ -1,10 +1,22 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path/posix'
-import { readJsonFile } from '../load/read-json-file.ts'
+import type { z } from 'zod'
+import { InputError } from '../load/input-error.ts'
+import { parseJsonText } from '../load/read-json-file.ts'
+import { decodeUtf8Text } from '../load/utf8-text.ts'
 import { questionMetrics } from '../report/question-metrics.ts'
 import type { Report } from '../report/report-schema.ts'
 import { writeFileAtomic } from '../report/write-report.ts'
-import { BaselineQuestionsSchema, BaselineSummarySchema, type Baseline, type BaselineQuestion, type BaselineSummary } from './baseline-schema.ts'
+import {
+  BaselineQuestionsSchema,
+  BaselineSummarySchema,
+  describeBaselineIssues,
+  REACCEPT_BASELINE,
+  type Baseline,
+  type BaselineQuestion,
+  type BaselineSummary,
+  type DamagedBaseline,
+} from './baseline-schema.ts'
 import { gatedValues } from './gated-metrics.ts'
 
 /** Where baselines live: offline at the root, each model mode in a folder of its own. */
@@ -18,17 +30,37 @@ export const BASELINE_ROOT = 'baseline'
 export function baselineDirFor(root: string, mode: 'offline' | 'live' | 'record' | 'replay'): string {
   return mode === 'offline' ? root : `${root}/${mode === 'record' ? 'live' : mode}`
 }
-export const HOW_TO_CREATE_BASELINE = 'create it with `pnpm baseline:update` (vitest run --project eval -u) under the same EVAL_MODE, and commit it (offline: baseline/, live: baseline/live/, replay: baseline/replay/)'
+export const HOW_TO_CREATE_BASELINE = 'create it with `vitest run --project eval -u` (here: pnpm baseline:update) under the same EVAL_MODE, and commit it (one folder per mode under the config\'s baseline root: offline at the root, live/ and replay/ inside)'
 
-/** Reads the accepted baseline from `dir`; null when it does not exist yet. */
-export function readBaseline(dir: string): Baseline | null {
+/**
+ * Reads the accepted baseline from `dir`: null when it does not exist yet; a DamagedBaseline when a file
+ * is missing, unreadable, not JSON, or not the baseline format (a gated metric missing or misspelled, no
+ * per-question outcomes...). Damage is not thrown: the gate fails on it and names what to do, and
+ * `pnpm baseline:update` can still run and replace the baseline.
+ */
+export function readBaseline(dir: string): Baseline | DamagedBaseline | null {
   const summaryFile = join(dir, 'summary.json')
   const questionsFile = join(dir, 'questions.json')
   if (!existsSync(summaryFile) && !existsSync(questionsFile)) return null
-  const hint = 'recreate it with `pnpm baseline:update`'
-  const summary = readJsonFile(summaryFile, BaselineSummarySchema, hint)
-  const questions = readJsonFile(questionsFile, BaselineQuestionsSchema, hint).questions
-  return { summary, questions }
+  const summary = readBaselineFile(summaryFile, BaselineSummarySchema)
+  const questions = readBaselineFile(questionsFile, BaselineQuestionsSchema)
+  if (!summary.ok || !questions.ok) return { damaged: [...(summary.ok ? [] : summary.problems), ...(questions.ok ? [] : questions.problems)] }
+  return { summary: summary.value, questions: questions.value.questions }
+}
+
+type FileRead<T> = { ok: true; value: T } | { ok: false; problems: string[] }
+
+function readBaselineFile<S extends z.ZodType>(file: string, schema: S): FileRead<z.output<S>> {
+  let data: unknown
+  try {
+    data = parseJsonText(decodeUtf8Text(readFileSync(file), file), file)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const problem = error instanceof InputError ? error.message : code === 'ENOENT' ? `${file}: missing` : code === 'EISDIR' ? `${file}: a folder, expected a file` : `${file}: unreadable (${code ?? (error as Error).message})`
+    return { ok: false, problems: [`${problem}; ${REACCEPT_BASELINE}`] }
+  }
+  const parsed = schema.safeParse(data)
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, problems: describeBaselineIssues(file, parsed.error.issues) }
 }
 
 /** The baseline a report would become if accepted: plain, stable-ordered data (questions sorted by id). */

@@ -30,7 +30,7 @@ export interface ModelTierPaths {
   recordingsDir: string
 }
 
-export const HOW_TO_RECORD = 're-record with `pnpm record:scripted` (local scripted server), or with EVAL_MODE=record and ANTHROPIC_API_KEY (the real API)'
+export const HOW_TO_RECORD = 're-record with `rag-eval record-scripted` (local scripted server), or with EVAL_MODE=record and ANTHROPIC_API_KEY (the real API)'
 
 /**
  * The cache's subfolder for a server (api.anthropic.com, 127.0.0.1_40123): responses of a local scripted

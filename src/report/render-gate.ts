@@ -31,7 +31,7 @@ export function renderAdvisory(gate: GateResult): string[] {
 /** Lines for a stale baseline: what it was measured under that differs from this run. */
 export function renderStaleness(gate: GateResult): string[] {
   if (gate.stale.length === 0) return []
-  return [`baseline measured under other conditions (accept with pnpm baseline:update if intended):`, ...gate.stale.map((s) => `  - ${s}`)]
+  return [`baseline measured under other conditions (accept with vitest run --project eval -u if intended):`, ...gate.stale.map((s) => `  - ${s}`)]
 }
 
 /** Question outcomes against the baseline worth a line: improvements and known misses. */
@@ -41,7 +41,7 @@ export function renderQuestionChanges(gate: GateResult): string[] {
   const improved = ids('improved')
   const known = ids('known-miss')
   const fresh = ids('new')
-  if (improved.length > 0) lines.push(`improved (the baseline missed them; pnpm baseline:update accepts): ${improved.join(', ')}`)
+  if (improved.length > 0) lines.push(`improved (the baseline missed them; vitest run --project eval -u accepts): ${improved.join(', ')}`)
   if (known.length > 0) lines.push(`known misses (missed in the baseline too): ${known.join(', ')}`)
   if (fresh.length > 0) lines.push(`new questions (not in the baseline): ${fresh.join(', ')}`)
   return lines

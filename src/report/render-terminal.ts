@@ -11,7 +11,7 @@ export function renderTerminalSummary(report: Report): string {
   const misses = report.questions.filter((q) => q.type !== 'none' && !q.hit)
   const judge = summary.judge === null ? 'no answers (retrieval tier)' : `judge ${summary.judge}`
   const lines = [
-    `${config.system} · ${report.tier} tier · mode ${config.mode} · ${corpus.documents} docs / ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · budget ${config.budgetTokens} tokens · ${judge}`,
+    `${config.system} · ${report.tier} tier · mode ${config.mode} · ${corpus.documents ?? 'n/a'} docs / ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · budget ${config.budgetTokens} tokens · ${judge}`,
     ...renderWarnings(report),
     renderLatency(report),
     ...renderModelRun(report),

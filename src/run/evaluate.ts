@@ -105,18 +105,20 @@ export async function evaluate(project: ProjectConfig, options: EvaluateOptions)
   const corpusHash = contentHash((corpus ?? []).flatMap((doc) => [doc.id, doc.title, doc.updated ?? '', doc.body]))
   const goldenSetHash = contentHash([JSON.stringify(questions)])
   const warnings: string[] = []
+  const spec = options.system ?? project.system
   if (loaded && loaded.excluded.length > 0) log(`corpus: ${loaded.excluded.length} file(s) left out by include/exclude: ${loaded.excluded.slice(0, 5).map((e) => `${e.file} (${e.reason})`).join(', ')}${loaded.excluded.length > 5 ? ', ...' : ''}`)
   // A token covers at least one character, so the exact count is needed only for a budget near the corpus's size.
   const corpusChars = corpus === null ? 0 : corpus.reduce((sum, doc) => sum + doc.body.length, 0)
   const corpusTokens = corpus === null || config.budgetTokens * 4 < corpusChars ? null : corpus.reduce((sum, doc) => sum + countTextTokens(doc.body), 0)
-  if (corpusTokens !== null && config.budgetTokens > corpusTokens) {
+  // Only where the suite packs the context (the built-in system, an HTTP service that sends no context).
+  const suitePacks = spec === 'builtin' || (typeof spec === 'object' && 'http' in spec)
+  if (suitePacks && corpusTokens !== null && config.budgetTokens > corpusTokens) {
     warnings.push(`budgetTokens ${config.budgetTokens} exceeds the whole corpus (${corpusTokens} tokens): every ranked chunk fits, so recall does not measure the context budget`)
   }
   model?.begin({ questionIds: questions.map((q) => q.id), goldenSetHash, corpusHash })
   // In the model modes the system answers through Claude; while the cost estimate is made, through its stand-in.
   let standInAnswerer: Answerer | null = null
   const answerer: Answerer | undefined = model ? (question, context) => (standInAnswerer ?? model.answerer)(question, context) : undefined
-  const spec = options.system ?? project.system
   const system = await openSystem(spec, { corpus, config, generate, answerer, root: project.root, log })
   try {
     return await evaluateWith(system)

@@ -100,7 +100,7 @@ describe('replay errors', () => {
     const golden = JSON.parse(readFileSync(paths.goldenSet, 'utf8')) as { questions: { id: string; question: string }[] }
     const grown = join(temp('golden-'), 'golden.json')
     writeFileSync(grown, JSON.stringify({ questions: [...golden.questions, { ...golden.questions[0]!, id: 'g-9' }, { ...golden.questions[0]!, id: 'g-10' }] }))
-    await expect(replay({}, { goldenSet: grown })).rejects.toThrow(/^replay: the recording at .*tiny holds no responses for 2 question\(s\) of the golden set: g-9, g-10; re-record with `pnpm record:scripted`/)
+    await expect(replay({}, { goldenSet: grown })).rejects.toThrow(/^replay: the recording at .*tiny holds no responses for 2 question\(s\) of the golden set: g-9, g-10; re-record with `rag-eval record-scripted`/)
 
     const edited = join(temp('golden-'), 'golden.json')
     writeFileSync(edited, JSON.stringify({ questions: golden.questions.map((q) => (q.id === 'g-1' ? { ...q, question: 'How long are traces kept on Business, in days?' } : q)) }))

@@ -158,7 +158,7 @@ export function defineMetricCases(): void {
           expect(current).not.toNotRegressFrom(verdict.baseline, options)
           return
         }
-        if (verdict.status === 'improved') await annotate(`improvement: ${metric.name} ${verdict.baseline} -> ${current}; accept it with \`pnpm baseline:update\``)
+        if (verdict.status === 'improved') await annotate(`improvement: ${metric.name} ${verdict.baseline} -> ${current}; accept it with \`vitest run --project eval -u\``)
         expect(current).toNotRegressFrom(verdict.baseline, options)
       })
     }

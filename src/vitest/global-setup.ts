@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
+import { relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { TestProject } from 'vitest/node'
 import { baselineDirFor, baselineFromReport, writeBaseline } from '../gate/baseline-files.ts'
@@ -86,7 +87,8 @@ function acceptAsBaseline(evaluation: SharedEvaluation): SharedEvaluation {
   const baseline = baselineFromReport(evaluation.report)
   const dir = baselineDirFor(evaluation.baselineRoot, evaluation.report.config.mode)
   writeBaseline(dir, baseline)
-  const shownAs = evaluation.report.gate?.baseline ?? dir
+  // Shown as the report shows paths: relative to the project root.
+  const shownAs = relative(evaluation.projectRoot, dir).split(sep).join('/') || '.'
   const report = { ...evaluation.report, gate: evaluateGate(evaluation.report, baseline, shownAs, evaluation.report.config.tolerance) }
   writeReports(report, evaluation.reportsDir)
   return { ...evaluation, report, baselineUpdated: true }

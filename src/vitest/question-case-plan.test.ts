@@ -26,7 +26,7 @@ describe('planQuestionCase', () => {
   it('reports an improvement with the hint to update the baseline', () => {
     expect(planQuestionCase(verdict('improved', false, true), true, gated)).toEqual({
       kind: 'assert',
-      notes: [{ type: 'notice', message: 'improvement: the baseline missed this question; accept it with `pnpm baseline:update`' }],
+      notes: [{ type: 'notice', message: 'improvement: the baseline missed this question; accept it with `vitest run --project eval -u`' }],
     })
   })
   it('treats a question without a baseline as new: a miss is expected, a hit asserted', () => {

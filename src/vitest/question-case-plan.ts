@@ -15,7 +15,7 @@ export interface CasePlan {
   notes: CaseNote[]
 }
 
-const UPDATE_HINT = 'accept it with `pnpm baseline:update`'
+const UPDATE_HINT = 'accept it with `vitest run --project eval -u`'
 
 /**
  * Decides a question case from its verdict against the baseline (undefined: no baseline), whether it

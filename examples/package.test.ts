@@ -1,0 +1,86 @@
+// The package as a user gets it: the packed tarball installed into fresh temp projects (pnpm, from the
+// local store), then the commands a user types. Slow by nature (each step is a real Vitest run), so it
+// is its own Vitest project ('package') that runs beside the unit tests.
+import { readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, inject, it } from 'vitest'
+import { ReportSchema } from '../src/report/report-schema.ts'
+import { tempProject, type TempProject } from './temp-project.ts'
+
+const tarball = inject('tarball')
+const projects: TempProject[] = []
+afterEach(() => {
+  for (const project of projects.splice(0)) project.remove()
+})
+
+async function userProject(source?: string, extra?: string[]): Promise<TempProject> {
+  const project = await tempProject(tarball, { ...(source ? { source } : {}), ...(extra ? { extra } : {}) })
+  projects.push(project)
+  return project
+}
+
+const vitest = (project: TempProject, args: string[], env: Record<string, string> = {}) => project.run(join(project.dir, 'node_modules/.bin/vitest'), ['run', '--reporter=verbose', ...args], env)
+const ragEval = (project: TempProject, args: string[], env: Record<string, string> = {}) => project.run(join(project.dir, 'node_modules/.bin/rag-eval'), args, env)
+const readReport = (file: string) => ReportSchema.parse(JSON.parse(readFileSync(file, 'utf8')))
+const committed = (example: string, file: string) => readFileSync(join('examples', example, 'baseline', file), 'utf8')
+
+describe('from the packed tarball, in a fresh project', () => {
+  it('rag-eval init, then vitest run passes, vitest run -u writes the baseline, GATE=1 passes against it', async () => {
+    const project = await userProject()
+    const init = await ragEval(project, ['init'])
+    expect(init.code, init.output).toBe(0)
+    expect(init.stdout).toContain('created rag-eval.config.ts')
+    const first = await vitest(project, [])
+    expect(first.code, first.output).toBe(0)
+    // One case per golden question, named `<id> [<type>] <question>`.
+    expect(first.stdout).toContain('q-003 [none] What is the office parking policy?')
+    const report = readReport(join(project.dir, 'evals/reports/latest.json'))
+    expect(report.summary).toMatchObject({ questions: 3, recall: 1, refusalRate: 1 })
+    expect(report.config.system).toBe('starter-keyword-system')
+    const accepted = await vitest(project, ['-u'])
+    expect(accepted.code, accepted.output).toBe(0)
+    const gated = await vitest(project, [], { GATE: '1' })
+    expect(gated.code, gated.output).toBe(0)
+    expect(gated.stdout).toContain('gate: passed, no regression beyond the tolerance 0.01 against evals/baseline/')
+  })
+
+  it('examples/in-process: per-question cases with userContext, the committed baseline reproduced by vitest -u, GATE=1 failing when the system is broken', async () => {
+    const project = await userProject('examples/in-process', ['minisearch@7.2.0'])
+    rmSync(join(project.dir, 'baseline'), { recursive: true, force: true })
+    const accepted = await vitest(project, ['-u'])
+    expect(accepted.code, accepted.output).toBe(0)
+    expect(accepted.stdout).toContain('q-004 [none] How large is the 2026 bonus pool?')
+    // The same inputs give the same baseline as the one committed beside the example.
+    expect(readFileSync(join(project.dir, 'baseline/summary.json'), 'utf8')).toBe(committed('in-process', 'summary.json'))
+    expect(readFileSync(join(project.dir, 'baseline/questions.json'), 'utf8')).toBe(committed('in-process', 'questions.json'))
+    const report = readReport(join(project.dir, 'reports/latest.json'))
+    // The same question, asked by a manager and by an employee: only the manager gets the bonus document.
+    expect(report.questions.find((q) => q.id === 'q-003')).toMatchObject({ userContext: { role: 'manager' }, hit: true, refused: false })
+    expect(report.questions.find((q) => q.id === 'q-004')).toMatchObject({ userContext: { role: 'employee' }, refused: true, rankedDocIds: expect.not.arrayContaining(['finance/bonus-2026']) })
+    const gated = await vitest(project, [], { GATE: '1' })
+    expect(gated.code, gated.output).toBe(0)
+    const broken = await vitest(project, [], { GATE: '1', RAG_EXAMPLE_BROKEN: '1' })
+    expect(broken.code).toBe(1)
+    expect(broken.stdout).toMatch(/MRR does not regress/)
+    expect(broken.stdout).toContain('gate: FAILED')
+    // The retrieval tier through the bin, without Vitest: the same config, TypeScript system module and all.
+    const retrieval = await ragEval(project, ['retrieval'])
+    expect(retrieval.code, retrieval.output).toBe(0)
+    expect(retrieval.stdout).toContain('minisearch-rbac · retrieval tier')
+  })
+
+  it('examples/http-service: the Python service started by the suite, per-question cases, GATE=1 failing when the service is broken', async () => {
+    const project = await userProject('examples/http-service')
+    rmSync(join(project.dir, 'baseline'), { recursive: true, force: true })
+    const accepted = await vitest(project, ['-u'])
+    expect(accepted.code, accepted.output).toBe(0)
+    expect(accepted.stdout).toMatch(/h-007 \[single\]/)
+    expect(readFileSync(join(project.dir, 'baseline/summary.json'), 'utf8')).toBe(committed('http-service', 'summary.json'))
+    expect(readFileSync(join(project.dir, 'baseline/questions.json'), 'utf8')).toBe(committed('http-service', 'questions.json'))
+    const gated = await vitest(project, [], { GATE: '1' })
+    expect(gated.code, gated.output).toBe(0)
+    const broken = await vitest(project, [], { GATE: '1', BROKEN: '1' })
+    expect(broken.code).toBe(1)
+    expect(broken.stdout).toContain('gate: FAILED')
+  })
+})

@@ -1,22 +1,22 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { useTempDirs } from '../model/testing/use-temp-dirs.ts'
 
-/** Runs `pnpm eval`'s entry point as a user would, returning exit code and output. */
+const temp = useTempDirs()
+
+/** Runs `rag-eval eval` (pnpm eval:cli) as a user would, returning exit code and output. */
 function runEval(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/eval.ts', ...args], {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'eval', ...args], {
     encoding: 'utf8',
     env: { ...process.env, ...env },
   })
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
-describe('pnpm eval on bad input: a clear message and a non-zero exit, no stack trace', () => {
+describe('rag-eval eval on bad input: a clear message and a non-zero exit, no stack trace', { timeout: 30_000 }, () => {
   it.each([
-    [['--corpus', 'fixtures/corpora/missing'], {}, 'eval: fixtures/corpora/missing: corpus folder not found (expected a folder of Markdown documents)'],
-    [['--corpus', 'fixtures/corpora/no-id'], {}, 'eval: fixtures/corpora/no-id/doc.md: front matter field "id": missing; expected a stable id such as doc-001'],
+    [['--corpus', 'fixtures/corpora/missing'], {}, 'eval: --corpus fixtures/corpora/missing: not found (expected a folder)\nusage: rag-eval eval '],
     [['--corpus', 'fixtures/corpora/duplicate-id'], {}, 'eval: fixtures/corpora/duplicate-id/second.md: duplicate document id t-001'],
     [['--corpus', 'fixtures/corpora/empty-doc'], {}, 'eval: fixtures/corpora/empty-doc/empty.md: document e-001 is empty'],
     [['--corpus', 'fixtures/corpora/tiny', '--golden', 'fixtures/golden/broken-json.json'], {}, 'eval: fixtures/golden/broken-json.json:4:5: invalid JSON'],
@@ -24,7 +24,7 @@ describe('pnpm eval on bad input: a clear message and a non-zero exit, no stack 
     [[], { EVAL_CONTEXT_BUDGET: '0' }, 'eval: EVAL_CONTEXT_BUDGET: Too small: expected number to be >0 (got 0)'],
     [[], { EVAL_CONTEXT_BUDGET: '-100' }, 'eval: EVAL_CONTEXT_BUDGET: Too small: expected number to be >0 (got -100)'],
   ])('%j %j', (args, env, message) => {
-    const out = mkdtempSync(join(tmpdir(), 'eval-bad-'))
+    const out = temp.make('eval-bad-')
     const result = runEval([...args, '--out', out], env)
     expect(result.code).toBe(2)
     expect(result.stderr).toContain(message)
@@ -34,7 +34,7 @@ describe('pnpm eval on bad input: a clear message and a non-zero exit, no stack 
   })
 
   it('runs the tiny fixture corpus end to end and writes both reports', () => {
-    const out = mkdtempSync(join(tmpdir(), 'eval-ok-'))
+    const out = temp.make('eval-ok-')
     const result = runEval(['--corpus', 'fixtures/corpora/tiny', '--golden', 'fixtures/golden/valid.json', '--out', out, '--baseline', ''])
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)

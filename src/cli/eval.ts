@@ -11,19 +11,19 @@ export const command = defineCommand({
   usage: `usage: rag-eval eval [--tier retrieval|full] [--config rag-eval.config.ts] [--out reports] [--corpus folder]
                      [--golden file] [--labels file] [--baseline folder] [--quiet]
        rag-eval retrieval [...]   (= rag-eval eval --tier retrieval)`,
-  description: `  The evaluation of the config's system without Vitest (pnpm eval:cli; pnpm eval:retrieval for the
-  retrieval tier; pnpm eval is the Vitest run and takes no options): runs a corpus folder against a golden
-  set and writes <out>/latest.json and <out>/latest.md. --corpus, --golden, --labels, --baseline and --out
-  replace the config's corpus, goldenSet, humanLabels, baseline and reports. EVAL_MODE: offline (default, no key), live (Claude
-  answers and judges; needs ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL optional), record (live, saving every
-  exchange under fixtures/recordings/<EVAL_RECORDING>), replay (from that recording only, no network). Other
-  knobs: EVAL_CONTEXT_BUDGET, EVAL_CHUNK_TOKENS, EVAL_CHUNK_OVERLAP, EVAL_TOP_K, EVAL_RANK_DEPTH,
-  EVAL_CONCURRENCY, EVAL_GENERATOR_MODEL, EVAL_JUDGE_MODEL, EVAL_TIMEOUT_MS, EVAL_MAX_RETRIES, EVAL_CACHE,
-  EVAL_MAX_USD (a spending cap: the run stops before a request could cross it, exit 2), EVAL_BATCH=1 (the
-  judge through the Message Batches API, half price) (see README). Live and record runs print a cost
-  estimate before any model call. Compares with the baseline ('' to skip); with GATE=1 a
-  regression, a missing baseline or a judge-error rate above EVAL_MAX_JUDGE_ERROR_RATE exits 1. --quiet
-  prints only the progress lines (the Vitest reporter prints the summary itself).`,
+  description: `  The evaluation of the config's system without Vitest (pnpm eval:cli; pnpm eval:retrieval for the retrieval
+  tier; pnpm eval is the Vitest run and takes no options): runs a corpus folder against a golden set and
+  writes <out>/latest.json and <out>/latest.md. --corpus, --golden, --labels, --baseline and --out replace
+  the config's corpus, goldenSet, humanLabels, baseline and reports. EVAL_MODE: offline (default, no key),
+  live (Claude answers and judges; needs ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL optional), record (live,
+  saving every exchange under fixtures/recordings/<EVAL_RECORDING>), replay (from that recording only, no
+  network). Other knobs: EVAL_CONTEXT_BUDGET, EVAL_CHUNK_TOKENS, EVAL_CHUNK_OVERLAP, EVAL_TOP_K,
+  EVAL_RANK_DEPTH, EVAL_CONCURRENCY, EVAL_GENERATOR_MODEL, EVAL_JUDGE_MODEL, EVAL_TIMEOUT_MS,
+  EVAL_MAX_RETRIES, EVAL_CACHE, EVAL_MAX_USD (a spending cap: the run stops before a request could cross it,
+  exit 2), EVAL_BATCH=1 (the judge through the Message Batches API, half price) (see README). Live and
+  record runs print a cost estimate before any model call. Compares with the baseline ('' to skip); with
+  GATE=1 a regression, a missing baseline or a judge-error rate above EVAL_MAX_JUDGE_ERROR_RATE exits 1.
+  --quiet prints only the progress lines (the Vitest reporter prints the summary itself).`,
   options: {
     tier: option(oneOf(['retrieval', 'full']), { default: 'full' }),
     config: option(file),

@@ -1,25 +1,24 @@
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadCorpus } from '../load/corpus.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
+import { useTempDirs } from '../model/testing/use-temp-dirs.ts'
 
 const corpus = 'fixtures/golden-lint/corpus'
 const LOW_FLOORS = 'single=1,multi=1,contradiction=1,none=1'
 
-/** Runs a golden:* entry point as `pnpm golden:<name>` would, with stdin a pipe (not a terminal). */
+/** Runs `rag-eval golden <name>` as `pnpm golden:<name>` does, with stdin a pipe (not a terminal). */
 function run(name: string, args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', `src/cli/golden-${name}.ts`, ...args], { encoding: 'utf8', input: '' })
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'golden', name, ...args], { encoding: 'utf8', input: '' })
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'golden-cli-'))
-}
+const temp = useTempDirs()
+const tempDir = () => temp.make('golden-cli-')
 
-describe('pnpm golden:check', () => {
+describe('pnpm golden:check', { timeout: 30_000 }, () => {
   it('exits 0 on a clean set and ends with the count line', () => {
     const result = run('check', ['--golden', 'fixtures/golden-lint/clean.json', '--corpus', corpus, '--floors', LOW_FLOORS])
     expect(result).toMatchObject({ code: 0, stderr: '' })
@@ -44,12 +43,12 @@ describe('pnpm golden:check', () => {
   it('exits 0 with warnings only, and 2 on input it cannot read', () => {
     expect(run('check', ['--golden', 'fixtures/golden-lint/none-too-easy.json', '--corpus', corpus, '--floors', LOW_FLOORS]).code).toBe(0)
     const missing = run('check', ['--golden', 'fixtures/golden-lint/absent.json', '--corpus', corpus])
-    expect(missing).toMatchObject({ code: 2, stderr: 'golden:check: fixtures/golden-lint/absent.json: golden set not found\n' })
-    expect(run('check', ['--floors', 'single=many']).stderr).toBe('golden:check: --floors: "single=many" is not type=count (types: single, multi, contradiction, none)\n')
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toMatch(/^golden check: --golden fixtures\/golden-lint\/absent\.json: not found \(expected a file\)\nusage: rag-eval golden check /)
   })
 })
 
-describe('pnpm golden:export and golden:import', () => {
+describe('pnpm golden:export and golden:import', { timeout: 30_000 }, () => {
   it('exports TREC qrels and topics, imports them back, and refuses to overwrite without --force', () => {
     const dir = tempDir()
     const exported = run('export', ['--format', 'trec', '--out', join(dir, 'gold.qrels'), '--golden', 'fixtures/golden-lint/clean.json', '--corpus', corpus])
@@ -67,7 +66,7 @@ describe('pnpm golden:export and golden:import', () => {
     expect(loadGoldenSet(out, loadCorpus(corpus)).map((q) => q.id)).toEqual(['q-001', 'q-002', 'q-003', 'q-004', 'q-005'])
 
     const again = run('import', [join(dir, 'gold.qrels'), '--format', 'trec', '--topics', join(dir, 'gold.topics.json'), '--out', out, '--corpus', corpus])
-    expect(again).toMatchObject({ code: 2, stderr: `golden:import: ${out} exists: pass --force to replace it, or --out another file (golden:add appends one question at a time)\n` })
+    expect(again).toMatchObject({ code: 2, stderr: `golden import: ${out} exists: pass --force to replace it, or --out another file (golden:add appends one question at a time)\n` })
   })
 
   it('fails on unknown sources with their line numbers and writes nothing; --allow-unknown drops them with a warning', () => {
@@ -84,7 +83,7 @@ describe('pnpm golden:export and golden:import', () => {
     const failed = run('import', [file, '--format', 'jsonl', '--out', out, '--corpus', corpus])
     expect(failed.code).toBe(2)
     expect(failed.stderr).toBe(
-      `golden:import: ${file}:2: question q-002: gold_sources[1] "doc-404" is not a document of the corpus\n1 unknown source: correct it, add the document to the corpus, or pass --allow-unknown to drop it\n`,
+      `golden import: ${file}:2: question q-002: gold_sources[1] "doc-404" is not a document of the corpus\n1 unknown source: correct it, add the document to the corpus, or pass --allow-unknown to drop it\n`,
     )
     expect(existsSync(out)).toBe(false)
     const allowed = run('import', [file, '--format', 'jsonl', '--out', out, '--corpus', corpus, '--allow-unknown'])
@@ -94,7 +93,7 @@ describe('pnpm golden:export and golden:import', () => {
   })
 })
 
-describe('pnpm golden:add, non-interactive', () => {
+describe('pnpm golden:add, non-interactive', { timeout: 30_000 }, () => {
   const flags = ['--corpus', corpus, '--type', 'lookup', '--question', 'Who is the CFO?', '--answer-docs', 'doc-002', '--gold-answer', 'The CFO is Elena Marsh.']
 
   it('appends the question, keeping every byte of the file before and after it', () => {
@@ -123,21 +122,32 @@ describe('pnpm golden:add, non-interactive', () => {
     })
   })
 
+  it('--create starts a new golden set with the question; without it a missing file is an error and nothing is written', () => {
+    const file = join(tempDir(), 'new-set.json')
+    const refused = run('add', ['--golden', file, ...flags, '--yes'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr.split('\n')[0]).toBe(`golden add: --golden ${file}: not found (expected a file)`)
+    expect(existsSync(file)).toBe(false)
+    const created = run('add', ['--golden', file, '--create', ...flags, '--yes'])
+    expect(created).toMatchObject({ code: 0, stderr: '' })
+    expect(loadGoldenSet(file, loadCorpus(corpus)).map((q) => [q.id, q.type, q.answerDocIds])).toEqual([['q-001', 'single', ['doc-002']]])
+  })
+
   it('without --yes shows the preview but writes nothing (no terminal to confirm on)', () => {
     const file = join(tempDir(), 'golden-set.json')
     copyFileSync('fixtures/golden-lint/clean.json', file)
     const result = run('add', ['--golden', file, ...flags])
     expect(result.code).toBe(2)
     expect(result.stdout).toContain('Top 1 chunk of the built-in system for q-006:')
-    expect(result.stderr).toBe('golden:add: not written: stdin is not a terminal, so golden:add cannot ask for confirmation; pass --yes to append\n')
+    expect(result.stderr).toBe('golden add: not written: stdin is not a terminal, so golden:add cannot ask for confirmation; pass --yes to append\n')
     expect(readFileSync(file, 'utf8')).toBe(readFileSync('fixtures/golden-lint/clean.json', 'utf8'))
   })
 
   it('rejects a taken id (suggesting the next free one), unknown answer docs and missing flags', () => {
     const golden = ['--golden', 'fixtures/golden-lint/clean.json']
-    expect(run('add', [...golden, ...flags, '--id', 'q-002', '--yes']).stderr).toBe('golden:add: --id: id q-002 is taken; the next free id is q-006\n')
-    expect(run('add', [...golden, ...flags, '--answer-docs', 'doc-002,doc-404', '--yes']).stderr).toBe('golden:add: --answer-docs: not in the corpus: doc-404\n')
+    expect(run('add', [...golden, ...flags, '--id', 'q-002', '--yes']).stderr).toBe('golden add: --id: id q-002 is taken; the next free id is q-006\n')
+    expect(run('add', [...golden, ...flags, '--answer-docs', 'doc-002,doc-404', '--yes']).stderr).toBe('golden add: --answer-docs: not in the corpus: doc-404\n')
     const missing = run('add', [...golden, '--corpus', corpus, '--type', 'contradiction', '--question', 'Q?'])
-    expect(missing).toMatchObject({ code: 2, stderr: 'golden:add: missing --answer-docs, --gold-answer, --governing: stdin is not a terminal, so golden:add cannot ask for them\n' })
+    expect(missing).toMatchObject({ code: 2, stderr: 'golden add: missing --answer-docs, --gold-answer, --governing: stdin is not a terminal, so golden:add cannot ask for them\n' })
   })
 })

@@ -1,21 +1,23 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { useTempDirs } from '../model/testing/use-temp-dirs.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const SHARED = fileURLToPath(new URL('../../../shared/trec/', import.meta.url))
 
-/** Runs src/cli/trec.ts the way `pnpm trec` does (tsx), without pnpm's banner. */
+/** Runs `rag-eval trec` the way `pnpm trec` does (tsx), without pnpm's banner. */
 function trec(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/trec.ts', ...args], { cwd: ROOT, encoding: 'utf8' })
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'trec', ...args], { cwd: ROOT, encoding: 'utf8' })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
+const temps = useTempDirs()
+
 function temp(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'trec-cli-'))
+  const dir = temps.make('trec-cli-')
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content)
   return dir
 }
@@ -74,9 +76,9 @@ describe('pnpm trec CLI', { timeout: 30_000 }, () => {
     expect(unknown.stderr).toMatch(/^trec: unknown measure "map"/)
     const option = trec(['--bogus', ...files])
     expect(option.status).toBe(2)
-    expect(option.stderr).toMatch(/^trec: Unknown option '--bogus'/)
+    expect(option.stderr).toMatch(/^trec: unknown option --bogus\nusage: rag-eval trec /)
     const missing = trec([files[0]!])
     expect(missing.status).toBe(2)
-    expect(missing.stderr).toMatch(/^trec: expected 2 files \(qrels and run\), got 1\nusage: pnpm trec/)
+    expect(missing.stderr).toMatch(/^trec: missing <run> \(expected a file\)\nusage: rag-eval trec /)
   })
 })

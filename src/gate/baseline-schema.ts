@@ -1,6 +1,28 @@
 import { z } from 'zod'
 import { EvalConfigSchema } from '../config/eval-config.ts'
 import { QUESTION_TYPES } from '../load/golden-set-schema.ts'
+import { GATED_METRICS } from './gated-metrics.ts'
+
+/** What to do about a damaged baseline: accept this run's numbers again (after checking them). */
+export const REACCEPT_BASELINE = 're-accept the baseline with `pnpm baseline:update` (vitest run --project eval -u)'
+
+/** The schema's message for a gated metric the baseline lacks (folded into one line by describeBaselineIssues). */
+const MISSING_METRIC = 'missing'
+
+const GATED_NAMES = GATED_METRICS.map((metric) => metric.name)
+
+/**
+ * The accepted value of every gated metric, by name: each one present (null: the accepted run could not
+ * compute it), no other key. A baseline without a gated metric, or with a misspelled one, would let that
+ * metric through unwatched, so it is not a baseline.
+ */
+export const BaselineMetricsSchema = z.strictObject(
+  Object.fromEntries(GATED_NAMES.map((name) => [name, z.number({ error: (issue) => (issue.input === undefined ? MISSING_METRIC : undefined) }).nullable()])),
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? `unknown gated metric ${issue.keys.map((k) => `"${k}"`).join(', ')} (misspelled?); the gated metrics are ${GATED_NAMES.join(', ')}` : undefined,
+  },
+)
 
 /**
  * baseline/summary.json: the accepted run's gated metrics and what they were measured with, so a
@@ -15,7 +37,7 @@ export const BaselineSummarySchema = z
     judgePromptsHash: z.string().nullable(),
     goldenSetHash: z.string(),
     corpusHash: z.string(),
-    metrics: z.record(z.string(), z.number().nullable()),
+    metrics: BaselineMetricsSchema,
   })
   .strict()
 export type BaselineSummary = z.infer<typeof BaselineSummarySchema>
@@ -36,9 +58,39 @@ export const BaselineQuestionSchema = z
   .strict()
 export type BaselineQuestion = z.infer<typeof BaselineQuestionSchema>
 
-export const BaselineQuestionsSchema = z.object({ schemaVersion: z.literal(1), questions: z.array(BaselineQuestionSchema) }).strict()
+/** At least one question: the gate checks every question the baseline passed, so an empty list would check none. */
+export const BaselineQuestionsSchema = z
+  .object({
+    schemaVersion: z.literal(1),
+    questions: z.array(BaselineQuestionSchema).min(1, { error: 'no per-question outcomes (an accepted baseline holds one for every question of the golden set)' }),
+  })
+  .strict()
 
 export interface Baseline {
   summary: BaselineSummary
   questions: BaselineQuestion[]
+}
+
+/**
+ * A baseline file's validation issues as lines `<file>: <problem>; <what to do>`: the gated metrics it
+ * lacks folded into one line (`gated metric "mrr" missing`), every other issue with its field.
+ */
+export function describeBaselineIssues(file: string, issues: readonly z.core.$ZodIssue[]): string[] {
+  const missing = issues.filter((issue) => issue.path[0] === 'metrics' && issue.path.length === 2 && issue.message === MISSING_METRIC).map((issue) => String(issue.path[1]))
+  const lines: string[] = []
+  if (missing.length === 1) lines.push(`gated metric "${missing[0]}" missing`)
+  if (missing.length > 1) lines.push(`gated metrics ${missing.map((name) => `"${name}"`).join(', ')} missing`)
+  for (const issue of issues) {
+    const [top, metric] = issue.path
+    if (top === 'metrics' && issue.path.length === 2) {
+      if (issue.message !== MISSING_METRIC) lines.push(`gated metric "${String(metric)}": ${issue.message}`)
+    } else if (top === 'metrics' || issue.path.length === 0) lines.push(issue.message)
+    else lines.push(`field "${issue.path.join('.')}": ${issue.message}`)
+  }
+  return lines.map((line) => `${file}: ${line}; ${REACCEPT_BASELINE}`)
+}
+
+/** A baseline that cannot be trusted (readBaseline): each problem names its file, what is wrong and what to do. The gate fails on it. */
+export interface DamagedBaseline {
+  damaged: string[]
 }

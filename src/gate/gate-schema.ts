@@ -29,7 +29,7 @@ export const GateResultSchema = z.object({
   /** Where the baseline was read from; null when there is none. */
   baseline: z.string().nullable(),
   tolerance: z.number(),
-  /** True only with a baseline and no regression. */
+  /** True only with a sound baseline (no problems) and no regression. */
   passed: z.boolean(),
   regressions: z.array(RegressionSchema),
   /** Regressions of judge-derived metrics while the judge is advisory: reported, not blocking. */
@@ -38,7 +38,13 @@ export const GateResultSchema = z.object({
   advisoryReason: z.string().nullable(),
   metrics: z.array(MetricVerdictSchema),
   questions: z.array(QuestionVerdictSchema),
-  /** How the baseline's measuring conditions differ from this run's (config, models, inputs). */
+  /** How the baseline's measuring conditions differ from this run's (config, models, inputs, questions removed since). */
   stale: z.array(z.string()),
+  /**
+   * Why the baseline cannot be trusted (a file missing or malformed, a gated metric missing, misspelled or
+   * null where this run computes it, no per-question outcomes), each naming its file and what to do. Any
+   * problem fails the gate. (Absent in reports written before it existed: none.)
+   */
+  problems: z.array(z.string()).default([]),
 })
 export type GateResult = z.infer<typeof GateResultSchema>

@@ -72,6 +72,7 @@ describe('evaluateGate', () => {
       metrics: [],
       questions: [],
       stale: [],
+      problems: [],
     })
   })
 

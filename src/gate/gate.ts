@@ -1,6 +1,7 @@
+import type { z } from 'zod'
 import type { EvalConfig } from '../config/eval-config.ts'
 import type { QuestionOutcome, Report } from '../report/report-schema.ts'
-import type { Baseline, BaselineQuestion } from './baseline-schema.ts'
+import { BaselineMetricsSchema, BaselineQuestionsSchema, describeBaselineIssues, REACCEPT_BASELINE, type Baseline, type BaselineQuestion, type DamagedBaseline } from './baseline-schema.ts'
 import type { GateResult, QuestionVerdict, Regression } from './gate-schema.ts'
 import { GATED_METRICS } from './gated-metrics.ts'
 import { compareMetric } from './regression.ts'
@@ -54,7 +55,32 @@ export function staleness(report: Report, baseline: Baseline): string[] {
   if (baseline.summary.judgePromptsHash !== report.inputs.judgePromptsHash) differences.push('judge prompts changed since the baseline')
   if (baseline.summary.goldenSetHash !== report.inputs.goldenSetHash) differences.push('golden set changed since the baseline')
   if (baseline.summary.corpusHash !== report.inputs.corpusHash) differences.push('corpus changed since the baseline')
+  const asked = new Set(report.questions.map((q) => q.id))
+  const removed = baseline.questions.filter((q) => !asked.has(q.id)).map((q) => q.id)
+  if (removed.length > 0) differences.push(`in the baseline but no longer in the golden set (removed since): ${removed.join(', ')}`)
   return differences
+}
+
+/**
+ * What makes a baseline unfit to gate this run, each naming its file and what to do: its metrics or
+ * questions not in the baseline format (checked with the files' own schemas, for a baseline given as
+ * data), and a gated metric the baseline holds as null while this run computes it (it would go unwatched).
+ */
+export function baselineProblems(report: Report, baseline: Baseline, baselinePath: string): string[] {
+  const under = (field: string, issues: readonly z.core.$ZodIssue[]) => issues.map((issue) => ({ ...issue, path: [field, ...issue.path] }))
+  const summaryFile = `${baselinePath}/summary.json`
+  const problems: string[] = []
+  const metrics = BaselineMetricsSchema.safeParse(baseline.summary.metrics)
+  if (!metrics.success) problems.push(...describeBaselineIssues(summaryFile, under('metrics', metrics.error.issues)))
+  const questions = BaselineQuestionsSchema.shape.questions.safeParse(baseline.questions)
+  if (!questions.success) problems.push(...describeBaselineIssues(`${baselinePath}/questions.json`, under('questions', questions.error.issues)))
+  for (const metric of GATED_METRICS) {
+    const current = metric.read(report.summary)
+    if (current !== null && baseline.summary.metrics[metric.name] === null) {
+      problems.push(`${summaryFile}: gated metric "${metric.name}" is null, but this run computes it (${current}); ${REACCEPT_BASELINE}`)
+    }
+  }
+  return problems
 }
 
 /**
@@ -74,13 +100,16 @@ export function judgeErrorFailure(report: Report): Regression | null {
  * Fails on any metric below its baseline by more than the tolerance and on any question the baseline
  * passed that now fails (a regression even when the mean holds). Without a baseline it does not pass.
  * While the judge is advisory (report.calibration), judge-derived metrics regress into `advisory`
- * instead, and questions are checked without the judge's verdicts.
+ * instead, and questions are checked without the judge's verdicts. A damaged baseline (readBaseline) or
+ * one with problems (baselineProblems) fails it too, each problem named with what to do.
  */
-export function evaluateGate(report: Report, baseline: Baseline | null, baselinePath: string, tolerance: number): GateResult {
+export function evaluateGate(report: Report, baseline: Baseline | DamagedBaseline | null, baselinePath: string, tolerance: number): GateResult {
   const advisoryReason = report.calibration?.advisory ? report.calibration.reason : null
   // Failures of the run itself, whatever the baseline says: a judge or a system that failed too often.
   const runFailures = [judgeErrorFailure(report), systemErrorFailure(report)].filter((failure) => failure !== null)
-  if (!baseline) return { baseline: null, tolerance, passed: false, regressions: runFailures, advisory: [], advisoryReason, metrics: [], questions: [], stale: [] }
+  const unmeasured = { tolerance, passed: false, regressions: runFailures, advisory: [], advisoryReason, metrics: [], questions: [], stale: [] }
+  if (!baseline) return { baseline: null, ...unmeasured, problems: [] }
+  if ('damaged' in baseline) return { baseline: baselinePath, ...unmeasured, problems: baseline.damaged }
   const thresholds = questionThresholds(report)
   const metrics = GATED_METRICS.map((metric) => ({
     name: metric.name,
@@ -100,5 +129,6 @@ export function evaluateGate(report: Report, baseline: Baseline | null, baseline
     if (verdict.status === 'regressed') regressions.push({ name: `question ${verdict.id}`, baseline: 1, current: 0, delta: -1 })
   }
   regressions.push(...runFailures)
-  return { baseline: baselinePath, tolerance, passed: regressions.length === 0, regressions, advisory, advisoryReason, metrics, questions, stale: staleness(report, baseline) }
+  const problems = baselineProblems(report, baseline, baselinePath)
+  return { baseline: baselinePath, tolerance, passed: regressions.length === 0 && problems.length === 0, regressions, advisory, advisoryReason, metrics, questions, stale: staleness(report, baseline), problems }
 }

@@ -15,6 +15,8 @@ export function gateMetricRows(gate: GateResult): string[][] {
 /** The regressions table (name, baseline, current, delta), or the line saying there are none. */
 export function renderRegressions(gate: GateResult, style: 'text' | 'markdown'): string {
   if (gate.baseline === null) return `gate: no baseline; ${HOW_TO_CREATE_BASELINE}`
+  // A baseline that cannot be trusted fails the gate whatever the numbers say (gate.problems).
+  if (gate.problems.length > 0) return `gate: FAILED, the baseline at ${gate.baseline}/ cannot be trusted:\n${gate.problems.map((p) => `  - ${p}`).join('\n')}`
   if (gate.regressions.length === 0) return `gate: passed, no regression beyond the tolerance ${gate.tolerance} against ${gate.baseline}/`
   const rows = [['regression', 'baseline', 'current', 'delta'], ...gate.regressions.map((r) => [r.name, r.baseline.toFixed(4), r.current.toFixed(4), signed(r.delta)])]
   return `gate: FAILED, ${gate.regressions.length} regression(s) against ${gate.baseline}/ (tolerance ${gate.tolerance})\n\n${formatTable(rows, style)}`

@@ -94,6 +94,8 @@ export function defineMetricCases(): void {
         if (!evaluation.gate) skip(`no baseline: ${HOW_TO_CREATE_BASELINE}`)
         throw new Error(`GATE=1 needs a baseline and there is none: ${HOW_TO_CREATE_BASELINE}`)
       }
+      // A damaged baseline (a gated metric missing, misspelled or null, no per-question outcomes) gates nothing: it fails.
+      if (gate.problems.length > 0) throw new Error(`the baseline at ${gate.baseline}/ cannot be trusted:\n${gate.problems.join('\n')}`)
       if (evaluation.baselineUpdated) await annotate('baseline/ was rewritten from this run (vitest -u)')
       for (const difference of gate.stale) await annotate(`stale baseline: ${difference}`, 'warning')
       expect(resolve(evaluation.projectRoot, gate.baseline)).toBe(baselineDirFor(evaluation.baselineRoot, report.config.mode))

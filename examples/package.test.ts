@@ -61,7 +61,7 @@ describe('from the packed tarball, in a fresh project', () => {
     expect(gated.code, gated.output).toBe(0)
     const broken = await vitest(project, [], { GATE: '1', RAG_EXAMPLE_BROKEN: '1' })
     expect(broken.code).toBe(1)
-    expect(broken.stdout).toMatch(/MRR does not regress/)
+    expect(broken.stdout).toMatch(/× .*gated metrics > mrr does not regress/)
     expect(broken.stdout).toContain('gate: FAILED')
     // The retrieval tier through the bin, without Vitest: the same config, TypeScript system module and all.
     const retrieval = await ragEval(project, ['retrieval'])

@@ -17,7 +17,7 @@ export interface CommandResult {
 export function run(cwd: string, command: string, args: readonly string[], env: Record<string, string> = {}): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     // CI=true would make pnpm refuse to create a lockfile and Vitest behave as in our own CI: a user's shell has neither.
-    const child = spawn(command, args, { cwd, env: { ...process.env, CI: '', GATE: '', VITEST: '', VITEST_MODE: '', NODE_OPTIONS: '', ...env } })
+    const child = spawn(command, args, { cwd, env: { ...process.env, CI: '', GATE: '', VITEST: '', VITEST_MODE: '', NODE_OPTIONS: '', NO_COLOR: '1', FORCE_COLOR: '0', ...env } })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
@@ -48,7 +48,7 @@ export async function tempProject(tarball: string, options: { source?: string; e
     if (options.source) cpSync(options.source, dir, { recursive: true, filter: (path) => !/node_modules|[/\\]reports$|[/\\]\.cache$/.test(path) })
     else writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2))
     writeFileSync(join(dir, 'pnpm-workspace.yaml'), 'allowBuilds:\n  esbuild: true\n')
-    const added = await project.run('pnpm', ['add', '--prefer-offline', '--no-frozen-lockfile', tarball, 'vitest@4.1.12', ...(options.extra ?? [])])
+    const added = await project.run('pnpm', ['add', '--prefer-offline', tarball, 'vitest@4.1.12', ...(options.extra ?? [])])
     if (added.code !== 0) throw new Error(`pnpm add failed in ${dir}:\n${added.output}`)
     return project
   } catch (error) {

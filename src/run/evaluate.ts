@@ -17,7 +17,7 @@ import { openSystem } from '../system/open-system.ts'
 import { countTextTokens } from '../system/tokenizer.ts'
 import { openModelTier, type ModelTierPaths } from '../model/model-tier.ts'
 import type { RunEstimate } from '../model/estimate.ts'
-import { BatchItemError, ModelCallError, ReplayMissError } from '../model/model-client.ts'
+import { BatchItemError, ModelCallError, ReplayMissError, RunStoppedError } from '../model/model-client.ts'
 import { MalformedResponseError } from '../model/model-types.ts'
 import { BudgetExceededError } from '../model/spending-cap.ts'
 import { UsageLedger } from '../model/usage-ledger.ts'
@@ -80,7 +80,7 @@ function budgetStop(error: unknown, spent: { spentUsd: number; paidCalls: number
 /** Errors that concern the whole run rather than one question: the run stops instead of recording a system error. */
 function stopsRun(error: unknown): boolean {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (e instanceof InputError || e instanceof ModelCallError || e instanceof ReplayMissError || e instanceof BatchItemError || e instanceof MalformedResponseError) return true
+    if (e instanceof InputError || e instanceof ModelCallError || e instanceof ReplayMissError || e instanceof BatchItemError || e instanceof MalformedResponseError || e instanceof RunStoppedError) return true
   }
   return false
 }
@@ -116,6 +116,8 @@ export async function evaluate(project: ProjectConfig, options: EvaluateOptions)
     warnings.push(`budgetTokens ${config.budgetTokens} exceeds the whole corpus (${corpusTokens} tokens): every ranked chunk fits, so recall does not measure the context budget`)
   }
   model?.begin({ questionIds: questions.map((q) => q.id), goldenSetHash, corpusHash })
+  // Stopped (SIGTERM, Vitest gone): the model client sends nothing more, and what is in flight lands in the cache.
+  options.signal?.addEventListener('abort', () => void model?.client.stopAndDrain(String((options.signal?.reason as Error | undefined)?.message ?? 'the run was stopped')), { once: true })
   // In the model modes the system answers through Claude; while the cost estimate is made, through its stand-in.
   let standInAnswerer: Answerer | null = null
   const answerer: Answerer | undefined = model ? (question, context) => (standInAnswerer ?? model.answerer)(question, context) : undefined

@@ -15,6 +15,7 @@ import type { ModelRole } from './model-types.ts'
 import { assertPriced, cacheMinTokens, loadPriceTable, type PriceTable } from './prices.ts'
 import { PromptCacheSimulator } from './prompt-cache.ts'
 import { RecordingReader, RecordingWriter, recordingDir, type RecordingMetadata } from './recording.ts'
+import { parseBaseUrl, probeBaseUrl } from './base-url.ts'
 import { createSdkTransport, DEFAULT_BASE_URL, describeBaseUrl, type MessagesTransport } from './sdk-transport.ts'
 import { standInTransport } from './stand-in-transport.ts'
 
@@ -116,6 +117,12 @@ export interface ModelTier extends ModelAgents {
    * makes is priced as the run will send it, the ones the cache holds as free. See estimate.ts.
    */
   estimate(dryRun: (agents: ModelAgents) => Promise<void>): Promise<RunEstimate>
+  /**
+   * Live and record: a TCP connect to ANTHROPIC_BASE_URL's host and port (probeBaseUrl); an InputError naming
+   * the URL when nothing answers. estimate() makes it first; a run without an estimate (a system of the
+   * user's own) should call it before its first model call. Replay, or an injected transport: nothing to check.
+   */
+  checkServer(): Promise<void>
   /** The report's warnings: the run's own first, then the per-question ones sorted (run order is not stable). */
   warnings(): string[]
   /** Before any call: replay checks the recording holds every question; record starts the recording. */
@@ -156,6 +163,8 @@ export function openModelTier(
   let reader: RecordingReader | undefined
   let writer: RecordingWriter | undefined
   let secrets: string[] = []
+  /** The server the SDK will reach (live, record): probed by checkServer. */
+  let serverUrl: URL | null = null
   const baseURL = env.ANTHROPIC_BASE_URL?.trim() || DEFAULT_BASE_URL
   if (mode === 'replay') {
     reader = RecordingReader.load(dir, HOW_TO_RECORD)
@@ -177,6 +186,8 @@ export function openModelTier(
       )
     }
     secrets = [apiKey]
+    // Not a URL: said now, before the estimate (an injected transport uses none).
+    if (!options.transport) serverUrl = parseBaseUrl(baseURL)
     transport = options.transport ?? createSdkTransport({ apiKey, baseURL })
     if (config.batch) batch = { roles: ['judge'], transport: options.batchTransport ?? createSdkBatchTransport({ apiKey, baseURL }), pollMs: config.batchPollMs }
     if (mode === 'record') writer = new RecordingWriter(dir)
@@ -223,7 +234,14 @@ export function openModelTier(
     ...agents(client, (m) => perQuestion.push(m)),
     judgePromptsHash: JUDGE_PROMPTS_HASH,
     batching: batch !== null,
-    estimate: (dryRun) => estimateRun(config, prices, cache, batch?.roles ?? [], agents, dryRun),
+    checkServer: async () => {
+      if (serverUrl) await probeBaseUrl(serverUrl)
+    },
+    estimate: async (dryRun) => {
+      // A server that refuses connections is named before the estimate is printed, not after it.
+      if (serverUrl) await probeBaseUrl(serverUrl)
+      return estimateRun(config, prices, cache, batch?.roles ?? [], agents, dryRun)
+    },
     warnings: () => [
       ...warnings,
       ...(mode !== 'replay' && client.ledger.scripted ? [`the server at ${describeBaseUrl(baseURL)} is scripted (it marks its responses so): its numbers measure scripted outputs, not a real model`] : []),

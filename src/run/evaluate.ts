@@ -140,6 +140,8 @@ export async function evaluate(project: ProjectConfig, options: EvaluateOptions)
   let estimate: RunEstimate | null = null
   if (model !== null && model.mode !== 'replay') {
     if (spec !== 'builtin') {
+      // No dry run to do it: the API's address is checked before the run starts paying.
+      await model.checkServer()
       log(`cost estimate: none: the system under test is not the built-in one, so the prompts it will send are not known before it runs${config.maxUsd === null ? '' : `; EVAL_MAX_USD=${config.maxUsd} still holds for every model call`}`)
     } else {
       estimate = await model

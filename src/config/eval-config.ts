@@ -41,6 +41,11 @@ export const EvalKnobsSchema = z
     batch: z.boolean().default(false),
     batchPollMs: z.number().int().positive().default(30_000),
     recording: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected a folder name of letters, digits, . _ -').default('golden-set'),
+    // Statistics (docs/statistics.md): resamples of the bootstrap intervals and permutation tests; what the gate
+    // fails on ('tolerance': a drop beyond it; 'significant': a significant drop; 'both': a drop that is both) at alpha.
+    bootstrapResamples: z.number().int().positive().default(2000),
+    gatePolicy: z.enum(['tolerance', 'significant', 'both']).default('tolerance'),
+    alpha: z.number().gt(0).lt(1).default(0.05),
   })
   .strict()
 
@@ -76,6 +81,8 @@ type NumericKnob =
   | 'maxSystemErrorRate'
   | 'maxUsd'
   | 'batchPollMs'
+  | 'bootstrapResamples'
+  | 'alpha'
 
 /** Environment variable -> config field. Documented in the README's knobs table. */
 const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {
@@ -100,9 +107,11 @@ const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {
   EVAL_MAX_SYSTEM_ERROR_RATE: 'maxSystemErrorRate',
   EVAL_MAX_USD: 'maxUsd',
   EVAL_BATCH_POLL_MS: 'batchPollMs',
+  EVAL_BOOTSTRAP: 'bootstrapResamples',
+  EVAL_ALPHA: 'alpha',
 }
 /** Knobs that take fractions; every other numeric knob is a whole number. */
-const FRACTIONAL_KNOBS: ReadonlySet<NumericKnob> = new Set(['tolerance', 'refusalThreshold', 'minFaithfulness', 'minCoverage', 'maxJudgeErrorRate', 'maxSystemErrorRate', 'maxUsd'])
+const FRACTIONAL_KNOBS: ReadonlySet<NumericKnob> = new Set(['tolerance', 'refusalThreshold', 'minFaithfulness', 'minCoverage', 'maxJudgeErrorRate', 'maxSystemErrorRate', 'maxUsd', 'alpha'])
 
 /** Yes/no knobs: 1/true or 0/false. */
 const BOOLEAN_OVERRIDES = {
@@ -114,6 +123,7 @@ const STRING_OVERRIDES = {
   EVAL_JUDGE_MODEL: 'judgeModel',
   EVAL_CACHE: 'cache',
   EVAL_RECORDING: 'recording',
+  EVAL_GATE_POLICY: 'gatePolicy',
 } as const
 
 /**

@@ -19,10 +19,10 @@ const WORKER = fileURLToPath(new URL(`./evaluation-worker${import.meta.url.endsW
  * run's id: a report file left by an earlier run can never stand in for this one, and a child that ends
  * without sending its report is a failed evaluation. The child runs without GATE: the cases decide.
  */
-function runEvaluation(options: RagEvalProjectOptions): Promise<SharedEvaluation> {
+export function runEvaluation(options: RagEvalProjectOptions, worker: string = WORKER): Promise<SharedEvaluation> {
   const runId = randomUUID()
-  const child = fork(WORKER, [], {
-    execArgv: WORKER.endsWith('.ts') ? ['--import', 'tsx'] : [],
+  const child = fork(worker, [], {
+    execArgv: worker.endsWith('.ts') ? ['--import', 'tsx'] : [],
     env: {
       ...process.env,
       [WORKER_ENV.runId]: runId,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { loadEvalConfig } from '../../config/eval-config.ts'
+import { loadProjectConfig } from '../../config/load-project-config.ts'
+import { runKnobs } from '../../config/project-config.ts'
 import { loadCorpus } from '../../load/corpus.ts'
 import { GoldenSetSchema, type GoldenQuestion } from '../../load/golden-set-schema.ts'
 import { createBuiltinSystem } from '../../system/builtin-system.ts'
@@ -99,8 +100,9 @@ describe('golden:add checks', () => {
   })
 })
 
+const config = runKnobs(await loadProjectConfig(), {})
+
 describe('ranking preview', () => {
-  const config = loadEvalConfig('evals/eval.config.json', {})
   const system = createBuiltinSystem(docs, { ...config, generate: false })
 
   it('shows the top chunks with scores, what the budget packs, and the hit', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { loadEvalConfig } from '../../config/eval-config.ts'
+import { loadProjectConfig } from '../../config/load-project-config.ts'
+import { runKnobs } from '../../config/project-config.ts'
 import { loadCorpus } from '../../load/corpus.ts'
 import { loadGoldenSet } from '../../load/golden-set.ts'
 import { InputError } from '../../load/input-error.ts'
@@ -11,7 +12,7 @@ import { DEFAULT_FLOORS, parseFloors, type TypeFloors } from './type-distributio
 
 const dir = 'fixtures/golden-lint'
 const docs = loadCorpus(`${dir}/corpus`)
-const config = loadEvalConfig('evals/eval.config.json', {})
+const config = runKnobs(await loadProjectConfig(), {})
 /** Floors every fixture meets, so that each test sees only the findings of its own rule. */
 const LOW_FLOORS: TypeFloors = { single: 1, multi: 1, contradiction: 1, none: 1 }
 

@@ -80,6 +80,11 @@ const CONTRACTS: Record<string, Contract> = {
     folderForFile: [['--report', 'evals'], '--report evals: expected a file, found a folder'],
     fileForFolder: [['--report', 'package.json', '--labels', 'README.md/labels.json'], '--labels README.md/labels.json: README.md is a file, not a folder'],
   },
+  compare: {
+    missingValue: [['--b-env'], '--b-env'],
+    folderForFile: [['--a', 'evals', '--b', 'package.json'], '--a evals: expected a file, found a folder'],
+    fileForFolder: [['--a', 'package.json', '--b', 'package.json', '--out', 'README.md'], '--out README.md: expected a folder, found a file'],
+  },
   'refusal-tradeoff': { missingValue: [['--step'], '--step'] },
   'model-server': { missingValue: [['--port'], '--port'] },
   'record-scripted': {

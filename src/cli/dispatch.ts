@@ -30,6 +30,7 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
   { name: 'trec', summary: 'trec_eval-conformant evaluation of a TREC run against qrels (pnpm trec)', load: async () => (await import('./trec.ts')).command },
   { name: 'trec-export', summary: "a report's qrels and run in TREC format (pnpm trec:export)", load: async () => (await import('./trec-export.ts')).command },
   { name: 'label', summary: 'label a sample of answers by hand to calibrate the judge (pnpm label)', load: async () => (await import('./label.ts')).command },
+  { name: 'compare', summary: 'run B against run A, question by question: deltas, intervals, p-values (pnpm eval:compare)', load: async () => (await import('./compare.ts')).command },
   { name: 'refusal-tradeoff', summary: 'refusal threshold against refusal rates (pnpm eval:refusal-tradeoff)', load: async () => (await import('./refusal-tradeoff.ts')).command },
   { name: 'model-server', summary: 'the local scripted Messages API server (pnpm model:server)', load: async () => (await import('./model-server.ts')).command },
   { name: 'record-scripted', summary: 're-record the golden set from the scripted server (pnpm record:scripted)', load: async () => (await import('./record-scripted.ts')).command },

@@ -11,3 +11,13 @@ export function formatTable(rows: readonly (readonly string[])[], style: 'text' 
 export function formatMetric(value: number | null): string {
   return value === null ? 'n/a' : value.toFixed(4)
 }
+
+/** An interval for display, `[0.81, 0.93]` (2 decimals by default); '' when there is none. */
+export function formatInterval(interval: { low: number; high: number } | null | undefined, decimals = 2): string {
+  return interval ? `[${interval.low.toFixed(decimals)}, ${interval.high.toFixed(decimals)}]` : ''
+}
+
+/** A p-value for display: 3 significant digits (0.219, 0.0156, 1), or "n/a". */
+export function formatPValue(p: number | null): string {
+  return p === null ? 'n/a' : String(Number(p.toPrecision(3)))
+}

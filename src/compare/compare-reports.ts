@@ -1,0 +1,99 @@
+import type { QuestionOutcome, Report } from '../report/report-schema.ts'
+import { InputError } from '../load/input-error.ts'
+import { stableStringify } from '../model/stable-json.ts'
+import { STATISTICS_SEED } from '../statistics/defaults.ts'
+import type { CompareResult, CompareSide, Flip } from './comparison-schema.ts'
+import { pairedComparison } from './paired-comparison.ts'
+import { inScope, PAIRED_METRICS, type PairedMetric } from './paired-metrics.ts'
+
+/** What a side was, besides its report. */
+export type SideSource = Pick<CompareSide, 'source' | 'kind' | 'env' | 'report'>
+
+/** Names the questions only one side has; throws an InputError when the golden sets differ in ids. */
+export function checkSameQuestions(a: Report, b: Report, sources: { a: string; b: string }): void {
+  const idsA = new Set(a.questions.map((q) => q.id))
+  const idsB = new Set(b.questions.map((q) => q.id))
+  const onlyA = [...idsA].filter((id) => !idsB.has(id))
+  const onlyB = [...idsB].filter((id) => !idsA.has(id))
+  if (onlyA.length === 0 && onlyB.length === 0) return
+  const list = (ids: string[]) => (ids.length > 10 ? `${ids.slice(0, 10).join(', ')} and ${ids.length - 10} more` : ids.join(', '))
+  const parts = [
+    ...(onlyA.length > 0 ? [`${onlyA.length} question(s) only in A (${sources.a}, golden set ${a.corpus.goldenSet}): ${list(onlyA)}`] : []),
+    ...(onlyB.length > 0 ? [`${onlyB.length} question(s) only in B (${sources.b}, golden set ${b.corpus.goldenSet}): ${list(onlyB)}`] : []),
+  ]
+  throw new InputError(`A and B are not runs of the same golden set: ${parts.join('; ')}; compare two runs of one golden set`)
+}
+
+/** The knobs (and the system) that differ between the two runs, as `field: A x, B y`. */
+function configDifferences(a: Report, b: Report): string[] {
+  const shown = (value: unknown) => (typeof value === 'object' && value !== null ? stableStringify(value) : String(value))
+  const fields = [...new Set([...Object.keys(a.config), ...Object.keys(b.config)])]
+  return fields.flatMap((field) => {
+    const valueA = shown((a.config as Record<string, unknown>)[field])
+    const valueB = shown((b.config as Record<string, unknown>)[field])
+    return valueA === valueB ? [] : [`${field}: A ${valueA}, B ${valueB}`]
+  })
+}
+
+/** One side's evidence: where each answer document ranked (1-based, its first chunk; null: not ranked), the context, the answer. */
+function evidence(q: QuestionOutcome): Flip['a'] {
+  const answerRanks = q.answerDocIds.map((doc) => {
+    const index = q.rankedDocIds.indexOf(doc)
+    return index === -1 ? null : index + 1
+  })
+  return { answerRanks, contextDocIds: [...new Set(q.contextDocIds)], refused: q.refused, answer: q.answer }
+}
+
+/** The questions of a binary metric's scope whose outcome changed, the bad way and the good way. */
+function flipsOf(metric: PairedMetric, a: Report, b: Report): { worse: Flip[]; better: Flip[] } {
+  const inB = new Map(b.questions.map((q) => [q.id, q]))
+  const worse: Flip[] = []
+  const better: Flip[] = []
+  for (const qa of a.questions) {
+    const qb = inB.get(qa.id)
+    const va = metric.value(qa)
+    const vb = qb === undefined ? null : metric.value(qb)
+    if (!inScope(metric.scope, qa) || qb === undefined || va === null || vb === null || va === vb) continue
+    const flip: Flip = { id: qa.id, type: qa.type, question: qa.question, answerDocIds: qa.answerDocIds, a: evidence(qa), b: evidence(qb) }
+    ;((vb > va) === metric.higherIsBetter ? better : worse).push(flip)
+  }
+  return { worse, better }
+}
+
+export interface CompareOptions {
+  resamples: number
+  alpha: number
+}
+
+/**
+ * Run B against run A, a pure function of the two reports: every paired metric (overall and per type)
+ * with its means, difference, interval and p-value, and for the binary metrics the questions that flipped
+ * each way with their evidence. The runs must be of the same golden set (same question ids).
+ */
+export function compareReports(a: Report, b: Report, sides: { a: SideSource; b: SideSource }, options: CompareOptions): CompareResult {
+  checkSameQuestions(a, b, { a: sides.a.source, b: sides.b.source })
+  const side = (source: SideSource, report: Report): CompareSide => ({
+    ...source,
+    system: report.config.system,
+    tier: report.tier,
+    goldenSet: report.corpus.goldenSet,
+    goldenSetHash: report.inputs.goldenSetHash,
+  })
+  const warnings: string[] = []
+  if (a.inputs.goldenSetHash !== b.inputs.goldenSetHash) warnings.push('the golden sets have the same question ids but differ in content (questions, answers or documents): the pairs may not measure the same thing')
+  if (a.inputs.corpusHash !== b.inputs.corpusHash) warnings.push('the corpora differ between A and B')
+  if (a.tier !== b.tier) warnings.push(`A is a ${a.tier}-tier run and B a ${b.tier}-tier run: generation metrics have no pairs`)
+  const paired = { resamples: options.resamples, seed: STATISTICS_SEED, alpha: options.alpha }
+  return {
+    schemaVersion: 1,
+    a: side(sides.a, a),
+    b: side(sides.b, b),
+    questions: a.questions.length,
+    alpha: options.alpha,
+    resamples: options.resamples,
+    configDifferences: configDifferences(a, b),
+    warnings,
+    metrics: PAIRED_METRICS.map((metric) => ({ name: metric.name, label: metric.label, scope: metric.scope, ...pairedComparison(a.questions, b.questions, metric, paired) })),
+    flips: PAIRED_METRICS.filter((metric) => metric.test === 'mcnemar-exact' && !metric.name.includes('.')).map((metric) => ({ metric: metric.name, label: metric.label, ...flipsOf(metric, a, b) })),
+  }
+}

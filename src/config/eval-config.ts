@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { InputError } from '../load/input-error.ts'
+import { MINISEARCH_RETRIEVER_OPTIONS, RetrieverOptionsSchema, type RetrieverOptions } from '../system/retriever-options.ts'
 
 /**
  * The evaluation's knobs, each with its default. rag-eval.config.ts sets them (defineConfig); each has an
@@ -14,7 +15,8 @@ export const EvalKnobsSchema = z
     rankDepth: z.number().int().min(20).default(50),
     chunkTokens: z.number().int().min(16).default(160),
     chunkOverlap: z.number().int().min(0).default(32),
-    retriever: z.literal('bm25').default('bm25'),
+    // How the built-in system ranks chunks (src/system/retriever-options.ts); a user's own system ignores it.
+    retrieval: RetrieverOptionsSchema.prefault({}),
     tokenizer: z.literal('o200k_base').default('o200k_base'),
     generatorModel: z.string().min(1).default('claude-sonnet-5'),
     judgeModel: z.string().min(1).default('claude-haiku-4-5-20251001'),
@@ -58,6 +60,17 @@ export const EvalConfigSchema = EvalKnobsSchema
   .refine((c) => c.k <= c.rankDepth, { message: 'k must not exceed rankDepth', path: ['k'] })
 
 export type EvalConfig = z.infer<typeof EvalConfigSchema>
+
+/**
+ * A config as a report or baseline recorded it, older ones included. Before the retrieval options a
+ * config held `retriever: 'bm25'`, which was MiniSearch's scoring: it reads as that scoring, so a baseline
+ * measured with it is named stale against today's defaults instead of passing for them.
+ */
+export const RecordedEvalConfigSchema = z.preprocess((value) => {
+  if (typeof value !== 'object' || value === null || !('retriever' in value) || (value as { retrieval?: unknown }).retrieval !== undefined) return value
+  const { retriever, ...rest } = value as Record<string, unknown>
+  return { ...rest, retrieval: { ...MINISEARCH_RETRIEVER_OPTIONS, kind: retriever } }
+}, EvalConfigSchema)
 
 type NumericKnob =
   | 'budgetTokens'
@@ -127,6 +140,35 @@ const STRING_OVERRIDES = {
 } as const
 
 /**
+ * The built-in retriever's options from the environment (retrieval.<field>): its kind, the BM25
+ * parameters and the fusion constant, so a comparison can vary them without editing the config.
+ */
+const RETRIEVAL_OVERRIDES = {
+  EVAL_RETRIEVER: { field: 'kind', value: 'string' },
+  EVAL_BM25_COORDINATION: { field: 'coordination', value: 'boolean' },
+  EVAL_BM25_K1: { field: 'k1', value: 'number' },
+  EVAL_BM25_B: { field: 'b', value: 'number' },
+  EVAL_BM25_DELTA: { field: 'delta', value: 'number' },
+  EVAL_POSSESSIVES: { field: 'possessives', value: 'boolean' },
+  EVAL_TITLE_WEIGHT: { field: 'titleWeight', value: 'number' },
+  EVAL_RRF_K: { field: 'rrfK', value: 'number' },
+} as const satisfies Record<string, { field: keyof RetrieverOptions; value: 'string' | 'boolean' | 'number' }>
+
+/** A numeric variable's value: decimal notation only (Number() would also read 0x10, 1e9 or ' 12 ', which no one means in a knob). */
+function decimalOverride(name: string, raw: string, fractional: boolean): number {
+  if (!(fractional ? /^-?\d+(\.\d+)?$/ : /^-?\d+$/).test(raw)) {
+    throw new InputError(`${name}=${JSON.stringify(raw)}: expected ${fractional ? 'a decimal number such as 0.5' : 'a decimal integer such as 600'}`)
+  }
+  return Number(raw)
+}
+
+/** A yes/no variable's value: 1/true or 0/false. */
+function booleanOverride(name: string, raw: string): boolean {
+  if (!/^(1|0|true|false)$/i.test(raw)) throw new InputError(`${name}=${JSON.stringify(raw)}: expected 1 or 0 (true or false)`)
+  return /^(1|true)$/i.test(raw)
+}
+
+/**
  * Resolves the config: file defaults, then environment overrides, validated as a whole.
  * A bad value names its source (the variable or the file field) and what is expected.
  */
@@ -145,20 +187,13 @@ export function resolveEvalConfig(
   for (const [name, field] of Object.entries(NUMERIC_OVERRIDES)) {
     const raw = env[name]
     if (raw === undefined || raw === '') continue
-    // Decimal notation only: Number() would also read 0x10, 1e9 or ' 12 ', which no one means in a knob.
-    const fractional = FRACTIONAL_KNOBS.has(field)
-    if (!(fractional ? /^-?\d+(\.\d+)?$/ : /^-?\d+$/).test(raw)) {
-      throw new InputError(`${name}=${JSON.stringify(raw)}: expected ${fractional ? 'a decimal number such as 0.5' : 'a decimal integer such as 600'}`)
-    }
-    const value = Number(raw)
-    merged[field] = value
+    merged[field] = decimalOverride(name, raw, FRACTIONAL_KNOBS.has(field))
     origin[field] = name
   }
   for (const [name, field] of Object.entries(BOOLEAN_OVERRIDES)) {
     const raw = env[name]
     if (raw === undefined || raw === '') continue
-    if (!/^(1|0|true|false)$/i.test(raw)) throw new InputError(`${name}=${JSON.stringify(raw)}: expected 1 or 0 (true or false)`)
-    merged[field] = /^(1|true)$/i.test(raw)
+    merged[field] = booleanOverride(name, raw)
     origin[field] = name
   }
   for (const [name, field] of Object.entries(STRING_OVERRIDES)) {
@@ -166,6 +201,15 @@ export function resolveEvalConfig(
     if (raw === undefined || raw === '') continue
     merged[field] = raw
     origin[field] = name
+  }
+  for (const [name, { field, value }] of Object.entries(RETRIEVAL_OVERRIDES)) {
+    const raw = env[name]
+    if (raw === undefined || raw === '') continue
+    // Over the file's retrieval options (a value that is not an object is left for the schema to name).
+    const fileRetrieval = merged.retrieval ?? {}
+    if (typeof fileRetrieval !== 'object' || fileRetrieval === null || Array.isArray(fileRetrieval)) continue
+    merged.retrieval = { ...fileRetrieval, [field]: value === 'boolean' ? booleanOverride(name, raw) : value === 'number' ? decimalOverride(name, raw, true) : raw }
+    origin[`retrieval.${field}`] = name
   }
   // MOCK=1 means no network: a live run answers from its recording instead (replay), a record run cannot run.
   if (env.MOCK === '1' && merged.mode === 'record') {
@@ -178,11 +222,17 @@ export function resolveEvalConfig(
   const parsed = EvalConfigSchema.safeParse(merged)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
+    if (issue.code === 'unrecognized_keys' && issue.path[0] === 'retrieval') {
+      throw new InputError(`${where('retrieval')}: unknown option(s) ${issue.keys.join(', ')}; expected only ${Object.keys(RetrieverOptionsSchema.shape).join(', ')}`)
+    }
     if (issue.code === 'unrecognized_keys') {
       throw new InputError(`${source}: unknown config field(s) ${issue.keys.join(', ')}; expected only ${Object.keys(EvalKnobsSchema.shape).join(', ')}`)
     }
     const field = String(issue.path[0] ?? '')
-    throw new InputError(`${origin[field] ?? where(field)}: ${issue.message} (got ${JSON.stringify(merged[field])})`)
+    // A retrieval option names its own variable or field (retrieval.k1), and shows its own value.
+    const nested = issue.path.length === 2 ? `${field}.${String(issue.path[1])}` : null
+    const got = nested === null ? merged[field] : (merged[field] as Record<string, unknown>)[String(issue.path[1])]
+    throw new InputError(`${(nested === null ? undefined : origin[nested]) ?? origin[field] ?? where(nested ?? field)}: ${issue.message} (got ${JSON.stringify(got)})`)
   }
   return parsed.data
 }

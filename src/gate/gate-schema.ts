@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { IntervalSchema } from '../statistics/interval.ts'
 
 /** The `gate` block of reports/latest.json: the run against the accepted baseline. */
 export const ComparisonSchema = z.object({
@@ -11,7 +12,26 @@ export const ComparisonSchema = z.object({
 })
 export type Comparison = z.infer<typeof ComparisonSchema>
 
-export const MetricVerdictSchema = ComparisonSchema.extend({ name: z.string(), label: z.string() })
+/**
+ * A gated metric against the baseline: the tolerance comparison, and the paired test over the questions
+ * both measured (docs/statistics.md). `status` is the verdict under the gate's policy. (The paired fields
+ * are absent in reports written before they existed: null.)
+ */
+export const MetricVerdictSchema = ComparisonSchema.extend({
+  name: z.string(),
+  label: z.string(),
+  /** The paired test that fits the metric: exact McNemar for hits and refusals, sign-flip permutation for continuous values. */
+  test: z.enum(['mcnemar-exact', 'paired-permutation']).nullable().default(null),
+  /** Questions in both the baseline and this run with a value in both. */
+  pairs: z.number().int().default(0),
+  /** 95% paired bootstrap interval of the change (this run - baseline) over those questions. */
+  deltaInterval: IntervalSchema.nullable().default(null),
+  /** Two-sided p-value of the paired test; null when there is no pair to test (see testReason). */
+  pValue: z.number().nullable().default(null),
+  /** Whether the change is significant at the gate's alpha, and which way. */
+  significance: z.enum(['drop', 'rise', 'none']).nullable().default(null),
+  testReason: z.string().nullable().default(null),
+})
 export type MetricVerdict = z.infer<typeof MetricVerdictSchema>
 
 export const QuestionVerdictSchema = z.object({
@@ -29,6 +49,13 @@ export const GateResultSchema = z.object({
   /** Where the baseline was read from; null when there is none. */
   baseline: z.string().nullable(),
   tolerance: z.number(),
+  /**
+   * What fails a gated metric: 'tolerance' a drop beyond the tolerance; 'significant' a drop significant at
+   * alpha (paired test); 'both' a drop beyond the tolerance that is also significant. Under 'significant'
+   * and 'both' a lost question is reported, not failed: the metric's test decides whether the losses are noise.
+   */
+  policy: z.enum(['tolerance', 'significant', 'both']).default('tolerance'),
+  alpha: z.number().default(0.05),
   /** True only with a sound baseline (no problems) and no regression. */
   passed: z.boolean(),
   regressions: z.array(RegressionSchema),

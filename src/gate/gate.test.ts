@@ -65,6 +65,8 @@ describe('evaluateGate', () => {
     expect(evaluateGate(report, null, 'baseline', 0.01)).toEqual({
       baseline: null,
       tolerance: 0.01,
+      policy: 'tolerance',
+      alpha: 0.05,
       passed: false,
       regressions: [],
       advisory: [],

@@ -17,7 +17,7 @@ const MEASURING_FIELDS = [
   'rankDepth',
   'chunkTokens',
   'chunkOverlap',
-  'retriever',
+  'retrieval',
   'tokenizer',
   'refusalThreshold',
   'answerSentences',
@@ -40,13 +40,23 @@ function questionVerdict(outcome: QuestionOutcome, accepted: BaselineQuestion | 
   return { id: outcome.id, status, baselinePassed, currentPassed }
 }
 
+/** The measuring fields as text, an object's (the retrieval options) one entry per option: `retrieval.k1` -> `1.2`. */
+function measuringValues(config: EvalConfig): Map<string, string> {
+  const values = new Map<string, string>()
+  for (const field of MEASURING_FIELDS) {
+    const value = config[field]
+    if (typeof value === 'object') for (const [option, setting] of Object.entries(value)) values.set(`${field}.${option}`, String(setting))
+    else values.set(field, String(value))
+  }
+  return values
+}
+
 /** Names what differs between the conditions the baseline was measured under and this run's. */
 export function staleness(report: Report, baseline: Baseline): string[] {
   const differences: string[] = []
-  for (const field of MEASURING_FIELDS) {
-    if (baseline.summary.config[field] !== report.config[field]) {
-      differences.push(`${field}: baseline ${String(baseline.summary.config[field])}, this run ${String(report.config[field])}`)
-    }
+  const accepted = measuringValues(baseline.summary.config)
+  for (const [field, current] of measuringValues(report.config)) {
+    if (accepted.get(field) !== current) differences.push(`${field}: baseline ${accepted.get(field)}, this run ${current}`)
   }
   if (baseline.summary.system !== report.config.system) differences.push(`system: baseline ${baseline.summary.system}, this run ${report.config.system}`)
   if (baseline.summary.models.generator !== report.config.generatorModel)

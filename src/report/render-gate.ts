@@ -1,15 +1,36 @@
 import { HOW_TO_CREATE_BASELINE } from '../gate/baseline-files.ts'
 import type { GateResult } from '../gate/gate-schema.ts'
-import { formatMetric, formatTable } from './format-table.ts'
+import { formatInterval, formatMetric, formatPValue, formatTable } from './format-table.ts'
 
 const signed = (delta: number | null) => (delta === null ? 'n/a' : `${delta >= 0 ? '+' : ''}${delta.toFixed(4)}`)
 
-/** Gated metrics against the baseline: metric, current, baseline, delta, status. */
+/**
+ * Gated metrics against the baseline: metric, current, baseline, delta, the paired bootstrap interval of
+ * the change, the paired test's p-value, status (under the gate's policy).
+ */
 export function gateMetricRows(gate: GateResult): string[][] {
   return [
-    ['metric', 'current', 'baseline', 'delta', 'status'],
-    ...gate.metrics.map((m) => [m.label, formatMetric(m.current), formatMetric(m.baseline), signed(m.delta), m.status === 'not-comparable' ? `n/a: ${m.reason}` : m.status]),
+    ['metric', 'current', 'baseline', 'delta', '95% interval', 'p', 'status'],
+    ...gate.metrics.map((m) => [
+      m.label,
+      formatMetric(m.current),
+      formatMetric(m.baseline),
+      signed(m.delta),
+      formatInterval(m.deltaInterval, 3),
+      formatPValue(m.pValue),
+      m.status === 'not-comparable' ? `n/a: ${m.reason}` : m.status,
+    ]),
   ]
+}
+
+/** What the gate fails a metric on, in words, and how the interval and p-value were computed. */
+export function describeGatePolicy(gate: GateResult): string {
+  const rule = {
+    tolerance: `a drop beyond the tolerance ${gate.tolerance}, and any question the baseline passed`,
+    significant: `a drop significant at alpha ${gate.alpha} (paired test), whatever its size`,
+    both: `a drop beyond the tolerance ${gate.tolerance} that is also significant at alpha ${gate.alpha}`,
+  }[gate.policy]
+  return `gate policy ${gate.policy}: fails on ${rule}. p: exact McNemar (recall, refusal) or sign-flip permutation (the rest) against the baseline's per-question outcomes; interval: paired bootstrap of the change`
 }
 
 /** The regressions table (name, baseline, current, delta), or the line saying there are none. */
@@ -17,9 +38,11 @@ export function renderRegressions(gate: GateResult, style: 'text' | 'markdown'):
   if (gate.baseline === null) return `gate: no baseline; ${HOW_TO_CREATE_BASELINE}`
   // A baseline that cannot be trusted fails the gate whatever the numbers say (gate.problems).
   if (gate.problems.length > 0) return `gate: FAILED, the baseline at ${gate.baseline}/ cannot be trusted:\n${gate.problems.map((p) => `  - ${p}`).join('\n')}`
-  if (gate.regressions.length === 0) return `gate: passed, no regression beyond the tolerance ${gate.tolerance} against ${gate.baseline}/`
+  const none = { tolerance: `beyond the tolerance ${gate.tolerance}`, significant: `significant at alpha ${gate.alpha}`, both: `both beyond the tolerance ${gate.tolerance} and significant at alpha ${gate.alpha}` }[gate.policy]
+  if (gate.regressions.length === 0) return `gate: passed, no regression ${none} against ${gate.baseline}/`
   const rows = [['regression', 'baseline', 'current', 'delta'], ...gate.regressions.map((r) => [r.name, r.baseline.toFixed(4), r.current.toFixed(4), signed(r.delta)])]
-  return `gate: FAILED, ${gate.regressions.length} regression(s) against ${gate.baseline}/ (tolerance ${gate.tolerance})\n\n${formatTable(rows, style)}`
+  const policy = gate.policy === 'tolerance' ? `tolerance ${gate.tolerance}` : `policy ${gate.policy}, tolerance ${gate.tolerance}, alpha ${gate.alpha}`
+  return `gate: FAILED, ${gate.regressions.length} regression(s) against ${gate.baseline}/ (${policy})\n\n${formatTable(rows, style)}`
 }
 
 /** Judge-derived regressions that do not block because the judge is advisory, and why. */
@@ -41,6 +64,8 @@ export function renderQuestionChanges(gate: GateResult): string[] {
   const ids = (status: string) => gate.questions.filter((q) => q.status === status).map((q) => q.id)
   const lines: string[] = []
   const improved = ids('improved')
+  const lost = gate.policy === 'tolerance' ? [] : ids('regressed')
+  if (lost.length > 0) lines.push(`lost since the baseline (not failed under gate policy ${gate.policy}: the metrics' paired tests decide): ${lost.join(', ')}`)
   const known = ids('known-miss')
   const fresh = ids('new')
   if (improved.length > 0) lines.push(`improved (the baseline missed them; vitest run --project eval -u accepts): ${improved.join(', ')}`)

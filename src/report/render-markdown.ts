@@ -1,4 +1,5 @@
 import { questionChecks, questionThresholds } from '../gate/question-checks.ts'
+import { describeRetrieval } from '../system/retriever-options.ts'
 import type { QuestionOutcome, Report } from './report-schema.ts'
 import { formatTable } from './format-table.ts'
 import { diagnosisRows, generationSummaryRows, retrievalSummaryRows, whereToLook } from './summary-table.ts'
@@ -43,7 +44,7 @@ export function renderMarkdown(report: Report): string {
   return [
     `# RAG evaluation: ${config.system}, ${report.tier} tier`,
     '',
-    `Mode ${config.mode} · ${corpus.documents} documents, ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · context budget ${config.budgetTokens} tokens · chunks ${config.chunkTokens}/${config.chunkOverlap} overlap · ${config.retriever} · tokenizer ${config.tokenizer}`,
+    `Mode ${config.mode} · ${corpus.documents} documents, ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · context budget ${config.budgetTokens} tokens · chunks ${config.chunkTokens}/${config.chunkOverlap} overlap ${config.system.startsWith('builtin-') ? ` · ${describeRetrieval(config.retrieval)}` : ''} · tokenizer ${config.tokenizer}`,
     '',
     ...renderWarnings(report).map((line) => `> ${line}\n`),
     ...(config.mode === 'offline' ? [] : ['## Model calls and cost', '', ...renderModelRun(report).map((line) => (line.startsWith('  ') ? `  - ${line.trimStart()}` : `- ${line}`)), '']),

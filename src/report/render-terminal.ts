@@ -1,7 +1,7 @@
 import type { Report } from './report-schema.ts'
 import { formatTable } from './format-table.ts'
 import { diagnosisRows, generationSummaryRows, retrievalSummaryRows } from './summary-table.ts'
-import { gateMetricRows, renderAdvisory, renderQuestionChanges, renderRegressions, renderStaleness } from './render-gate.ts'
+import { describeGatePolicy, gateMetricRows, renderAdvisory, renderQuestionChanges, renderRegressions, renderStaleness } from './render-gate.ts'
 import { renderCalibration } from './render-calibration.ts'
 import { renderModelRun, renderWarnings } from './render-model-run.ts'
 
@@ -17,6 +17,7 @@ export function renderTerminalSummary(report: Report): string {
     ...renderModelRun(report),
     '',
     formatTable(retrievalSummaryRows(summary, config.k), 'text'),
+    renderDetectableDrop(report),
     '',
     ...(summary.judge === null
       ? []
@@ -32,6 +33,14 @@ export function renderTerminalSummary(report: Report): string {
   return lines.join('\n')
 }
 
+/** One line on what the golden set can resolve: the smallest recall drop a paired test would notice. */
+export function renderDetectableDrop(report: Report): string {
+  const { minimumDetectableRecallDrop: drop, answerable } = report.summary
+  const intervals = 'intervals: 95%, Wilson for rates, bootstrap for means'
+  if (drop === null) return `${intervals}; minimum detectable drop of recall: n/a (${report.summary.notComputed.minimumDetectableRecallDrop ?? 'not computed'})`
+  return `${intervals}; minimum detectable drop of recall: ${drop.toFixed(3)} (80% power, alpha ${report.config.alpha}, ${answerable} answerable questions): a smaller regression cannot be told from noise`
+}
+
 /** The latency bill, per stage (p50/p95 in ms), and in offline mode the (nil) money bill. */
 export function renderLatency(report: Report): string {
   const stage = (name: string, value: { p50: number; p95: number } | null) => (value === null ? null : `${name} ${value.p50.toFixed(2)}/${value.p95.toFixed(2)} ms`)
@@ -44,7 +53,7 @@ export function renderLatency(report: Report): string {
 /** The gate part of the summary; ends with the regressions table, which is the last thing printed. */
 export function renderGate(gate: NonNullable<Report['gate']>): string[] {
   const lines: string[] = []
-  if (gate.baseline !== null) lines.push(formatTable(gateMetricRows(gate), 'text'), '')
+  if (gate.baseline !== null) lines.push(formatTable(gateMetricRows(gate), 'text'), describeGatePolicy(gate), '')
   lines.push(...renderStaleness(gate), ...renderQuestionChanges(gate), ...renderAdvisory(gate))
   if (lines.length > 0 && lines.at(-1) !== '') lines.push('')
   lines.push(renderRegressions(gate, 'text'))

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { EvalConfigSchema } from '../config/eval-config.ts'
+import { RecordedEvalConfigSchema } from '../config/eval-config.ts'
 import { GateResultSchema } from '../gate/gate-schema.ts'
 import { QUESTION_TYPES } from '../load/golden-set-schema.ts'
 import { CallLogSchema, RoleUsageSchema, SavedUsageSchema, ZERO_ROLE_USAGE } from '../model/usage-ledger.ts'
@@ -189,7 +189,7 @@ export type Calibration = z.infer<typeof CalibrationSchema>
 export const ReportSchema = z.object({
   schemaVersion: z.literal(1),
   tier: z.enum(['retrieval', 'full']),
-  config: EvalConfigSchema.and(z.object({ system: z.string() })),
+  config: RecordedEvalConfigSchema.and(z.object({ system: z.string() })),
   corpus: z.object({
     /** Documents the suite loaded; null when the system owns its documents (corpus: null). */
     documents: z.number().int().nullable(),

@@ -1,18 +1,29 @@
 import type { Summary } from './report-schema.ts'
-import { formatMetric } from './format-table.ts'
+import { formatInterval, formatMetric } from './format-table.ts'
 
 const TYPES = ['single', 'multi', 'contradiction'] as const
 
-/** The retrieval summary as table rows: one row per metric, overall then per answerable type. */
+/** A summary metric with its 95% interval when it has one: `0.8879 [0.81, 0.93]`. */
+function withInterval(summary: Summary, path: string, value: number | null): string {
+  const interval = summary.intervals[path]
+  return interval ? `${formatMetric(value)} ${formatInterval(interval)}` : formatMetric(value)
+}
+
+/** The retrieval summary as table rows: one row per metric, overall then per answerable type, each with its 95% interval. */
 export function retrievalSummaryRows(summary: Summary, k: number): string[][] {
   const byType = summary.questionsByType
+  const row = (label: string, path: string, overall: number | null, perType: Record<(typeof TYPES)[number], number | null>) => [
+    label,
+    withInterval(summary, path, overall),
+    ...TYPES.map((t) => withInterval(summary, `${path}ByType.${t}`, perType[t])),
+  ]
   return [
     ['metric', 'all', ...TYPES],
     ['questions', String(summary.answerable), ...TYPES.map((t) => String(byType[t]))],
-    ['recall (context)', formatMetric(summary.recall), ...TYPES.map((t) => formatMetric(summary.recallByType[t]))],
-    [`recall@${k}`, formatMetric(summary.recallAtK), ...TYPES.map((t) => formatMetric(summary.recallAtKByType[t]))],
-    ['MRR', formatMetric(summary.mrr), ...TYPES.map((t) => formatMetric(summary.mrrByType[t]))],
-    ['nDCG@10', formatMetric(summary.ndcg10), ...TYPES.map((t) => formatMetric(summary.ndcg10ByType[t]))],
+    row('recall (context)', 'recall', summary.recall, summary.recallByType),
+    row(`recall@${k}`, 'recallAtK', summary.recallAtK, summary.recallAtKByType),
+    row('MRR', 'mrr', summary.mrr, summary.mrrByType),
+    row('nDCG@10', 'ndcg10', summary.ndcg10, summary.ndcg10ByType),
   ]
 }
 
@@ -20,13 +31,13 @@ export function retrievalSummaryRows(summary: Summary, k: number): string[][] {
 export function generationSummaryRows(summary: Summary): string[][] {
   if (summary.judge === null) return []
   return [
-    ['generation', 'mean', 'P10'],
-    ['refusal rate (none)', formatMetric(summary.refusalRate), ''],
-    ['false refusals (answerable)', formatMetric(summary.falseRefusalRate), ''],
-    ['faithfulness', formatMetric(summary.faithfulness), formatMetric(summary.faithfulnessP10)],
-    ['answer relevancy', formatMetric(summary.answerRelevancy), formatMetric(summary.answerRelevancyP10)],
-    ['coverage', formatMetric(summary.coverage), formatMetric(summary.coverageP10)],
-    ['contradiction handled', formatMetric(summary.contradictionHandledRate), ''],
+    ['generation', 'mean [95% interval]', 'P10'],
+    ['refusal rate (none)', withInterval(summary, 'refusalRate', summary.refusalRate), ''],
+    ['false refusals (answerable)', withInterval(summary, 'falseRefusalRate', summary.falseRefusalRate), ''],
+    ['faithfulness', withInterval(summary, 'faithfulness', summary.faithfulness), formatMetric(summary.faithfulnessP10)],
+    ['answer relevancy', withInterval(summary, 'answerRelevancy', summary.answerRelevancy), formatMetric(summary.answerRelevancyP10)],
+    ['coverage', withInterval(summary, 'coverage', summary.coverage), formatMetric(summary.coverageP10)],
+    ['contradiction handled', withInterval(summary, 'contradictionHandledRate', summary.contradictionHandledRate), ''],
   ]
 }
 

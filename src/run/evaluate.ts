@@ -189,7 +189,7 @@ export async function evaluate(project: ProjectConfig, options: EvaluateOptions)
       goldenSetHash,
       judgePromptsHash: model && judge ? model.judgePromptsHash : null,
     },
-    summary: summarise(outcomes, judge?.name ?? null, judgeErrors, generate ? NO_SYSTEM_ANSWERS_REASON : NO_ANSWERS_REASON),
+    summary: summarise(outcomes, judge?.name ?? null, judgeErrors, generate ? NO_SYSTEM_ANSWERS_REASON : NO_ANSWERS_REASON, { resamples: config.bootstrapResamples, alpha: config.alpha }),
     questions: outcomes,
     calibration: judge ? calibrate(loadHumanLabels(project.humanLabels), outcomes, displayPath(project, project.humanLabels), judge.name, ledger.scripted) : null,
     gate: null,

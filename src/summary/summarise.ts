@@ -1,6 +1,9 @@
 import { QUESTION_TYPES } from '../load/golden-set-schema.ts'
 import { DIAGNOSES, type QuestionOutcome, type Summary } from '../report/report-schema.ts'
+import type { Interval } from '../statistics/interval.ts'
+import { minimumDetectableDrop } from '../statistics/minimum-detectable-drop.ts'
 import { meanOrNull, percentile, round4 } from './statistics.ts'
+import { summaryInterval } from './summary-interval.ts'
 
 const ANSWERABLE_TYPES = ['single', 'multi', 'contradiction'] as const
 type AnswerableType = (typeof ANSWERABLE_TYPES)[number]
@@ -9,19 +12,37 @@ type RankingField = 'reciprocalRank' | 'ndcg10' | 'docNdcg10' | 'recallAtK'
 /** Why generation metrics are null in the retrieval tier. */
 export const NO_ANSWERS_REASON = 'retrieval tier: the system generated no answers'
 
+/** The statistics of a summary: bootstrap resamples (config bootstrapResamples) and alpha (config alpha). */
+export interface SummaryStatistics {
+  resamples: number
+  alpha: number
+}
+
 /**
  * The run's summary, a pure function of the per-question outcomes: retrieval means over the answerable
  * questions, overall and per type; refusal rates (none questions, and false refusals of answerable ones;
  * unclear refusals counted apart and left out of both); generation means with their P10 (the worst
  * tenth's edge) over the questions that have the score; the diagnosis counts. A mean over no questions
  * is null with its reason in `notComputed`; in the retrieval tier every generation metric is null.
+ * With `statistics`, every mean gets its 95% interval in `intervals` (summaryInterval: Wilson for
+ * proportions, seeded bootstrap for means); without (benchmarks), none. The minimum detectable drop of
+ * recall (80% power, two-sided alpha, default 0.05) tells how large a regression this golden set can see.
  */
-export function summarise(outcomes: readonly QuestionOutcome[], judge: string | null = null, judgeErrors = 0, noAnswersReason = NO_ANSWERS_REASON): Summary {
+export function summarise(
+  outcomes: readonly QuestionOutcome[],
+  judge: string | null = null,
+  judgeErrors = 0,
+  noAnswersReason = NO_ANSWERS_REASON,
+  statistics: SummaryStatistics | null = null,
+): Summary {
   const notComputed: Record<string, string> = {}
+  const intervals: Record<string, Interval> = {}
   const answerable = outcomes.filter((o) => o.type !== 'none')
-  const mean = (path: string, values: readonly number[], emptyReason: string): number | null => {
+  const mean = (path: string, values: readonly number[], emptyReason: string, kind: 'proportion' | 'mean' = 'mean'): number | null => {
     const value = meanOrNull(values)
     if (value === null) notComputed[path] = emptyReason
+    const interval = statistics && summaryInterval(values, kind, statistics.resamples)
+    if (interval) intervals[path] = interval
     return value === null ? null : round4(value)
   }
   const ofType = (type: AnswerableType) => answerable.filter((o) => o.type === type)
@@ -29,9 +50,9 @@ export function summarise(outcomes: readonly QuestionOutcome[], judge: string | 
   const refusals = (list: readonly QuestionOutcome[]) => list.map((o) => (o.refused ? 1 : 0))
   const field = (list: readonly QuestionOutcome[], name: RankingField) =>
     list.flatMap((o) => (o[name] === null ? [] : [o[name]]))
-  const byType = (path: string, values: (list: readonly QuestionOutcome[]) => number[]) =>
+  const byType = (path: string, values: (list: readonly QuestionOutcome[]) => number[], kind: 'proportion' | 'mean' = 'mean') =>
     Object.fromEntries(
-      ANSWERABLE_TYPES.map((type) => [type, mean(`${path}.${type}`, values(ofType(type)), `no ${type} questions in the golden set`)]),
+      ANSWERABLE_TYPES.map((type) => [type, mean(`${path}.${type}`, values(ofType(type)), `no ${type} questions in the golden set`, kind)]),
     ) as Record<AnswerableType, number | null>
   const noAnswerable = 'no answerable questions in the golden set'
   const ndcgReason = answerable.length > 0 ? 'the system does not report its chunk counts per document' : noAnswerable
@@ -61,8 +82,8 @@ export function summarise(outcomes: readonly QuestionOutcome[], judge: string | 
     questions: outcomes.length,
     answerable: answerable.length,
     questionsByType: Object.fromEntries(QUESTION_TYPES.map((t) => [t, outcomes.filter((o) => o.type === t).length])) as Summary['questionsByType'],
-    recall: mean('recall', hits(answerable), noAnswerable),
-    recallByType: byType('recallByType', hits),
+    recall: mean('recall', hits(answerable), noAnswerable, 'proportion'),
+    recallByType: byType('recallByType', hits, 'proportion'),
     recallAtK: mean('recallAtK', field(answerable, 'recallAtK'), noAnswerable),
     recallAtKByType: byType('recallAtKByType', (list) => field(list, 'recallAtK')),
     mrr: mean('mrr', field(answerable, 'reciprocalRank'), noAnswerable),
@@ -70,8 +91,8 @@ export function summarise(outcomes: readonly QuestionOutcome[], judge: string | 
     ndcg10: mean('ndcg10', field(answerable, 'ndcg10'), ndcgReason),
     ndcg10ByType: byType('ndcg10ByType', (list) => field(list, 'ndcg10')),
     docNdcg10: mean('docNdcg10', field(answerable, 'docNdcg10'), noAnswerable),
-    refusalRate: generated ? mean('refusalRate', refusals(answered(none)), 'no none question got a clear answer or refusal') : noAnswers('refusalRate'),
-    falseRefusalRate: generated ? mean('falseRefusalRate', refusals(answered(answerable)), 'no answerable question got a clear answer or refusal') : noAnswers('falseRefusalRate'),
+    refusalRate: generated ? mean('refusalRate', refusals(answered(none)), 'no none question got a clear answer or refusal', 'proportion') : noAnswers('refusalRate'),
+    falseRefusalRate: generated ? mean('falseRefusalRate', refusals(answered(answerable)), 'no answerable question got a clear answer or refusal', 'proportion') : noAnswers('falseRefusalRate'),
     refusalUnclear: generated ? outcomes.filter((o) => o.generation?.refusal === 'unclear').length : noAnswers('refusalUnclear'),
     faithfulness: faithfulness.mean,
     faithfulnessP10: faithfulness.p10,
@@ -80,7 +101,7 @@ export function summarise(outcomes: readonly QuestionOutcome[], judge: string | 
     coverage: coverage.mean,
     coverageP10: coverage.p10,
     contradictionHandledRate: generated
-      ? mean('contradictionHandledRate', contradictions.map((o) => (o.contradictionHandled ? 1 : 0)), 'no contradiction question with a governing document')
+      ? mean('contradictionHandledRate', contradictions.map((o) => (o.contradictionHandled ? 1 : 0)), 'no contradiction question with a governing document', 'proportion')
       : noAnswers('contradictionHandledRate'),
     diagnosis: generated
       ? (Object.fromEntries(DIAGNOSES.map((d) => [d, diagnosed.filter((o) => o.diagnosis === d).length])) as NonNullable<Summary['diagnosis']>)
@@ -91,8 +112,22 @@ export function summarise(outcomes: readonly QuestionOutcome[], judge: string | 
     systemErrors,
     systemErrorRate: outcomes.length === 0 ? 0 : round4(systemErrors / outcomes.length),
     notComputed,
+    intervals,
+    minimumDetectableRecallDrop: null,
   }
+  summary.minimumDetectableRecallDrop = detectableRecallDrop(answerable.length, summary.recall, statistics?.alpha ?? 0.05, notComputed)
   return summary
+}
+
+/** The smallest drop of recall the paired McNemar test detects at 80% power on this many answerable questions; null with its reason otherwise. */
+function detectableRecallDrop(answerable: number, recall: number | null, alpha: number, notComputed: Record<string, string>): number | null {
+  if (recall === null || answerable === 0) {
+    notComputed.minimumDetectableRecallDrop = 'no answerable questions in the golden set'
+    return null
+  }
+  const drop = minimumDetectableDrop(answerable, recall, { alpha, power: 0.8 })
+  if (drop === null) notComputed.minimumDetectableRecallDrop = `even losing every hit (recall ${recall}) is not detectable on ${answerable} answerable questions at 80% power`
+  return drop === null ? null : round4(drop)
 }
 
 /** Judge errors over the judged answers (questions with an answer); null when nothing was judged. */

@@ -1,0 +1,52 @@
+import type { EvalConfig } from '../config/eval-config.ts'
+import { pairedComparison } from '../compare/paired-comparison.ts'
+import { pairedMetric } from '../compare/paired-metrics.ts'
+import type { Report } from '../report/report-schema.ts'
+import { STATISTICS_SEED } from '../statistics/defaults.ts'
+import type { Baseline } from './baseline-schema.ts'
+import type { Comparison, MetricVerdict } from './gate-schema.ts'
+import type { GatedMetric } from './gated-metrics.ts'
+import { compareMetric } from './regression.ts'
+
+/** What the gate fails a metric on (config gatePolicy, EVAL_GATE_POLICY). */
+export type GatePolicy = EvalConfig['gatePolicy']
+
+/**
+ * Applies the policy to the tolerance comparison and the paired test's significance: 'tolerance' keeps
+ * the tolerance's status; 'significant' regresses on a significant drop and improves on a significant
+ * rise, whatever their size; 'both' regresses only on a drop beyond the tolerance that is also
+ * significant (and improves likewise). Without a test (no pairs) the tolerance decides under every policy.
+ */
+export function policyStatus(byTolerance: Comparison['status'], significance: MetricVerdict['significance'], policy: GatePolicy): Comparison['status'] {
+  if (byTolerance === 'not-comparable' || policy === 'tolerance' || significance === null) return byTolerance
+  const significant = significance === 'drop' ? 'regressed' : significance === 'rise' ? 'improved' : 'held'
+  if (policy === 'significant') return significant
+  return byTolerance === significant ? byTolerance : 'held'
+}
+
+/**
+ * A gated metric against the baseline, a pure function: the summary values compared with the tolerance
+ * (delta), the paired test of the baseline's per-question outcomes against this run's (baseline/questions.json:
+ * exact McNemar for hits and refusals, the sign-flip permutation test for continuous values, over the
+ * questions in both with a value in both), the paired bootstrap interval of the change, and the status
+ * under the policy. Resamples and alpha come from the run's config (EVAL_BOOTSTRAP, EVAL_ALPHA).
+ */
+export function metricVerdict(metric: GatedMetric, report: Report, baseline: Baseline, tolerance: number): MetricVerdict {
+  const byTolerance = compareMetric(metric.read(report.summary), baseline.summary.metrics[metric.name] ?? null, tolerance)
+  const paired = pairedMetric(metric.name)
+  const { gatePolicy: policy, alpha, bootstrapResamples: resamples } = report.config
+  const test = paired ? pairedComparison(baseline.questions, report.questions, paired, { resamples, seed: STATISTICS_SEED, alpha }) : null
+  const significance = test?.verdict ? ({ worse: 'drop', better: 'rise', 'no-difference': 'none' } as const)[test.verdict] : null
+  return {
+    name: metric.name,
+    label: metric.label,
+    ...byTolerance,
+    status: policyStatus(byTolerance.status, significance, policy),
+    test: test?.test ?? null,
+    pairs: test?.pairs ?? 0,
+    deltaInterval: test?.deltaInterval ?? null,
+    pValue: test?.pValue ?? null,
+    significance,
+    testReason: test === null ? `no per-question values for ${metric.name}` : test.reason,
+  }
+}

@@ -4,7 +4,7 @@ import type { QuestionOutcome, Report } from '../report/report-schema.ts'
 import { BaselineMetricsSchema, BaselineQuestionsSchema, describeBaselineIssues, REACCEPT_BASELINE, type Baseline, type BaselineQuestion, type DamagedBaseline } from './baseline-schema.ts'
 import type { GateResult, QuestionVerdict, Regression } from './gate-schema.ts'
 import { GATED_METRICS } from './gated-metrics.ts'
-import { compareMetric } from './regression.ts'
+import { metricVerdict } from './metric-verdict.ts'
 import { systemErrorFailure } from './system-error-failure.ts'
 import { round4 } from '../summary/statistics.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from './question-checks.ts'
@@ -109,6 +109,9 @@ export function judgeErrorFailure(report: Report): Regression | null {
  * The gate: every gated metric and every question against the accepted baseline, a pure function.
  * Fails on any metric below its baseline by more than the tolerance and on any question the baseline
  * passed that now fails (a regression even when the mean holds). Without a baseline it does not pass.
+ * That is the default policy, 'tolerance'; under config.gatePolicy 'significant' or 'both' a metric fails
+ * on a significant drop (or one both beyond the tolerance and significant: metricVerdict) and lost
+ * questions are reported in `questions`, not failed.
  * While the judge is advisory (report.calibration), judge-derived metrics regress into `advisory`
  * instead, and questions are checked without the judge's verdicts. A damaged baseline (readBaseline) or
  * one with problems (baselineProblems) fails it too, each problem named with what to do.
@@ -117,15 +120,12 @@ export function evaluateGate(report: Report, baseline: Baseline | DamagedBaselin
   const advisoryReason = report.calibration?.advisory ? report.calibration.reason : null
   // Failures of the run itself, whatever the baseline says: a judge or a system that failed too often.
   const runFailures = [judgeErrorFailure(report), systemErrorFailure(report)].filter((failure) => failure !== null)
-  const unmeasured = { tolerance, passed: false, regressions: runFailures, advisory: [], advisoryReason, metrics: [], questions: [], stale: [] }
+  const policy = { policy: report.config.gatePolicy, alpha: report.config.alpha }
+  const unmeasured = { tolerance, ...policy, passed: false, regressions: runFailures, advisory: [], advisoryReason, metrics: [], questions: [], stale: [] }
   if (!baseline) return { baseline: null, ...unmeasured, problems: [] }
   if ('damaged' in baseline) return { baseline: baselinePath, ...unmeasured, problems: baseline.damaged }
   const thresholds = questionThresholds(report)
-  const metrics = GATED_METRICS.map((metric) => ({
-    name: metric.name,
-    label: metric.label,
-    ...compareMetric(metric.read(report.summary), baseline.summary.metrics[metric.name] ?? null, tolerance),
-  }))
+  const metrics = GATED_METRICS.map((metric) => metricVerdict(metric, report, baseline, tolerance))
   const accepted = new Map(baseline.questions.map((q) => [q.id, q]))
   const questions = report.questions.map((outcome) => questionVerdict(outcome, accepted.get(outcome.id), thresholds))
   const regressions: Regression[] = []
@@ -135,10 +135,11 @@ export function evaluateGate(report: Report, baseline: Baseline | DamagedBaselin
     const blocking = !(advisoryReason !== null && GATED_METRICS[index]!.judgeDerived)
     ;(blocking ? regressions : advisory).push({ name, baseline: accepted, current, delta })
   }
-  for (const verdict of questions) {
+  // Under 'significant' and 'both' a lost question is reported, not failed: the metrics' paired tests decide.
+  for (const verdict of report.config.gatePolicy === 'tolerance' ? questions : []) {
     if (verdict.status === 'regressed') regressions.push({ name: `question ${verdict.id}`, baseline: 1, current: 0, delta: -1 })
   }
   regressions.push(...runFailures)
   const problems = baselineProblems(report, baseline, baselinePath)
-  return { baseline: baselinePath, tolerance, passed: regressions.length === 0 && problems.length === 0, regressions, advisory, advisoryReason, metrics, questions, stale: staleness(report, baseline), problems }
+  return { baseline: baselinePath, tolerance, ...policy, passed: regressions.length === 0 && problems.length === 0, regressions, advisory, advisoryReason, metrics, questions, stale: staleness(report, baseline), problems }
 }

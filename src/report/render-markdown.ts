@@ -3,7 +3,8 @@ import { describeRetrieval } from '../system/retriever-options.ts'
 import type { QuestionOutcome, Report } from './report-schema.ts'
 import { formatTable } from './format-table.ts'
 import { diagnosisRows, generationSummaryRows, retrievalSummaryRows, whereToLook } from './summary-table.ts'
-import { gateMetricRows, renderAdvisory, renderQuestionChanges, renderRegressions, renderStaleness } from './render-gate.ts'
+import { describeGatePolicy, gateMetricRows, renderAdvisory, renderQuestionChanges, renderRegressions, renderStaleness } from './render-gate.ts'
+import { renderDetectableDrop } from './render-terminal.ts'
 import { renderCalibration } from './render-calibration.ts'
 import { renderEstimate, renderModelRun, renderWarnings } from './render-model-run.ts'
 
@@ -53,6 +54,8 @@ export function renderMarkdown(report: Report): string {
     '',
     formatTable(retrievalSummaryRows(summary, config.k), 'markdown'),
     '',
+    renderDetectableDrop(report),
+    '',
     `Doc-level nDCG@10 (trec_eval ndcg_cut.10 on \`pnpm trec:export\`): ${summary.docNdcg10 ?? 'n/a'}`,
     '',
     ...(summary.judge === null
@@ -77,7 +80,7 @@ export function renderMarkdown(report: Report): string {
     ...(report.gate === null
       ? ['Not compared with a baseline in this run.']
       : [
-          ...(report.gate.baseline !== null ? [formatTable(gateMetricRows(report.gate), 'markdown'), ''] : []),
+          ...(report.gate.baseline !== null ? [formatTable(gateMetricRows(report.gate), 'markdown'), '', describeGatePolicy(report.gate), ''] : []),
           ...renderStaleness(report.gate),
           ...renderQuestionChanges(report.gate).map((line) => `- ${line}`),
           ...renderAdvisory(report.gate),

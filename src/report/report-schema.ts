@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { RecordedEvalConfigSchema } from '../config/eval-config.ts'
 import { GateResultSchema } from '../gate/gate-schema.ts'
+import { IntervalSchema } from '../statistics/interval.ts'
 import { QUESTION_TYPES } from '../load/golden-set-schema.ts'
 import { CallLogSchema, RoleUsageSchema, SavedUsageSchema, ZERO_ROLE_USAGE } from '../model/usage-ledger.ts'
 import { RunEstimateSchema } from '../model/estimate.ts'
@@ -115,6 +116,14 @@ export const SummarySchema = z.object({
   systemErrorRate: z.number().default(0),
   /** Why each null metric above is null, keyed by its path (e.g. "recallByType.multi"). */
   notComputed: z.record(z.string(), z.string()),
+  /**
+   * The 95% interval of each computed mean above, keyed by its path as in notComputed (recall,
+   * recallByType.multi, mrr, faithfulness...): Wilson for proportions (recall, refusal rates, contradictions
+   * handled), seeded percentile bootstrap over questions for means (docs/statistics.md).
+   */
+  intervals: z.record(z.string(), IntervalSchema).default({}),
+  /** The smallest drop of recall the paired McNemar test detects at 80% power on this golden set (alpha: config). */
+  minimumDetectableRecallDrop: metric.default(null),
 })
 export type Summary = z.infer<typeof SummarySchema>
 

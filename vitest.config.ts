@@ -11,6 +11,8 @@ export default defineConfig({
     // Watch mode: the evaluation runs in a child process, so no import graph sees src/; any change to it re-runs
     // (ragEval() adds the config file, corpus, golden set and baseline). Patterns match absolute paths, hence **/.
     forceRerunTriggers: [...configDefaults.forceRerunTriggers, '**/src/**/*.ts'],
+    // One temp folder for the whole run; anything a test leaves in it fails the run (issue 11.9).
+    globalSetup: ['src/support/temp-hygiene.global-setup.ts'],
     projects: [
       {
         extends: true,

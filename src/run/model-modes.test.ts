@@ -71,7 +71,8 @@ describe('live against the local server', () => {
     expect(report.warnings[0]).toMatch(/^the generator and the judge are the same model \(claude-sonnet-5\): .*self-preference bias/)
     expect(renderTerminalSummary(report)).toContain('warning: the generator and the judge are the same model (claude-sonnet-5)')
     const other = await evaluate(tinyProject(), { tier: 'full', env: liveEnv() })
-    expect(other.warnings).toEqual([`the server at ${local.server.url} is scripted (it marks its responses so): its numbers measure scripted outputs, not a real model`])
+    // (The tiny corpus, 108 tokens, is also below the 600-token budget: that warning is left out here.)
+    expect(other.warnings.filter((w) => !w.startsWith('budgetTokens'))).toEqual([`the server at ${local.server.url} is scripted (it marks its responses so): its numbers measure scripted outputs, not a real model`])
   })
 })
 
@@ -85,7 +86,7 @@ describe('live generation', () => {
     expect(JSON.stringify(generation[0]!.body.system)).toContain('I could not find the answer to this question in the provided material.')
     expect(userText(generation[0]!)).toMatch(/^<material>\n<chunk id="[^"]+">\n[\s\S]*<\/material>\n\n<question>\n/)
     expect(report.questions.every((q) => q.answer === 'Traces are kept for 30 days on')).toBe(true)
-    expect(report.warnings.slice(1)).toEqual(['g-1', 'g-2', 'g-3'].map((id) => `${id}: the generator's answer was cut off at max_tokens (8); it is judged as it is`))
+    expect(report.warnings.filter((w) => w.includes('cut off'))).toEqual(['g-1', 'g-2', 'g-3'].map((id) => `${id}: the generator's answer was cut off at max_tokens (8); it is judged as it is`))
   })
 })
 

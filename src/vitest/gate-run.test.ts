@@ -26,7 +26,7 @@ describe('the gate through Vitest, against the committed baseline', () => {
   it('a crashed evaluation is a failure even without GATE, and says why', () => {
     const { code, out } = runEvalProject({ EVAL_CONTEXT_BUDGET: '0' })
     expect(code).toBe(1)
-    expect(out).toContain('the evaluation failed: eval: EVAL_CONTEXT_BUDGET: Too small: expected number to be >0 (got 0)')
+    expect(out).toContain('the evaluation failed: EVAL_CONTEXT_BUDGET: Too small: expected number to be >0 (got 0)')
   }, 60_000)
 
   it('without GATE the same regression is reported and the run exits 0', () => {

@@ -17,7 +17,8 @@ export default defineConfig({
   rankDepth: 50,
   chunkTokens: 160,
   chunkOverlap: 32,
-  retriever: 'bm25',
+  // BM25 as Lucene scores it, possessives dropped, the heading path as a title field (docs/comparing.md).
+  retrieval: { kind: 'bm25', coordination: false, k1: 1.2, b: 0.75, delta: 0, possessives: true, titleWeight: 1, rrfK: 60 },
   tokenizer: 'o200k_base',
   generatorModel: 'claude-sonnet-5',
   judgeModel: 'claude-haiku-4-5-20251001',

@@ -24,6 +24,10 @@ export {
   type SystemQuestion,
 } from './system/rag-system.ts'
 export type { CorpusDocument } from './load/corpus.ts'
+// Fusing rankings by reciprocal rank: any systems' ranked chunks (e.g. yours and a keyword search) into one.
+export { fuse, type FusedItem } from './system/rank-fusion.ts'
+// The built-in system's retrieval options (the config's `retrieval` knob).
+export type { RetrieverOptions } from './system/retriever-options.ts'
 export type { GoldenQuestion } from './load/golden-set-schema.ts'
 
 // Running an evaluation from code (the CLI and the Vitest project do exactly this).

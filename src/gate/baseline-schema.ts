@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { EvalConfigSchema } from '../config/eval-config.ts'
+import { RecordedEvalConfigSchema } from '../config/eval-config.ts'
 import { QUESTION_TYPES } from '../load/golden-set-schema.ts'
 import { GATED_METRICS } from './gated-metrics.ts'
 
@@ -32,7 +32,7 @@ export const BaselineSummarySchema = z
   .object({
     schemaVersion: z.literal(1),
     system: z.string(),
-    config: EvalConfigSchema,
+    config: RecordedEvalConfigSchema,
     models: z.object({ generator: z.string(), judge: z.string() }).strict(),
     judgePromptsHash: z.string().nullable(),
     goldenSetHash: z.string(),

@@ -13,8 +13,8 @@ const SMALL_DEPTH = 256
  * (text-analyzer.ts), optionally without possessive 's, so the index and the queries are analysed alike.
  * Equal scores are ordered by corpus position, so rankings are stable.
  *
- * With the default options (k1 = 1.2, b = 0.7, delta = 0.5, coordination on, no title field) the scores
- * are, to the last bit, those of MiniSearch 7 (`new MiniSearch({ fields: ['text'], tokenize:
+ * With MINISEARCH_RETRIEVER_OPTIONS (k1 = 1.2, b = 0.7, delta = 0.5, coordination on, no possessive
+ * filter, no title field; the defaults before Lucene's scoring) the scores are, to the last bit, those of MiniSearch 7 (`new MiniSearch({ fields: ['text'], tokenize:
  * tokenizeWords, processTerm: termOf })`, default search options), which this class used until its
  * per-match objects and whole-result sorts made a 10,000-document corpus take seconds per hundred
  * queries. Kept identical on purpose, because rankings feed every report:
@@ -53,7 +53,7 @@ export class Bm25Retriever implements Retriever {
   readonly #matched: Int32Array
   readonly #touched: Int32Array
 
-  /** Options left out take their defaults (retriever-options.ts), which reproduce MiniSearch's scores. */
+  /** Options left out take their defaults (retriever-options.ts: Lucene's scoring); MINISEARCH_RETRIEVER_OPTIONS reproduce MiniSearch's scores. */
   constructor(chunks: readonly Chunk[], options: Partial<Bm25Options> = {}) {
     this.#options = { ...DEFAULT_RETRIEVER_OPTIONS, ...options }
     const titled = this.#options.titleWeight > 0

@@ -36,22 +36,22 @@ describe('createHybridRetriever', () => {
 })
 
 describe('RetrieverOptionsSchema and the built-in system', () => {
-  it('defaults to today\'s retriever and names bad values', () => {
+  it('defaults to BM25 as Lucene scores it (possessives dropped, title weight 1) and names bad values', () => {
     expect(DEFAULT_RETRIEVER_OPTIONS).toEqual({
       kind: 'bm25',
-      coordination: true,
+      coordination: false,
       k1: 1.2,
-      b: 0.7,
-      delta: 0.5,
-      possessives: false,
-      titleWeight: 0,
+      b: 0.75,
+      delta: 0,
+      possessives: true,
+      titleWeight: 1,
       rrfK: 60,
     })
     const bad = RetrieverOptionsSchema.safeParse({ b: 2 })
     expect(bad.success).toBe(false)
     expect(bad.error?.issues[0]?.path).toEqual(['b'])
   })
-  it('ranks exactly as before with the default options, and by the hybrid retriever when asked', async () => {
+  it('ranks by the default options when given none, and by the hybrid retriever when asked', async () => {
     const docs = loadCorpus('corpus')
     const config = { chunkTokens: 160, chunkOverlap: 32, rankDepth: 20, budgetTokens: 600, refusalThreshold: 0.5, answerSentences: 3, generate: false }
     const question = { id: 'q', question: 'How is the trace sampling rate overridden?', userContext: null }

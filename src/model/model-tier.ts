@@ -123,8 +123,8 @@ export interface ModelTier extends ModelAgents {
    * user's own) should call it before its first model call. Replay, or an injected transport: nothing to check.
    */
   checkServer(): Promise<void>
-  /** The report's warnings: the run's own first, then the per-question ones sorted (run order is not stable). */
-  warnings(): string[]
+  /** The report's warnings: the run's own, and the per-question ones (the report sorts them: run order is not stable). */
+  warnings(): { run: string[]; perQuestion: string[] }
   /** Before any call: replay checks the recording holds every question; record starts the recording. */
   begin(run: RunInputs): void
   /** After the run: record completes the recording (metadata); returns it. */
@@ -242,11 +242,13 @@ export function openModelTier(
       if (serverUrl) await probeBaseUrl(serverUrl)
       return estimateRun(config, prices, cache, batch?.roles ?? [], agents, dryRun)
     },
-    warnings: () => [
-      ...warnings,
-      ...(mode !== 'replay' && client.ledger.scripted ? [`the server at ${describeBaseUrl(baseURL)} is scripted (it marks its responses so): its numbers measure scripted outputs, not a real model`] : []),
-      ...[...perQuestion].sort(),
-    ],
+    warnings: () => ({
+      run: [
+        ...warnings,
+        ...(mode !== 'replay' && client.ledger.scripted ? [`the server at ${describeBaseUrl(baseURL)} is scripted (it marks its responses so): its numbers measure scripted outputs, not a real model`] : []),
+      ],
+      perQuestion: [...perQuestion],
+    }),
     begin(inputs) {
       run = inputs
       if (reader) {

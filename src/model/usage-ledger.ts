@@ -87,6 +87,11 @@ export const CallLogSchema = z.object({
 })
 export type CallLog = z.infer<typeof CallLogSchema>
 
+/** The report's order of model calls: by question, then purpose (run order is not stable). */
+export function compareCalls(a: CallLog, b: CallLog): number {
+  return a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : a.purpose < b.purpose ? -1 : a.purpose > b.purpose ? 1 : 0
+}
+
 /** USD to 6 decimals (a millionth of a dollar), so small runs do not round to 0. */
 export const roundUsd = (usd: number) => Math.round(usd * 1e6) / 1e6
 
@@ -156,7 +161,7 @@ export class UsageLedger {
         retries: r.retries,
         batch: r.batch,
       }))
-      .sort((a, b) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : a.purpose < b.purpose ? -1 : a.purpose > b.purpose ? 1 : 0))
+      .sort(compareCalls)
   }
 
   /** True when any response of the run came from a scripted server: its numbers are not a model's. */

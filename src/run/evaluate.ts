@@ -6,12 +6,9 @@ import { InputError } from '../load/input-error.ts'
 import type { RagSystem } from '../system/rag-system.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
 import { contentHash } from '../load/content-hash.ts'
-import { baselineDirFor, readBaseline } from '../gate/baseline-files.ts'
-import { evaluateGate } from '../gate/gate.ts'
 import type { Report } from '../report/report-schema.ts'
 import { scoreRetrieval } from '../scoring/score-retrieval.ts'
-import { percentile, round4 } from '../summary/statistics.ts'
-import { NO_ANSWERS_REASON, summarise } from '../summary/summarise.ts'
+import { round4 } from '../summary/statistics.ts'
 import type { Answerer } from '../system/builtin-system.ts'
 import { openSystem } from '../system/open-system.ts'
 import { countTextTokens } from '../system/tokenizer.ts'
@@ -23,31 +20,24 @@ import { BudgetExceededError } from '../model/spending-cap.ts'
 import { UsageLedger } from '../model/usage-ledger.ts'
 import { renderEstimate } from '../report/render-model-run.ts'
 import { runSystem } from './run-system.ts'
-import { calibrate } from '../calibration/calibrate.ts'
-import { loadHumanLabels } from '../calibration/load-human-labels.ts'
 import { judgeAnswers } from './judge-answers.ts'
 import { offlineJudge } from '../judge/offline-judge.ts'
+import { assembleReport, readReportReferences } from './assemble-report.ts'
+import type { Measurement } from './measurement.ts'
+import { questionsOfShard, type Shard } from '../shard/shard.ts'
 
 /** The package's own model price table (shipped beside src/ and dist/), used unless the project names one. */
 const DEFAULT_PRICES_FILE = fileURLToPath(new URL('../../evals/model-prices.json', import.meta.url))
 
-/** Why generation metrics are null in a full run whose system returned no answer. */
-const NO_SYSTEM_ANSWERS_REASON = 'the system under test returned no answers (its responses carry no "answer"): retrieval metrics only'
-
 /** Where the model tier's files are: the project's paths, and the package's price table unless the project names one. */
 function modelTierPaths(project: ProjectConfig): ModelTierPaths {
+  // Relative to the current folder where they are inside it: they appear in messages (and stay valid paths).
+  const here = { root: process.cwd() }
   return {
     pricesFile: project.prices ?? DEFAULT_PRICES_FILE,
-    cacheDir: project.cacheDir,
-    recordingsDir: project.recordingsDir,
+    cacheDir: displayPath(here, project.cacheDir),
+    recordingsDir: displayPath(here, project.recordingsDir),
   }
-}
-
-/** p50/p95 of a stage's wall times; null when the stage did not run. */
-function latency(times: readonly number[]): { p50: number; p95: number } | null {
-  const p50 = percentile(times, 50)
-  const p95 = percentile(times, 95)
-  return p50 === null || p95 === null ? null : { p50: round4(p50), p95: round4(p95) }
 }
 
 export interface EvaluateOptions {
@@ -66,6 +56,11 @@ export interface EvaluateOptions {
    * Message Batches progress (EVAL_BATCH=1). Nothing is printed without it; the report holds the estimate either way.
    */
   log?: (line: string) => void
+  /**
+   * Only this shard's questions (assignShards); the inputs' hashes still describe the whole golden set,
+   * so the shards' measurements merge into the report of one run (merge-shards.ts).
+   */
+  shard?: Shard
 }
 
 /**
@@ -90,6 +85,16 @@ function stopsRun(error: unknown): boolean {
  * summarise and build the report. Everything but `run` is a pure function of the inputs and config.
  */
 export async function evaluate(project: ProjectConfig, options: EvaluateOptions): Promise<Report> {
+  const measurement = await measure(project, options)
+  const baselineRoot = options.baselineRoot === undefined ? project.baseline : options.baselineRoot
+  return assembleReport(measurement, readReportReferences(project, baselineRoot, measurement.config.mode))
+}
+
+/**
+ * The measuring half of evaluate(): load and validate inputs, run the system under test on every
+ * question (of the shard, if one is given), score and judge each; nothing over the questions as a whole.
+ */
+export async function measure(project: ProjectConfig, options: EvaluateOptions): Promise<Measurement> {
   const now = options.now ?? (() => new Date())
   const startedAt = now()
   const started = performance.now()
@@ -101,9 +106,14 @@ export async function evaluate(project: ProjectConfig, options: EvaluateOptions)
   const model = config.mode === 'offline' || !generate ? null : openModelTier({ ...config, mode: config.mode }, env, modelTierPaths(project), now, { progress: log })
   const loaded = project.corpus === null ? null : loadCorpusFrom(project.corpus)
   const corpus = loaded?.documents ?? null
-  const questions = loadGoldenSet(project.goldenSet, corpus)
+  const goldenSet = loadGoldenSet(project.goldenSet, corpus)
+  // A record run writes one recording of the whole golden set: n machines cannot each write their part of it.
+  if (options.shard && options.shard.count > 1 && config.mode === 'record') {
+    throw new InputError(`EVAL_MODE=record cannot run in shards (this is shard ${options.shard.index}/${options.shard.count}): record on one machine, then replay or run live in shards`)
+  }
+  const questions = options.shard ? questionsOfShard(goldenSet, options.shard) : goldenSet
   const corpusHash = contentHash((corpus ?? []).flatMap((doc) => [doc.id, doc.title, doc.updated ?? '', doc.body]))
-  const goldenSetHash = contentHash([JSON.stringify(questions)])
+  const goldenSetHash = contentHash([JSON.stringify(goldenSet)])
   const warnings: string[] = []
   const spec = options.system ?? project.system
   if (loaded && loaded.excluded.length > 0) log(`corpus: ${loaded.excluded.length} file(s) left out by include/exclude: ${loaded.excluded.slice(0, 5).map((e) => `${e.file} (${e.reason})`).join(', ')}${loaded.excluded.length > 5 ? ', ...' : ''}`)
@@ -128,7 +138,7 @@ export async function evaluate(project: ProjectConfig, options: EvaluateOptions)
     await system.close?.()
   }
 
-  async function evaluateWith(system: RagSystem): Promise<Report> {
+  async function evaluateWith(system: RagSystem): Promise<Measurement> {
   const texts = new Map((corpus ?? []).map((doc) => [doc.id, doc.body]))
   const docText = (id: string) => texts.get(id) ?? ''
   const score = (runs: Awaited<ReturnType<typeof runSystem>>) =>
@@ -173,9 +183,8 @@ export async function evaluate(project: ProjectConfig, options: EvaluateOptions)
   const generateTimes = runs.flatMap((run) => (run.generateMs === null ? [] : [run.generateMs]))
   model?.finish()
   const ledger = model?.client.ledger ?? new UsageLedger()
-  const judgeErrors = outcomes.filter((o) => (o.generation?.judgeErrors.length ?? 0) > 0).length
-  const report: Report = {
-    schemaVersion: 1,
+  const modelWarnings = model?.warnings() ?? { run: [], perQuestion: [] }
+  return {
     tier: options.tier,
     config: { ...config, system: system.name },
     corpus: {
@@ -189,29 +198,26 @@ export async function evaluate(project: ProjectConfig, options: EvaluateOptions)
       goldenSetHash,
       judgePromptsHash: model && judge ? model.judgePromptsHash : null,
     },
-    summary: summarise(outcomes, judge?.name ?? null, judgeErrors, generate ? NO_SYSTEM_ANSWERS_REASON : NO_ANSWERS_REASON, { resamples: config.bootstrapResamples, alpha: config.alpha }),
     questions: outcomes,
-    calibration: judge ? calibrate(loadHumanLabels(project.humanLabels), outcomes, displayPath(project, project.humanLabels), judge.name, ledger.scripted) : null,
-    gate: null,
+    goldenSetIds: goldenSet.map((q) => q.id),
+    judge: judge?.name ?? null,
+    scripted: ledger.scripted,
+    warnings: [...modelWarnings.run, ...warnings],
+    questionWarnings: modelWarnings.perQuestion,
     run: {
       startedAt: startedAt.toISOString(),
       durationMs: round4(performance.now() - started),
-      latencyMs: {
-        retrieve: latency(retrieveTimes),
-        // The model stages: the client's API calls (cache hits and replays have no latency); else the stage's wall times.
-        generate: latency(model && spec === 'builtin' ? ledger.latencies('generator') : generateTimes),
-        judge: latency(model ? ledger.latencies('judge') : judgeMs),
+      // The model stages: the client's API calls (cache hits and replays have no latency); else the stage's wall times.
+      stageMs: {
+        retrieve: retrieveTimes,
+        generate: model && spec === 'builtin' ? ledger.latencies('generator') : generateTimes,
+        judge: model ? ledger.latencies('judge') : judgeMs,
       },
       usage: ledger.usage(),
       modelCalls: ledger.calls(),
       estimate,
       batches: (model?.client.batches ?? []).map((batch) => ({ ...batch })),
     },
-    warnings: [...warnings, ...(model?.warnings() ?? [])],
   }
-  const baselineRoot = options.baselineRoot === undefined ? project.baseline : options.baselineRoot
-  const baselineDir = baselineRoot === null ? null : baselineDirFor(baselineRoot, config.mode)
-  if (baselineDir !== null) report.gate = evaluateGate(report, readBaseline(baselineDir), displayPath(project, baselineDir), config.tolerance)
-  return report
   }
 }

@@ -1,0 +1,75 @@
+import { calibrate } from '../calibration/calibrate.ts'
+import type { HumanLabel } from '../calibration/human-labels-schema.ts'
+import { loadHumanLabels } from '../calibration/load-human-labels.ts'
+import { displayPath, type ProjectConfig } from '../config/project-config.ts'
+import type { Baseline, DamagedBaseline } from '../gate/baseline-schema.ts'
+import { baselineDirFor, readBaseline } from '../gate/baseline-files.ts'
+import { evaluateGate } from '../gate/gate.ts'
+import type { Report } from '../report/report-schema.ts'
+import { percentile, round4 } from '../summary/statistics.ts'
+import { NO_ANSWERS_REASON, summarise } from '../summary/summarise.ts'
+import type { Measurement } from './measurement.ts'
+
+/** Why generation metrics are null in a full run whose system returned no answer. */
+const NO_SYSTEM_ANSWERS_REASON = 'the system under test returned no answers (its responses carry no "answer"): retrieval metrics only'
+
+/** What a report is judged against, read from the project: the human labels and the accepted baseline. */
+export interface ReportReferences {
+  labels: readonly HumanLabel[] | null
+  /** The labels file as the report shows it (relative to the project root). */
+  labelsFile: string
+  /** null: the run is not compared (no baseline root). */
+  baseline: { accepted: Baseline | DamagedBaseline | null; shownAs: string } | null
+}
+
+/** Reads the labels and the baseline of the run's mode under `baselineRoot` (null: no comparison). */
+export function readReportReferences(project: ProjectConfig, baselineRoot: string | null, mode: Report['config']['mode']): ReportReferences {
+  const baselineDir = baselineRoot === null ? null : baselineDirFor(baselineRoot, mode)
+  return {
+    labels: loadHumanLabels(project.humanLabels),
+    labelsFile: displayPath(project, project.humanLabels),
+    baseline: baselineDir === null ? null : { accepted: readBaseline(baselineDir), shownAs: displayPath(project, baselineDir) },
+  }
+}
+
+/** p50/p95 of a stage's wall times; null when the stage did not run. */
+function latency(times: readonly number[]): { p50: number; p95: number } | null {
+  const p50 = percentile(times, 50)
+  const p95 = percentile(times, 95)
+  return p50 === null || p95 === null ? null : { p50: round4(p50), p95: round4(p95) }
+}
+
+/**
+ * The report of a measurement, a pure function: the summary and the judge's calibration over all its
+ * questions, the run's latencies, and the gate against the baseline. One run and the merge of its
+ * shards go through it alike, hence the same report.
+ */
+export function assembleReport(measurement: Measurement, references: ReportReferences): Report {
+  const { questions, judge, run } = measurement
+  const full = measurement.tier === 'full'
+  const judgeErrors = questions.filter((q) => (q.generation?.judgeErrors.length ?? 0) > 0).length
+  const { stageMs, ...runFacts } = run
+  const report: Report = {
+    schemaVersion: 1,
+    tier: measurement.tier,
+    config: measurement.config,
+    corpus: measurement.corpus,
+    inputs: measurement.inputs,
+    summary: summarise(questions, judge, judgeErrors, full ? NO_SYSTEM_ANSWERS_REASON : NO_ANSWERS_REASON, { resamples: measurement.config.bootstrapResamples, alpha: measurement.config.alpha }),
+    questions,
+    calibration: full && judge !== null ? calibrate(references.labels, questions, references.labelsFile, judge, measurement.scripted) : null,
+    gate: null,
+    run: {
+      startedAt: runFacts.startedAt,
+      durationMs: runFacts.durationMs,
+      latencyMs: { retrieve: latency(stageMs.retrieve), generate: latency(stageMs.generate), judge: latency(stageMs.judge) },
+      usage: runFacts.usage,
+      modelCalls: runFacts.modelCalls,
+      estimate: runFacts.estimate,
+      batches: runFacts.batches,
+    },
+    warnings: [...measurement.warnings, ...[...measurement.questionWarnings].sort()],
+  }
+  if (references.baseline !== null) report.gate = evaluateGate(report, references.baseline.accepted, references.baseline.shownAs, measurement.config.tolerance)
+  return report
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod'
+import { ReportSchema, RunInfoSchema } from '../report/report-schema.ts'
+
+/** Every wall time of a stage, in ms (the report keeps their p50 and p95; a merge needs them all). */
+export const StageTimesSchema = z.object({ retrieve: z.array(z.number()), generate: z.array(z.number()), judge: z.array(z.number()) })
+export type StageTimes = z.infer<typeof StageTimesSchema>
+
+/**
+ * What one evaluation measured, before anything is computed over the questions as a whole: the
+ * per-question outcomes and the run's facts. The report (summary, calibration, gate) is a function of it
+ * (assembleReport), so measurements of disjoint parts of a golden set (shards) merge into the report a
+ * single run would have written. A shard writes its measurement to disk (shard-file.ts).
+ */
+export const MeasurementSchema = z.object({
+  tier: ReportSchema.shape.tier,
+  config: ReportSchema.shape.config,
+  corpus: ReportSchema.shape.corpus,
+  inputs: ReportSchema.shape.inputs,
+  questions: ReportSchema.shape.questions,
+  /** Every question id of the golden set, in its order: a shard measures some of them, the merge puts them back in it. */
+  goldenSetIds: z.array(z.string()),
+  /** The judge's name; null in the retrieval tier (nothing judged). */
+  judge: z.string().nullable(),
+  /** Some response came from a scripted server: the calibration must say so. */
+  scripted: z.boolean(),
+  /** The run's own warnings, in order. */
+  warnings: z.array(z.string()),
+  /** Warnings about single questions (a truncated answer), in any order: the report sorts them after the run's own. */
+  questionWarnings: z.array(z.string()),
+  run: RunInfoSchema.omit({ latencyMs: true }).extend({ stageMs: StageTimesSchema }),
+})
+export type Measurement = z.infer<typeof MeasurementSchema>

@@ -1,0 +1,14 @@
+import type { ProjectConfig } from '../config/project-config.ts'
+import type { Report } from '../report/report-schema.ts'
+import { assembleReport, readReportReferences } from '../run/assemble-report.ts'
+import { mergeShards } from './merge-shards.ts'
+import { readShardFiles } from './shard-file.ts'
+
+/**
+ * The report of a sharded run: the shards' files (files, or folders of them) merged and judged against
+ * the project's labels and baseline (under `baselineRoot`; null: not compared), as one run's would be.
+ */
+export function mergedReport(project: ProjectConfig, paths: readonly string[], baselineRoot: string | null): Report {
+  const measurement = mergeShards(readShardFiles(paths))
+  return assembleReport(measurement, readReportReferences(project, baselineRoot, measurement.config.mode))
+}

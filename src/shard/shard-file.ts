@@ -1,0 +1,52 @@
+import { readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { InputError } from '../load/input-error.ts'
+import { readJsonFile } from '../load/read-json-file.ts'
+import { writeFileAtomic } from '../report/write-report.ts'
+import { MeasurementSchema, type Measurement } from '../run/measurement.ts'
+import { ShardSchema, type Shard } from './shard.ts'
+
+/**
+ * What a shard of a run leaves for the merge (`<reports>/shards/shard-<i>-of-<n>.json`): which shard it
+ * was and its measurement. Not a report: the summary, the calibration and the gate exist only for the
+ * whole golden set, so only the merge computes them (merge-shards.ts).
+ */
+export const ShardFileSchema = z.object({
+  schemaVersion: z.literal(1),
+  shard: ShardSchema,
+  measurement: MeasurementSchema,
+})
+export type ShardFile = z.infer<typeof ShardFileSchema>
+
+const SHARD_FILE = /^shard-\d+-of-\d+\.json$/
+const HINT = 'it must be a file a shard wrote (vitest run --shard=<i>/<n> writes <reports>/shards/shard-<i>-of-<n>.json); run that shard again'
+
+/** Where a shard's file goes under the reports folder. */
+export function shardFilePath(reportsDir: string, shard: Shard): string {
+  return join(reportsDir, 'shards', `shard-${shard.index}-of-${shard.count}.json`)
+}
+
+export function writeShardFile(reportsDir: string, shard: Shard, measurement: Measurement): string {
+  const path = shardFilePath(reportsDir, shard)
+  const file: ShardFile = { schemaVersion: 1, shard, measurement }
+  writeFileAtomic(path, JSON.stringify(file) + '\n')
+  return path
+}
+
+/** The shard files among `paths`: a file as it is, a folder's shard-<i>-of-<n>.json files (a folder without any is an error). */
+export function readShardFiles(paths: readonly string[]): { source: string; file: ShardFile }[] {
+  const files = paths.flatMap((path) => {
+    let folder: boolean
+    try {
+      folder = statSync(path).isDirectory()
+    } catch {
+      throw new InputError(`${path}: not found; expected shard files or the folders holding them (<reports>/shards/)`)
+    }
+    if (!folder) return [path]
+    const found = readdirSync(path).filter((name) => SHARD_FILE.test(name)).sort().map((name) => join(path, name))
+    if (found.length === 0) throw new InputError(`${path}: no shard files (shard-<i>-of-<n>.json) in this folder; ${HINT}`)
+    return found
+  })
+  return files.map((source) => ({ source, file: readJsonFile(source, ShardFileSchema, HINT) }))
+}

@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto'
+import { z } from 'zod'
+import { InputError } from '../load/input-error.ts'
+import { QUESTION_TYPES, type QuestionType } from '../load/golden-set-schema.ts'
+
+/** One of `count` machines sharing a run (Vitest's `--shard=index/count`): index 1..count. */
+export const ShardSchema = z
+  .object({ index: z.number().int().min(1), count: z.number().int().min(1) })
+  .refine((shard) => shard.index <= shard.count, { message: 'expected a shard index from 1 to the shard count' })
+export type Shard = z.infer<typeof ShardSchema>
+
+/** `2/3` as Vitest's --shard writes it; `source` names where the text came from in the error. */
+export function parseShard(text: string, source: string): Shard {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim())
+  const shard = match ? { index: Number(match[1]), count: Number(match[2]) } : null
+  if (shard === null || shard.count < 1 || shard.index < 1 || shard.index > shard.count) {
+    throw new InputError(`${source}: ${JSON.stringify(text)} is not a shard; expected <index>/<count> with 1 <= index <= count, e.g. 2/3`)
+  }
+  return shard
+}
+
+/** The order questions are dealt in: a hash of the id, so neighbouring ids (often one topic) spread over the shards. */
+function dealingKey(id: string): string {
+  return createHash('sha1').update(id).digest('hex')
+}
+
+/**
+ * Which shard (1..count) evaluates each question. Within each type, in QUESTION_TYPES order, the
+ * questions sorted by a hash of their id are dealt round-robin, the dealing carrying on from type to
+ * type: every shard gets its share of every type within one question, and its share of the whole
+ * within one. The assignment depends on the set of (id, type) pairs only, never on file order, so
+ * every machine computes the same one.
+ */
+export function assignShards(questions: readonly { id: string; type: QuestionType }[], count: number): Map<string, number> {
+  const assignment = new Map<string, number>()
+  let dealt = 0
+  for (const type of QUESTION_TYPES) {
+    const ofType = questions.filter((q) => q.type === type).map((q) => ({ id: q.id, key: dealingKey(q.id) }))
+    ofType.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : 1))
+    for (const { id } of ofType) assignment.set(id, (dealt++ % count) + 1)
+  }
+  return assignment
+}
+
+/** The shard's questions, in their golden-set order. */
+export function questionsOfShard<Q extends { id: string; type: QuestionType }>(questions: readonly Q[], shard: Shard): Q[] {
+  const assignment = assignShards(questions, shard.count)
+  return questions.filter((q) => assignment.get(q.id) === shard.index)
+}

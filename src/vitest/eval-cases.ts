@@ -7,6 +7,9 @@ import { questionPassed, questionThresholds, type QuestionThresholds } from '../
 import { QUESTION_TYPES } from '../load/golden-set-schema.ts'
 import type { QuestionOutcome, Report } from '../report/report-schema.ts'
 import { describeEvidence } from './matchers/evidence.ts'
+import type { GateResult, MetricVerdict } from '../gate/gate-schema.ts'
+import { renderComparison } from '../compare/render-comparison.ts'
+import { formatInterval, formatMetric, formatPValue } from '../report/format-table.ts'
 import { planQuestionCase } from './question-case-plan.ts'
 import type { SharedEvaluation } from './shared-evaluation.ts'
 import './matchers/index.ts'
@@ -61,7 +64,7 @@ export function defineQuestionCases(): void {
     if (outcomes.length === 0) continue
     describe(`${type} questions`, () => {
       for (const outcome of outcomes) {
-        const plan = planQuestionCase(verdicts.get(outcome.id), questionPassed(outcome, questionThresholds(report)), evaluation)
+        const plan = planQuestionCase(verdicts.get(outcome.id), questionPassed(outcome, questionThresholds(report)), evaluation, report.gate?.policy)
         const body = async ({ annotate }: TestContext) => {
           if (outcome.systemError !== null) await annotate(`system error: ${outcome.systemError}`, 'error')
           await annotate(describeEvidence(outcome))
@@ -150,6 +153,9 @@ export function defineMetricCases(): void {
         const verdict = gate?.metrics.find((m) => m.name === metric.name)
         if (!verdict || verdict.baseline === null) return skip(gate?.baseline ? `${metric.name} is not in the baseline` : `no baseline: ${HOW_TO_CREATE_BASELINE}`)
         const options = { tolerance: report.config.tolerance, name: metric.name }
+        if (verdict.pValue !== null) await annotate(`paired test against the baseline: delta ${verdict.delta} ${formatInterval(verdict.deltaInterval, 3)}, p ${formatPValue(verdict.pValue)} (${verdict.test}, ${verdict.pairs} questions)`)
+        // Under 'significant' and 'both' the gate's verdict decides, not the tolerance alone.
+        if (gate && gate.policy !== 'tolerance') return assertPolicyVerdict(verdict, gate, evaluation.gate, annotate)
         if (verdict.status === 'regressed' && metric.judgeDerived && gate?.advisoryReason) {
           await annotate(`advisory regression: ${metric.name} ${verdict.baseline} -> ${current}; not blocking because ${gate.advisoryReason}`, 'warning')
           expect(current).not.toNotRegressFrom(verdict.baseline, options)
@@ -162,6 +168,55 @@ export function defineMetricCases(): void {
         }
         if (verdict.status === 'improved') await annotate(`improvement: ${metric.name} ${verdict.baseline} -> ${current}; accept it with \`vitest run --project eval -u\``)
         expect(current).toNotRegressFrom(verdict.baseline, options)
+      })
+    }
+  })
+}
+
+/**
+ * A gated metric's case under gatePolicy 'significant' or 'both': fails when the gate regressed it (a
+ * significant drop, beyond the tolerance too under 'both'); without GATE=1 a regression is reported, and an
+ * advisory judge's metric never fails.
+ */
+async function assertPolicyVerdict(verdict: MetricVerdict, gate: GateResult, gating: boolean, annotate: TestContext['annotate']): Promise<void> {
+  const message = `${verdict.name} ${formatMetric(verdict.baseline)} -> ${formatMetric(verdict.current)} (${verdict.delta}), p ${formatPValue(verdict.pValue)}: a drop ${gate.policy === 'both' ? `beyond the tolerance ${gate.tolerance} and ` : ''}significant at alpha ${gate.alpha}`
+  const advisory = gate.advisory.some((r) => r.name === verdict.name)
+  if (verdict.status === 'regressed' && (advisory || !gating)) {
+    await annotate(`${advisory ? 'advisory ' : ''}regression: ${message}${advisory ? `; not blocking because ${gate.advisoryReason}` : ' (GATE=1 fails the run on it)'}`, advisory ? 'warning' : 'error')
+    return
+  }
+  expect(verdict.status, `regression: ${message}`).not.toBe('regressed')
+}
+
+/**
+ * EVAL_COMPARE=<config>: one case per metric, failing when B (that config's run) is significantly worse
+ * than A (this project's run) at alpha, with A, B, the delta, its interval, the p-value and each type's
+ * row as annotations, and the questions that flipped. Nothing without EVAL_COMPARE.
+ */
+export function defineCompareCases(): void {
+  const comparison = inject('comparison')
+  if (comparison === undefined || comparison === null) return
+  describe('A/B comparison (EVAL_COMPARE)', () => {
+    if (!comparison.ok) {
+      it('the comparison runs', () => {
+        throw new Error(comparison.error)
+      })
+      return
+    }
+    const { result } = comparison
+    it('A and B', async ({ annotate }) => {
+      await annotate(renderComparison(result, 'text'))
+      expect(result.questions).toBeGreaterThan(0)
+    })
+    for (const metric of result.metrics.filter((m) => !m.name.includes('.'))) {
+      it(`${metric.name}: B (${result.b.source}) is not significantly worse than A`, async ({ annotate, skip }) => {
+        if (metric.pairs === 0) return skip(metric.reason ?? 'no pairs')
+        const row = (m: typeof metric) => `${m.label}: A ${formatMetric(m.a)}, B ${formatMetric(m.b)}, delta ${m.delta} ${formatInterval(m.deltaInterval, 3)}, p ${formatPValue(m.pValue)} (${m.test}, ${m.pairs} questions)`
+        for (const m of result.metrics.filter((m) => m.name === metric.name || m.name.startsWith(`${metric.name}.`))) await annotate(row(m), m.verdict === 'worse' ? 'error' : 'notice')
+        const flips = result.flips.find((f) => f.metric === metric.name)
+        if (flips && flips.worse.length > 0) await annotate(`worse in B: ${flips.worse.map((f) => f.id).join(', ')}`, 'warning')
+        if (flips && flips.better.length > 0) await annotate(`better in B: ${flips.better.map((f) => f.id).join(', ')}`)
+        expect(metric.verdict, `${row(metric)}: B is significantly worse at alpha ${result.alpha}`).not.toBe('worse')
       })
     }
   })

@@ -3,6 +3,7 @@ import type { Reporter, Vitest } from 'vitest/node'
 import type { Report } from '../report/report-schema.ts'
 import { renderRunDiff } from '../report/render-run-diff.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
+import { renderComparison } from '../compare/render-comparison.ts'
 import './shared-evaluation.ts'
 
 /**
@@ -38,6 +39,9 @@ export default class EvalReporter implements Reporter {
     const reports = relative(process.cwd(), evaluation.reportsDir) || '.'
     const lines = [`RAG evaluation (${reports}/latest.json, ${reports}/latest.md)`, '']
     if (this.#previous) lines.push(...renderRunDiff(this.#previous, evaluation.report), '')
+    // EVAL_COMPARE: run B against this run, before the run's own summary (which ends with the gate).
+    const comparison = vitest.projects.find((project) => project.name === this.#project)?.getProvidedContext().comparison
+    if (comparison) lines.push(comparison.ok ? `A/B comparison (EVAL_COMPARE, ${reports}/compare.json, ${reports}/compare.md)\n\n${renderComparison(comparison.result, 'text')}` : `A/B comparison (EVAL_COMPARE): ${comparison.error}\n`)
     lines.push(renderTerminalSummary(evaluation.report))
     log(lines.join('\n'))
     this.#previous = evaluation.report

@@ -17,4 +17,6 @@ export const WORKER_ENV = {
   runId: 'RAG_EVAL_RUN_ID',
   configFile: 'RAG_EVAL_CONFIG',
   inline: 'RAG_EVAL_INLINE_OPTIONS',
+  /** 'compare': the B side of EVAL_COMPARE, measured only (no baseline, no reports written). */
+  role: 'RAG_EVAL_WORKER_ROLE',
 } as const

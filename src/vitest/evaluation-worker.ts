@@ -30,9 +30,11 @@ async function main(): Promise<number> {
     overrides: inline ? (JSON.parse(inline) as Record<string, unknown>) : undefined,
   })
   // The cost estimate and the batch progress go to the terminal as they come (stdout is inherited).
-  const report = await evaluate(project, { tier: 'full', env: { ...process.env, GATE: '' }, log: (line) => console.log(line), signal: stop.signal })
+  // EVAL_COMPARE's B side is measured only: A's run owns the baseline comparison and the reports.
+  const comparing = process.env[WORKER_ENV.role] === 'compare'
+  const report = await evaluate(project, { tier: 'full', env: { ...process.env, GATE: '' }, log: (line) => console.log(line), signal: stop.signal, ...(comparing ? { baselineRoot: null } : {}) })
   if (stop.signal.aborted) return 1
-  writeReports(report, project.reports)
+  if (!comparing) writeReports(report, project.reports)
   await send({ type: 'report', runId, report, reportsDir: project.reports, baselineRoot: project.baseline, projectRoot: project.root })
   return 0
 }

@@ -1,14 +1,17 @@
 import { fork } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { relative, sep } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { TestProject } from 'vitest/node'
 import { baselineDirFor, baselineFromReport, writeBaseline } from '../gate/baseline-files.ts'
 import { evaluateGate } from '../gate/gate.ts'
-import { writeReports } from '../report/write-report.ts'
+import { writeFileAtomic, writeReports } from '../report/write-report.ts'
+import { compareReports } from '../compare/compare-reports.ts'
+import { renderComparison } from '../compare/render-comparison.ts'
+import { InputError } from '../load/input-error.ts'
 import { WORKER_ENV, WorkerMessageSchema, type WorkerMessage } from './evaluation-protocol.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
-import type { SharedEvaluation } from './shared-evaluation.ts'
+import type { SharedComparison, SharedEvaluation } from './shared-evaluation.ts'
 
 // The worker beside this file: TypeScript in this repository (run through tsx), compiled JavaScript in the package.
 const WORKER = fileURLToPath(new URL(`./evaluation-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url))
@@ -19,7 +22,7 @@ const WORKER = fileURLToPath(new URL(`./evaluation-worker${import.meta.url.endsW
  * run's id: a report file left by an earlier run can never stand in for this one, and a child that ends
  * without sending its report is a failed evaluation. The child runs without GATE: the cases decide.
  */
-export function runEvaluation(options: RagEvalProjectOptions, worker: string = WORKER): Promise<SharedEvaluation> {
+export function runEvaluation(options: RagEvalProjectOptions, worker: string = WORKER, role: 'run' | 'compare' = 'run'): Promise<SharedEvaluation> {
   const runId = randomUUID()
   const child = fork(worker, [], {
     execArgv: worker.endsWith('.ts') ? ['--import', 'tsx'] : [],
@@ -28,6 +31,7 @@ export function runEvaluation(options: RagEvalProjectOptions, worker: string = W
       [WORKER_ENV.runId]: runId,
       [WORKER_ENV.configFile]: options.config ?? process.env.RAG_EVAL_CONFIG ?? '',
       [WORKER_ENV.inline]: options.inline ? JSON.stringify(options.inline) : '',
+      [WORKER_ENV.role]: role,
     },
     // Progress lines (a live run's cost estimate, batch polls) show as they come; stderr is kept for the failure message.
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
@@ -94,12 +98,38 @@ function acceptAsBaseline(evaluation: SharedEvaluation): SharedEvaluation {
   return { ...evaluation, report, baselineUpdated: true }
 }
 
+/**
+ * EVAL_COMPARE=<config>: run B (that config, measured only) against run A (the project's run), question by
+ * question, written beside A's reports as compare.json and compare.md; the cases fail a metric B is
+ * significantly worse on. Two golden sets that differ, or a side that failed, are a failed comparison.
+ */
+async function compareWith(bConfig: string, options: RagEvalProjectOptions, a: SharedEvaluation, b: Promise<SharedEvaluation>): Promise<SharedComparison> {
+  const measured = await b
+  if (!a.ok) return { ok: false, error: `A (this project's run) failed: ${a.error}` }
+  if (!measured.ok) return { ok: false, error: `B (EVAL_COMPARE=${bConfig}) failed: ${measured.error}` }
+  const side = (source: string) => ({ source, kind: 'config' as const, env: {}, report: null })
+  try {
+    const result = compareReports(a.report, measured.report, { a: side(options.config ?? (process.env.RAG_EVAL_CONFIG || 'the project config')), b: side(bConfig) }, { resamples: a.report.config.bootstrapResamples, alpha: a.report.config.alpha })
+    writeFileAtomic(join(a.reportsDir, 'compare.json'), JSON.stringify(result, null, 2) + '\n')
+    writeFileAtomic(join(a.reportsDir, 'compare.md'), renderComparison(result, 'markdown'))
+    return { ok: true, result }
+  } catch (error) {
+    if (error instanceof InputError) return { ok: false, error: error.message }
+    throw error
+  }
+}
+
 export default async function setup(project: TestProject): Promise<void> {
   const options: RagEvalProjectOptions = project.config.provide?.ragEvalOptions ?? {}
   const share = async () => {
+    const bConfig = process.env.EVAL_COMPARE || null
+    // B runs beside A (its own child), so a comparison costs one run's wall time.
+    const b = bConfig === null ? null : runEvaluation({ config: bConfig }, WORKER, 'compare')
     const evaluation = await runEvaluation(options)
     const update = project.config.snapshotOptions.updateSnapshot === 'all'
-    project.provide('evaluation', update ? acceptAsBaseline(evaluation) : evaluation)
+    const shared = update ? acceptAsBaseline(evaluation) : evaluation
+    project.provide('evaluation', shared)
+    project.provide('comparison', b === null ? null : await compareWith(bConfig!, options, shared, b))
   }
   await share()
   // Watch mode: every rerun measures again (the trigger may be a change to the corpus or the golden set).

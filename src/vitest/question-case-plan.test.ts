@@ -19,6 +19,15 @@ describe('planQuestionCase', () => {
       notes: [{ type: 'error', message: 'regression: the baseline passed this question (GATE=1 fails the run on it)' }],
     })
   })
+  it("reports a lost question even under GATE=1 when the gate policy is 'significant' or 'both' (the metrics' tests decide)", () => {
+    for (const policy of ['significant', 'both'] as const) {
+      expect(planQuestionCase(verdict('regressed', true, false), false, gated, policy)).toEqual({
+        kind: 'report-only',
+        notes: [{ type: 'warning', message: `lost: the baseline passed this question (not failed under gate policy ${policy}: the metrics' paired tests decide)` }],
+      })
+    }
+    expect(planQuestionCase(verdict('regressed', true, false), false, gated, 'tolerance').kind).toBe('assert')
+  })
   it('shows a known miss as an expected failure, and fails it under EVAL_STRICT=1', () => {
     expect(planQuestionCase(verdict('known-miss', false, false), false, gated).kind).toBe('expected-failure')
     expect(planQuestionCase(verdict('known-miss', false, false), false, { gate: true, strict: true }).kind).toBe('assert')

@@ -21,12 +21,19 @@ const UPDATE_HINT = 'accept it with `vitest run --project eval -u`'
  * Decides a question case from its verdict against the baseline (undefined: no baseline), whether it
  * passes now (null: not decidable in this mode) and the run's mode.
  */
-export function planQuestionCase(verdict: QuestionVerdict | undefined, currentPassed: boolean | null, mode: { gate: boolean; strict: boolean }): CasePlan {
+export function planQuestionCase(
+  verdict: QuestionVerdict | undefined,
+  currentPassed: boolean | null,
+  mode: { gate: boolean; strict: boolean },
+  /** The gate's policy: under 'significant' and 'both' a lost question is reported, the metrics' tests decide. */
+  policy: 'tolerance' | 'significant' | 'both' = 'tolerance',
+): CasePlan {
   const status = verdict?.status ?? 'new'
   const missing = currentPassed === false
   const plan = ((): CasePlan => {
     switch (status) {
       case 'regressed':
+        if (policy !== 'tolerance') return { kind: 'report-only', notes: [{ type: 'warning', message: `lost: the baseline passed this question (not failed under gate policy ${policy}: the metrics' paired tests decide)` }] }
         return mode.gate
           ? { kind: 'assert', notes: [{ type: 'error', message: 'regression: the baseline passed this question' }] }
           : { kind: 'report-only', notes: [{ type: 'error', message: 'regression: the baseline passed this question (GATE=1 fails the run on it)' }] }

@@ -1,3 +1,4 @@
+import type { CompareResult } from '../compare/comparison-schema.ts'
 import type { Report } from '../report/report-schema.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 
@@ -24,9 +25,13 @@ export type SharedEvaluation =
     }
   | { ok: false; error: string }
 
+/** EVAL_COMPARE=<config>: that config's run (B) against the project's (A), or why it could not be made; null without EVAL_COMPARE. */
+export type SharedComparison = { ok: true; result: CompareResult } | { ok: false; error: string } | null
+
 declare module 'vitest' {
   interface ProvidedContext {
     evaluation: SharedEvaluation
+    comparison: SharedComparison
     /** ragEval()'s options, for the global setup. */
     ragEvalOptions: RagEvalProjectOptions
   }

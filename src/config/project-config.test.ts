@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { useTempDirs } from '../model/testing/use-temp-dirs.ts'
+import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { loadProjectConfig } from './load-project-config.ts'
 import { resolveProjectConfig, runKnobs } from './project-config.ts'

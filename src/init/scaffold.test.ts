@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { GoldenSetSchema } from '../load/golden-set-schema.ts'
 import { loadCorpusFrom } from '../load/corpus.ts'
 import { validateGoldenSet } from '../load/golden-set.ts'
-import { useTempDirs } from '../model/testing/use-temp-dirs.ts'
+import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
 import { renderScaffold, scaffold } from './scaffold.ts'
 
 const temp = useTempDirs()

@@ -6,7 +6,7 @@ import { evaluate } from '../run/evaluate.ts'
 import { parseBaseUrl, probeBaseUrl } from './base-url.ts'
 import { TEST_API_KEY } from './testing/test-client.ts'
 import { useScriptedServer } from './testing/use-scripted-server.ts'
-import { useTempDirs } from './testing/use-temp-dirs.ts'
+import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
 
 // Issue 11.8: a bad ANTHROPIC_BASE_URL is named before any cost estimate is printed.
 

@@ -1,6 +1,5 @@
 import { APIError } from '@anthropic-ai/sdk'
-import { mkdtempSync, readdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createSdkBatchTransport, type BatchTransport } from './batch-transport.ts'
@@ -12,6 +11,10 @@ import { worstCaseUsd } from './request-cost.ts'
 import { BudgetExceededError } from './spending-cap.ts'
 import { DEFAULT_BATCH_PLAN, startMessagesServer, textReply, type BatchItemOutcome, type MessagesServer } from './testing/messages-server.ts'
 import { localClient, TEST_API_KEY, textCall } from './testing/test-client.ts'
+import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+
+/** Temp folders of this file's tests, removed after each test. */
+const tempDirs = useTempDirs()
 
 // EVAL_BATCH=1 in the model client: the judge's calls through the Message Batches API of the local
 // server (submit, in progress, ended with mixed outcomes), results merged into the one cache, half price.
@@ -32,7 +35,7 @@ beforeEach(() => {
 })
 
 const batching = (pollMs = 5): BatchSettings => ({ roles: ['judge'], transport: createSdkBatchTransport({ apiKey: TEST_API_KEY, baseURL: server.url }), pollMs })
-const tempCache = () => mkdtempSync(join(tmpdir(), 'model-cache-'))
+const tempCache = () => tempDirs.make('model-cache-')
 const cachedFiles = (dir: string) => readdirSync(dir).flatMap((shard) => readdirSync(join(dir, shard)))
 
 describe('judge calls through the Message Batches API', () => {

@@ -1,11 +1,14 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ModelCallError } from './model-client.ts'
 import { responseText } from './model-types.ts'
 import { errorReply, startMessagesServer, textReply, type MessagesServer, type Responder, type ScriptedReply } from './testing/messages-server.ts'
 import { localClient, TEST_API_KEY, textCall } from './testing/test-client.ts'
+import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+
+/** Temp folders of this file's tests, removed after each test. */
+const tempDirs = useTempDirs()
 
 let server: MessagesServer
 const ok: Responder = (request) => textReply(request, 'hello', { usage: { input_tokens: 1000, output_tokens: 200, cache_read_input_tokens: 300, cache_creation_input_tokens: 100 } })
@@ -132,7 +135,7 @@ describe('the model client against the local Messages API server', () => {
 
 describe('the disk cache', () => {
   it('makes an unchanged rerun free: zero requests, hits counted apart, no cost, no latency', async () => {
-    const cacheDir = mkdtempSync(join(tmpdir(), 'model-cache-'))
+    const cacheDir = tempDirs.make('model-cache-')
     const first = localClient(server, { cacheDir })
     await first.call(textCall('q-001', 'one'))
     await first.call(textCall('q-002', 'two'))
@@ -154,7 +157,7 @@ describe('the disk cache', () => {
   })
 
   it('a changed input, model or sample is another key; refresh rewrites, off neither reads nor writes', async () => {
-    const cacheDir = mkdtempSync(join(tmpdir(), 'model-cache-'))
+    const cacheDir = tempDirs.make('model-cache-')
     const client = localClient(server, { cacheDir })
     await client.call(textCall('q-001', 'one'))
     await client.call(textCall('q-001', 'one, changed'))

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { FAITHFULNESS_PROMPT } from '../judge/prompts/faithfulness-prompt.ts'
 import { toolRequest } from '../judge/structured-call.ts'
@@ -12,6 +9,10 @@ import { BudgetExceededError } from './spending-cap.ts'
 import { startMessagesServer, textReply, type MessagesServer } from './testing/messages-server.ts'
 import { scriptedReply } from './testing/scripted-responder.ts'
 import { localClient } from './testing/test-client.ts'
+import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+
+/** Temp folders of this file's tests, removed after each test. */
+const tempDirs = useTempDirs()
 
 // The money of the model tier, call by call: prices with the batch factor, prompt caching as billed,
 // the worst case of a request, and EVAL_MAX_USD stopping a run before a request could cross it.
@@ -106,7 +107,7 @@ describe('prompt caching', () => {
 
 describe('EVAL_MAX_USD', () => {
   it('never sends a request whose worst case could cross the cap; the error says what was spent, the cap, and how to resume', async () => {
-    const cacheDir = mkdtempSync(join(tmpdir(), 'model-cache-'))
+    const cacheDir = tempDirs.make('model-cache-')
     // Every reply bills 1,000 input and 256 output tokens: $0.00228 at Haiku 4.5's prices.
     server.setResponder((r) => textReply(r, 'A reply.', { usage: { input_tokens: 1000, output_tokens: 256 } }))
     const each = (1000 * 1 + 256 * 5) / 1e6

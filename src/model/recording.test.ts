@@ -11,7 +11,7 @@ import { parseFaultSpec, withFaults } from './testing/fault-injection.ts'
 import { scriptedReply } from './testing/scripted-responder.ts'
 import { TEST_API_KEY } from './testing/test-client.ts'
 import { useScriptedServer } from './testing/use-scripted-server.ts'
-import { useTempDirs } from './testing/use-temp-dirs.ts'
+import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
 
 const local = useScriptedServer()
 const temp = useTempDirs()

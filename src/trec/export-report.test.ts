@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadProjectConfig } from '../config/load-project-config.ts'
@@ -8,12 +7,16 @@ import { evaluate } from '../run/evaluate.ts'
 const project = await loadProjectConfig()
 import { exportReportToTrec } from './export-report.ts'
 import { evaluateFiles } from './trec-eval.ts'
+import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+
+/** Temp folders of this file's tests, removed after each test. */
+const tempDirs = useTempDirs()
 
 describe('exportReportToTrec', () => {
   it('writes files on which trec_eval ndcg_cut.10 equals the report docNdcg10, question by question', async () => {
     const report = await evaluate(project, { tier: 'retrieval', env: {} })
     const { qrels, run } = exportReportToTrec(report)
-    const dir = mkdtempSync(join(tmpdir(), 'trec-export-'))
+    const dir = tempDirs.make('trec-export-')
     writeFileSync(join(dir, 'qrels'), qrels)
     writeFileSync(join(dir, 'run'), run)
     const trec = await evaluateFiles(join(dir, 'qrels'), join(dir, 'run'), { measures: ['ndcg_cut.10'] })

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { generateSyntheticRun } from './generate-synthetic-run'
 import { evaluateFiles } from './trec-eval'
+import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
 
-const tempDir = (): string => mkdtempSync(join(tmpdir(), 'trec-synth-'))
+/** Temp folders of this file's tests, removed after each test. */
+const tempDirs = useTempDirs()
+
+const tempDir = (): string => tempDirs.make('trec-synth-')
 
 describe('generateSyntheticRun', () => {
   it('writes byte-identical files for the same seed and the documented shape', async () => {

@@ -1,13 +1,17 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { TrecError } from './errors'
 import { parseQrels, readQrels } from './qrels'
 import { parseRun, readRun } from './run'
+import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+
+/** Temp folders of this file's tests, removed after each test. */
+const tempDirs = useTempDirs()
 
 function tempFile(name: string, content: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'trec-parse-')), name)
+  const path = join(tempDirs.make('trec-parse-'), name)
   writeFileSync(path, content)
   return path
 }

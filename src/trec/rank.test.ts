@@ -1,10 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { byteStringToBuffer } from './byte-string'
 import { rankResults } from './rank'
 import { parseRun, readRun } from './run'
+import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+
+/** Temp folders of this file's tests, removed after each test. */
+const tempDirs = useTempDirs()
 
 describe('rankResults', () => {
   it('sorts by score descending, ties by docno in descending byte order, ignoring the rank column', () => {
@@ -21,7 +24,7 @@ describe('rankResults', () => {
   })
 
   it('breaks ties by UTF-8 bytes, not UTF-16 code units, for files read from disk', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'trec-rank-'))
+    const dir = tempDirs.make('trec-rank-')
     const path = join(dir, 'run')
     // bytes: U+1F600 = F0 9F 98 80, U+FF21 = EF BC A1, "z" = 7A. UTF-16 order would put U+FF21 first.
     writeFileSync(path, 'q1 Q0 z 1 1 r\nq1 Q0 \u{FF21} 2 1 r\nq1 Q0 \u{1F600} 3 1 r\n', 'utf8')

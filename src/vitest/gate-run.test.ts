@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+
+/** Temp folders of this file's tests, removed after each test. */
+const tempDirs = useTempDirs()
 
 /** Runs the eval project as a user would (`vitest run --project eval`), reports into a temp folder. */
 function runEvalProject(env: Record<string, string>) {
-  const reports = mkdtempSync(join(tmpdir(), 'gate-run-'))
+  const reports = tempDirs.make('gate-run-')
   const result = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', 'eval'], {
     encoding: 'utf8',
     env: { ...process.env, CI: '', GATE: '', EVAL_STRICT: '', FORCE_COLOR: '0', NO_COLOR: '1', EVAL_REPORTS_DIR: reports, ...env },

@@ -1,14 +1,16 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { useTempDirs } from '../../support/testing/use-temp-dirs.ts'
 import { loadProjectConfig } from '../../config/load-project-config.ts'
 import type { ProjectConfig } from '../../config/project-config.ts'
 import { ReportSchema, type Report } from '../../report/report-schema.ts'
 
 /** Test helpers for the model modes: temp folders, the eval CLI as a child process, reports, file scans. */
 
-export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix))
+/** Temp folders of the importing test file, removed after each of its tests. */
+const tempDirs = useTempDirs()
+export const tempDir = (prefix: string) => tempDirs.make(prefix)
 
 /** The repository's project (rag-eval.config.ts), read once. */
 const repository = await loadProjectConfig()

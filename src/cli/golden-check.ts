@@ -1,7 +1,7 @@
 import { runKnobs } from '../config/project-config.ts'
 import { bestChunksOfNoneQuestions } from '../golden/lint/best-chunks.ts'
 import { findingsOfLoaderError } from '../golden/lint/loader-findings.ts'
-import { lintGoldenSet } from '../golden/lint/lint-golden-set.ts'
+import { lintGoldenSet, RULES_NEEDING_TEXT } from '../golden/lint/lint-golden-set.ts'
 import { counts, renderFindingsJson, renderFindingsText, type LintReport } from '../golden/lint/render-findings.ts'
 import { parseFloors } from '../golden/lint/type-distribution.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
@@ -36,16 +36,19 @@ export const command = defineCommand({
   run: async ({ values, context }) => {
     const project = await projectWith(values.config ?? context.config, values)
     const config = runKnobs(project, process.env)
-    const docs = projectDocuments(project, 'golden check')
+    // corpus: null (the system owns its documents): the rules that read the documents' text are skipped, and said so.
+    const docs = project.corpus === null ? null : projectDocuments(project, 'golden check')
+    const corpus = project.corpus === null ? '(none: corpus is null)' : project.corpus.dir
+    const skipped = docs === null ? { rules: RULES_NEEDING_TEXT, reason: `no document text (corpus is null in ${project.source}); pass --corpus <folder> to run them` } : undefined
     let report: LintReport
     try {
       const questions = loadGoldenSet(project.goldenSet, docs)
-      const bestChunks = await bestChunksOfNoneQuestions(questions, docs, config)
+      const bestChunks = docs === null ? new Map<string, null>() : await bestChunksOfNoneQuestions(questions, docs, config)
       const findings = lintGoldenSet({ questions, docs, bestChunks, floors: values.floors })
-      report = { goldenSet: project.goldenSet, corpus: project.corpus!.dir, questions: questions.length, complete: true, findings }
+      report = { goldenSet: project.goldenSet, corpus, questions: questions.length, complete: true, findings, skipped }
     } catch (error) {
       if (!(error instanceof InputError)) throw error
-      report = { goldenSet: project.goldenSet, corpus: project.corpus!.dir, questions: null, complete: false, findings: findingsOfLoaderError(error.message, project.goldenSet) }
+      report = { goldenSet: project.goldenSet, corpus, questions: null, complete: false, findings: findingsOfLoaderError(error.message, project.goldenSet), skipped }
     }
     console.log(values.json ? renderFindingsJson(report) : renderFindingsText(report))
     return counts(report).errors > 0 ? 1 : 0

@@ -8,6 +8,8 @@ export interface LintReport {
   /** False when the loader rejected the file, so the other rules did not run. */
   complete: boolean
   findings: Finding[]
+  /** Rules that did not run, and why (e.g. no document text when corpus is null). */
+  skipped?: { rules: readonly string[]; reason: string } | undefined
 }
 
 function plural(n: number, word: string): string {
@@ -49,6 +51,7 @@ export function renderFindingsText(report: LintReport): string {
     lines.push('')
   }
   if (!report.complete) lines.push('The other rules run once the file loads: fix the errors above first.', '')
+  if (report.skipped) lines.push(`skipped ${report.skipped.rules.join(', ')}: ${report.skipped.reason}`)
   lines.push(countLine(report))
   return lines.join('\n')
 }

@@ -75,6 +75,11 @@ const CONTRACTS: Record<string, Contract> = {
     folderForFile: [['--report', 'evals'], '--report evals: expected a file, found a folder'],
     fileForFolder: [['--report', 'package.json', '--out', 'README.md'], '--out README.md: expected a folder, found a file'],
   },
+  export: {
+    missingValue: [['--format', 'ragas', '--contexts'], '--contexts'],
+    folderForFile: [['--format', 'ragas', '--report', 'evals'], '--report evals: expected a file, found a folder'],
+    fileForFolder: [['--format', 'ragas', '--report', 'package.json', '--out', 'README.md/ragas.jsonl'], '--out README.md/ragas.jsonl: README.md is a file, not a folder'],
+  },
   label: {
     missingValue: [['--size'], '--size'],
     folderForFile: [['--report', 'evals'], '--report evals: expected a file, found a folder'],

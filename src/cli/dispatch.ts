@@ -29,6 +29,7 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
   { name: 'golden schema', summary: 'regenerate the golden set JSON Schema (pnpm schema:golden)', load: async () => (await import('./write-golden-schema.ts')).command },
   { name: 'trec', summary: 'trec_eval-conformant evaluation of a TREC run against qrels (pnpm trec)', load: async () => (await import('./trec.ts')).command },
   { name: 'trec-export', summary: "a report's qrels and run in TREC format (pnpm trec:export)", load: async () => (await import('./trec-export.ts')).command },
+  { name: 'export', summary: 'a run as RAGAS samples, to score the same answers with RAGAS', load: async () => (await import('./export.ts')).command },
   { name: 'label', summary: 'label a sample of answers by hand to calibrate the judge (pnpm label)', load: async () => (await import('./label.ts')).command },
   { name: 'compare', summary: 'run B against run A, question by question: deltas, intervals, p-values (pnpm eval:compare)', load: async () => (await import('./compare.ts')).command },
   { name: 'refusal-tradeoff', summary: 'refusal threshold against refusal rates (pnpm eval:refusal-tradeoff)', load: async () => (await import('./refusal-tradeoff.ts')).command },

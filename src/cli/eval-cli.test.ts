@@ -38,7 +38,7 @@ describe('rag-eval eval on bad input: a clear message and a non-zero exit, no st
     const result = runEval(['--corpus', 'fixtures/corpora/tiny', '--golden', 'fixtures/golden/valid.json', '--out', out, '--baseline', ''])
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
-    expect(readdirSync(out).sort()).toEqual(['attribution.jsonl', 'latest.json', 'latest.md'])
+    expect(readdirSync(out).sort()).toEqual(['attribution.jsonl', 'contexts.jsonl', 'latest.json', 'latest.md'])
     expect(result.stdout).toContain('3 questions (2 answerable, 1 none)')
   })
 })

@@ -58,6 +58,8 @@ export function renderMarkdown(report: Report): string {
     '',
     `Doc-level nDCG@10 (trec_eval ndcg_cut.10 on \`pnpm trec:export\`): ${summary.docNdcg10 ?? 'n/a'}`,
     '',
+    `RAGAS id-based context recall / precision (its IDBasedContextRecall / IDBasedContextPrecision on \`rag-eval export --format ragas\`): ${summary.idBasedContextRecall ?? 'n/a'} / ${summary.idBasedContextPrecision ?? 'n/a'}`,
+    '',
     ...(summary.judge === null
       ? []
       : [

@@ -15,7 +15,11 @@ const metric = z.number().nullable()
 const byAnswerableType = z.object({ single: metric, multi: metric, contradiction: metric })
 
 export const RankedEntrySchema = z.object({ chunkId: z.string(), docId: z.string(), score: z.number() })
-export const ContextEntrySchema = z.object({ chunkId: z.string(), docId: z.string(), tokens: z.number().int() })
+/**
+ * A chunk of the context. `text` is carried in memory only: writeReports puts it in contexts.jsonl beside
+ * latest.json (what `rag-eval export --format ragas` reads) and leaves it out of latest.json, which stays lean.
+ */
+export const ContextEntrySchema = z.object({ chunkId: z.string(), docId: z.string(), tokens: z.number().int(), text: z.string().optional() })
 
 export const ClaimVerdictSchema = z.object({
   claim: z.string(),
@@ -65,6 +69,14 @@ export const QuestionOutcomeSchema = z.object({
   ndcg10: metric,
   docNdcg10: metric,
   recallAtK: metric,
+  /**
+   * RAGAS's IDBasedContextRecall and IDBasedContextPrecision of the context (src/scoring/retrieval/):
+   * retrieved ids = contextDocIds, reference ids = answerDocIds; null where RAGAS gives NaN (recall
+   * with no answer docs, precision with an empty context). `rag-eval export --format ragas` hands RAGAS
+   * the same ids, so RAGAS computes the same values.
+   */
+  idBasedContextRecall: metric.default(null),
+  idBasedContextPrecision: metric.default(null),
   /** The ten best ranked chunks with their scores: the evidence for a miss. */
   topRanked: z.array(RankedEntrySchema),
   /** The chunks packed into the context, with their sizes. */
@@ -95,6 +107,9 @@ export const SummarySchema = z.object({
   ndcg10: metric,
   ndcg10ByType: byAnswerableType,
   docNdcg10: metric,
+  /** RAGAS's id-based context recall and precision, each the mean over the questions where it is defined (RAGAS's nanmean over the exported samples). */
+  idBasedContextRecall: metric.default(null),
+  idBasedContextPrecision: metric.default(null),
   refusalRate: metric,
   falseRefusalRate: metric,
   refusalUnclear: z.number().int().nullable(),

@@ -1,13 +1,19 @@
+import { randomBytes } from 'node:crypto'
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { Report } from './report-schema.ts'
 import { attributionRecords } from './attribution.ts'
+import { CONTEXTS_FILE, contextRecords, withoutContextTexts } from './context-sidecar.ts'
 import { renderMarkdown } from './render-markdown.ts'
 
-/** Writes a file atomically: a temp file beside it, then a rename, so a reader never sees half a report. */
+/**
+ * Writes a file atomically: a temp file beside it, then a rename, so a reader never sees half a report.
+ * The temp name is the writer's own (pid and random bytes): writers on other machines sharing the folder
+ * (shards on one volume, containers with equal pids) never write into each other's temp file.
+ */
 export function writeFileAtomic(path: string, content: string): void {
   mkdirSync(dirname(path), { recursive: true })
-  const temp = `${path}.${process.pid}.tmp`
+  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
   try {
     writeFileSync(temp, content)
     renameSync(temp, path)
@@ -17,21 +23,24 @@ export function writeFileAtomic(path: string, content: string): void {
   }
 }
 
-/** The report as written: pretty JSON with a trailing newline (stable key order comes from the builder). */
+/** The report as written: pretty JSON with a trailing newline (stable key order comes from the builder), without the context texts. */
 export function serialiseReport(report: Report): string {
-  return JSON.stringify(report, null, 2) + '\n'
+  return JSON.stringify(withoutContextTexts(report), null, 2) + '\n'
 }
 
 /**
- * Writes latest.json, latest.md and attribution.jsonl (one record per failing question) into `dir`,
- * each atomically; returns their paths.
+ * Writes latest.json, latest.md, attribution.jsonl (one record per failing question) and, when the
+ * report carries its context texts (a fresh run), contexts.jsonl into `dir`, each atomically; returns their paths.
  */
-export function writeReports(report: Report, dir: string): { json: string; markdown: string; attribution: string } {
+export function writeReports(report: Report, dir: string): { json: string; markdown: string; attribution: string; contexts: string | null } {
   const json = join(dir, 'latest.json')
   const markdown = join(dir, 'latest.md')
   const attribution = join(dir, 'attribution.jsonl')
   writeFileAtomic(json, serialiseReport(report))
   writeFileAtomic(markdown, renderMarkdown(report))
   writeFileAtomic(attribution, attributionRecords(report).map((record) => JSON.stringify(record) + '\n').join(''))
-  return { json, markdown, attribution }
+  const texts = contextRecords(report)
+  const contexts = texts === null ? null : join(dir, CONTEXTS_FILE)
+  if (contexts !== null && texts !== null) writeFileAtomic(contexts, texts)
+  return { json, markdown, attribution, contexts }
 }

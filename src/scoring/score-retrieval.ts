@@ -3,11 +3,15 @@ import type { QuestionOutcome } from '../report/report-schema.ts'
 import type { SystemAnswer } from '../system/rag-system.ts'
 import { round4 } from '../summary/statistics.ts'
 import { contextHit } from './retrieval/context-hit.ts'
+import { idBasedContextPrecision } from './retrieval/id-based-context-precision.ts'
+import { idBasedContextRecall } from './retrieval/id-based-context-recall.ts'
 import { docNdcgAt10, ndcgAt10 } from './retrieval/ndcg-at-10.ts'
 import { recallAtK } from './retrieval/recall-at-k.ts'
 import { reciprocalRank } from './retrieval/reciprocal-rank.ts'
 
 const EVIDENCE_DEPTH = 10
+
+const roundOrNull = (value: number | null) => (value === null ? null : round4(value))
 
 /**
  * One question's retrieval outcome, a pure function of the question, what the system returned and its
@@ -44,8 +48,10 @@ export function scoreRetrieval(
     ndcg10: answerable && relevantChunkCount !== null ? round4(ndcgAt10(rankedDocIds, question.answerDocIds, relevantChunkCount)) : null,
     docNdcg10: answerable ? round4(docNdcgAt10(rankedDocIds, question.answerDocIds)) : null,
     recallAtK: answerable ? round4(recallAtK(rankedDocIds, question.answerDocIds, k)) : null,
+    idBasedContextRecall: roundOrNull(idBasedContextRecall(contextDocIds, question.answerDocIds)),
+    idBasedContextPrecision: roundOrNull(idBasedContextPrecision(contextDocIds, question.answerDocIds)),
     topRanked: output.ranked.slice(0, EVIDENCE_DEPTH).map(({ chunkId, docId, score }) => ({ chunkId, docId, score: round4(score) })),
-    context: output.context.map(({ chunkId, docId, tokens }) => ({ chunkId, docId, tokens })),
+    context: output.context.map(({ chunkId, docId, tokens, text }) => ({ chunkId, docId, tokens, text })),
     answer: output.answer ?? null,
     refused: null,
     faithfulness: null,

@@ -7,7 +7,7 @@ import { summaryInterval } from './summary-interval.ts'
 
 const ANSWERABLE_TYPES = ['single', 'multi', 'contradiction'] as const
 type AnswerableType = (typeof ANSWERABLE_TYPES)[number]
-type RankingField = 'reciprocalRank' | 'ndcg10' | 'docNdcg10' | 'recallAtK'
+type RankingField = 'reciprocalRank' | 'ndcg10' | 'docNdcg10' | 'recallAtK' | 'idBasedContextRecall' | 'idBasedContextPrecision'
 
 /** Why generation metrics are null in the retrieval tier. */
 export const NO_ANSWERS_REASON = 'retrieval tier: the system generated no answers'
@@ -91,6 +91,9 @@ export function summarise(
     ndcg10: mean('ndcg10', field(answerable, 'ndcg10'), ndcgReason),
     ndcg10ByType: byType('ndcg10ByType', (list) => field(list, 'ndcg10')),
     docNdcg10: mean('docNdcg10', field(answerable, 'docNdcg10'), noAnswerable),
+    // Over every question where RAGAS's definition gives a number (none questions have precision 0 or null, no recall).
+    idBasedContextRecall: mean('idBasedContextRecall', field(outcomes, 'idBasedContextRecall'), 'no question has answer documents'),
+    idBasedContextPrecision: mean('idBasedContextPrecision', field(outcomes, 'idBasedContextPrecision'), 'no question has a context'),
     refusalRate: generated ? mean('refusalRate', refusals(answered(none)), 'no none question got a clear answer or refusal', 'proportion') : noAnswers('refusalRate'),
     falseRefusalRate: generated ? mean('falseRefusalRate', refusals(answered(answerable)), 'no answerable question got a clear answer or refusal', 'proportion') : noAnswers('falseRefusalRate'),
     refusalUnclear: generated ? outcomes.filter((o) => o.generation?.refusal === 'unclear').length : noAnswers('refusalUnclear'),

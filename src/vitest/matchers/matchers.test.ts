@@ -24,6 +24,8 @@ const outcome = (overrides: Partial<QuestionOutcome> = {}): QuestionOutcome => (
   ndcg10: 0.6,
   docNdcg10: 0.6,
   recallAtK: 1,
+  idBasedContextRecall: null,
+  idBasedContextPrecision: null,
   topRanked: [
     { chunkId: 'd3#1', docId: 'd3', score: 9.5 },
     { chunkId: 'd1#1', docId: 'd1', score: 7.25 },

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { userInfo } from 'node:os'
 import { input, select } from '@inquirer/prompts'
 import { HumanLabelsSchema, type HumanLabel, type HumanLabels } from '../calibration/human-labels-schema.ts'
 import { stratifiedSample } from '../calibration/stratified-sample.ts'
-import { loadCorpus } from '../load/corpus.ts'
 import { InputError } from '../load/input-error.ts'
 import { readReport } from '../report/read-report.ts'
 import type { QuestionOutcome, Report } from '../report/report-schema.ts'
@@ -13,6 +13,8 @@ import { chunkCorpus } from '../system/chunker.ts'
 import { file, fileToWrite, integer, positiveInteger, text } from './arg-kinds.ts'
 import { flag, option } from './args.ts'
 import { defineCommand } from './command.ts'
+import { projectDocuments, projectWith } from './cli-project.ts'
+import { displayPath } from '../config/project-config.ts'
 
 const QUESTION = 'Does this answer contain anything not written in the material?'
 
@@ -50,7 +52,7 @@ function present(outcome: QuestionOutcome, chunkText: Map<string, string>, posit
 }
 
 export const command = defineCommand({
-  usage: `usage: rag-eval label [--report reports/latest.json] [--labels evals/human-labels.json] [--size 10] [--seed 20261129]
+  usage: `usage: rag-eval label [--config rag-eval.config.ts] [--report <reports>/latest.json] [--labels <humanLabels>] [--size 10] [--seed 20261129]
                      [--who name] [--redraw] [--list]`,
   description: `  A person labels a stratified sample of the report's answers, one question each: does the answer
   contain anything not written in the material? Saves to --labels after every item, so a session can stop
@@ -58,25 +60,30 @@ export const command = defineCommand({
   questions, --seed); --list prints the sample and stops; --who defaults to $LABELLER, else the user name.
   Interactive: run it in a terminal.`,
   options: {
-    report: option(file, { default: 'reports/latest.json' }),
-    labels: option(fileToWrite, { default: 'evals/human-labels.json' }),
+    config: option(file),
+    report: option(file),
+    labels: option(fileToWrite),
     size: option(positiveInteger, { default: '10' }),
     seed: option(integer(), { default: '20261129' }),
     who: option(text, { default: () => process.env.LABELLER ?? userInfo().username }),
     redraw: flag(),
     list: flag(),
   },
-  run: async ({ values }) => {
+  run: async ({ values, context }) => {
     const { size, seed } = values
-    const report = readFullReport(values.report)
-    const existing = values.redraw ? null : readLabels(values.labels)
+    // The project's report, labels and corpus unless named: the labels calibrate the judge of that project.
+    const project = await projectWith(values.config ?? context.config)
+    const reportFile = values.report ?? join(project.reports, 'latest.json')
+    const labelsFile = values.labels ?? project.humanLabels
+    const report = readFullReport(reportFile)
+    const existing = values.redraw ? null : readLabels(labelsFile)
     const sample = existing?.sample.ids ? { ids: existing.sample.ids, explanation: [`resuming the sample drawn with seed ${existing.sample.seed}`] } : stratifiedSample(report.questions, size, seed)
-    const state: HumanLabels = existing ?? { sample: { seed, size, report: values.report, ids: sample.ids }, labels: [] }
+    const state: HumanLabels = existing ?? { sample: { seed, size, report: displayPath(project, reportFile), ids: sample.ids }, labels: [] }
     console.log(sample.explanation.join('\n'))
     if (values.list) return 0
-    if (!process.stdin.isTTY) throw new InputError('pnpm label is interactive: run it in a terminal (or --list to print the sample)')
+    if (!process.stdin.isTTY) throw new InputError('rag-eval label is interactive: run it in a terminal (or --list to print the sample)')
 
-    const chunkText = new Map(chunkCorpus(loadCorpus('corpus'), report.config).map((c) => [c.chunkId, c.text]))
+    const chunkText = new Map(chunkCorpus(projectDocuments(project, 'label'), report.config).map((c) => [c.chunkId, c.text]))
     const byId = new Map(report.questions.map((q) => [q.id, q]))
     const todo = state.sample.ids.filter((id) => {
       const done = state.labels.find((l) => l.id === id)
@@ -104,10 +111,10 @@ export const command = defineCommand({
       const note = await input({ message: choice === 'unsupported' ? 'Which sentence, and why?' : 'Note (what you checked):', default: '' })
       const label: HumanLabel = { id, label: choice as HumanLabel['label'], note, who: values.who, when: new Date().toISOString().slice(0, 10), answer: outcome.answer }
       state.labels = [...state.labels.filter((l) => l.id !== id), label]
-      save(values.labels, state)
+      save(labelsFile, state)
     }
-    save(values.labels, state)
-    console.log(`\n${state.labels.length} label(s) in ${values.labels}`)
+    save(labelsFile, state)
+    console.log(`\n${state.labels.length} label(s) in ${labelsFile}`)
     return 0
   },
 })

@@ -1,4 +1,4 @@
-import { cacheMinTokens, loadPriceTable } from '../model/prices.ts'
+import { cacheMinTokens, loadPriceTable, PACKAGE_PRICES_FILE } from '../model/prices.ts'
 import { startMessagesServer } from '../model/testing/messages-server.ts'
 import { scriptedReply } from '../model/testing/scripted-responder.ts'
 import { recordingDir } from '../model/recording.ts'
@@ -24,7 +24,7 @@ export const command = defineCommand({
   run: async ({ values, context }) => {
     const project = await projectWith(values.config ?? context.config, values)
     // Prompt caching billed as the API bills it (nothing below a model's minimum prefix), so the recorded usage is plausible.
-    const prices = loadPriceTable(project.prices ?? 'evals/model-prices.json')
+    const prices = loadPriceTable(project.prices ?? PACKAGE_PRICES_FILE)
     const server = await startMessagesServer(scriptedReply, { promptCache: (model) => cacheMinTokens(prices, model) })
     try {
       const env: NodeJS.ProcessEnv = {

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url'
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { InputError } from '../load/input-error.ts'
@@ -87,3 +88,6 @@ export const DEFAULT_CACHE_MIN_TOKENS = 1024
 export function cacheMinTokens(table: PriceTable, model: string): number {
   return priceOf(table, model)?.cacheMinTokens ?? DEFAULT_CACHE_MIN_TOKENS
 }
+
+/** The package's own price table (shipped beside src/ and dist/), used unless the project names one (config `prices`). */
+export const PACKAGE_PRICES_FILE = fileURLToPath(new URL('../../evals/model-prices.json', import.meta.url))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadEvalConfig, resolveEvalConfig } from './eval-config.ts'
+import { resolveEvalConfig } from './eval-config.ts'
 
 describe('resolveEvalConfig', () => {
   it('fills defaults and applies environment overrides', () => {
@@ -13,9 +13,19 @@ describe('resolveEvalConfig', () => {
   it.each([
     ['0', 'EVAL_CONTEXT_BUDGET: Too small: expected number to be >0 (got 0)'],
     ['-5', 'EVAL_CONTEXT_BUDGET: Too small: expected number to be >0 (got -5)'],
-    ['lots', 'EVAL_CONTEXT_BUDGET="lots": expected a number'],
+    ['lots', 'EVAL_CONTEXT_BUDGET="lots": expected a decimal integer such as 600'],
+    // Number() would read these as 16, 1000000000 and 12: a knob takes decimal digits only.
+    ['0x10', 'EVAL_CONTEXT_BUDGET="0x10": expected a decimal integer such as 600'],
+    ['1e9', 'EVAL_CONTEXT_BUDGET="1e9": expected a decimal integer such as 600'],
+    [' 12 ', 'EVAL_CONTEXT_BUDGET=" 12 ": expected a decimal integer such as 600'],
+    ['1.5', 'EVAL_CONTEXT_BUDGET="1.5": expected a decimal integer such as 600'],
   ])('rejects EVAL_CONTEXT_BUDGET=%s naming the variable', (value, message) => {
     expect(() => resolveEvalConfig({}, { EVAL_CONTEXT_BUDGET: value }, 'cfg.json')).toThrow(message)
+  })
+  it('reads fractional knobs in decimal notation only', () => {
+    expect(resolveEvalConfig({}, { EVAL_TOLERANCE: '0.02' }, 'cfg.json').tolerance).toBe(0.02)
+    expect(() => resolveEvalConfig({}, { EVAL_TOLERANCE: '.02' }, 'cfg.json')).toThrow('EVAL_TOLERANCE=".02": expected a decimal number such as 0.5')
+    expect(() => resolveEvalConfig({}, { EVAL_TOLERANCE: '2e-2' }, 'cfg.json')).toThrow('EVAL_TOLERANCE="2e-2": expected a decimal number such as 0.5')
   })
   it('names the file field when the file holds a bad value', () => {
     expect(() => resolveEvalConfig({ chunkTokens: 100, chunkOverlap: 100 }, {}, 'cfg.json')).toThrow(
@@ -47,8 +57,5 @@ describe('resolveEvalConfig', () => {
     expect(resolveEvalConfig({ batch: true }, { EVAL_BATCH: 'false' }, 'cfg.json').batch).toBe(false)
     expect(() => resolveEvalConfig({}, { EVAL_BATCH: 'yes' }, 'cfg.json')).toThrow('EVAL_BATCH="yes": expected 1 or 0 (true or false)')
     expect(() => resolveEvalConfig({}, { EVAL_MAX_USD: '0' }, 'cfg.json')).toThrow('EVAL_MAX_USD: Too small: expected number to be >0 (got 0)')
-  })
-  it('reads the repository config file', () => {
-    expect(loadEvalConfig('evals/eval.config.json', {}).budgetTokens).toBe(600)
   })
 })

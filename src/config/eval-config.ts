@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { InputError } from '../load/input-error.ts'
 import { MINISEARCH_RETRIEVER_OPTIONS, RetrieverOptionsSchema, type RetrieverOptions } from '../system/retriever-options.ts'
@@ -235,21 +234,4 @@ export function resolveEvalConfig(
     throw new InputError(`${(nested === null ? undefined : origin[nested]) ?? origin[field] ?? where(nested ?? field)}: ${issue.message} (got ${JSON.stringify(got)})`)
   }
   return parsed.data
-}
-
-/** Reads the config file (defaults) and applies the environment. */
-export function loadEvalConfig(path: string, env: NodeJS.ProcessEnv = process.env): EvalConfig {
-  let text: string
-  try {
-    text = readFileSync(path, 'utf8')
-  } catch {
-    throw new InputError(`${path}: eval config not found`)
-  }
-  let values: unknown
-  try {
-    values = JSON.parse(text)
-  } catch (error) {
-    throw new InputError(`${path}: not valid JSON (${(error as Error).message})`)
-  }
-  return resolveEvalConfig(values, env, path)
 }

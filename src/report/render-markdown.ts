@@ -19,6 +19,8 @@ function failureSection(outcome: QuestionOutcome, failedChecks: string[]): strin
   return [
     `### ${outcome.id} [${outcome.type}] ${outcome.question}`,
     '',
+    ...(outcome.userContext === null ? [] : [`- user context: \`${JSON.stringify(outcome.userContext)}\``]),
+    ...(outcome.systemError === null ? [] : [`- system error: ${outcome.systemError}`]),
     `- expected docs: ${expected}`,
     `- context docs (${outcome.contextTokens} tokens): ${tokensOf(outcome)}`,
     `- top-10 ranked: ${ranked || 'nothing ranked'}`,

@@ -3,7 +3,7 @@ import type { QuestionOutcome } from '../../report/report-schema.ts'
 /** The evidence of one question, as failure messages and UI annotations show it. */
 export type QuestionEvidence = Pick<
   QuestionOutcome,
-  'id' | 'type' | 'question' | 'answerDocIds' | 'governingDocId' | 'context' | 'contextTokens' | 'topRanked' | 'answer' | 'unsupportedClaims'
+  'id' | 'type' | 'question' | 'userContext' | 'answerDocIds' | 'governingDocId' | 'context' | 'contextTokens' | 'topRanked' | 'answer' | 'unsupportedClaims'
 >
 
 /** Multi-line evidence: expected docs, the context with token counts, the top-10 ranking with scores, the answer. */
@@ -14,6 +14,7 @@ export function describeEvidence(outcome: QuestionEvidence): string {
   const ranked = outcome.topRanked.length === 0 ? '  (nothing ranked)' : outcome.topRanked.map((r, i) => `  ${String(i + 1).padStart(2)}. ${r.chunkId}  ${r.score.toFixed(4)}`).join('\n')
   const lines = [
     `question   ${outcome.id} [${outcome.type}] ${outcome.question}`,
+    ...(outcome.userContext ? [`user       ${JSON.stringify(outcome.userContext)}`] : []),
     `expected   ${expected}${governing}`,
     `context    ${outcome.contextTokens} tokens:`,
     context,

@@ -71,6 +71,11 @@ describe('toHitContext', () => {
       ].join('\n'),
     )
   })
+  it("shows the question's userContext in the evidence, since the right answer may depend on it", () => {
+    expect(() => expect(outcome({ userContext: { role: 'employee', tenant: 'acme' } })).toHitContext(['d2'], { mode: 'single' })).toThrow(
+      'question   q-1 [multi] How long are traces kept, and how often are snapshots taken?\nuser       {"role":"employee","tenant":"acme"}\nexpected   d1, d2',
+    )
+  })
   it('.not fails when the context does hold the docs', () => {
     expect(() => expect(outcome()).not.toHitContext(['d1'], { mode: 'single' })).toThrow('expected not the context of q-1 to hold one of d1 (single)')
   })

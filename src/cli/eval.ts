@@ -1,7 +1,7 @@
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { writeReports } from '../report/write-report.ts'
 import { evaluate } from '../run/evaluate.ts'
-import { judgeErrorFailure } from '../gate/gate.ts'
+import { runFailsGate } from '../gate/gate.ts'
 import { file, fileOrAbsent, folder, folderOrAbsent, oneOf } from './arg-kinds.ts'
 import { flag, option } from './args.ts'
 import { projectWith } from './cli-project.ts'
@@ -45,8 +45,7 @@ export const command = defineCommand({
       console.log(renderTerminalSummary(report))
     }
     // GATE=1: the exit code says whether the run regressed (a missing baseline fails too), or its judge failed too often.
-    const failed = (report.gate !== null && !report.gate.passed) || judgeErrorFailure(report) !== null
-    return process.env.GATE === '1' && failed ? 1 : 0
+    return process.env.GATE === '1' && runFailsGate(report) ? 1 : 0
   },
 })
 

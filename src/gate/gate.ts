@@ -105,6 +105,11 @@ export function judgeErrorFailure(report: Report): Regression | null {
   return { name: `judge-error rate (limit ${limit})`, baseline: limit, current: rate, delta: round4(rate - limit) }
 }
 
+/** What GATE=1 fails a run on: its gate did not pass (a missing baseline included), or, not compared, its judge failed too often. */
+export function runFailsGate(report: Report): boolean {
+  return (report.gate !== null && !report.gate.passed) || judgeErrorFailure(report) !== null
+}
+
 /**
  * The gate: every gated metric and every question against the accepted baseline, a pure function.
  * Fails on any metric below its baseline by more than the tolerance and on any question the baseline

@@ -12,6 +12,7 @@ export function renderTerminalSummary(report: Report): string {
   const judge = summary.judge === null ? 'no answers (retrieval tier)' : `judge ${summary.judge}`
   const lines = [
     `${config.system} · ${report.tier} tier · mode ${config.mode} · ${corpus.documents ?? 'n/a'} docs / ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · budget ${config.budgetTokens} tokens · ${judge}`,
+    ...renderExcluded(report),
     ...renderWarnings(report),
     renderLatency(report),
     ...renderModelRun(report),
@@ -31,6 +32,14 @@ export function renderTerminalSummary(report: Report): string {
   if (report.calibration) lines.push('', ...renderCalibration(report.calibration))
   if (report.gate) lines.push('', ...renderGate(report.gate))
   return lines.join('\n')
+}
+
+/** The corpus files include/exclude left out: counted and named (the first five), so nothing is skipped in silence. */
+export function renderExcluded(report: Report): string[] {
+  const { excluded } = report.corpus
+  if (excluded.length === 0) return []
+  const shown = excluded.slice(0, 5).map((e) => `${e.file} (${e.reason})`)
+  return [`corpus: ${excluded.length} file(s) left out by include/exclude: ${shown.join(', ')}${excluded.length > 5 ? `, and ${excluded.length - 5} more (report: corpus.excluded)` : ''}`]
 }
 
 /** One line on what the golden set can resolve: the smallest recall drop a paired test would notice. */

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url'
 import type { EvalConfig } from '../config/eval-config.ts'
 import { displayPath, runKnobs, type ProjectConfig, type SystemSpec } from '../config/project-config.ts'
 import { loadCorpusFrom } from '../load/corpus.ts'
@@ -18,6 +17,7 @@ import { BatchItemError, ModelCallError, ReplayMissError, RunStoppedError } from
 import { MalformedResponseError } from '../model/model-types.ts'
 import { BudgetExceededError } from '../model/spending-cap.ts'
 import { UsageLedger } from '../model/usage-ledger.ts'
+import { PACKAGE_PRICES_FILE } from '../model/prices.ts'
 import { renderEstimate } from '../report/render-model-run.ts'
 import { runSystem } from './run-system.ts'
 import { judgeAnswers } from './judge-answers.ts'
@@ -26,15 +26,13 @@ import { assembleReport, readReportReferences } from './assemble-report.ts'
 import type { Measurement } from './measurement.ts'
 import { questionsOfShard, type Shard } from '../shard/shard.ts'
 
-/** The package's own model price table (shipped beside src/ and dist/), used unless the project names one. */
-const DEFAULT_PRICES_FILE = fileURLToPath(new URL('../../evals/model-prices.json', import.meta.url))
 
 /** Where the model tier's files are: the project's paths, and the package's price table unless the project names one. */
 function modelTierPaths(project: ProjectConfig): ModelTierPaths {
   // Relative to the current folder where they are inside it: they appear in messages (and stay valid paths).
   const here = { root: process.cwd() }
   return {
-    pricesFile: project.prices ?? DEFAULT_PRICES_FILE,
+    pricesFile: project.prices ?? PACKAGE_PRICES_FILE,
     cacheDir: displayPath(here, project.cacheDir),
     recordingsDir: displayPath(here, project.recordingsDir),
   }
@@ -116,7 +114,6 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   const goldenSetHash = contentHash([JSON.stringify(goldenSet)])
   const warnings: string[] = []
   const spec = options.system ?? project.system
-  if (loaded && loaded.excluded.length > 0) log(`corpus: ${loaded.excluded.length} file(s) left out by include/exclude: ${loaded.excluded.slice(0, 5).map((e) => `${e.file} (${e.reason})`).join(', ')}${loaded.excluded.length > 5 ? ', ...' : ''}`)
   // A token covers at least one character, so the exact count is needed only for a budget near the corpus's size.
   const corpusChars = corpus === null ? 0 : corpus.reduce((sum, doc) => sum + doc.body.length, 0)
   const corpusTokens = corpus === null || config.budgetTokens * 4 < corpusChars ? null : corpus.reduce((sum, doc) => sum + countTextTokens(doc.body), 0)

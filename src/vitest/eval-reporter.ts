@@ -4,6 +4,7 @@ import type { Report } from '../report/report-schema.ts'
 import { renderRunDiff } from '../report/render-run-diff.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { renderComparison } from '../compare/render-comparison.ts'
+import { mergeShardsAfterBlobs } from './merge-after-blobs.ts'
 import './shared-evaluation.ts'
 
 /**
@@ -26,9 +27,12 @@ export default class EvalReporter implements Reporter {
     this.#vitest = vitest
   }
 
-  onTestRunEnd(): void {
+  async onTestRunEnd(): Promise<void> {
     const vitest = this.#vitest
-    const evaluation = vitest?.projects.find((project) => project.name === this.#project)?.getProvidedContext().evaluation
+    const project = vitest?.projects.find((p) => p.name === this.#project)
+    // vitest --merge-reports: no evaluation ran here; the shards' measurements make the run's report.
+    if (vitest && project && vitest.config.mergeReports) return mergeShardsAfterBlobs(vitest, project.config.provide?.ragEvalOptions ?? {})
+    const evaluation = project?.getProvidedContext().evaluation
     if (!vitest || !evaluation) return
     const log = (text: string) => vitest.logger.log(text)
     log('')
@@ -37,6 +41,11 @@ export default class EvalReporter implements Reporter {
       return
     }
     const reports = relative(process.cwd(), evaluation.reportsDir) || '.'
+    if (evaluation.shard) {
+      const { index, count } = evaluation.shard
+      log(`RAG evaluation, shard ${index}/${count}: ${evaluation.report.questions.length} of the golden set's questions measured, left for the merge in ${reports}/shards/; no gate here: \`vitest --merge-reports\` (or \`rag-eval merge\`) reports and gates the run`)
+      return
+    }
     const lines = [`RAG evaluation (${reports}/latest.json, ${reports}/latest.md)`, '']
     if (this.#previous) lines.push(...renderRunDiff(this.#previous, evaluation.report), '')
     // EVAL_COMPARE: run B against this run, before the run's own summary (which ends with the gate).

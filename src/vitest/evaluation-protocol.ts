@@ -19,4 +19,6 @@ export const WORKER_ENV = {
   inline: 'RAG_EVAL_INLINE_OPTIONS',
   /** 'compare': the B side of EVAL_COMPARE, measured only (no baseline, no reports written). */
   role: 'RAG_EVAL_WORKER_ROLE',
+  /** vitest --shard=i/n: `i/n`, the shard whose questions the worker measures; '' for the whole golden set. */
+  shard: 'RAG_EVAL_SHARD',
 } as const

@@ -6,6 +6,8 @@ import { loadProjectConfig } from '../config/load-project-config.ts'
 import { InputError } from '../load/input-error.ts'
 import { writeReports } from '../report/write-report.ts'
 import { evaluate } from '../run/evaluate.ts'
+import { evaluateShard } from '../shard/evaluate-shard.ts'
+import { parseShard } from '../shard/shard.ts'
 import { WORKER_ENV, type WorkerMessage } from './evaluation-protocol.ts'
 
 const runId = process.env[WORKER_ENV.runId] ?? ''
@@ -32,9 +34,12 @@ async function main(): Promise<number> {
   // The cost estimate and the batch progress go to the terminal as they come (stdout is inherited).
   // EVAL_COMPARE's B side is measured only: A's run owns the baseline comparison and the reports.
   const comparing = process.env[WORKER_ENV.role] === 'compare'
-  const report = await evaluate(project, { tier: 'full', env: { ...process.env, GATE: '' }, log: (line) => console.log(line), signal: stop.signal, ...(comparing ? { baselineRoot: null } : {}) })
+  const options = { tier: 'full', env: { ...process.env, GATE: '' }, log: (line: string) => console.log(line), signal: stop.signal, ...(comparing ? { baselineRoot: null } : {}) } as const
+  // vitest --shard=i/n: shard i's questions, left for the merge in <reports>/shards/ (no latest.json: the merge writes it).
+  const shard = process.env[WORKER_ENV.shard] ? parseShard(process.env[WORKER_ENV.shard]!, WORKER_ENV.shard) : null
+  const report = shard ? (await evaluateShard(project, { ...options, shard })).report : await evaluate(project, options)
   if (stop.signal.aborted) return 1
-  if (!comparing) writeReports(report, project.reports)
+  if (!comparing && !shard) writeReports(report, project.reports)
   await send({ type: 'report', runId, report, reportsDir: project.reports, baselineRoot: project.baseline, projectRoot: project.root })
   return 0
 }

@@ -32,6 +32,7 @@ export function runEvaluation(options: RagEvalProjectOptions, worker: string = W
       [WORKER_ENV.configFile]: options.config ?? process.env.RAG_EVAL_CONFIG ?? '',
       [WORKER_ENV.inline]: options.inline ? JSON.stringify(options.inline) : '',
       [WORKER_ENV.role]: role,
+      [WORKER_ENV.shard]: options.shard ? `${options.shard.index}/${options.shard.count}` : '',
     },
     // Progress lines (a live run's cost estimate, batch polls) show as they come; stderr is kept for the failure message.
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
@@ -70,9 +71,11 @@ export function runEvaluation(options: RagEvalProjectOptions, worker: string = W
           reportsDir: received.reportsDir,
           baselineRoot: received.baselineRoot,
           projectRoot: received.projectRoot,
-          gate: process.env.GATE === '1',
+          // A shard never gates: its questions are a part of the golden set; the merge gates the whole.
+          gate: process.env.GATE === '1' && !options.shard,
           strict: process.env.EVAL_STRICT === '1',
           baselineUpdated: false,
+          ...(options.shard ? { shard: options.shard } : {}),
         })
       }
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`
@@ -120,13 +123,15 @@ async function compareWith(bConfig: string, options: RagEvalProjectOptions, a: S
 }
 
 export default async function setup(project: TestProject): Promise<void> {
-  const options: RagEvalProjectOptions = project.config.provide?.ragEvalOptions ?? {}
+  const shard = project.vitest.config.shard
+  const options: RagEvalProjectOptions = { ...(project.config.provide?.ragEvalOptions ?? {}), ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}) }
   const share = async () => {
     const bConfig = process.env.EVAL_COMPARE || null
     // B runs beside A (its own child), so a comparison costs one run's wall time.
     const b = bConfig === null ? null : runEvaluation({ config: bConfig }, WORKER, 'compare')
-    const evaluation = await runEvaluation(options)
     const update = project.config.snapshotOptions.updateSnapshot === 'all'
+    // A shard measures a part of the golden set: never a baseline.
+    const evaluation = update && shard ? { ok: false as const, error: `vitest -u cannot accept a baseline from shard ${shard.index}/${shard.count} (a part of the golden set): accept it from one whole run (vitest run --project eval -u)` } : await runEvaluation(options)
     const shared = update ? acceptAsBaseline(evaluation) : evaluation
     project.provide('evaluation', shared)
     project.provide('comparison', b === null ? null : await compareWith(bConfig!, options, shared, b))

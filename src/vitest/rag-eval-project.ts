@@ -3,8 +3,10 @@ import { fileURLToPath } from 'node:url'
 import type { Reporter } from 'vitest/node'
 import type { TestProjectInlineConfiguration } from 'vitest/config'
 import type { RagEvalConfig } from '../config/project-config.ts'
+import type { Shard } from '../shard/shard.ts'
 import { loadProjectConfig } from '../config/load-project-config.ts'
 import EvalReporter from './eval-reporter.ts'
+import { useShardCaseFile } from './shard-cases.ts'
 
 /** ragEval()'s options: which config file, the project's name, and any config field inline (winning over the file's). */
 export type RagEvalOptions = Partial<RagEvalConfig> & {
@@ -18,6 +20,8 @@ export type RagEvalOptions = Partial<RagEvalConfig> & {
 export interface RagEvalProjectOptions {
   config?: string
   inline?: Record<string, unknown>
+  /** vitest --shard=i/n: the evaluation measures only shard i's questions (set by the global setup). */
+  shard?: Shard
 }
 
 const HERE = dirname(fileURLToPath(import.meta.url))
@@ -53,6 +57,8 @@ export function ragEval(options: RagEvalOptions = {}): TestProjectInlineConfigur
           if (project.name !== name) return
           const reporters = vitest.config.reporters as unknown as (Reporter | [string, unknown])[]
           reporters.push(new EvalReporter(name))
+          // --shard=i/n: this shard's question cases, in a case file of its own (shard-cases.ts).
+          if (vitest.config.shard) useShardCaseFile(vitest, project, vitest.config.shard, `${HERE}/cases`, EXT)
           // Watch mode: a change to what the evaluation reads (in no test's import graph) reruns it.
           const triggers = await watchedInputs(provided).catch(() => [])
           // Patterns are matched against absolute paths: a file, or anything under a folder.

@@ -1,5 +1,6 @@
 import type { CompareResult } from '../compare/comparison-schema.ts'
 import type { Report } from '../report/report-schema.ts'
+import type { Shard } from '../shard/shard.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 
 /**
@@ -22,6 +23,8 @@ export type SharedEvaluation =
       strict: boolean
       /** The baseline was just rewritten from this run (vitest -u). */
       baselineUpdated: boolean
+      /** vitest --shard=i/n: the report holds shard i's questions only; the merge reports and gates the run. */
+      shard?: Shard
     }
   | { ok: false; error: string }
 

@@ -1,0 +1,20 @@
+import type { ProjectConfig } from '../config/project-config.ts'
+import type { Report } from '../report/report-schema.ts'
+import { assembleReport, readReportReferences } from '../run/assemble-report.ts'
+import { measure, type EvaluateOptions } from '../run/evaluate.ts'
+import type { Shard } from './shard.ts'
+import { writeShardFile } from './shard-file.ts'
+
+/**
+ * One shard of a run: measures the shard's questions and writes its measurement to
+ * <reports>/shards/shard-<i>-of-<n>.json for the merge. Returns the shard's own report, for its question
+ * cases only (each question's verdict against the baseline holds); its summary and gate cover a part of the
+ * golden set and decide nothing. No latest.json is written: the merge writes the run's.
+ */
+export async function evaluateShard(project: ProjectConfig, options: EvaluateOptions & { shard: Shard }): Promise<{ report: Report; shardFile: string }> {
+  const measurement = await measure(project, options)
+  options.signal?.throwIfAborted()
+  const shardFile = writeShardFile(project.reports, options.shard, measurement)
+  const baselineRoot = options.baselineRoot === undefined ? project.baseline : options.baselineRoot
+  return { report: assembleReport(measurement, readReportReferences(project, baselineRoot, measurement.config.mode)), shardFile }
+}

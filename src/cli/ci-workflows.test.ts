@@ -53,3 +53,33 @@ describe('CI workflows', () => {
     expect(steps(w).find((s) => s.uses?.startsWith('actions/cache/save@'))).toMatchObject({ if: 'always()', with: { path: '.cache/model' } })
   })
 })
+
+describe('judge-sharded.yml (docs/scaling.md)', () => {
+  const w = workflow('judge-sharded.yml') as Workflow & { jobs: Record<string, { strategy?: { matrix: { shard: number[] } }; needs?: string; if?: string }> }
+  const shard = w.jobs.shard!
+  const merge = w.jobs.merge!
+
+  it('a matrix of shards, each the eval project with --shard=i/n and the blob reporter, live, with the key from the secrets', () => {
+    expect(shard.strategy?.matrix.shard).toEqual([1, 2, 3, 4])
+    expect(shard.env).toMatchObject({ ANTHROPIC_API_KEY: '${{ secrets.ANTHROPIC_API_KEY }}', EVAL_MODE: 'live' })
+    // Shards never gate: GATE is the merge's.
+    expect(shard.env).not.toHaveProperty('GATE')
+    expect(shard.steps.map((s) => s.run)).toContain('pnpm exec vitest run --project eval --shard=${{ matrix.shard }}/${{ strategy.job-total }} --reporter=blob')
+    const upload = shard.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))
+    expect(upload).toMatchObject({ if: 'always()', with: { name: 'shard-${{ matrix.shard }}', path: '.vitest-reports/\nreports/shards/\n', 'include-hidden-files': true } })
+    expect(shard.steps.find((s) => s.uses?.startsWith('actions/cache/save@'))).toMatchObject({ if: 'always()', with: { path: '.cache/model' } })
+  })
+
+  it('then one merge job: every shard downloaded, vitest --merge-reports under GATE=1, reports/ uploaded', () => {
+    expect(merge.needs).toBe('shard')
+    expect(merge.if).toBe('${{ !cancelled() }}')
+    expect(merge.env).toMatchObject({ GATE: '1' })
+    expect(merge.steps.find((s) => s.uses?.startsWith('actions/download-artifact@'))?.with).toEqual({ pattern: 'shard-*', 'merge-multiple': true })
+    expect(merge.steps.map((s) => s.run)).toContain('pnpm exec vitest --merge-reports')
+    expect(merge.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))).toMatchObject({ if: 'always()', with: { path: 'reports/' } })
+    for (const job of [shard, merge]) {
+      expect(job.steps.filter((s) => s.run === install)).toHaveLength(1)
+      expect(job.steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with).toEqual({ 'node-version': 20 })
+    }
+  })
+})

@@ -2,7 +2,7 @@ import { normaliseMessage } from './model-types.ts'
 import type { PromptCacheSimulator } from './prompt-cache.ts'
 import { rawRequestTokens } from './request-cost.ts'
 import type { MessagesTransport } from './sdk-transport.ts'
-import { scriptedReply } from './testing/scripted-responder.ts'
+import { scriptedReply } from './local-server/scripted-responder.ts'
 
 /**
  * The cost estimate's stand-in for the Messages API: answers in process, at once, with the scripted

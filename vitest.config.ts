@@ -19,17 +19,22 @@ export default defineConfig({
         test: { name: 'unit', include: ['src/**/*.test.ts'], setupFiles: ['src/vitest/setup-matchers.ts'] },
       },
       ragEval(),
-      {
-        extends: true,
-        // The package as users get it: packed once, installed into fresh temp projects, run with their commands.
-        test: {
-          name: 'package',
-          include: ['examples/**/*.test.ts'],
-          globalSetup: ['examples/pack-tarball.global-setup.ts'],
-          testTimeout: 240_000,
-          hookTimeout: 240_000,
-        },
-      },
+      // The package as users get it: packed once, installed into fresh temp projects, run with their commands.
+      // About a minute, so it runs once (`vitest run`, CI), not on every change in watch mode.
+      ...(process.env.CI || process.argv.includes('run')
+        ? [
+            {
+              extends: true,
+              test: {
+                name: 'package',
+                include: ['examples/**/*.test.ts'],
+                globalSetup: ['examples/pack-tarball.global-setup.ts'],
+                testTimeout: 240_000,
+                hookTimeout: 240_000,
+              },
+            },
+          ]
+        : []),
     ],
   },
 })

@@ -47,6 +47,8 @@ export const EvalKnobsSchema = z
     bootstrapResamples: z.number().int().positive().default(2000),
     gatePolicy: z.enum(['tolerance', 'significant', 'both']).default('tolerance'),
     alpha: z.number().gt(0).lt(1).default(0.05),
+    // Times the judge scores every answer (src/judge/judge-noise.ts): the first is the score; the others measure the judge's noise.
+    repeats: z.number().int().min(1).max(20).default(1),
   })
   .strict()
 
@@ -95,6 +97,7 @@ type NumericKnob =
   | 'batchPollMs'
   | 'bootstrapResamples'
   | 'alpha'
+  | 'repeats'
 
 /** Environment variable -> config field. Documented in the README's knobs table. */
 const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {
@@ -121,6 +124,7 @@ const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {
   EVAL_BATCH_POLL_MS: 'batchPollMs',
   EVAL_BOOTSTRAP: 'bootstrapResamples',
   EVAL_ALPHA: 'alpha',
+  EVAL_REPEATS: 'repeats',
 }
 /** Knobs that take fractions; every other numeric knob is a whole number. */
 const FRACTIONAL_KNOBS: ReadonlySet<NumericKnob> = new Set(['tolerance', 'refusalThreshold', 'minFaithfulness', 'minCoverage', 'maxJudgeErrorRate', 'maxSystemErrorRate', 'maxUsd', 'alpha'])

@@ -11,6 +11,12 @@ export interface JudgeInput {
   answer: string
   goldAnswer: string | null
   context: readonly ContextPassage[]
+  /**
+   * Which scoring of the same answer this is (EVAL_REPEATS): 0, the score, unless the judge is asked again
+   * to measure its noise. A model judge puts it in its calls' cache key, so each repeat is its own call
+   * and a rerun is answered from the cache; the offline judge ignores it (it gives the same verdict every time).
+   */
+  repeat?: number
 }
 
 /** A metric the model judge could not score: no valid output after its repair attempt (a judge_error). */

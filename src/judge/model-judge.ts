@@ -55,6 +55,7 @@ export async function judgeFaithfulness(client: ModelClient, input: JudgeInput, 
     purpose: 'judge:faithfulness',
     model: options.model,
     maxTokens: options.maxTokens,
+    sample: input.repeat ?? 0,
     user: renderUser(FAITHFULNESS_PROMPT, {
       question: block('question', input.question),
       material: materialBlock(input.context),
@@ -101,6 +102,7 @@ export async function judgeRelevancy(client: ModelClient, input: JudgeInput, opt
     purpose: 'judge:answer-relevancy',
     model: options.model,
     maxTokens: options.maxTokens,
+    sample: input.repeat ?? 0,
     user: renderUser(ANSWER_RELEVANCY_PROMPT, { question: block('question', input.question), answer: block('answer', input.answer) }),
     inputs: { question: input.question, answer: input.answer },
   })
@@ -119,6 +121,7 @@ export async function judgeCoverage(client: ModelClient, input: JudgeInput, opti
     purpose: 'judge:coverage',
     model: options.model,
     maxTokens: options.maxTokens,
+    sample: input.repeat ?? 0,
     user: renderUser(COVERAGE_PROMPT, {
       question: block('question', input.question),
       goldAnswer: block('gold_answer', input.goldAnswer),
@@ -150,6 +153,7 @@ export async function judgeUnclearRefusal(client: ModelClient, input: JudgeInput
     purpose: 'judge:unclear-refusal',
     model: options.model,
     maxTokens: options.maxTokens,
+    sample: input.repeat ?? 0,
     user: renderUser(UNCLEAR_REFUSAL_PROMPT, { question: block('question', input.question), answer: block('answer', input.answer) }),
     inputs: { question: input.question, answer: input.answer },
   })

@@ -17,6 +17,8 @@ export interface StructuredCallSpec<S extends z.ZodType> {
   user: string
   /** The values the user message was rendered from (part of the cache key). */
   inputs: unknown
+  /** The sample index (part of the cache key): the judge's repeat, 0 unless the same call is deliberately made again. */
+  sample?: number
   /** Checks the validated output beyond its schema (e.g. one verdict per claim); returns the problem or null. */
   check?: (output: z.output<S>) => string | null
 }
@@ -70,7 +72,7 @@ export async function callStructured<S extends z.ZodType>(client: ModelClient, s
         templateHash: templateHash(spec.template),
         schemaHash: outputSchemaHash(spec.template),
         inputs: spec.inputs,
-        sample: 0,
+        sample: spec.sample ?? 0,
         request,
       }))
     } catch (error) {

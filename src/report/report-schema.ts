@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { RecordedEvalConfigSchema } from '../config/eval-config.ts'
 import { GateResultSchema } from '../gate/gate-schema.ts'
 import { IntervalSchema } from '../statistics/interval.ts'
+import { JudgeNoiseSchema, JudgeRepeatsSchema } from '../judge/judge-noise-schema.ts'
 import { QUESTION_TYPES } from '../load/golden-set-schema.ts'
 import { CallLogSchema, RoleUsageSchema, SavedUsageSchema, ZERO_ROLE_USAGE } from '../model/usage-ledger.ts'
 import { RunEstimateSchema } from '../model/estimate.ts'
@@ -91,6 +92,8 @@ export const QuestionOutcomeSchema = z.object({
   diagnosis: z.enum(DIAGNOSES).nullable(),
   /** How each generation score came about; null in the retrieval tier. */
   generation: GenerationDetailSchema.nullable(),
+  /** With EVAL_REPEATS > 1: the judge-derived scores of every repeat (the first is the score above); null otherwise. */
+  judgeRepeats: JudgeRepeatsSchema.nullable().default(null),
 })
 export type QuestionOutcome = z.infer<typeof QuestionOutcomeSchema>
 
@@ -231,6 +234,8 @@ export const ReportSchema = z.object({
   /** The run against the accepted baseline; null when the run was not compared. */
   gate: GateResultSchema.nullable(),
   run: RunInfoSchema,
+  /** With EVAL_REPEATS > 1: the judge's run-to-run noise per judge-derived metric (src/judge/judge-noise.ts); null otherwise. */
+  judgeNoise: JudgeNoiseSchema.nullable().default(null),
   /** What a reader must know before trusting the numbers (same model generating and judging, truncated answers, a scripted recording). */
   warnings: z.array(z.string()).default([]),
 })

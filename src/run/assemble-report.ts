@@ -9,6 +9,7 @@ import type { Report } from '../report/report-schema.ts'
 import { percentile, round4 } from '../summary/statistics.ts'
 import { NO_ANSWERS_REASON, summarise } from '../summary/summarise.ts'
 import type { Measurement } from './measurement.ts'
+import { judgeNoiseWarnings, measureJudgeNoise } from '../judge/judge-noise.ts'
 
 /** Why generation metrics are null in a full run whose system returned no answer. */
 const NO_SYSTEM_ANSWERS_REASON = 'the system under test returned no answers (its responses carry no "answer"): retrieval metrics only'
@@ -49,6 +50,7 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
   const full = measurement.tier === 'full'
   const judgeErrors = questions.filter((q) => (q.generation?.judgeErrors.length ?? 0) > 0).length
   const { stageMs, ...runFacts } = run
+  const judgeNoise = measureJudgeNoise(questions, measurement.config.repeats)
   const report: Report = {
     schemaVersion: 1,
     tier: measurement.tier,
@@ -68,7 +70,8 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
       estimate: runFacts.estimate,
       batches: runFacts.batches,
     },
-    warnings: [...measurement.warnings, ...[...measurement.questionWarnings].sort()],
+    judgeNoise,
+    warnings: [...measurement.warnings, ...judgeNoiseWarnings(judgeNoise, measurement.config.tolerance), ...[...measurement.questionWarnings].sort()],
   }
   if (references.baseline !== null) report.gate = evaluateGate(report, references.baseline.accepted, references.baseline.shownAs, measurement.config.tolerance)
   return report

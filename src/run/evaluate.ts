@@ -155,7 +155,7 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
         .estimate(async (agents) => {
           standInAnswerer = agents.answerer
           const dryRuns = await runSystem(system, questions, config.concurrency, stopsRun)
-          await judgeAnswers(score(dryRuns), dryRuns, agents.judge, docText, config.concurrency)
+          await judgeAnswers(score(dryRuns), dryRuns, agents.judge, docText, config.concurrency, undefined, config.repeats)
         })
         .finally(() => (standInAnswerer = null))
       log(renderEstimate(estimate).join('\n'))
@@ -168,7 +168,7 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   try {
     runs = await runSystem(system, questions, config.concurrency, stopsRun, options.signal)
     const retrieved = score(runs)
-    judged = judge ? await judgeAnswers(retrieved, runs, judge, docText, judgeConcurrency, options.signal) : { outcomes: retrieved, judgeMs: [] }
+    judged = judge ? await judgeAnswers(retrieved, runs, judge, docText, judgeConcurrency, options.signal, config.repeats) : { outcomes: retrieved, judgeMs: [] }
     options.signal?.throwIfAborted()
   } catch (error) {
     // Whatever is in flight has been (or will be) paid for: let it land in the cache before the run ends.

@@ -61,5 +61,6 @@ export function scoreRetrieval(
     contradictionHandled: null,
     diagnosis: null,
     generation: null,
+    judgeRepeats: null,
   }
 }

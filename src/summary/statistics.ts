@@ -21,3 +21,12 @@ export function percentile(values: readonly number[], p: number): number | null 
 export function round4(value: number): number {
   return Math.round(value * 1e4) / 1e4
 }
+
+/** Sample standard deviation, sqrt(sum (x - mean)^2 / (n - 1)); null for fewer than two values (no spread to estimate). */
+export function sampleStandardDeviation(values: readonly number[]): number | null {
+  const mean = meanOrNull(values)
+  if (mean === null || values.length < 2) return null
+  let squares = 0
+  for (const value of values) squares += (value - mean) ** 2
+  return Math.sqrt(squares / (values.length - 1))
+}

@@ -44,6 +44,7 @@ const outcome = (overrides: Partial<QuestionOutcome> = {}): QuestionOutcome => (
   contradictionHandled: null,
   diagnosis: null,
   generation: null,
+  judgeRepeats: null,
   ...overrides,
 })
 

@@ -1,0 +1,57 @@
+import type { QuestionOutcome, Summary } from '../report/report-schema.ts'
+import { round4, sampleStandardDeviation } from '../summary/statistics.ts'
+import { summarise } from '../summary/summarise.ts'
+import type { JudgeNoise, JudgeRepeats } from './judge-noise-schema.ts'
+
+/** The metrics the judge decides, each with its summary value and its per-question field. */
+const JUDGED_METRICS = [
+  { name: 'refusalRate', label: 'refusal rate (none)', read: (s: Summary) => s.refusalRate, field: 'refused' },
+  { name: 'faithfulness', label: 'faithfulness', read: (s: Summary) => s.faithfulness, field: 'faithfulness' },
+  { name: 'answerRelevancy', label: 'answer relevancy', read: (s: Summary) => s.answerRelevancy, field: 'answerRelevancy' },
+  { name: 'coverage', label: 'coverage', read: (s: Summary) => s.coverage, field: 'coverage' },
+] as const
+
+/** The outcome as repeat r scored it: its judge-derived fields from that repeat. */
+function asRepeat(outcome: QuestionOutcome, repeats: JudgeRepeats, r: number): QuestionOutcome {
+  return { ...outcome, refused: repeats.refused[r]!, faithfulness: repeats.faithfulness[r]!, answerRelevancy: repeats.answerRelevancy[r]!, coverage: repeats.coverage[r]! }
+}
+
+/**
+ * The judge's noise over the questions judged `repeats` times (their judgeRepeats), a pure function: per
+ * judge-derived metric (refusal rate, faithfulness, relevancy, coverage) its summary value in each repeat
+ * (summarise over the questions as that repeat scored them), the sample standard deviation of those
+ * values, and the questions whose value differs between repeats. null with fewer than two repeats or
+ * nothing judged. The offline judge is deterministic: its repeats agree, so every deviation is 0.
+ */
+export function measureJudgeNoise(questions: readonly QuestionOutcome[], repeats: number): JudgeNoise | null {
+  if (repeats < 2 || !questions.some((q) => q.judgeRepeats !== null)) return null
+  const summaries = Array.from({ length: repeats }, (_, r) =>
+    summarise(questions.map((q) => (q.judgeRepeats === null ? q : asRepeat(q, q.judgeRepeats, r)))),
+  )
+  return {
+    repeats,
+    metrics: JUDGED_METRICS.map(({ name, label, read, field }) => {
+      const perRepeat = summaries.map(read)
+      const stdDev = sampleStandardDeviation(perRepeat.filter((v): v is number => v !== null))
+      const flipped = questions.flatMap((q) => {
+        const values = q.judgeRepeats?.[field] ?? []
+        return values.some((v) => v !== values[0]) ? [{ id: q.id, values }] : []
+      })
+      return { name, label, perRepeat, stdDev: stdDev === null ? null : round4(stdDev), flipped }
+    }),
+  }
+}
+
+/**
+ * A warning per judge-derived metric whose run-to-run noise exceeds the gate's tolerance: a drop of that
+ * size can be the judge rather than the system, so the tolerance cannot tell them apart.
+ */
+export function judgeNoiseWarnings(noise: JudgeNoise | null, tolerance: number): string[] {
+  if (noise === null) return []
+  return noise.metrics
+    .filter((metric) => metric.stdDev !== null && metric.stdDev > tolerance)
+    .map(
+      (metric) =>
+        `judge noise: ${metric.label} varies by ${metric.stdDev} (standard deviation over ${noise.repeats} judgements of the same answers), more than the gate's tolerance ${tolerance}: a drop that small can be the judge, not the system (raise EVAL_TOLERANCE, or use EVAL_GATE_POLICY=both)`,
+    )
+}

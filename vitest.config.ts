@@ -24,7 +24,7 @@ export default defineConfig({
       ...(process.env.CI || process.argv.includes('run')
         ? [
             {
-              extends: true,
+              extends: true as const,
               test: {
                 name: 'package',
                 include: ['examples/**/*.test.ts'],

@@ -9,8 +9,8 @@
  */
 
 // Configuration: one typed file read by the CLI and by Vitest alike.
-export { defineConfig, type RagEvalConfig, type ProjectConfig, type SystemSpec } from './config/project-config.ts'
-export { loadProjectConfig } from './config/load-project-config.ts'
+export { defineConfig, type RagEvalConfig, type ProjectConfig, type SystemSpec } from './project/project-config.ts'
+export { loadProjectConfig } from './project/load-project-config.ts'
 export type { EvalConfig } from './config/eval-config.ts'
 
 // The system under test: implement this interface in process, or serve the HTTP contract (docs/your-pipeline.md).
@@ -27,15 +27,15 @@ export type { CorpusDocument } from './load/corpus.ts'
 // Fusing rankings by reciprocal rank: any systems' ranked chunks (e.g. yours and a keyword search) into one.
 export { fuse, type FusedItem } from './system/rank-fusion.ts'
 // The built-in system's retrieval options (the config's `retrieval` knob).
-export type { RetrieverOptions } from './system/retriever-options.ts'
+export type { RetrieverOptions } from './config/retriever-options.ts'
 export type { GoldenQuestion } from './load/golden-set-schema.ts'
 
 // Running an evaluation from code (the CLI and the Vitest project do exactly this).
 export { evaluate, type EvaluateOptions } from './run/evaluate.ts'
 
 // The report contract (reports/latest.json) and the gate's verdict.
-export type { Report, QuestionOutcome, Summary } from './report/report-schema.ts'
-export type { GateResult, Regression } from './gate/gate-schema.ts'
+export type { Report, QuestionOutcome, Summary } from './contract/report-schema.ts'
+export type { GateResult, Regression } from './contract/gate-schema.ts'
 
 // The metrics, one pure function each (definitions in their doc comments and in DESIGN.md).
 export { contextHit } from './scoring/retrieval/context-hit.ts'

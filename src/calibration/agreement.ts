@@ -1,4 +1,4 @@
-import type { QuestionOutcome } from '../report/report-schema.ts'
+import type { QuestionOutcome } from '../contract/report-schema.ts'
 import { cohenKappa } from './cohen-kappa.ts'
 import type { HumanLabel } from './human-labels-schema.ts'
 

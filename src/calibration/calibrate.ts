@@ -1,5 +1,5 @@
-import type { Calibration, QuestionOutcome } from '../report/report-schema.ts'
-import { round4 } from '../summary/statistics.ts'
+import type { Calibration, QuestionOutcome } from '../contract/report-schema.ts'
+import { round4 } from '../statistics/descriptive.ts'
 import { judgeAgreement } from './agreement.ts'
 import type { HumanLabel } from './human-labels-schema.ts'
 

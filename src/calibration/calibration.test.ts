@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { QuestionOutcome } from '../report/report-schema.ts'
+import type { QuestionOutcome } from '../contract/report-schema.ts'
 import { judgeAgreement } from './agreement.ts'
 import { cohenKappa } from './cohen-kappa.ts'
 import type { HumanLabel } from './human-labels-schema.ts'

@@ -1,4 +1,4 @@
-import type { QuestionOutcome } from '../report/report-schema.ts'
+import type { QuestionOutcome } from '../contract/report-schema.ts'
 import { mulberry32 } from '../support/seeded-random.ts'
 
 /** The stratum of a question: its type, whether it hit (or refused, for none), and the judge's verdict. */

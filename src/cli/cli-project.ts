@@ -1,5 +1,5 @@
-import { loadProjectConfig } from '../config/load-project-config.ts'
-import type { ProjectConfig } from '../config/project-config.ts'
+import { loadProjectConfig } from '../project/load-project-config.ts'
+import type { ProjectConfig } from '../project/project-config.ts'
 import { loadCorpusFrom, type CorpusDocument } from '../load/corpus.ts'
 import { CorpusSpecSchema } from '../load/corpus-spec.ts'
 import { InputError } from '../load/input-error.ts'

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CompareResultSchema } from '../compare/comparison-schema.ts'
 import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
-import { ReportSchema, type Report } from '../report/report-schema.ts'
+import { ReportSchema, type Report } from '../contract/report-schema.ts'
 
 const temp = useTempDirs()
 

@@ -1,4 +1,4 @@
-import { runKnobs } from '../config/project-config.ts'
+import { runKnobs } from '../project/project-config.ts'
 import { bestChunksOfNoneQuestions } from '../golden/lint/best-chunks.ts'
 import { findingsOfLoaderError } from '../golden/lint/loader-findings.ts'
 import { lintGoldenSet, RULES_NEEDING_TEXT } from '../golden/lint/lint-golden-set.ts'

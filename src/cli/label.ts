@@ -6,15 +6,15 @@ import { HumanLabelsSchema, type HumanLabel, type HumanLabels } from '../calibra
 import { stratifiedSample } from '../calibration/stratified-sample.ts'
 import { InputError } from '../load/input-error.ts'
 import { readReport } from '../report/read-report.ts'
-import type { QuestionOutcome, Report } from '../report/report-schema.ts'
+import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import { readJsonFile } from '../load/read-json-file.ts'
-import { writeFileAtomic } from '../report/write-report.ts'
+import { writeFileAtomic } from '../support/write-file-atomic.ts'
 import { chunkCorpus } from '../system/chunker.ts'
 import { file, fileToWrite, integer, positiveInteger, text } from './arg-kinds.ts'
 import { flag, option } from './args.ts'
 import { defineCommand } from './command.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
-import { displayPath } from '../config/project-config.ts'
+import { displayPath } from '../project/project-config.ts'
 
 const QUESTION = 'Does this answer contain anything not written in the material?'
 

@@ -1,6 +1,6 @@
 import { cacheMinTokens, loadPriceTable, PACKAGE_PRICES_FILE } from '../model/prices.ts'
-import { startMessagesServer } from '../model/local-server/messages-server.ts'
-import { scriptedReply } from '../model/local-server/scripted-responder.ts'
+import { startMessagesServer } from '../local-server/messages-server.ts'
+import { scriptedReply } from '../local-server/scripted-responder.ts'
 import { recordingDir } from '../model/recording.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { file, folder, text } from './arg-kinds.ts'

@@ -1,4 +1,4 @@
-import type { QuestionOutcome, Report } from '../report/report-schema.ts'
+import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import { InputError } from '../load/input-error.ts'
 import { stableStringify } from '../model/stable-json.ts'
 import { STATISTICS_SEED } from '../statistics/defaults.ts'

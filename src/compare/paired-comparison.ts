@@ -3,7 +3,7 @@ import { exactMcNemar } from '../statistics/exact-mcnemar.ts'
 import { IntervalSchema } from '../statistics/interval.ts'
 import { pairedBootstrapDeltaInterval } from '../statistics/paired-bootstrap-delta-interval.ts'
 import { pairedPermutationTest } from '../statistics/paired-permutation-test.ts'
-import { meanOrNull, round4 } from '../summary/statistics.ts'
+import { meanOrNull, round4 } from '../statistics/descriptive.ts'
 import { inScope, type PairedMetric, type ScoredQuestion } from './paired-metrics.ts'
 
 /**

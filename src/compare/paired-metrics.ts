@@ -1,5 +1,5 @@
 import type { QuestionType } from '../load/golden-set-schema.ts'
-import type { QuestionMetrics } from '../report/question-metrics.ts'
+import type { QuestionMetrics } from '../contract/question-metrics.ts'
 
 /**
  * What a paired comparison reads of a question: a report's outcome, or a baseline record (which keeps

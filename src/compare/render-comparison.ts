@@ -1,4 +1,4 @@
-import { formatInterval, formatMetric, formatPValue, formatTable } from '../report/format-table.ts'
+import { formatInterval, formatMetric, formatPValue, formatTable } from '../support/format-table.ts'
 import type { CompareResult, Flip } from './comparison-schema.ts'
 
 const signed = (delta: number | null) => (delta === null ? 'n/a' : `${delta >= 0 ? '+' : ''}${delta.toFixed(4)}`)

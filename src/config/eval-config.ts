@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { InputError } from '../load/input-error.ts'
-import { MINISEARCH_RETRIEVER_OPTIONS, RetrieverOptionsSchema, type RetrieverOptions } from '../system/retriever-options.ts'
+import { MINISEARCH_RETRIEVER_OPTIONS, RetrieverOptionsSchema, type RetrieverOptions } from './retriever-options.ts'
 
 /**
  * The evaluation's knobs, each with its default. rag-eval.config.ts sets them (defineConfig); each has an

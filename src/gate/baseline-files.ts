@@ -4,9 +4,9 @@ import type { z } from 'zod'
 import { InputError } from '../load/input-error.ts'
 import { parseJsonText } from '../load/read-json-file.ts'
 import { decodeUtf8Text } from '../load/utf8-text.ts'
-import { questionMetrics } from '../report/question-metrics.ts'
-import type { Report } from '../report/report-schema.ts'
-import { writeFileAtomic } from '../report/write-report.ts'
+import { questionMetrics } from '../contract/question-metrics.ts'
+import type { Report } from '../contract/report-schema.ts'
+import { writeFileAtomic } from '../support/write-file-atomic.ts'
 import {
   BaselineQuestionsSchema,
   BaselineSummarySchema,

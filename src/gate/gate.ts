@@ -1,12 +1,12 @@
 import type { z } from 'zod'
 import type { EvalConfig } from '../config/eval-config.ts'
-import type { QuestionOutcome, Report } from '../report/report-schema.ts'
+import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import { BaselineMetricsSchema, BaselineQuestionsSchema, describeBaselineIssues, REACCEPT_BASELINE, type Baseline, type BaselineQuestion, type DamagedBaseline } from './baseline-schema.ts'
-import type { GateResult, QuestionVerdict, Regression } from './gate-schema.ts'
+import type { GateResult, QuestionVerdict, Regression } from '../contract/gate-schema.ts'
 import { GATED_METRICS } from './gated-metrics.ts'
 import { metricVerdict } from './metric-verdict.ts'
 import { systemErrorFailure } from './system-error-failure.ts'
-import { round4 } from '../summary/statistics.ts'
+import { round4 } from '../statistics/descriptive.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from './question-checks.ts'
 
 /** Config fields that change what is measured (concurrency and tolerance do not). */

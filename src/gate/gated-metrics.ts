@@ -1,4 +1,4 @@
-import type { Summary } from '../report/report-schema.ts'
+import type { Summary } from '../contract/report-schema.ts'
 
 /** A summary metric the gate watches. All are "higher is better". */
 export interface GatedMetric {

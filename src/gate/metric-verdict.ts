@@ -1,10 +1,10 @@
 import type { EvalConfig } from '../config/eval-config.ts'
 import { pairedComparison } from '../compare/paired-comparison.ts'
 import { pairedMetric } from '../compare/paired-metrics.ts'
-import type { Report } from '../report/report-schema.ts'
+import type { Report } from '../contract/report-schema.ts'
 import { STATISTICS_SEED } from '../statistics/defaults.ts'
 import type { Baseline } from './baseline-schema.ts'
-import type { Comparison, MetricVerdict } from './gate-schema.ts'
+import type { Comparison, MetricVerdict } from '../contract/gate-schema.ts'
 import type { GatedMetric } from './gated-metrics.ts'
 import { compareMetric } from './regression.ts'
 

@@ -1,5 +1,5 @@
-import { round4 } from '../summary/statistics.ts'
-import type { Comparison } from './gate-schema.ts'
+import { round4 } from '../statistics/descriptive.ts'
+import type { Comparison } from '../contract/gate-schema.ts'
 
 /**
  * Compares a higher-is-better metric with its baseline. Regressed when it fell by MORE than the

@@ -1,6 +1,6 @@
-import { round4 } from '../summary/statistics.ts'
-import type { Report } from '../report/report-schema.ts'
-import type { Regression } from './gate-schema.ts'
+import { round4 } from '../statistics/descriptive.ts'
+import type { Report } from '../contract/report-schema.ts'
+import type { Regression } from '../contract/gate-schema.ts'
 
 /**
  * The system under test failed (an error, a response breaking the contract) on more than

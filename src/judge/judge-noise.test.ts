@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { forcedToolName, toolUseReply, type ReceivedRequest } from '../model/local-server/messages-server.ts'
-import { scriptedReply } from '../model/local-server/scripted-responder.ts'
+import { forcedToolName, toolUseReply, type ReceivedRequest } from '../local-server/messages-server.ts'
+import { scriptedReply } from '../local-server/scripted-responder.ts'
 import { tempDir, tinyProject } from '../model/testing/eval-child.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
-import type { QuestionOutcome } from '../report/report-schema.ts'
+import type { QuestionOutcome } from '../contract/report-schema.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { judgeNoiseWarnings, measureJudgeNoise } from './judge-noise.ts'
 

@@ -1,7 +1,7 @@
-import type { QuestionOutcome, Summary } from '../report/report-schema.ts'
-import { round4, sampleStandardDeviation } from '../summary/statistics.ts'
+import type { QuestionOutcome, Summary } from '../contract/report-schema.ts'
+import { round4, sampleStandardDeviation } from '../statistics/descriptive.ts'
 import { summarise } from '../summary/summarise.ts'
-import type { JudgeNoise, JudgeRepeats } from './judge-noise-schema.ts'
+import type { JudgeNoise, JudgeRepeats } from '../contract/judge-noise-schema.ts'
 
 /** The metrics the judge decides, each with its summary value and its per-question field. */
 const JUDGED_METRICS = [

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { loadProjectConfig } from '../config/load-project-config.ts'
+import { loadProjectConfig } from '../project/load-project-config.ts'
 import { InputError } from '../load/input-error.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { parseBaseUrl, probeBaseUrl } from './base-url.ts'

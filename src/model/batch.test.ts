@@ -9,7 +9,7 @@ import type { ModelResult } from './model-types.ts'
 import { priceOf, costUsd, loadPriceTable } from './prices.ts'
 import { worstCaseUsd } from './request-cost.ts'
 import { BudgetExceededError } from './spending-cap.ts'
-import { DEFAULT_BATCH_PLAN, startMessagesServer, textReply, type BatchItemOutcome, type MessagesServer } from './local-server/messages-server.ts'
+import { DEFAULT_BATCH_PLAN, startMessagesServer, textReply, type BatchItemOutcome, type MessagesServer } from '../local-server/messages-server.ts'
 import { localClient, TEST_API_KEY, textCall } from './testing/test-client.ts'
 import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
 

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ModelCallError } from './model-client.ts'
 import { responseText } from './model-types.ts'
-import { errorReply, startMessagesServer, textReply, type MessagesServer, type Responder, type ScriptedReply } from './local-server/messages-server.ts'
+import { errorReply, startMessagesServer, textReply, type MessagesServer, type Responder, type ScriptedReply } from '../local-server/messages-server.ts'
 import { localClient, TEST_API_KEY, textCall } from './testing/test-client.ts'
 import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
 

@@ -6,8 +6,8 @@ import { cacheMinTokens, costUsd, DEFAULT_CACHE_MIN_TOKENS, loadPriceTable, pric
 import { PromptCacheSimulator } from './prompt-cache.ts'
 import { cacheablePrefixTokens, rawRequestTokens, requestInputTokens, TOKEN_COUNT_MARGIN, TOOL_USE_SYSTEM_TOKENS, worstCaseUsd } from './request-cost.ts'
 import { BudgetExceededError } from './spending-cap.ts'
-import { startMessagesServer, textReply, type MessagesServer } from './local-server/messages-server.ts'
-import { scriptedReply } from './local-server/scripted-responder.ts'
+import { startMessagesServer, textReply, type MessagesServer } from '../local-server/messages-server.ts'
+import { scriptedReply } from '../local-server/scripted-responder.ts'
 import { localClient } from './testing/test-client.ts'
 import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
 

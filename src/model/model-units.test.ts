@@ -7,9 +7,10 @@ import { callKey, callParts } from './exchange.ts'
 import { normaliseMessage } from './model-types.ts'
 import { assertPriced, costUsd, loadPriceTable, priceOf } from './prices.ts'
 import { renderUser, templateHash, templatesHash, toolInputSchema } from './prompt-template.ts'
-import { describeFailure, retryAfterMs, retryDelay } from './retry-policy.ts'
+import { retryAfterMs, retryDelay } from '../support/backoff.ts'
+import { describeFailure } from './retry-policy.ts'
 import { textCall } from './testing/test-client.ts'
-import { cacheNamespace, selfPreferenceWarning } from './model-tier.ts'
+import { cacheNamespace, selfPreferenceWarning } from '../run/model-tier.ts'
 
 const headers = (values: Record<string, string>) => new Headers(values)
 

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
 import { InputError } from '../load/input-error.ts'
-import { writeFileAtomic } from '../report/write-report.ts'
+import { writeFileAtomic } from '../support/write-file-atomic.ts'
 import { StoredExchangeSchema, describePartsChange, type CallParts, type StoredExchange } from './exchange.ts'
 
 /**

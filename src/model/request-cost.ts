@@ -1,4 +1,4 @@
-import { countTextTokens } from '../system/tokenizer.ts'
+import { countTextTokens } from '../support/tokenizer.ts'
 import type { ModelPrice } from './prices.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadProjectConfig } from '../config/load-project-config.ts'
+import { loadProjectConfig } from '../project/load-project-config.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { BudgetExceededError, SpendingCap } from './spending-cap.ts'
 import { TEST_API_KEY } from './testing/test-client.ts'

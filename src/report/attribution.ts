@@ -1,6 +1,6 @@
 import { questionChecks, questionThresholds } from '../gate/question-checks.ts'
-import { questionMetrics, type QuestionMetrics } from './question-metrics.ts'
-import type { QuestionOutcome, Report } from './report-schema.ts'
+import { questionMetrics, type QuestionMetrics } from '../contract/question-metrics.ts'
+import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 
 /** One failing question's attribution record: where the answer came from and how it scored. */
 export interface AttributionRecord {

@@ -1,6 +1,6 @@
 import { InputError } from '../load/input-error.ts'
 import type { ContextRecord } from './context-sidecar.ts'
-import type { Report } from './report-schema.ts'
+import type { Report } from '../contract/report-schema.ts'
 
 /**
  * A run as RAGAS's EvaluationDataset JSON Lines (`EvaluationDataset.from_jsonl`), one SingleTurnSample

@@ -1,5 +1,5 @@
 import { readJsonFile } from '../load/read-json-file.ts'
-import { ReportSchema, type Report } from './report-schema.ts'
+import { ReportSchema, type Report } from '../contract/report-schema.ts'
 
 /** Reads and validates a report written by `pnpm eval` (reports/latest.json by default). */
 export function readReport(file: string): Report {

@@ -1,4 +1,4 @@
-import type { Calibration } from './report-schema.ts'
+import type { Calibration } from '../contract/report-schema.ts'
 
 /** The agreement block: the judge against people's labels, kappa, and each disagreement with the disputed sentences. */
 export function renderCalibration(calibration: Calibration): string[] {

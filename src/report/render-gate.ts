@@ -1,6 +1,6 @@
 import { HOW_TO_CREATE_BASELINE } from '../gate/baseline-files.ts'
-import type { GateResult } from '../gate/gate-schema.ts'
-import { formatInterval, formatMetric, formatPValue, formatTable } from './format-table.ts'
+import type { GateResult } from '../contract/gate-schema.ts'
+import { formatInterval, formatMetric, formatPValue, formatTable } from '../support/format-table.ts'
 
 const signed = (delta: number | null) => (delta === null ? 'n/a' : `${delta >= 0 ? '+' : ''}${delta.toFixed(4)}`)
 

@@ -1,6 +1,6 @@
 import type { RunEstimate } from '../model/estimate.ts'
 import type { RoleUsage } from '../model/usage-ledger.ts'
-import type { Report } from './report-schema.ts'
+import type { Report } from '../contract/report-schema.ts'
 
 const integer = (n: number) => n.toLocaleString('en-US')
 const usd = (n: number) => `$${n < 1 ? n.toFixed(4) : n.toFixed(2)}`

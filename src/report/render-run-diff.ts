@@ -1,6 +1,6 @@
 import { GATED_METRICS } from '../gate/gated-metrics.ts'
 import { questionPassed, questionThresholds } from '../gate/question-checks.ts'
-import type { Report } from './report-schema.ts'
+import type { Report } from '../contract/report-schema.ts'
 
 const state = (passed: boolean | null) => (passed === null ? 'n/a' : passed ? 'pass' : 'miss')
 

@@ -1,5 +1,5 @@
-import type { Summary } from './report-schema.ts'
-import { formatInterval, formatMetric } from './format-table.ts'
+import type { Summary } from '../contract/report-schema.ts'
+import { formatInterval, formatMetric } from '../support/format-table.ts'
 
 const TYPES = ['single', 'multi', 'contradiction'] as const
 

@@ -1,27 +1,9 @@
-import { randomBytes } from 'node:crypto'
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import type { Report } from './report-schema.ts'
+import { join } from 'node:path'
+import { writeFileAtomic } from '../support/write-file-atomic.ts'
+import type { Report } from '../contract/report-schema.ts'
 import { attributionRecords } from './attribution.ts'
 import { CONTEXTS_FILE, contextRecords, withoutContextTexts } from './context-sidecar.ts'
 import { renderMarkdown } from './render-markdown.ts'
-
-/**
- * Writes a file atomically: a temp file beside it, then a rename, so a reader never sees half a report.
- * The temp name is the writer's own (pid and random bytes): writers on other machines sharing the folder
- * (shards on one volume, containers with equal pids) never write into each other's temp file.
- */
-export function writeFileAtomic(path: string, content: string): void {
-  mkdirSync(dirname(path), { recursive: true })
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
-  try {
-    writeFileSync(temp, content)
-    renameSync(temp, path)
-  } catch (error) {
-    rmSync(temp, { force: true })
-    throw error
-  }
-}
 
 /** The report as written: pretty JSON with a trailing newline (stable key order comes from the builder), without the context texts. */
 export function serialiseReport(report: Report): string {

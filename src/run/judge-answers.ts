@@ -1,7 +1,7 @@
 import pLimit from 'p-limit'
 import type { Judge } from '../judge/judge.ts'
-import type { QuestionOutcome } from '../report/report-schema.ts'
-import { scoreGeneration } from '../scoring/score-generation.ts'
+import type { QuestionOutcome } from '../contract/report-schema.ts'
+import { scoreGeneration } from '../judge/score-generation.ts'
 import type { QuestionRun } from './run-system.ts'
 
 export interface JudgedAnswers {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ReportSchema, RunInfoSchema } from '../report/report-schema.ts'
+import { ReportSchema, RunInfoSchema } from '../contract/report-schema.ts'
 
 /** Every wall time of a stage, in ms (the report keeps their p50 and p95; a merge needs them all). */
 export const StageTimesSchema = z.object({ retrieve: z.array(z.number()), generate: z.array(z.number()), judge: z.array(z.number()) })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadProjectConfig } from '../config/load-project-config.ts'
+import { loadProjectConfig } from '../project/load-project-config.ts'
 import { createBuiltinSystem } from '../system/builtin-system.ts'
 import { REFUSAL_SENTENCE } from '../system/extractive-answerer.ts'
 import type { RagSystem, RagSystemFactory } from '../system/rag-system.ts'

@@ -1,5 +1,5 @@
-import type { ProjectConfig } from '../config/project-config.ts'
-import type { Report } from '../report/report-schema.ts'
+import type { ProjectConfig } from '../project/project-config.ts'
+import type { Report } from '../contract/report-schema.ts'
 import { assembleReport, readReportReferences } from '../run/assemble-report.ts'
 import { measure, type EvaluateOptions } from '../run/evaluate.ts'
 import type { Shard } from './shard.ts'

@@ -1,5 +1,5 @@
-import type { ProjectConfig } from '../config/project-config.ts'
-import type { Report } from '../report/report-schema.ts'
+import type { ProjectConfig } from '../project/project-config.ts'
+import type { Report } from '../contract/report-schema.ts'
 import { assembleReport, readReportReferences } from '../run/assemble-report.ts'
 import { mergeShards } from './merge-shards.ts'
 import { readShardFiles } from './shard-file.ts'

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { InputError } from '../load/input-error.ts'
 import { readJsonFile } from '../load/read-json-file.ts'
-import { writeFileAtomic } from '../report/write-report.ts'
+import { writeFileAtomic } from '../support/write-file-atomic.ts'
 import { MeasurementSchema, type Measurement } from '../run/measurement.ts'
 import { ShardSchema, type Shard } from './shard.ts'
 

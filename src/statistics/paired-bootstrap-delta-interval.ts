@@ -1,4 +1,4 @@
-import { meanOrNull } from '../summary/statistics.ts'
+import { meanOrNull } from './descriptive.ts'
 import { bootstrapInterval, type BootstrapOptions } from './bootstrap-interval.ts'
 import type { Interval } from './interval.ts'
 import { pairedDifferences } from './paired-differences.ts'

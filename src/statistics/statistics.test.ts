@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { meanOrNull } from '../summary/statistics.ts'
+import { meanOrNull } from './descriptive.ts'
 import { bootstrapInterval } from './bootstrap-interval.ts'
 import { exactMcNemar } from './exact-mcnemar.ts'
 import { minimumDetectableDrop } from './minimum-detectable-drop.ts'

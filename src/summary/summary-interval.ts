@@ -2,7 +2,7 @@ import { bootstrapInterval } from '../statistics/bootstrap-interval.ts'
 import { STATISTICS_SEED } from '../statistics/defaults.ts'
 import type { Interval } from '../statistics/interval.ts'
 import { wilsonInterval } from '../statistics/wilson-interval.ts'
-import { meanOrNull, round4 } from './statistics.ts'
+import { meanOrNull, round4 } from '../statistics/descriptive.ts'
 
 /**
  * The 95% interval of a summary metric from its per-question values (docs/statistics.md): a proportion

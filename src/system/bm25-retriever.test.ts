@@ -4,7 +4,7 @@ import { loadCorpus } from '../load/corpus.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
 import { Bm25Retriever } from './bm25-retriever.ts'
 import { chunkCorpus, type Chunk } from './chunker.ts'
-import { MINISEARCH_RETRIEVER_OPTIONS } from './retriever-options.ts'
+import { MINISEARCH_RETRIEVER_OPTIONS } from '../config/retriever-options.ts'
 import { indexWords, termOf, tokenizeWords } from './text-analyzer.ts'
 
 /**

@@ -1,6 +1,6 @@
 import type { Chunk } from './chunker.ts'
 import type { Retriever, ScoredChunk } from './retriever.ts'
-import { DEFAULT_RETRIEVER_OPTIONS, type RetrieverOptions } from './retriever-options.ts'
+import { DEFAULT_RETRIEVER_OPTIONS, type RetrieverOptions } from '../config/retriever-options.ts'
 import { indexWords, termOf } from './text-analyzer.ts'
 
 export type Bm25Options = Pick<RetrieverOptions, 'coordination' | 'k1' | 'b' | 'delta' | 'possessives' | 'titleWeight'>

@@ -5,7 +5,7 @@ import { packContext } from './context-packer.ts'
 import { createRetriever } from './create-retriever.ts'
 import { extractiveAnswer } from './extractive-answerer.ts'
 import type { RagSystem, RetrievedChunk, SystemAnswer } from './rag-system.ts'
-import { DEFAULT_RETRIEVER_OPTIONS, type RetrieverOptions } from './retriever-options.ts'
+import { DEFAULT_RETRIEVER_OPTIONS, type RetrieverOptions } from '../config/retriever-options.ts'
 import { contentTerms } from './text-analyzer.ts'
 
 export interface BuiltinSystem extends RagSystem {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseCorpusDocument } from '../load/corpus.ts'
 import { chunkDocument } from './chunker.ts'
-import { countTextTokens } from './tokenizer.ts'
+import { countTextTokens } from '../support/tokenizer.ts'
 
 const doc = (body: string) => parseCorpusDocument(`---\nid: d-1\ntitle: Sampling\nupdated: 2026-01-01\n---\n${body}`, 'test.md')
 

@@ -1,5 +1,5 @@
 import type { CorpusDocument } from '../load/corpus.ts'
-import { countTextTokens, splitByTokens } from './tokenizer.ts'
+import { countTextTokens, splitByTokens } from '../support/tokenizer.ts'
 
 export interface Chunk {
   /** `<docId>#<n>`, n from 1 in document order. */

@@ -1,5 +1,5 @@
 import { InputError } from '../load/input-error.ts'
-import { retryAfterMs, retryDelay } from '../model/retry-policy.ts'
+import { retryAfterMs, retryDelay } from '../support/backoff.ts'
 import { checkHttpResponse, type HttpChunk, type HttpRequest, type HttpResponse } from './http-contract.ts'
 import { packContext } from './context-packer.ts'
 import type { RagSystem, RetrievedChunk, SystemAnswer, SystemQuestion } from './rag-system.ts'

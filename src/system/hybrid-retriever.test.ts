@@ -5,7 +5,7 @@ import { createBuiltinSystem } from './builtin-system.ts'
 import { CharNgramRetriever } from './char-ngram-retriever.ts'
 import { chunkCorpus, type Chunk } from './chunker.ts'
 import { createHybridRetriever } from './hybrid-retriever.ts'
-import { DEFAULT_RETRIEVER_OPTIONS, RetrieverOptionsSchema } from './retriever-options.ts'
+import { DEFAULT_RETRIEVER_OPTIONS, RetrieverOptionsSchema } from '../config/retriever-options.ts'
 
 function chunkOf(ordinal: number, text: string): Chunk {
   return { chunkId: `d${ordinal}#1`, docId: `d${ordinal}`, ordinal, heading: '', text, tokens: 0 }

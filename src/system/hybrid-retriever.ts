@@ -3,7 +3,7 @@ import { CharNgramRetriever } from './char-ngram-retriever.ts'
 import type { Chunk } from './chunker.ts'
 import { fuse } from './rank-fusion.ts'
 import type { Retriever, ScoredChunk } from './retriever.ts'
-import type { RetrieverOptions } from './retriever-options.ts'
+import type { RetrieverOptions } from '../config/retriever-options.ts'
 
 /**
  * BM25 (with the given options) and character n-gram TF-IDF cosine, fused by reciprocal rank fusion with

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { compareReports } from '../compare/compare-reports.ts'
-import { loadProjectConfig } from '../config/load-project-config.ts'
-import type { Report } from '../report/report-schema.ts'
+import { loadProjectConfig } from '../project/load-project-config.ts'
+import type { Report } from '../contract/report-schema.ts'
 import { evaluate } from '../run/evaluate.ts'
 
 // docs/comparing.md quotes these numbers; this test recomputes them (the same runs as the commands the

@@ -27,13 +27,19 @@ export function indexWords(text: string, options: { possessives: boolean }): str
   return tokenizeWords(text.replace(TYPOGRAPHIC_APOSTROPHES, "'")).map((word) => word.replace(POSSESSIVE, ''))
 }
 
+/** Every word's term once computed: a corpus repeats its words (Zipf), and stemming is most of indexing's time. */
+const TERMS = new Map<string, string | null>()
+
 /**
  * A search term for a word: null for stopwords, else its Porter stem ("sampling" -> "sampl"), so that
  * "sampled" matches "sampling". Numbers are kept as they are.
  */
 export function termOf(word: string): string | null {
-  if (STOPWORDS.has(word)) return null
-  return /^\p{N}/u.test(word) ? word : stemmer(word)
+  const known = TERMS.get(word)
+  if (known !== undefined) return known
+  const term = STOPWORDS.has(word) ? null : /^\p{N}/u.test(word) ? word : stemmer(word)
+  TERMS.set(word, term)
+  return term
 }
 
 /** The content terms of a text: words minus stopwords, stemmed. Shared by BM25 and lexical judges. */

@@ -1,4 +1,4 @@
-import type { Report } from '../report/report-schema.ts'
+import type { Report } from '../contract/report-schema.ts'
 import { firstOccurrences } from '../scoring/retrieval/ndcg-at-10.ts'
 
 /**

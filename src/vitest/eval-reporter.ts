@@ -1,6 +1,6 @@
 import { relative } from 'node:path'
 import type { Reporter, Vitest } from 'vitest/node'
-import type { Report } from '../report/report-schema.ts'
+import type { Report } from '../contract/report-schema.ts'
 import { renderRunDiff } from '../report/render-run-diff.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { renderComparison } from '../compare/render-comparison.ts'

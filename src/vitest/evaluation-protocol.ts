@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ReportSchema } from '../report/report-schema.ts'
+import { ReportSchema } from '../contract/report-schema.ts'
 
 /**
  * The messages between the eval project's global setup and the evaluation worker it forks. The report

@@ -2,7 +2,7 @@
 // current code. It answers over the IPC channel only, and it dies with its parent: a Vitest killed by any
 // signal (SIGKILL included) closes the channel, and the run stops starting new work, lets the model calls
 // in flight land in the cache, stops a service it started, and exits without writing a report.
-import { loadProjectConfig } from '../config/load-project-config.ts'
+import { loadProjectConfig } from '../project/load-project-config.ts'
 import { InputError } from '../load/input-error.ts'
 import { writeReports } from '../report/write-report.ts'
 import { evaluate } from '../run/evaluate.ts'
@@ -24,6 +24,12 @@ function send(message: WorkerMessage): Promise<void> {
 process.on('disconnect', () => stop.abort(new Error('Vitest (the parent process) went away')))
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => stop.abort(new Error(`stopped by ${signal}`)))
 
+function evaluationTier(value: string | undefined): 'retrieval' | 'full' {
+  if (value === undefined || value === '' || value === 'full') return 'full'
+  if (value === 'retrieval') return 'retrieval'
+  throw new InputError(`EVAL_TIER=${JSON.stringify(value)}: expected retrieval or full`)
+}
+
 async function main(): Promise<number> {
   if (!process.send) throw new Error('the evaluation worker runs only as a child of the eval project (forked with an IPC channel)')
   const inline = process.env[WORKER_ENV.inline]
@@ -34,7 +40,9 @@ async function main(): Promise<number> {
   // The cost estimate and the batch progress go to the terminal as they come (stdout is inherited).
   // EVAL_COMPARE's B side is measured only: A's run owns the baseline comparison and the reports.
   const comparing = process.env[WORKER_ENV.role] === 'compare'
-  const options = { tier: 'full', env: { ...process.env, GATE: '' }, log: (line: string) => console.log(line), signal: stop.signal, ...(comparing ? { baselineRoot: null } : {}) } as const
+  // EVAL_TIER=retrieval: the per-commit tier through Vitest (no answers, no judge); default the full tier.
+  const tier = evaluationTier(process.env.EVAL_TIER)
+  const options = { tier, env: { ...process.env, GATE: '' }, log: (line: string) => console.log(line), signal: stop.signal, ...(comparing ? { baselineRoot: null } : {}) } as const
   // vitest --shard=i/n: shard i's questions, left for the merge in <reports>/shards/ (no latest.json: the merge writes it).
   const shard = process.env[WORKER_ENV.shard] ? parseShard(process.env[WORKER_ENV.shard]!, WORKER_ENV.shard) : null
   const report = shard ? (await evaluateShard(project, { ...options, shard })).report : await evaluate(project, options)

@@ -1,6 +1,6 @@
 import { join, relative } from 'node:path'
 import type { Vitest } from 'vitest/node'
-import { loadProjectConfig } from '../config/load-project-config.ts'
+import { loadProjectConfig } from '../project/load-project-config.ts'
 import { runFailsGate } from '../gate/gate.ts'
 import { InputError } from '../load/input-error.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { QuestionVerdict } from '../gate/gate-schema.ts'
+import type { QuestionVerdict } from '../contract/gate-schema.ts'
 import { planQuestionCase } from './question-case-plan.ts'
 
 const verdict = (status: QuestionVerdict['status'], baselinePassed: boolean | null, currentPassed: boolean | null): QuestionVerdict => ({

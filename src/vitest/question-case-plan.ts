@@ -1,4 +1,4 @@
-import type { QuestionVerdict } from '../gate/gate-schema.ts'
+import type { QuestionVerdict } from '../contract/gate-schema.ts'
 
 export interface CaseNote {
   message: string

@@ -1,5 +1,5 @@
 import type { CompareResult } from '../compare/comparison-schema.ts'
-import type { Report } from '../report/report-schema.ts'
+import type { Report } from '../contract/report-schema.ts'
 import type { Shard } from '../shard/shard.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 

@@ -1,5 +1,5 @@
 import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
-import { formatTable } from '../../report/format-table.ts'
+import { formatTable } from '../../support/format-table.ts'
 import { contextHit } from '../../scoring/retrieval/context-hit.ts'
 import type { RagSystem } from '../../system/rag-system.ts'
 import { contentTerms } from '../../system/text-analyzer.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { loadProjectConfig } from '../../config/load-project-config.ts'
-import { runKnobs } from '../../config/project-config.ts'
+import { loadProjectConfig } from '../../project/load-project-config.ts'
+import { runKnobs } from '../../project/project-config.ts'
 import { loadCorpus } from '../../load/corpus.ts'
 import { loadGoldenSet } from '../../load/golden-set.ts'
 import { InputError } from '../../load/input-error.ts'

@@ -1,4 +1,4 @@
-import type { QuestionOutcome } from '../../report/report-schema.ts'
+import type { QuestionOutcome } from '../../contract/report-schema.ts'
 
 /** The evidence of one question, as failure messages and UI annotations show it. */
 export type QuestionEvidence = Pick<

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { QuestionOutcome } from '../../report/report-schema.ts'
+import type { QuestionOutcome } from '../../contract/report-schema.ts'
 import { beFaithful } from './to-be-faithful.ts'
 import { coverGoldAnswer } from './to-cover-gold-answer.ts'
 import { notRegressFrom } from './to-not-regress-from.ts'

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { InputError } from '../load/input-error.ts'
 import { CorpusSpecSchema, type CorpusSpec } from '../load/corpus-spec.ts'
 import type { RagSystem, RagSystemFactory } from '../system/rag-system.ts'
-import { EvalKnobsSchema, resolveEvalConfig, type EvalConfig } from './eval-config.ts'
+import { EvalKnobsSchema, resolveEvalConfig, type EvalConfig } from '../config/eval-config.ts'
 
 /** A service the suite starts before the run and stops after it (like Playwright's webServer). */
 export const HttpSystemSpecSchema = z

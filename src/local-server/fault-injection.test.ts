@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { callStructured } from '../../judge/structured-call.ts'
-import { ModelCallError } from '../model-client.ts'
-import { responseText } from '../model-types.ts'
-import type { ToolTemplate } from '../prompt-template.ts'
+import { callStructured } from '../judge/structured-call.ts'
+import { ModelCallError } from '../model/model-client.ts'
+import { responseText } from '../model/model-types.ts'
+import type { ToolTemplate } from '../model/prompt-template.ts'
 import { faultHits, parseFaultSpec, RATE_LIMIT_RETRY_AFTER_S, withFaults } from './fault-injection.ts'
 import { textReply, toolUseReply, type Responder } from './messages-server.ts'
-import { localClient, textCall } from '../testing/test-client.ts'
-import { useScriptedServer } from '../testing/use-scripted-server.ts'
+import { localClient, textCall } from '../model/testing/test-client.ts'
+import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 
 const local = useScriptedServer()
 

@@ -1,8 +1,8 @@
-import type { Judgement } from '../judge/judge.ts'
-import type { QuestionOutcome } from '../report/report-schema.ts'
-import { round4 } from '../summary/statistics.ts'
-import { contradictionHandled } from './generation/contradiction-handled.ts'
-import { diagnose } from './generation/diagnosis.ts'
+import type { Judgement } from './judge.ts'
+import type { QuestionOutcome } from '../contract/report-schema.ts'
+import { round4 } from '../statistics/descriptive.ts'
+import { contradictionHandled } from '../scoring/generation/contradiction-handled.ts'
+import { diagnose } from '../scoring/generation/diagnosis.ts'
 
 const rounded = (value: number | null) => (value === null ? null : round4(value))
 

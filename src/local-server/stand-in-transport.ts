@@ -1,8 +1,8 @@
-import { normaliseMessage } from './model-types.ts'
-import type { PromptCacheSimulator } from './prompt-cache.ts'
-import { rawRequestTokens } from './request-cost.ts'
-import type { MessagesTransport } from './sdk-transport.ts'
-import { scriptedReply } from './local-server/scripted-responder.ts'
+import { normaliseMessage } from '../model/model-types.ts'
+import type { PromptCacheSimulator } from '../model/prompt-cache.ts'
+import { rawRequestTokens } from '../model/request-cost.ts'
+import type { MessagesTransport } from '../model/sdk-transport.ts'
+import { scriptedReply } from './scripted-responder.ts'
 
 /**
  * The cost estimate's stand-in for the Messages API: answers in process, at once, with the scripted

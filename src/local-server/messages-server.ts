@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { countTextTokens } from '../../system/tokenizer.ts'
-import { SCRIPTED_HEADER } from '../model-types.ts'
-import { PromptCacheSimulator, type PromptCacheSplit } from '../prompt-cache.ts'
-import { rawRequestTokens } from '../request-cost.ts'
+import { countTextTokens } from '../support/tokenizer.ts'
+import { SCRIPTED_HEADER } from '../model/model-types.ts'
+import { PromptCacheSimulator, type PromptCacheSplit } from '../model/prompt-cache.ts'
+import { rawRequestTokens } from '../model/request-cost.ts'
 
 /**
  * A small Messages API server on 127.0.0.1 for tests and benchmarks: the real @anthropic-ai/sdk talks

@@ -1,9 +1,9 @@
-import { lexicalAnswerRelevancy } from '../../scoring/generation/answer-relevancy.ts'
-import { splitClaims } from '../../scoring/generation/claims.ts'
-import { goldCoverage } from '../../scoring/generation/coverage.ts'
-import { lexicalFaithfulness } from '../../scoring/generation/faithfulness.ts'
-import { extractiveAnswer } from '../../system/extractive-answerer.ts'
-import { contentTerms } from '../../system/text-analyzer.ts'
+import { lexicalAnswerRelevancy } from '../scoring/generation/answer-relevancy.ts'
+import { splitClaims } from '../scoring/generation/claims.ts'
+import { goldCoverage } from '../scoring/generation/coverage.ts'
+import { lexicalFaithfulness } from '../scoring/generation/faithfulness.ts'
+import { extractiveAnswer } from '../system/extractive-answerer.ts'
+import { contentTerms } from '../system/text-analyzer.ts'
 import { forcedToolName, textReply, toolUseReply, type ReceivedRequest, type ScriptedReply } from './messages-server.ts'
 
 /**

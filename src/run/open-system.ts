@@ -1,12 +1,12 @@
 import { basename, extname, resolve } from 'node:path'
-import type { SystemSpec } from '../config/project-config.ts'
+import type { SystemSpec } from '../project/project-config.ts'
 import { InputError } from '../load/input-error.ts'
 import { importModule } from '../support/import-module.ts'
-import { createBuiltinSystem, type Answerer } from './builtin-system.ts'
-import { createHttpSystem } from './http-system.ts'
-import type { RagSystem, RagSystemContext, RagSystemFactory } from './rag-system.ts'
-import { startService } from './service-launcher.ts'
-import { countTextTokens } from './tokenizer.ts'
+import { createBuiltinSystem, type Answerer } from '../system/builtin-system.ts'
+import { createHttpSystem } from '../system/http-system.ts'
+import type { RagSystem, RagSystemContext, RagSystemFactory } from '../system/rag-system.ts'
+import { startService } from '../system/service-launcher.ts'
+import { countTextTokens } from '../support/tokenizer.ts'
 
 /** What opening a system needs beyond its spec: the run's corpus and knobs, and where relative paths start. */
 export interface OpenSystemContext extends RagSystemContext {

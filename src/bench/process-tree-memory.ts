@@ -1,0 +1,73 @@
+import { readdirSync, readFileSync } from 'node:fs'
+
+/** Peak memory of a process tree while it ran: the sum over its processes, and the largest single one. */
+export interface TreeMemory {
+  /** Highest sum of the tree's resident sets seen at a sample (MB). */
+  peakTreeMb: number
+  /** Highest resident set of any one process of the tree (its VmHWM, MB): what `/usr/bin/time -f %M` reports. */
+  peakProcessMb: number
+}
+
+/** `field` of /proc/<pid>/status in kB, or 0 when the process is gone. */
+function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return match ? Number(match[1]) : 0
+  } catch {
+    return 0
+  }
+}
+
+/** The pids of `root` and every descendant, from each process's parent in /proc/<pid>/stat. */
+function treeOf(root: number): number[] {
+  const children = new Map<number, number[]>()
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+      // The command name (field 2) may hold spaces and parentheses: the parent pid follows its last ')'.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)])
+    } catch {
+      // Gone between readdir and read.
+    }
+  }
+  const tree: number[] = []
+  for (const queue = [root]; queue.length > 0; ) {
+    const pid = queue.pop()!
+    tree.push(pid)
+    queue.push(...(children.get(pid) ?? []))
+  }
+  return tree
+}
+
+/**
+ * Samples the memory of the process tree under `root` every `intervalMs` until stopped (Linux: /proc).
+ * A process that ends between two samples keeps the high-water mark of its last sample, so short peaks
+ * can be missed by up to one interval's growth. Elsewhere than Linux: null.
+ */
+export function watchTreeMemory(root: number, intervalMs = 50): { stop: () => TreeMemory | null } {
+  let available = true
+  try {
+    readdirSync('/proc')
+  } catch {
+    available = false
+  }
+  const peak: TreeMemory = { peakTreeMb: 0, peakProcessMb: 0 }
+  const sample = () => {
+    let sum = 0
+    for (const pid of treeOf(root)) {
+      sum += statusKb(pid, 'VmRSS')
+      peak.peakProcessMb = Math.max(peak.peakProcessMb, statusKb(pid, 'VmHWM') / 1024)
+    }
+    peak.peakTreeMb = Math.max(peak.peakTreeMb, sum / 1024)
+  }
+  const timer = available ? setInterval(sample, intervalMs) : null
+  return {
+    stop: () => {
+      if (timer === null) return null
+      clearInterval(timer)
+      return peak
+    },
+  }
+}

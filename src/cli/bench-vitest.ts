@@ -66,8 +66,8 @@ function runEvalProject(dir: string, questions: number, tier: Tier): Promise<Mea
     })
     const memory = watchTreeMemory(child.pid!)
     let output = ''
-    child.stdout.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-20_000)))
-    child.stderr.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-20_000)))
+    child.stdout.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-400_000)))
+    child.stderr.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-400_000)))
     child.on('error', reject)
     child.on('close', (code) => {
       const wallMs = performance.now() - started

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadCorpus, loadCorpusFrom } from './corpus.ts'
 import { CorpusSpecSchema } from './corpus-spec.ts'
+import { failureMessage as failure } from '../support/testing/failure-message.ts'
 
 const made: string[] = []
 afterEach(() => {
@@ -19,15 +20,6 @@ function corpusOf(files: Record<string, string | Uint8Array>): string {
     writeFileSync(join(dir, path), content)
   }
   return dir
-}
-
-function failure(run: () => unknown): string {
-  try {
-    run()
-  } catch (error) {
-    return (error as Error).message
-  }
-  throw new Error('expected a failure')
 }
 
 describe('loadCorpusFrom: any layout', () => {

@@ -7,15 +7,7 @@ import { mulberry32 } from '../support/seeded-random.ts'
 import { findJsonSyntaxError } from './json-syntax-error.ts'
 import { lineColumnOf } from './line-column.ts'
 import { parseJsonText, readJsonFile } from './read-json-file.ts'
-
-function failure(run: () => unknown): string {
-  try {
-    run()
-  } catch (error) {
-    return (error as Error).message
-  }
-  throw new Error('expected a failure')
-}
+import { failureMessage as failure } from '../support/testing/failure-message.ts'
 
 /** The error message parseJsonText gives for a text, without the file name. */
 const problemOf = (text: string) => failure(() => parseJsonText(text, 'f.json')).replace(/^f\.json:/, '')

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { mulberry32 } from '../support/seeded-random.ts'
 import { decodeUtf8Text, firstInvalidUtf8Byte } from './utf8-text.ts'
-
-function failure(run: () => unknown): string {
-  try {
-    run()
-  } catch (error) {
-    return (error as Error).message
-  }
-  throw new Error('expected a failure')
-}
+import { failureMessage as failure } from '../support/testing/failure-message.ts'
 
 describe('firstInvalidUtf8Byte', () => {
   it('names the first byte of the first ill-formed sequence (Unicode table 3-7)', () => {

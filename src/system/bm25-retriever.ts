@@ -2,11 +2,11 @@ import type { Chunk } from './chunker.ts'
 import type { Retriever, ScoredChunk } from './retriever.ts'
 import { DEFAULT_RETRIEVER_OPTIONS, type RetrieverOptions } from '../config/retriever-options.ts'
 import { indexWords, termOf } from './text-analyzer.ts'
+import { bestOf } from './best-of.ts'
 
 export type Bm25Options = Pick<RetrieverOptions, 'coordination' | 'k1' | 'b' | 'delta' | 'possessives' | 'titleWeight'>
 
 /** Up to this many results are kept by insertion into a small sorted list; more are sorted whole. */
-const SMALL_DEPTH = 256
 
 /**
  * BM25 retrieval over chunks. Terms: lower-cased words minus English stopwords, Porter-stemmed
@@ -189,24 +189,7 @@ export class Bm25Retriever implements Retriever {
       const scoreB = final(b)
       return scoreA > scoreB || (scoreA === scoreB && ordinal(a) < ordinal(b))
     }
-    let best: number[]
-    if (keep <= SMALL_DEPTH) {
-      best = []
-      for (let i = 0; i < touchedCount && keep > 0; i++) {
-        const id = touched[i]!
-        if (best.length === keep && !before(id, best[keep - 1]!)) continue
-        let at = best.length === keep ? keep - 1 : best.length
-        while (at > 0 && before(id, best[at - 1]!)) {
-          best[at] = best[at - 1]!
-          at--
-        }
-        best[at] = id
-      }
-    } else {
-      best = Array.from(touched.subarray(0, touchedCount))
-        .sort((a, b) => final(b) - final(a) || ordinal(a) - ordinal(b))
-        .slice(0, keep)
-    }
+    const best = bestOf(touched, touchedCount, keep, before)
     const results = best.map((id) => ({ chunk: this.#chunks[id]!, score: final(id) }))
     for (let i = 0; i < touchedCount; i++) {
       const id = touched[i]!

@@ -2,6 +2,7 @@ import type { Chunk } from './chunker.ts'
 import { charNgrams } from './char-ngrams.ts'
 import type { Retriever, ScoredChunk } from './retriever.ts'
 import { isStopword, tokenizeWords } from './text-analyzer.ts'
+import { bestOf } from './best-of.ts'
 
 /** A growable Int32Array, for the chunk-by-chunk gram lists built before the postings. */
 class IntList {
@@ -140,17 +141,7 @@ export class CharNgramRetriever implements Retriever {
     const keep = Math.min(touchedCount, Math.max(0, Math.trunc(depth)))
     const ordinal = (id: number) => this.#chunks[id]!.ordinal
     const before = (a: number, b: number) => score[a]! > score[b]! || (score[a] === score[b] && ordinal(a) < ordinal(b))
-    const best: number[] = []
-    for (let i = 0; i < touchedCount && keep > 0; i++) {
-      const id = touched[i]!
-      if (best.length === keep && !before(id, best[keep - 1]!)) continue
-      let at = best.length === keep ? keep - 1 : best.length
-      while (at > 0 && before(id, best[at - 1]!)) {
-        best[at] = best[at - 1]!
-        at--
-      }
-      best[at] = id
-    }
+    const best = bestOf(touched, touchedCount, keep, before)
     const results = best.map((id) => ({ chunk: this.#chunks[id]!, score: score[id]! }))
     for (let i = 0; i < touchedCount; i++) score[touched[i]!] = 0
     return results

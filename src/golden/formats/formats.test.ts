@@ -9,6 +9,7 @@ import { exportJsonlGold, importJsonlGold } from './jsonl-gold.ts'
 import { exportRagas, importRagas } from './ragas.ts'
 import { exportQrels, importTrec } from './trec-qrels.ts'
 import { exportTopics, parseTopics } from './trec-topics.ts'
+import { failureMessage as failure } from '../../support/testing/failure-message.ts'
 
 const docs = loadCorpus('fixtures/golden-lint/corpus')
 /** Every type, a governing document and notes: what the formats must carry or say they cannot. */
@@ -20,15 +21,6 @@ function finish(result: ImportResult, file: string, allowUnknown = false) {
 
 function pick(questions: readonly GoldenQuestion[], fields: readonly (keyof GoldenQuestion)[]) {
   return questions.map((q) => Object.fromEntries(fields.map((field) => [field, q[field]])))
-}
-
-function failure(run: () => unknown): string {
-  try {
-    run()
-  } catch (error) {
-    return (error as Error).message
-  }
-  throw new Error('expected a failure')
 }
 
 describe('JSONL gold', () => {

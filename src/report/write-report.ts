@@ -5,9 +5,19 @@ import { attributionRecords } from './attribution.ts'
 import { CONTEXTS_FILE, contextRecords, withoutContextTexts } from './context-sidecar.ts'
 import { renderMarkdown } from './render-markdown.ts'
 
-/** The report as written: pretty JSON with a trailing newline (stable key order comes from the builder), without the context texts. */
+/**
+ * The report as written, without the context texts: pretty JSON with a trailing newline (stable key order
+ * comes from the builder), except that each question is one line: the same JSON value, a third smaller
+ * for a large golden set (no indentation repeated in every nested field of every question), and a diff
+ * shows one line per question that changed.
+ */
 export function serialiseReport(report: Report): string {
-  return JSON.stringify(withoutContextTexts(report), null, 2) + '\n'
+  const lean = withoutContextTexts(report)
+  // The questions' place, filled in after the rest is pretty-printed (a NUL-fenced text no report holds).
+  const marker = '\u0000questions\u0000'
+  const pretty = JSON.stringify(Object.fromEntries(Object.entries(lean).map(([key, value]) => [key, key === 'questions' ? marker : value])), null, 2)
+  const questions = lean.questions.length === 0 ? '[]' : `[\n${lean.questions.map((question) => `    ${JSON.stringify(question)}`).join(',\n')}\n  ]`
+  return pretty.replace(JSON.stringify(marker), () => questions) + '\n'
 }
 
 /**

@@ -66,9 +66,11 @@ export function defineQuestionCases(): void {
       for (const outcome of outcomes) {
         const plan = planQuestionCase(verdicts.get(outcome.id), questionPassed(outcome, questionThresholds(report)), evaluation, report.gate?.policy)
         const body = async ({ annotate }: TestContext) => {
-          if (outcome.systemError !== null) await annotate(`system error: ${outcome.systemError}`, 'error')
-          await annotate(describeEvidence(outcome))
-          for (const note of plan.notes) await annotate(note.message, note.type)
+          // Not awaited one by one: Vitest awaits a test's pending annotations before it ends, and sent
+          // together they cost one round trip to the main process instead of one each (10,000 cases).
+          if (outcome.systemError !== null) void annotate(`system error: ${outcome.systemError}`, 'error')
+          void annotate(describeEvidence(outcome))
+          for (const note of plan.notes) void annotate(note.message, note.type)
           // A regression without GATE=1 is reported (annotation above), not failed.
           if (plan.kind === 'report-only') expect(questionPassed(outcome, questionThresholds(report))).toBe(false)
           else assertQuestion(outcome, questionThresholds(report))

@@ -4,6 +4,7 @@
 // in flight land in the cache, stops a service it started, and exits without writing a report.
 import { loadProjectConfig } from '../project/load-project-config.ts'
 import { InputError } from '../load/input-error.ts'
+import { withoutContextTexts } from '../report/context-sidecar.ts'
 import { writeReports } from '../report/write-report.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { evaluateShard } from '../shard/evaluate-shard.ts'
@@ -48,7 +49,8 @@ async function main(): Promise<number> {
   const report = shard ? (await evaluateShard(project, { ...options, shard })).report : await evaluate(project, options)
   if (stop.signal.aborted) return 1
   if (!comparing && !shard) writeReports(report, project.reports)
-  await send({ type: 'report', runId, report, reportsDir: project.reports, baselineRoot: project.baseline, projectRoot: project.root })
+  // The context texts stay in contexts.jsonl (written above): no case reads them, and they are a third of a large report.
+  await send({ type: 'report', runId, report: withoutContextTexts(report), reportsDir: project.reports, baselineRoot: project.baseline, projectRoot: project.root })
   return 0
 }
 

@@ -4,7 +4,7 @@
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, inject, it } from 'vitest'
-import { ReportSchema } from '../src/report/report-schema.ts'
+import { ReportSchema } from '../src/contract/report-schema.ts'
 import { tempProject, type TempProject } from './temp-project.ts'
 
 const tarball = inject('tarball')

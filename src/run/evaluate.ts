@@ -24,7 +24,7 @@ import { judgeAnswers } from './judge-answers.ts'
 import { offlineJudge } from '../judge/offline-judge.ts'
 import { assembleReport, readReportReferences } from './assemble-report.ts'
 import type { Measurement } from './measurement.ts'
-import { questionsOfShard, type Shard } from '../shard/shard.ts'
+import { questionsOfShard, type Shard } from './shard-assignment.ts'
 
 
 /** Where the model tier's files are: the project's paths, and the package's price table unless the project names one. */

@@ -2,7 +2,7 @@ import type { ProjectConfig } from '../project/project-config.ts'
 import type { Report } from '../contract/report-schema.ts'
 import { assembleReport, readReportReferences } from '../run/assemble-report.ts'
 import { measure, type EvaluateOptions } from '../run/evaluate.ts'
-import type { Shard } from './shard.ts'
+import type { Shard } from '../run/shard-assignment.ts'
 import { writeShardFile } from './shard-file.ts'
 
 /**

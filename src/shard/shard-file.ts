@@ -5,7 +5,7 @@ import { InputError } from '../load/input-error.ts'
 import { readJsonFile } from '../load/read-json-file.ts'
 import { writeFileAtomic } from '../support/write-file-atomic.ts'
 import { MeasurementSchema, type Measurement } from '../run/measurement.ts'
-import { ShardSchema, type Shard } from './shard.ts'
+import { ShardSchema, type Shard } from '../run/shard-assignment.ts'
 
 /**
  * What a shard of a run leaves for the merge (`<reports>/shards/shard-<i>-of-<n>.json`): which shard it

@@ -14,7 +14,7 @@ import { evaluate } from '../run/evaluate.ts'
 import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
 import { evaluateShard } from './evaluate-shard.ts'
 import { mergedReport } from './merged-report.ts'
-import { assignShards } from './shard.ts'
+import { assignShards } from '../run/shard-assignment.ts'
 
 const temp = useTempDirs()
 const repository = await loadProjectConfig()

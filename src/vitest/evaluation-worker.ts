@@ -8,7 +8,7 @@ import { withoutContextTexts } from '../report/context-sidecar.ts'
 import { writeReports } from '../report/write-report.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { evaluateShard } from '../shard/evaluate-shard.ts'
-import { parseShard } from '../shard/shard.ts'
+import { parseShard } from '../run/shard-assignment.ts'
 import { WORKER_ENV, type WorkerMessage } from './evaluation-protocol.ts'
 
 const runId = process.env[WORKER_ENV.runId] ?? ''

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { TestProject, TestSpecification, Vitest } from 'vitest/node'
-import type { Shard } from '../shard/shard.ts'
+import type { Shard } from '../run/shard-assignment.ts'
 
 /**
  * `vitest run --shard=i/n` with the eval project. Vitest shards test FILES (each goes to one shard) and

@@ -1,6 +1,6 @@
 import type { CompareResult } from '../compare/comparison-schema.ts'
 import type { Report } from '../contract/report-schema.ts'
-import type { Shard } from '../shard/shard.ts'
+import type { Shard } from '../run/shard-assignment.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 
 /**

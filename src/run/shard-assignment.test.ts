@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { QUESTION_TYPES, type QuestionType } from '../load/golden-set-schema.ts'
-import { assignShards, parseShard, questionsOfShard } from './shard.ts'
+import { assignShards, parseShard, questionsOfShard } from './shard-assignment.ts'
 
 /** 4 single, 2 multi, 1 none: the hand-worked case. */
 const SMALL: { id: string; type: QuestionType }[] = [

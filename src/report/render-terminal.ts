@@ -20,9 +20,8 @@ export function renderTerminalSummary(report: Report): string {
     formatTable(retrievalSummaryRows(summary, config.k), 'text'),
     renderDetectableDrop(report),
     '',
-    ...(summary.judge === null
-      ? []
-      : [formatTable(generationSummaryRows(summary), 'text'), '', formatTable(diagnosisRows(summary), 'text'), '']),
+    // Tables with no rows (no judge; no answer to judge) are left out rather than printed empty.
+    ...[generationSummaryRows(summary), diagnosisRows(summary)].filter((rows) => rows.length > 0).flatMap((rows) => [formatTable(rows, 'text'), '']),
     misses.length === 0
       ? 'misses: none'
       : `misses (${misses.length}): ${misses.map((q) => `${q.id} [${q.type}] expected ${q.answerDocIds.join('+')}, context ${[...new Set(q.contextDocIds)].join(', ') || 'empty'}`).join('\n  ')}`,

@@ -24,6 +24,8 @@ export function retrievalSummaryRows(summary: Summary, k: number): string[][] {
     row(`recall@${k}`, 'recallAtK', summary.recallAtK, summary.recallAtKByType),
     row('MRR', 'mrr', summary.mrr, summary.mrrByType),
     row('nDCG@10', 'ndcg10', summary.ndcg10, summary.ndcg10ByType),
+    // A system that reports no chunk counts has no chunk-level nDCG: the doc-level one (trec_eval's ndcg_cut.10) stands in.
+    ...(summary.ndcg10 === null && summary.docNdcg10 !== null ? [['nDCG@10 (doc-level)', withInterval(summary, 'docNdcg10', summary.docNdcg10), '', '', '']] : []),
   ]
 }
 

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadProjectConfig } from '../project/load-project-config.ts'
 import type { RagSystem } from '../system/rag-system.ts'
+import { renderMarkdown } from '../report/render-markdown.ts'
+import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { evaluate } from './evaluate.ts'
 
 /** The tiny project: three questions (g-1 single, g-2 multi, g-3 none) over three documents. */
@@ -69,6 +71,14 @@ describe('an HTTP service whose response breaks the contract', () => {
     expect(report.questions.find((q) => q.id === 'g-1')).toMatchObject({ systemError: null, hit: true, answer: null })
     expect(report.summary.faithfulness).toBeNull()
     expect(report.summary.notComputed.faithfulness).toBe('the system under test returned no answers (its responses carry no "answer"): retrieval metrics only')
+    // No chunk counts from a service: chunk-level nDCG@10 has no ideal ranking; the doc-level one stands in.
+    expect(report.summary.ndcg10).toBeNull()
+    expect(report.summary.notComputed.ndcg10).toMatch(/^the system does not report its chunk counts per document \(chunkCountByDoc\)/)
+    // g-1 ranks its one answer doc first: doc-level nDCG@10 = 1; g-2 (two answer docs, one ranked first) = 1 / (1 + 1/log2 3) = 0.6131.
+    expect(report.summary.docNdcg10).toBe(0.8066)
+    expect(renderTerminalSummary(report)).toMatch(/\nnDCG@10 \(doc-level\) +0\.8066/)
+    // A full run without answers renders (it crashed on the empty diagnosis table before).
+    expect(renderMarkdown(report)).toContain('## Diagnosis: recall x faithfulness')
   })
 
   it('a service that never starts is named by its command', async () => {

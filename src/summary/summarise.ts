@@ -55,7 +55,7 @@ export function summarise(
       ANSWERABLE_TYPES.map((type) => [type, mean(`${path}.${type}`, values(ofType(type)), `no ${type} questions in the golden set`, kind)]),
     ) as Record<AnswerableType, number | null>
   const noAnswerable = 'no answerable questions in the golden set'
-  const ndcgReason = answerable.length > 0 ? 'the system does not report its chunk counts per document' : noAnswerable
+  const ndcgReason = answerable.length > 0 ? 'the system does not report its chunk counts per document (chunkCountByDoc), which the ideal ranking needs: docNdcg10, the doc-level nDCG@10, stands in for it' : noAnswerable
 
   const generated = outcomes.some((o) => o.generation !== null)
   const noAnswers = (path: string) => {

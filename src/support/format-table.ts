@@ -1,5 +1,7 @@
 /** Formats rows as an aligned plain-text table (terminal) or a Markdown table. The first row is the header. */
 export function formatTable(rows: readonly (readonly string[])[], style: 'text' | 'markdown'): string {
+  // No rows (e.g. no answer was judged): nothing to align, nothing to print.
+  if (rows.length === 0) return ''
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => (row[col] ?? '').length)))
   const line = (row: readonly string[]) => row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!)))
   if (style === 'text') return rows.map((row) => line(row).join('  ').trimEnd()).join('\n')

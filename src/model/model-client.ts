@@ -12,6 +12,7 @@ import { describeFailure } from './retry-policy.ts'
 import type { MessagesTransport } from './sdk-transport.ts'
 import { BudgetExceededError, SpendingCap, type Reservation } from './spending-cap.ts'
 import { UsageLedger } from './usage-ledger.ts'
+import { BatchItemError, ModelCallError, ReplayMissError, RunStoppedError } from './model-errors.ts'
 
 /** live: cache, then the API. record: the same, and every exchange saved to a recording. replay: the recording only. */
 export type ClientMode = 'live' | 'record' | 'replay'
@@ -64,36 +65,8 @@ export interface BatchSettings {
  */
 export const RESENDABLE_BATCH_ERRORS: ReadonlySet<string> = new Set(['api_error', 'overloaded_error', 'rate_limit_error', 'timeout_error', 'malformed_message', 'missing_result'])
 
-/** A model call that failed for good: names the question, the call, the attempts and each failure. */
-export class ModelCallError extends Error {
-  override name = 'ModelCallError'
-  constructor(
-    message: string,
-    readonly subject: string,
-    readonly attempts: number,
-    options?: ErrorOptions,
-  ) {
-    super(message, options)
-  }
-}
-
-/**
- * A Message Batches item errored in a way a normal call would only repeat (the request was refused): the
- * structured judge turns it into a judge error for that metric, so one bad item does not lose the night.
- */
-export class BatchItemError extends Error {
-  override name = 'BatchItemError'
-}
-
-/** The run was told to stop (stopAndDrain: SIGTERM, the parent gone, an abort): the reason, e.g. "stopped by SIGTERM". */
-export class RunStoppedError extends Error {
-  override name = 'RunStoppedError'
-}
-
-/** Replay met a request the recording does not hold (never a silent fallback to anything else). */
-export class ReplayMissError extends Error {
-  override name = 'ReplayMissError'
-}
+// The client's errors live apart from it, so the evaluation can tell them without loading the SDK (offline runs).
+export { BatchItemError, ModelCallError, ReplayMissError, RunStoppedError }
 
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import type { EvalConfig } from '../config/eval-config.ts'
 import { displayPath, runKnobs, type ProjectConfig, type SystemSpec } from '../project/project-config.ts'
 import { loadCorpusFrom } from '../load/corpus.ts'
@@ -11,9 +12,10 @@ import { round4 } from '../statistics/descriptive.ts'
 import type { Answerer } from '../system/builtin-system.ts'
 import { openSystem } from './open-system.ts'
 import { countTextTokens } from '../support/tokenizer.ts'
-import { openModelTier, type ModelTierPaths } from './model-tier.ts'
+import { pieceCountsFile, readPieceCounts, writePieceCounts } from '../support/token-count-cache.ts'
+import type { ModelTierPaths } from './model-tier.ts'
 import type { RunEstimate } from '../model/estimate.ts'
-import { BatchItemError, ModelCallError, ReplayMissError, RunStoppedError } from '../model/model-client.ts'
+import { BatchItemError, ModelCallError, ReplayMissError, RunStoppedError } from '../model/model-errors.ts'
 import { MalformedResponseError } from '../model/model-types.ts'
 import { BudgetExceededError } from '../model/spending-cap.ts'
 import { UsageLedger } from '../model/usage-ledger.ts'
@@ -101,7 +103,11 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   const generate = options.tier === 'full'
   // live, record, replay: Claude answers and judges through one model client (src/model/); the retrieval tier asks it nothing.
   const log = options.log ?? (() => {})
-  const model = config.mode === 'offline' || !generate ? null : openModelTier({ ...config, mode: config.mode }, env, modelTierPaths(project), now, { progress: log })
+  // Imported only here: an offline or retrieval-tier run never loads the SDK (a fifth of `rag-eval retrieval`'s start-up).
+  const model = config.mode === 'offline' || !generate ? null : (await import('./model-tier.ts')).openModelTier({ ...config, mode: config.mode }, env, modelTierPaths(project), now, { progress: log })
+  // Token counts of the pieces earlier runs met (<root>/.cache/tokens/): chunking known texts needs no vocabulary.
+  const tokenCounts = pieceCountsFile(join(project.root, '.cache', 'tokens'))
+  const knownPieces = readPieceCounts(tokenCounts)
   const loaded = project.corpus === null ? null : loadCorpusFrom(project.corpus)
   const corpus = loaded?.documents ?? null
   const goldenSet = loadGoldenSet(project.goldenSet, corpus)
@@ -130,7 +136,10 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   const answerer: Answerer | undefined = model ? (question, context) => (standInAnswerer ?? model.answerer)(question, context) : undefined
   const system = await openSystem(spec, { corpus, config, generate, answerer, root: project.root, log })
   try {
-    return await evaluateWith(system)
+    const measurement = await evaluateWith(system)
+    // The pieces this run counted, for the next: a run over known texts never loads the vocabulary.
+    writePieceCounts(tokenCounts, knownPieces)
+    return measurement
   } finally {
     await system.close?.()
   }

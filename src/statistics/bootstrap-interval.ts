@@ -49,10 +49,39 @@ export function bootstrapInterval(
     for (let i = 0; i < n; i++) sample[i] = values[Math.floor(random() * n)]!
     replicates[r] = statistic(sample)
   }
+  return percentileInterval(replicates, level)
+}
+
+/** The interval between the (1-level)/2 and (1+level)/2 quantiles of the replicates (sorted in place). */
+function percentileInterval(replicates: number[], level: number): Interval {
   replicates.sort((a, b) => a - b)
   return {
     low: quantileOfSorted(replicates, (1 - level) / 2),
     high: quantileOfSorted(replicates, (1 + level) / 2),
     method: 'bootstrap-percentile',
   }
+}
+
+/**
+ * bootstrapInterval(values, mean) to the bit (the same draws, each resample summed in the same order and
+ * divided by n, as meanOrNull does) without building the resamples: a summary's intervals over 10,000
+ * questions, and the fifth of `rag-eval retrieval`'s time they took.
+ */
+export function bootstrapMeanInterval(values: readonly number[], options: BootstrapOptions): Interval | null {
+  const level = options.level ?? DEFAULT_LEVEL
+  checkLevel(level)
+  if (!Number.isInteger(options.resamples) || options.resamples < 1) {
+    throw new RangeError(`bootstrapInterval: expected a whole number of resamples >= 1, got ${options.resamples}`)
+  }
+  const n = values.length
+  if (n === 0) return null
+  if (n === 1) return { low: values[0]!, high: values[0]!, method: 'bootstrap-percentile' }
+  const random = mulberry32(options.seed)
+  const replicates = new Array<number>(options.resamples)
+  for (let r = 0; r < options.resamples; r++) {
+    let sum = 0
+    for (let i = 0; i < n; i++) sum += values[Math.floor(random() * n)]!
+    replicates[r] = sum / n
+  }
+  return percentileInterval(replicates, level)
 }

@@ -1,8 +1,8 @@
-import { bootstrapInterval } from '../statistics/bootstrap-interval.ts'
+import { bootstrapMeanInterval } from '../statistics/bootstrap-interval.ts'
 import { STATISTICS_SEED } from '../statistics/defaults.ts'
 import type { Interval } from '../statistics/interval.ts'
 import { wilsonInterval } from '../statistics/wilson-interval.ts'
-import { meanOrNull, round4 } from '../statistics/descriptive.ts'
+import { round4 } from '../statistics/descriptive.ts'
 
 /**
  * The 95% interval of a summary metric from its per-question values (docs/statistics.md): a proportion
@@ -15,6 +15,6 @@ export function summaryInterval(values: readonly number[], kind: 'proportion' | 
   const interval =
     kind === 'proportion'
       ? wilsonInterval(values.filter((v) => v === 1).length, values.length)
-      : bootstrapInterval(values, (sample) => meanOrNull(sample)!, { resamples, seed: STATISTICS_SEED })
+      : bootstrapMeanInterval(values, { resamples, seed: STATISTICS_SEED })
   return interval && { low: round4(interval.low), high: round4(interval.high), method: interval.method }
 }

@@ -1,4 +1,4 @@
-import { countTokens, decode, encode } from 'gpt-tokenizer/encoding/o200k_base'
+import { createRequire } from 'node:module'
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/esm/encodingParams/constants'
 
 /**
@@ -9,8 +9,25 @@ import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/esm/encodingParams/consta
  */
 export const TOKENIZER_NAME = 'o200k_base'
 
+type O200k = typeof import('gpt-tokenizer/encoding/o200k_base')
+const require = createRequire(import.meta.url)
+let o200k: O200k | undefined
+/**
+ * The vocabulary, loaded on first use (synchronously, through its CommonJS build): loading it takes a
+ * fifth of a second, which a run whose pieces are all known (token-count-cache.ts) never pays.
+ */
+const vocabulary = (): O200k => (o200k ??= require('gpt-tokenizer/encoding/o200k_base') as O200k)
+
+/** gpt-tokenizer's version: a piece's count may change with it. */
+export const TOKENIZER_VERSION: string = (require('gpt-tokenizer/package.json') as { version: string }).version
+
 /** Token counts of the pieces o200k's pre-tokenizer cuts text into: a corpus repeats its words. */
 const PIECE_TOKENS = new Map<string, number>()
+
+/** The pieces counted so far (by this process, or read from a cache file), for token-count-cache.ts. */
+export function pieceTokenCounts(): Map<string, number> {
+  return PIECE_TOKENS
+}
 
 /**
  * The number of o200k_base tokens of a text, as gpt-tokenizer's countTokens gives it: BPE never merges
@@ -19,12 +36,12 @@ const PIECE_TOKENS = new Map<string, number>()
  * corpus's distinct words). A text holding a special-token string goes to countTokens whole.
  */
 export function countTextTokens(text: string): number {
-  if (text.includes('<|')) return countTokens(text)
+  if (text.includes('<|')) return vocabulary().countTokens(text)
   let count = 0
   for (const [piece] of text.matchAll(O200K_TOKEN_SPLIT_REGEX)) {
     let tokens = PIECE_TOKENS.get(piece)
     if (tokens === undefined) {
-      tokens = countTokens(piece)
+      tokens = vocabulary().countTokens(piece)
       PIECE_TOKENS.set(piece, tokens)
     }
     count += tokens
@@ -34,6 +51,7 @@ export function countTextTokens(text: string): number {
 
 /** Splits text into pieces of at most `maxTokens` tokens each (for a sentence longer than a chunk). */
 export function splitByTokens(text: string, maxTokens: number): string[] {
+  const { encode, decode } = vocabulary()
   const tokens = encode(text)
   const pieces: string[] = []
   for (let start = 0; start < tokens.length; start += maxTokens) {

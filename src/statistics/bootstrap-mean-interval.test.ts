@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest'
+import { mulberry32 } from '../support/seeded-random.ts'
+import { bootstrapInterval, bootstrapMeanInterval } from './bootstrap-interval.ts'
+import { meanOrNull } from './descriptive.ts'
+
+const mean = (sample: readonly number[]) => meanOrNull(sample)!
+
+describe('bootstrapMeanInterval', () => {
+  it.each([2, 3, 120, 1000])('is bootstrapInterval of the mean to the bit, %i values', (n) => {
+    const random = mulberry32(n)
+    // Continuous values with many decimals, and 0/1 outcomes: rounding would show in either.
+    const continuous = Array.from({ length: n }, () => random())
+    const binary = Array.from({ length: n }, () => (random() < 0.3 ? 1 : 0))
+    for (const values of [continuous, binary]) {
+      for (const options of [{ resamples: 2000, seed: 1 }, { resamples: 333, seed: 9, level: 0.9 }]) {
+        expect(bootstrapMeanInterval(values, options)).toStrictEqual(bootstrapInterval(values, mean, options))
+      }
+    }
+  })
+
+  it('null for no values, the value itself for one', () => {
+    expect(bootstrapMeanInterval([], { resamples: 10, seed: 1 })).toBeNull()
+    expect(bootstrapMeanInterval([0.25], { resamples: 10, seed: 1 })).toEqual({ low: 0.25, high: 0.25, method: 'bootstrap-percentile' })
+  })
+})

@@ -100,6 +100,7 @@ const CONTRACTS: Record<string, Contract> = {
   'bench retrieval': { missingValue: [['--sizes'], '--sizes'] },
   'bench model': { missingValue: [['--questions'], '--questions'] },
   'bench vitest': { missingValue: [['--tiers'], '--tiers'] },
+  'bench overhead': { missingValue: [['--runs'], '--runs'] },
 }
 
 /** A usage error: one line naming the problem, then the command's usage lines, and no stack trace. */
@@ -195,6 +196,7 @@ describe('values are checked before anything runs', () => {
     [['model-server', '--port', '0x10'], '--port 0x10: expected an integer from 0 to 65535'],
     [['bench', 'model', '--questions', '1e2'], '--questions 1e2: expected a positive integer'],
     [['bench', 'model', '--latency-ms', 'Infinity'], '--latency-ms Infinity: expected a positive number'],
+    [['bench', 'overhead', '--runs', '0'], '--runs 0: expected a positive integer'],
     [['bench', 'vitest', '--questions', '1000,1e4'], '--questions 1000,1e4: expected question counts, e.g. 1000,10000'],
     [['bench', 'vitest', '--tiers', 'full,judge'], '--tiers full,judge: expected tiers, e.g. retrieval,full'],
     [['bench', 'retrieval', '--sizes', '2:1'], '--sizes 2:1: expected docs:questions pairs, e.g. 5000:1000,10000:2000 (at least 3 docs each)'],

@@ -36,6 +36,7 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
   { name: 'model-server', summary: 'the local scripted Messages API server (pnpm model:server)', load: async () => (await import('./model-server.ts')).command },
   { name: 'record-scripted', summary: 're-record the golden set from the scripted server (pnpm record:scripted)', load: async () => (await import('./record-scripted.ts')).command },
   { name: 'bench retrieval', summary: 'retrieval tier benchmark on synthetic corpora (pnpm bench:retrieval)', load: async () => (await import('./bench-retrieval.ts')).command },
+  { name: 'bench overhead', summary: 'vitest run --project eval beside a bare one-test vitest run, and the ratio (pnpm bench:overhead)', load: async () => (await import('./bench-overhead.ts')).command },
   { name: 'bench vitest', summary: 'the evaluation through Vitest on 1,000 and 10,000 synthetic questions (pnpm bench:vitest)', load: async () => (await import('./bench-vitest.ts')).command },
   { name: 'bench model', summary: 'model tier throughput against the local server (pnpm bench:model)', load: async () => (await import('./bench-model.ts')).command },
 ]

@@ -4,7 +4,6 @@ import type { Report } from '../contract/report-schema.ts'
 import { renderRunDiff } from '../report/render-run-diff.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { renderComparison } from '../compare/render-comparison.ts'
-import { mergeShardsAfterBlobs } from './merge-after-blobs.ts'
 import './shared-evaluation.ts'
 
 /**
@@ -31,7 +30,8 @@ export default class EvalReporter implements Reporter {
     const vitest = this.#vitest
     const project = vitest?.projects.find((p) => p.name === this.#project)
     // vitest --merge-reports: no evaluation ran here; the shards' measurements make the run's report.
-    if (vitest && project && vitest.config.mergeReports) return mergeShardsAfterBlobs(vitest, project.config.provide?.ragEvalOptions ?? {})
+    // Imported only then: vitest.config.ts loads this file, and the merge pulls in the whole report assembly.
+    if (vitest && project && vitest.config.mergeReports) return (await import('./merge-after-blobs.ts')).mergeShardsAfterBlobs(vitest, project.config.provide?.ragEvalOptions ?? {})
     const evaluation = project?.getProvidedContext().evaluation
     if (!vitest || !evaluation) return
     const log = (text: string) => vitest.logger.log(text)

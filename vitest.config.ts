@@ -11,6 +11,9 @@ export default defineConfig({
     // Watch mode: the evaluation runs in a child process, so no import graph sees src/; any change to it re-runs
     // (ragEval() adds the config file, corpus, golden set and baseline). Patterns match absolute paths, hence **/.
     forceRerunTriggers: [...configDefaults.forceRerunTriggers, '**/src/**/*.ts'],
+    // Three test files at a time on two cores: the long ones mostly wait on child processes and local servers
+    // (Vitest's default on two cores is one file at a time).
+    maxWorkers: 3,
     // One temp folder for the whole run; anything a test leaves in it fails the run (issue 11.9).
     globalSetup: ['src/support/temp-hygiene.global-setup.ts'],
     projects: [
@@ -28,7 +31,6 @@ export default defineConfig({
               test: {
                 name: 'package',
                 include: ['examples/**/*.test.ts'],
-                globalSetup: ['examples/pack-tarball.global-setup.ts'],
                 testTimeout: 240_000,
                 hookTimeout: 240_000,
               },

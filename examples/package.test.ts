@@ -3,11 +3,17 @@
 // is its own Vitest project ('package') that runs beside the unit tests.
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, inject, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ReportSchema } from '../src/contract/report-schema.ts'
+import { packTarball } from './pack-tarball.ts'
 import { tempProject, type TempProject } from './temp-project.ts'
 
-const tarball = inject('tarball')
+let tarball = ''
+let removeTarball = () => {}
+beforeAll(() => {
+  ;({ tarball, remove: removeTarball } = packTarball())
+})
+afterAll(() => removeTarball())
 const projects: TempProject[] = []
 afterEach(() => {
   for (const project of projects.splice(0)) project.remove()

@@ -1,10 +1,8 @@
 // This repository evaluates its own built-in system through the same config file a user writes.
 // Every knob also has an environment override (README, "Knobs").
-// A type-only import (defineConfig's type, `satisfies`): jiti erases it, so loading this file does not
-// evaluate the whole library a second time (a sixth of `rag-eval retrieval`'s start-up).
-import type { RagEvalConfig } from './src/index.ts'
+import { defineConfig } from './src/index.ts'
 
-export default {
+export default defineConfig({
   corpus: 'corpus',
   goldenSet: 'evals/golden-set.json',
   baseline: 'baseline',
@@ -43,4 +41,4 @@ export default {
   batch: false,
   batchPollMs: 30000,
   recording: 'golden-set',
-} satisfies RagEvalConfig
+})

@@ -31,11 +31,7 @@ export function bootstrapInterval(
   statistic: (sample: readonly number[]) => number,
   options: BootstrapOptions,
 ): Interval | null {
-  const level = options.level ?? DEFAULT_LEVEL
-  checkLevel(level)
-  if (!Number.isInteger(options.resamples) || options.resamples < 1) {
-    throw new RangeError(`bootstrapInterval: expected a whole number of resamples >= 1, got ${options.resamples}`)
-  }
+  const level = checkedLevel(options)
   const n = values.length
   if (n === 0) return null
   if (n === 1) {
@@ -50,6 +46,16 @@ export function bootstrapInterval(
     replicates[r] = statistic(sample)
   }
   return percentileInterval(replicates, level)
+}
+
+/** The options' level, after checking it and the resample count. */
+function checkedLevel(options: BootstrapOptions): number {
+  const level = options.level ?? DEFAULT_LEVEL
+  checkLevel(level)
+  if (!Number.isInteger(options.resamples) || options.resamples < 1) {
+    throw new RangeError(`bootstrapInterval: expected a whole number of resamples >= 1, got ${options.resamples}`)
+  }
+  return level
 }
 
 /** The interval between the (1-level)/2 and (1+level)/2 quantiles of the replicates (sorted in place). */
@@ -68,11 +74,7 @@ function percentileInterval(replicates: number[], level: number): Interval {
  * questions, and the fifth of `rag-eval retrieval`'s time they took.
  */
 export function bootstrapMeanInterval(values: readonly number[], options: BootstrapOptions): Interval | null {
-  const level = options.level ?? DEFAULT_LEVEL
-  checkLevel(level)
-  if (!Number.isInteger(options.resamples) || options.resamples < 1) {
-    throw new RangeError(`bootstrapInterval: expected a whole number of resamples >= 1, got ${options.resamples}`)
-  }
+  const level = checkedLevel(options)
   const n = values.length
   if (n === 0) return null
   if (n === 1) return { low: values[0]!, high: values[0]!, method: 'bootstrap-percentile' }

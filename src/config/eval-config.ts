@@ -68,8 +68,10 @@ export type EvalConfig = z.infer<typeof EvalConfigSchema>
  * measured with it is named stale against today's defaults instead of passing for them.
  */
 export const RecordedEvalConfigSchema = z.preprocess((value) => {
-  if (typeof value !== 'object' || value === null || !('retriever' in value) || (value as { retrieval?: unknown }).retrieval !== undefined) return value
+  if (typeof value !== 'object' || value === null || !('retriever' in value)) return value
   const { retriever, ...rest } = value as Record<string, unknown>
+  // Beside the options (reports since them), `retriever` is only their kind repeated: the options decide.
+  if (rest.retrieval !== undefined) return rest
   return { ...rest, retrieval: { ...MINISEARCH_RETRIEVER_OPTIONS, kind: retriever } }
 }, EvalConfigSchema)
 

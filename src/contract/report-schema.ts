@@ -216,7 +216,8 @@ export type Calibration = z.infer<typeof CalibrationSchema>
 export const ReportSchema = z.object({
   schemaVersion: z.literal(1),
   tier: z.enum(['retrieval', 'full']),
-  config: RecordedEvalConfigSchema.and(z.object({ system: z.string() })),
+  /** The knobs, the system's name, and `retriever` (retrieval.kind, kept from the first contract; absent in older reports). */
+  config: RecordedEvalConfigSchema.and(z.object({ system: z.string(), retriever: z.string().optional() })),
   corpus: z.object({
     /** Documents the suite loaded; null when the system owns its documents (corpus: null). */
     documents: z.number().int().nullable(),

@@ -65,7 +65,8 @@ function readBaselineFile<S extends z.ZodType>(file: string, schema: S): FileRea
 
 /** The baseline a report would become if accepted: plain, stable-ordered data (questions sorted by id). */
 export function baselineFromReport(report: Report): Baseline {
-  const { system, ...config } = report.config
+  // The baseline keeps the knobs alone: the system is recorded apart, and `retriever` repeats retrieval.kind.
+  const { system, retriever: _kind, ...config } = report.config
   const summary: BaselineSummary = {
     schemaVersion: 1,
     system,

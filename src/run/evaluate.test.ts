@@ -26,6 +26,9 @@ describe('evaluate on the repository corpus and golden set', () => {
     // Recall is the share of answerable questions whose context hit, recomputed here from the per-question records.
     const answerable = report.questions.filter((q) => q.type !== 'none')
     expect(summary.recall).toBeCloseTo(answerable.filter((q) => q.hit).length / answerable.length, 4)
+    // The contract's config names (DESIGN.md): retriever stays beside the retrieval options that replaced it.
+    expect(report.config).toMatchObject({ mode: 'offline', budgetTokens: 600, k: 10, chunkTokens: 160, chunkOverlap: 32, retriever: 'bm25', system: 'builtin-bm25' })
+    expect((await evaluate(project, { tier: 'retrieval', env: { EVAL_RETRIEVER: 'hybrid' } })).config.retriever).toBe('hybrid')
   })
 
   it('a budget that fits no chunk gives empty contexts and a recall of 0, not an error', async () => {

@@ -192,7 +192,8 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   const modelWarnings = model?.warnings() ?? { run: [], perQuestion: [] }
   return {
     tier: options.tier,
-    config: { ...config, system: system.name },
+    // `retriever` (the built-in retrieval's kind) stays in the report contract beside the options that replaced it.
+    config: { ...config, system: system.name, retriever: config.retrieval.kind },
     corpus: {
       documents: corpus?.length ?? null,
       chunks: system.chunkCountByDoc ? [...system.chunkCountByDoc.values()].reduce((a, b) => a + b, 0) : null,

@@ -5,7 +5,7 @@ import { processIo, runCommand, type Io } from './run-cli.ts'
 
 /**
  * The rag-eval subcommands. Each module is imported only when its subcommand runs, so `rag-eval trec`
- * does not load the evaluation pipeline. A new subcommand (init) is one more entry.
+ * does not load the evaluation pipeline. A new subcommand is one more entry.
  */
 interface Subcommand {
   /** One word, or a group and a word (`golden check`). */

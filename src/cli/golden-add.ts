@@ -45,7 +45,7 @@ function readGoldenFile(file: string, docs: readonly CorpusDocument[]): GoldenFi
   try {
     return { text, questions: loadGoldenSet(file, docs) }
   } catch (error) {
-    if (error instanceof InputError) throw new InputError(`${error.message}\nthe golden set must load before golden:add appends to it (pnpm golden:check --golden ${file})`)
+    if (error instanceof InputError) throw new InputError(`${error.message}\nthe golden set must load before golden:add appends to it (rag-eval golden check --golden ${file})`)
     throw error
   }
 }

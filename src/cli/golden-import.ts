@@ -55,7 +55,7 @@ export const command = defineCommand({
       .map(([type, n]) => `${n} ${type}`)
       .join(', ')
     console.log(`imported ${questions.length} question${questions.length === 1 ? '' : 's'} (${types}) from ${source} into ${values.out}`)
-    console.log(`the ${format} format does not carry ${NOT_CARRIED[format]}; next: pnpm golden:check --golden ${values.out}`)
+    console.log(`the ${format} format does not carry ${NOT_CARRIED[format]}; next: rag-eval golden check --golden ${values.out}`)
     return 0
   },
 })

@@ -1,4 +1,4 @@
-import { cacheMinTokens, loadPriceTable } from '../model/prices.ts'
+import { cacheMinTokens, loadPriceTable, PACKAGE_PRICES_FILE } from '../model/prices.ts'
 import { parseFaultSpec, withFaults } from '../local-server/fault-injection.ts'
 import { startMessagesServer } from '../local-server/messages-server.ts'
 import { scriptedReply } from '../local-server/scripted-responder.ts'
@@ -18,19 +18,19 @@ export const command = defineCommand({
   usage: `usage: rag-eval model-server [--port 8787] [--latency-ms 0] [--fault kind[:every=N][:after=N][,kind...]]`,
   description: `  Serves the local scripted Messages API on 127.0.0.1 until interrupted, to try the live mode without
   a key or network:  ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ANTHROPIC_API_KEY=dummy EVAL_MODE=live pnpm eval
-  Its outputs are scripted (src/model/testing/scripted-responder.ts), not a model's. It bills prompt
+  Its outputs are scripted (src/local-server/scripted-responder.ts), not a model's. It bills prompt
   caching as the API does (evals/model-prices.json: cacheMinTokens) and serves the Message Batches API
   (EVAL_BATCH=1; a batch ends at its second poll, every item answered).
   --fault injects failures to rehearse against (429 with retry-after, 529, 500, hang, drop, malformed-tool,
   text-instead-of-tool), e.g. --fault 429:every=3 or --fault 529:after=10,drop:every=7
-  (src/model/testing/fault-injection.ts).`,
+  (src/local-server/fault-injection.ts).`,
   options: {
     port: option(integer({ min: 0, max: 65535 }), { default: '8787' }),
     'latency-ms': option(decimal({ min: 0 }), { default: '0' }),
     fault: option(faultSpec),
   },
   run: async ({ values: { port, 'latency-ms': latencyMs, fault } }) => {
-    const prices = loadPriceTable('evals/model-prices.json')
+    const prices = loadPriceTable(PACKAGE_PRICES_FILE)
     const server = await startMessagesServer(withFaults(scriptedReply, fault ?? []), { port, latencyMs, promptCache: (model) => cacheMinTokens(prices, model) })
     console.log(`scripted Messages API on ${server.url} (latency ${latencyMs} ms${fault ? `, faults: ${fault.map((f) => `${f.kind} every ${f.every} after ${f.after}`).join(', ')}` : ''}); Ctrl-C to stop`)
     await new Promise<void>((resolve) => {

@@ -14,7 +14,7 @@ export const EvalKnobsSchema = z
     rankDepth: z.number().int().min(20).default(50),
     chunkTokens: z.number().int().min(16).default(160),
     chunkOverlap: z.number().int().min(0).default(32),
-    // How the built-in system ranks chunks (src/system/retriever-options.ts); a user's own system ignores it.
+    // How the built-in system ranks chunks (src/config/retriever-options.ts); a user's own system ignores it.
     retrieval: RetrieverOptionsSchema.prefault({}),
     tokenizer: z.literal('o200k_base').default('o200k_base'),
     generatorModel: z.string().min(1).default('claude-sonnet-5'),
@@ -185,7 +185,7 @@ export function resolveEvalConfig(
   where: (field: string) => string = (field) => `${source} field "${field}"`,
 ): EvalConfig {
   if (typeof fileValues !== 'object' || fileValues === null || Array.isArray(fileValues)) {
-    throw new InputError(`${source}: expected a JSON object of config values`)
+    throw new InputError(`${source}: expected an object of config values`)
   }
   const merged: Record<string, unknown> = { ...fileValues }
   const origin: Record<string, string> = {}

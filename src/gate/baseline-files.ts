@@ -19,9 +19,6 @@ import {
 } from './baseline-schema.ts'
 import { gatedValues } from './gated-metrics.ts'
 
-/** Where baselines live: offline at the root, each model mode in a folder of its own. */
-export const BASELINE_ROOT = 'baseline'
-
 /**
  * The baseline folder of a mode. Offline runs compare with baseline/; live and record runs with
  * baseline/live/; replay runs with baseline/replay/ (a recording's numbers are not a live model's,

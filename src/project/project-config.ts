@@ -2,7 +2,7 @@ import { isAbsolute, relative, resolve } from 'node:path'
 import { z } from 'zod'
 import { InputError } from '../load/input-error.ts'
 import { CorpusSpecSchema, type CorpusSpec } from '../load/corpus-spec.ts'
-import type { RagSystem, RagSystemFactory } from '../system/rag-system.ts'
+import { isRagSystem, type RagSystem, type RagSystemFactory } from '../system/rag-system.ts'
 import { EvalKnobsSchema, resolveEvalConfig, type EvalConfig } from '../config/eval-config.ts'
 
 /** A service the suite starts before the run and stops after it (like Playwright's webServer). */
@@ -21,10 +21,6 @@ export const HttpSystemSpecSchema = z
       .strict(),
   })
   .strict()
-
-function isRagSystem(value: unknown): value is RagSystem {
-  return typeof value === 'object' && value !== null && typeof (value as { answer?: unknown }).answer === 'function'
-}
 
 /**
  * The system under test, four ways: 'builtin' (this package's BM25 system), a module path whose default

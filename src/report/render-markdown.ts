@@ -47,7 +47,7 @@ export function renderMarkdown(report: Report): string {
   return [
     `# RAG evaluation: ${config.system}, ${report.tier} tier`,
     '',
-    `Mode ${config.mode} · ${corpus.documents} documents, ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · context budget ${config.budgetTokens} tokens · chunks ${config.chunkTokens}/${config.chunkOverlap} overlap ${config.system.startsWith('builtin-') ? ` · ${describeRetrieval(config.retrieval)}` : ''} · tokenizer ${config.tokenizer}`,
+    `Mode ${config.mode} · ${corpus.documents ?? 'n/a'} documents, ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · context budget ${config.budgetTokens} tokens · chunks ${config.chunkTokens}/${config.chunkOverlap} overlap${config.system.startsWith('builtin-') ? ` · ${describeRetrieval(config.retrieval)}` : ''} · tokenizer ${config.tokenizer}`,
     '',
     ...renderWarnings(report).map((line) => `> ${line}\n`),
     ...(config.mode === 'offline' ? [] : ['## Model calls and cost', '', ...renderModelRun(report).map((line) => (line.startsWith('  ') ? `  - ${line.trimStart()}` : `- ${line}`)), '']),
@@ -58,7 +58,7 @@ export function renderMarkdown(report: Report): string {
     '',
     renderDetectableDrop(report),
     '',
-    `Doc-level nDCG@10 (trec_eval ndcg_cut.10 on \`pnpm trec:export\`): ${summary.docNdcg10 ?? 'n/a'}`,
+    `Doc-level nDCG@10 (trec_eval ndcg_cut.10 on \`rag-eval trec-export\`): ${summary.docNdcg10 ?? 'n/a'}`,
     '',
     `RAGAS id-based context recall / precision (its IDBasedContextRecall / IDBasedContextPrecision on \`rag-eval export --format ragas\`): ${summary.idBasedContextRecall ?? 'n/a'} / ${summary.idBasedContextPrecision ?? 'n/a'}`,
     '',

@@ -2,8 +2,7 @@ import { z } from 'zod'
 import { ReportSchema, RunInfoSchema } from '../contract/report-schema.ts'
 
 /** Every wall time of a stage, in ms (the report keeps their p50 and p95; a merge needs them all). */
-export const StageTimesSchema = z.object({ retrieve: z.array(z.number()), generate: z.array(z.number()), judge: z.array(z.number()) })
-export type StageTimes = z.infer<typeof StageTimesSchema>
+const StageTimesSchema = z.object({ retrieve: z.array(z.number()), generate: z.array(z.number()), judge: z.array(z.number()) })
 
 /**
  * What one evaluation measured, before anything is computed over the questions as a whole: the

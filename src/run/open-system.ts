@@ -4,7 +4,7 @@ import { InputError } from '../load/input-error.ts'
 import { importModule } from '../support/import-module.ts'
 import { createBuiltinSystem, type Answerer } from '../system/builtin-system.ts'
 import { createHttpSystem } from '../system/http-system.ts'
-import type { RagSystem, RagSystemContext, RagSystemFactory } from '../system/rag-system.ts'
+import { isRagSystem, type RagSystem, type RagSystemContext, type RagSystemFactory } from '../system/rag-system.ts'
 import { startService } from '../system/service-launcher.ts'
 import { countTextTokens } from '../support/tokenizer.ts'
 
@@ -17,10 +17,6 @@ export interface OpenSystemContext extends RagSystemContext {
   /** The config file's folder: an HTTP service's command runs there unless it names its own cwd. */
   root: string
   log: (line: string) => void
-}
-
-function isRagSystem(value: unknown): value is RagSystem {
-  return typeof value === 'object' && value !== null && typeof (value as { answer?: unknown }).answer === 'function'
 }
 
 /** A RagSystem, or a factory's result, checked: a module that exports something else is named. */

@@ -6,8 +6,6 @@ import { bestOf } from './best-of.ts'
 
 export type Bm25Options = Pick<RetrieverOptions, 'coordination' | 'k1' | 'b' | 'delta' | 'possessives' | 'titleWeight'>
 
-/** Up to this many results are kept by insertion into a small sorted list; more are sorted whole. */
-
 /**
  * BM25 retrieval over chunks. Terms: lower-cased words minus English stopwords, Porter-stemmed
  * (text-analyzer.ts), optionally without possessive 's, so the index and the queries are analysed alike.

@@ -137,7 +137,7 @@ export class CharNgramRetriever implements Retriever {
         score[id]! += unit * this.#postingWeight[p]!
       }
     }
-    // Keep the best `depth` by (score desc, corpus position asc) by insertion into a short sorted list.
+    // Keep the best `depth` by (score desc, corpus position asc) (bestOf).
     const keep = Math.min(touchedCount, Math.max(0, Math.trunc(depth)))
     const ordinal = (id: number) => this.#chunks[id]!.ordinal
     const before = (a: number, b: number) => score[a]! > score[b]! || (score[a] === score[b] && ordinal(a) < ordinal(b))

@@ -4,6 +4,7 @@ import { checkHttpResponse, type HttpChunk, type HttpRequest, type HttpResponse 
 import { packContext } from './context-packer.ts'
 import type { RagSystem, RetrievedChunk, SystemAnswer, SystemQuestion } from './rag-system.ts'
 import { SystemError } from './system-error.ts'
+import { parseServiceUrl } from './service-url.ts'
 
 export interface HttpSystemOptions {
   /** Where each question is POSTed (http or https). */
@@ -24,8 +25,11 @@ export interface HttpSystemOptions {
   name?: string
 }
 
-/** Statuses worth another attempt: request timeout, rate limit, server errors. Any other 4xx will fail the same way again. */
-const isRetryableStatus = (status: number) => status === 408 || status === 429 || status >= 500
+/**
+ * Statuses worth another attempt: request timeout, rate limit, server errors. Any other 4xx will fail the
+ * same way again. Unlike the model client's (support/backoff.ts), 409 is not retried: a service's conflict is its answer.
+ */
+const isRetryableServiceStatus = (status: number) => status === 408 || status === 429 || status >= 500
 
 /** First 200 characters of a body, on one line, for an error message. */
 function excerpt(body: string): string {
@@ -56,12 +60,7 @@ function describeFetchFailure(error: unknown, timeoutMs: number): string {
  */
 export function createHttpSystem(options: HttpSystemOptions): RagSystem {
   const { url, timeoutMs, maxRetries, countTokens } = options
-  let parsedUrl: URL
-  try {
-    parsedUrl = new URL(url)
-  } catch {
-    throw new InputError(`HTTP system url ${JSON.stringify(url)} is not a URL; expected e.g. http://127.0.0.1:8000/rag`)
-  }
+  const parsedUrl = parseServiceUrl('HTTP system url', url)
   if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:') throw new InputError(`HTTP system url ${url}: expected an http:// or https:// URL`)
   const policy = { maxRetries, baseDelayMs: options.retryBaseMs, maxDelayMs: options.retryMaxMs }
 
@@ -78,7 +77,7 @@ export function createHttpSystem(options: HttpSystemOptions): RagSystem {
       const shown = excerpt(text)
       return {
         ok: false,
-        retryable: isRetryableStatus(response.status),
+        retryable: isRetryableServiceStatus(response.status),
         description: `answered HTTP ${response.status}${shown ? `: ${shown}` : ''}`,
         retryAfterMs: retryAfterMs(response.headers),
       }

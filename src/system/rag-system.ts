@@ -57,6 +57,11 @@ export interface RagSystemContext {
 /** Builds the system for a run (e.g. indexes the corpus); may be async. */
 export type RagSystemFactory = (context: RagSystemContext) => RagSystem | Promise<RagSystem>
 
+/** Whether a value is a RagSystem: an object with an answer(question) method. */
+export function isRagSystem(value: unknown): value is RagSystem {
+  return typeof value === 'object' && value !== null && typeof (value as { answer?: unknown }).answer === 'function'
+}
+
 /** Typed identity for a system module's default export: a RagSystem, or a factory of one. */
 export function defineRagSystem<S extends RagSystem | RagSystemFactory>(system: S): S {
   return system

@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline'
 import { InputError } from '../load/input-error.ts'
 import { isGroupAlive, signalGroup } from './process-group.ts'
 import { startWatchdog } from './service-watchdog.ts'
+import { parseServiceUrl } from './service-url.ts'
 
 export interface ServiceOptions {
   /** Shell command that starts the service, e.g. "python3 service.py". */
@@ -67,14 +68,6 @@ async function waitUntil(done: () => boolean, ms: number): Promise<boolean> {
   return true
 }
 
-function parseUrl(what: string, url: string): URL {
-  try {
-    return new URL(url)
-  } catch {
-    throw new InputError(`${what} ${JSON.stringify(url)} is not a URL; expected e.g. http://127.0.0.1:8000/rag`)
-  }
-}
-
 /**
  * Starts the user's service for a run, like Playwright's webServer: runs `command` through the shell in
  * a process group of its own, waits until readyUrl answers, and returns a handle whose stop() ends the
@@ -93,8 +86,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const named = `service ${JSON.stringify(command)}`
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS
-  const readyUrl = options.readyUrl ?? `${parseUrl(`${named}: url`, options.url).origin}/`
-  parseUrl(`${named}: readyUrl`, readyUrl)
+  const readyUrl = options.readyUrl ?? `${parseServiceUrl(`${named}: url`, options.url).origin}/`
+  parseServiceUrl(`${named}: readyUrl`, readyUrl)
 
   if ((await probe(readyUrl, PROBE_TIMEOUT_MS)) !== null) {
     if (options.reuseExisting) return { pid: null, stop: async () => undefined }

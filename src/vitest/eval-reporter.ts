@@ -43,7 +43,7 @@ export default class EvalReporter implements Reporter {
     const reports = relative(process.cwd(), evaluation.reportsDir) || '.'
     if (evaluation.shard) {
       const { index, count } = evaluation.shard
-      log(`RAG evaluation, shard ${index}/${count}: ${evaluation.report.questions.length} of the golden set's questions measured, left for the merge in ${reports}/shards/; no gate here: \`vitest --merge-reports\` (or \`rag-eval merge\`) reports and gates the run`)
+      log(`RAG evaluation, shard ${index}/${count}: ${evaluation.report.questions.length} of the golden set's questions measured, left for the merge in ${reports}/shards/; no gate here: \`vitest --merge-reports\` reports and gates the run`)
       return
     }
     const lines = [`RAG evaluation (${reports}/latest.json, ${reports}/latest.md)`, '']

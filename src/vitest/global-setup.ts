@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { join, relative, sep } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { TestProject } from 'vitest/node'
 import { baselineDirFor, baselineFromReport, writeBaseline } from '../gate/baseline-files.ts'
@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../support/write-file-atomic.ts'
 import { compareReports } from '../compare/compare-reports.ts'
 import { renderComparison } from '../compare/render-comparison.ts'
 import { InputError } from '../load/input-error.ts'
+import { displayPath } from '../project/project-config.ts'
 import { WORKER_ENV, WorkerMessageSchema, type WorkerMessage } from './evaluation-protocol.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 import type { SharedComparison, SharedEvaluation } from './shared-evaluation.ts'
@@ -96,8 +97,7 @@ function acceptAsBaseline(evaluation: SharedEvaluation): SharedEvaluation {
   const dir = baselineDirFor(evaluation.baselineRoot, evaluation.report.config.mode)
   writeBaseline(dir, baseline)
   // Shown as the report shows paths: relative to the project root.
-  const shownAs = relative(evaluation.projectRoot, dir).split(sep).join('/') || '.'
-  const report = { ...evaluation.report, gate: evaluateGate(evaluation.report, baseline, shownAs, evaluation.report.config.tolerance) }
+  const report = { ...evaluation.report, gate: evaluateGate(evaluation.report, baseline, displayPath({ root: evaluation.projectRoot }, dir), evaluation.report.config.tolerance) }
   writeReports(report, evaluation.reportsDir)
   return { ...evaluation, report, baselineUpdated: true }
 }

@@ -10,7 +10,7 @@ import type { Shard } from '../run/shard-assignment.ts'
  * shards: shard i runs a case file of its own, `questions-shard-<i>-of-<n>.eval.<ext>`, generated here,
  * holding the question cases of the questions the evaluation measured in shard i (global-setup.ts
  * passes the shard to the evaluation). The metric cases are left out of shards: a metric exists only
- * over the whole golden set, so the merge (EvalReporter under --merge-reports, or `rag-eval merge`) gates.
+ * over the whole golden set, so the merge (EvalReporter under --merge-reports) gates.
  *
  * The generated files go under <root>/node_modules/.cache/rag-vitest-eval/ (what tools keep there is
  * disposable), and import the package's own case definitions by absolute URL.

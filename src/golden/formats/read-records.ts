@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { InputError } from '../../load/input-error.ts'
-import { jsonSyntaxMessage } from '../../load/read-json-file.ts'
+import { jsonSyntaxMessage, parseJsonText } from '../../load/read-json-file.ts'
 import { jsonSpans, lineAt, type Span } from '../json-spans.ts'
 
 /** A record of a JSON Lines file or of a JSON array, with the line it starts on. */
@@ -31,12 +31,7 @@ function fieldLine(text: string, span: Span, path: readonly PropertyKey[]): numb
 export function readRecords(fileText: string, file: string): SourceRecord[] {
   const text = fileText.replace(/^\uFEFF/, '')
   if (text.trimStart().startsWith('[')) {
-    let data: unknown
-    try {
-      data = JSON.parse(text)
-    } catch (error) {
-      throw new InputError(jsonSyntaxMessage(text, file, error))
-    }
+    const data = parseJsonText(text, file)
     if (!Array.isArray(data)) throw new InputError(`${file}: expected a JSON array of records, or one JSON object per line`)
     const elements = jsonSpans(text).elements
     return data.map((value: unknown, index) => {

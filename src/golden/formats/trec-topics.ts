@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
 import { InputError } from '../../load/input-error.ts'
-import { jsonSyntaxMessage } from '../../load/read-json-file.ts'
+import { parseJsonText } from '../../load/read-json-file.ts'
 import { jsonSpans, lineAt } from '../json-spans.ts'
 
 /** A topics file as a JSON map: question id -> question text. */
@@ -21,12 +21,7 @@ export interface Topic {
 }
 
 function fromJson(text: string, file: string): Topic[] {
-  let data: unknown
-  try {
-    data = JSON.parse(text)
-  } catch (error) {
-    throw new InputError(jsonSyntaxMessage(text, file, error))
-  }
+  const data = parseJsonText(text, file)
   const members = jsonSpans(text).members
   const lineOfKey = (key: string) => lineAt(text, members.find((m) => m.key === key)?.keyStart ?? 0)
   const parsed = TopicsMapSchema.safeParse(data)

@@ -43,7 +43,8 @@ export function sortFindings(findings: readonly Finding[], questionOrder: readon
  */
 export function lintGoldenSet(input: LintInput): Finding[] {
   const { questions, docs } = input
-  const withText = docs === null ? [] : [...unsupportedFacts(questions, docs, corpusEvidence(docs)), ...multiFactsInOneDoc(questions, corpusEvidence(docs), corpusTerms(docs))]
+  const evidence = docs === null ? null : corpusEvidence(docs)
+  const withText = docs === null || evidence === null ? [] : [...unsupportedFacts(questions, docs, evidence), ...multiFactsInOneDoc(questions, evidence, corpusTerms(docs))]
   const findings = [
     ...duplicateQuestions(questions),
     ...withText,

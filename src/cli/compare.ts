@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { compareReports, type SideSource } from '../compare/compare-reports.ts'
 import { renderComparison } from '../compare/render-comparison.ts'
+import { writeComparison } from '../compare/write-comparison.ts'
 import { loadProjectConfig } from '../project/load-project-config.ts'
 import { readReport } from '../report/read-report.ts'
 import type { Report } from '../contract/report-schema.ts'
@@ -76,11 +77,8 @@ export const command = defineCommand({
       return { ...side.source, report: path }
     }
     const sources = { a: written(a, 'a'), b: written(b, 'b') }
-    const result = compareReports(a.report, b.report, sources, { resamples: a.report.config.bootstrapResamples, alpha: a.report.config.alpha })
-    const json = join(out, 'compare.json')
-    const markdown = join(out, 'compare.md')
-    writeFileAtomic(json, JSON.stringify(result, null, 2) + '\n')
-    writeFileAtomic(markdown, renderComparison(result, 'markdown'))
+    const result = compareReports(a.report, b.report, sources)
+    const { json, markdown } = writeComparison(out, result)
     context.out(`\n${renderComparison(result, 'text')}\nwritten: ${json}, ${markdown}\n`)
     return 0
   },

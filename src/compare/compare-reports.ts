@@ -70,7 +70,13 @@ export interface CompareOptions {
  * with its means, difference, interval and p-value, and for the binary metrics the questions that flipped
  * each way with their evidence. The runs must be of the same golden set (same question ids).
  */
-export function compareReports(a: Report, b: Report, sides: { a: SideSource; b: SideSource }, options: CompareOptions): CompareResult {
+export function compareReports(
+  a: Report,
+  b: Report,
+  sides: { a: SideSource; b: SideSource },
+  // A's statistics settings unless given: A is the run B is judged against.
+  options: CompareOptions = { resamples: a.config.bootstrapResamples, alpha: a.config.alpha },
+): CompareResult {
   checkSameQuestions(a, b, { a: sides.a.source, b: sides.b.source })
   const side = (source: SideSource, report: Report): CompareSide => ({
     ...source,

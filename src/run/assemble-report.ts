@@ -24,13 +24,21 @@ export interface ReportReferences {
 }
 
 /** Reads the labels and the baseline of the run's mode under `baselineRoot` (null: no comparison). */
-export function readReportReferences(project: ProjectConfig, baselineRoot: string | null, mode: Report['config']['mode']): ReportReferences {
+function readReportReferences(project: ProjectConfig, baselineRoot: string | null, mode: Report['config']['mode']): ReportReferences {
   const baselineDir = baselineRoot === null ? null : baselineDirFor(baselineRoot, mode)
   return {
     labels: loadHumanLabels(project.humanLabels),
     labelsFile: displayPath(project, project.humanLabels),
     baseline: baselineDir === null ? null : { accepted: readBaseline(baselineDir), shownAs: displayPath(project, baselineDir) },
   }
+}
+
+/**
+ * The report of a measurement of `project`, gated against the baseline under `baselineRoot` (default the
+ * project's; null: not compared): what a run, a shard and a merge of shards each end with.
+ */
+export function reportOf(project: ProjectConfig, measurement: Measurement, baselineRoot: string | null | undefined): Report {
+  return assembleReport(measurement, readReportReferences(project, baselineRoot === undefined ? project.baseline : baselineRoot, measurement.config.mode))
 }
 
 /** p50/p95 of a stage's wall times; null when the stage did not run. */

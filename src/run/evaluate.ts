@@ -24,7 +24,7 @@ import { renderEstimate } from '../report/render-model-run.ts'
 import { runSystem } from './run-system.ts'
 import { judgeAnswers } from './judge-answers.ts'
 import { offlineJudge } from '../judge/offline-judge.ts'
-import { assembleReport, readReportReferences } from './assemble-report.ts'
+import { reportOf } from './assemble-report.ts'
 import type { Measurement } from './measurement.ts'
 import { questionsOfShard, type Shard } from './shard-assignment.ts'
 
@@ -85,9 +85,7 @@ function stopsRun(error: unknown): boolean {
  * summarise and build the report. Everything but `run` is a pure function of the inputs and config.
  */
 export async function evaluate(project: ProjectConfig, options: EvaluateOptions): Promise<Report> {
-  const measurement = await measure(project, options)
-  const baselineRoot = options.baselineRoot === undefined ? project.baseline : options.baselineRoot
-  return assembleReport(measurement, readReportReferences(project, baselineRoot, measurement.config.mode))
+  return reportOf(project, await measure(project, options), options.baselineRoot)
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ProjectConfig } from '../project/project-config.ts'
 import type { Report } from '../contract/report-schema.ts'
-import { assembleReport, readReportReferences } from '../run/assemble-report.ts'
+import { reportOf } from '../run/assemble-report.ts'
 import { measure, type EvaluateOptions } from '../run/evaluate.ts'
 import type { Shard } from '../run/shard-assignment.ts'
 import { writeShardFile } from './shard-file.ts'
@@ -15,6 +15,5 @@ export async function evaluateShard(project: ProjectConfig, options: EvaluateOpt
   const measurement = await measure(project, options)
   options.signal?.throwIfAborted()
   const shardFile = writeShardFile(project.reports, options.shard, measurement)
-  const baselineRoot = options.baselineRoot === undefined ? project.baseline : options.baselineRoot
-  return { report: assembleReport(measurement, readReportReferences(project, baselineRoot, measurement.config.mode)), shardFile }
+  return { report: reportOf(project, measurement, options.baselineRoot), shardFile }
 }

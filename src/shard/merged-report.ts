@@ -1,6 +1,6 @@
 import type { ProjectConfig } from '../project/project-config.ts'
 import type { Report } from '../contract/report-schema.ts'
-import { assembleReport, readReportReferences } from '../run/assemble-report.ts'
+import { reportOf } from '../run/assemble-report.ts'
 import { mergeShards } from './merge-shards.ts'
 import { readShardFiles } from './shard-file.ts'
 
@@ -9,6 +9,5 @@ import { readShardFiles } from './shard-file.ts'
  * the project's labels and baseline (under `baselineRoot`; null: not compared), as one run's would be.
  */
 export function mergedReport(project: ProjectConfig, paths: readonly string[], baselineRoot: string | null): Report {
-  const measurement = mergeShards(readShardFiles(paths))
-  return assembleReport(measurement, readReportReferences(project, baselineRoot, measurement.config.mode))
+  return reportOf(project, mergeShards(readShardFiles(paths)), baselineRoot)
 }

@@ -1,14 +1,12 @@
 import { fork } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { TestProject } from 'vitest/node'
 import { baselineDirFor, baselineFromReport, writeBaseline } from '../gate/baseline-files.ts'
 import { evaluateGate } from '../gate/gate.ts'
 import { writeReports } from '../report/write-report.ts'
-import { writeFileAtomic } from '../support/write-file-atomic.ts'
 import { compareReports } from '../compare/compare-reports.ts'
-import { renderComparison } from '../compare/render-comparison.ts'
+import { writeComparison } from '../compare/write-comparison.ts'
 import { InputError } from '../load/input-error.ts'
 import { displayPath } from '../project/project-config.ts'
 import { WORKER_ENV, WorkerMessageSchema, type WorkerMessage } from './evaluation-protocol.ts'
@@ -113,9 +111,8 @@ async function compareWith(bConfig: string, options: RagEvalProjectOptions, a: S
   if (!measured.ok) return { ok: false, error: `B (EVAL_COMPARE=${bConfig}) failed: ${measured.error}` }
   const side = (source: string) => ({ source, kind: 'config' as const, env: {}, report: null })
   try {
-    const result = compareReports(a.report, measured.report, { a: side(options.config ?? (process.env.RAG_EVAL_CONFIG || 'the project config')), b: side(bConfig) }, { resamples: a.report.config.bootstrapResamples, alpha: a.report.config.alpha })
-    writeFileAtomic(join(a.reportsDir, 'compare.json'), JSON.stringify(result, null, 2) + '\n')
-    writeFileAtomic(join(a.reportsDir, 'compare.md'), renderComparison(result, 'markdown'))
+    const result = compareReports(a.report, measured.report, { a: side(options.config ?? (process.env.RAG_EVAL_CONFIG || 'the project config')), b: side(bConfig) })
+    writeComparison(a.reportsDir, result)
     return { ok: true, result }
   } catch (error) {
     if (error instanceof InputError) return { ok: false, error: error.message }

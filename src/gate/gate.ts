@@ -105,9 +105,14 @@ export function judgeErrorFailure(report: Report): Regression | null {
   return { name: `judge-error rate (limit ${limit})`, baseline: limit, current: rate, delta: round4(rate - limit) }
 }
 
-/** What GATE=1 fails a run on: its gate did not pass (a missing baseline included), or, not compared, its judge failed too often. */
+/** Failures of the run itself, whatever the baseline says: a judge or a system that failed too often. */
+export function runFailures(report: Report): Regression[] {
+  return [judgeErrorFailure(report), systemErrorFailure(report)].filter((failure) => failure !== null)
+}
+
+/** What GATE=1 fails a run on: its gate did not pass (a missing baseline included), or, compared or not, a run failure. */
 export function runFailsGate(report: Report): boolean {
-  return (report.gate !== null && !report.gate.passed) || judgeErrorFailure(report) !== null
+  return (report.gate !== null && !report.gate.passed) || runFailures(report).length > 0
 }
 
 /**
@@ -123,10 +128,9 @@ export function runFailsGate(report: Report): boolean {
  */
 export function evaluateGate(report: Report, baseline: Baseline | DamagedBaseline | null, baselinePath: string, tolerance: number): GateResult {
   const advisoryReason = report.calibration?.advisory ? report.calibration.reason : null
-  // Failures of the run itself, whatever the baseline says: a judge or a system that failed too often.
-  const runFailures = [judgeErrorFailure(report), systemErrorFailure(report)].filter((failure) => failure !== null)
+  const failures = runFailures(report)
   const policy = { policy: report.config.gatePolicy, alpha: report.config.alpha }
-  const unmeasured = { tolerance, ...policy, passed: false, regressions: runFailures, advisory: [], advisoryReason, metrics: [], questions: [], stale: [] }
+  const unmeasured = { tolerance, ...policy, passed: false, regressions: failures, advisory: [], advisoryReason, metrics: [], questions: [], stale: [] }
   if (!baseline) return { baseline: null, ...unmeasured, problems: [] }
   if ('damaged' in baseline) return { baseline: baselinePath, ...unmeasured, problems: baseline.damaged }
   const thresholds = questionThresholds(report)
@@ -144,7 +148,7 @@ export function evaluateGate(report: Report, baseline: Baseline | DamagedBaselin
   for (const verdict of report.config.gatePolicy === 'tolerance' ? questions : []) {
     if (verdict.status === 'regressed') regressions.push({ name: `question ${verdict.id}`, baseline: 1, current: 0, delta: -1 })
   }
-  regressions.push(...runFailures)
+  regressions.push(...failures)
   const problems = baselineProblems(report, baseline, baselinePath)
   return { baseline: baselinePath, tolerance, ...policy, passed: regressions.length === 0 && problems.length === 0, regressions, advisory, advisoryReason, metrics, questions, stale: staleness(report, baseline), problems }
 }

@@ -5,6 +5,7 @@ import { loadProjectConfig } from '../project/load-project-config.ts'
 import type { RagSystem } from '../system/rag-system.ts'
 import { renderMarkdown } from '../report/render-markdown.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
+import { runFailsGate, runFailures } from '../gate/gate.ts'
 import { evaluate } from './evaluate.ts'
 
 /** The tiny project: three questions (g-1 single, g-2 multi, g-3 none) over three documents. */
@@ -30,6 +31,13 @@ describe('a system that fails on a question (issue 10.3)', () => {
     // The tiny project has no baseline of this system: the run is gated against an empty folder (no baseline).
     const gated = await evaluate(tiny, { tier: 'full', env: {}, system: failingOnG2, baselineRoot: 'fixtures/no-such-baseline' })
     expect(gated.gate?.regressions).toContainEqual({ name: 'system errors on g-2 (limit 0)', baseline: 0, current: 0.3333, delta: 0.3333 })
+  })
+
+  it('not compared with a baseline, GATE=1 still fails on the system errors (as on judge errors)', async () => {
+    const report = await evaluate(tiny, { tier: 'full', env: {}, system: failingOnG2, baselineRoot: null })
+    expect(report.gate).toBeNull()
+    expect(runFailures(report)).toEqual([{ name: 'system errors on g-2 (limit 0)', baseline: 0, current: 0.3333, delta: 0.3333 }])
+    expect(runFailsGate(report)).toBe(true)
   })
 
   it('under maxSystemErrorRate the failure is reported but does not fail the gate', async () => {

@@ -1,4 +1,4 @@
-import type { QuestionType } from '../load/golden-set-schema.ts'
+import { ANSWERABLE_TYPES, type QuestionType } from '../load/golden-set-schema.ts'
 import type { QuestionMetrics } from '../contract/question-metrics.ts'
 
 /**
@@ -29,7 +29,6 @@ export interface PairedMetric {
   value: (q: ScoredQuestion) => number | null
 }
 
-const ANSWERABLE_TYPES = ['single', 'multi', 'contradiction'] as const
 const binary = (value: boolean | null): number | null => (value === null ? null : value ? 1 : 0)
 
 /** Whether a question is in a metric's scope. */

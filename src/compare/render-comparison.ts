@@ -1,7 +1,6 @@
-import { formatInterval, formatMetric, formatPValue, formatTable } from '../support/format-table.ts'
+import { formatInterval, formatMetric, formatPValue, formatTable, formatDelta } from '../support/format-table.ts'
 import type { CompareResult, Flip } from './comparison-schema.ts'
 
-const signed = (delta: number | null) => (delta === null ? 'n/a' : `${delta >= 0 ? '+' : ''}${delta.toFixed(4)}`)
 const TEST_NAMES = { 'mcnemar-exact': 'McNemar', 'paired-permutation': 'permutation' } as const
 
 /** How each binary metric's flips read, the bad way and the good way. */
@@ -24,7 +23,7 @@ export function comparisonRows(result: CompareResult): string[][] {
     ['metric', 'n', 'A', 'B', 'delta', '95% interval', 'p', 'test', 'verdict'],
     ...result.metrics
       .filter((m) => m.pairs > 0)
-      .map((m) => [m.label, String(m.pairs), formatMetric(m.a), formatMetric(m.b), signed(m.delta), formatInterval(m.deltaInterval, 3), formatPValue(m.pValue), TEST_NAMES[m.test], verdictCell(m, result.alpha)]),
+      .map((m) => [m.label, String(m.pairs), formatMetric(m.a), formatMetric(m.b), formatDelta(m.delta), formatInterval(m.deltaInterval, 3), formatPValue(m.pValue), TEST_NAMES[m.test], verdictCell(m, result.alpha)]),
   ]
 }
 

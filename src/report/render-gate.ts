@@ -1,8 +1,7 @@
 import { HOW_TO_CREATE_BASELINE } from '../gate/baseline-files.ts'
 import type { GateResult } from '../contract/gate-schema.ts'
-import { formatInterval, formatMetric, formatPValue, formatTable } from '../support/format-table.ts'
+import { formatInterval, formatMetric, formatPValue, formatTable, formatDelta } from '../support/format-table.ts'
 
-const signed = (delta: number | null) => (delta === null ? 'n/a' : `${delta >= 0 ? '+' : ''}${delta.toFixed(4)}`)
 
 /**
  * Gated metrics against the baseline: metric, current, baseline, delta, the paired bootstrap interval of
@@ -15,7 +14,7 @@ export function gateMetricRows(gate: GateResult): string[][] {
       m.label,
       formatMetric(m.current),
       formatMetric(m.baseline),
-      signed(m.delta),
+      formatDelta(m.delta),
       formatInterval(m.deltaInterval, 3),
       formatPValue(m.pValue),
       m.status === 'not-comparable' ? `n/a: ${m.reason}` : m.status,
@@ -40,7 +39,7 @@ export function renderRegressions(gate: GateResult, style: 'text' | 'markdown'):
   if (gate.problems.length > 0) return `gate: FAILED, the baseline at ${gate.baseline}/ cannot be trusted:\n${gate.problems.map((p) => `  - ${p}`).join('\n')}`
   const none = { tolerance: `beyond the tolerance ${gate.tolerance}`, significant: `significant at alpha ${gate.alpha}`, both: `both beyond the tolerance ${gate.tolerance} and significant at alpha ${gate.alpha}` }[gate.policy]
   if (gate.regressions.length === 0) return `gate: passed, no regression ${none} against ${gate.baseline}/`
-  const rows = [['regression', 'baseline', 'current', 'delta'], ...gate.regressions.map((r) => [r.name, r.baseline.toFixed(4), r.current.toFixed(4), signed(r.delta)])]
+  const rows = [['regression', 'baseline', 'current', 'delta'], ...gate.regressions.map((r) => [r.name, r.baseline.toFixed(4), r.current.toFixed(4), formatDelta(r.delta)])]
   const policy = gate.policy === 'tolerance' ? `tolerance ${gate.tolerance}` : `policy ${gate.policy}, tolerance ${gate.tolerance}, alpha ${gate.alpha}`
   return `gate: FAILED, ${gate.regressions.length} regression(s) against ${gate.baseline}/ (${policy})\n\n${formatTable(rows, style)}`
 }
@@ -49,7 +48,7 @@ export function renderRegressions(gate: GateResult, style: 'text' | 'markdown'):
 export function renderAdvisory(gate: GateResult): string[] {
   if (gate.advisoryReason === null) return []
   const lines = [`judge-derived metrics are advisory (reported, not blocking): ${gate.advisoryReason}`]
-  for (const r of gate.advisory) lines.push(`  advisory regression: ${r.name} ${r.baseline.toFixed(4)} -> ${r.current.toFixed(4)} (${signed(r.delta)})`)
+  for (const r of gate.advisory) lines.push(`  advisory regression: ${r.name} ${r.baseline.toFixed(4)} -> ${r.current.toFixed(4)} (${formatDelta(r.delta)})`)
   return lines
 }
 

@@ -1,7 +1,8 @@
 import type { Summary } from '../contract/report-schema.ts'
 import { formatInterval, formatMetric } from '../support/format-table.ts'
+import { ANSWERABLE_TYPES } from '../load/golden-set-schema.ts'
 
-const TYPES = ['single', 'multi', 'contradiction'] as const
+const TYPES = ANSWERABLE_TYPES
 
 /** A summary metric with its 95% interval when it has one: `0.8879 [0.81, 0.93]`. */
 function withInterval(summary: Summary, path: string, value: number | null): string {

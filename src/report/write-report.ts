@@ -32,7 +32,8 @@ export function writeReports(report: Report, dir: string): { json: string; markd
   writeFileAtomic(markdown, renderMarkdown(report))
   writeFileAtomic(attribution, attributionRecords(report).map((record) => JSON.stringify(record) + '\n').join(''))
   const texts = contextRecords(report)
-  const contexts = texts === null ? null : join(dir, CONTEXTS_FILE)
-  if (contexts !== null && texts !== null) writeFileAtomic(contexts, texts)
+  if (texts === null) return { json, markdown, attribution, contexts: null }
+  const contexts = join(dir, CONTEXTS_FILE)
+  writeFileAtomic(contexts, texts)
   return { json, markdown, attribution, contexts }
 }

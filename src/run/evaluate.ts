@@ -68,16 +68,21 @@ export interface EvaluateOptions {
  * SystemFailure), with what was spent once the calls in flight have landed; any other error as it is.
  */
 function budgetStop(error: unknown, spent: { spentUsd: number; paidCalls: number } | undefined): unknown {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) if (e instanceof BudgetExceededError) return spent ? e.settled(spent.spentUsd, spent.paidCalls) : e
-  return error
+  const cap = causeOf(error, (e): e is BudgetExceededError => e instanceof BudgetExceededError)
+  return cap === null ? error : spent ? cap.settled(spent.spentUsd, spent.paidCalls) : cap
 }
+
+/** The first error along `error`'s cause chain that `is` accepts (errors arrive wrapped, e.g. in a SystemFailure). */
+function causeOf<E extends Error>(error: unknown, is: (e: Error) => e is E): E | null {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) if (is(e)) return e
+  return null
+}
+
+const RUN_STOPPERS = [InputError, ModelCallError, ReplayMissError, BatchItemError, MalformedResponseError, RunStoppedError]
 
 /** Errors that concern the whole run rather than one question: the run stops instead of recording a system error. */
 function stopsRun(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (e instanceof InputError || e instanceof ModelCallError || e instanceof ReplayMissError || e instanceof BatchItemError || e instanceof MalformedResponseError || e instanceof RunStoppedError) return true
-  }
-  return false
+  return causeOf(error, (e): e is Error => RUN_STOPPERS.some((kind) => e instanceof kind)) !== null
 }
 
 /**

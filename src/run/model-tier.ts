@@ -228,18 +228,19 @@ export function openModelTier(
     corpusHash: inputs.corpusHash,
     sdkVersion: SDK_VERSION,
   })
+  const checkServer = async () => {
+    if (serverUrl) await probeBaseUrl(serverUrl)
+  }
   return {
     mode,
     client,
     ...agents(client, (m) => perQuestion.push(m)),
     judgePromptsHash: JUDGE_PROMPTS_HASH,
     batching: batch !== null,
-    checkServer: async () => {
-      if (serverUrl) await probeBaseUrl(serverUrl)
-    },
+    checkServer,
     estimate: async (dryRun) => {
       // A server that refuses connections is named before the estimate is printed, not after it.
-      if (serverUrl) await probeBaseUrl(serverUrl)
+      await checkServer()
       return estimateRun(config, prices, cache, batch?.roles ?? [], agents, dryRun)
     },
     warnings: () => ({

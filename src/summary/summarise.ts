@@ -1,11 +1,10 @@
-import { QUESTION_TYPES } from '../load/golden-set-schema.ts'
+import { QUESTION_TYPES, ANSWERABLE_TYPES } from '../load/golden-set-schema.ts'
 import { DIAGNOSES, type QuestionOutcome, type Summary } from '../contract/report-schema.ts'
 import type { Interval } from '../statistics/interval.ts'
 import { minimumDetectableDrop } from '../statistics/minimum-detectable-drop.ts'
 import { meanOrNull, percentile, round4 } from '../statistics/descriptive.ts'
 import { summaryInterval } from './summary-interval.ts'
 
-const ANSWERABLE_TYPES = ['single', 'multi', 'contradiction'] as const
 type AnswerableType = (typeof ANSWERABLE_TYPES)[number]
 type RankingField = 'reciprocalRank' | 'ndcg10' | 'docNdcg10' | 'recallAtK' | 'idBasedContextRecall' | 'idBasedContextPrecision'
 

@@ -1,3 +1,8 @@
+/** A change with its sign, 4 decimals: +0.0123, -0.0400; n/a when there is none. */
+export function formatDelta(delta: number | null): string {
+  return delta === null ? 'n/a' : `${delta >= 0 ? '+' : ''}${delta.toFixed(4)}`
+}
+
 /** Formats rows as an aligned plain-text table (terminal) or a Markdown table. The first row is the header. */
 export function formatTable(rows: readonly (readonly string[])[], style: 'text' | 'markdown'): string {
   // No rows (e.g. no answer was judged): nothing to align, nothing to print.

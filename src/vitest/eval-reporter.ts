@@ -49,7 +49,7 @@ export default class EvalReporter implements Reporter {
     const lines = [`RAG evaluation (${reports}/latest.json, ${reports}/latest.md)`, '']
     if (this.#previous) lines.push(...renderRunDiff(this.#previous, evaluation.report), '')
     // EVAL_COMPARE: run B against this run, before the run's own summary (which ends with the gate).
-    const comparison = vitest.projects.find((project) => project.name === this.#project)?.getProvidedContext().comparison
+    const comparison = project?.getProvidedContext().comparison
     if (comparison) lines.push(comparison.ok ? `A/B comparison (EVAL_COMPARE, ${reports}/compare.json, ${reports}/compare.md)\n\n${renderComparison(comparison.result, 'text')}` : `A/B comparison (EVAL_COMPARE): ${comparison.error}\n`)
     lines.push(renderTerminalSummary(evaluation.report))
     log(lines.join('\n'))

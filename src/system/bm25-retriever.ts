@@ -41,11 +41,12 @@ export class Bm25Retriever implements Retriever {
   readonly #postingFreq: Int32Array
   /** Term frequencies in the title field, parallel to #postingFreq (all 0 without a title field). */
   readonly #postingTitleFreq: Int32Array
-  /** Per chunk: its number of distinct words, in the text and in the heading. */
-  readonly #length: Int32Array
-  readonly #titleLength: Int32Array
-  readonly #averageLength: number
-  readonly #averageTitleLength: number
+  /**
+   * Per chunk: BM25's length normalisation 1 - b + b x length / average length (length = distinct words),
+   * of the text and of the heading; fixed once the index is built, so computed once, not per posting.
+   */
+  readonly #norm: Float64Array
+  readonly #titleNorm: Float64Array
   /** Scratch space of `search`, all zero between calls. */
   readonly #score: Float64Array
   readonly #matched: Int32Array
@@ -57,8 +58,8 @@ export class Bm25Retriever implements Retriever {
     const titled = this.#options.titleWeight > 0
     this.#chunks = chunks
     const n = chunks.length
-    this.#length = new Int32Array(n)
-    this.#titleLength = new Int32Array(n)
+    const lengths = new Int32Array(n)
+    const titleLengths = new Int32Array(n)
     const chunkLists: number[][] = []
     const freqLists: number[][] = []
     const titleFreqLists: number[][] = []
@@ -87,14 +88,14 @@ export class Bm25Retriever implements Retriever {
     for (let id = 0; id < n; id++) {
       const words = this.#words(chunks[id]!.text)
       const length = new Set(words).size
-      this.#length[id] = length
+      lengths[id] = length
       averageLength = (averageLength * id + length) / (id + 1)
       freqs.clear()
       count(words, 0)
       if (titled) {
         const titleWords = this.#words(chunks[id]!.heading)
         const titleLength = new Set(titleWords).size
-        this.#titleLength[id] = titleLength
+        titleLengths[id] = titleLength
         averageTitleLength = (averageTitleLength * id + titleLength) / (id + 1)
         count(titleWords, 1)
       }
@@ -105,8 +106,10 @@ export class Bm25Retriever implements Retriever {
       }
       postings += freqs.size
     }
-    this.#averageLength = averageLength
-    this.#averageTitleLength = averageTitleLength
+    // The same expressions the query loop evaluated per posting, so every score stays the same to the bit.
+    const { b } = this.#options
+    this.#norm = Float64Array.from(lengths, (length) => 1 - b + (b * length) / averageLength)
+    this.#titleNorm = Float64Array.from(titleLengths, (length) => 1 - b + (b * length) / averageTitleLength)
     this.#postingStart = new Int32Array(chunkLists.length + 1)
     this.#postingChunk = new Int32Array(postings)
     this.#postingFreq = new Int32Array(postings)
@@ -131,13 +134,11 @@ export class Bm25Retriever implements Retriever {
 
   /** The `depth` best chunks for a query, best first. Chunks sharing no term with the query are not ranked. */
   search(query: string, depth: number): ScoredChunk[] {
-    const { k1, b, delta, coordination, titleWeight } = this.#options
+    const { k1, delta, coordination, titleWeight } = this.#options
     const chunkCount = this.#chunks.length
-    const titleLength = this.#titleLength
-    const averageTitleLength = this.#averageTitleLength
     const postingTitleFreq = this.#postingTitleFreq
-    const length = this.#length
-    const averageLength = this.#averageLength
+    const norm = this.#norm
+    const titleNorm = this.#titleNorm
     const starts = this.#postingStart
     const postingChunk = this.#postingChunk
     const postingFreq = this.#postingFreq
@@ -164,11 +165,11 @@ export class Bm25Retriever implements Retriever {
         let termScore: number
         if (titleWeight === 0) {
           // This exact expression (not the BM25F one below with w = 0) keeps MiniSearch's scores to the bit.
-          termScore = idf * (delta + (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * length[id]!) / averageLength)))
+          termScore = idf * (delta + (tf * (k1 + 1)) / (tf + k1 * norm[id]!))
         } else {
           const titleTf = postingTitleFreq[p]!
-          let pseudo = tf === 0 ? 0 : tf / (1 - b + (b * length[id]!) / averageLength)
-          if (titleTf > 0) pseudo += (titleWeight * titleTf) / (1 - b + (b * titleLength[id]!) / averageTitleLength)
+          let pseudo = tf === 0 ? 0 : tf / norm[id]!
+          if (titleTf > 0) pseudo += (titleWeight * titleTf) / titleNorm[id]!
           termScore = idf * (delta + (pseudo * (k1 + 1)) / (k1 + pseudo))
         }
         if (matched[id] === 0) touched[touchedCount++] = id

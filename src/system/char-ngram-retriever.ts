@@ -74,18 +74,20 @@ export class CharNgramRetriever implements Retriever {
     const fill = this.#postingStart.slice(0, gramCount)
     this.#postingChunk = new Int32Array(grams.length)
     this.#postingWeight = new Float32Array(grams.length)
+    // Each (chunk, gram) weight once: summed for the chunk's vector length, then divided by it.
+    const weights = new Float64Array(grams.length)
     for (let id = 0; id < n; id++) {
       let squares = 0
       for (let i = chunkStart[id]!; i < chunkStart[id + 1]!; i++) {
         const weight = (1 + Math.log(counts.values[i]!)) * this.#idf[grams.values[i]!]!
+        weights[i] = weight
         squares += weight * weight
       }
       const norm = Math.sqrt(squares)
       for (let i = chunkStart[id]!; i < chunkStart[id + 1]!; i++) {
-        const gram = grams.values[i]!
-        const at = fill[gram]!++
+        const at = fill[grams.values[i]!]!++
         this.#postingChunk[at] = id
-        this.#postingWeight[at] = ((1 + Math.log(counts.values[i]!)) * this.#idf[gram]!) / norm
+        this.#postingWeight[at] = weights[i]! / norm
       }
     }
     this.#score = new Float64Array(n)

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { userInfo } from 'node:os'
 import { input, select } from '@inquirer/prompts'
 import { HumanLabelsSchema, type HumanLabel, type HumanLabels } from '../calibration/human-labels-schema.ts'
@@ -10,17 +10,18 @@ import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import { readJsonFile } from '../load/read-json-file.ts'
 import { writeFileAtomic } from '../support/write-file-atomic.ts'
 import { chunkCorpus } from '../system/chunker.ts'
+import { CONTEXTS_FILE, readContextRecords } from '../report/context-sidecar.ts'
 import { file, fileToWrite, integer, positiveInteger, text } from './arg-kinds.ts'
 import { flag, option } from './args.ts'
 import { defineCommand } from './command.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
-import { displayPath } from '../project/project-config.ts'
+import { displayPath, type ProjectConfig } from '../project/project-config.ts'
 
 const QUESTION = 'Does this answer contain anything not written in the material?'
 
 function readFullReport(path: string): Report {
   const report = readReport(path)
-  if (report.tier !== 'full') throw new InputError(`${path}: a retrieval-tier report has no answers to label; run \`pnpm eval\``)
+  if (report.tier !== 'full') throw new InputError(`${path}: a retrieval-tier report has no answers to label; run the full evaluation (\`vitest run --project eval\` or \`rag-eval eval\`)`)
   return report
 }
 
@@ -34,6 +35,20 @@ function save(path: string, labels: HumanLabels): void {
 }
 
 /** The item as a person reads it: question, the material (context chunks in full), answer, judge's doubts. */
+/**
+ * The text of every context chunk: from contexts.jsonl beside the report (what the system handed its
+ * model, whatever the system), else, for a report written before that file, by chunking the corpus again
+ * as the built-in system did.
+ */
+function contextTexts(reportFile: string, report: Report, project: ProjectConfig): Map<string, string> {
+  const contextsFile = join(dirname(reportFile), CONTEXTS_FILE)
+  if (existsSync(contextsFile)) {
+    const records = readContextRecords(contextsFile, 'run the evaluation again to rewrite it')
+    return new Map([...records.values()].flatMap((context) => context.map((chunk) => [chunk.chunkId, chunk.text] as const)))
+  }
+  return new Map(chunkCorpus(projectDocuments(project, 'label'), report.config).map((c) => [c.chunkId, c.text]))
+}
+
 function present(outcome: QuestionOutcome, chunkText: Map<string, string>, position: string): string {
   const material = outcome.context.map((c) => `--- ${c.chunkId}\n${chunkText.get(c.chunkId) ?? '(chunk not found: the corpus changed since the report)'}`)
   const doubts = outcome.unsupportedClaims?.length ? outcome.unsupportedClaims.map((c) => `  - "${c}"`).join('\n') : '  (none)'
@@ -83,7 +98,7 @@ export const command = defineCommand({
     if (values.list) return 0
     if (!process.stdin.isTTY) throw new InputError('rag-eval label is interactive: run it in a terminal (or --list to print the sample)')
 
-    const chunkText = new Map(chunkCorpus(projectDocuments(project, 'label'), report.config).map((c) => [c.chunkId, c.text]))
+    const chunkText = contextTexts(reportFile, report, project)
     const byId = new Map(report.questions.map((q) => [q.id, q]))
     const todo = state.sample.ids.filter((id) => {
       const done = state.labels.find((l) => l.id === id)

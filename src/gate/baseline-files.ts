@@ -27,7 +27,9 @@ import { gatedValues } from './gated-metrics.ts'
 export function baselineDirFor(root: string, mode: 'offline' | 'live' | 'record' | 'replay'): string {
   return mode === 'offline' ? root : `${root}/${mode === 'record' ? 'live' : mode}`
 }
-export const HOW_TO_CREATE_BASELINE = 'create it with `vitest run --project eval -u` (here: pnpm baseline:update) under the same EVAL_MODE, and commit it (one folder per mode under the config\'s baseline root: offline at the root, live/ and replay/ inside)'
+/** The command that accepts a run as the baseline, as hints name it (ragEval()'s project is named eval by default). */
+export const ACCEPT_BASELINE = 'vitest run --project eval -u'
+export const HOW_TO_CREATE_BASELINE = `create it with \`${ACCEPT_BASELINE}\` (here: pnpm baseline:update) under the same EVAL_MODE, and commit it (one folder per mode under the config's baseline root: offline at the root, live/ and replay/ inside)`
 
 /**
  * Reads the accepted baseline from `dir`: null when it does not exist yet; a DamagedBaseline when a file

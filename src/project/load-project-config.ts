@@ -5,10 +5,10 @@ import { importModule } from '../support/import-module.ts'
 import { resolveProjectConfig, type ProjectConfig } from './project-config.ts'
 
 /** The config file names looked for at the project root, in this order. */
-export const CONFIG_FILE_NAMES = ['rag-eval.config.ts', 'rag-eval.config.mts', 'rag-eval.config.js', 'rag-eval.config.mjs'] as const
+const CONFIG_FILE_NAMES = ['rag-eval.config.ts', 'rag-eval.config.mts', 'rag-eval.config.js', 'rag-eval.config.mjs'] as const
 
-/** The config file to read: `--config`, else RAG_EVAL_CONFIG, else the first CONFIG_FILE_NAMES in `cwd`. */
-export function findConfigFile(options: { configFile?: string | undefined; cwd: string; env: NodeJS.ProcessEnv }): string {
+/** The config file to read: `--config`, else RAG_EVAL_CONFIG, else the first CONFIG_FILE_NAMES in `cwd`; null when there is none. */
+function findConfigFile(options: { configFile?: string | undefined; cwd: string; env: NodeJS.ProcessEnv }): string | null {
   const given = options.configFile ?? (options.env.RAG_EVAL_CONFIG || undefined)
   if (given !== undefined) {
     const file = resolve(options.cwd, given)
@@ -21,7 +21,7 @@ export function findConfigFile(options: { configFile?: string | undefined; cwd: 
     const file = resolve(options.cwd, name)
     if (existsSync(file)) return file
   }
-  throw new InputError(`no ${CONFIG_FILE_NAMES[0]} in ${options.cwd}; create one with \`rag-eval init\`, or name it with --config <file> or RAG_EVAL_CONFIG`)
+  return null
 }
 
 /** `file:line:column field "name"` of the first `name:` in the config's text, so an error points into the file. */
@@ -48,10 +48,11 @@ export async function loadProjectConfig(
   const env = options.env ?? process.env
   const cwd = options.cwd ?? process.cwd()
   const overrides = options.overrides ?? {}
-  const explicit = options.configFile !== undefined || Boolean(env.RAG_EVAL_CONFIG)
-  const hasFile = explicit || CONFIG_FILE_NAMES.some((name) => existsSync(resolve(cwd, name)))
-  if (!hasFile && Object.keys(overrides).length > 0) return resolveProjectConfig(overrides, { root: cwd, source: 'ragEval() options', env })
   const file = findConfigFile({ configFile: options.configFile, cwd, env })
+  if (file === null) {
+    if (Object.keys(overrides).length > 0) return resolveProjectConfig(overrides, { root: cwd, source: 'ragEval() options', env })
+    throw new InputError(`no ${CONFIG_FILE_NAMES[0]} in ${cwd}; create one with \`rag-eval init\`, or name it with --config <file> or RAG_EVAL_CONFIG`)
+  }
   let exported: unknown
   try {
     exported = await importModule(file)

@@ -1,4 +1,4 @@
-import { HOW_TO_CREATE_BASELINE } from '../gate/baseline-files.ts'
+import { ACCEPT_BASELINE, HOW_TO_CREATE_BASELINE } from '../gate/baseline-files.ts'
 import type { GateResult } from '../contract/gate-schema.ts'
 import { formatInterval, formatMetric, formatPValue, formatTable, formatDelta } from '../support/format-table.ts'
 
@@ -55,7 +55,7 @@ export function renderAdvisory(gate: GateResult): string[] {
 /** Lines for a stale baseline: what it was measured under that differs from this run. */
 export function renderStaleness(gate: GateResult): string[] {
   if (gate.stale.length === 0) return []
-  return [`baseline measured under other conditions (accept with vitest run --project eval -u if intended):`, ...gate.stale.map((s) => `  - ${s}`)]
+  return [`baseline measured under other conditions (accept with ${ACCEPT_BASELINE} if intended):`, ...gate.stale.map((s) => `  - ${s}`)]
 }
 
 /** Question outcomes against the baseline worth a line: improvements and known misses. */
@@ -67,7 +67,7 @@ export function renderQuestionChanges(gate: GateResult): string[] {
   if (lost.length > 0) lines.push(`lost since the baseline (not failed under gate policy ${gate.policy}: the metrics' paired tests decide): ${lost.join(', ')}`)
   const known = ids('known-miss')
   const fresh = ids('new')
-  if (improved.length > 0) lines.push(`improved (the baseline missed them; vitest run --project eval -u accepts): ${improved.join(', ')}`)
+  if (improved.length > 0) lines.push(`improved (the baseline missed them; ${ACCEPT_BASELINE} accepts): ${improved.join(', ')}`)
   if (known.length > 0) lines.push(`known misses (missed in the baseline too): ${known.join(', ')}`)
   if (fresh.length > 0) lines.push(`new questions (not in the baseline): ${fresh.join(', ')}`)
   return lines

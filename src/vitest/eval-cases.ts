@@ -1,6 +1,6 @@
 import { describe, expect, inject, it, type TestContext } from 'vitest'
 import { resolve } from 'node:path'
-import { HOW_TO_CREATE_BASELINE, baselineDirFor } from '../gate/baseline-files.ts'
+import { ACCEPT_BASELINE, HOW_TO_CREATE_BASELINE, baselineDirFor } from '../gate/baseline-files.ts'
 import { GATED_METRICS } from '../gate/gated-metrics.ts'
 import { AGREEMENT_THRESHOLD } from '../calibration/agreement.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from '../gate/question-checks.ts'
@@ -168,7 +168,7 @@ export function defineMetricCases(): void {
           expect(current).not.toNotRegressFrom(verdict.baseline, options)
           return
         }
-        if (verdict.status === 'improved') await annotate(`improvement: ${metric.name} ${verdict.baseline} -> ${current}; accept it with \`vitest run --project eval -u\``)
+        if (verdict.status === 'improved') await annotate(`improvement: ${metric.name} ${verdict.baseline} -> ${current}; accept it with \`${ACCEPT_BASELINE}\``)
         expect(current).toNotRegressFrom(verdict.baseline, options)
       })
     }

@@ -1,3 +1,4 @@
+import { ACCEPT_BASELINE } from '../gate/baseline-files.ts'
 import type { QuestionVerdict } from '../contract/gate-schema.ts'
 
 export interface CaseNote {
@@ -15,7 +16,7 @@ export interface CasePlan {
   notes: CaseNote[]
 }
 
-const UPDATE_HINT = 'accept it with `vitest run --project eval -u`'
+const UPDATE_HINT = `accept it with \`${ACCEPT_BASELINE}\``
 
 /**
  * Decides a question case from its verdict against the baseline (undefined: no baseline), whether it

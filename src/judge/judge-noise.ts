@@ -1,15 +1,15 @@
-import type { QuestionOutcome, Summary } from '../contract/report-schema.ts'
+import type { QuestionOutcome } from '../contract/report-schema.ts'
+import { GATED_METRICS } from '../gate/gated-metrics.ts'
 import { round4, sampleStandardDeviation } from '../statistics/descriptive.ts'
 import { summarise } from '../summary/summarise.ts'
 import type { JudgeNoise, JudgeRepeats } from '../contract/judge-noise-schema.ts'
 
 /** The metrics the judge decides, each with its summary value and its per-question field. */
-const JUDGED_METRICS = [
-  { name: 'refusalRate', label: 'refusal rate (none)', read: (s: Summary) => s.refusalRate, field: 'refused' },
-  { name: 'faithfulness', label: 'faithfulness', read: (s: Summary) => s.faithfulness, field: 'faithfulness' },
-  { name: 'answerRelevancy', label: 'answer relevancy', read: (s: Summary) => s.answerRelevancy, field: 'answerRelevancy' },
-  { name: 'coverage', label: 'coverage', read: (s: Summary) => s.coverage, field: 'coverage' },
-] as const
+/** The gated metrics a judge decides, and the field of judgeRepeats each reads per question. */
+const REPEAT_FIELDS = { refusalRate: 'refused', faithfulness: 'faithfulness', answerRelevancy: 'answerRelevancy', coverage: 'coverage' } as const
+const JUDGED_METRICS = GATED_METRICS.flatMap((metric) =>
+  metric.name in REPEAT_FIELDS ? [{ ...metric, field: REPEAT_FIELDS[metric.name as keyof typeof REPEAT_FIELDS] }] : [],
+)
 
 /** The outcome as repeat r scored it: its judge-derived fields from that repeat. */
 function asRepeat(outcome: QuestionOutcome, repeats: JudgeRepeats, r: number): QuestionOutcome {

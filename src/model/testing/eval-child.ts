@@ -19,7 +19,7 @@ const repository = await loadProjectConfig()
 export function tinyProject(): ProjectConfig {
   return {
     ...repository,
-    corpus: { dir: 'fixtures/corpora/tiny', include: repository.corpus!.include, exclude: repository.corpus!.exclude },
+    corpus: { ...repository.corpus!, dir: 'fixtures/corpora/tiny' },
     goldenSet: 'fixtures/golden/valid.json',
     cacheDir: tempDir('model-cache-'),
     recordingsDir: tempDir('recordings-'),

@@ -70,7 +70,7 @@ export type OptionSpecs = Record<string, OptionSpec<unknown>>
 export type OptionValues<O extends OptionSpecs> = { [K in keyof O]: O[K] extends OptionSpec<infer T> ? T : never }
 export type PositionalValues<P extends readonly PositionalSpec<unknown>[]> = { -readonly [I in keyof P]: P[I] extends PositionalSpec<infer T> ? T : never }
 
-export type Parsed<O extends OptionSpecs, P extends readonly PositionalSpec<unknown>[]> =
+type Parsed<O extends OptionSpecs, P extends readonly PositionalSpec<unknown>[]> =
   | { help: true }
   | { help: false; values: OptionValues<O>; positionals: PositionalValues<P> }
 

@@ -5,7 +5,7 @@ import { CorpusSpecSchema } from '../load/corpus-spec.ts'
 import { InputError } from '../load/input-error.ts'
 
 /** Path flags a command may put over the project's config: relative to the current folder, kept as given for messages. */
-export interface ProjectFlags {
+interface ProjectFlags {
   corpus?: string | undefined
   golden?: string | undefined
   labels?: string | undefined

@@ -75,31 +75,8 @@ export const RecordedEvalConfigSchema = z.preprocess((value) => {
   return { ...rest, retrieval: { ...MINISEARCH_RETRIEVER_OPTIONS, kind: retriever } }
 }, EvalConfigSchema)
 
-type NumericKnob =
-  | 'budgetTokens'
-  | 'k'
-  | 'rankDepth'
-  | 'chunkTokens'
-  | 'chunkOverlap'
-  | 'tolerance'
-  | 'concurrency'
-  | 'refusalThreshold'
-  | 'answerSentences'
-  | 'minFaithfulness'
-  | 'minCoverage'
-  | 'generatorMaxTokens'
-  | 'judgeMaxTokens'
-  | 'timeoutMs'
-  | 'maxRetries'
-  | 'retryBaseMs'
-  | 'retryMaxMs'
-  | 'maxJudgeErrorRate'
-  | 'maxSystemErrorRate'
-  | 'maxUsd'
-  | 'batchPollMs'
-  | 'bootstrapResamples'
-  | 'alpha'
-  | 'repeats'
+/** The knobs whose value is a number (or null: maxUsd), read from the schema rather than listed by hand. */
+type NumericKnob = { [K in keyof EvalConfig]: EvalConfig[K] extends number | null ? K : never }[keyof EvalConfig]
 
 /** Environment variable -> config field. Documented in the README's knobs table. */
 const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {

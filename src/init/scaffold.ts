@@ -15,7 +15,7 @@ export interface ScaffoldResult {
 }
 
 /** The files init would write into `dir`, in order. */
-export function scaffoldFiles(): ScaffoldFile[] {
+function scaffoldFiles(): ScaffoldFile[] {
   return [
     { path: 'rag-eval.config.ts', content: CONFIG_TEMPLATE },
     { path: 'evals/golden-set.json', content: GOLDEN_SET_TEMPLATE },

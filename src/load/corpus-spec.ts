@@ -1,13 +1,13 @@
 import { z } from 'zod'
 
 /** Documents a corpus holds unless told otherwise: Markdown, MDX and plain text, at any depth. */
-export const DEFAULT_CORPUS_INCLUDE = ['**/*.{md,mdx,markdown,txt}']
+const DEFAULT_CORPUS_INCLUDE = ['**/*.{md,mdx,markdown,txt}']
 
 /**
  * Left out unless told otherwise: dependencies and hidden files and folders (.git, .github, .DS_Store).
  * A spec's own `exclude` replaces this list; repeat its entries to keep them.
  */
-export const DEFAULT_CORPUS_EXCLUDE = ['**/node_modules/**', '**/.*/**', '**/.*']
+const DEFAULT_CORPUS_EXCLUDE = ['**/node_modules/**', '**/.*/**', '**/.*']
 
 const globs = (what: string) => z.array(z.string().min(1, `expected a glob such as ${what}`))
 
@@ -22,7 +22,7 @@ export const CorpusSpecSchema = z
     z
       .object({
         dir: z.string().min(1, 'expected the corpus folder'),
-        include: globs('docs/**/*.md').min(1, 'expected at least one include glob (default: **/*.{md,mdx,markdown,txt})').optional(),
+        include: globs('docs/**/*.md').min(1, `expected at least one include glob (default: ${DEFAULT_CORPUS_INCLUDE.join(', ')})`).optional(),
         exclude: globs('drafts/**').optional(),
       })
       .strict(),
@@ -32,7 +32,5 @@ export const CorpusSpecSchema = z
     return { dir, include: include ?? DEFAULT_CORPUS_INCLUDE, exclude: exclude ?? DEFAULT_CORPUS_EXCLUDE }
   })
 
-/** A corpus spec as written: a folder, or `{ dir, include?, exclude? }`. */
-export type CorpusSpecInput = z.input<typeof CorpusSpecSchema>
 /** A corpus spec with its defaults: `{ dir, include, exclude }`. */
 export type CorpusSpec = z.output<typeof CorpusSpecSchema>

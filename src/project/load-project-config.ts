@@ -25,7 +25,7 @@ function findConfigFile(options: { configFile?: string | undefined; cwd: string;
 }
 
 /** `file:line:column field "name"` of the first `name:` in the config's text, so an error points into the file. */
-export function fieldLocator(file: string, text: string): (field: string) => string {
+function fieldLocator(file: string, text: string): (field: string) => string {
   return (field) => {
     const match = new RegExp(`(^|[\\s{,])(['"]?)${field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\2\\s*:`, 'm').exec(text)
     if (!match) return `${file} field "${field}"`

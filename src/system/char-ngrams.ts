@@ -1,6 +1,6 @@
 /** Shortest and longest character n-grams of the n-gram retriever. */
-export const MIN_GRAM = 3
-export const MAX_GRAM = 5
+const MIN_GRAM = 3
+const MAX_GRAM = 5
 
 /**
  * The character n-grams of a word, of lengths 3 to 5, taken from the word padded with a space on each

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { watchTreeMemory, type TreeMemory } from '../bench/process-tree-memory.ts'
+import { join } from 'node:path'
+import type { TreeMemory } from '../bench/process-tree-memory.ts'
+import { timeVitest } from '../bench/time-vitest.ts'
 import { percentile } from '../statistics/descriptive.ts'
 import { formatTable } from '../support/format-table.ts'
 import { integer, positiveNumber } from './arg-kinds.ts'
@@ -17,29 +16,18 @@ interface Run {
   evaluateMs: number | null
 }
 
-/** Vitest's bin (its package exports no path to it). */
-const vitestBin = () => join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs')
-
-/** `vitest <args>` in `cwd`, timed, its process tree's memory sampled. */
-function timeVitest(cwd: string, args: readonly string[], reportsDir: string | null): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now()
-    const child = spawn(process.execPath, [vitestBin(), ...args], { cwd, env: { ...process.env, CI: '', GATE: '', NO_COLOR: '1', FORCE_COLOR: '0' }, stdio: 'ignore' })
-    const memory = watchTreeMemory(child.pid!)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      const wallMs = performance.now() - started
-      let evaluateMs: number | null = null
-      if (reportsDir !== null) {
-        try {
-          evaluateMs = (JSON.parse(readFileSync(join(reportsDir, 'latest.json'), 'utf8')) as { run: { durationMs: number } }).run.durationMs
-        } catch {
-          evaluateMs = null
-        }
-      }
-      resolve({ wallMs, memory: memory.stop(), code, evaluateMs })
-    })
-  })
+/** `vitest <args>` in `cwd`, timed, with the evaluation's own duration from the report in `reportsDir` (if any). */
+async function timeRun(cwd: string, args: readonly string[], reportsDir: string | null): Promise<Run> {
+  const { wallMs, memory, code } = await timeVitest(args, { cwd })
+  let evaluateMs: number | null = null
+  if (reportsDir !== null) {
+    try {
+      evaluateMs = (JSON.parse(readFileSync(join(reportsDir, 'latest.json'), 'utf8')) as { run: { durationMs: number } }).run.durationMs
+    } catch {
+      evaluateMs = null
+    }
+  }
+  return { wallMs, memory, code, evaluateMs }
 }
 
 const median = (values: readonly number[]) => percentile(values, 50) ?? 0
@@ -68,8 +56,8 @@ export const command = defineCommand({
       const evalRuns: Run[] = []
       // Interleaved, so a change in the machine's load weighs on both alike.
       for (let i = 0; i < values.runs; i++) {
-        bare.push(await timeVitest(bareDir, ['run'], null))
-        evalRuns.push(await timeVitest(root, ['run', '--project', 'eval'], join(root, 'reports')))
+        bare.push(await timeRun(bareDir, ['run'], null))
+        evalRuns.push(await timeRun(root, ['run', '--project', 'eval'], join(root, 'reports')))
         console.log(`  run ${i + 1}/${values.runs}: bare ${s(bare[i]!.wallMs)}, eval ${s(evalRuns[i]!.wallMs)}`)
       }
       const failed = [...bare, ...evalRuns].filter((r) => r.code !== 0).length

@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { generateSyntheticCorpus, toMarkdownFile } from '../bench/synthetic-corpus.ts'
-import { watchTreeMemory, type TreeMemory } from '../bench/process-tree-memory.ts'
+import type { TreeMemory } from '../bench/process-tree-memory.ts'
+import { timeVitest } from '../bench/time-vitest.ts'
 import { formatTable } from '../support/format-table.ts'
 import { integer, kind, positiveInteger, positiveNumber, ValueRejected } from './arg-kinds.ts'
 import { flag, option } from './args.ts'
@@ -53,30 +52,13 @@ function writeBenchProject(dir: string, documents: number, counts: readonly numb
   }
 }
 
-/** Vitest's bin (its package exports no path to it). */
-const vitestBin = () => join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs')
-
 /** `vitest run --project eval` from this folder (the repository, whose vitest.config.ts has the eval project) on one golden set. */
-function runEvalProject(dir: string, questions: number, tier: Tier): Promise<Measured> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now()
-    const child = spawn(process.execPath, [vitestBin(), 'run', '--project', 'eval'], {
-      env: { ...process.env, RAG_EVAL_CONFIG: join(dir, `rag-eval-${questions}.config.mjs`), EVAL_TIER: tier, GATE: '', CI: '', EVAL_STRICT: '', NO_COLOR: '1', FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    const memory = watchTreeMemory(child.pid!)
-    let output = ''
-    child.stdout.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-400_000)))
-    child.stderr.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-400_000)))
-    child.on('error', reject)
-    child.on('close', (code) => {
-      const wallMs = performance.now() - started
-      const reports = join(dir, `reports-${questions}`)
-      const files = Object.fromEntries(readdirSync(reports).map((name) => [name, statSync(join(reports, name)).size]))
-      const tests = /Tests\s+(.+\(\d+\))/.exec(output)?.[1] ?? (code === 0 ? '?' : `failed:\n${output.slice(-2000)}`)
-      resolve({ questions, tier, code, wallMs, memory: memory.stop(), files, tests })
-    })
-  })
+async function runEvalProject(dir: string, questions: number, tier: Tier): Promise<Measured> {
+  const { code, wallMs, memory, output } = await timeVitest(['run', '--project', 'eval'], { env: { RAG_EVAL_CONFIG: join(dir, `rag-eval-${questions}.config.mjs`), EVAL_TIER: tier } })
+  const reports = join(dir, `reports-${questions}`)
+  const files = Object.fromEntries(readdirSync(reports).map((name) => [name, statSync(join(reports, name)).size]))
+  const tests = /Tests\s+(.+\(\d+\))/.exec(output)?.[1] ?? (code === 0 ? '?' : `failed:\n${output.slice(-2000)}`)
+  return { questions, tier, code, wallMs, memory, files, tests }
 }
 
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`

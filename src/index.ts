@@ -1,15 +1,17 @@
 /**
  * rag-vitest-eval: the public surface. Everything a project needs to evaluate its own RAG pipeline is
- * exported here (and the Vitest project factory from `rag-vitest-eval/vitest`); every other module is
- * internal and may change without notice.
+ * exported here (and the Vitest project factory from `rag-vitest-eval/vitest`, defineConfig alone from
+ * `rag-vitest-eval/config`); every other module is internal and may change without notice.
  *
- *   rag-eval.config.ts   export default defineConfig({ corpus, goldenSet, baseline, system, ...knobs })
+ *   rag-eval.config.ts   export default defineConfig({ corpus, goldenSet, baseline, system, ...knobs })   (from 'rag-vitest-eval/config')
  *   src/rag.ts           export default defineRagSystem(async ({ corpus, config }) => ({ name, answer }))
  *   vitest.config.ts     test: { projects: [ragEval()] }          (from 'rag-vitest-eval/vitest')
  */
 
 // Configuration: one typed file read by the CLI and by Vitest alike.
-export { defineConfig, type RagEvalConfig, type ProjectConfig, type SystemSpec } from './project/project-config.ts'
+// The same defineConfig as `rag-vitest-eval/config`, the light entry a config file imports.
+export { defineConfig, type RagEvalConfig, type SystemSpec } from './project/define-config.ts'
+export type { ProjectConfig } from './project/project-config.ts'
 export { loadProjectConfig } from './project/load-project-config.ts'
 export type { EvalConfig } from './config/eval-config.ts'
 

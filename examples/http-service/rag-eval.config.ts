@@ -1,4 +1,4 @@
-import { defineConfig } from 'rag-vitest-eval'
+import { defineConfig } from 'rag-vitest-eval/config'
 
 export default defineConfig({
   corpus: 'corpus',

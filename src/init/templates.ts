@@ -10,7 +10,7 @@ export interface ScaffoldFile {
 
 export const CONFIG_TEMPLATE = `// rag-eval.config.ts: what the evaluation reads (rag-eval CLI and the Vitest project alike).
 // Every field is optional; each knob also has an environment override (EVAL_CONTEXT_BUDGET, EVAL_TOLERANCE, ...).
-import { defineConfig } from 'rag-vitest-eval'
+import { defineConfig } from 'rag-vitest-eval/config'
 
 export default defineConfig({
   // Your documents: a folder (nested folders, .md .mdx .markdown .txt), or { dir, include, exclude },

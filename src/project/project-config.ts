@@ -56,11 +56,6 @@ export const ProjectFieldsSchema = z
 /** What `defineConfig` accepts: the project fields and any knob, all optional. */
 export type RagEvalConfig = z.input<typeof ProjectFieldsSchema> & Partial<z.input<typeof EvalKnobsSchema>>
 
-/** Typed identity for rag-eval.config.ts: editors complete and check the fields; validation happens on load. */
-export function defineConfig(config: RagEvalConfig): RagEvalConfig {
-  return config
-}
-
 /** The validated project: absolute paths, the system spec, and the knobs as written (the environment applies per run). */
 export interface ProjectConfig {
   /** Folder the relative paths are resolved against (the config file's folder). */

@@ -9,9 +9,9 @@ import { resolveProjectConfig, runKnobs } from './project-config.ts'
 const temp = useTempDirs()
 
 /** A config file in a temp project; `defineConfig` is the identity, so a plain object export is the same config. */
-function configFile(body: string): { dir: string; file: string } {
+function configFile(body: string, name = 'rag-eval.config.ts'): { dir: string; file: string } {
   const dir = temp.make('project-config-')
-  const file = join(dir, 'rag-eval.config.ts')
+  const file = join(dir, name)
   writeFileSync(file, body)
   return { dir, file }
 }
@@ -52,6 +52,18 @@ describe('rag-eval.config.ts', () => {
   it('a config that fails to load is named with its first error line', async () => {
     const { dir, file } = configFile(`throw new Error('boom')\n`)
     await expect(loadProjectConfig({ cwd: dir, env: {} })).rejects.toThrow(`${file}: the config file failed to load: boom`)
+  })
+
+  it('reads a JavaScript config (loaded by Node itself): ESM .mjs, CommonJS .js, and ESM syntax in a CommonJS package', async () => {
+    const mjs = configFile(`export default { budgetTokens: 451 }\n`, 'rag-eval.config.mjs')
+    expect(runKnobs(await loadProjectConfig({ cwd: mjs.dir, env: {} }), {}).budgetTokens).toBe(451)
+    const cjs = configFile(`module.exports = { budgetTokens: 452 }\n`, 'rag-eval.config.js')
+    expect(runKnobs(await loadProjectConfig({ cwd: cjs.dir, env: {} }), {}).budgetTokens).toBe(452)
+    const esmInCjs = configFile(`export default { budgetTokens: 453 }\n`, 'rag-eval.config.js')
+    writeFileSync(join(esmInCjs.dir, 'package.json'), '{ "type": "commonjs" }\n')
+    expect(runKnobs(await loadProjectConfig({ cwd: esmInCjs.dir, env: {} }), {}).budgetTokens).toBe(453)
+    const failing = configFile(`throw new Error('boom in js')\n`, 'rag-eval.config.mjs')
+    await expect(loadProjectConfig({ cwd: failing.dir, env: {} })).rejects.toThrow(`${failing.file}: the config file failed to load: boom in js`)
   })
 
   it('inline options without a file are the whole config, rooted at the folder', () => {

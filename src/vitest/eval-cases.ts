@@ -6,11 +6,10 @@ import { AGREEMENT_THRESHOLD } from '../calibration/agreement.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from '../gate/question-checks.ts'
 import { QUESTION_TYPES } from '../load/golden-set-schema.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
-import { describeEvidence } from './matchers/evidence.ts'
 import type { GateResult, MetricVerdict } from '../contract/gate-schema.ts'
 import { renderComparison } from '../compare/render-comparison.ts'
 import { formatInterval, formatMetric, formatPValue } from '../support/format-table.ts'
-import { planQuestionCase } from './question-case-plan.ts'
+import { caseNote, planQuestionCase } from './question-case-plan.ts'
 import type { SharedEvaluation } from './shared-evaluation.ts'
 import './matchers/index.ts'
 
@@ -59,21 +58,22 @@ export function defineQuestionCases(): void {
   if (!evaluation) return
   const { report } = evaluation
   const verdicts = new Map(report.gate?.questions.map((v) => [v.id, v]))
+  const thresholds = questionThresholds(report)
   for (const type of QUESTION_TYPES) {
     const outcomes = report.questions.filter((q) => q.type === type)
     if (outcomes.length === 0) continue
     describe(`${type} questions`, () => {
       for (const outcome of outcomes) {
-        const plan = planQuestionCase(verdicts.get(outcome.id), questionPassed(outcome, questionThresholds(report)), evaluation, report.gate?.policy)
-        const body = async ({ annotate }: TestContext) => {
-          // Not awaited one by one: Vitest awaits a test's pending annotations before it ends, and sent
-          // together they cost one round trip to the main process instead of one each (10,000 cases).
-          if (outcome.systemError !== null) void annotate(`system error: ${outcome.systemError}`, 'error')
-          void annotate(describeEvidence(outcome))
-          for (const note of plan.notes) void annotate(note.message, note.type)
+        const passed = questionPassed(outcome, thresholds)
+        const plan = planQuestionCase(verdicts.get(outcome.id), passed, evaluation, report.gate?.policy)
+        const body = ({ annotate }: TestContext) => {
+          // A case with something to report carries it with the question's evidence, in one annotation (each
+          // is a round trip to the main process: 10,000 cases). A plain pass has none: latest.md holds every question.
+          const note = caseNote(outcome, plan.notes, passed)
+          if (note) void annotate(note.message, note.type)
           // A regression without GATE=1 is reported (annotation above), not failed.
-          if (plan.kind === 'report-only') expect(questionPassed(outcome, questionThresholds(report))).toBe(false)
-          else assertQuestion(outcome, questionThresholds(report))
+          if (plan.kind === 'report-only') expect(passed).toBe(false)
+          else assertQuestion(outcome, thresholds)
         }
         const name = `${outcome.id} [${outcome.type}] ${outcome.question}`
         if (plan.kind === 'expected-failure') it.fails(name, body)

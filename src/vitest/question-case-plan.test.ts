@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { QuestionVerdict } from '../contract/gate-schema.ts'
-import { planQuestionCase } from './question-case-plan.ts'
+import { caseNote, planQuestionCase } from './question-case-plan.ts'
 
 const verdict = (status: QuestionVerdict['status'], baselinePassed: boolean | null, currentPassed: boolean | null): QuestionVerdict => ({
   id: 'q-1',
@@ -46,5 +46,46 @@ describe('planQuestionCase', () => {
     expect(planQuestionCase(verdict('held', true, true), true, gated)).toEqual({ kind: 'assert', notes: [] })
     expect(planQuestionCase(verdict('not-gated', null, null), null, gated)).toEqual({ kind: 'assert', notes: [] })
     expect(planQuestionCase(verdict('not-gated', null, false), false, gated).kind).toBe('expected-failure')
+  })
+})
+
+describe('caseNote: one annotation per question case, none for a plain pass', () => {
+  const outcome = {
+    id: 'q-7',
+    type: 'single' as const,
+    question: 'How long are refunds open?',
+    answerDocIds: ['refunds'],
+    context: [{ chunkId: 'refunds#0', docId: 'refunds', tokens: 40 }],
+    contextTokens: 40,
+    topRanked: [{ chunkId: 'refunds#0', docId: 'refunds', score: 1.5 }],
+    answer: null,
+    systemError: null,
+  }
+  const evidence = [
+    'question   q-7 [single] How long are refunds open?',
+    'expected   refunds',
+    'context    40 tokens:',
+    '  refunds#0  40 tokens',
+    'top-10 ranked (chunk, score):',
+    '   1. refunds#0  1.5000',
+  ].join('\n')
+
+  it('says nothing about a pass without notes', () => {
+    expect(caseNote(outcome, [], true)).toBeNull()
+    expect(caseNote(outcome, [], null)).toBeNull()
+  })
+  it('shows a miss with its evidence, and the notes above the evidence at their most severe type', () => {
+    expect(caseNote(outcome, [], false)).toEqual({ type: 'notice', message: evidence })
+    const notes = [
+      { type: 'notice' as const, message: 'new question' },
+      { type: 'warning' as const, message: 'known miss' },
+    ]
+    expect(caseNote(outcome, notes, false)).toEqual({ type: 'warning', message: `new question\n\nknown miss\n\n${evidence}` })
+  })
+  it('puts a system error first, as an error', () => {
+    expect(caseNote({ ...outcome, systemError: 'HTTP 500' }, [{ type: 'notice', message: 'new question' }], true)).toEqual({
+      type: 'error',
+      message: `system error: HTTP 500\n\nnew question\n\n${evidence}`,
+    })
   })
 })

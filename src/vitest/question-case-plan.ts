@@ -1,5 +1,7 @@
 import { ACCEPT_BASELINE } from '../gate/baseline-files.ts'
 import type { QuestionVerdict } from '../contract/gate-schema.ts'
+import type { QuestionOutcome } from '../contract/report-schema.ts'
+import { describeEvidence, type QuestionEvidence } from './matchers/evidence.ts'
 
 export interface CaseNote {
   message: string
@@ -56,4 +58,18 @@ export function planQuestionCase(
   })()
   // EVAL_STRICT=1: every miss fails, whatever the baseline says.
   return mode.strict && missing ? { ...plan, kind: 'assert' } : plan
+}
+
+const SEVERITY = { notice: 0, warning: 1, error: 2 } as const
+
+/**
+ * A question case's annotation: its system error and the plan's notes (regression, known miss, ...), then
+ * its evidence, at the most severe of their types; a miss without notes is shown with its evidence; null
+ * for a plain pass.
+ */
+export function caseNote(outcome: QuestionEvidence & Pick<QuestionOutcome, 'systemError'>, notes: readonly CaseNote[], passed: boolean | null): CaseNote | null {
+  const all: CaseNote[] = [...(outcome.systemError === null ? [] : [{ type: 'error' as const, message: `system error: ${outcome.systemError}` }]), ...notes]
+  if (all.length === 0 && passed !== false) return null
+  const type = all.reduce<CaseNote['type']>((worst, note) => (SEVERITY[note.type] > SEVERITY[worst] ? note.type : worst), 'notice')
+  return { type, message: [...all.map((note) => note.message), describeEvidence(outcome)].join('\n\n') }
 }

@@ -1,11 +1,9 @@
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Reporter } from 'vitest/node'
 import type { TestProjectInlineConfiguration } from 'vitest/config'
+import type { Vitest } from 'vitest/node'
 import type { RagEvalConfig } from '../project/project-config.ts'
 import type { Shard } from '../run/shard-assignment.ts'
-import { loadProjectConfig } from '../project/load-project-config.ts'
-import EvalReporter from './eval-reporter.ts'
 import { useShardCaseFile } from './shard-cases.ts'
 
 /** ragEval()'s options: which config file, the project's name, and any config field inline (winning over the file's). */
@@ -55,12 +53,15 @@ export function ragEval(options: RagEvalOptions = {}): TestProjectInlineConfigur
         // A project cannot list root reporters or watch triggers, but its plugin may add them.
         async configureVitest({ vitest, project }) {
           if (project.name !== name) return
-          const reporters = vitest.config.reporters as unknown as (Reporter | [string, unknown])[]
-          reporters.push(new EvalReporter(name))
+          // By path, not by instance: Vitest loads it when it makes the reporters, so loading vitest.config.ts
+          // (which Vite bundles, with everything it imports, for every project) stays light.
+          const reporters = vitest.config.reporters as unknown as [string, unknown][]
+          reporters.push([`${HERE}/eval-reporter.${EXT}`, name])
           // --shard=i/n: this shard's question cases, in a case file of its own (shard-cases.ts).
           if (vitest.config.shard) useShardCaseFile(vitest, project, vitest.config.shard, `${HERE}/cases`, EXT)
+          if (!vitest.config.watch) return
           // Watch mode: a change to what the evaluation reads (in no test's import graph) reruns it.
-          const triggers = await watchedInputs(provided).catch(() => [])
+          const triggers = await watchedInputs(vitest, provided).catch(() => [])
           // Patterns are matched against absolute paths: a file, or anything under a folder.
           vitest.config.forceRerunTriggers.push(...triggers.flatMap((path) => [path, `${path}/**`]))
         },
@@ -80,7 +81,9 @@ export function ragEval(options: RagEvalOptions = {}): TestProjectInlineConfigur
 }
 
 /** The config file, corpus, golden set, baseline and the system's folder: what a watch-mode rerun depends on. */
-async function watchedInputs(provided: RagEvalProjectOptions): Promise<string[]> {
+async function watchedInputs(vitest: Vitest, provided: RagEvalProjectOptions): Promise<string[]> {
+  // Through Vitest's module runner, as it loads a global setup: not a part of the config's bundle.
+  const { loadProjectConfig } = await vitest.import<typeof import('../project/load-project-config.ts')>(`${HERE}/../project/load-project-config.${EXT}`)
   const project = await loadProjectConfig({ configFile: provided.config, overrides: provided.inline })
   const system = typeof project.system === 'string' && project.system !== 'builtin' ? [dirname(project.system)] : []
   const http = typeof project.system === 'object' && 'http' in project.system && project.system.http.command ? [project.root] : []

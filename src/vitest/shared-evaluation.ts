@@ -1,6 +1,7 @@
 import type { CompareResult } from '../compare/comparison-schema.ts'
 import type { Report } from '../contract/report-schema.ts'
 import type { Shard } from '../run/shard-assignment.ts'
+import type { ProjectEvaluation } from './evaluate-project.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 
 /**
@@ -37,5 +38,21 @@ declare module 'vitest' {
     comparison: SharedComparison
     /** ragEval()'s options, for the global setup. */
     ragEvalOptions: RagEvalProjectOptions
+  }
+}
+
+/**
+ * A finished evaluation as the cases receive it, with this Vitest run's conditions: GATE=1 fails on
+ * regressions (never in a shard: its questions are a part of the golden set; the merge gates the whole),
+ * EVAL_STRICT=1 fails on every miss.
+ */
+export function sharedEvaluation(evaluation: ProjectEvaluation, options: RagEvalProjectOptions): SharedEvaluation {
+  return {
+    ok: true,
+    ...evaluation,
+    gate: process.env.GATE === '1' && !options.shard,
+    strict: process.env.EVAL_STRICT === '1',
+    baselineUpdated: false,
+    ...(options.shard ? { shard: options.shard } : {}),
   }
 }

@@ -21,13 +21,19 @@ function settle(state: MatcherState, verdict: MatcherVerdict): MatcherResult {
   return { pass: verdict.pass, message: () => verdictMessage(verdict, state.isNot) }
 }
 
+/** Outcomes already checked, with what the check made of them: a question's case asserts up to four matchers on one outcome. */
+const checked = new WeakMap<object, QuestionOutcome>()
+
 /** The question matchers take a question outcome of the report; anything else is a usage error. */
 function asOutcome(matcher: string, received: unknown): QuestionOutcome {
+  const known = typeof received === 'object' && received !== null ? checked.get(received) : undefined
+  if (known) return known
   const parsed = QuestionOutcomeSchema.safeParse(received)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
     throw new TypeError(`${matcher} expects a question outcome of the report (reports/latest.json questions[]); field "${issue.path.join('.')}": ${issue.message}`)
   }
+  checked.set(received as object, parsed.data)
   return parsed.data
 }
 

@@ -1,6 +1,6 @@
 // Stands in for the Vitest process in the worker tests: runs the eval project's evaluation (the forked
 // worker) as the global setup does, prints the outcome as one JSON line, and can be killed at any time.
-import { runEvaluation } from '../global-setup.ts'
+import { runEvaluation } from '../evaluation-child.ts'
 
 const evaluation = await runEvaluation({ inline: {} })
 process.stdout.write(`${JSON.stringify(evaluation.ok ? { ok: true } : evaluation)}\n`)

@@ -1,0 +1,63 @@
+import type { Report } from '../contract/report-schema.ts'
+import { InputError } from '../load/input-error.ts'
+import { loadProjectConfig } from '../project/load-project-config.ts'
+import { runKnobs, type ProjectConfig } from '../project/project-config.ts'
+import { withoutContextTexts } from '../report/context-sidecar.ts'
+import { writeReports } from '../report/write-report.ts'
+import { evaluate } from '../run/evaluate.ts'
+import type { Shard } from '../run/shard-assignment.ts'
+import { evaluateShard } from '../shard/evaluate-shard.ts'
+import type { RagEvalProjectOptions } from './rag-eval-project.ts'
+
+/** What one evaluation of the eval project hands the global setup: the report (without context texts) and where things live. */
+export interface ProjectEvaluation {
+  report: Report
+  reportsDir: string
+  baselineRoot: string
+  projectRoot: string
+}
+
+/** The project's config as ragEval() was given it: the config file, with the inline options winning. */
+export function loadEvalProject(options: Pick<RagEvalProjectOptions, 'config' | 'inline'>): Promise<ProjectConfig> {
+  return loadProjectConfig({ configFile: options.config || undefined, overrides: options.inline })
+}
+
+/**
+ * Whether the run may be evaluated inside Vitest's own process: offline and replay runs pay for nothing
+ * and hold nothing in flight, so dying with Vitest loses nothing. Live and record runs stay in a child,
+ * which drains its model calls into the cache when Vitest is killed (issue 11.4).
+ */
+export function costsNothingInFlight(project: ProjectConfig, env: NodeJS.ProcessEnv): boolean {
+  const mode = runKnobs(project, env).mode
+  return mode === 'offline' || mode === 'replay'
+}
+
+function evaluationTier(value: string | undefined): Report['tier'] {
+  if (value === undefined || value === '' || value === 'full') return 'full'
+  if (value === 'retrieval') return 'retrieval'
+  throw new InputError(`EVAL_TIER=${JSON.stringify(value)}: expected retrieval or full`)
+}
+
+/**
+ * The eval project's evaluation, wherever it runs (Vitest's process or the worker): EVAL_TIER picks the
+ * tier (default full); a shard measures its questions only and leaves them for the merge (no latest.json);
+ * the B side of EVAL_COMPARE ('compare') is measured only, without the baseline or reports. The run is
+ * evaluated without GATE: the cases decide.
+ */
+export async function evaluateProject(
+  project: ProjectConfig,
+  request: { role: 'run' | 'compare'; shard: Shard | null },
+  run: { log: (line: string) => void; signal?: AbortSignal },
+): Promise<ProjectEvaluation> {
+  const comparing = request.role === 'compare'
+  const options = { tier: evaluationTier(process.env.EVAL_TIER), env: { ...process.env, GATE: '' }, ...run, ...(comparing ? { baselineRoot: null } : {}) } as const
+  const report = request.shard ? (await evaluateShard(project, { ...options, shard: request.shard })).report : await evaluate(project, options)
+  if (!comparing && !request.shard) writeReports(report, project.reports)
+  // The context texts stay in contexts.jsonl (written above): no case reads them, and they are a third of a large report.
+  return { report: withoutContextTexts(report), reportsDir: project.reports, baselineRoot: project.baseline, projectRoot: project.root }
+}
+
+/** An evaluation's failure as the cases show it: the input's own message, or the stack of a bug. */
+export function failureMessage(error: unknown): string {
+  return error instanceof InputError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)
+}

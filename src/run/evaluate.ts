@@ -13,32 +13,19 @@ import type { Answerer } from '../system/builtin-system.ts'
 import { openSystem } from './open-system.ts'
 import { countTextTokens } from '../support/tokenizer.ts'
 import { pieceCountsFile, readPieceCounts, writePieceCounts } from '../support/token-count-cache.ts'
-import type { ModelTierPaths } from './model-tier.ts'
 import type { RunEstimate } from '../model/estimate.ts'
 import { BatchItemError, ModelCallError, ReplayMissError, RunStoppedError } from '../model/model-errors.ts'
 import { MalformedResponseError } from '../model/model-types.ts'
 import { BudgetExceededError } from '../model/spending-cap.ts'
 import { UsageLedger } from '../model/usage-ledger.ts'
-import { PACKAGE_PRICES_FILE } from '../model/prices.ts'
 import { renderEstimate } from '../report/render-model-run.ts'
 import { runSystem } from './run-system.ts'
-import { judgeAnswers } from './judge-answers.ts'
-import { offlineJudge } from '../judge/offline-judge.ts'
 import { reportOf } from './assemble-report.ts'
 import type { Measurement } from './measurement.ts'
 import { questionsOfShard, type Shard } from './shard-assignment.ts'
 
-
-/** Where the model tier's files are: the project's paths, and the package's price table unless the project names one. */
-function modelTierPaths(project: ProjectConfig): ModelTierPaths {
-  // Relative to the current folder where they are inside it: they appear in messages (and stay valid paths).
-  const here = { root: process.cwd() }
-  return {
-    pricesFile: project.prices ?? PACKAGE_PRICES_FILE,
-    cacheDir: displayPath(here, project.cacheDir),
-    recordingsDir: displayPath(here, project.recordingsDir),
-  }
-}
+/** A full run's judging, imported on first use: the retrieval tier never loads the judge or the generation metrics. */
+const judgeAnswers: typeof import('./judge-answers.ts').judgeAnswers = async (...args) => (await import('./judge-answers.ts')).judgeAnswers(...args)
 
 export interface EvaluateOptions {
   tier: Report['tier']
@@ -107,7 +94,8 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   // live, record, replay: Claude answers and judges through one model client (src/model/); the retrieval tier asks it nothing.
   const log = options.log ?? (() => {})
   // Imported only here: an offline or retrieval-tier run never loads the SDK (a fifth of `rag-eval retrieval`'s start-up).
-  const model = config.mode === 'offline' || !generate ? null : (await import('./model-tier.ts')).openModelTier({ ...config, mode: config.mode }, env, modelTierPaths(project), now, { progress: log })
+  const { mode } = config
+  const model = mode === 'offline' || !generate ? null : await import('./model-tier.ts').then((tier) => tier.openModelTier({ ...config, mode }, env, tier.modelTierPaths(project), now, { progress: log }))
   // Token counts of the pieces earlier runs met (<root>/.cache/tokens/): chunking known texts needs no vocabulary.
   const tokenCounts = pieceCountsFile(join(project.root, '.cache', 'tokens'))
   const knownPieces = readPieceCounts(tokenCounts)
@@ -174,7 +162,7 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
     }
   }
 
-  const judge = generate ? (model?.judge ?? offlineJudge) : null
+  const judge = generate ? (model?.judge ?? (await import('../judge/offline-judge.ts')).offlineJudge) : null
   let runs: Awaited<ReturnType<typeof runSystem>>
   let judged: Awaited<ReturnType<typeof judgeAnswers>>
   try {

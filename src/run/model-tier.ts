@@ -5,6 +5,7 @@ import { createModelJudge } from '../judge/model-judge.ts'
 import { JUDGE_PROMPTS_HASH } from '../judge/prompts/index.ts'
 import type { Judge } from '../judge/judge.ts'
 import { InputError } from '../load/input-error.ts'
+import { displayPath, type ProjectConfig } from '../project/project-config.ts'
 import type { Answerer } from '../system/builtin-system.ts'
 import { createClaudeAnswerer } from '../system/claude-answerer.ts'
 import { createSdkBatchTransport, type BatchTransport } from '../model/batch-transport.ts'
@@ -12,7 +13,7 @@ import { DiskCache, readOnlyCache } from '../model/disk-cache.ts'
 import { summariseEstimate, type ObservedCall, type RunEstimate } from '../model/estimate.ts'
 import { ModelClient, type BatchSettings } from '../model/model-client.ts'
 import type { ModelRole } from '../model/model-types.ts'
-import { assertPriced, cacheMinTokens, loadPriceTable, type PriceTable } from '../model/prices.ts'
+import { assertPriced, cacheMinTokens, loadPriceTable, PACKAGE_PRICES_FILE, type PriceTable } from '../model/prices.ts'
 import { PromptCacheSimulator } from '../model/prompt-cache.ts'
 import { RecordingReader, RecordingWriter, recordingDir, type RecordingMetadata } from '../model/recording.ts'
 import { parseBaseUrl, probeBaseUrl } from '../model/base-url.ts'
@@ -29,6 +30,17 @@ export interface ModelTierPaths {
   cacheDir: string
   /** fixtures/recordings (EVAL_RECORDINGS_DIR) */
   recordingsDir: string
+}
+
+/** Where the model tier's files are: the project's paths, and the package's price table unless the project names one. */
+export function modelTierPaths(project: ProjectConfig): ModelTierPaths {
+  // Relative to the current folder where they are inside it: they appear in messages (and stay valid paths).
+  const here = { root: process.cwd() }
+  return {
+    pricesFile: project.prices ?? PACKAGE_PRICES_FILE,
+    cacheDir: displayPath(here, project.cacheDir),
+    recordingsDir: displayPath(here, project.recordingsDir),
+  }
 }
 
 export const HOW_TO_RECORD = 're-record with `rag-eval record-scripted` (local scripted server), or with EVAL_MODE=record and ANTHROPIC_API_KEY (the real API)'

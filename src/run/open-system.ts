@@ -3,9 +3,7 @@ import type { SystemSpec } from '../project/project-config.ts'
 import { InputError } from '../load/input-error.ts'
 import { importModule } from '../support/import-module.ts'
 import { createBuiltinSystem, type Answerer } from '../system/builtin-system.ts'
-import { createHttpSystem } from '../system/http-system.ts'
 import { isRagSystem, type RagSystem, type RagSystemContext, type RagSystemFactory } from '../system/rag-system.ts'
-import { startService } from '../system/service-launcher.ts'
 import { countTextTokens } from '../support/tokenizer.ts'
 
 /** What opening a system needs beyond its spec: the run's corpus and knobs, and where relative paths start. */
@@ -64,6 +62,8 @@ export async function openSystem(spec: SystemSpec, context: OpenSystemContext): 
     return named(await fromExport(exported, context, `system module ${spec}`), basename(spec, extname(spec)))
   }
   if (typeof spec === 'function' || isRagSystem(spec)) return named(await fromExport(spec, context, 'system (inline)'), 'inline-system')
+  // The HTTP client and the service launcher are imported here: no other system needs them.
+  const [{ createHttpSystem }, { startService }] = await Promise.all([import('../system/http-system.ts'), import('../system/service-launcher.ts')])
   const { http } = spec
   const service = http.command
     ? await startService({

@@ -24,7 +24,7 @@ describe('the token counts kept between runs', () => {
     expect(countTextTokens('zqxwvpiece')).toBe(7)
   })
 
-  it('a file of another tokenizer or version, or not JSON, is a cold start (nothing read, no error)', () => {
+  it('a file of another tokenizer or version, with a count that is not a whole number, or not JSON, is a cold start (nothing read, no error)', () => {
     const dir = temp.make('tokens-')
     const file = join(dir, 'foreign.json')
     for (const foreign of [{ tokenizer: 'cl100k_base', version: TOKENIZER_VERSION }, { tokenizer: 'o200k_base', version: '0.0.1' }]) {
@@ -32,6 +32,15 @@ describe('the token counts kept between runs', () => {
       readPieceCounts(file)
       expect(pieceTokenCounts().has('qjxforeignpiece')).toBe(false)
     }
+    // A count that is not a whole number of tokens makes the whole file foreign.
+    for (const counts of [{ qjxnegativepiece: -1 }, { qjxfractionpiece: 1.5 }, { qjxstringpiece: '2' }]) {
+      writeFileSync(file, JSON.stringify({ tokenizer: 'o200k_base', version: TOKENIZER_VERSION, counts: { qjxgoodpiece: 3, ...counts } }))
+      readPieceCounts(file)
+      expect(pieceTokenCounts().has('qjxgoodpiece')).toBe(false)
+    }
+    writeFileSync(file, JSON.stringify({ tokenizer: 'o200k_base', version: TOKENIZER_VERSION, counts: [3] }))
+    readPieceCounts(file)
+    expect(pieceTokenCounts().has('0')).toBe(false)
     writeFileSync(file, '{ not json')
     expect(() => readPieceCounts(file)).not.toThrow()
   })

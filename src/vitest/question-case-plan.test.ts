@@ -28,8 +28,8 @@ describe('planQuestionCase', () => {
     }
     expect(planQuestionCase(verdict('regressed', true, false), false, gated, 'tolerance').kind).toBe('assert')
   })
-  it('shows a known miss as an expected failure, and fails it under EVAL_STRICT=1', () => {
-    expect(planQuestionCase(verdict('known-miss', false, false), false, gated).kind).toBe('expected-failure')
+  it('shows a known miss as an expected failure without a note, and fails it under EVAL_STRICT=1', () => {
+    expect(planQuestionCase(verdict('known-miss', false, false), false, gated)).toEqual({ kind: 'expected-failure', notes: [] })
     expect(planQuestionCase(verdict('known-miss', false, false), false, { gate: true, strict: true }).kind).toBe('assert')
   })
   it('reports an improvement with the hint to update the baseline', () => {
@@ -38,9 +38,17 @@ describe('planQuestionCase', () => {
       notes: [{ type: 'notice', message: 'improvement: the baseline missed this question; accept it with `vitest run --project eval -u`' }],
     })
   })
-  it('treats a question without a baseline as new: a miss is expected, a hit asserted', () => {
-    expect(planQuestionCase(undefined, false, gated).kind).toBe('expected-failure')
-    expect(planQuestionCase(undefined, true, gated).kind).toBe('assert')
+  it('without a baseline: a miss is expected, a hit asserted, and no case carries a note (the baseline case says how to create one)', () => {
+    expect(planQuestionCase(undefined, false, gated)).toEqual({ kind: 'expected-failure', notes: [] })
+    expect(planQuestionCase(undefined, true, gated)).toEqual({ kind: 'assert', notes: [] })
+    expect(planQuestionCase(undefined, false, { gate: true, strict: true })).toEqual({ kind: 'assert', notes: [] })
+  })
+  it('names a question the baseline does not hold as new', () => {
+    expect(planQuestionCase(verdict('new', null, false), false, gated)).toEqual({
+      kind: 'expected-failure',
+      notes: [{ type: 'warning', message: 'new miss: the question is not in the baseline; accept it with `vitest run --project eval -u`' }],
+    })
+    expect(planQuestionCase(verdict('new', null, true), true, gated).kind).toBe('assert')
   })
   it('asserts held questions, and questions the baseline could not decide unless they miss now', () => {
     expect(planQuestionCase(verdict('held', true, true), true, gated)).toEqual({ kind: 'assert', notes: [] })
@@ -49,16 +57,19 @@ describe('planQuestionCase', () => {
   })
 })
 
-describe('caseNote: one annotation per question case, none for a plain pass', () => {
+describe('caseNote: one annotation per question case with something to report', () => {
   const outcome = {
     id: 'q-7',
     type: 'single' as const,
     question: 'How long are refunds open?',
+    userContext: null,
     answerDocIds: ['refunds'],
+    governingDocId: null,
     context: [{ chunkId: 'refunds#0', docId: 'refunds', tokens: 40 }],
     contextTokens: 40,
     topRanked: [{ chunkId: 'refunds#0', docId: 'refunds', score: 1.5 }],
     answer: null,
+    unsupportedClaims: null,
     systemError: null,
   }
   const evidence = [
@@ -70,20 +81,20 @@ describe('caseNote: one annotation per question case, none for a plain pass', ()
     '   1. refunds#0  1.5000',
   ].join('\n')
 
-  it('says nothing about a pass without notes', () => {
+  it('says nothing without notes: a pass, or a known miss (its expected failure says it)', () => {
     expect(caseNote(outcome, [], true)).toBeNull()
-    expect(caseNote(outcome, [], null)).toBeNull()
+    expect(caseNote(outcome, [], false)).toBeNull()
   })
-  it('shows a miss with its evidence, and the notes above the evidence at their most severe type', () => {
-    expect(caseNote(outcome, [], false)).toEqual({ type: 'notice', message: evidence })
+  it('shows the notes at their most severe type, with the evidence when the question missed', () => {
     const notes = [
       { type: 'notice' as const, message: 'new question' },
-      { type: 'warning' as const, message: 'known miss' },
+      { type: 'warning' as const, message: 'new miss' },
     ]
-    expect(caseNote(outcome, notes, false)).toEqual({ type: 'warning', message: `new question\n\nknown miss\n\n${evidence}` })
+    expect(caseNote(outcome, notes, false)).toEqual({ type: 'warning', message: `new question\n\nnew miss\n\n${evidence}` })
+    expect(caseNote(outcome, notes.slice(0, 1), true)).toEqual({ type: 'notice', message: 'new question' })
   })
   it('puts a system error first, as an error', () => {
-    expect(caseNote({ ...outcome, systemError: 'HTTP 500' }, [{ type: 'notice', message: 'new question' }], true)).toEqual({
+    expect(caseNote({ ...outcome, systemError: 'HTTP 500' }, [{ type: 'notice', message: 'new question' }], false)).toEqual({
       type: 'error',
       message: `system error: HTTP 500\n\nnew question\n\n${evidence}`,
     })

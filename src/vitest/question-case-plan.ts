@@ -31,17 +31,19 @@ export function planQuestionCase(
   /** The gate's policy: under 'significant' and 'both' a lost question is reported, the metrics' tests decide. */
   policy: 'tolerance' | 'significant' | 'both' = 'tolerance',
 ): CasePlan {
-  const status = verdict?.status ?? 'new'
   const missing = currentPassed === false
   const plan = ((): CasePlan => {
-    switch (status) {
+    // No baseline at all: a miss is expected, a hit asserted, without a note on each (the baseline's case says how to create one).
+    if (verdict === undefined) return { kind: missing ? 'expected-failure' : 'assert', notes: [] }
+    switch (verdict.status) {
       case 'regressed':
         if (policy !== 'tolerance') return { kind: 'report-only', notes: [{ type: 'warning', message: `lost: the baseline passed this question (not failed under gate policy ${policy}: the metrics' paired tests decide)` }] }
         return mode.gate
           ? { kind: 'assert', notes: [{ type: 'error', message: 'regression: the baseline passed this question' }] }
           : { kind: 'report-only', notes: [{ type: 'error', message: 'regression: the baseline passed this question (GATE=1 fails the run on it)' }] }
       case 'known-miss':
-        return { kind: 'expected-failure', notes: [{ type: 'warning', message: 'known miss: the baseline missed this question too' }] }
+        // No note: the expected failure says it, and latest.md holds its evidence (EVAL_STRICT=1 fails it, evidence and all).
+        return { kind: 'expected-failure', notes: [] }
       case 'improved':
         return { kind: 'assert', notes: [{ type: 'notice', message: `improvement: the baseline missed this question; ${UPDATE_HINT}` }] }
       case 'new':
@@ -63,13 +65,14 @@ export function planQuestionCase(
 const SEVERITY = { notice: 0, warning: 1, error: 2 } as const
 
 /**
- * A question case's annotation: its system error and the plan's notes (regression, known miss, ...), then
- * its evidence, at the most severe of their types; a miss without notes is shown with its evidence; null
- * for a plain pass.
+ * A question case's annotation: its system error and the plan's notes (regression, new miss, ...), at the
+ * most severe of their types, with the question's evidence when it missed; null when there is nothing to
+ * report (a pass, a known miss). Each annotation is two round trips to Vitest's main process, so a large
+ * golden set annotates only what needs a look.
  */
 export function caseNote(outcome: QuestionEvidence & Pick<QuestionOutcome, 'systemError'>, notes: readonly CaseNote[], passed: boolean | null): CaseNote | null {
   const all: CaseNote[] = [...(outcome.systemError === null ? [] : [{ type: 'error' as const, message: `system error: ${outcome.systemError}` }]), ...notes]
-  if (all.length === 0 && passed !== false) return null
+  if (all.length === 0) return null
   const type = all.reduce<CaseNote['type']>((worst, note) => (SEVERITY[note.type] > SEVERITY[worst] ? note.type : worst), 'notice')
-  return { type, message: [...all.map((note) => note.message), describeEvidence(outcome)].join('\n\n') }
+  return { type, message: [...all.map((note) => note.message), ...(passed === false ? [describeEvidence(outcome)] : [])].join('\n\n') }
 }

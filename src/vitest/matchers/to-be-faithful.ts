@@ -7,6 +7,6 @@ export function beFaithful(outcome: QuestionEvidence & { faithfulness: number | 
   return {
     pass: outcome.faithfulness >= options.min,
     claim: `faithfulness of ${outcome.id} >= ${options.min} (got ${outcome.faithfulness})`,
-    evidence: describeEvidence(outcome),
+    evidence: () => describeEvidence(outcome),
   }
 }

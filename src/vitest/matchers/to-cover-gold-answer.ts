@@ -7,6 +7,6 @@ export function coverGoldAnswer(outcome: QuestionEvidence & { coverage: number |
   return {
     pass: outcome.coverage >= options.min,
     claim: `the answer of ${outcome.id} to cover >= ${options.min} of the gold answer (got ${outcome.coverage})`,
-    evidence: `gold answer ${outcome.goldAnswer ?? '(none)'}\n${describeEvidence(outcome)}`,
+    evidence: () => `gold answer ${outcome.goldAnswer ?? '(none)'}\n${describeEvidence(outcome)}`,
   }
 }

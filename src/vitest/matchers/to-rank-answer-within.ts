@@ -7,5 +7,5 @@ export function rankAnswerWithin(outcome: QuestionEvidence & { rankedDocIds: rea
   const answers = new Set(outcome.answerDocIds)
   const rank = outcome.rankedDocIds.findIndex((id) => answers.has(id)) + 1
   const found = rank === 0 ? `no answer doc in the ${outcome.rankedDocIds.length} ranked chunks` : `first answer doc at rank ${rank}`
-  return { pass: rank > 0 && rank <= k, claim: `an answer doc of ${outcome.id} within the top ${k} (${found})`, evidence: describeEvidence(outcome) }
+  return { pass: rank > 0 && rank <= k, claim: `an answer doc of ${outcome.id} within the top ${k} (${found})`, evidence: () => describeEvidence(outcome) }
 }

@@ -2,26 +2,31 @@
 const SMALL_DEPTH = 256
 
 /**
- * The `keep` best of the first `count` ids of `ids`, best first, where `before(a, b)` says a ranks above b
- * (a retriever's score, then corpus position): insertion into a short list for the usual small depths,
- * one sort for large ones. The same ids a full sort would keep, without sorting every match.
+ * The `keep` best of the first `count` ids of `ids`, best first: higher `score[id]` first, equal scores
+ * by lower `ordinal[id]` (a retriever's score, then corpus position). Insertion into a short list for
+ * the usual small depths, where most ids fail one comparison with the worst kept; one sort for large
+ * depths. The same ids a full sort would keep, without sorting every match.
  */
-export function bestOf(ids: ArrayLike<number>, count: number, keep: number, before: (a: number, b: number) => boolean): number[] {
+export function bestOf(ids: ArrayLike<number>, count: number, keep: number, score: ArrayLike<number>, ordinal: ArrayLike<number>): number[] {
+  const before = (a: number, b: number) => score[a]! > score[b]! || (score[a] === score[b] && ordinal[a]! < ordinal[b]!)
   if (keep > SMALL_DEPTH) {
     return Array.from({ length: count }, (_, i) => ids[i]!)
       .sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0))
       .slice(0, keep)
   }
   const best: number[] = []
+  // The worst kept id's score, once `keep` ids are kept: an id scoring below it is out at once.
+  let floor = Number.NEGATIVE_INFINITY
   for (let i = 0; i < count && keep > 0; i++) {
     const id = ids[i]!
-    if (best.length === keep && !before(id, best[keep - 1]!)) continue
+    if (best.length === keep && (score[id]! < floor || !before(id, best[keep - 1]!))) continue
     let at = best.length === keep ? keep - 1 : best.length
     while (at > 0 && before(id, best[at - 1]!)) {
       best[at] = best[at - 1]!
       at--
     }
     best[at] = id
+    if (best.length === keep) floor = score[best[keep - 1]!]!
   }
   return best
 }

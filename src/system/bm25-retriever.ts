@@ -3,6 +3,7 @@ import type { Retriever, ScoredChunk } from './retriever.ts'
 import { DEFAULT_RETRIEVER_OPTIONS, type RetrieverOptions } from '../config/retriever-options.ts'
 import { indexWords, termOf } from './text-analyzer.ts'
 import { bestOf } from './best-of.ts'
+import { IntList } from './int-list.ts'
 
 export type Bm25Options = Pick<RetrieverOptions, 'coordination' | 'k1' | 'b' | 'delta' | 'possessives' | 'titleWeight'>
 
@@ -34,19 +35,17 @@ export type Bm25Options = Pick<RetrieverOptions, 'coordination' | 'k1' | 'b' | '
 export class Bm25Retriever implements Retriever {
   readonly #options: Bm25Options
   readonly #chunks: readonly Chunk[]
+  /** Each chunk's corpus position, the tie-break of equal scores. */
+  readonly #ordinal: Float64Array
   readonly #termIds = new Map<string, number>()
-  /** Postings of term t: chunk ids in #postingChunk[#postingStart[t] ..< #postingStart[t + 1]], ascending, with their term frequencies. */
+  /**
+   * Postings of term t: chunk ids in #postingChunk[#postingStart[t] ..< #postingStart[t + 1]], ascending,
+   * each with the term's weight in that chunk: the part of its BM25 (BM25F) score after the idf, fixed
+   * once the index is built, so computed once, not per posting per query.
+   */
   readonly #postingStart: Int32Array
   readonly #postingChunk: Int32Array
-  readonly #postingFreq: Int32Array
-  /** Term frequencies in the title field, parallel to #postingFreq (all 0 without a title field). */
-  readonly #postingTitleFreq: Int32Array
-  /**
-   * Per chunk: BM25's length normalisation 1 - b + b x length / average length (length = distinct words),
-   * of the text and of the heading; fixed once the index is built, so computed once, not per posting.
-   */
-  readonly #norm: Float64Array
-  readonly #titleNorm: Float64Array
+  readonly #postingWeight: Float64Array
   /** Scratch space of `search`, all zero between calls. */
   readonly #score: Float64Array
   readonly #matched: Int32Array
@@ -55,74 +54,122 @@ export class Bm25Retriever implements Retriever {
   /** Options left out take their defaults (retriever-options.ts: Lucene's scoring); MINISEARCH_RETRIEVER_OPTIONS reproduce MiniSearch's scores. */
   constructor(chunks: readonly Chunk[], options: Partial<Bm25Options> = {}) {
     this.#options = { ...DEFAULT_RETRIEVER_OPTIONS, ...options }
-    const titled = this.#options.titleWeight > 0
+    const { k1, b, delta, titleWeight } = this.#options
+    const titled = titleWeight > 0
     this.#chunks = chunks
+    this.#ordinal = Float64Array.from(chunks, (chunk) => chunk.ordinal)
     const n = chunks.length
+    // Every distinct word once: its id, and its term's id (-1 for a stopword), so a word costs one lookup.
+    const wordIds = new Map<string, number>()
+    const wordTerm = new IntList()
+    /** Per word id: the last chunk (+ 1) whose text, and whose heading, counted it towards its length. */
+    const textSeen = new IntList()
+    const titleSeen = new IntList()
+    const wordIdsOf = (text: string): Int32Array => {
+      const words = this.#words(text)
+      const ids = new Int32Array(words.length)
+      for (let i = 0; i < words.length; i++) {
+        const word = words[i]!
+        let id = wordIds.get(word)
+        if (id === undefined) {
+          id = wordIds.size
+          wordIds.set(word, id)
+          const term = termOf(word)
+          let termId = term ? this.#termIds.get(term) : -1
+          if (termId === undefined) this.#termIds.set(term!, (termId = this.#termIds.size))
+          wordTerm.push(termId)
+          textSeen.push(0)
+          titleSeen.push(0)
+        }
+        ids[i] = id
+      }
+      return ids
+    }
+    // A section's heading starts each of its chunks: analysed once.
+    const headingWords = new Map<string, Int32Array>()
+    // Pass 1, chunk by chunk: each chunk's distinct terms with their frequencies in the text and the heading.
     const lengths = new Int32Array(n)
     const titleLengths = new Int32Array(n)
-    const chunkLists: number[][] = []
-    const freqLists: number[][] = []
-    const titleFreqLists: number[][] = []
+    const pairTerm = new IntList()
+    const pairFreq = new IntList()
+    const pairTitleFreq = new IntList()
+    const df = new IntList()
+    /** Per term id: the chunk (+ 1) it was last met in, and where that chunk's pair of it is. */
+    const termSeen = new IntList()
+    const termPair = new IntList()
     let averageLength = 0
     let averageTitleLength = 0
-    let postings = 0
-    /** Per term id of the chunk: [frequency in the text, frequency in the heading]. */
-    const freqs = new Map<number, [number, number]>()
-    const count = (words: readonly string[], field: 0 | 1) => {
-      for (const word of words) {
-        const term = termOf(word)
-        if (!term) continue
-        let termId = this.#termIds.get(term)
-        if (termId === undefined) {
-          termId = this.#termIds.size
-          this.#termIds.set(term, termId)
-          chunkLists.push([])
-          freqLists.push([])
-          titleFreqLists.push([])
+    const count = (ids: Int32Array, stamp: number, seen: IntList, frequencies: IntList): number => {
+      let length = 0
+      for (const id of ids) {
+        if (seen.values[id] !== stamp) {
+          seen.values[id] = stamp
+          length++
         }
-        let counts = freqs.get(termId)
-        if (!counts) freqs.set(termId, (counts = [0, 0]))
-        counts[field]++
+        const termId = wordTerm.values[id]!
+        if (termId < 0) continue
+        while (termSeen.length <= termId) {
+          termSeen.push(0)
+          termPair.push(0)
+          df.push(0)
+        }
+        if (termSeen.values[termId] !== stamp) {
+          termSeen.values[termId] = stamp
+          termPair.values[termId] = pairTerm.length
+          pairTerm.push(termId)
+          pairFreq.push(0)
+          pairTitleFreq.push(0)
+          df.values[termId]!++
+        }
+        frequencies.values[termPair.values[termId]!]!++
       }
+      return length
     }
+    const chunkStart = new Int32Array(n + 1)
     for (let id = 0; id < n; id++) {
-      const words = this.#words(chunks[id]!.text)
-      const length = new Set(words).size
+      const chunk = chunks[id]!
+      chunkStart[id] = pairTerm.length
+      const length = count(wordIdsOf(chunk.text), id + 1, textSeen, pairFreq)
       lengths[id] = length
       averageLength = (averageLength * id + length) / (id + 1)
-      freqs.clear()
-      count(words, 0)
       if (titled) {
-        const titleWords = this.#words(chunks[id]!.heading)
-        const titleLength = new Set(titleWords).size
+        let ids = headingWords.get(chunk.heading)
+        if (!ids) headingWords.set(chunk.heading, (ids = wordIdsOf(chunk.heading)))
+        const titleLength = count(ids, id + 1, titleSeen, pairTitleFreq)
         titleLengths[id] = titleLength
         averageTitleLength = (averageTitleLength * id + titleLength) / (id + 1)
-        count(titleWords, 1)
       }
-      for (const [termId, [freq, titleFreq]] of freqs) {
-        chunkLists[termId]!.push(id)
-        freqLists[termId]!.push(freq)
-        titleFreqLists[termId]!.push(titleFreq)
+    }
+    chunkStart[n] = pairTerm.length
+    // Pass 2: the pairs by term (chunk ids ascending within each), each with its weight. BM25's length
+    // normalisation 1 - b + b x length / average length (length = distinct words) per chunk, then the same
+    // expressions the query loop once evaluated per posting, so every score stays the same to the bit.
+    const norm = Float64Array.from(lengths, (length) => 1 - b + (b * length) / averageLength)
+    const titleNorm = Float64Array.from(titleLengths, (length) => 1 - b + (b * length) / averageTitleLength)
+    const termCount = this.#termIds.size
+    this.#postingStart = new Int32Array(termCount + 1)
+    for (let t = 0; t < termCount; t++) this.#postingStart[t + 1] = this.#postingStart[t]! + (df.values[t] ?? 0)
+    const fill = this.#postingStart.slice(0, termCount)
+    this.#postingChunk = new Int32Array(pairTerm.length)
+    this.#postingWeight = new Float64Array(pairTerm.length)
+    for (let id = 0; id < n; id++) {
+      for (let i = chunkStart[id]!; i < chunkStart[id + 1]!; i++) {
+        const at = fill[pairTerm.values[i]!]!++
+        const tf = pairFreq.values[i]!
+        let weight: number
+        if (!titled) {
+          // This exact expression (not the BM25F one below with w = 0) keeps MiniSearch's scores to the bit.
+          weight = delta + (tf * (k1 + 1)) / (tf + k1 * norm[id]!)
+        } else {
+          const titleTf = pairTitleFreq.values[i]!
+          let pseudo = tf === 0 ? 0 : tf / norm[id]!
+          if (titleTf > 0) pseudo += (titleWeight * titleTf) / titleNorm[id]!
+          weight = delta + (pseudo * (k1 + 1)) / (k1 + pseudo)
+        }
+        this.#postingChunk[at] = id
+        this.#postingWeight[at] = weight
       }
-      postings += freqs.size
     }
-    // The same expressions the query loop evaluated per posting, so every score stays the same to the bit.
-    const { b } = this.#options
-    this.#norm = Float64Array.from(lengths, (length) => 1 - b + (b * length) / averageLength)
-    this.#titleNorm = Float64Array.from(titleLengths, (length) => 1 - b + (b * length) / averageTitleLength)
-    this.#postingStart = new Int32Array(chunkLists.length + 1)
-    this.#postingChunk = new Int32Array(postings)
-    this.#postingFreq = new Int32Array(postings)
-    this.#postingTitleFreq = new Int32Array(postings)
-    let at = 0
-    for (let termId = 0; termId < chunkLists.length; termId++) {
-      this.#postingStart[termId] = at
-      this.#postingChunk.set(chunkLists[termId]!, at)
-      this.#postingFreq.set(freqLists[termId]!, at)
-      this.#postingTitleFreq.set(titleFreqLists[termId]!, at)
-      at += chunkLists[termId]!.length
-    }
-    this.#postingStart[chunkLists.length] = at
     this.#score = new Float64Array(n)
     this.#matched = new Int32Array(n)
     this.#touched = new Int32Array(n)
@@ -134,14 +181,11 @@ export class Bm25Retriever implements Retriever {
 
   /** The `depth` best chunks for a query, best first. Chunks sharing no term with the query are not ranked. */
   search(query: string, depth: number): ScoredChunk[] {
-    const { k1, delta, coordination, titleWeight } = this.#options
+    const { coordination } = this.#options
     const chunkCount = this.#chunks.length
-    const postingTitleFreq = this.#postingTitleFreq
-    const norm = this.#norm
-    const titleNorm = this.#titleNorm
     const starts = this.#postingStart
     const postingChunk = this.#postingChunk
-    const postingFreq = this.#postingFreq
+    const postingWeight = this.#postingWeight
     const score = this.#score
     const matched = this.#matched
     const touched = this.#touched
@@ -161,35 +205,18 @@ export class Bm25Retriever implements Retriever {
       const idf = Math.log(1 + (chunkCount - df + 0.5) / (df + 0.5))
       for (let p = start; p < end; p++) {
         const id = postingChunk[p]!
-        const tf = postingFreq[p]!
-        let termScore: number
-        if (titleWeight === 0) {
-          // This exact expression (not the BM25F one below with w = 0) keeps MiniSearch's scores to the bit.
-          termScore = idf * (delta + (tf * (k1 + 1)) / (tf + k1 * norm[id]!))
-        } else {
-          const titleTf = postingTitleFreq[p]!
-          let pseudo = tf === 0 ? 0 : tf / norm[id]!
-          if (titleTf > 0) pseudo += (titleWeight * titleTf) / titleNorm[id]!
-          termScore = idf * (delta + (pseudo * (k1 + 1)) / (k1 + pseudo))
-        }
         if (matched[id] === 0) touched[touchedCount++] = id
         if (first) matched[id]!++
-        score[id]! += termScore
+        score[id]! += idf * postingWeight[p]!
       }
     }
+    if (coordination) for (let i = 0; i < touchedCount; i++) score[touched[i]!]! *= matched[touched[i]!]!
 
     // Keep the best `depth` by (score desc, corpus position asc), as `Array.prototype.slice(0, depth)` would.
     const integer = Math.trunc(depth) || 0
     const keep = integer < 0 ? Math.max(0, touchedCount + integer) : Math.min(touchedCount, integer)
-    const ordinal = (id: number) => this.#chunks[id]!.ordinal
-    const final = coordination ? (id: number) => score[id]! * matched[id]! : (id: number) => score[id]!
-    const before = (a: number, b: number) => {
-      const scoreA = final(a)
-      const scoreB = final(b)
-      return scoreA > scoreB || (scoreA === scoreB && ordinal(a) < ordinal(b))
-    }
-    const best = bestOf(touched, touchedCount, keep, before)
-    const results = best.map((id) => ({ chunk: this.#chunks[id]!, score: final(id) }))
+    const best = bestOf(touched, touchedCount, keep, score, this.#ordinal)
+    const results = best.map((id) => ({ chunk: this.#chunks[id]!, score: score[id]! }))
     for (let i = 0; i < touchedCount; i++) {
       const id = touched[i]!
       score[id] = 0

@@ -3,20 +3,7 @@ import { charNgrams } from './char-ngrams.ts'
 import type { Retriever, ScoredChunk } from './retriever.ts'
 import { isStopword, tokenizeWords } from './text-analyzer.ts'
 import { bestOf } from './best-of.ts'
-
-/** A growable Int32Array, for the chunk-by-chunk gram lists built before the postings. */
-class IntList {
-  values = new Int32Array(1024)
-  length = 0
-  push(value: number): void {
-    if (this.length === this.values.length) {
-      const grown = new Int32Array(this.values.length * 2)
-      grown.set(this.values)
-      this.values = grown
-    }
-    this.values[this.length++] = value
-  }
-}
+import { IntList } from './int-list.ts'
 
 /**
  * Character n-gram TF-IDF cosine retrieval: a signal unlike BM25's whole stemmed terms, robust to typos
@@ -32,6 +19,8 @@ class IntList {
  */
 export class CharNgramRetriever implements Retriever {
   readonly #chunks: readonly Chunk[]
+  /** Each chunk's corpus position, the tie-break of equal scores. */
+  readonly #ordinal: Float64Array
   readonly #gramIds = new Map<string, number>()
   /** Gram ids of each distinct word met, so a repeated word is cut into grams once. */
   readonly #wordGrams = new Map<string, Int32Array>()
@@ -46,6 +35,7 @@ export class CharNgramRetriever implements Retriever {
 
   constructor(chunks: readonly Chunk[]) {
     this.#chunks = chunks
+    this.#ordinal = Float64Array.from(chunks, (chunk) => chunk.ordinal)
     const n = chunks.length
     // Pass 1: each chunk's distinct grams and their counts, chunk after chunk.
     const chunkStart = new Int32Array(n + 1)
@@ -141,9 +131,7 @@ export class CharNgramRetriever implements Retriever {
     }
     // Keep the best `depth` by (score desc, corpus position asc) (bestOf).
     const keep = Math.min(touchedCount, Math.max(0, Math.trunc(depth)))
-    const ordinal = (id: number) => this.#chunks[id]!.ordinal
-    const before = (a: number, b: number) => score[a]! > score[b]! || (score[a] === score[b] && ordinal(a) < ordinal(b))
-    const best = bestOf(touched, touchedCount, keep, before)
+    const best = bestOf(touched, touchedCount, keep, score, this.#ordinal)
     const results = best.map((id) => ({ chunk: this.#chunks[id]!, score: score[id]! }))
     for (let i = 0; i < touchedCount; i++) score[touched[i]!] = 0
     return results

@@ -5,8 +5,8 @@ import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ReportSchema } from '../src/contract/report-schema.ts'
-import { packTarball } from './pack-tarball.ts'
-import { tempProject, type TempProject } from './temp-project.ts'
+import { packTarball } from '../src/bench/packed-tarball.ts'
+import { tempProject, type TempProject } from '../src/bench/user-project.ts'
 
 let tarball = ''
 let removeTarball = () => {}

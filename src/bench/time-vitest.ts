@@ -19,10 +19,10 @@ export interface VitestRun {
  * `vitest <args>` as a user runs it (no CI, no GATE, no colour), timed from spawn to exit, its process
  * tree's memory sampled: what the benchmarks measure.
  */
-export function timeVitest(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<VitestRun> {
+export function timeVitest(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; /** Another project's Vitest (its vitest.mjs); default this repository's. */ bin?: string } = {}): Promise<VitestRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now()
-    const child = spawn(process.execPath, [vitestBin(), ...args], {
+    const child = spawn(process.execPath, [options.bin ?? vitestBin(), ...args], {
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       env: { ...process.env, CI: '', GATE: '', EVAL_STRICT: '', NO_COLOR: '1', FORCE_COLOR: '0', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

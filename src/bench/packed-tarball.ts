@@ -1,5 +1,6 @@
-// The package as a user receives it: `pnpm pack` (which runs the build) into a temp folder, once per
-// test file, in the file's own worker, so the other tests run meanwhile. RAG_EVAL_TARBALL names a ready one.
+// The package as a user receives it: `pnpm pack` (which runs the build) into a temp folder (the package
+// test packs once per test file, in the file's own worker; `rag-eval bench overhead` once per run).
+// RAG_EVAL_TARBALL names a ready one.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -1,5 +1,6 @@
 import type { CorpusDocument } from '../load/corpus.ts'
 import { countTextTokens, splitByTokens } from '../support/tokenizer.ts'
+import { sentenceSegments } from './sentence-segments.ts'
 
 export interface Chunk {
   /** `<docId>#<n>`, n from 1 in document order. */
@@ -34,14 +35,13 @@ interface Section {
 
 const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/
 const LINE_ITEM = /^\s*(?:[-*+]\s|\d+[.)]\s|\|)/
-const sentences = new Intl.Segmenter('en', { granularity: 'sentence' })
 
 function unitsOfParagraph(paragraph: string): Unit[] {
   const lines = paragraph.split('\n')
   const texts = lines.every((line) => LINE_ITEM.test(line)) || lines.some((line) => line.trimStart().startsWith('|'))
     ? lines.map((line) => ({ text: line.trim(), separator: '\n' }))
-    : [...sentences.segment(lines.map((line) => line.trim()).join(' '))].map((s, i) => ({
-        text: s.segment.trim(),
+    : sentenceSegments(lines.map((line) => line.trim()).join(' ')).map((segment, i) => ({
+        text: segment.trim(),
         separator: i === 0 ? '\n' : ' ',
       }))
   return texts

@@ -14,7 +14,7 @@ export type RagEvalOptions = Partial<RagEvalConfig> & {
   name?: string
 }
 
-/** What the global setup receives (through `provide`): plain JSON, since the evaluation runs in a child process. */
+/** What the global setup receives (through `provide`): plain JSON, since the evaluation may run in a child process. */
 export interface RagEvalProjectOptions {
   config?: string
   inline?: Record<string, unknown>
@@ -29,7 +29,7 @@ const EXT = import.meta.url.endsWith('.ts') ? 'ts' : 'js'
 function serialisable(inline: Record<string, unknown>): Record<string, unknown> {
   for (const [key, value] of Object.entries(inline)) {
     if (typeof value === 'function' || (typeof value === 'object' && value !== null && Object.values(value).some((v) => typeof v === 'function'))) {
-      throw new Error(`ragEval({ ${key} }): the evaluation runs in a child process, so an object with methods cannot be passed inline; put it in rag-eval.config.ts (system: './src/rag.ts' or an object there)`)
+      throw new Error(`ragEval({ ${key} }): the evaluation may run in a child process (live and record runs, watch mode), so an object with methods cannot be passed inline; put it in rag-eval.config.ts (system: './src/rag.ts' or an object there)`)
     }
   }
   return JSON.parse(JSON.stringify(inline)) as Record<string, unknown>

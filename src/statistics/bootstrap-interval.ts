@@ -74,16 +74,38 @@ function percentileInterval(replicates: number[], level: number): Interval {
  * questions, and the fifth of `rag-eval retrieval`'s time they took.
  */
 export function bootstrapMeanInterval(values: readonly number[], options: BootstrapOptions): Interval | null {
+  return bootstrapMeanIntervals([values], options)[0]!
+}
+
+/**
+ * bootstrapMeanInterval of each list, to the bit. The draws depend only on the seed and the number of
+ * values, so lists of equal length (a summary's metrics over the same questions) share one stream of
+ * draws: each resample's indices are drawn once and summed over every such list.
+ */
+export function bootstrapMeanIntervals(lists: readonly (readonly number[])[], options: BootstrapOptions): (Interval | null)[] {
   const level = checkedLevel(options)
-  const n = values.length
-  if (n === 0) return null
-  if (n === 1) return { low: values[0]!, high: values[0]!, method: 'bootstrap-percentile' }
-  const random = mulberry32(options.seed)
-  const replicates = new Array<number>(options.resamples)
-  for (let r = 0; r < options.resamples; r++) {
-    let sum = 0
-    for (let i = 0; i < n; i++) sum += values[Math.floor(random() * n)]!
-    replicates[r] = sum / n
+  const intervals: (Interval | null)[] = lists.map((values) =>
+    values.length === 0 ? null : values.length === 1 ? { low: values[0]!, high: values[0]!, method: 'bootstrap-percentile' } : null,
+  )
+  const byLength = new Map<number, number[]>()
+  lists.forEach((values, i) => {
+    if (values.length > 1) byLength.set(values.length, [...(byLength.get(values.length) ?? []), i])
+  })
+  for (const [n, members] of byLength) {
+    const random = mulberry32(options.seed)
+    const columns = members.map((i) => Float64Array.from(lists[i]!))
+    const replicates = members.map(() => new Array<number>(options.resamples))
+    const drawn = new Int32Array(n)
+    for (let r = 0; r < options.resamples; r++) {
+      for (let i = 0; i < n; i++) drawn[i] = Math.floor(random() * n)
+      for (let m = 0; m < columns.length; m++) {
+        const column = columns[m]!
+        let sum = 0
+        for (let i = 0; i < n; i++) sum += column[drawn[i]!]!
+        replicates[m]![r] = sum / n
+      }
+    }
+    members.forEach((i, m) => (intervals[i] = percentileInterval(replicates[m]!, level)))
   }
-  return percentileInterval(replicates, level)
+  return intervals
 }

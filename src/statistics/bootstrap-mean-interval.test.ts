@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { mulberry32 } from '../support/seeded-random.ts'
-import { bootstrapInterval, bootstrapMeanInterval } from './bootstrap-interval.ts'
+import { bootstrapInterval, bootstrapMeanInterval, bootstrapMeanIntervals } from './bootstrap-interval.ts'
 import { meanOrNull } from './descriptive.ts'
 
 const mean = (sample: readonly number[]) => meanOrNull(sample)!
@@ -21,5 +21,12 @@ describe('bootstrapMeanInterval', () => {
   it('null for no values, the value itself for one', () => {
     expect(bootstrapMeanInterval([], { resamples: 10, seed: 1 })).toBeNull()
     expect(bootstrapMeanInterval([0.25], { resamples: 10, seed: 1 })).toEqual({ low: 0.25, high: 0.25, method: 'bootstrap-percentile' })
+  })
+
+  it('bootstrapMeanIntervals gives each list its own bootstrapInterval of the mean, lists of equal length sharing the draws', () => {
+    const random = mulberry32(5)
+    const lists = [120, 7, 120, 0, 1, 7, 120].map((n) => Array.from({ length: n }, () => (random() < 0.5 ? random() : 1)))
+    const options = { resamples: 500, seed: 3 }
+    expect(bootstrapMeanIntervals(lists, options)).toStrictEqual(lists.map((values) => bootstrapInterval(values, mean, options)))
   })
 })

@@ -1,9 +1,8 @@
 import { QUESTION_TYPES, ANSWERABLE_TYPES } from '../load/golden-set-schema.ts'
 import { DIAGNOSES, type QuestionOutcome, type Summary } from '../contract/report-schema.ts'
-import type { Interval } from '../statistics/interval.ts'
 import { minimumDetectableDrop } from '../statistics/minimum-detectable-drop.ts'
 import { meanOrNull, percentile, round4 } from '../statistics/descriptive.ts'
-import { summaryInterval } from './summary-interval.ts'
+import { summaryIntervals, type IntervalRequest } from './summary-interval.ts'
 
 type AnswerableType = (typeof ANSWERABLE_TYPES)[number]
 type RankingField = 'reciprocalRank' | 'ndcg10' | 'docNdcg10' | 'recallAtK' | 'idBasedContextRecall' | 'idBasedContextPrecision'
@@ -23,7 +22,7 @@ export interface SummaryStatistics {
  * unclear refusals counted apart and left out of both); generation means with their P10 (the worst
  * tenth's edge) over the questions that have the score; the diagnosis counts. A mean over no questions
  * is null with its reason in `notComputed`; in the retrieval tier every generation metric is null.
- * With `statistics`, every mean gets its 95% interval in `intervals` (summaryInterval: Wilson for
+ * With `statistics`, every mean gets its 95% interval in `intervals` (summaryIntervals: Wilson for
  * proportions, seeded bootstrap for means); without (benchmarks), none. The minimum detectable drop of
  * recall (80% power, two-sided alpha, default 0.05) tells how large a regression this golden set can see.
  */
@@ -35,13 +34,13 @@ export function summarise(
   statistics: SummaryStatistics | null = null,
 ): Summary {
   const notComputed: Record<string, string> = {}
-  const intervals: Record<string, Interval> = {}
+  // Every mean's values, for its interval: computed at the end, all at once (the bootstrap shares its draws).
+  const intervalRequests: IntervalRequest[] = []
   const answerable = outcomes.filter((o) => o.type !== 'none')
   const mean = (path: string, values: readonly number[], emptyReason: string, kind: 'proportion' | 'mean' = 'mean'): number | null => {
     const value = meanOrNull(values)
     if (value === null) notComputed[path] = emptyReason
-    const interval = statistics && summaryInterval(values, kind, statistics.resamples)
-    if (interval) intervals[path] = interval
+    intervalRequests.push({ path, values, kind })
     return value === null ? null : round4(value)
   }
   const ofType = (type: AnswerableType) => answerable.filter((o) => o.type === type)
@@ -114,9 +113,10 @@ export function summarise(
     systemErrors,
     systemErrorRate: outcomes.length === 0 ? 0 : round4(systemErrors / outcomes.length),
     notComputed,
-    intervals,
+    intervals: {},
     minimumDetectableRecallDrop: null,
   }
+  if (statistics) summary.intervals = summaryIntervals(intervalRequests, statistics.resamples)
   summary.minimumDetectableRecallDrop = detectableRecallDrop(answerable.length, summary.recall, statistics?.alpha ?? 0.05, notComputed)
   return summary
 }

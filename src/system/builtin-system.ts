@@ -6,7 +6,7 @@ import { createRetriever } from './create-retriever.ts'
 import { extractiveAnswer } from './extractive-answerer.ts'
 import type { RagSystem, RetrievedChunk, SystemAnswer } from './rag-system.ts'
 import { DEFAULT_RETRIEVER_OPTIONS, type RetrieverOptions } from '../config/retriever-options.ts'
-import { contentTerms } from './text-analyzer.ts'
+import { termOf, tokenizeWords } from './text-analyzer.ts'
 
 export interface BuiltinSystem extends RagSystem {
   readonly chunks: readonly Chunk[]
@@ -29,10 +29,25 @@ type BuiltinOptions = Pick<EvalConfig, 'chunkTokens' | 'chunkOverlap' | 'rankDep
 
 /** Inverse document frequency over chunks, log(1 + N / df); a term no chunk has weighs as if df were 0.5. */
 function chunkIdf(chunks: readonly Chunk[]): (term: string) => number {
-  const df = new Map<string, number>()
-  for (const chunk of chunks) for (const term of new Set(contentTerms(chunk.text))) df.set(term, (df.get(term) ?? 0) + 1)
+  // Each distinct word's term once (null: a stopword), with its count and the last chunk that counted it:
+  // one lookup per word of the corpus, no set per chunk.
+  const df = new Map<string, { chunks: number; last: number }>()
+  const ofWord = new Map<string, { chunks: number; last: number } | null>()
+  chunks.forEach((chunk, id) => {
+    for (const word of tokenizeWords(chunk.text)) {
+      let entry = ofWord.get(word)
+      if (entry === undefined) {
+        const term = termOf(word)
+        entry = term === null ? null : (df.get(term) ?? df.set(term, { chunks: 0, last: -1 }).get(term)!)
+        ofWord.set(word, entry)
+      }
+      if (entry === null || entry.last === id) continue
+      entry.last = id
+      entry.chunks++
+    }
+  })
   return (term) => {
-    const count = df.get(term)
+    const count = df.get(term)?.chunks
     return count === undefined ? 0 : Math.log(1 + chunks.length / count)
   }
 }

@@ -22,6 +22,9 @@ for (const c of '!?') CLASS[c.charCodeAt(0)] = STERM
 for (const c of ',-:;') CLASS[c.charCodeAt(0)] = SCONTINUE
 for (const c of `"'()[]{}`) CLASS[c.charCodeAt(0)] = CLOSE
 
+/** The classes SB8 looks past for a lower-case letter: all but letters and terminators. */
+const SB8_SKIPS = [OTHER, SP, NUMERIC, SCONTINUE, CLOSE].reduce((skips, c) => ((skips[c] = 1), skips), new Uint8Array(9))
+
 /** Whether the text is printable ASCII only: the characters whose classes CLASS holds. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
 
@@ -29,7 +32,8 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
  * The text cut into sentences exactly as `Intl.Segmenter('en', { granularity: 'sentence' })` cuts it
  * (each segment untrimmed, in order). The segmenter costs microseconds per sentence, and the chunker and
  * the answerer split every paragraph of a corpus; for printable ASCII text the Unicode sentence-break
- * rules SB6-SB11 (UAX #29; no separators, extenders or other letters occur in it) are applied here instead, any other text goes to the segmenter.
+ * rules SB6-SB11 (UAX #29; no separators, extenders or other
+ * letters occur in it) are applied here instead; any other text goes to the segmenter.
  */
 export function sentenceSegments(text: string): string[] {
   if (!PRINTABLE_ASCII.test(text)) return Array.from(segmenter.segment(text), (s) => s.segment)
@@ -37,43 +41,32 @@ export function sentenceSegments(text: string): string[] {
   const cls = (i: number) => CLASS[text.charCodeAt(i)]!
   const segments: string[] = []
   let start = 0
-  /** Where SB8's look-ahead from an earlier position stopped: every character before it is one SB8 skips. */
-  let skipped = 0
-  for (let i = 1; i < n; i++) {
-    // Only after a terminator, its closing punctuation and spaces (SATerm Close* Sp*) can a sentence end.
-    let t = i - 1
-    let spaces = 0
-    while (t >= start && cls(t) === SP) {
-      t--
-      spaces++
-    }
-    let closes = 0
-    while (t >= start && cls(t) === CLOSE) {
-      t--
-      closes++
-    }
-    if (t < start) continue
+  for (let t = 0; t < n; t++) {
     const term = cls(t)
     if (term !== ATERM && term !== STERM) continue
+    // A sentence can end only after a terminator, its closing punctuation and spaces (SATerm Close* Sp*):
+    // inside that run SB9 and SB10 hold it together, so its end `i` is the one place to decide.
+    let i = t + 1
+    while (i < n && cls(i) === CLOSE) i++
+    while (i < n && cls(i) === SP) i++
+    if (i === n) break
+    const bare = i === t + 1
     const next = cls(i)
+    // SB6 ("3.5"), SB7 ("U.S")
+    if (term === ATERM && bare && next === NUMERIC) continue
+    if (term === ATERM && bare && next === UPPER && t > 0 && (cls(t - 1) === UPPER || cls(t - 1) === LOWER)) continue
     if (term === ATERM) {
-      // SB6 ("3.5"), SB7 ("U.S")
-      if (spaces === 0 && closes === 0 && next === NUMERIC) continue
-      if (spaces === 0 && closes === 0 && next === UPPER && t > start && (cls(t - 1) === UPPER || cls(t - 1) === LOWER)) continue
       // SB8: a lower-case word after anything but letters and terminators continues the sentence.
-      let j = Math.max(i, skipped)
-      while (j < n && (cls(j) === OTHER || cls(j) === SP || cls(j) === NUMERIC || cls(j) === SCONTINUE || cls(j) === CLOSE)) j++
-      skipped = j
+      let j = i
+      while (j < n && SB8_SKIPS[cls(j)]) j++
       if (j < n && cls(j) === LOWER) continue
     }
     // SB8a
     if (next === SCONTINUE || next === ATERM || next === STERM) continue
-    // SB9, SB10
-    if (spaces === 0 && next === CLOSE) continue
-    if (next === SP) continue
     // SB11
     segments.push(text.slice(start, i))
     start = i
+    t = i - 1
   }
   if (n > 0) segments.push(text.slice(start))
   return segments

@@ -83,6 +83,45 @@ function sectionsOf(doc: CorpusDocument): Section[] {
 }
 
 /**
+ * Whether o200k's pre-tokenizer cuts `left + right` into the pieces of `left` followed by those of
+ * `right`, so their token counts add up. No piece of its pattern reaches from a non-space character
+ * into a following space (a space only ever opens a piece), nor from a letter or digit into a following
+ * newline (a newline joins only whitespace, or punctuation before it: ".\n" is one piece); and the
+ * pattern never looks back, so `right` is cut as on its own.
+ */
+function joinsCleanly(left: string, right: string): boolean {
+  const last = left.charCodeAt(left.length - 1)
+  if (right.startsWith(' ')) return left.length > 0 && !/\s/.test(left[left.length - 1]!)
+  if (right.startsWith('\n')) return (last >= 0x30 && last <= 0x39) || (last >= 0x41 && last <= 0x5a) || (last >= 0x61 && last <= 0x7a)
+  return false
+}
+
+/**
+ * countTextTokens of the chunk text `heading + "\n" + text of units[0] + separator + text of units[1] ...`
+ * from the counts already made: the heading's, and each unit's with its separator, wherever the parts
+ * join cleanly (joinsCleanly); parts that do not (a newline after a sentence's period) are counted together.
+ */
+function joinedTokenCount(heading: string, headingTokens: number, units: readonly Unit[]): number {
+  let total = 0
+  let group = heading
+  let groupTokens: number | null = headingTokens
+  units.forEach((unit, i) => {
+    const separator = i === 0 ? '\n' : unit.separator
+    const part = separator + unit.text
+    const known = separator === unit.separator ? unit.tokens : null
+    if (joinsCleanly(group, part)) {
+      total += groupTokens ?? countTextTokens(group)
+      group = part
+      groupTokens = known
+    } else {
+      group += part
+      groupTokens = null
+    }
+  })
+  return total + (groupTokens ?? countTextTokens(group))
+}
+
+/**
  * Cuts a document into chunks of at most about `chunkTokens` tokens. Heading-aware: a chunk never spans
  * two sections and starts with its heading path (which counts towards its size). Sentences, list items
  * and table rows are kept whole; only a single unit longer than a chunk is cut, by tokens. Consecutive
@@ -92,7 +131,8 @@ export function chunkDocument(doc: CorpusDocument, options: ChunkOptions, firstO
   const chunks: Chunk[] = []
   for (const section of sectionsOf(doc)) {
     const headingLine = section.heading
-    const room = Math.max(1, options.chunkTokens - countTextTokens(headingLine))
+    const headingTokens = countTextTokens(headingLine)
+    const room = Math.max(1, options.chunkTokens - headingTokens)
     const units = section.units.flatMap((unit) =>
       unit.tokens <= room
         ? [unit]
@@ -109,7 +149,7 @@ export function chunkDocument(doc: CorpusDocument, options: ChunkOptions, firstO
         ordinal: firstOrdinal + chunks.length,
         heading: headingLine,
         text,
-        tokens: countTextTokens(text),
+        tokens: joinedTokenCount(headingLine, headingTokens, current),
       })
     }
     for (const unit of units) {

@@ -1,5 +1,6 @@
 import type { CorpusDocument } from '../load/corpus.ts'
-import type { GoldenQuestion, QuestionType } from '../load/golden-set-schema.ts'
+import type { GoldenQuestion } from '../load/golden-set-schema.ts'
+import type { QuestionType } from '../load/question-types.ts'
 import { termOf } from '../system/text-analyzer.ts'
 import { mulberry32 } from '../support/seeded-random.ts'
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { QUESTION_TYPES } from '../load/golden-set-schema.ts'
+import { QUESTION_TYPES } from '../load/question-types.ts'
 import { PairedComparisonSchema } from './paired-comparison.ts'
 
 /** One side of a comparison: what was given and what it measured. */

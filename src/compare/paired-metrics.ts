@@ -1,4 +1,4 @@
-import { ANSWERABLE_TYPES, type QuestionType } from '../load/golden-set-schema.ts'
+import { ANSWERABLE_TYPES, type QuestionType } from '../load/question-types.ts'
 import type { QuestionMetrics } from '../contract/question-metrics.ts'
 
 /**

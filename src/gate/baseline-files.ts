@@ -20,18 +20,6 @@ import {
 import { gatedValues } from './gated-metrics.ts'
 
 /**
- * The baseline folder of a mode. Offline runs compare with baseline/; live and record runs with
- * baseline/live/; replay runs with baseline/replay/ (a recording's numbers are not a live model's,
- * nor the offline judge's, so they never gate each other).
- */
-export function baselineDirFor(root: string, mode: 'offline' | 'live' | 'record' | 'replay'): string {
-  return mode === 'offline' ? root : `${root}/${mode === 'record' ? 'live' : mode}`
-}
-/** The command that accepts a run as the baseline, as hints name it (ragEval()'s project is named eval by default). */
-export const ACCEPT_BASELINE = 'vitest run --project eval -u'
-export const HOW_TO_CREATE_BASELINE = `create it with \`${ACCEPT_BASELINE}\` (here: pnpm baseline:update) under the same EVAL_MODE, and commit it (one folder per mode under the config's baseline root: offline at the root, live/ and replay/ inside)`
-
-/**
  * Reads the accepted baseline from `dir`: null when it does not exist yet; a DamagedBaseline when a file
  * is missing, unreadable, not JSON, or not the baseline format (a gated metric missing or misspelled, no
  * per-question outcomes...). Damage is not thrown: the gate fails on it and names what to do, and

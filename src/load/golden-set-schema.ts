@@ -1,9 +1,5 @@
 import { z } from 'zod'
-
-export const QUESTION_TYPES = ['single', 'multi', 'contradiction', 'none'] as const
-export type QuestionType = (typeof QUESTION_TYPES)[number]
-/** The types with an answer in the corpus: the ones retrieval metrics are computed over. */
-export const ANSWERABLE_TYPES = ['single', 'multi', 'contradiction'] as const satisfies readonly QuestionType[]
+import { QUESTION_TYPES, type QuestionType } from './question-types.ts'
 
 /** Names other tools use for the same types (RAG gold JSONL, RAGAS): accepted on input, stored canonical. */
 export const QUESTION_TYPE_ALIASES = { lookup: 'single', 'multi-hop': 'multi', abstention: 'none' } as const satisfies Record<

@@ -1,4 +1,4 @@
-import { ACCEPT_BASELINE, HOW_TO_CREATE_BASELINE } from '../gate/baseline-files.ts'
+import { ACCEPT_BASELINE, HOW_TO_CREATE_BASELINE } from '../gate/baseline-location.ts'
 import type { GateResult } from '../contract/gate-schema.ts'
 import { formatInterval, formatMetric, formatPValue, formatTable, formatDelta } from '../support/format-table.ts'
 

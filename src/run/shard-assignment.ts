@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import { InputError } from '../load/input-error.ts'
-import { QUESTION_TYPES, type QuestionType } from '../load/golden-set-schema.ts'
+import { QUESTION_TYPES, type QuestionType } from '../load/question-types.ts'
 
 /** One of `count` machines sharing a run (Vitest's `--shard=index/count`): index 1..count. */
 export const ShardSchema = z

@@ -1,4 +1,5 @@
-import { baselineDirFor, baselineFromReport, writeBaseline } from '../gate/baseline-files.ts'
+import { baselineFromReport, writeBaseline } from '../gate/baseline-files.ts'
+import { baselineDirFor } from '../gate/baseline-location.ts'
 import { evaluateGate } from '../gate/gate.ts'
 import { displayPath } from '../project/project-config.ts'
 import { writeReports } from '../report/write-report.ts'

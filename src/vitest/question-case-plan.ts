@@ -1,4 +1,4 @@
-import { ACCEPT_BASELINE } from '../gate/baseline-files.ts'
+import { ACCEPT_BASELINE } from '../gate/baseline-location.ts'
 import type { QuestionVerdict } from '../contract/gate-schema.ts'
 import type { QuestionOutcome } from '../contract/report-schema.ts'
 import { describeEvidence, type QuestionEvidence } from './matchers/evidence.ts'

@@ -1,6 +1,7 @@
 import type { CorpusDocument } from '../../load/corpus.ts'
 import { validateGoldenSet } from '../../load/golden-set.ts'
-import { GoldenQuestionSchema, type GoldenQuestion, type QuestionType, type UserContext } from '../../load/golden-set-schema.ts'
+import { GoldenQuestionSchema, type GoldenQuestion, type UserContext } from '../../load/golden-set-schema.ts'
+import { type QuestionType } from '../../load/question-types.ts'
 import { InputError } from '../../load/input-error.ts'
 
 /** A document a record names as a source, and where. */

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { QuestionTypeSchema, UserContextSchema, type GoldenQuestion, type QuestionType } from '../../load/golden-set-schema.ts'
+import { QuestionTypeSchema, UserContextSchema, type GoldenQuestion } from '../../load/golden-set-schema.ts'
+import { type QuestionType } from '../../load/question-types.ts'
 import { assignQuestionIds } from '../question-ids.ts'
 import type { ImportResult } from './imported-question.ts'
 import { parseRecords } from './read-records.ts'

@@ -1,4 +1,5 @@
-import { QUESTION_TYPES, QuestionTypeSchema, type GoldenQuestion, type QuestionType } from '../../load/golden-set-schema.ts'
+import { QuestionTypeSchema, type GoldenQuestion } from '../../load/golden-set-schema.ts'
+import { QUESTION_TYPES, type QuestionType } from '../../load/question-types.ts'
 import { finding, type Finding } from './finding.ts'
 
 export type TypeFloors = Record<QuestionType, number>

@@ -1,4 +1,4 @@
-import type { QuestionType } from '../../load/golden-set-schema.ts'
+import type { QuestionType } from '../../load/question-types.ts'
 
 export interface HitInput {
   type: QuestionType

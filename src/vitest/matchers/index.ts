@@ -1,5 +1,5 @@
 import type { MatcherResult, MatcherState } from 'vitest'
-import { QuestionOutcomeSchema, type QuestionOutcome } from '../../contract/report-schema.ts'
+import { QuestionOutcomeSchema, type QuestionOutcome } from '../../contract/question-outcome-schema.ts'
 import { beFaithful } from './to-be-faithful.ts'
 import { coverGoldAnswer } from './to-cover-gold-answer.ts'
 import { hitContext, type HitOptions } from './to-hit-context.ts'

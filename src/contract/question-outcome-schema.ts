@@ -1,0 +1,90 @@
+import { z } from 'zod'
+import { QUESTION_TYPES } from '../load/question-types.ts'
+import { JudgeRepeatsSchema } from './judge-noise-schema.ts'
+
+// One question's outcome in reports/latest.json (the report contract: report-schema.ts), in a module of its
+// own so that what reads outcomes alone (the matchers, in every test worker) builds only this schema.
+/** A metric's value: null when it cannot be computed (the reason is in the summary's notComputed). */
+export const metric = z.number().nullable()
+
+export const RankedEntrySchema = z.object({ chunkId: z.string(), docId: z.string(), score: z.number() })
+/**
+ * A chunk of the context. `text` is carried in memory only: writeReports puts it in contexts.jsonl beside
+ * latest.json (what `rag-eval export --format ragas` reads) and leaves it out of latest.json, which stays lean.
+ */
+export const ContextEntrySchema = z.object({ chunkId: z.string(), docId: z.string(), tokens: z.number().int(), text: z.string().optional() })
+
+export const ClaimVerdictSchema = z.object({
+  claim: z.string(),
+  verdict: z.enum(['supported', 'unsupported', 'undecidable']),
+  overlap: z.number().nullable(),
+  missingNumbers: z.array(z.string()),
+  chunkId: z.string().nullable(),
+  /** Model judge only: its own verdict (contradicted and not_found both count as unsupported) and reason. */
+  judgeVerdict: z.enum(['supported', 'contradicted', 'not_found']).optional(),
+  reason: z.string().optional(),
+})
+
+/** How a generation score came about: its status and the counts behind it (never NaN). */
+export const ScoreDetailSchema = z.object({ status: z.string(), numerator: z.number(), denominator: z.number() })
+
+export const GenerationDetailSchema = z.object({
+  refusal: z.enum(['refused', 'answered', 'unclear']),
+  faithfulness: ScoreDetailSchema.extend({ claims: z.array(ClaimVerdictSchema) }),
+  answerRelevancy: ScoreDetailSchema,
+  coverage: ScoreDetailSchema.extend({ missing: z.array(z.string()) }),
+  /** contradiction questions: the governing facts carried and the superseded ones repeated. */
+  contradiction: z.object({ governingFacts: z.array(z.string()), staleFacts: z.array(z.string()) }).nullable(),
+  /** Metrics the model judge could not score (no valid output after one repair): null, status judge-error. */
+  judgeErrors: z.array(z.object({ metric: z.string(), message: z.string() })).default([]),
+})
+export type GenerationDetail = z.infer<typeof GenerationDetailSchema>
+
+export const DIAGNOSES = ['healthy', 'model ignores context', 'retrieval misses', 'both broken'] as const
+
+export const QuestionOutcomeSchema = z.object({
+  id: z.string(),
+  type: z.enum(QUESTION_TYPES),
+  question: z.string(),
+  /** The golden question's userContext, passed verbatim to the system. */
+  userContext: z.record(z.string(), z.unknown()).nullable().default(null),
+  /** Why the system failed on this question; the question then counts as a miss everywhere. */
+  systemError: z.string().nullable().default(null),
+  answerDocIds: z.array(z.string()),
+  governingDocId: z.string().nullable(),
+  goldAnswer: z.string().nullable(),
+  rankedDocIds: z.array(z.string()),
+  contextDocIds: z.array(z.string()),
+  contextTokens: z.number().int(),
+  relevantChunkCount: z.number().int().nullable(),
+  hit: z.boolean(),
+  reciprocalRank: metric,
+  ndcg10: metric,
+  docNdcg10: metric,
+  recallAtK: metric,
+  /**
+   * RAGAS's IDBasedContextRecall and IDBasedContextPrecision of the context (src/scoring/retrieval/):
+   * retrieved ids = contextDocIds, reference ids = answerDocIds; null where RAGAS gives NaN (recall
+   * with no answer docs, precision with an empty context). `rag-eval export --format ragas` hands RAGAS
+   * the same ids, so RAGAS computes the same values.
+   */
+  idBasedContextRecall: metric.default(null),
+  idBasedContextPrecision: metric.default(null),
+  /** The ten best ranked chunks with their scores: the evidence for a miss. */
+  topRanked: z.array(RankedEntrySchema),
+  /** The chunks packed into the context, with their sizes. */
+  context: z.array(ContextEntrySchema),
+  answer: z.string().nullable(),
+  refused: z.boolean().nullable(),
+  faithfulness: metric,
+  unsupportedClaims: z.array(z.string()).nullable(),
+  answerRelevancy: metric,
+  coverage: metric,
+  contradictionHandled: z.boolean().nullable(),
+  diagnosis: z.enum(DIAGNOSES).nullable(),
+  /** How each generation score came about; null in the retrieval tier. */
+  generation: GenerationDetailSchema.nullable(),
+  /** With EVAL_REPEATS > 1: the judge-derived scores of every repeat (the first is the score above); null otherwise. */
+  judgeRepeats: JudgeRepeatsSchema.nullable().default(null),
+})
+export type QuestionOutcome = z.infer<typeof QuestionOutcomeSchema>

@@ -10,20 +10,21 @@ import type { GateResult, MetricVerdict } from '../contract/gate-schema.ts'
 import { renderComparison } from '../compare/render-comparison.ts'
 import { formatInterval, formatMetric, formatPValue } from '../support/format-table.ts'
 import { caseNote, planQuestionCase } from './question-case-plan.ts'
-import type { SharedEvaluation } from './shared-evaluation.ts'
+import { readShared, type SharedEvaluation } from './shared-evaluation.ts'
 import './matchers/index.ts'
 
 type Evaluation = Extract<SharedEvaluation, { ok: true }>
 
 /** The shared run, or a failing case when it crashed: a broken evaluation is never a pass. */
 function sharedEvaluation(): Evaluation | null {
-  const evaluation = inject('evaluation')
-  if (evaluation === undefined) {
+  const text = inject('evaluation')
+  if (text === undefined) {
     it('the evaluation runs', () => {
       throw new Error('no shared evaluation: run these files in the eval project (its globalSetup runs the evaluation)')
     })
     return null
   }
+  const evaluation = readShared(text)
   if (!evaluation.ok) {
     it('the evaluation runs', () => {
       throw new Error(evaluation.error)

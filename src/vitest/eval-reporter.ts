@@ -4,7 +4,7 @@ import type { Report } from '../contract/report-schema.ts'
 import { renderRunDiff } from '../report/render-run-diff.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { renderComparison } from '../compare/render-comparison.ts'
-import './shared-evaluation.ts'
+import { readShared } from './shared-evaluation.ts'
 
 /**
  * Prints the evaluation at the end of every Vitest run: the metrics per type, the gated metrics against
@@ -32,8 +32,9 @@ export default class EvalReporter implements Reporter {
     // vitest --merge-reports: no evaluation ran here; the shards' measurements make the run's report.
     // Imported only then: vitest.config.ts loads this file, and the merge pulls in the whole report assembly.
     if (vitest && project && vitest.config.mergeReports) return (await import('./merge-after-blobs.ts')).mergeShardsAfterBlobs(vitest, project.config.provide?.ragEvalOptions ?? {})
-    const evaluation = project?.getProvidedContext().evaluation
-    if (!vitest || !evaluation) return
+    const provided = project?.getProvidedContext().evaluation
+    if (!vitest || !provided) return
+    const evaluation = readShared(provided)
     const log = (text: string) => vitest.logger.log(text)
     log('')
     if (!evaluation.ok) {

@@ -1,5 +1,6 @@
 import type { Report } from '../contract/report-schema.ts'
 import { InputError } from '../load/input-error.ts'
+import { collectGarbage } from '../support/collect-garbage.ts'
 import { loadProjectConfig } from '../project/load-project-config.ts'
 import { runKnobs, type ProjectConfig } from '../project/project-config.ts'
 import { withoutContextTexts } from '../report/context-sidecar.ts'
@@ -52,6 +53,9 @@ export async function evaluateProject(
   const comparing = request.role === 'compare'
   const options = { tier: evaluationTier(process.env.EVAL_TIER), env: { ...process.env, GATE: '' }, ...run, ...(comparing ? { baselineRoot: null } : {}) } as const
   const report = request.shard ? (await evaluateShard(project, { ...options, shard: request.shard })).report : await evaluate(project, options)
+  // The run's garbage (the index, the rankings, the texts) goes before the reports are written and Vitest
+  // collects its test results: the peak is then what is retained plus what comes next, not their sum.
+  collectGarbage()
   if (!comparing && !request.shard) writeReports(report, project.reports)
   // The context texts stay in contexts.jsonl (written above): no case reads them, and they are a third of a large report.
   return { report: withoutContextTexts(report), reportsDir: project.reports, baselineRoot: project.baseline, projectRoot: project.root }

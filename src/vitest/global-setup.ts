@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url'
 import type { TestProject } from 'vitest/node'
 import { importOwnModule } from '../support/import-module.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
-import { sharedEvaluation, type SharedEvaluation } from './shared-evaluation.ts'
+import { rmSync } from 'node:fs'
+import { shareEvaluation, sharedEvaluation, type SharedEvaluation } from './shared-evaluation.ts'
 
 // The rest of the evaluation is loaded on demand, by Node rather than by Vite's module runner (which would
 // transform its 150 modules again on every run): importOwnModule.
@@ -29,7 +30,7 @@ async function evaluateOnce(options: RagEvalProjectOptions, watch: boolean): Pro
   }
 }
 
-export default async function setup(project: TestProject): Promise<void> {
+export default async function setup(project: TestProject): Promise<() => void> {
   const shard = project.vitest.config.shard
   const options: RagEvalProjectOptions = { ...(project.config.provide?.ragEvalOptions ?? {}), ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}) }
   const share = async () => {
@@ -40,10 +41,20 @@ export default async function setup(project: TestProject): Promise<void> {
     // A shard measures a part of the golden set: never a baseline.
     const evaluation = update && shard ? { ok: false as const, error: `vitest -u cannot accept a baseline from shard ${shard.index}/${shard.count} (a part of the golden set): accept it from one whole run (vitest run --project eval -u)` } : await evaluateOnce(options, project.vitest.config.watch)
     const shared = update ? (await own<typeof import('./accept-as-baseline.ts')>('accept-as-baseline')).acceptAsBaseline(evaluation) : evaluation
-    project.provide('evaluation', shared)
+    const provided = shareEvaluation(shared)
+    project.provide('evaluation', provided)
+    // Watch mode: the previous run's file goes as this one's comes.
+    removeShared()
+    if (provided.ok) written.add(provided.file)
     project.provide('comparison', b === null ? null : await (await own<typeof import('./compare-with.ts')>('compare-with')).compareWith(bConfig!, options, shared, b))
+  }
+  const written = new Set<string>()
+  const removeShared = () => {
+    for (const file of written) rmSync(file, { force: true })
+    written.clear()
   }
   await share()
   // Watch mode: every rerun measures again (the trigger may be a change to the corpus or the golden set).
   project.onTestsRerun(share)
+  return removeShared
 }

@@ -1,4 +1,4 @@
-import { mulberry32 } from '../support/seeded-random.ts'
+import { Mulberry32 } from '../support/seeded-random.ts'
 import { checkLevel, DEFAULT_LEVEL, type Interval } from './interval.ts'
 
 export interface BootstrapOptions {
@@ -38,11 +38,11 @@ export function bootstrapInterval(
     const only = statistic(values)
     return { low: only, high: only, method: 'bootstrap-percentile' }
   }
-  const random = mulberry32(options.seed)
+  const random = new Mulberry32(options.seed)
   const sample = new Array<number>(n)
   const replicates = new Array<number>(options.resamples)
   for (let r = 0; r < options.resamples; r++) {
-    for (let i = 0; i < n; i++) sample[i] = values[Math.floor(random() * n)]!
+    for (let i = 0; i < n; i++) sample[i] = values[Math.floor(random.next() * n)]!
     replicates[r] = statistic(sample)
   }
   return percentileInterval(replicates, level)
@@ -92,12 +92,12 @@ export function bootstrapMeanIntervals(lists: readonly (readonly number[])[], op
     if (values.length > 1) byLength.set(values.length, [...(byLength.get(values.length) ?? []), i])
   })
   for (const [n, members] of byLength) {
-    const random = mulberry32(options.seed)
+    const random = new Mulberry32(options.seed)
     const columns = members.map((i) => Float64Array.from(lists[i]!))
     const replicates = members.map(() => new Array<number>(options.resamples))
     const drawn = new Int32Array(n)
     for (let r = 0; r < options.resamples; r++) {
-      for (let i = 0; i < n; i++) drawn[i] = Math.floor(random() * n)
+      for (let i = 0; i < n; i++) drawn[i] = Math.floor(random.next() * n)
       for (let m = 0; m < columns.length; m++) {
         const column = columns[m]!
         let sum = 0

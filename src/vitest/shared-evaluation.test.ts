@@ -1,4 +1,6 @@
-import { writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { existsSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Report } from '../contract/report-schema.ts'
 import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
@@ -38,5 +40,19 @@ describe('the shared evaluation travels to the cases as a file of this run, chec
     const failed = { ok: false as const, error: 'the evaluation failed: corpus/x.md: not UTF-8' }
     expect(shareEvaluation(failed)).toBe(failed)
     expect(readShared(failed)).toBe(failed)
+  })
+})
+
+describe('a shared file left by a killed Vitest run', () => {
+  it('is removed by the next run when its process is gone; a live process’s file stays', () => {
+    const dir = temp.make('shared-evaluation-')
+    // A pid that existed and is gone: a child that has exited.
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout
+    const orphan = join(dir, `.vitest-evaluation.${gone}.0a1b2c3d.json`)
+    const live = join(dir, `.vitest-evaluation.${process.ppid}.0a1b2c3d.json`)
+    const other = join(dir, 'latest.json')
+    for (const file of [orphan, live, other]) writeFileSync(file, '{}')
+    shareEvaluation(evaluation(dir, 1))
+    expect([orphan, live, other].map((file) => existsSync(file))).toEqual([false, true, true])
   })
 })

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../support/write-file-atomic.ts'
 import type { CompareResult } from '../compare/comparison-schema.ts'
@@ -57,6 +57,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  */
 export function shareEvaluation(evaluation: SharedEvaluation): ProvidedEvaluation {
   if (!evaluation.ok) return evaluation
+  removeOrphans(evaluation.reportsDir)
   const text = JSON.stringify(evaluation)
   const file = join(evaluation.reportsDir, `.vitest-evaluation.${process.pid}.${randomBytes(4).toString('hex')}.json`)
   writeFileAtomic(file, text)
@@ -64,6 +65,32 @@ export function shareEvaluation(evaluation: SharedEvaluation): ProvidedEvaluatio
   inProcess.clear()
   inProcess.set(digest, evaluation)
   return { ok: true, file, sha256: digest }
+}
+
+const SHARED_FILE = /^\.vitest-evaluation\.(\d+)\.[0-9a-f]+\.json$/
+
+/** Whether a process with this pid runs on this machine (EPERM: it does, as another user's). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Shared files whose Vitest process is gone (killed before it could remove its file): nobody will read them. */
+function removeOrphans(dir: string): void {
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const pid = SHARED_FILE.exec(name)?.[1]
+    if (pid !== undefined && !alive(Number(pid))) rmSync(join(dir, name), { force: true })
+  }
 }
 
 /** The provided evaluation, read once per process; a file that is not the one this run wrote is a failed evaluation. */

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
-import { parse as parseYaml } from 'yaml'
 import { z } from 'zod'
 import { selectCorpusFiles, type ExcludedFile } from './corpus-files.ts'
 import { CorpusSpecSchema } from './corpus-spec.ts'
 import { firstHeading } from './first-heading.ts'
 import { InputError } from './input-error.ts'
 import { decodeUtf8Text } from './utf8-text.ts'
+import { parseFrontMatter } from './front-matter.ts'
 
 /** Message for a mistyped front-matter field. */
 function expected(what: string) {
@@ -64,7 +64,7 @@ function frontMatterOf(text: string, file: string): { data: DocumentFrontMatter;
   if (!match) throw new InputError(`${file}: front matter opened by '---' on line 1 is not closed by a '---' line`)
   let data: unknown
   try {
-    data = parseYaml(match[1]!)
+    data = parseFrontMatter(match[1]!)
   } catch (error) {
     throw new InputError(`${file}: front matter is not valid YAML (${(error as Error).message.split('\n')[0]})`)
   }

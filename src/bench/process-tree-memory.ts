@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
+import { procPids, procStat } from '../support/proc-stat.ts'
 
 /** Peak memory of a process tree while it ran: the sum over its processes, and the largest single one. */
 export interface TreeMemory {
@@ -21,16 +22,10 @@ function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 /** The pids of `root` and every descendant, from each process's parent in /proc/<pid>/stat. */
 function treeOf(root: number): number[] {
   const children = new Map<number, number[]>()
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
-      // The command name (field 2) may hold spaces and parentheses: the parent pid follows its last ')'.
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)])
-    } catch {
-      // Gone between readdir and read.
-    }
+  for (const pid of procPids() ?? []) {
+    // A process gone between the listing and the read has no stat.
+    const parent = procStat(pid)?.parent
+    if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), pid])
   }
   const tree: number[] = []
   for (const queue = [root]; queue.length > 0; ) {
@@ -47,12 +42,7 @@ function treeOf(root: number): number[] {
  * can be missed by up to one interval's growth. Elsewhere than Linux: null.
  */
 export function watchTreeMemory(root: number, intervalMs = 50): { stop: () => TreeMemory | null } {
-  let available = true
-  try {
-    readdirSync('/proc')
-  } catch {
-    available = false
-  }
+  const available = procPids() !== null
   const peak: TreeMemory = { peakTreeMb: 0, peakProcessMb: 0 }
   const sample = () => {
     let sum = 0

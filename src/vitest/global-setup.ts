@@ -1,8 +1,8 @@
+import { rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { TestProject } from 'vitest/node'
 import { importOwnModule } from '../support/import-module.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
-import { rmSync } from 'node:fs'
 import { shareEvaluation, sharedEvaluation, type SharedEvaluation } from './shared-evaluation.ts'
 
 // The rest of the evaluation is loaded on demand, by Node rather than by Vite's module runner (which would

@@ -90,9 +90,8 @@ function sectionsOf(doc: CorpusDocument): Section[] {
  * pattern never looks back, so `right` is cut as on its own.
  */
 function joinsCleanly(left: string, right: string): boolean {
-  const last = left.charCodeAt(left.length - 1)
   if (right.startsWith(' ')) return left.length > 0 && !/\s/.test(left[left.length - 1]!)
-  if (right.startsWith('\n')) return (last >= 0x30 && last <= 0x39) || (last >= 0x41 && last <= 0x5a) || (last >= 0x61 && last <= 0x7a)
+  if (right.startsWith('\n')) return /[0-9A-Za-z]$/.test(left)
   return false
 }
 

@@ -7,11 +7,13 @@ import { sharedEvaluation, type SharedEvaluation } from './shared-evaluation.ts'
 
 // The worker beside this file: TypeScript in this repository (run through tsx), compiled JavaScript in the package.
 const WORKER = fileURLToPath(new URL(`./evaluation-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url))
+
 /**
  * Runs the evaluation once, in a child process (live and record runs, so a Vitest killed mid-run loses
  * no model call already paid for; watch mode, so every run measures the current code), and receives its
- * report over the IPC channel, tagged with this run's id: a report file left by an earlier run can never stand in for this one, and a child that ends
- * without sending its report is a failed evaluation. The child runs without GATE: the cases decide.
+ * report over the IPC channel, tagged with this run's id: a report file left by an earlier run can never
+ * stand in for this one, and a child that ends without sending its report is a failed evaluation. The
+ * child runs without GATE: the cases decide.
  */
 export function runEvaluation(options: RagEvalProjectOptions, worker: string = WORKER, role: 'run' | 'compare' = 'run'): Promise<SharedEvaluation> {
   const runId = randomUUID()

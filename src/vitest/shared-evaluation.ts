@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../support/write-file-atomic.ts'
+import { isProcessAlive } from '../system/process-group.ts'
 import type { CompareResult } from '../compare/comparison-schema.ts'
 import type { Report } from '../contract/report-schema.ts'
 import type { Shard } from '../run/shard-assignment.ts'
@@ -69,16 +70,6 @@ export function shareEvaluation(evaluation: SharedEvaluation): ProvidedEvaluatio
 
 const SHARED_FILE = /^\.vitest-evaluation\.(\d+)\.[0-9a-f]+\.json$/
 
-/** Whether a process with this pid runs on this machine (EPERM: it does, as another user's). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 /** Shared files whose Vitest process is gone (killed before it could remove its file): nobody will read them. */
 function removeOrphans(dir: string): void {
   let names: string[]
@@ -89,7 +80,7 @@ function removeOrphans(dir: string): void {
   }
   for (const name of names) {
     const pid = SHARED_FILE.exec(name)?.[1]
-    if (pid !== undefined && !alive(Number(pid))) rmSync(join(dir, name), { force: true })
+    if (pid !== undefined && !isProcessAlive(Number(pid))) rmSync(join(dir, name), { force: true })
   }
 }
 

@@ -1,9 +1,12 @@
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
 import type { Jiti } from 'jiti'
 
 /** Files Node loads itself: jiti hands them to Node's import() anyway (and Node caches them either way). */
 const JAVASCRIPT_FILE = /\.[cm]?js$/
+
+const jitiOptions = (moduleCache: boolean) => ({ moduleCache, interopDefault: true })
 
 const loaders = new Map<boolean, Jiti>()
 /**
@@ -16,7 +19,7 @@ const loaders = new Map<boolean, Jiti>()
 function typeScriptLoader(moduleCache: boolean): Jiti {
   let loader = loaders.get(moduleCache)
   if (!loader) {
-    loader = (createRequire(import.meta.url)('jiti') as typeof import('jiti')).createJiti(import.meta.url, { moduleCache, interopDefault: true })
+    loader = (createRequire(import.meta.url)('jiti') as typeof import('jiti')).createJiti(import.meta.url, jitiOptions(moduleCache))
     loaders.set(moduleCache, loader)
   }
   return loader
@@ -45,4 +48,16 @@ export async function importModule(file: string): Promise<unknown> {
 export async function importOwnModule<T>(file: string): Promise<T> {
   if (!file.endsWith('.ts')) return (await import(pathToFileURL(file).href)) as T
   return typeScriptLoader(true).import<T>(file)
+}
+
+/**
+ * A worker thread running one of this package's own modules, loaded as importOwnModule loads it: natively
+ * when compiled, through jiti (the same options, so the same disk cache) when TypeScript. An error while
+ * loading it (an unhandled rejection in the thread) reaches the thread's 'error' event.
+ */
+export function ownModuleThread(file: string, workerData: unknown): Worker {
+  if (!file.endsWith('.ts')) return new Worker(pathToFileURL(file), { workerData })
+  const jiti = createRequire(import.meta.url).resolve('jiti')
+  const load = `require(${JSON.stringify(jiti)}).createJiti(${JSON.stringify(import.meta.url)}, ${JSON.stringify(jitiOptions(true))}).import(${JSON.stringify(file)})`
+  return new Worker(load, { eval: true, workerData })
 }

@@ -2,6 +2,7 @@ import { baselineFromReport, writeBaseline } from '../gate/baseline-files.ts'
 import { baselineDirFor } from '../gate/baseline-location.ts'
 import { evaluateGate } from '../gate/gate.ts'
 import { displayPath } from '../project/project-config.ts'
+import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { writeReports } from '../report/write-report.ts'
 import type { SharedEvaluation } from './shared-evaluation.ts'
 
@@ -17,5 +18,5 @@ export function acceptAsBaseline(evaluation: SharedEvaluation): SharedEvaluation
   // Shown as the report shows paths: relative to the project root.
   const report = { ...evaluation.report, gate: evaluateGate(evaluation.report, baseline, displayPath({ root: evaluation.projectRoot }, dir), evaluation.report.config.tolerance) }
   writeReports(report, evaluation.reportsDir)
-  return { ...evaluation, report, baselineUpdated: true }
+  return { ...evaluation, report, terminalSummary: renderTerminalSummary(report), baselineUpdated: true }
 }

@@ -1,4 +1,5 @@
 import { compareReports } from '../compare/compare-reports.ts'
+import { renderComparison } from '../compare/render-comparison.ts'
 import { writeComparison } from '../compare/write-comparison.ts'
 import { InputError } from '../load/input-error.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
@@ -17,7 +18,7 @@ export async function compareWith(bConfig: string, options: RagEvalProjectOption
   try {
     const result = compareReports(a.report, measured.report, { a: side(options.config ?? (process.env.RAG_EVAL_CONFIG || 'the project config')), b: side(bConfig) })
     writeComparison(a.reportsDir, result)
-    return { ok: true, result }
+    return { ok: true, result, text: renderComparison(result, 'text') }
   } catch (error) {
     if (error instanceof InputError) return { ok: false, error: error.message }
     throw error

@@ -7,24 +7,49 @@ import { questionPassed, questionThresholds, type QuestionThresholds } from '../
 import { QUESTION_TYPES } from '../load/question-types.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import type { GateResult, MetricVerdict } from '../contract/gate-schema.ts'
-import { renderComparison } from '../compare/render-comparison.ts'
 import { formatInterval, formatMetric, formatPValue } from '../support/format-table.ts'
 import { caseNote, planQuestionCase } from './question-case-plan.ts'
-import { readShared, type SharedEvaluation } from './shared-evaluation.ts'
-import './matchers/index.ts'
+import { receiveRun, type SharedEvaluation, type SharedRun } from './shared-evaluation.ts'
+// The matchers' types (the module augmentation of vitest's Assertion), without loading the schema checks.
+import type {} from './matchers/index.ts'
+import { ragMatchersWith } from './matchers/rag-matchers-with.ts'
 
 type Evaluation = Extract<SharedEvaluation, { ok: true }>
 
-/** The shared run, or a failing case when it crashed: a broken evaluation is never a pass. */
-function sharedEvaluation(): Evaluation | null {
-  const text = inject('evaluation')
-  if (text === undefined) {
+/**
+ * The outcomes of this run's report, which the cases assert on: made by this package and never edited,
+ * they need no schema check (so the cases' worker loads no schema library). Anything else is a bug here.
+ */
+const reportOutcomes = new WeakSet<object>()
+expect.extend(
+  ragMatchersWith((matcher, received) => {
+    if (typeof received === 'object' && received !== null && reportOutcomes.has(received)) return received as QuestionOutcome
+    throw new TypeError(`${matcher}: the eval project's cases assert on the outcomes of this run's report only`)
+  }),
+)
+
+/**
+ * The run the eval project's global setup shares, once its evaluation has finished (the case file waits
+ * for it: Vitest starts this worker while the evaluation runs); null outside the eval project, or when the
+ * channel fails, with a failing case saying why.
+ */
+export async function sharedRun(): Promise<SharedRun | null> {
+  const provided = inject('evaluation')
+  try {
+    if (provided === undefined) throw new Error('no shared evaluation: run these files in the eval project (its globalSetup runs the evaluation)')
+    const r = await receiveRun(provided)
+    return r
+  } catch (error) {
     it('the evaluation runs', () => {
-      throw new Error('no shared evaluation: run these files in the eval project (its globalSetup runs the evaluation)')
+      throw error
     })
     return null
   }
-  const evaluation = readShared(text)
+}
+
+/** The shared evaluation, or a failing case when it crashed: a broken evaluation is never a pass. */
+function finishedEvaluation(run: SharedRun): Evaluation | null {
+  const evaluation = run.evaluation
   if (!evaluation.ok) {
     it('the evaluation runs', () => {
       throw new Error(evaluation.error)
@@ -54,12 +79,13 @@ function assertQuestion(outcome: QuestionOutcome, thresholds: QuestionThresholds
 }
 
 /** One case per golden question, `<id> [<type>] <question>`, grouped by type, each carrying its evidence. */
-export function defineQuestionCases(): void {
-  const evaluation = sharedEvaluation()
+export function defineQuestionCases(run: SharedRun): void {
+  const evaluation = finishedEvaluation(run)
   if (!evaluation) return
   const { report } = evaluation
   const verdicts = new Map(report.gate?.questions.map((v) => [v.id, v]))
   const thresholds = questionThresholds(report)
+  for (const outcome of report.questions) reportOutcomes.add(outcome)
   for (const type of QUESTION_TYPES) {
     const outcomes = report.questions.filter((q) => q.type === type)
     if (outcomes.length === 0) continue
@@ -89,8 +115,8 @@ function notComputedReason(report: Report, path: string): string {
 }
 
 /** One case per gated metric asserting toNotRegressFrom the baseline, and one for the baseline itself. */
-export function defineMetricCases(): void {
-  const evaluation = sharedEvaluation()
+export function defineMetricCases(run: SharedRun): void {
+  const evaluation = finishedEvaluation(run)
   if (!evaluation) return
   const { report } = evaluation
   const gate = report.gate
@@ -196,9 +222,9 @@ async function assertPolicyVerdict(verdict: MetricVerdict, gate: GateResult, gat
  * than A (this project's run) at alpha, with A, B, the delta, its interval, the p-value and each type's
  * row as annotations, and the questions that flipped. Nothing without EVAL_COMPARE.
  */
-export function defineCompareCases(): void {
-  const comparison = inject('comparison')
-  if (comparison === undefined || comparison === null) return
+export function defineCompareCases(run: SharedRun): void {
+  const comparison = run.comparison
+  if (comparison === null) return
   describe('A/B comparison (EVAL_COMPARE)', () => {
     if (!comparison.ok) {
       it('the comparison runs', () => {
@@ -208,7 +234,7 @@ export function defineCompareCases(): void {
     }
     const { result } = comparison
     it('A and B', async ({ annotate }) => {
-      await annotate(renderComparison(result, 'text'))
+      await annotate(comparison.text)
       expect(result.questions).toBeGreaterThan(0)
     })
     for (const metric of result.metrics.filter((m) => !m.name.includes('.'))) {

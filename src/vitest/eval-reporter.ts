@@ -1,10 +1,7 @@
 import { relative } from 'node:path'
 import type { Reporter, Vitest } from 'vitest/node'
 import type { Report } from '../contract/report-schema.ts'
-import { renderRunDiff } from '../report/render-run-diff.ts'
-import { renderTerminalSummary } from '../report/render-terminal.ts'
-import { renderComparison } from '../compare/render-comparison.ts'
-import { readShared } from './shared-evaluation.ts'
+import { heldRun } from './shared-evaluation.ts'
 
 /**
  * Prints the evaluation at the end of every Vitest run: the metrics per type, the gated metrics against
@@ -33,8 +30,9 @@ export default class EvalReporter implements Reporter {
     // Imported only then: vitest.config.ts loads this file, and the merge pulls in the whole report assembly.
     if (vitest && project && vitest.config.mergeReports) return (await import('./merge-after-blobs.ts')).mergeShardsAfterBlobs(vitest, project.config.provide?.ragEvalOptions ?? {})
     const provided = project?.getProvidedContext().evaluation
-    if (!vitest || !provided) return
-    const evaluation = readShared(provided)
+    const run = provided && heldRun(provided.channel)
+    if (!vitest || !run) return
+    const { evaluation, comparison } = await run
     const log = (text: string) => vitest.logger.log(text)
     log('')
     if (!evaluation.ok) {
@@ -48,11 +46,12 @@ export default class EvalReporter implements Reporter {
       return
     }
     const lines = [`RAG evaluation (${reports}/latest.json, ${reports}/latest.md)`, '']
-    if (this.#previous) lines.push(...renderRunDiff(this.#previous, evaluation.report), '')
+    // Watch mode: what flipped since the last run (its renderer loaded only then).
+    if (this.#previous) lines.push(...(await import('../report/render-run-diff.ts')).renderRunDiff(this.#previous, evaluation.report), '')
     // EVAL_COMPARE: run B against this run, before the run's own summary (which ends with the gate).
-    const comparison = project?.getProvidedContext().comparison
-    if (comparison) lines.push(comparison.ok ? `A/B comparison (EVAL_COMPARE, ${reports}/compare.json, ${reports}/compare.md)\n\n${renderComparison(comparison.result, 'text')}` : `A/B comparison (EVAL_COMPARE): ${comparison.error}\n`)
-    lines.push(renderTerminalSummary(evaluation.report))
+    if (comparison) lines.push(comparison.ok ? `A/B comparison (EVAL_COMPARE, ${reports}/compare.json, ${reports}/compare.md)\n\n${comparison.text}` : `A/B comparison (EVAL_COMPARE): ${comparison.error}\n`)
+    // Rendered where the report was made: this module, which Vitest loads before the run, stays light.
+    lines.push(evaluation.terminalSummary ?? '')
     log(lines.join('\n'))
     this.#previous = evaluation.report
   }

@@ -4,15 +4,18 @@ import { collectGarbage } from '../support/collect-garbage.ts'
 import { loadProjectConfig } from '../project/load-project-config.ts'
 import { runKnobs, type ProjectConfig } from '../project/project-config.ts'
 import { withoutContextTexts } from '../report/context-sidecar.ts'
+import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { writeReports } from '../report/write-report.ts'
 import { evaluate } from '../run/evaluate.ts'
 import type { Shard } from '../run/shard-assignment.ts'
 import { evaluateShard } from '../shard/evaluate-shard.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 
-/** What one evaluation of the eval project hands the global setup: the report (without context texts) and where things live. */
+/** What one evaluation of the eval project hands the global setup: the report (without context texts), its summary for the terminal, and where things live. */
 export interface ProjectEvaluation {
   report: Report
+  /** renderTerminalSummary(report), made where the report is (the reporter then loads no renderer); null for a shard or the B side of a comparison. */
+  terminalSummary: string | null
   reportsDir: string
   baselineRoot: string
   projectRoot: string
@@ -58,7 +61,8 @@ export async function evaluateProject(
   collectGarbage()
   if (!comparing && !request.shard) writeReports(report, project.reports)
   // The context texts stay in contexts.jsonl (written above): no case reads them, and they are a third of a large report.
-  return { report: withoutContextTexts(report), reportsDir: project.reports, baselineRoot: project.baseline, projectRoot: project.root }
+  const terminalSummary = comparing || request.shard ? null : renderTerminalSummary(report)
+  return { report: withoutContextTexts(report), terminalSummary, reportsDir: project.reports, baselineRoot: project.baseline, projectRoot: project.root }
 }
 
 /** An evaluation's failure as the cases show it: the input's own message, or the stack of a bug. */

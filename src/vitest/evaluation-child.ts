@@ -58,8 +58,8 @@ export function runEvaluation(options: RagEvalProjectOptions, worker: string = W
       if (invalid !== null) return finish({ ok: false, error: invalid })
       if (received?.type === 'failed') return finish({ ok: false, error: `the evaluation failed: ${received.error}` })
       if (received?.type === 'report' && code === 0) {
-        const { report, reportsDir, baselineRoot, projectRoot } = received
-        return finish(sharedEvaluation({ report, reportsDir, baselineRoot, projectRoot }, options))
+        const { report, terminalSummary, reportsDir, baselineRoot, projectRoot } = received
+        return finish(sharedEvaluation({ report, terminalSummary, reportsDir, baselineRoot, projectRoot }, options))
       }
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`
       const detail = stderr.trim() ? `: ${stderr.trim()}` : ''

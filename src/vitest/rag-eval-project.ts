@@ -74,7 +74,6 @@ export function ragEval(options: RagEvalOptions = {}): TestProjectInlineConfigur
       include: [`*.eval.${EXT}`],
       exclude: [],
       globalSetup: [`${HERE}/global-setup.${EXT}`],
-      setupFiles: [`${HERE}/setup-matchers.${EXT}`],
       provide: { ragEvalOptions: provided },
     },
   }

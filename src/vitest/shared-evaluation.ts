@@ -1,13 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto'
-import { readdirSync, readFileSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
-import { writeFileAtomic } from '../support/write-file-atomic.ts'
-import { isProcessAlive } from '../system/process-group.ts'
 import type { CompareResult } from '../compare/comparison-schema.ts'
 import type { Report } from '../contract/report-schema.ts'
 import type { Shard } from '../run/shard-assignment.ts'
 import type { ProjectEvaluation } from './evaluate-project.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
+import { receiveFromChannel } from './evaluation-channel.ts'
 
 /**
  * What the eval project's global setup hands every evaluation case (through `provide`/`inject`):
@@ -17,6 +13,8 @@ export type SharedEvaluation =
   | {
       ok: true
       report: Report
+      /** renderTerminalSummary(report): what the reporter prints (null for a shard). */
+      terminalSummary: string | null
       /** Where this run's reports were written. */
       reportsDir: string
       /** The project's root (the config file's folder): the report's paths are relative to it. */
@@ -35,76 +33,62 @@ export type SharedEvaluation =
   | { ok: false; error: string }
 
 /** EVAL_COMPARE=<config>: that config's run (B) against the project's (A), or why it could not be made; null without EVAL_COMPARE. */
-export type SharedComparison = { ok: true; result: CompareResult } | { ok: false; error: string } | null
+export type SharedComparison = { ok: true; result: CompareResult; /** renderComparison(result, 'text'), for the cases and the reporter. */ text: string } | { ok: false; error: string } | null
 
-/**
- * The shared evaluation as it is provided: a failure as it is, a run by the file that holds it (written
- * beside its reports for this Vitest run) and that file's sha256. Vitest's provide() structured-clones a
- * value to check it can be sent, and each worker receives a copy over IPC: for 10,000 question outcomes
- * that was 0.4 s and 200 MB at the peak of the main process. The digest makes sure the cases read this
- * run's evaluation, never a file an earlier or concurrent run left.
- */
-export type ProvidedEvaluation = Extract<SharedEvaluation, { ok: false }> | { ok: true; file: string; sha256: string }
-
-/** In the main process, the evaluation behind a digest (the global setup's and the reporter's module instances differ; the process is one). */
-const inProcess: Map<string, SharedEvaluation> = ((globalThis as Record<symbol, unknown>)[Symbol.for('rag-vitest-eval/shared-evaluations')] ??= new Map()) as Map<string, SharedEvaluation>
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
-
-/**
- * Shares an evaluation with the cases' workers and the reporter: a run through a file of this Vitest
- * process in its reports folder (shards of one run may share that folder; the global setup removes the
- * file when the run ends), a failure as it is.
- */
-export function shareEvaluation(evaluation: SharedEvaluation): ProvidedEvaluation {
-  if (!evaluation.ok) return evaluation
-  removeOrphans(evaluation.reportsDir)
-  const text = JSON.stringify(evaluation)
-  const file = join(evaluation.reportsDir, `.vitest-evaluation.${process.pid}.${randomBytes(4).toString('hex')}.json`)
-  writeFileAtomic(file, text)
-  const digest = sha256(text)
-  inProcess.clear()
-  inProcess.set(digest, evaluation)
-  return { ok: true, file, sha256: digest }
+/** What the cases and the reporter receive from one run of the global setup. */
+export interface SharedRun {
+  evaluation: SharedEvaluation
+  comparison: SharedComparison
 }
 
-const SHARED_FILE = /^\.vitest-evaluation\.(\d+)\.[0-9a-f]+\.json$/
-
-/** Shared files whose Vitest process is gone (killed before it could remove its file): nobody will read them. */
-function removeOrphans(dir: string): void {
-  let names: string[]
-  try {
-    names = readdirSync(dir)
-  } catch {
-    return
-  }
-  for (const name of names) {
-    const pid = SHARED_FILE.exec(name)?.[1]
-    if (pid !== undefined && !isProcessAlive(Number(pid))) rmSync(join(dir, name), { force: true })
-  }
+/** What the eval project provides: the channel (evaluation-channel.ts) that answers with this run's SharedRun as JSON. */
+export interface ProvidedEvaluation {
+  channel: string
 }
 
-/** The provided evaluation, read once per process; a file that is not the one this run wrote is a failed evaluation. */
-export function readShared(provided: ProvidedEvaluation): SharedEvaluation {
-  if (!provided.ok) return provided
-  const known = inProcess.get(provided.sha256)
-  if (known) return known
-  let text: string
-  try {
-    text = readFileSync(provided.file, 'utf8')
-  } catch (error) {
-    return { ok: false, error: `${provided.file}: the evaluation this run shared could not be read (${(error as Error).message})` }
+/**
+ * A SharedRun as the channel sends it, from the evaluation as it came (an object, or the JSON bytes the
+ * evaluation's thread transferred: 30 MB at 10,000 questions, not parsed and stringified again here).
+ */
+export function encodeRun(evaluation: SharedEvaluation | Uint8Array, comparison: SharedComparison): Uint8Array {
+  const encoder = new TextEncoder()
+  const json = evaluation instanceof Uint8Array ? evaluation : encoder.encode(JSON.stringify(evaluation))
+  return Buffer.concat([encoder.encode(`{"comparison":${JSON.stringify(comparison)},"evaluation":`), json, encoder.encode('}')])
+}
+
+/** The evaluation a thread sent as JSON bytes. */
+export function decodeEvaluation(evaluation: SharedEvaluation | Uint8Array): SharedEvaluation {
+  return evaluation instanceof Uint8Array ? (JSON.parse(Buffer.from(evaluation.buffer, evaluation.byteOffset, evaluation.byteLength).toString('utf8')) as SharedEvaluation) : evaluation
+}
+
+/** In the main process, each channel's current run, for the reporter (the global setup's and the reporter's module instances differ; the process is one). */
+const held: Map<string, () => Promise<SharedRun>> = ((globalThis as Record<symbol, unknown>)[Symbol.for('rag-vitest-eval/shared-runs')] ??= new Map()) as Map<string, () => Promise<SharedRun>>
+
+/** The global setup: this run (once finished) is the one the reporter prints for the channel. */
+export function holdRun(channel: string, run: () => Promise<SharedRun>): void {
+  held.set(channel, run)
+}
+
+/** The reporter: the run behind the channel, once finished; undefined for a channel of another process. */
+export function heldRun(channel: string): Promise<SharedRun> | undefined {
+  return held.get(channel)?.()
+}
+
+const received = new Map<string, Promise<SharedRun>>()
+
+/** The cases: the run the global setup shares over the channel, received once per worker. */
+export function receiveRun(provided: ProvidedEvaluation): Promise<SharedRun> {
+  let run = received.get(provided.channel)
+  if (!run) {
+    run = receiveFromChannel(provided.channel).then((json) => JSON.parse(json) as SharedRun)
+    received.set(provided.channel, run)
   }
-  if (sha256(text) !== provided.sha256) return { ok: false, error: `${provided.file} is not the evaluation this run shared (it changed since): run again` }
-  const evaluation = JSON.parse(text) as SharedEvaluation
-  inProcess.set(provided.sha256, evaluation)
-  return evaluation
+  return run
 }
 
 declare module 'vitest' {
   interface ProvidedContext {
     evaluation: ProvidedEvaluation
-    comparison: SharedComparison
     /** ragEval()'s options, for the global setup. */
     ragEvalOptions: RagEvalProjectOptions
   }

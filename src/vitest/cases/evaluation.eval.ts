@@ -1,9 +1,12 @@
 // The evaluation as Vitest cases, in one file (one worker to start): a case per golden question, grouped
 // by type; a case per gated metric against the accepted baseline (baseline/), plus the baseline itself,
 // the judge's calibration and the error rates; with EVAL_COMPARE=<config>, a case per metric against that
-// config's run. All read the one run the global setup shared.
-import { defineCompareCases, defineMetricCases, defineQuestionCases } from '../eval-cases.ts'
+// config's run. All read the one run the global setup shares, waiting for its evaluation to finish.
+import { defineCompareCases, defineMetricCases, defineQuestionCases, sharedRun } from '../eval-cases.ts'
 
-defineQuestionCases()
-defineMetricCases()
-defineCompareCases()
+const run = await sharedRun()
+if (run) {
+  defineQuestionCases(run)
+  defineMetricCases(run)
+  defineCompareCases(run)
+}

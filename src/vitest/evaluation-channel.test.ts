@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { Report } from '../contract/report-schema.ts'
+import { openEvaluationChannel, receiveFromChannel } from './evaluation-channel.ts'
+import { decodeEvaluation, encodeRun, type SharedEvaluation } from './shared-evaluation.ts'
+
+function evaluation(questions: number): SharedEvaluation {
+  // The channel carries what the report holds; it does not look inside it.
+  const report = { schemaVersion: 1, questions: Array.from({ length: questions }, (_, i) => ({ id: `q-${i}`, question: `é ${i}` })) } as unknown as Report
+  return { ok: true, report, terminalSummary: 'summary', reportsDir: '/r', projectRoot: '/p', baselineRoot: '/b', gate: false, strict: false, baselineUpdated: false }
+}
+
+describe('the run reaches the cases over a local channel while the global setup goes on (issue 13.2)', () => {
+  it('a case file that connects before the evaluation ends receives it when it ends; later ones receive the same', async () => {
+    const channel = await openEvaluationChannel()
+    try {
+      let finish: (json: Uint8Array) => void = () => {}
+      const delivered = channel.publish(new Promise((resolve) => (finish = resolve)))
+      const early = receiveFromChannel(channel.address)
+      const shared = { evaluation: evaluation(3), comparison: null }
+      setTimeout(() => finish(encodeRun(shared.evaluation, null)), 30)
+      expect(JSON.parse(await early)).toEqual(shared)
+      await delivered
+      expect(JSON.parse(await receiveFromChannel(channel.address))).toEqual(shared)
+    } finally {
+      await channel.close()
+    }
+  })
+
+  it('a watch-mode rerun publishes its own run: connections from then on receive it', async () => {
+    const channel = await openEvaluationChannel()
+    try {
+      channel.publish(Promise.resolve(encodeRun(evaluation(1), null)))
+      channel.publish(Promise.resolve(encodeRun(evaluation(2), { ok: false, error: 'B failed' })))
+      expect(JSON.parse(await receiveFromChannel(channel.address))).toEqual({ evaluation: evaluation(2), comparison: { ok: false, error: 'B failed' } })
+    } finally {
+      await channel.close()
+    }
+  })
+
+  it('the evaluation as the thread sends it (JSON bytes) travels as it is and decodes to the same run', () => {
+    const object = evaluation(4)
+    const bytes = new TextEncoder().encode(JSON.stringify(object))
+    expect(Buffer.from(encodeRun(bytes, null)).toString('utf8')).toBe(Buffer.from(encodeRun(object, null)).toString('utf8'))
+    expect(decodeEvaluation(bytes)).toEqual(object)
+    expect(decodeEvaluation(object)).toBe(object)
+  })
+
+  it('a closed channel is an error naming it, and closing removes its folder', async () => {
+    const channel = await openEvaluationChannel()
+    await channel.close()
+    if (process.platform !== 'win32') expect(existsSync(dirname(channel.address))).toBe(false)
+    await expect(receiveFromChannel(channel.address)).rejects.toThrow(`the evaluation's channel ${channel.address} could not be read`)
+  })
+})

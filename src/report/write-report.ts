@@ -22,13 +22,14 @@ export function serialiseReport(report: Report): string {
 
 /**
  * Writes latest.json, latest.md, attribution.jsonl (one record per failing question) and, when the
- * report carries its context texts (a fresh run), contexts.jsonl into `dir`, each atomically; returns their paths.
+ * report carries its context texts (a fresh run), contexts.jsonl into `dir`, each atomically; returns their
+ * paths. `latestJson`: serialiseReport(report), when the caller already made it.
  */
-export function writeReports(report: Report, dir: string): { json: string; markdown: string; attribution: string; contexts: string | null } {
+export function writeReports(report: Report, dir: string, latestJson: string = serialiseReport(report)): { json: string; markdown: string; attribution: string; contexts: string | null } {
   const json = join(dir, 'latest.json')
   const markdown = join(dir, 'latest.md')
   const attribution = join(dir, 'attribution.jsonl')
-  writeFileAtomic(json, serialiseReport(report))
+  writeFileAtomic(json, latestJson)
   writeFileAtomic(markdown, renderMarkdown(report))
   writeFileAtomic(attribution, attributionRecords(report).map((record) => JSON.stringify(record) + '\n').join(''))
   const texts = contextRecords(report)

@@ -42,27 +42,41 @@ function evaluationTier(value: string | undefined): Report['tier'] {
   throw new InputError(`EVAL_TIER=${JSON.stringify(value)}: expected retrieval or full`)
 }
 
+/** A measured run of the eval project: the report (with its context texts), whether it is written, and where things live. */
+export interface MeasuredProject {
+  report: Report
+  /** A run's reports are written; a shard's measurement and the B side of a comparison are not. */
+  writesReports: boolean
+  evaluation: Omit<ProjectEvaluation, 'report'>
+}
+
 /**
- * The eval project's evaluation, wherever it runs (Vitest's process or the worker): EVAL_TIER picks the
- * tier (default full); a shard measures its questions only and leaves them for the merge (no latest.json);
- * the B side of EVAL_COMPARE ('compare') is measured only, without the baseline or reports. The run is
- * evaluated without GATE: the cases decide.
+ * The eval project's evaluation, wherever it runs (a thread of Vitest's process, or the worker): EVAL_TIER
+ * picks the tier (default full); a shard measures its questions only and leaves them for the merge (no
+ * latest.json); the B side of EVAL_COMPARE ('compare') is measured only, without the baseline or reports.
+ * The run is evaluated without GATE: the cases decide.
  */
-export async function evaluateProject(
+export async function measureProject(
   project: ProjectConfig,
   request: { role: 'run' | 'compare'; shard: Shard | null },
   run: { log: (line: string) => void; signal?: AbortSignal },
-): Promise<ProjectEvaluation> {
+): Promise<MeasuredProject> {
   const comparing = request.role === 'compare'
   const options = { tier: evaluationTier(process.env.EVAL_TIER), env: { ...process.env, GATE: '' }, ...run, ...(comparing ? { baselineRoot: null } : {}) } as const
   const report = request.shard ? (await evaluateShard(project, { ...options, shard: request.shard })).report : await evaluate(project, options)
   // The run's garbage (the index, the rankings, the texts) goes before the reports are written and Vitest
   // collects its test results: the peak is then what is retained plus what comes next, not their sum.
   collectGarbage()
-  if (!comparing && !request.shard) writeReports(report, project.reports)
-  // The context texts stay in contexts.jsonl (written above): no case reads them, and they are a third of a large report.
-  const terminalSummary = comparing || request.shard ? null : renderTerminalSummary(report)
-  return { report: withoutContextTexts(report), terminalSummary, reportsDir: project.reports, baselineRoot: project.baseline, projectRoot: project.root }
+  const writesReports = !comparing && !request.shard
+  const terminalSummary = writesReports ? renderTerminalSummary(report) : null
+  return { report, writesReports, evaluation: { terminalSummary, reportsDir: project.reports, baselineRoot: project.baseline, projectRoot: project.root } }
+}
+
+/** measureProject, then its reports written: the evaluation as the worker sends it (without the context texts, which stay in contexts.jsonl: no case reads them, and they are a third of a large report). */
+export async function evaluateProject(...args: Parameters<typeof measureProject>): Promise<ProjectEvaluation> {
+  const { report, writesReports, evaluation } = await measureProject(...args)
+  if (writesReports) writeReports(report, evaluation.reportsDir)
+  return { report: withoutContextTexts(report), ...evaluation }
 }
 
 /** An evaluation's failure as the cases show it: the input's own message, or the stack of a bug. */

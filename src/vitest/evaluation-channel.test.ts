@@ -3,7 +3,7 @@ import { dirname } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Report } from '../contract/report-schema.ts'
 import { openEvaluationChannel, receiveFromChannel } from './evaluation-channel.ts'
-import { decodeEvaluation, encodeRun, type SharedEvaluation } from './shared-evaluation.ts'
+import { decodeEvaluation, encodeRun, sharedEvaluation, sharedEvaluationJson, type SharedEvaluation } from './shared-evaluation.ts'
 
 function evaluation(questions: number): SharedEvaluation {
   // The channel carries what the report holds; it does not look inside it.
@@ -45,6 +45,14 @@ describe('the run reaches the cases over a local channel while the global setup 
     expect(Buffer.from(encodeRun(bytes, null)).toString('utf8')).toBe(Buffer.from(encodeRun(object, null)).toString('utf8'))
     expect(decodeEvaluation(bytes)).toEqual(object)
     expect(decodeEvaluation(object)).toBe(object)
+  })
+
+  it('a thread sends the report as latest.json holds it, spliced into the evaluation: the same run once parsed', () => {
+    const { report, ok: _, gate: _g, strict: _s, baselineUpdated: _b, ...where } = evaluation(2) as Extract<SharedEvaluation, { ok: true }>
+    const shard = { index: 2, count: 3 }
+    const spliced = sharedEvaluationJson(where, JSON.stringify(report, null, 2), { shard })
+    expect(decodeEvaluation(spliced)).toEqual(sharedEvaluation({ report, ...where }, { shard }))
+    expect(decodeEvaluation(spliced)).toMatchObject({ ok: true, gate: false, shard, report: { questions: [{ id: 'q-0' }, { id: 'q-1' }] } })
   })
 
   it('a closed channel is an error naming it, and closing removes its folder', async () => {

@@ -3,26 +3,29 @@
 // evaluation runs. It answers with the shared evaluation as JSON bytes (transferred, not copied), or asks
 // for a child process when the run pays for model calls (evaluation-child.ts keeps those safe).
 import { parentPort, workerData } from 'node:worker_threads'
-import { costsNothingInFlight, evaluateProject, failureMessage, loadEvalProject } from './evaluate-project.ts'
+import { serialiseReport, writeReports } from '../report/write-report.ts'
+import { costsNothingInFlight, failureMessage, loadEvalProject, measureProject } from './evaluate-project.ts'
 import type { EvaluationThreadMessage } from './evaluation-thread.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
-import { sharedEvaluation, type SharedEvaluation } from './shared-evaluation.ts'
+import { sharedEvaluationJson, type SharedEvaluation } from './shared-evaluation.ts'
 
-async function evaluateHere(options: RagEvalProjectOptions): Promise<SharedEvaluation | 'in-a-child'> {
+/** The shared evaluation as JSON, or 'in-a-child'. The report is serialised once: latest.json's text is also what the cases receive. */
+async function evaluateHere(options: RagEvalProjectOptions): Promise<Uint8Array<ArrayBuffer> | 'in-a-child'> {
   try {
     const project = await loadEvalProject(options)
     if (!costsNothingInFlight(project, process.env)) return 'in-a-child'
-    const evaluation = await evaluateProject(project, { role: 'run', shard: options.shard ?? null }, { log: (line) => console.log(line) })
-    return sharedEvaluation(evaluation, options)
+    const { report, writesReports, evaluation } = await measureProject(project, { role: 'run', shard: options.shard ?? null }, { log: (line) => console.log(line) })
+    const reportJson = serialiseReport(report)
+    if (writesReports) writeReports(report, evaluation.reportsDir, reportJson)
+    return sharedEvaluationJson(evaluation, reportJson, options)
   } catch (error) {
-    return { ok: false, error: `the evaluation failed: ${failureMessage(error)}` }
+    return new TextEncoder().encode(JSON.stringify({ ok: false, error: `the evaluation failed: ${failureMessage(error)}` } satisfies SharedEvaluation))
   }
 }
 
-function answer(outcome: SharedEvaluation | 'in-a-child'): void {
+function answer(outcome: Uint8Array<ArrayBuffer> | 'in-a-child'): void {
   if (outcome === 'in-a-child') return parentPort!.postMessage({ kind: 'in-a-child' } satisfies EvaluationThreadMessage)
-  const json = new TextEncoder().encode(JSON.stringify(outcome))
-  parentPort!.postMessage({ kind: 'evaluated', json } satisfies EvaluationThreadMessage, [json.buffer])
+  parentPort!.postMessage({ kind: 'evaluated', json: outcome } satisfies EvaluationThreadMessage, [outcome.buffer])
 }
 
 // No top-level await: jiti runs this module as CommonJS in this repository.

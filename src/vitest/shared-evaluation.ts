@@ -100,12 +100,20 @@ declare module 'vitest' {
  * EVAL_STRICT=1 fails on every miss.
  */
 export function sharedEvaluation(evaluation: ProjectEvaluation, options: RagEvalProjectOptions): SharedEvaluation {
+  return { ok: true, ...evaluation, ...runConditions(options) }
+}
+
+function runConditions(options: RagEvalProjectOptions) {
   return {
-    ok: true,
-    ...evaluation,
     gate: process.env.GATE === '1' && !options.shard,
     strict: process.env.EVAL_STRICT === '1',
     baselineUpdated: false,
     ...(options.shard ? { shard: options.shard } : {}),
   }
+}
+
+/** sharedEvaluation as JSON (UTF-8), the report given as JSON text (latest.json's, so a large report is serialised once). */
+export function sharedEvaluationJson(evaluation: Omit<ProjectEvaluation, 'report'>, reportJson: string, options: RagEvalProjectOptions): Uint8Array<ArrayBuffer> {
+  const rest = JSON.stringify({ ok: true, ...evaluation, ...runConditions(options) })
+  return new TextEncoder().encode(`{"report":${reportJson},${rest.slice(1)}`)
 }

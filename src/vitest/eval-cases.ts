@@ -9,12 +9,15 @@ import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import type { GateResult, MetricVerdict } from '../contract/gate-schema.ts'
 import { formatInterval, formatMetric, formatPValue } from '../support/format-table.ts'
 import { caseNote, planQuestionCase } from './question-case-plan.ts'
-import { receiveRun, type SharedEvaluation, type SharedRun } from './shared-evaluation.ts'
+import { receiveReportsWritten, receiveRun, type SharedEvaluation, type SharedRun } from './shared-evaluation.ts'
 // The matchers' types (the module augmentation of vitest's Assertion), without loading the schema checks.
 import type {} from './matchers/index.ts'
 import { ragMatchersWith } from './matchers/rag-matchers-with.ts'
 
 type Evaluation = Extract<SharedEvaluation, { ok: true }>
+
+/** The run as the cases see it: what the global setup shared, and (asked when a case runs) whether its reports were written. */
+export type CaseRun = SharedRun & { reportsWritten: () => Promise<string | null> }
 
 /**
  * The outcomes of this run's report, which the cases assert on: made by this package and never edited,
@@ -33,12 +36,11 @@ expect.extend(
  * for it: Vitest starts this worker while the evaluation runs); null outside the eval project, or when the
  * channel fails, with a failing case saying why.
  */
-export async function sharedRun(): Promise<SharedRun | null> {
+export async function sharedRun(): Promise<CaseRun | null> {
   const provided = inject('evaluation')
   try {
     if (provided === undefined) throw new Error('no shared evaluation: run these files in the eval project (its globalSetup runs the evaluation)')
-    const r = await receiveRun(provided)
-    return r
+    return { ...(await receiveRun(provided)), reportsWritten: () => receiveReportsWritten(provided) }
   } catch (error) {
     it('the evaluation runs', () => {
       throw error
@@ -115,11 +117,18 @@ function notComputedReason(report: Report, path: string): string {
 }
 
 /** One case per gated metric asserting toNotRegressFrom the baseline, and one for the baseline itself. */
-export function defineMetricCases(run: SharedRun): void {
+export function defineMetricCases(run: CaseRun): void {
   const evaluation = finishedEvaluation(run)
   if (!evaluation) return
   const { report } = evaluation
   const gate = report.gate
+  describe('reports', () => {
+    // The evaluation is handed over before its reports are written: they are written while the cases run.
+    it('the run’s reports are written (latest.json, latest.md, attribution.jsonl, contexts.jsonl)', async () => {
+      const unwritten = await run.reportsWritten()
+      if (unwritten !== null) throw new Error(unwritten)
+    })
+  })
   describe('baseline', () => {
     it('baseline/ exists and was measured under this run’s conditions', async ({ annotate, skip }) => {
       if (!gate || gate.baseline === null) {

@@ -16,13 +16,28 @@ describe('the run reaches the cases over a local channel while the global setup 
     const channel = await openEvaluationChannel()
     try {
       let finish: (json: Uint8Array) => void = () => {}
-      const delivered = channel.publish(new Promise((resolve) => (finish = resolve)))
-      const early = receiveFromChannel(channel.address)
+      const delivered = channel.publish('evaluation', new Promise((resolve) => (finish = resolve)))
+      const early = receiveFromChannel(channel.address, 'evaluation')
       const shared = { evaluation: evaluation(3), comparison: null }
       setTimeout(() => finish(encodeRun(shared.evaluation, null)), 30)
       expect(JSON.parse(await early)).toEqual(shared)
       await delivered
-      expect(JSON.parse(await receiveFromChannel(channel.address))).toEqual(shared)
+      expect(JSON.parse(await receiveFromChannel(channel.address, 'evaluation'))).toEqual(shared)
+    } finally {
+      await channel.close()
+    }
+  })
+
+  it('each topic has its own answer: the evaluation first, the reports once written (the cases run meanwhile)', async () => {
+    const channel = await openEvaluationChannel()
+    try {
+      let written: (json: Uint8Array) => void = () => {}
+      channel.publish('evaluation', Promise.resolve(encodeRun(evaluation(1), null)))
+      channel.publish('reports', new Promise((resolve) => (written = resolve)))
+      const reports = receiveFromChannel(channel.address, 'reports')
+      expect(JSON.parse(await receiveFromChannel(channel.address, 'evaluation')).evaluation).toEqual(evaluation(1))
+      written(new TextEncoder().encode(JSON.stringify({ error: 'reports/latest.json: ENOSPC' })))
+      expect(JSON.parse(await reports)).toEqual({ error: 'reports/latest.json: ENOSPC' })
     } finally {
       await channel.close()
     }
@@ -31,9 +46,9 @@ describe('the run reaches the cases over a local channel while the global setup 
   it('a watch-mode rerun publishes its own run: connections from then on receive it', async () => {
     const channel = await openEvaluationChannel()
     try {
-      channel.publish(Promise.resolve(encodeRun(evaluation(1), null)))
-      channel.publish(Promise.resolve(encodeRun(evaluation(2), { ok: false, error: 'B failed' })))
-      expect(JSON.parse(await receiveFromChannel(channel.address))).toEqual({ evaluation: evaluation(2), comparison: { ok: false, error: 'B failed' } })
+      channel.publish('evaluation', Promise.resolve(encodeRun(evaluation(1), null)))
+      channel.publish('evaluation', Promise.resolve(encodeRun(evaluation(2), { ok: false, error: 'B failed' })))
+      expect(JSON.parse(await receiveFromChannel(channel.address, 'evaluation'))).toEqual({ evaluation: evaluation(2), comparison: { ok: false, error: 'B failed' } })
     } finally {
       await channel.close()
     }
@@ -59,6 +74,6 @@ describe('the run reaches the cases over a local channel while the global setup 
     const channel = await openEvaluationChannel()
     await channel.close()
     if (process.platform !== 'win32') expect(existsSync(dirname(channel.address))).toBe(false)
-    await expect(receiveFromChannel(channel.address)).rejects.toThrow(`the evaluation's channel ${channel.address} could not be read`)
+    await expect(receiveFromChannel(channel.address, 'evaluation')).rejects.toThrow(`the evaluation's channel ${channel.address} could not be read`)
   })
 })

@@ -1,37 +1,54 @@
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createConnection, createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { randomBytes } from 'node:crypto'
+
+/** What a case file asks the channel for: the run's evaluation, or (later) whether its reports were written. */
+export type ChannelTopic = 'evaluation' | 'reports'
 
 /**
- * How the cases' worker receives the run's evaluation from the global setup: a local socket (a Unix
- * socket in a private temp folder, a named pipe on Windows) that answers every connection with the
- * current run's payload once it is ready. The global setup does not wait for the evaluation: Vitest
- * starts the cases' worker while the evaluation runs, and the case file waits here (issue 13.2). One
- * channel per Vitest process, so shards and parallel runs never read each other's evaluation.
+ * How the cases' worker receives the run from the global setup: a local socket (a Unix socket in a
+ * private temp folder, a named pipe on Windows) that answers each request (a topic, one line) with the
+ * current run's payload for it once that is ready. The global setup does not wait for the evaluation:
+ * Vitest starts the cases' worker while the evaluation runs, and the case file waits here (issue 13.2).
+ * One channel per Vitest process, so shards and parallel runs never read each other's evaluation.
  */
 export interface EvaluationChannel {
   /** What a case file connects to (provided to it). */
   readonly address: string
-  /** From now on, connections are answered with this payload (a watch-mode rerun publishes its own); resolves once it has been sent whole to a case file. */
-  publish(payload: Promise<Uint8Array>): Promise<void>
+  /**
+   * From now on, requests for `topic` are answered with this payload (a watch-mode rerun publishes its
+   * own); resolves once it has been sent whole to a case file.
+   */
+  publish(topic: ChannelTopic, payload: Promise<Uint8Array>): Promise<void>
   close(): Promise<void>
+}
+
+interface Published {
+  payload: Promise<Uint8Array>
+  sent: () => void
 }
 
 export async function openEvaluationChannel(): Promise<EvaluationChannel> {
   const folder = process.platform === 'win32' ? null : mkdtempSync(join(tmpdir(), 'rag-vitest-eval-'))
   const address = folder === null ? `\\\\.\\pipe\\rag-vitest-eval-${process.pid}-${randomBytes(6).toString('hex')}` : join(folder, 'evaluation.sock')
-  let payload: Promise<Uint8Array> = Promise.reject(new Error('no evaluation was published'))
-  payload.catch(() => {})
-  let sent = () => {}
+  const published = new Map<string, Published>()
   const server: Server = createServer((socket) => {
     socket.on('error', () => socket.destroy())
-    const notify = sent
-    payload.then(
-      (bytes) => socket.end(bytes, notify),
-      () => socket.destroy(),
-    )
+    let request = ''
+    socket.on('data', (chunk: Buffer) => {
+      request += chunk.toString('utf8')
+      const end = request.indexOf('\n')
+      if (end < 0) return
+      socket.removeAllListeners('data')
+      const answer = published.get(request.slice(0, end))
+      if (!answer) return socket.destroy()
+      answer.payload.then(
+        (bytes) => socket.end(bytes, answer.sent),
+        () => socket.destroy(),
+      )
+    })
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -41,10 +58,9 @@ export async function openEvaluationChannel(): Promise<EvaluationChannel> {
   server.unref()
   return {
     address,
-    publish(next) {
-      payload = next
+    publish(topic, payload) {
       payload.catch(() => {})
-      return new Promise((resolve) => (sent = resolve))
+      return new Promise((resolve) => published.set(topic, { payload, sent: resolve }))
     },
     close: () =>
       new Promise((resolve) => {
@@ -56,16 +72,16 @@ export async function openEvaluationChannel(): Promise<EvaluationChannel> {
   }
 }
 
-/** The payload the channel at `address` answers with, as text: an error naming the address when there is none. */
-export function receiveFromChannel(address: string): Promise<string> {
+/** What the channel at `address` answers for `topic`, as text: an error naming the address when it does not. */
+export function receiveFromChannel(address: string, topic: ChannelTopic): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
-    const socket = createConnection(address)
+    const socket = createConnection(address, () => socket.write(`${topic}\n`))
     socket.on('data', (chunk: Buffer) => chunks.push(chunk))
     // The first settlement wins: an error is followed by a close.
     socket.on('error', (error) => reject(new Error(`the evaluation's channel ${address} could not be read (${error.message}): run these cases in the eval project, whose global setup runs the evaluation`)))
     socket.on('close', () => {
-      if (chunks.length === 0) reject(new Error(`the evaluation's channel ${address} closed without an evaluation: the run was stopped`))
+      if (chunks.length === 0) reject(new Error(`the evaluation's channel ${address} closed without the run's ${topic}: the run was stopped`))
       else resolve(Buffer.concat(chunks).toString('utf8'))
     })
   })

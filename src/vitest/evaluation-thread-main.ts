@@ -1,7 +1,9 @@
 // The evaluation in a worker thread of Vitest's process (started by evaluation-thread.ts) for offline and
 // replay `vitest run`s: Vitest's main thread stays free to start the cases' worker and serve it while the
-// evaluation runs. It answers with the shared evaluation as JSON bytes (transferred, not copied), or asks
-// for a child process when the run pays for model calls (evaluation-child.ts keeps those safe).
+// evaluation runs. It hands over the shared evaluation as JSON bytes (transferred, not copied) before it
+// writes the reports, so the cases run while the files are written; or it asks for a child process when
+// the run pays for model calls (evaluation-child.ts keeps those safe).
+import type { TransferListItem } from 'node:worker_threads'
 import { parentPort, workerData } from 'node:worker_threads'
 import { serialiseReport, writeReports } from '../report/write-report.ts'
 import { costsNothingInFlight, failureMessage, loadEvalProject, measureProject } from './evaluate-project.ts'
@@ -9,24 +11,32 @@ import type { EvaluationThreadMessage } from './evaluation-thread.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 import { sharedEvaluationJson, type SharedEvaluation } from './shared-evaluation.ts'
 
-/** The shared evaluation as JSON, or 'in-a-child'. The report is serialised once: latest.json's text is also what the cases receive. */
-async function evaluateHere(options: RagEvalProjectOptions): Promise<Uint8Array<ArrayBuffer> | 'in-a-child'> {
+const post = (message: EvaluationThreadMessage, transfer: TransferListItem[] = []) => parentPort!.postMessage(message, transfer)
+
+async function evaluateHere(options: RagEvalProjectOptions): Promise<void> {
+  let measured: Awaited<ReturnType<typeof measureProject>>
   try {
     const project = await loadEvalProject(options)
-    if (!costsNothingInFlight(project, process.env)) return 'in-a-child'
-    const { report, writesReports, evaluation } = await measureProject(project, { role: 'run', shard: options.shard ?? null }, { log: (line) => console.log(line) })
-    const reportJson = serialiseReport(report)
-    if (writesReports) writeReports(report, evaluation.reportsDir, reportJson)
-    return sharedEvaluationJson(evaluation, reportJson, options)
+    if (!costsNothingInFlight(project, process.env)) return post({ kind: 'in-a-child' })
+    measured = await measureProject(project, { role: 'run', shard: options.shard ?? null }, { log: (line) => console.log(line) })
   } catch (error) {
-    return new TextEncoder().encode(JSON.stringify({ ok: false, error: `the evaluation failed: ${failureMessage(error)}` } satisfies SharedEvaluation))
+    const json = new TextEncoder().encode(JSON.stringify({ ok: false, error: `the evaluation failed: ${failureMessage(error)}` } satisfies SharedEvaluation))
+    return post({ kind: 'evaluated', json, writing: false }, [json.buffer])
+  }
+  const { report, writesReports, evaluation } = measured
+  // Serialised once: latest.json's text is also what the cases receive.
+  const reportJson = serialiseReport(report)
+  const json = sharedEvaluationJson(evaluation, reportJson, options)
+  post({ kind: 'evaluated', json, writing: writesReports }, [json.buffer])
+  if (!writesReports) return
+  try {
+    writeReports(report, evaluation.reportsDir, reportJson)
+    post({ kind: 'reports', error: null })
+  } catch (error) {
+    // A file system error names its path.
+    post({ kind: 'reports', error: `the reports could not be written: ${error instanceof Error ? error.message : String(error)}` })
   }
 }
 
-function answer(outcome: Uint8Array<ArrayBuffer> | 'in-a-child'): void {
-  if (outcome === 'in-a-child') return parentPort!.postMessage({ kind: 'in-a-child' } satisfies EvaluationThreadMessage)
-  parentPort!.postMessage({ kind: 'evaluated', json: outcome } satisfies EvaluationThreadMessage, [outcome.buffer])
-}
-
 // No top-level await: jiti runs this module as CommonJS in this repository.
-void evaluateHere(workerData as RagEvalProjectOptions).then(answer)
+void evaluateHere(workerData as RagEvalProjectOptions)

@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
 
@@ -28,6 +30,16 @@ describe('the gate through Vitest, against the committed baseline', () => {
     const { code, out } = runEvalProject({ EVAL_CONTEXT_BUDGET: '0' })
     expect(code).toBe(1)
     expect(out).toContain('the evaluation failed: EVAL_CONTEXT_BUDGET: Too small: expected number to be >0 (got 0)')
+  }, 60_000)
+
+  it('reports that cannot be written fail the run, naming the file, though the evaluation reached the cases first', () => {
+    // The reports folder is a file: the evaluation is measured and handed to the cases, then writing fails.
+    const blocked = join(tempDirs.make('gate-run-'), 'not-a-folder')
+    writeFileSync(blocked, '')
+    const { code, out } = runEvalProject({ EVAL_REPORTS_DIR: blocked })
+    expect(code).toBe(1)
+    expect(out).toMatch(/FAIL .*reports > the run’s reports are written/)
+    expect(out).toContain(`Error: the reports could not be written: EEXIST: file already exists, mkdir '${blocked}'`)
   }, 60_000)
 
   it('without GATE the same regression is reported and the run exits 0', () => {

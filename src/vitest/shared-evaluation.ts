@@ -80,7 +80,7 @@ const received = new Map<string, Promise<SharedRun>>()
 export function receiveRun(provided: ProvidedEvaluation): Promise<SharedRun> {
   let run = received.get(provided.channel)
   if (!run) {
-    run = receiveFromChannel(provided.channel).then((json) => JSON.parse(json) as SharedRun)
+    run = receiveFromChannel(provided.channel, 'evaluation').then((json) => JSON.parse(json) as SharedRun)
     received.set(provided.channel, run)
   }
   return run
@@ -92,6 +92,11 @@ declare module 'vitest' {
     /** ragEval()'s options, for the global setup. */
     ragEvalOptions: RagEvalProjectOptions
   }
+}
+
+/** The cases: once the run's reports are written, null, or why they are not (the evaluation's thread hands the run over first). */
+export async function receiveReportsWritten(provided: ProvidedEvaluation): Promise<string | null> {
+  return (JSON.parse(await receiveFromChannel(provided.channel, 'reports')) as { error: string | null }).error
 }
 
 /**

@@ -42,17 +42,17 @@ export default class EvalReporter implements Reporter {
     const reports = relative(process.cwd(), evaluation.reportsDir) || '.'
     if (evaluation.shard) {
       const { index, count } = evaluation.shard
-      log(`RAG evaluation, shard ${index}/${count}: ${evaluation.report.questions.length} of the golden set's questions measured, left for the merge in ${reports}/shards/; no gate here: \`vitest --merge-reports\` reports and gates the run`)
+      log(`RAG evaluation, shard ${index}/${count}: ${evaluation.questions} of the golden set's questions measured, left for the merge in ${reports}/shards/; no gate here: \`vitest --merge-reports\` reports and gates the run`)
       return
     }
     const lines = [`RAG evaluation (${reports}/latest.json, ${reports}/latest.md)`, '']
     // Watch mode: what flipped since the last run (its renderer loaded only then).
-    if (this.#previous) lines.push(...(await import('../report/render-run-diff.ts')).renderRunDiff(this.#previous, evaluation.report), '')
+    if (this.#previous && evaluation.report) lines.push(...(await import('../report/render-run-diff.ts')).renderRunDiff(this.#previous, evaluation.report), '')
     // EVAL_COMPARE: run B against this run, before the run's own summary (which ends with the gate).
     if (comparison) lines.push(comparison.ok ? `A/B comparison (EVAL_COMPARE, ${reports}/compare.json, ${reports}/compare.md)\n\n${comparison.text}` : `A/B comparison (EVAL_COMPARE): ${comparison.error}\n`)
     // Rendered where the report was made: this module, which Vitest loads before the run, stays light.
     lines.push(evaluation.terminalSummary ?? '')
     log(lines.join('\n'))
-    this.#previous = evaluation.report
+    this.#previous = evaluation.report ?? undefined
   }
 }

@@ -20,14 +20,17 @@ async function evaluateHere(options: RagEvalProjectOptions): Promise<void> {
     if (!costsNothingInFlight(project, process.env)) return post({ kind: 'in-a-child' })
     measured = await measureProject(project, { role: 'run', shard: options.shard ?? null }, { log: (line) => console.log(line) })
   } catch (error) {
-    const json = new TextEncoder().encode(JSON.stringify({ ok: false, error: `the evaluation failed: ${failureMessage(error)}` } satisfies SharedEvaluation))
-    return post({ kind: 'evaluated', json, writing: false }, [json.buffer])
+    const failed = { ok: false as const, error: `the evaluation failed: ${failureMessage(error)}` }
+    const json = new TextEncoder().encode(JSON.stringify(failed satisfies SharedEvaluation))
+    return post({ kind: 'evaluated', json, reported: failed, writing: false }, [json.buffer])
   }
   const { report, writesReports, evaluation } = measured
   // Serialised once: latest.json's text is also what the cases receive.
   const reportJson = serialiseReport(report)
   const json = sharedEvaluationJson(evaluation, reportJson, options)
-  post({ kind: 'evaluated', json, writing: writesReports }, [json.buffer])
+  const { reportsDir, terminalSummary } = evaluation
+  const reported = { ok: true as const, reportsDir, terminalSummary, questions: report.questions.length, ...(options.shard ? { shard: options.shard } : {}), report: null }
+  post({ kind: 'evaluated', json, reported, writing: writesReports }, [json.buffer])
   if (!writesReports) return
   try {
     writeReports(report, evaluation.reportsDir, reportJson)

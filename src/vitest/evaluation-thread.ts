@@ -1,17 +1,19 @@
 import { fileURLToPath } from 'node:url'
 import { ownModuleThread } from '../support/import-module.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
-import type { SharedEvaluation } from './shared-evaluation.ts'
+import type { ReportedEvaluation, SharedEvaluation } from './shared-evaluation.ts'
 
 /**
  * What the evaluation's thread says: the shared evaluation as JSON (UTF-8), then, when it writes the
  * run's reports (`writing`), whether that worked; or that the run belongs in a child process.
  */
-export type EvaluationThreadMessage = { kind: 'evaluated'; json: Uint8Array; writing: boolean } | { kind: 'reports'; error: string | null } | { kind: 'in-a-child' }
+export type EvaluationThreadMessage = { kind: 'evaluated'; json: Uint8Array; reported: ReportedEvaluation; writing: boolean } | { kind: 'reports'; error: string | null } | { kind: 'in-a-child' }
 
 /** An evaluation handed over before its reports are written: `reportsWritten` settles with null once they are, or why they are not. */
 export interface HandedOver {
   evaluation: Uint8Array | SharedEvaluation
+  /** What the reporter prints of it. */
+  reported: ReportedEvaluation
   reportsWritten: Promise<string | null>
 }
 
@@ -34,14 +36,15 @@ export function evaluateInThread(options: RagEvalProjectOptions): Promise<Handed
       else if (message.kind === 'reports') reports(message.error)
       else {
         if (!message.writing) reports(null)
-        resolve({ evaluation: message.json, reportsWritten })
+        resolve({ evaluation: message.json, reported: message.reported, reportsWritten })
       }
     })
     thread.on('error', (error) => (failure = error.stack ?? error.message))
     thread.on('exit', (code) => {
       const why = `the evaluation's thread ${failure === null ? `exited with code ${code}` : `failed: ${failure}`}`
       // Each settles once: whatever the thread already said stands.
-      resolve({ evaluation: { ok: false, error: `${why} before it answered` }, reportsWritten: Promise.resolve(null) })
+      const failed = { ok: false as const, error: `${why} before it answered` }
+      resolve({ evaluation: failed, reported: failed, reportsWritten: Promise.resolve(null) })
       reports(`the reports were not written: ${why}`)
     })
   })

@@ -4,7 +4,7 @@ import { importOwnModule } from '../support/import-module.ts'
 import { openEvaluationChannel } from './evaluation-channel.ts'
 import { evaluateInThread, type HandedOver } from './evaluation-thread.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
-import { decodeEvaluation, encodeRun, holdRun, type SharedComparison, type SharedEvaluation, type SharedRun } from './shared-evaluation.ts'
+import { decodeEvaluation, encodeRun, holdRun, reportedEvaluation, type ReportedEvaluation, type SharedComparison, type SharedEvaluation } from './shared-evaluation.ts'
 
 // What only some runs need is loaded on demand, by Node rather than by Vite's module runner: importOwnModule.
 const EXT = import.meta.url.endsWith('.ts') ? 'ts' : 'js'
@@ -18,7 +18,10 @@ const child = () => own<typeof import('./evaluation-child.ts')>('evaluation-chil
  * and watch mode), which writes them first.
  */
 async function evaluateOnce(options: RagEvalProjectOptions, watch: boolean): Promise<HandedOver> {
-  const inAChild = async (): Promise<HandedOver> => ({ evaluation: await (await child()).runEvaluation(options), reportsWritten: Promise.resolve(null) })
+  const inAChild = async (): Promise<HandedOver> => {
+    const evaluation = await (await child()).runEvaluation(options)
+    return { evaluation, reported: reportedEvaluation(evaluation, evaluation.ok ? evaluation.report : null), reportsWritten: Promise.resolve(null) }
+  }
   if (watch) return inAChild()
   const handedOver = await evaluateInThread(options)
   return handedOver === 'in-a-child' ? inAChild() : handedOver
@@ -34,42 +37,36 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const options: RagEvalProjectOptions = { ...(project.config.provide?.ragEvalOptions ?? {}), ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}) }
   const channel = await openEvaluationChannel()
   project.provide('evaluation', { channel: channel.address })
-  const runOnce = async (): Promise<{ evaluation: SharedEvaluation | Uint8Array; comparison: SharedComparison; reportsWritten: Promise<string | null> }> => {
+  const runOnce = async (): Promise<{ evaluation: SharedEvaluation | Uint8Array; reported: ReportedEvaluation; comparison: SharedComparison; reportsWritten: Promise<string | null> }> => {
     const bConfig = process.env.EVAL_COMPARE || null
     // B runs beside A (its own child), so a comparison costs one run's wall time.
     const b = bConfig === null ? null : child().then(({ runEvaluation }) => runEvaluation({ config: bConfig }, undefined, 'compare'))
     const update = project.config.snapshotOptions.updateSnapshot === 'all'
     // A shard measures a part of the golden set: never a baseline.
-    const measured: HandedOver =
-      update && shard
-        ? { evaluation: { ok: false, error: `vitest -u cannot accept a baseline from shard ${shard.index}/${shard.count} (a part of the golden set): accept it from one whole run (vitest run --project eval -u)` }, reportsWritten: Promise.resolve(null) }
-        : await evaluateOnce(options, project.vitest.config.watch)
-    let evaluation = measured.evaluation
+    const refused = update && shard ? { ok: false as const, error: `vitest -u cannot accept a baseline from shard ${shard.index}/${shard.count} (a part of the golden set): accept it from one whole run (vitest run --project eval -u)` } : null
+    const measured: HandedOver = refused ? { evaluation: refused, reported: refused, reportsWritten: Promise.resolve(null) } : await evaluateOnce(options, project.vitest.config.watch)
+    let { evaluation, reported } = measured
     if (update) {
       // Accepted once the run's reports are written: accepting re-gates and rewrites them.
       const unwritten = await measured.reportsWritten
-      evaluation = unwritten === null ? (await own<typeof import('./accept-as-baseline.ts')>('accept-as-baseline')).acceptAsBaseline(decodeEvaluation(evaluation)) : { ok: false, error: unwritten }
+      const accepted = unwritten === null ? (await own<typeof import('./accept-as-baseline.ts')>('accept-as-baseline')).acceptAsBaseline(decodeEvaluation(evaluation)) : { ok: false as const, error: unwritten }
+      evaluation = accepted
+      reported = reportedEvaluation(accepted, project.vitest.config.watch && accepted.ok ? accepted.report : null)
     }
     const comparison = b === null ? null : await (await own<typeof import('./compare-with.ts')>('compare-with')).compareWith(bConfig!, options, decodeEvaluation(evaluation), b)
-    return { evaluation, comparison, reportsWritten: measured.reportsWritten }
+    return { evaluation, reported, comparison, reportsWritten: measured.reportsWritten }
   }
   let current: Promise<unknown> = Promise.resolve()
   const share = () => {
     // A failure anywhere (accepting the baseline, the comparison) is this run's failed evaluation, shown by its cases.
-    const run = runOnce().catch((error: unknown) => ({
-      evaluation: { ok: false as const, error: `the evaluation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}` },
-      comparison: null,
-      reportsWritten: Promise.resolve(null),
-    }))
-    const delivered = channel.publish('evaluation', run.then(({ evaluation, comparison }) => encodeRun(evaluation, comparison)))
+    const run = runOnce().catch((error: unknown) => {
+      const failed = { ok: false as const, error: `the evaluation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}` }
+      return { evaluation: failed, reported: failed, comparison: null, reportsWritten: Promise.resolve(null) }
+    })
+    void channel.publish('evaluation', run.then(({ evaluation, comparison }) => encodeRun(evaluation, comparison)))
     const reportsWritten = run.then((r) => r.reportsWritten)
     void channel.publish('reports', reportsWritten.then((error) => new TextEncoder().encode(JSON.stringify({ error }))))
-    // The reporter's copy is parsed once the cases have theirs (parsing 10,000 outcomes holds the main
-    // thread, and with it the channel's writes), or when the reporter asks first (no case file ran).
-    let parsed: Promise<SharedRun> | null = null
-    const parse = () => (parsed ??= run.then(({ evaluation, comparison }) => ({ evaluation: decodeEvaluation(evaluation), comparison })))
-    void delivered.then(parse)
-    holdRun(channel.address, parse)
+    holdRun(channel.address, run.then(({ reported, comparison }) => ({ evaluation: reported, comparison })))
     current = reportsWritten
   }
   share()

@@ -61,17 +61,39 @@ export function decodeEvaluation(evaluation: SharedEvaluation | Uint8Array): Sha
   return evaluation instanceof Uint8Array ? (JSON.parse(Buffer.from(evaluation.buffer, evaluation.byteOffset, evaluation.byteLength).toString('utf8')) as SharedEvaluation) : evaluation
 }
 
+/**
+ * What the reporter prints from: the run's terminal summary and where its reports are, with its report
+ * only when it is at hand as an object (a child's run; watch mode diffs each run against the last). A
+ * thread's run stays JSON in Vitest's main thread: 10,000 outcomes are not parsed there for a summary.
+ */
+export type ReportedEvaluation =
+  | { ok: true; reportsDir: string; terminalSummary: string | null; questions: number; shard?: Shard; report: Report | null }
+  | { ok: false; error: string }
+
+/** A run as the reporter receives it. */
+export interface ReportedRun {
+  evaluation: ReportedEvaluation
+  comparison: SharedComparison
+}
+
+/** The reporter's view of an evaluation at hand (`report`: kept, for watch mode's diff). */
+export function reportedEvaluation(evaluation: SharedEvaluation, report: Report | null): ReportedEvaluation {
+  if (!evaluation.ok) return evaluation
+  const { reportsDir, terminalSummary, shard } = evaluation
+  return { ok: true, reportsDir, terminalSummary, questions: evaluation.report.questions.length, ...(shard ? { shard } : {}), report }
+}
+
 /** In the main process, each channel's current run, for the reporter (the global setup's and the reporter's module instances differ; the process is one). */
-const held: Map<string, () => Promise<SharedRun>> = ((globalThis as Record<symbol, unknown>)[Symbol.for('rag-vitest-eval/shared-runs')] ??= new Map()) as Map<string, () => Promise<SharedRun>>
+const held: Map<string, Promise<ReportedRun>> = ((globalThis as Record<symbol, unknown>)[Symbol.for('rag-vitest-eval/reported-runs')] ??= new Map()) as Map<string, Promise<ReportedRun>>
 
 /** The global setup: this run (once finished) is the one the reporter prints for the channel. */
-export function holdRun(channel: string, run: () => Promise<SharedRun>): void {
+export function holdRun(channel: string, run: Promise<ReportedRun>): void {
   held.set(channel, run)
 }
 
 /** The reporter: the run behind the channel, once finished; undefined for a channel of another process. */
-export function heldRun(channel: string): Promise<SharedRun> | undefined {
-  return held.get(channel)?.()
+export function heldRun(channel: string): Promise<ReportedRun> | undefined {
+  return held.get(channel)
 }
 
 const received = new Map<string, Promise<SharedRun>>()

@@ -4,7 +4,7 @@
 // writes the reports, so the cases run while the files are written; or it asks for a child process when
 // the run pays for model calls (evaluation-child.ts keeps those safe).
 import type { TransferListItem } from 'node:worker_threads'
-import { parentPort, workerData } from 'node:worker_threads'
+import { parentPort } from 'node:worker_threads'
 import { serialiseReport, writeReports } from '../report/write-report.ts'
 import { costsNothingInFlight, failureMessage, loadEvalProject, measureProject } from './evaluate-project.ts'
 import type { EvaluationThreadMessage } from './evaluation-thread.ts'
@@ -41,5 +41,6 @@ async function evaluateHere(options: RagEvalProjectOptions): Promise<void> {
   }
 }
 
-// No top-level await: jiti runs this module as CommonJS in this repository.
-void evaluateHere(workerData as RagEvalProjectOptions)
+// Started ahead of need (while Vitest starts up, its modules loading meanwhile), the thread evaluates
+// when the global setup sends the options. No top-level await: jiti runs this module as CommonJS here.
+parentPort!.once('message', (options: RagEvalProjectOptions) => void evaluateHere(options))

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
@@ -40,6 +40,17 @@ describe('the gate through Vitest, against the committed baseline', () => {
     expect(code).toBe(1)
     expect(out).toMatch(/FAIL .*reports > the run’s reports are written/)
     expect(out).toContain(`Error: the reports could not be written: EEXIST: file already exists, mkdir '${blocked}'`)
+  }, 60_000)
+
+  it('a run whose files leave out the eval project’s cases evaluates nothing (its thread, started ahead, is stopped)', () => {
+    const reports = tempDirs.make('gate-run-')
+    const result = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', 'eval', '--project', 'unit', 'src/load/front-matter.test.ts'], {
+      encoding: 'utf8',
+      env: { ...process.env, CI: '', GATE: '', FORCE_COLOR: '0', NO_COLOR: '1', EVAL_REPORTS_DIR: reports },
+    })
+    expect(result.status).toBe(0)
+    expect(result.stdout).toMatch(/Test Files +1 passed \(1\)/)
+    expect(readdirSync(reports)).toEqual([])
   }, 60_000)
 
   it('without GATE the same regression is reported and the run exits 0', () => {

@@ -4,6 +4,7 @@ import type { TestProjectInlineConfiguration } from 'vitest/config'
 import type { Vitest } from 'vitest/node'
 import type { RagEvalConfig } from '../project/project-config.ts'
 import type { Shard } from '../run/shard-assignment.ts'
+import { discardPrewarmedThread, prewarmEvaluationThread } from './evaluation-thread.ts'
 import { useShardCaseFile } from './shard-cases.ts'
 
 /** ragEval()'s options: which config file, the project's name, and any config field inline (winning over the file's). */
@@ -59,7 +60,15 @@ export function ragEval(options: RagEvalOptions = {}): TestProjectInlineConfigur
           reporters.push([`${HERE}/eval-reporter.${EXT}`, name])
           // --shard=i/n: this shard's question cases, in a case file of its own (shard-cases.ts).
           if (vitest.config.shard) useShardCaseFile(vitest, project, vitest.config.shard, `${HERE}/cases`, EXT)
-          if (!vitest.config.watch) return
+          if (!vitest.config.watch) {
+            // `vitest run` evaluates in a thread (offline, replay): started now, it loads the evaluation's
+            // modules while Vitest starts up, and evaluates when the global setup runs.
+            if (!vitest.config.mergeReports) {
+              prewarmEvaluationThread()
+              vitest.onClose(discardPrewarmedThread)
+            }
+            return
+          }
           // Watch mode: a change to what the evaluation reads (in no test's import graph) reruns it.
           const triggers = await watchedInputs(vitest, provided).catch(() => [])
           // Patterns are matched against absolute paths: a file, or anything under a folder.

@@ -2,7 +2,7 @@ import { basename, extname, resolve } from 'node:path'
 import type { SystemSpec } from '../project/project-config.ts'
 import { InputError } from '../load/input-error.ts'
 import { importModule } from '../support/import-module.ts'
-import { openBuiltinSystem, type Answerer } from '../system/builtin-system.ts'
+import { createBuiltinSystem, type Answerer } from '../system/builtin-system.ts'
 import { isRagSystem, type RagSystem, type RagSystemContext, type RagSystemFactory } from '../system/rag-system.ts'
 import { countTextTokens } from '../support/tokenizer.ts'
 
@@ -50,7 +50,7 @@ function named(system: RagSystem, fallback: string): RagSystem {
 export async function openSystem(spec: SystemSpec, context: OpenSystemContext): Promise<RagSystem> {
   if (spec === 'builtin') {
     if (context.corpus === null) throw new InputError("system 'builtin' needs a corpus: set corpus in rag-eval.config.ts, or point system at your own pipeline")
-    return openBuiltinSystem(context.corpus, { ...context.config, generate: context.generate, answerer: context.answerer })
+    return createBuiltinSystem(context.corpus, { ...context.config, generate: context.generate, answerer: context.answerer })
   }
   if (typeof spec === 'string') {
     let exported: unknown

@@ -1,13 +1,12 @@
 import type { EvalConfig } from '../config/eval-config.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
-import { chunkDocumentFrequencies, inverseDocumentFrequency } from './chunk-document-frequencies.ts'
 import { chunkCorpus, type Chunk } from './chunker.ts'
 import { packContext } from './context-packer.ts'
 import { createRetriever } from './create-retriever.ts'
 import { extractiveAnswer } from './extractive-answerer.ts'
-import { chunkCorpusOnTwoThreads, worthASecondThread, type CorpusChunks } from './parallel-chunks.ts'
 import type { RagSystem, RetrievedChunk, SystemAnswer } from './rag-system.ts'
 import { DEFAULT_RETRIEVER_OPTIONS, type RetrieverOptions } from '../config/retriever-options.ts'
+import { termOf, tokenizeWords } from './text-analyzer.ts'
 
 export interface BuiltinSystem extends RagSystem {
   readonly chunks: readonly Chunk[]
@@ -28,15 +27,37 @@ type BuiltinOptions = Pick<EvalConfig, 'chunkTokens' | 'chunkOverlap' | 'rankDep
   retrieval?: RetrieverOptions | undefined
 }
 
-/** The offline extractive answerer, over the IDF of the corpus's chunks (their document frequencies). */
-function extractiveAnswerer(frequencies: ReadonlyMap<string, number>, chunkCount: number, options: BuiltinOptions): Answerer {
-  const idf = inverseDocumentFrequency(frequencies, chunkCount)
+/** Inverse document frequency over chunks, log(1 + N / df); a term no chunk has weighs as if df were 0.5. */
+function chunkIdf(chunks: readonly Chunk[]): (term: string) => number {
+  // Each distinct word's term once (null: a stopword), with its count and the last chunk that counted it:
+  // one lookup per word of the corpus, no set per chunk.
+  const df = new Map<string, { chunks: number; last: number }>()
+  const ofWord = new Map<string, { chunks: number; last: number } | null>()
+  chunks.forEach((chunk, id) => {
+    for (const word of tokenizeWords(chunk.text)) {
+      let entry = ofWord.get(word)
+      if (entry === undefined) {
+        const term = termOf(word)
+        entry = term === null ? null : (df.get(term) ?? df.set(term, { chunks: 0, last: -1 }).get(term)!)
+        ofWord.set(word, entry)
+      }
+      if (entry === null || entry.last === id) continue
+      entry.last = id
+      entry.chunks++
+    }
+  })
+  return (term) => {
+    const count = df.get(term)?.chunks
+    return count === undefined ? 0 : Math.log(1 + chunks.length / count)
+  }
+}
+
+/** The offline extractive answerer over the corpus's chunk IDF. */
+function extractiveAnswerer(chunks: readonly Chunk[], options: BuiltinOptions): Answerer {
+  const idf = chunkIdf(chunks)
   return async (question, context) =>
     extractiveAnswer(question.question, context, idf, { refusalThreshold: options.refusalThreshold, maxSentences: options.answerSentences }).answer
 }
-
-/** Whether the system answers with the offline extractive answerer, which needs the chunks' document frequencies. */
-const answersExtractively = (options: BuiltinOptions) => options.generate && !options.answerer
 
 /**
  * The built-in baseline system: heading-aware chunks, BM25 (or hybrid) ranking, the context packer, and (unless
@@ -44,25 +65,11 @@ const answersExtractively = (options: BuiltinOptions) => options.generate && !op
  */
 export function createBuiltinSystem(corpus: readonly CorpusDocument[], options: BuiltinOptions): BuiltinSystem {
   const chunks = chunkCorpus(corpus, options)
-  return builtinSystemOver({ chunks, frequencies: answersExtractively(options) ? chunkDocumentFrequencies(chunks) : null }, options)
-}
-
-/**
- * createBuiltinSystem, the same system, with a large corpus (worthASecondThread) chunked, and its
- * document frequencies counted, on two threads (parallel-chunks.ts); a smaller one exactly as createBuiltinSystem.
- */
-export async function openBuiltinSystem(corpus: readonly CorpusDocument[], options: BuiltinOptions): Promise<BuiltinSystem> {
-  if (!worthASecondThread(corpus)) return createBuiltinSystem(corpus, options)
-  return builtinSystemOver(await chunkCorpusOnTwoThreads(corpus, options, answersExtractively(options)), options)
-}
-
-/** The system over the corpus's chunks; `frequencies` are counted when it answers extractively. */
-function builtinSystemOver({ chunks, frequencies }: CorpusChunks, options: BuiltinOptions): BuiltinSystem {
   const retrieval = options.retrieval ?? DEFAULT_RETRIEVER_OPTIONS
   const retriever = createRetriever(chunks, retrieval)
   const chunkCountByDoc = new Map<string, number>()
   for (const chunk of chunks) chunkCountByDoc.set(chunk.docId, (chunkCountByDoc.get(chunk.docId) ?? 0) + 1)
-  const answerer = options.generate ? (options.answerer ?? extractiveAnswerer(frequencies!, chunks.length, options)) : null
+  const answerer = options.generate ? (options.answerer ?? extractiveAnswerer(chunks, options)) : null
   return {
     name: `builtin-${retrieval.kind}`,
     chunks,

@@ -15,9 +15,6 @@ export interface Chunk {
   tokens: number
 }
 
-/** What chunking reads of a document. */
-export type ChunkedDocument = Pick<CorpusDocument, 'id' | 'title' | 'body'>
-
 export interface ChunkOptions {
   chunkTokens: number
   chunkOverlap: number
@@ -53,7 +50,7 @@ function unitsOfParagraph(paragraph: string): Unit[] {
 }
 
 /** Splits a Markdown body into sections at headings (outside code fences), each with its heading path. */
-function sectionsOf(doc: ChunkedDocument): Section[] {
+function sectionsOf(doc: CorpusDocument): Section[] {
   const sections: Section[] = []
   const path: string[] = []
   let current: Section = { heading: doc.title, units: [] }
@@ -129,7 +126,7 @@ function joinedTokenCount(heading: string, headingTokens: number, units: readonl
  * and table rows are kept whole; only a single unit longer than a chunk is cut, by tokens. Consecutive
  * chunks of a section share up to `chunkOverlap` tokens of whole trailing units.
  */
-export function chunkDocument(doc: ChunkedDocument, options: ChunkOptions, firstOrdinal = 0): Chunk[] {
+export function chunkDocument(doc: CorpusDocument, options: ChunkOptions, firstOrdinal = 0): Chunk[] {
   const chunks: Chunk[] = []
   for (const section of sectionsOf(doc)) {
     const headingLine = section.heading
@@ -180,7 +177,7 @@ export function chunkDocument(doc: ChunkedDocument, options: ChunkOptions, first
 }
 
 /** Chunks every document of a corpus, in corpus order. */
-export function chunkCorpus(docs: readonly ChunkedDocument[], options: ChunkOptions): Chunk[] {
+export function chunkCorpus(docs: readonly CorpusDocument[], options: ChunkOptions): Chunk[] {
   const chunks: Chunk[] = []
   for (const doc of docs) chunks.push(...chunkDocument(doc, options, chunks.length))
   return chunks

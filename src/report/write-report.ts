@@ -25,16 +25,26 @@ export function serialiseReport(report: Report): string {
  * report carries its context texts (a fresh run), contexts.jsonl into `dir`, each atomically; returns their
  * paths. `latestJson`: serialiseReport(report), when the caller already made it.
  */
-export function writeReports(report: Report, dir: string, latestJson: string = serialiseReport(report)): { json: string; markdown: string; attribution: string; contexts: string | null } {
+export function writeReports(report: Report, dir: string, latestJson: string | Uint8Array = serialiseReport(report)): { json: string; markdown: string; attribution: string; contexts: string | null } {
+  return { json: writeLatestJson(dir, latestJson), ...writeReportCompanions(report, dir) }
+}
+
+/** latest.json (serialiseReport's text, or its UTF-8 bytes), atomically; returns its path. */
+export function writeLatestJson(dir: string, latestJson: string | Uint8Array): string {
   const json = join(dir, 'latest.json')
+  writeFileAtomic(json, latestJson)
+  return json
+}
+
+/** The reports beside latest.json: latest.md, attribution.jsonl and (with context texts) contexts.jsonl, each atomically. */
+export function writeReportCompanions(report: Report, dir: string): { markdown: string; attribution: string; contexts: string | null } {
   const markdown = join(dir, 'latest.md')
   const attribution = join(dir, 'attribution.jsonl')
-  writeFileAtomic(json, latestJson)
   writeFileAtomic(markdown, renderMarkdown(report))
   writeFileAtomic(attribution, attributionRecords(report).map((record) => JSON.stringify(record) + '\n').join(''))
   const texts = contextRecords(report)
-  if (texts === null) return { json, markdown, attribution, contexts: null }
+  if (texts === null) return { markdown, attribution, contexts: null }
   const contexts = join(dir, CONTEXTS_FILE)
   writeFileAtomic(contexts, texts)
-  return { json, markdown, attribution, contexts }
+  return { markdown, attribution, contexts }
 }

@@ -19,6 +19,7 @@ import { MalformedResponseError } from '../model/model-types.ts'
 import { BudgetExceededError } from '../model/spending-cap.ts'
 import { UsageLedger } from '../model/usage-ledger.ts'
 import { renderEstimate } from '../report/render-model-run.ts'
+import { collectGarbageAbove } from '../support/collect-garbage.ts'
 import { runSystem } from './run-system.ts'
 import { reportOf } from './assemble-report.ts'
 import type { Measurement } from './measurement.ts'
@@ -126,6 +127,8 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   let standInAnswerer: Answerer | null = null
   const answerer: Answerer | undefined = model ? (question, context) => (standInAnswerer ?? model.answerer)(question, context) : undefined
   const system = await openSystem(spec, { corpus, config, generate, answerer, root: project.root, log })
+  // The corpus work's garbage (a large corpus's chunking) goes before the questions run.
+  collectGarbageAbove(100)
   try {
     const measurement = await evaluateWith(system)
     // The pieces this run counted, for the next: a run over known texts never loads the vocabulary.

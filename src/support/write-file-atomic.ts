@@ -7,7 +7,7 @@ import { dirname } from 'node:path'
  * The temp name is the writer's own (pid and random bytes): writers on other machines sharing the folder
  * (shards on one volume, containers with equal pids) never write into each other's temp file.
  */
-export function writeFileAtomic(path: string, content: string): void {
+export function writeFileAtomic(path: string, content: string | Uint8Array): void {
   mkdirSync(dirname(path), { recursive: true })
   const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
   try {

@@ -15,7 +15,7 @@ describe('the run reaches the cases over a local channel while the global setup 
   it('a case file that connects before the evaluation ends receives it when it ends; later ones receive the same', async () => {
     const channel = await openEvaluationChannel()
     try {
-      let finish: (json: Uint8Array) => void = () => {}
+      let finish: (json: readonly Uint8Array[]) => void = () => {}
       const delivered = channel.publish('evaluation', new Promise((resolve) => (finish = resolve)))
       const early = receiveFromChannel(channel.address, 'evaluation')
       const shared = { evaluation: evaluation(3), comparison: null }
@@ -31,12 +31,12 @@ describe('the run reaches the cases over a local channel while the global setup 
   it('each topic has its own answer: the evaluation first, the reports once written (the cases run meanwhile)', async () => {
     const channel = await openEvaluationChannel()
     try {
-      let written: (json: Uint8Array) => void = () => {}
+      let written: (json: readonly Uint8Array[]) => void = () => {}
       channel.publish('evaluation', Promise.resolve(encodeRun(evaluation(1), null)))
       channel.publish('reports', new Promise((resolve) => (written = resolve)))
       const reports = receiveFromChannel(channel.address, 'reports')
       expect(JSON.parse(await receiveFromChannel(channel.address, 'evaluation')).evaluation).toEqual(evaluation(1))
-      written(new TextEncoder().encode(JSON.stringify({ error: 'reports/latest.json: ENOSPC' })))
+      written([new TextEncoder().encode(JSON.stringify({ error: 'reports/latest.json: ENOSPC' }))])
       expect(JSON.parse(await reports)).toEqual({ error: 'reports/latest.json: ENOSPC' })
     } finally {
       await channel.close()
@@ -54,18 +54,19 @@ describe('the run reaches the cases over a local channel while the global setup 
     }
   })
 
-  it('the evaluation as the thread sends it (JSON bytes) travels as it is and decodes to the same run', () => {
+  it('the evaluation as the thread sends it (JSON pieces) travels as it is and decodes to the same run', () => {
     const object = evaluation(4)
-    const bytes = new TextEncoder().encode(JSON.stringify(object))
-    expect(Buffer.from(encodeRun(bytes, null)).toString('utf8')).toBe(Buffer.from(encodeRun(object, null)).toString('utf8'))
-    expect(decodeEvaluation(bytes)).toEqual(object)
+    const text = JSON.stringify(object)
+    const pieces = [new TextEncoder().encode(text.slice(0, 40)), new TextEncoder().encode(text.slice(40))]
+    expect(Buffer.concat(encodeRun(pieces, null)).toString('utf8')).toBe(Buffer.concat(encodeRun(object, null)).toString('utf8'))
+    expect(decodeEvaluation(pieces)).toEqual(object)
     expect(decodeEvaluation(object)).toBe(object)
   })
 
   it('a thread sends the report as latest.json holds it, spliced into the evaluation: the same run once parsed', () => {
     const { report, ok: _, gate: _g, strict: _s, baselineUpdated: _b, ...where } = evaluation(2) as Extract<SharedEvaluation, { ok: true }>
     const shard = { index: 2, count: 3 }
-    const spliced = sharedEvaluationJson(where, JSON.stringify(report, null, 2), { shard })
+    const spliced = sharedEvaluationJson(where, new TextEncoder().encode(JSON.stringify(report, null, 2)), { shard })
     expect(decodeEvaluation(spliced)).toEqual(sharedEvaluation({ report, ...where }, { shard }))
     expect(decodeEvaluation(spliced)).toMatchObject({ ok: true, gate: false, shard, report: { questions: [{ id: 'q-0' }, { id: 'q-1' }] } })
   })

@@ -21,12 +21,13 @@ export interface EvaluationChannel {
    * From now on, requests for `topic` are answered with this payload (a watch-mode rerun publishes its
    * own); resolves once it has been sent whole to a case file.
    */
-  publish(topic: ChannelTopic, payload: Promise<Uint8Array>): Promise<void>
+  publish(topic: ChannelTopic, payload: Promise<readonly Uint8Array[]>): Promise<void>
   close(): Promise<void>
 }
 
 interface Published {
-  payload: Promise<Uint8Array>
+  /** Sent piece after piece (a large evaluation is never copied into one buffer). */
+  payload: Promise<readonly Uint8Array[]>
   sent: () => void
 }
 
@@ -45,7 +46,10 @@ export async function openEvaluationChannel(): Promise<EvaluationChannel> {
       const answer = published.get(request.slice(0, end))
       if (!answer) return socket.destroy()
       answer.payload.then(
-        (bytes) => socket.end(bytes, answer.sent),
+        (pieces) => {
+          for (const piece of pieces) socket.write(piece)
+          socket.end(answer.sent)
+        },
         () => socket.destroy(),
       )
     })

@@ -5,7 +5,7 @@
 // the run pays for model calls (evaluation-child.ts keeps those safe).
 import type { TransferListItem } from 'node:worker_threads'
 import { parentPort } from 'node:worker_threads'
-import { serialiseReport, writeReports } from '../report/write-report.ts'
+import { serialiseReport, writeLatestJson, writeReportCompanions } from '../report/write-report.ts'
 import { costsNothingInFlight, failureMessage, loadEvalProject, measureProject } from './evaluate-project.ts'
 import type { EvaluationThreadMessage } from './evaluation-thread.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
@@ -21,24 +21,28 @@ async function evaluateHere(options: RagEvalProjectOptions): Promise<void> {
     measured = await measureProject(project, { role: 'run', shard: options.shard ?? null }, { log: (line) => console.log(line) })
   } catch (error) {
     const failed = { ok: false as const, error: `the evaluation failed: ${failureMessage(error)}` }
-    const json = new TextEncoder().encode(JSON.stringify(failed satisfies SharedEvaluation))
-    return post({ kind: 'evaluated', json, reported: failed, writing: false }, [json.buffer])
+    return post({ kind: 'evaluated', json: [new TextEncoder().encode(JSON.stringify(failed satisfies SharedEvaluation))], reported: failed, writing: false })
   }
   const { report, writesReports, evaluation } = measured
-  // Serialised once: latest.json's text is also what the cases receive.
-  const reportJson = serialiseReport(report)
-  const json = sharedEvaluationJson(evaluation, reportJson, options)
+  // Serialised once, straight to UTF-8 (the text is garbage at once): latest.json's bytes are also what
+  // the cases receive. latest.json is written before they are handed over, the other reports after.
+  const reportJson = new TextEncoder().encode(serialiseReport(report))
+  let unwritten: string | null = null
+  const write = (files: () => unknown) => {
+    try {
+      if (unwritten === null) files()
+    } catch (error) {
+      // A file system error names its path.
+      unwritten = `the reports could not be written: ${error instanceof Error ? error.message : String(error)}`
+    }
+  }
+  if (writesReports) write(() => writeLatestJson(evaluation.reportsDir, reportJson))
   const { reportsDir, terminalSummary } = evaluation
   const reported = { ok: true as const, reportsDir, terminalSummary, questions: report.questions.length, ...(options.shard ? { shard: options.shard } : {}), report: null }
-  post({ kind: 'evaluated', json, reported, writing: writesReports }, [json.buffer])
+  post({ kind: 'evaluated', json: sharedEvaluationJson(evaluation, reportJson, options), reported, writing: writesReports }, [reportJson.buffer])
   if (!writesReports) return
-  try {
-    writeReports(report, evaluation.reportsDir, reportJson)
-    post({ kind: 'reports', error: null })
-  } catch (error) {
-    // A file system error names its path.
-    post({ kind: 'reports', error: `the reports could not be written: ${error instanceof Error ? error.message : String(error)}` })
-  }
+  write(() => writeReportCompanions(report, reportsDir))
+  post({ kind: 'reports', error: unwritten })
 }
 
 // Started ahead of need (while Vitest starts up, its modules loading meanwhile), the thread evaluates

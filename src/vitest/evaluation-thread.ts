@@ -2,17 +2,17 @@ import { fileURLToPath } from 'node:url'
 import type { Worker } from 'node:worker_threads'
 import { ownModuleThread } from '../support/import-module.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
-import type { ReportedEvaluation, SharedEvaluation } from './shared-evaluation.ts'
+import type { EvaluationJson, ReportedEvaluation, SharedEvaluation } from './shared-evaluation.ts'
 
 /**
- * What the evaluation's thread says: the shared evaluation as JSON (UTF-8), then, when it writes the
+ * What the evaluation's thread says: the shared evaluation as JSON (UTF-8, in pieces), then, when it writes the
  * run's reports (`writing`), whether that worked; or that the run belongs in a child process.
  */
-export type EvaluationThreadMessage = { kind: 'evaluated'; json: Uint8Array; reported: ReportedEvaluation; writing: boolean } | { kind: 'reports'; error: string | null } | { kind: 'in-a-child' }
+export type EvaluationThreadMessage = { kind: 'evaluated'; json: EvaluationJson; reported: ReportedEvaluation; writing: boolean } | { kind: 'reports'; error: string | null } | { kind: 'in-a-child' }
 
 /** An evaluation handed over before its reports are written: `reportsWritten` settles with null once they are, or why they are not. */
 export interface HandedOver {
-  evaluation: Uint8Array | SharedEvaluation
+  evaluation: EvaluationJson | SharedEvaluation
   /** What the reporter prints of it. */
   reported: ReportedEvaluation
   reportsWritten: Promise<string | null>

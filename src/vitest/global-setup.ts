@@ -4,7 +4,7 @@ import { importOwnModule } from '../support/import-module.ts'
 import { openEvaluationChannel } from './evaluation-channel.ts'
 import { evaluateInThread, type HandedOver } from './evaluation-thread.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
-import { decodeEvaluation, encodeRun, holdRun, reportedEvaluation, type ReportedEvaluation, type SharedComparison, type SharedEvaluation } from './shared-evaluation.ts'
+import { decodeEvaluation, encodeRun, holdRun, reportedEvaluation, type EvaluationJson, type ReportedEvaluation, type SharedComparison, type SharedEvaluation } from './shared-evaluation.ts'
 
 // What only some runs need is loaded on demand, by Node rather than by Vite's module runner: importOwnModule.
 const EXT = import.meta.url.endsWith('.ts') ? 'ts' : 'js'
@@ -37,7 +37,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const options: RagEvalProjectOptions = { ...(project.config.provide?.ragEvalOptions ?? {}), ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}) }
   const channel = await openEvaluationChannel()
   project.provide('evaluation', { channel: channel.address })
-  const runOnce = async (): Promise<{ evaluation: SharedEvaluation | Uint8Array; reported: ReportedEvaluation; comparison: SharedComparison; reportsWritten: Promise<string | null> }> => {
+  const runOnce = async (): Promise<{ evaluation: SharedEvaluation | EvaluationJson; reported: ReportedEvaluation; comparison: SharedComparison; reportsWritten: Promise<string | null> }> => {
     const bConfig = process.env.EVAL_COMPARE || null
     // B runs beside A (its own child), so a comparison costs one run's wall time.
     const b = bConfig === null ? null : child().then(({ runEvaluation }) => runEvaluation({ config: bConfig }, undefined, 'compare'))
@@ -65,7 +65,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     })
     void channel.publish('evaluation', run.then(({ evaluation, comparison }) => encodeRun(evaluation, comparison)))
     const reportsWritten = run.then((r) => r.reportsWritten)
-    void channel.publish('reports', reportsWritten.then((error) => new TextEncoder().encode(JSON.stringify({ error }))))
+    void channel.publish('reports', reportsWritten.then((error) => [new TextEncoder().encode(JSON.stringify({ error }))]))
     holdRun(channel.address, run.then(({ reported, comparison }) => ({ evaluation: reported, comparison })))
     current = reportsWritten
   }

@@ -46,19 +46,23 @@ export interface ProvidedEvaluation {
   channel: string
 }
 
+/** An evaluation as JSON in pieces (UTF-8), as the evaluation's thread sends it. */
+export type EvaluationJson = readonly Uint8Array[]
+
 /**
- * A SharedRun as the channel sends it, from the evaluation as it came (an object, or the JSON bytes the
- * evaluation's thread transferred: 30 MB at 10,000 questions, not parsed and stringified again here).
+ * A SharedRun as the channel sends it, in pieces, from the evaluation as it came (an object, or the
+ * JSON pieces the evaluation's thread transferred: 30 MB at 10,000 questions, neither parsed and
+ * stringified again here nor copied into one buffer).
  */
-export function encodeRun(evaluation: SharedEvaluation | Uint8Array, comparison: SharedComparison): Uint8Array {
+export function encodeRun(evaluation: SharedEvaluation | EvaluationJson, comparison: SharedComparison): Uint8Array[] {
   const encoder = new TextEncoder()
-  const json = evaluation instanceof Uint8Array ? evaluation : encoder.encode(JSON.stringify(evaluation))
-  return Buffer.concat([encoder.encode(`{"comparison":${JSON.stringify(comparison)},"evaluation":`), json, encoder.encode('}')])
+  const json = Array.isArray(evaluation) ? (evaluation as EvaluationJson) : [encoder.encode(JSON.stringify(evaluation))]
+  return [encoder.encode(`{"comparison":${JSON.stringify(comparison)},"evaluation":`), ...json, encoder.encode('}')]
 }
 
-/** The evaluation a thread sent as JSON bytes. */
-export function decodeEvaluation(evaluation: SharedEvaluation | Uint8Array): SharedEvaluation {
-  return evaluation instanceof Uint8Array ? (JSON.parse(Buffer.from(evaluation.buffer, evaluation.byteOffset, evaluation.byteLength).toString('utf8')) as SharedEvaluation) : evaluation
+/** The evaluation a thread sent as JSON pieces. */
+export function decodeEvaluation(evaluation: SharedEvaluation | EvaluationJson): SharedEvaluation {
+  return Array.isArray(evaluation) ? (JSON.parse(Buffer.concat(evaluation as EvaluationJson).toString('utf8')) as SharedEvaluation) : (evaluation as SharedEvaluation)
 }
 
 /**
@@ -139,8 +143,12 @@ function runConditions(options: RagEvalProjectOptions) {
   }
 }
 
-/** sharedEvaluation as JSON (UTF-8), the report given as JSON text (latest.json's, so a large report is serialised once). */
-export function sharedEvaluationJson(evaluation: Omit<ProjectEvaluation, 'report'>, reportJson: string, options: RagEvalProjectOptions): Uint8Array<ArrayBuffer> {
+/**
+ * sharedEvaluation as JSON (UTF-8, in pieces to be sent one after the other), the report given as JSON
+ * (latest.json's bytes, so a large report is serialised once and never copied into one buffer).
+ */
+export function sharedEvaluationJson(evaluation: Omit<ProjectEvaluation, 'report'>, reportJson: Uint8Array, options: RagEvalProjectOptions): Uint8Array[] {
   const rest = JSON.stringify({ ok: true, ...evaluation, ...runConditions(options) })
-  return new TextEncoder().encode(`{"report":${reportJson},${rest.slice(1)}`)
+  const encoder = new TextEncoder()
+  return [encoder.encode('{"report":'), reportJson, encoder.encode(`,${rest.slice(1)}`)]
 }

@@ -89,7 +89,16 @@ export function bootstrapMeanIntervals(lists: readonly (readonly number[])[], op
   )
   const byLength = new Map<number, number[]>()
   lists.forEach((values, i) => {
-    if (values.length > 1) byLength.set(values.length, [...(byLength.get(values.length) ?? []), i])
+    if (values.length < 2) return
+    // Every resample of a constant list sums the same values: each replicate is the one mean, and so are both
+    // bounds, to the bit, without a draw (a run equal to its baseline: every paired difference is 0).
+    if (values.every((value) => value === values[0])) {
+      let sum = 0
+      for (const value of values) sum += value
+      intervals[i] = { low: sum / values.length, high: sum / values.length, method: 'bootstrap-percentile' }
+      return
+    }
+    byLength.set(values.length, [...(byLength.get(values.length) ?? []), i])
   })
   for (const [n, members] of byLength) {
     const random = new Mulberry32(options.seed)

@@ -29,4 +29,14 @@ describe('bootstrapMeanInterval', () => {
     const options = { resamples: 500, seed: 3 }
     expect(bootstrapMeanIntervals(lists, options)).toStrictEqual(lists.map((values) => bootstrapInterval(values, mean, options)))
   })
+
+  it('a constant list (a run equal to its baseline: every paired difference 0) gets the general path’s interval without a draw, to the bit', () => {
+    const random = mulberry32(11)
+    // 0.1 does not add up exactly: 120 of them sum to 11.999999999999973, and the mean keeps that.
+    const lists = [Array(120).fill(0.1), Array(120).fill(0), Array(7).fill(1), Array.from({ length: 120 }, () => random()), Array(2).fill(0.7)]
+    const options = { resamples: 400, seed: 2 }
+    const intervals = bootstrapMeanIntervals(lists, options)
+    expect(intervals).toStrictEqual(lists.map((values) => bootstrapInterval(values, mean, options)))
+    expect(intervals[0]).toEqual({ low: 0.09999999999999978, high: 0.09999999999999978, method: 'bootstrap-percentile' })
+  })
 })

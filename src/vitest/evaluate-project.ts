@@ -1,6 +1,6 @@
 import type { Report } from '../contract/report-schema.ts'
 import { InputError } from '../load/input-error.ts'
-import { collectGarbage } from '../support/collect-garbage.ts'
+import { collectGarbageAbove } from '../support/collect-garbage.ts'
 import { loadProjectConfig } from '../project/load-project-config.ts'
 import { runKnobs, type ProjectConfig } from '../project/project-config.ts'
 import { withoutContextTexts } from '../report/context-sidecar.ts'
@@ -65,8 +65,9 @@ export async function measureProject(
   const options = { tier: evaluationTier(process.env.EVAL_TIER), env: { ...process.env, GATE: '' }, ...run, ...(comparing ? { baselineRoot: null } : {}) } as const
   const report = request.shard ? (await evaluateShard(project, { ...options, shard: request.shard })).report : await evaluate(project, options)
   // The run's garbage (the index, the rankings, the texts) goes before the reports are written and Vitest
-  // collects its test results: the peak is then what is retained plus what comes next, not their sum.
-  collectGarbage()
+  // collects its test results: the peak is then what is retained plus what comes next, not their sum
+  // (a small run's heap is not worth a full collection).
+  collectGarbageAbove(100)
   const writesReports = !comparing && !request.shard
   const terminalSummary = writesReports ? renderTerminalSummary(report) : null
   return { report, writesReports, evaluation: { terminalSummary, reportsDir: project.reports, baselineRoot: project.baseline, projectRoot: project.root } }

@@ -5,6 +5,10 @@ import { ragEval } from './src/vitest/index.ts'
 
 export default defineConfig({
   test: {
+    // Vite's transforms of this repository's TypeScript are kept between runs (node_modules/.experimental-vitest-cache),
+    // so the eval project's global setup, reporter and case modules load without being transformed again. This cache
+    // breaks jiti in Vitest's main process; the package loads its own modules with jiti only in the evaluation's thread.
+    experimental: { fsModuleCache: true },
     // The default reporter stays for people; ragEval() adds the evaluation reporter, which comes last so the
     // run ends with the metrics and the regressions table. In CI (CI set) the JSON results also feed .ci/run's summary line.
     reporters: ['default', ...(process.env.CI ? [['json', { outputFile: 'reports/vitest-results.json' }] as ['json', { outputFile: string }]] : [])],

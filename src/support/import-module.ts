@@ -6,23 +6,15 @@ import type { Jiti } from 'jiti'
 /** Files Node loads itself: jiti hands them to Node's import() anyway (and Node caches them either way). */
 const JAVASCRIPT_FILE = /\.[cm]?js$/
 
-const jitiOptions = (moduleCache: boolean) => ({ moduleCache, interopDefault: true })
-
-const loaders = new Map<boolean, Jiti>()
+let loader: Jiti | undefined
 /**
  * jiti, for TypeScript without tsx in the user's project, made on first need and through its CommonJS
  * build: importing it as ESM makes Node scan its 190 kB bundle for export names, a tenth of `rag-eval
  * retrieval`'s start-up. Its transforms are cached on disk (node_modules/.cache/jiti). Without a module
- * cache (the user's config and system: in watch mode every run reads the current files), or with one (a
- * graph of modules that must be shared, such as the package's own).
+ * cache: the user's config and system are read as they are now (in watch mode, every run).
  */
-function typeScriptLoader(moduleCache: boolean): Jiti {
-  let loader = loaders.get(moduleCache)
-  if (!loader) {
-    loader = (createRequire(import.meta.url)('jiti') as typeof import('jiti')).createJiti(import.meta.url, jitiOptions(moduleCache))
-    loaders.set(moduleCache, loader)
-  }
-  return loader
+function typeScriptLoader(): Jiti {
+  return (loader ??= (createRequire(import.meta.url)('jiti') as typeof import('jiti')).createJiti(import.meta.url, { moduleCache: false, interopDefault: true }))
 }
 
 /** The default export of a TypeScript or JavaScript module (the module itself when it has none). */
@@ -36,28 +28,19 @@ export async function importModule(file: string): Promise<unknown> {
       if (!(error instanceof SyntaxError)) throw error
     }
   }
-  return typeScriptLoader(false).import(file, { default: true })
+  return typeScriptLoader().import(file, { default: true })
 }
 
 /**
- * One of this package's own modules (its exports), loaded by Node rather than by Vite's module runner,
- * which transforms each module of a graph again on every run (about 1 s for the evaluation's 150 modules
- * of TypeScript): natively when compiled (the installed package), through jiti with its disk cache when
- * TypeScript (this repository), every module of the graph loaded once.
- */
-export async function importOwnModule<T>(file: string): Promise<T> {
-  if (!file.endsWith('.ts')) return (await import(pathToFileURL(file).href)) as T
-  return typeScriptLoader(true).import<T>(file)
-}
-
-/**
- * A worker thread running one of this package's own modules, loaded as importOwnModule loads it: natively
- * when compiled, through jiti (the same options, so the same disk cache) when TypeScript. An error while
- * loading it (an unhandled rejection in the thread) reaches the thread's 'error' event.
+ * A worker thread running one of this package's own modules, loaded by Node rather than by Vite's module
+ * runner (which would transform the evaluation's 150 modules again on every run): natively when compiled
+ * (the installed package), through jiti with its disk cache when TypeScript (this repository), every
+ * module of the graph loaded once. An error while loading it (an unhandled rejection in the thread)
+ * reaches the thread's 'error' event.
  */
 export function ownModuleThread(file: string, workerData: unknown): Worker {
   if (!file.endsWith('.ts')) return new Worker(pathToFileURL(file), { workerData })
   const jiti = createRequire(import.meta.url).resolve('jiti')
-  const load = `require(${JSON.stringify(jiti)}).createJiti(${JSON.stringify(import.meta.url)}, ${JSON.stringify(jitiOptions(true))}).import(${JSON.stringify(file)})`
+  const load = `require(${JSON.stringify(jiti)}).createJiti(${JSON.stringify(import.meta.url)}, { moduleCache: true, interopDefault: true }).import(${JSON.stringify(file)})`
   return new Worker(load, { eval: true, workerData })
 }

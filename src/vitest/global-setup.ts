@@ -1,15 +1,11 @@
-import { fileURLToPath } from 'node:url'
 import type { TestProject } from 'vitest/node'
-import { importOwnModule } from '../support/import-module.ts'
 import { openEvaluationChannel } from './evaluation-channel.ts'
 import { evaluateInThread, type HandedOver } from './evaluation-thread.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 import { decodeEvaluation, encodeRun, holdRun, reportedEvaluation, type EvaluationJson, type ReportedEvaluation, type SharedComparison, type SharedEvaluation } from './shared-evaluation.ts'
 
-// What only some runs need is loaded on demand, by Node rather than by Vite's module runner: importOwnModule.
-const EXT = import.meta.url.endsWith('.ts') ? 'ts' : 'js'
-const own = <T>(name: string) => importOwnModule<T>(fileURLToPath(new URL(`./${name}.${EXT}`, import.meta.url)))
-const child = () => own<typeof import('./evaluation-child.ts')>('evaluation-child')
+// What only some runs need (watch mode, live and record runs, vitest -u, EVAL_COMPARE) is loaded on demand.
+const child = () => import('./evaluation-child.ts')
 
 /**
  * The run's evaluation: in a worker thread of Vitest's process when that loses nothing (`vitest run`
@@ -49,11 +45,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (update) {
       // Accepted once the run's reports are written: accepting re-gates and rewrites them.
       const unwritten = await measured.reportsWritten
-      const accepted = unwritten === null ? (await own<typeof import('./accept-as-baseline.ts')>('accept-as-baseline')).acceptAsBaseline(decodeEvaluation(evaluation)) : { ok: false as const, error: unwritten }
+      const accepted = unwritten === null ? (await import('./accept-as-baseline.ts')).acceptAsBaseline(decodeEvaluation(evaluation)) : { ok: false as const, error: unwritten }
       evaluation = accepted
       reported = reportedEvaluation(accepted, project.vitest.config.watch && accepted.ok ? accepted.report : null)
     }
-    const comparison = b === null ? null : await (await own<typeof import('./compare-with.ts')>('compare-with')).compareWith(bConfig!, options, decodeEvaluation(evaluation), b)
+    const comparison = b === null ? null : await (await import('./compare-with.ts')).compareWith(bConfig!, options, decodeEvaluation(evaluation), b)
     return { evaluation, reported, comparison, reportsWritten: measured.reportsWritten }
   }
   let current: Promise<unknown> = Promise.resolve()

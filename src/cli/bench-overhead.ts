@@ -1,9 +1,10 @@
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { packTarball } from '../bench/packed-tarball.ts'
 import type { TreeMemory } from '../bench/process-tree-memory.ts'
 import { timeVitest } from '../bench/time-vitest.ts'
-import { tempProject, type TempProject } from '../bench/user-project.ts'
+import { run, tempProject, type TempProject } from '../bench/user-project.ts'
 import { percentile } from '../statistics/descriptive.ts'
 import { formatTable } from '../support/format-table.ts'
 import { integer, positiveNumber } from './arg-kinds.ts'
@@ -62,6 +63,32 @@ async function installedProject(root: string): Promise<{ project: TempProject; r
   }
 }
 
+/** evalite's 100 trivial cases, the comparison the issue makes: an eval whose task returns its input, scored by exact match. */
+const EVALITE_CASES = `import { evalite } from 'evalite'
+
+evalite('trivial', {
+  data: async () => Array.from({ length: 100 }, (_, i) => ({ input: \`q\${i}\`, expected: \`q\${i}\` })),
+  task: async (input) => input,
+  scorers: [{ name: 'exact', scorer: ({ output, expected }) => (output === expected ? 1 : 0) }],
+})
+`
+
+/**
+ * A fresh project with evalite 0.19 and the same Vitest, installed with npm from the registry (evalite
+ * stores runs with better-sqlite3, a native module that npm's bundled node-gyp builds; pnpm's build does
+ * not here), or why it could not be.
+ */
+async function evaliteProject(): Promise<TempProject | string> {
+  const dir = mkdtempSync(join(tmpdir(), 'rag-eval-evalite-'))
+  const project: TempProject = { dir, run: (command, args, env) => run(dir, command, args, env), remove: () => rmSync(dir, { recursive: true, force: true }) }
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'evalite-bench', private: true, type: 'module' }))
+  writeFileSync(join(dir, 'trivial.eval.ts'), EVALITE_CASES)
+  const installed = await project.run('npm', ['install', '--no-audit', '--no-fund', 'evalite@0.19.0', 'vitest@4.1.12'])
+  if (installed.code === 0) return project
+  project.remove()
+  return `npm install exited with ${installed.code}: ${installed.output.trim().split('\n').slice(-3).join(' ')}`
+}
+
 const median = (values: readonly number[]) => percentile(values, 50) ?? 0
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`
 
@@ -71,10 +98,11 @@ export const command = defineCommand({
   \`vitest run\` of one trivial test (its own folder under .cache/, no config of ours) beside
   \`vitest run --project eval\` (this repository's golden set, offline) twice: here, from the sources (which
   Vite transforms), and in a fresh project with the packed package installed (compiled JavaScript, as a
-  user runs it; RAG_EVAL_TARBALL names a ready tarball). Each is run --runs times, in turn; prints the
-  medians of wall time and peak memory (largest process, Linux), the evaluation's own time inside the
-  eval runs (their report's run.durationMs), and each ratio to the bare run against --target (the
-  verdict is this repository's). Run it from the repository's root.`,
+  user runs it; RAG_EVAL_TARBALL names a ready tarball); and \`evalite run\` of 100 trivial cases (evalite
+  0.19 installed from the npm registry into a fresh project; left out, saying why, when it cannot be).
+  Each is run --runs times, in turn; prints the medians of wall time and peak memory (largest process,
+  Linux), the evaluation's own time inside the eval runs (their report's run.durationMs), and each ratio
+  to the bare run against --target (the verdict is this repository's). Run it from the repository's root.`,
   options: {
     runs: option(integer({ min: 1 }), { default: '5' }),
     target: option(positiveNumber, { default: '2' }),
@@ -85,20 +113,23 @@ export const command = defineCommand({
     mkdirSync(bareDir, { recursive: true })
     writeFileSync(join(bareDir, 'trivial.test.mjs'), "import { expect, test } from 'vitest'\n\ntest('one trivial test', () => expect(1 + 1).toBe(2))\n")
     writeFileSync(join(bareDir, 'vitest.config.mjs'), "export default { test: { include: ['trivial.test.mjs'] } }\n")
-    console.log('packing the package and installing it into a fresh project ...')
+    console.log('packing the package and installing it into a fresh project; installing evalite 0.19 into another ...')
     const { project: installed, removeTarball } = await installedProject(root)
+    const evalite = await evaliteProject()
     try {
       const bare: Run[] = []
       const here: Run[] = []
       const user: Run[] = []
+      const other: Run[] = []
       // Interleaved, so a change in the machine's load weighs on all alike.
       for (let i = 0; i < values.runs; i++) {
         bare.push(await timeRun(bareDir, ['run'], null))
         here.push(await timeRun(root, ['run', '--project', 'eval'], join(root, 'reports')))
         user.push(await timeRun(installed.dir, ['run', '--project', 'eval'], join(installed.dir, 'reports'), join(installed.dir, 'node_modules', 'vitest', 'vitest.mjs')))
-        console.log(`  run ${i + 1}/${values.runs}: bare ${s(bare[i]!.wallMs)}, eval here ${s(here[i]!.wallMs)}, eval installed ${s(user[i]!.wallMs)}`)
+        if (typeof evalite !== 'string') other.push(await timeRun(evalite.dir, ['run'], null, join(evalite.dir, 'node_modules', 'evalite', 'dist', 'bin.js')))
+        console.log(`  run ${i + 1}/${values.runs}: bare ${s(bare[i]!.wallMs)}, eval here ${s(here[i]!.wallMs)}, eval installed ${s(user[i]!.wallMs)}${other[i] ? `, evalite ${s(other[i]!.wallMs)}` : ''}`)
       }
-      const failed = [...bare, ...here, ...user].filter((r) => r.code !== 0).length
+      const failed = [...bare, ...here, ...user, ...other].filter((r) => r.code !== 0).length
       const bareMs = median(bare.map((r) => r.wallMs))
       const ratio = (runs: readonly Run[]) => median(runs.map((r) => r.wallMs)) / bareMs
       const row = (label: string, runs: readonly Run[]) => [
@@ -109,11 +140,18 @@ export const command = defineCommand({
         runs === bare ? '' : `${ratio(runs).toFixed(2)}x`,
       ]
       const header = [`median of ${values.runs}`, 'wall', 'peak RSS (largest process)', 'evaluate() inside', 'eval / bare']
-      console.log(`\n${formatTable([header, row('bare `vitest run`, one trivial test', bare), row('`vitest run --project eval`, this repository', here), row('the same, the package installed in a project', user)], 'text')}`)
+      const evaliteRow = typeof evalite === 'string' ? [] : [row('evalite 0.19 `evalite run`, 100 trivial cases', other)]
+      console.log(`\n${formatTable([header, row('bare `vitest run`, one trivial test', bare), row('`vitest run --project eval`, this repository', here), row('the same, the package installed in a project', user), ...evaliteRow], 'text')}`)
+      if (typeof evalite === 'string') console.log(`\nevalite left out: it could not be installed (${evalite})`)
       console.log(`\n${ratio(here) <= values.target ? 'PASS' : 'MISS'}  eval / bare = ${ratio(here).toFixed(2)}x (target ${values.target.toFixed(1)}x)${failed > 0 ? `; ${failed} run(s) exited non-zero` : ''}`)
+      if (other.length > 0) {
+        const [ours, theirs] = [median(here.map((r) => r.wallMs)), median(other.map((r) => r.wallMs))]
+        console.log(`${ours < theirs ? 'faster' : 'slower'} than evalite's 100 trivial cases: ${s(ours)} against ${s(theirs)} (the installed package: ${s(median(user.map((r) => r.wallMs)))})`)
+      }
       return failed > 0 ? 1 : 0
     } finally {
       installed.remove()
+      if (typeof evalite !== 'string') evalite.remove()
       removeTarball()
       rmSync(bareDir, { recursive: true, force: true })
     }

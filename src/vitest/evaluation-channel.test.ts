@@ -16,12 +16,11 @@ describe('the run reaches the cases over a local channel while the global setup 
     const channel = await openEvaluationChannel()
     try {
       let finish: (json: readonly Uint8Array[]) => void = () => {}
-      const delivered = channel.publish('evaluation', new Promise((resolve) => (finish = resolve)))
+      channel.publish('evaluation', new Promise((resolve) => (finish = resolve)))
       const early = receiveFromChannel(channel.address, 'evaluation')
       const shared = { evaluation: evaluation(3), comparison: null }
       setTimeout(() => finish(encodeRun(shared.evaluation, null)), 30)
       expect(JSON.parse(await early)).toEqual(shared)
-      await delivered
       expect(JSON.parse(await receiveFromChannel(channel.address, 'evaluation'))).toEqual(shared)
     } finally {
       await channel.close()
@@ -69,6 +68,16 @@ describe('the run reaches the cases over a local channel while the global setup 
     const spliced = sharedEvaluationJson(where, new TextEncoder().encode(JSON.stringify(report, null, 2)), { shard })
     expect(decodeEvaluation(spliced)).toEqual(sharedEvaluation({ report, ...where }, { shard }))
     expect(decodeEvaluation(spliced)).toMatchObject({ ok: true, gate: false, shard, report: { questions: [{ id: 'q-0' }, { id: 'q-1' }] } })
+  })
+
+  it('a topic nothing was published for is answered by a closed connection: an error naming the channel and the topic', async () => {
+    const channel = await openEvaluationChannel()
+    try {
+      channel.publish('evaluation', Promise.resolve(encodeRun(evaluation(1), null)))
+      await expect(receiveFromChannel(channel.address, 'reports')).rejects.toThrow(`the evaluation's channel ${channel.address} closed without the run's reports: the run was stopped`)
+    } finally {
+      await channel.close()
+    }
   })
 
   it('a closed channel is an error naming it, and closing removes its folder', async () => {

@@ -17,24 +17,16 @@ export type ChannelTopic = 'evaluation' | 'reports'
 export interface EvaluationChannel {
   /** What a case file connects to (provided to it). */
   readonly address: string
-  /**
-   * From now on, requests for `topic` are answered with this payload (a watch-mode rerun publishes its
-   * own); resolves once it has been sent whole to a case file.
-   */
-  publish(topic: ChannelTopic, payload: Promise<readonly Uint8Array[]>): Promise<void>
+  /** From now on, requests for `topic` are answered with this payload, sent piece by piece (a watch-mode rerun publishes its own). */
+  publish(topic: ChannelTopic, payload: Promise<readonly Uint8Array[]>): void
   close(): Promise<void>
-}
-
-interface Published {
-  /** Sent piece after piece (a large evaluation is never copied into one buffer). */
-  payload: Promise<readonly Uint8Array[]>
-  sent: () => void
 }
 
 export async function openEvaluationChannel(): Promise<EvaluationChannel> {
   const folder = process.platform === 'win32' ? null : mkdtempSync(join(tmpdir(), 'rag-vitest-eval-'))
   const address = folder === null ? `\\\\.\\pipe\\rag-vitest-eval-${process.pid}-${randomBytes(6).toString('hex')}` : join(folder, 'evaluation.sock')
-  const published = new Map<string, Published>()
+  // Sent piece after piece: a large evaluation is never copied into one buffer.
+  const published = new Map<string, Promise<readonly Uint8Array[]>>()
   const server: Server = createServer((socket) => {
     socket.on('error', () => socket.destroy())
     let request = ''
@@ -43,12 +35,12 @@ export async function openEvaluationChannel(): Promise<EvaluationChannel> {
       const end = request.indexOf('\n')
       if (end < 0) return
       socket.removeAllListeners('data')
-      const answer = published.get(request.slice(0, end))
-      if (!answer) return socket.destroy()
-      answer.payload.then(
+      const payload = published.get(request.slice(0, end))
+      if (!payload) return socket.destroy()
+      payload.then(
         (pieces) => {
           for (const piece of pieces) socket.write(piece)
-          socket.end(answer.sent)
+          socket.end()
         },
         () => socket.destroy(),
       )
@@ -64,7 +56,7 @@ export async function openEvaluationChannel(): Promise<EvaluationChannel> {
     address,
     publish(topic, payload) {
       payload.catch(() => {})
-      return new Promise((resolve) => published.set(topic, { payload, sent: resolve }))
+      published.set(topic, payload)
     },
     close: () =>
       new Promise((resolve) => {

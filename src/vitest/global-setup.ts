@@ -59,9 +59,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       const failed = { ok: false as const, error: `the evaluation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}` }
       return { evaluation: failed, reported: failed, comparison: null, reportsWritten: Promise.resolve(null) }
     })
-    void channel.publish('evaluation', run.then(({ evaluation, comparison }) => encodeRun(evaluation, comparison)))
+    channel.publish('evaluation', run.then(({ evaluation, comparison }) => encodeRun(evaluation, comparison)))
     const reportsWritten = run.then((r) => r.reportsWritten)
-    void channel.publish('reports', reportsWritten.then((error) => [new TextEncoder().encode(JSON.stringify({ error }))]))
+    channel.publish('reports', reportsWritten.then((error) => [new TextEncoder().encode(JSON.stringify({ error }))]))
     holdRun(channel.address, run.then(({ reported, comparison }) => ({ evaluation: reported, comparison })))
     current = reportsWritten
   }

@@ -6,7 +6,7 @@ import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 import { receiveFromChannel } from './evaluation-channel.ts'
 
 /**
- * What the eval project's global setup hands every evaluation case (through `provide`/`inject`):
+ * What the eval project's global setup hands every evaluation case (over the channel `provide` names):
  * the one shared run of the Vitest run, compared with the baseline, and how to treat misses.
  */
 export type SharedEvaluation =

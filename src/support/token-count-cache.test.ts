@@ -24,6 +24,12 @@ describe('the token counts kept between runs', () => {
     expect(countTextTokens('zqxwvpiece')).toBe(7)
   })
 
+  it('a special-token string in a text is counted as text (a document about tokenizers is not refused)', () => {
+    const text = 'The end marker <|endoftext|> closes a document; <|fim_prefix|> too.'
+    expect(() => countTokens(text)).toThrow('Disallowed special token')
+    expect(countTextTokens(text)).toBe(countTokens(text, { disallowedSpecial: new Set() }))
+  })
+
   it('a file of another tokenizer or version, with a count that is not a whole number, or not JSON, is a cold start (nothing read, no error)', () => {
     const dir = temp.make('tokens-')
     const file = join(dir, 'foreign.json')

@@ -20,6 +20,14 @@ describe('chunkDocument', () => {
     expect(chunks.every((c) => c.tokens === countTextTokens(c.text))).toBe(true)
   })
 
+  it('chunks a document that quotes special tokens, in a sentence longer than a chunk too, as plain text', () => {
+    const long = `The model emits <|endoftext|> at the end ${'of a very long and winding sentence '.repeat(12)}and stops.`
+    const chunks = chunkDocument(doc(`# Tokens\n\nShort one with <|fim_prefix|> inside.\n\n${long}\n`), { chunkTokens: 40, chunkOverlap: 0 })
+    expect(chunks.map((c) => c.text).join(' ')).toContain('<|endoftext|>')
+    expect(chunks[0]!.text).toBe('Sampling > Tokens\nShort one with <|fim_prefix|> inside.')
+    expect(chunks.every((c) => c.tokens === countTextTokens(c.text) && c.tokens <= 40)).toBe(true)
+  })
+
   it('keeps sentences whole, carries whole sentences as overlap and respects the size', () => {
     const sentences = Array.from({ length: 12 }, (_, i) => `Sentence number ${i + 1} talks about trace sampling rates.`)
     const chunks = chunkDocument(doc(sentences.join(' ')), { chunkTokens: 40, chunkOverlap: 12 })

@@ -3,8 +3,8 @@ import { costsNothingInFlight, loadEvalProject } from './evaluate-project.ts'
 
 const project = await loadEvalProject({})
 
-describe('where the eval project evaluates (issue 13.2): in Vitest’s process only when nothing paid for can be in flight', () => {
-  it('offline and replay runs: in Vitest’s process', () => {
+describe('where the eval project evaluates (issue 13.2): in a thread of Vitest’s process only when nothing paid for can be in flight', () => {
+  it('offline and replay runs: in a thread of Vitest’s process', () => {
     expect(costsNothingInFlight(project, {})).toBe(true)
     expect(costsNothingInFlight(project, { EVAL_MODE: 'replay' })).toBe(true)
     // MOCK=1 turns a live run into a replay of the recording: nothing is sent.

@@ -27,7 +27,7 @@ export function loadEvalProject(options: Pick<RagEvalProjectOptions, 'config' | 
 }
 
 /**
- * Whether the run may be evaluated inside Vitest's own process: offline and replay runs pay for nothing
+ * Whether the run may be evaluated in a thread of Vitest's own process: offline and replay runs pay for nothing
  * and hold nothing in flight, so dying with Vitest loses nothing. Live and record runs stay in a child,
  * which drains its model calls into the cache when Vitest is killed (issue 11.4).
  */

@@ -203,11 +203,21 @@ export class Bm25Retriever implements Retriever {
       const end = starts[termId + 1]!
       const df = end - start
       const idf = Math.log(1 + (chunkCount - df + 0.5) / (df + 0.5))
-      for (let p = start; p < end; p++) {
-        const id = postingChunk[p]!
-        if (matched[id] === 0) touched[touchedCount++] = id
-        if (first) matched[id]!++
-        score[id]! += idf * postingWeight[p]!
+      if (coordination) {
+        for (let p = start; p < end; p++) {
+          const id = postingChunk[p]!
+          if (matched[id] === 0) touched[touchedCount++] = id
+          if (first) matched[id]!++
+          score[id]! += idf * postingWeight[p]!
+        }
+      } else {
+        // Without coordination a chunk's score is all that is kept: it is 0 until the chunk is first met
+        // (every term's contribution is positive), so it marks the chunks touched.
+        for (let p = start; p < end; p++) {
+          const id = postingChunk[p]!
+          if (score[id] === 0) touched[touchedCount++] = id
+          score[id]! += idf * postingWeight[p]!
+        }
       }
     }
     if (coordination) for (let i = 0; i < touchedCount; i++) score[touched[i]!]! *= matched[touched[i]!]!

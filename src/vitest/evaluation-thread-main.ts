@@ -6,7 +6,7 @@
 import type { TransferListItem } from 'node:worker_threads'
 import { parentPort } from 'node:worker_threads'
 import { serialiseReport, writeLatestJson, writeReportCompanions } from '../report/write-report.ts'
-import { costsNothingInFlight, failureMessage, loadEvalProject, measureProject } from './evaluate-project.ts'
+import { costsNothingInFlight, failureMessage, loadEvalProject, measureProject, type MeasuredProject } from './evaluate-project.ts'
 import type { EvaluationThreadMessage } from './evaluation-thread.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 import { sharedEvaluationJson, type SharedEvaluation } from './shared-evaluation.ts'
@@ -14,7 +14,7 @@ import { sharedEvaluationJson, type SharedEvaluation } from './shared-evaluation
 const post = (message: EvaluationThreadMessage, transfer: TransferListItem[] = []) => parentPort!.postMessage(message, transfer)
 
 async function evaluateHere(options: RagEvalProjectOptions): Promise<void> {
-  let measured: Awaited<ReturnType<typeof measureProject>>
+  let measured: MeasuredProject
   try {
     const project = await loadEvalProject(options)
     if (!costsNothingInFlight(project, process.env)) return post({ kind: 'in-a-child' })

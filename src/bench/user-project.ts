@@ -33,23 +33,28 @@ export interface TempProject {
   remove(): void
 }
 
+/** An empty project folder in the temp folder (a package.json of an ES module project), and how to run commands in it and remove it. */
+export function emptyProject(prefix: string, name = 'user-project'): TempProject {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }, null, 2))
+  return {
+    dir,
+    run: (command, args, env) => run(dir, command, args, env),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  }
+}
+
 /**
  * A fresh project: `source` (an example folder) copied in, or empty; then the tarball and vitest added
  * with pnpm, plus `extra` packages. pnpm 12 runs no dependency build script unless allowed (esbuild's).
  */
 export async function tempProject(tarball: string, options: { source?: string; extra?: string[] } = {}): Promise<TempProject> {
-  const dir = mkdtempSync(join(tmpdir(), 'rag-eval-user-'))
-  const project: TempProject = {
-    dir,
-    run: (command, args, env) => run(dir, command, args, env),
-    remove: () => rmSync(dir, { recursive: true, force: true }),
-  }
+  const project = emptyProject('rag-eval-user-')
   try {
-    if (options.source) cpSync(options.source, dir, { recursive: true, filter: (path) => !/node_modules|[/\\]reports$|[/\\]\.cache$/.test(path) })
-    else writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2))
-    writeFileSync(join(dir, 'pnpm-workspace.yaml'), 'allowBuilds:\n  esbuild: true\n')
+    if (options.source) cpSync(options.source, project.dir, { recursive: true, filter: (path) => !/node_modules|[/\\]reports$|[/\\]\.cache$/.test(path) })
+    writeFileSync(join(project.dir, 'pnpm-workspace.yaml'), 'allowBuilds:\n  esbuild: true\n')
     const added = await project.run('pnpm', ['add', '--prefer-offline', tarball, 'vitest@4.1.12', ...(options.extra ?? [])])
-    if (added.code !== 0) throw new Error(`pnpm add failed in ${dir}:\n${added.output}`)
+    if (added.code !== 0) throw new Error(`pnpm add failed in ${project.dir}:\n${added.output}`)
     return project
   } catch (error) {
     project.remove()

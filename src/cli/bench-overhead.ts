@@ -1,10 +1,9 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { packTarball } from '../bench/packed-tarball.ts'
 import type { TreeMemory } from '../bench/process-tree-memory.ts'
 import { timeVitest } from '../bench/time-vitest.ts'
-import { run, tempProject, type TempProject } from '../bench/user-project.ts'
+import { emptyProject, tempProject, type TempProject } from '../bench/user-project.ts'
 import { percentile } from '../statistics/descriptive.ts'
 import { formatTable } from '../support/format-table.ts'
 import { integer, positiveNumber } from './arg-kinds.ts'
@@ -79,10 +78,8 @@ evalite('trivial', {
  * not here), or why it could not be.
  */
 async function evaliteProject(): Promise<TempProject | string> {
-  const dir = mkdtempSync(join(tmpdir(), 'rag-eval-evalite-'))
-  const project: TempProject = { dir, run: (command, args, env) => run(dir, command, args, env), remove: () => rmSync(dir, { recursive: true, force: true }) }
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'evalite-bench', private: true, type: 'module' }))
-  writeFileSync(join(dir, 'trivial.eval.ts'), EVALITE_CASES)
+  const project = emptyProject('rag-eval-evalite-', 'evalite-bench')
+  writeFileSync(join(project.dir, 'trivial.eval.ts'), EVALITE_CASES)
   const installed = await project.run('npm', ['install', '--no-audit', '--no-fund', 'evalite@0.19.0', 'vitest@4.1.12'])
   if (installed.code === 0) return project
   project.remove()

@@ -38,9 +38,9 @@ export async function importModule(file: string): Promise<unknown> {
  * module of the graph loaded once. An error while loading it (an unhandled rejection in the thread)
  * reaches the thread's 'error' event.
  */
-export function ownModuleThread(file: string, workerData: unknown): Worker {
-  if (!file.endsWith('.ts')) return new Worker(pathToFileURL(file), { workerData })
+export function ownModuleThread(file: string): Worker {
+  if (!file.endsWith('.ts')) return new Worker(pathToFileURL(file))
   const jiti = createRequire(import.meta.url).resolve('jiti')
   const load = `require(${JSON.stringify(jiti)}).createJiti(${JSON.stringify(import.meta.url)}, { moduleCache: true, interopDefault: true }).import(${JSON.stringify(file)})`
-  return new Worker(load, { eval: true, workerData })
+  return new Worker(load, { eval: true })
 }

@@ -9,7 +9,7 @@ import { serialiseReport, writeLatestJson, writeReportCompanions } from '../repo
 import { costsNothingInFlight, failureMessage, loadEvalProject, measureProject, type MeasuredProject } from './evaluate-project.ts'
 import type { EvaluationThreadMessage } from './evaluation-thread.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
-import { sharedEvaluationJson, type SharedEvaluation } from './shared-evaluation.ts'
+import { reportedRun, sharedEvaluationJson, type SharedEvaluation } from './shared-evaluation.ts'
 
 const post = (message: EvaluationThreadMessage, transfer: TransferListItem[] = []) => parentPort!.postMessage(message, transfer)
 
@@ -37,11 +37,10 @@ async function evaluateHere(options: RagEvalProjectOptions): Promise<void> {
     }
   }
   if (writesReports) write(() => writeLatestJson(evaluation.reportsDir, reportJson))
-  const { reportsDir, terminalSummary } = evaluation
-  const reported = { ok: true as const, reportsDir, terminalSummary, questions: report.questions.length, ...(options.shard ? { shard: options.shard } : {}), report: null }
+  const reported = reportedRun({ ...evaluation, ...(options.shard ? { shard: options.shard } : {}) }, report.questions.length, null)
   post({ kind: 'evaluated', json: sharedEvaluationJson(evaluation, reportJson, options), reported, writing: writesReports }, [reportJson.buffer])
   if (!writesReports) return
-  write(() => writeReportCompanions(report, reportsDir))
+  write(() => writeReportCompanions(report, evaluation.reportsDir))
   post({ kind: 'reports', error: unwritten })
 }
 

@@ -28,7 +28,7 @@ interface StartedThread {
 }
 
 function startThread(): StartedThread {
-  const started: StartedThread = { worker: ownModuleThread(THREAD, null), failure: null, exitCode: null }
+  const started: StartedThread = { worker: ownModuleThread(THREAD), failure: null, exitCode: null }
   started.worker.on('error', (error) => (started.failure = error.stack ?? error.message))
   started.worker.on('exit', (code) => (started.exitCode = code))
   return started

@@ -80,11 +80,15 @@ export interface ReportedRun {
   comparison: SharedComparison
 }
 
-/** The reporter's view of an evaluation at hand (`report`: kept, for watch mode's diff). */
+/** The reporter's view of a measured run of `questions` questions (`report`: kept when at hand, for watch mode's diff). */
+export function reportedRun(run: { reportsDir: string; terminalSummary: string | null; shard?: Shard }, questions: number, report: Report | null): ReportedEvaluation {
+  const { reportsDir, terminalSummary, shard } = run
+  return { ok: true, reportsDir, terminalSummary, questions, ...(shard ? { shard } : {}), report }
+}
+
+/** The reporter's view of an evaluation at hand. */
 export function reportedEvaluation(evaluation: SharedEvaluation, report: Report | null): ReportedEvaluation {
-  if (!evaluation.ok) return evaluation
-  const { reportsDir, terminalSummary, shard } = evaluation
-  return { ok: true, reportsDir, terminalSummary, questions: evaluation.report.questions.length, ...(shard ? { shard } : {}), report }
+  return evaluation.ok ? reportedRun(evaluation, evaluation.report.questions.length, report) : evaluation
 }
 
 /** In the main process, each channel's current run, for the reporter (the global setup's and the reporter's module instances differ; the process is one). */
@@ -112,17 +116,17 @@ export function receiveRun(provided: ProvidedEvaluation): Promise<SharedRun> {
   return run
 }
 
+/** The cases: once the run's reports are written, null, or why they are not (the evaluation's thread hands the run over first). */
+export async function receiveReportsWritten(provided: ProvidedEvaluation): Promise<string | null> {
+  return (JSON.parse(await receiveFromChannel(provided.channel, 'reports')) as { error: string | null }).error
+}
+
 declare module 'vitest' {
   interface ProvidedContext {
     evaluation: ProvidedEvaluation
     /** ragEval()'s options, for the global setup. */
     ragEvalOptions: RagEvalProjectOptions
   }
-}
-
-/** The cases: once the run's reports are written, null, or why they are not (the evaluation's thread hands the run over first). */
-export async function receiveReportsWritten(provided: ProvidedEvaluation): Promise<string | null> {
-  return (JSON.parse(await receiveFromChannel(provided.channel, 'reports')) as { error: string | null }).error
 }
 
 /**

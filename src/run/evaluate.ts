@@ -126,7 +126,9 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   // In the model modes the system answers through Claude; while the cost estimate is made, through its stand-in.
   let standInAnswerer: Answerer | null = null
   const answerer: Answerer | undefined = model ? (question, context) => (standInAnswerer ?? model.answerer)(question, context) : undefined
-  const system = await openSystem(spec, { corpus, config, generate, answerer, root: project.root, log })
+  // The built-in system's chunks and index, as an earlier run over this corpus built them (<root>/.cache/index/).
+  const corpusCache = { folder: join(project.root, '.cache', 'index'), corpusHash, warn: (message: string) => warnings.push(message) }
+  const system = await openSystem(spec, { corpus, config, generate, answerer, root: project.root, log, corpusCache })
   // The corpus work's garbage (a large corpus's chunking) goes before the questions run.
   collectGarbageAbove(100)
   try {

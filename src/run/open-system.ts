@@ -5,6 +5,8 @@ import { importModule } from '../support/import-module.ts'
 import { createBuiltinSystem, type Answerer } from '../system/builtin-system.ts'
 import { isRagSystem, type RagSystem, type RagSystemContext, type RagSystemFactory } from '../system/rag-system.ts'
 import { countTextTokens } from '../support/tokenizer.ts'
+import type { CorpusDocument } from '../load/corpus.ts'
+import { builtCorpusKey, readBuiltCorpus, writeBuiltCorpus } from './built-corpus-cache.ts'
 
 /** What opening a system needs beyond its spec: the run's corpus and knobs, and where relative paths start. */
 export interface OpenSystemContext extends RagSystemContext {
@@ -15,6 +17,11 @@ export interface OpenSystemContext extends RagSystemContext {
   /** The config file's folder: an HTTP service's command runs there unless it names its own cwd. */
   root: string
   log: (line: string) => void
+  /**
+   * Where the built-in system keeps its corpus work between runs (built-corpus-cache.ts), for the corpus
+   * of this content hash; `warn` takes the reason when it could not be kept. No caching when absent.
+   */
+  corpusCache?: { folder: string; corpusHash: string; warn: (message: string) => void } | undefined
 }
 
 /** A RagSystem, or a factory's result, checked: a module that exports something else is named. */
@@ -42,6 +49,22 @@ function named(system: RagSystem, fallback: string): RagSystem {
   return typeof system.name === 'string' && system.name.length > 0 ? system : wrapped(system, { name: fallback })
 }
 
+/** The built-in system, from the corpus work an earlier run kept when there is one (and kept for the next when there was none). */
+function builtinSystem(corpus: readonly CorpusDocument[], context: OpenSystemContext): RagSystem {
+  const { config, corpusCache: cache } = context
+  const key = cache ? builtCorpusKey(cache.corpusHash, config) : null
+  const built = cache && key ? readBuiltCorpus(cache.folder, key) : null
+  const system = createBuiltinSystem(corpus, { ...config, generate: context.generate, answerer: context.answerer, built })
+  if (cache && key && system.built !== built) {
+    try {
+      writeBuiltCorpus(cache.folder, key, system.built)
+    } catch (error) {
+      cache.warn(`the built corpus could not be kept in ${cache.folder} (${(error as Error).message}): the next run builds it again`)
+    }
+  }
+  return system
+}
+
 /**
  * The system under test from its spec, four ways: 'builtin', a module path (default export: a RagSystem
  * or a factory), an object (or factory) inline, or an HTTP service (started by its command when given,
@@ -50,7 +73,7 @@ function named(system: RagSystem, fallback: string): RagSystem {
 export async function openSystem(spec: SystemSpec, context: OpenSystemContext): Promise<RagSystem> {
   if (spec === 'builtin') {
     if (context.corpus === null) throw new InputError("system 'builtin' needs a corpus: set corpus in rag-eval.config.ts, or point system at your own pipeline")
-    return createBuiltinSystem(context.corpus, { ...context.config, generate: context.generate, answerer: context.answerer })
+    return builtinSystem(context.corpus, context)
   }
   if (typeof spec === 'string') {
     let exported: unknown

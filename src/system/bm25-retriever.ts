@@ -8,6 +8,139 @@ import { IntList } from './int-list.ts'
 export type Bm25Options = Pick<RetrieverOptions, 'coordination' | 'k1' | 'b' | 'delta' | 'possessives' | 'titleWeight'>
 
 /**
+ * What a BM25 search reads, fixed once built: each term's id, and the postings of term t, chunk ids in
+ * postingChunk[postingStart[t] ..< postingStart[t + 1]], ascending, each with the term's weight in that
+ * chunk: the part of its BM25 (BM25F) score after the idf, computed once, not per posting per query.
+ */
+export interface Bm25Index {
+  /** Term -> term id, ids 0, 1, 2... in insertion order (so the keys, in order, are the terms by id). */
+  termIds: ReadonlyMap<string, number>
+  postingStart: Int32Array
+  postingChunk: Int32Array
+  postingWeight: Float64Array
+}
+
+/** The BM25 index of chunks with options (all given: Bm25Retriever fills in the defaults). */
+export function buildBm25Index(chunks: readonly Chunk[], options: Bm25Options): Bm25Index {
+  const { k1, b, delta, titleWeight } = options
+  const titled = titleWeight > 0
+  const n = chunks.length
+  const termIds = new Map<string, number>()
+  // Every distinct word once: its id, and its term's id (-1 for a stopword), so a word costs one lookup.
+  const wordIds = new Map<string, number>()
+  const wordTerm = new IntList()
+  /** Per word id: the last chunk (+ 1) whose text, and whose heading, counted it towards its length. */
+  const textSeen = new IntList()
+  const titleSeen = new IntList()
+  const wordIdsOf = (text: string): Int32Array => {
+    const words = indexWords(text, options)
+    const ids = new Int32Array(words.length)
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i]!
+      let id = wordIds.get(word)
+      if (id === undefined) {
+        id = wordIds.size
+        wordIds.set(word, id)
+        const term = termOf(word)
+        let termId = term ? termIds.get(term) : -1
+        if (termId === undefined) termIds.set(term!, (termId = termIds.size))
+        wordTerm.push(termId)
+        textSeen.push(0)
+        titleSeen.push(0)
+      }
+      ids[i] = id
+    }
+    return ids
+  }
+  // A section's heading starts each of its chunks: analysed once.
+  const headingWords = new Map<string, Int32Array>()
+  // Pass 1, chunk by chunk: each chunk's distinct terms with their frequencies in the text and the heading.
+  const lengths = new Int32Array(n)
+  const titleLengths = new Int32Array(n)
+  const pairTerm = new IntList()
+  const pairFreq = new IntList()
+  const pairTitleFreq = new IntList()
+  const df = new IntList()
+  /** Per term id: the chunk (+ 1) it was last met in, and where that chunk's pair of it is. */
+  const termSeen = new IntList()
+  const termPair = new IntList()
+  let averageLength = 0
+  let averageTitleLength = 0
+  const count = (ids: Int32Array, stamp: number, seen: IntList, frequencies: IntList): number => {
+    let length = 0
+    for (const id of ids) {
+      if (seen.values[id] !== stamp) {
+        seen.values[id] = stamp
+        length++
+      }
+      const termId = wordTerm.values[id]!
+      if (termId < 0) continue
+      while (termSeen.length <= termId) {
+        termSeen.push(0)
+        termPair.push(0)
+        df.push(0)
+      }
+      if (termSeen.values[termId] !== stamp) {
+        termSeen.values[termId] = stamp
+        termPair.values[termId] = pairTerm.length
+        pairTerm.push(termId)
+        pairFreq.push(0)
+        pairTitleFreq.push(0)
+        df.values[termId]!++
+      }
+      frequencies.values[termPair.values[termId]!]!++
+    }
+    return length
+  }
+  const chunkStart = new Int32Array(n + 1)
+  for (let id = 0; id < n; id++) {
+    const chunk = chunks[id]!
+    chunkStart[id] = pairTerm.length
+    const length = count(wordIdsOf(chunk.text), id + 1, textSeen, pairFreq)
+    lengths[id] = length
+    averageLength = (averageLength * id + length) / (id + 1)
+    if (titled) {
+      let ids = headingWords.get(chunk.heading)
+      if (!ids) headingWords.set(chunk.heading, (ids = wordIdsOf(chunk.heading)))
+      const titleLength = count(ids, id + 1, titleSeen, pairTitleFreq)
+      titleLengths[id] = titleLength
+      averageTitleLength = (averageTitleLength * id + titleLength) / (id + 1)
+    }
+  }
+  chunkStart[n] = pairTerm.length
+  // Pass 2: the pairs by term (chunk ids ascending within each), each with its weight. BM25's length
+  // normalisation 1 - b + b x length / average length (length = distinct words) per chunk, then the same
+  // expressions the query loop once evaluated per posting, so every score stays the same to the bit.
+  const norm = Float64Array.from(lengths, (length) => 1 - b + (b * length) / averageLength)
+  const titleNorm = Float64Array.from(titleLengths, (length) => 1 - b + (b * length) / averageTitleLength)
+  const termCount = termIds.size
+  const postingStart = new Int32Array(termCount + 1)
+  for (let t = 0; t < termCount; t++) postingStart[t + 1] = postingStart[t]! + (df.values[t] ?? 0)
+  const fill = postingStart.slice(0, termCount)
+  const postingChunk = new Int32Array(pairTerm.length)
+  const postingWeight = new Float64Array(pairTerm.length)
+  for (let id = 0; id < n; id++) {
+    for (let i = chunkStart[id]!; i < chunkStart[id + 1]!; i++) {
+      const at = fill[pairTerm.values[i]!]!++
+      const tf = pairFreq.values[i]!
+      let weight: number
+      if (!titled) {
+        // This exact expression (not the BM25F one below with w = 0) keeps MiniSearch's scores to the bit.
+        weight = delta + (tf * (k1 + 1)) / (tf + k1 * norm[id]!)
+      } else {
+        const titleTf = pairTitleFreq.values[i]!
+        let pseudo = tf === 0 ? 0 : tf / norm[id]!
+        if (titleTf > 0) pseudo += (titleWeight * titleTf) / titleNorm[id]!
+        weight = delta + (pseudo * (k1 + 1)) / (k1 + pseudo)
+      }
+      postingChunk[at] = id
+      postingWeight[at] = weight
+    }
+  }
+  return { termIds, postingStart, postingChunk, postingWeight }
+}
+
+/**
  * BM25 retrieval over chunks. Terms: lower-cased words minus English stopwords, Porter-stemmed
  * (text-analyzer.ts), optionally without possessive 's, so the index and the queries are analysed alike.
  * Equal scores are ordered by corpus position, so rankings are stable.
@@ -37,139 +170,23 @@ export class Bm25Retriever implements Retriever {
   readonly #chunks: readonly Chunk[]
   /** Each chunk's corpus position, the tie-break of equal scores. */
   readonly #ordinal: Float64Array
-  readonly #termIds = new Map<string, number>()
-  /**
-   * Postings of term t: chunk ids in #postingChunk[#postingStart[t] ..< #postingStart[t + 1]], ascending,
-   * each with the term's weight in that chunk: the part of its BM25 (BM25F) score after the idf, fixed
-   * once the index is built, so computed once, not per posting per query.
-   */
-  readonly #postingStart: Int32Array
-  readonly #postingChunk: Int32Array
-  readonly #postingWeight: Float64Array
+  /** The index searched: built from the chunks, or given (a built corpus kept between runs: built-corpus-file.ts). */
+  readonly index: Bm25Index
   /** Scratch space of `search`, all zero between calls. */
   readonly #score: Float64Array
   readonly #matched: Int32Array
   readonly #touched: Int32Array
 
-  /** Options left out take their defaults (retriever-options.ts: Lucene's scoring); MINISEARCH_RETRIEVER_OPTIONS reproduce MiniSearch's scores. */
-  constructor(chunks: readonly Chunk[], options: Partial<Bm25Options> = {}) {
+  /**
+   * Options left out take their defaults (retriever-options.ts: Lucene's scoring); MINISEARCH_RETRIEVER_OPTIONS
+   * reproduce MiniSearch's scores. `index`: one buildBm25Index made of these chunks with these options.
+   */
+  constructor(chunks: readonly Chunk[], options: Partial<Bm25Options> = {}, index?: Bm25Index) {
     this.#options = { ...DEFAULT_RETRIEVER_OPTIONS, ...options }
-    const { k1, b, delta, titleWeight } = this.#options
-    const titled = titleWeight > 0
     this.#chunks = chunks
     this.#ordinal = Float64Array.from(chunks, (chunk) => chunk.ordinal)
+    this.index = index ?? buildBm25Index(chunks, this.#options)
     const n = chunks.length
-    // Every distinct word once: its id, and its term's id (-1 for a stopword), so a word costs one lookup.
-    const wordIds = new Map<string, number>()
-    const wordTerm = new IntList()
-    /** Per word id: the last chunk (+ 1) whose text, and whose heading, counted it towards its length. */
-    const textSeen = new IntList()
-    const titleSeen = new IntList()
-    const wordIdsOf = (text: string): Int32Array => {
-      const words = this.#words(text)
-      const ids = new Int32Array(words.length)
-      for (let i = 0; i < words.length; i++) {
-        const word = words[i]!
-        let id = wordIds.get(word)
-        if (id === undefined) {
-          id = wordIds.size
-          wordIds.set(word, id)
-          const term = termOf(word)
-          let termId = term ? this.#termIds.get(term) : -1
-          if (termId === undefined) this.#termIds.set(term!, (termId = this.#termIds.size))
-          wordTerm.push(termId)
-          textSeen.push(0)
-          titleSeen.push(0)
-        }
-        ids[i] = id
-      }
-      return ids
-    }
-    // A section's heading starts each of its chunks: analysed once.
-    const headingWords = new Map<string, Int32Array>()
-    // Pass 1, chunk by chunk: each chunk's distinct terms with their frequencies in the text and the heading.
-    const lengths = new Int32Array(n)
-    const titleLengths = new Int32Array(n)
-    const pairTerm = new IntList()
-    const pairFreq = new IntList()
-    const pairTitleFreq = new IntList()
-    const df = new IntList()
-    /** Per term id: the chunk (+ 1) it was last met in, and where that chunk's pair of it is. */
-    const termSeen = new IntList()
-    const termPair = new IntList()
-    let averageLength = 0
-    let averageTitleLength = 0
-    const count = (ids: Int32Array, stamp: number, seen: IntList, frequencies: IntList): number => {
-      let length = 0
-      for (const id of ids) {
-        if (seen.values[id] !== stamp) {
-          seen.values[id] = stamp
-          length++
-        }
-        const termId = wordTerm.values[id]!
-        if (termId < 0) continue
-        while (termSeen.length <= termId) {
-          termSeen.push(0)
-          termPair.push(0)
-          df.push(0)
-        }
-        if (termSeen.values[termId] !== stamp) {
-          termSeen.values[termId] = stamp
-          termPair.values[termId] = pairTerm.length
-          pairTerm.push(termId)
-          pairFreq.push(0)
-          pairTitleFreq.push(0)
-          df.values[termId]!++
-        }
-        frequencies.values[termPair.values[termId]!]!++
-      }
-      return length
-    }
-    const chunkStart = new Int32Array(n + 1)
-    for (let id = 0; id < n; id++) {
-      const chunk = chunks[id]!
-      chunkStart[id] = pairTerm.length
-      const length = count(wordIdsOf(chunk.text), id + 1, textSeen, pairFreq)
-      lengths[id] = length
-      averageLength = (averageLength * id + length) / (id + 1)
-      if (titled) {
-        let ids = headingWords.get(chunk.heading)
-        if (!ids) headingWords.set(chunk.heading, (ids = wordIdsOf(chunk.heading)))
-        const titleLength = count(ids, id + 1, titleSeen, pairTitleFreq)
-        titleLengths[id] = titleLength
-        averageTitleLength = (averageTitleLength * id + titleLength) / (id + 1)
-      }
-    }
-    chunkStart[n] = pairTerm.length
-    // Pass 2: the pairs by term (chunk ids ascending within each), each with its weight. BM25's length
-    // normalisation 1 - b + b x length / average length (length = distinct words) per chunk, then the same
-    // expressions the query loop once evaluated per posting, so every score stays the same to the bit.
-    const norm = Float64Array.from(lengths, (length) => 1 - b + (b * length) / averageLength)
-    const titleNorm = Float64Array.from(titleLengths, (length) => 1 - b + (b * length) / averageTitleLength)
-    const termCount = this.#termIds.size
-    this.#postingStart = new Int32Array(termCount + 1)
-    for (let t = 0; t < termCount; t++) this.#postingStart[t + 1] = this.#postingStart[t]! + (df.values[t] ?? 0)
-    const fill = this.#postingStart.slice(0, termCount)
-    this.#postingChunk = new Int32Array(pairTerm.length)
-    this.#postingWeight = new Float64Array(pairTerm.length)
-    for (let id = 0; id < n; id++) {
-      for (let i = chunkStart[id]!; i < chunkStart[id + 1]!; i++) {
-        const at = fill[pairTerm.values[i]!]!++
-        const tf = pairFreq.values[i]!
-        let weight: number
-        if (!titled) {
-          // This exact expression (not the BM25F one below with w = 0) keeps MiniSearch's scores to the bit.
-          weight = delta + (tf * (k1 + 1)) / (tf + k1 * norm[id]!)
-        } else {
-          const titleTf = pairTitleFreq.values[i]!
-          let pseudo = tf === 0 ? 0 : tf / norm[id]!
-          if (titleTf > 0) pseudo += (titleWeight * titleTf) / titleNorm[id]!
-          weight = delta + (pseudo * (k1 + 1)) / (k1 + pseudo)
-        }
-        this.#postingChunk[at] = id
-        this.#postingWeight[at] = weight
-      }
-    }
     this.#score = new Float64Array(n)
     this.#matched = new Int32Array(n)
     this.#touched = new Int32Array(n)
@@ -183,9 +200,7 @@ export class Bm25Retriever implements Retriever {
   search(query: string, depth: number): ScoredChunk[] {
     const { coordination } = this.#options
     const chunkCount = this.#chunks.length
-    const starts = this.#postingStart
-    const postingChunk = this.#postingChunk
-    const postingWeight = this.#postingWeight
+    const { termIds, postingStart: starts, postingChunk, postingWeight } = this.index
     const score = this.#score
     const matched = this.#matched
     const touched = this.#touched
@@ -197,7 +212,7 @@ export class Bm25Retriever implements Retriever {
       // Only a term's first occurrence counts towards the distinct terms a chunk matches.
       const first = !seen.has(term)
       seen.add(term)
-      const termId = this.#termIds.get(term)
+      const termId = termIds.get(term)
       if (termId === undefined) continue
       const start = starts[termId]!
       const end = starts[termId + 1]!

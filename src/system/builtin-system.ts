@@ -2,6 +2,7 @@ import type { EvalConfig } from '../config/eval-config.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
 import { chunkCorpus, type Chunk } from './chunker.ts'
 import { packContext } from './context-packer.ts'
+import { buildBm25Index, type Bm25Index } from './bm25-retriever.ts'
 import { createRetriever } from './create-retriever.ts'
 import { extractiveAnswer } from './extractive-answerer.ts'
 import type { RagSystem, RetrievedChunk, SystemAnswer } from './rag-system.ts'
@@ -10,6 +11,8 @@ import { termOf, tokenizeWords } from './text-analyzer.ts'
 
 export interface BuiltinSystem extends RagSystem {
   readonly chunks: readonly Chunk[]
+  /** What it built from the corpus (`built` itself when that held every part it needed). */
+  readonly built: BuiltCorpus
 }
 
 /**
@@ -25,10 +28,15 @@ type BuiltinOptions = Pick<EvalConfig, 'chunkTokens' | 'chunkOverlap' | 'rankDep
   answerer?: Answerer | undefined
   /** How chunks are ranked; today's BM25 (DEFAULT_RETRIEVER_OPTIONS) when absent. */
   retrieval?: RetrieverOptions | undefined
+  /** The corpus as a run with the same corpus and options built it (BuiltCorpus); built afresh when absent. */
+  built?: BuiltCorpus | null | undefined
 }
 
-/** Inverse document frequency over chunks, log(1 + N / df); a term no chunk has weighs as if df were 0.5. */
-function chunkIdf(chunks: readonly Chunk[]): (term: string) => number {
+/**
+ * Each content term's document frequency over the chunks (the number of chunks whose text has it), as the
+ * offline answerer weighs question terms.
+ */
+export function chunkTermFrequencies(chunks: readonly Chunk[]): Map<string, number> {
   // Each distinct word's term once (null: a stopword), with its count and the last chunk that counted it:
   // one lookup per word of the corpus, no set per chunk.
   const df = new Map<string, { chunks: number; last: number }>()
@@ -46,17 +54,37 @@ function chunkIdf(chunks: readonly Chunk[]): (term: string) => number {
       entry.chunks++
     }
   })
-  return (term) => {
-    const count = df.get(term)?.chunks
-    return count === undefined ? 0 : Math.log(1 + chunks.length / count)
-  }
+  return new Map([...df].map(([term, entry]) => [term, entry.chunks]))
 }
 
-/** The offline extractive answerer over the corpus's chunk IDF. */
-function extractiveAnswerer(chunks: readonly Chunk[], options: BuiltinOptions): Answerer {
-  const idf = chunkIdf(chunks)
+/** The offline extractive answerer, weighing terms by inverse document frequency over chunks, log(1 + N / df) (0 for a term no chunk has). */
+function extractiveAnswerer(chunkCount: number, df: ReadonlyMap<string, number>, options: BuiltinOptions): Answerer {
+  const idf = (term: string) => {
+    const count = df.get(term)
+    return count === undefined ? 0 : Math.log(1 + chunkCount / count)
+  }
   return async (question, context) =>
     extractiveAnswer(question.question, context, idf, { refusalThreshold: options.refusalThreshold, maxSentences: options.answerSentences }).answer
+}
+
+/**
+ * What the built-in system computes from the corpus alone, before any question, so a run over an unchanged
+ * corpus can reuse it (run/built-corpus-cache.ts): the chunks, their BM25 index, and the offline answerer's
+ * document frequencies (null when no run that built it answered offline).
+ */
+export interface BuiltCorpus {
+  chunks: Chunk[]
+  bm25: Bm25Index
+  answererDf: ReadonlyMap<string, number> | null
+}
+
+/** The corpus built for these options: the parts `reuse` holds (made from the same corpus and options) taken as they are, the rest computed. */
+function buildCorpus(corpus: readonly CorpusDocument[], options: BuiltinOptions, reuse: BuiltCorpus | null): BuiltCorpus {
+  const chunks = reuse?.chunks ?? chunkCorpus(corpus, options)
+  const bm25 = reuse?.bm25 ?? buildBm25Index(chunks, options.retrieval ?? DEFAULT_RETRIEVER_OPTIONS)
+  const offline = options.generate && options.answerer === undefined
+  const answererDf = reuse?.answererDf ?? (offline ? chunkTermFrequencies(chunks) : null)
+  return reuse !== null && answererDf === reuse.answererDf ? reuse : { chunks, bm25, answererDf }
 }
 
 /**
@@ -64,15 +92,17 @@ function extractiveAnswerer(chunks: readonly Chunk[], options: BuiltinOptions): 
  * retrieval only) an answerer: the offline extractive one, or the one injected (Claude in the model modes).
  */
 export function createBuiltinSystem(corpus: readonly CorpusDocument[], options: BuiltinOptions): BuiltinSystem {
-  const chunks = chunkCorpus(corpus, options)
+  const built = buildCorpus(corpus, options, options.built ?? null)
+  const { chunks } = built
   const retrieval = options.retrieval ?? DEFAULT_RETRIEVER_OPTIONS
-  const retriever = createRetriever(chunks, retrieval)
+  const retriever = createRetriever(chunks, retrieval, built.bm25)
   const chunkCountByDoc = new Map<string, number>()
   for (const chunk of chunks) chunkCountByDoc.set(chunk.docId, (chunkCountByDoc.get(chunk.docId) ?? 0) + 1)
-  const answerer = options.generate ? (options.answerer ?? extractiveAnswerer(chunks, options)) : null
+  const answerer = options.generate ? (options.answerer ?? extractiveAnswerer(chunks.length, built.answererDf!, options)) : null
   return {
     name: `builtin-${retrieval.kind}`,
     chunks,
+    built,
     chunkCountByDoc,
     async answer(question): Promise<SystemAnswer> {
       const started = performance.now()

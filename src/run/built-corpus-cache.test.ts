@@ -5,6 +5,7 @@ import { resolveEvalConfig } from '../config/eval-config.ts'
 import { contentHash } from '../load/content-hash.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
 import { createBuiltinSystem, type BuiltinSystem } from '../system/builtin-system.ts'
+import type { SystemQuestion } from '../system/rag-system.ts'
 import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
 import { builtCorpusKey, readBuiltCorpus, writeBuiltCorpus } from './built-corpus-cache.ts'
 import { openSystem } from './open-system.ts'
@@ -39,7 +40,7 @@ describe('the built corpus kept between runs', () => {
     const reused = build(read)
     expect(reused.built).toBe(read)
     for (const question of ['What is the default sampling rate?', 'How long are logs kept on Enterprise?']) {
-      const q = { id: 'q', question }
+      const q = { id: 'q', question, userContext: null }
       expect(await answerOf(reused, q)).toEqual(await answerOf(fresh, q))
     }
   })
@@ -104,7 +105,7 @@ describe('the built corpus kept between runs', () => {
 })
 
 /** A system's answer, without its timings. */
-async function answerOf(system: BuiltinSystem, question: { id: string; question: string }) {
+async function answerOf(system: BuiltinSystem, question: SystemQuestion) {
   const { timingsMs: _timings, ...answer } = await system.answer(question)
   return answer
 }

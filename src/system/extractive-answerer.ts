@@ -20,9 +20,36 @@ export interface ExtractiveAnswer {
 
 interface Candidate {
   text: string
-  terms: Set<string>
   order: number
   score: number
+}
+
+/** The question's distinct content terms: the position of each, its IDF weight, and a flag each for weightOf. */
+interface AskedTerms {
+  index: Map<string, number>
+  weights: readonly number[]
+  present: Uint8Array
+}
+
+/**
+ * The summed weight of the asked terms found among a sentence's terms and its heading's: flags, not a Set
+ * of the sentence's terms (scoring meets every sentence of every context), summed in the question's order
+ * as a sum over the asked terms is, so the same float whatever the sentence's word order.
+ */
+function weightOf(asking: AskedTerms, headingTerms: readonly string[], terms: readonly string[]): number {
+  const { index, weights, present } = asking
+  present.fill(0)
+  for (const term of headingTerms) {
+    const k = index.get(term)
+    if (k !== undefined) present[k] = 1
+  }
+  for (const term of terms) {
+    const k = index.get(term)
+    if (k !== undefined) present[k] = 1
+  }
+  let sum = 0
+  for (let k = 0; k < weights.length; k++) sum += present[k] === 1 ? weights[k]! : 0
+  return sum
 }
 
 /**
@@ -35,18 +62,19 @@ interface Candidate {
  */
 export function extractiveAnswer(question: string, context: readonly { text: string }[], idf: (term: string) => number, options: AnswererOptions): ExtractiveAnswer {
   const asked = [...new Set(contentTerms(question))]
-  const totalWeight = asked.reduce((sum, term) => sum + idf(term), 0)
-  const weightOf = (terms: Set<string>) => asked.reduce((sum, term) => sum + (terms.has(term) ? idf(term) : 0), 0)
+  const weights = asked.map((term) => idf(term))
+  const totalWeight = weights.reduce((sum, weight) => sum + weight, 0)
+  const asking: AskedTerms = { index: new Map(asked.map((term, k) => [term, k])), weights, present: new Uint8Array(asked.length) }
   const candidates: Candidate[] = []
   for (const chunk of context) {
-    const [heading = '', ...body] = chunk.text.split('\n')
-    const headingTerms = contentTerms(heading)
-    for (const sentence of splitSentences(body.join('\n'))) {
-      const terms = new Set([...contentTerms(sentence), ...headingTerms])
-      candidates.push({ text: sentence, terms, order: candidates.length, score: totalWeight === 0 ? 0 : weightOf(terms) / totalWeight })
+    // The first line is the heading path (its terms count for every sentence), the rest the body.
+    const newline = chunk.text.indexOf('\n')
+    const headingTerms = contentTerms(newline === -1 ? chunk.text : chunk.text.slice(0, newline))
+    for (const sentence of newline === -1 ? [] : splitSentences(chunk.text.slice(newline + 1))) {
+      candidates.push({ text: sentence, order: candidates.length, score: totalWeight === 0 ? 0 : weightOf(asking, headingTerms, contentTerms(sentence)) / totalWeight })
     }
   }
-  const ranked = [...candidates].sort((a, b) => b.score - a.score || a.order - b.order)
+  const ranked = candidates.sort((a, b) => b.score - a.score || a.order - b.order)
   const best = ranked[0]?.score ?? 0
   const chosen = ranked.filter((c) => c.score > 0 && c.score >= best / 2).slice(0, options.maxSentences)
   const support = best

@@ -25,6 +25,14 @@ for (const c of `"'()[]{}`) CLASS[c.charCodeAt(0)] = CLOSE
 /** The classes SB8 looks past for a lower-case letter: all but letters and terminators. */
 const SB8_SKIPS = [OTHER, SP, NUMERIC, SCONTINUE, CLOSE].reduce((skips, c) => ((skips[c] = 1), skips), new Uint8Array(9))
 
+/**
+ * The class of the character at i (printable ASCII). A function of the module, not a closure made per call:
+ * tsx (esbuild's keepNames) wraps every closure it makes in a __name call, a fifth of this file's time.
+ */
+function classAt(text: string, i: number): number {
+  return CLASS[text.charCodeAt(i)]!
+}
+
 /** Whether the text is printable ASCII only: the characters whose classes CLASS holds. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
 
@@ -38,28 +46,27 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
 export function sentenceSegments(text: string): string[] {
   if (!PRINTABLE_ASCII.test(text)) return Array.from(segmenter.segment(text), (s) => s.segment)
   const n = text.length
-  const cls = (i: number) => CLASS[text.charCodeAt(i)]!
   const segments: string[] = []
   let start = 0
   for (let t = 0; t < n; t++) {
-    const term = cls(t)
+    const term = classAt(text, t)
     if (term !== ATERM && term !== STERM) continue
     // A sentence can end only after a terminator, its closing punctuation and spaces (SATerm Close* Sp*):
     // inside that run SB9 and SB10 hold it together, so its end `i` is the one place to decide.
     let i = t + 1
-    while (i < n && cls(i) === CLOSE) i++
-    while (i < n && cls(i) === SP) i++
+    while (i < n && classAt(text, i) === CLOSE) i++
+    while (i < n && classAt(text, i) === SP) i++
     if (i === n) break
     const bare = i === t + 1
-    const next = cls(i)
+    const next = classAt(text, i)
     // SB6 ("3.5"), SB7 ("U.S")
     if (term === ATERM && bare && next === NUMERIC) continue
-    if (term === ATERM && bare && next === UPPER && t > 0 && (cls(t - 1) === UPPER || cls(t - 1) === LOWER)) continue
+    if (term === ATERM && bare && next === UPPER && t > 0 && (classAt(text, t - 1) === UPPER || classAt(text, t - 1) === LOWER)) continue
     if (term === ATERM) {
       // SB8: a lower-case word after anything but letters and terminators continues the sentence.
       let j = i
-      while (j < n && SB8_SKIPS[cls(j)]) j++
-      if (j < n && cls(j) === LOWER) continue
+      while (j < n && SB8_SKIPS[classAt(text, j)]) j++
+      if (j < n && classAt(text, j) === LOWER) continue
     }
     // SB8a
     if (next === SCONTINUE || next === ATERM || next === STERM) continue

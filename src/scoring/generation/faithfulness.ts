@@ -36,8 +36,19 @@ export interface FaithfulnessResult extends MetricResult<FaithfulnessStatus> {
   unsupportedClaims: string[]
 }
 
-function judgeClaim(claim: string, passages: readonly { chunkId: string; terms: Set<string> }[], contextNumbers: Set<string>): ClaimVerdict {
-  const terms = [...new Set(contentTerms(claim))].filter((term) => !/^\d/.test(term))
+/** The distinct content terms of a claim that are not numbers (numbers are checked as numbers). */
+function claimTerms(claim: string): string[] {
+  return [...new Set(contentTerms(claim))].filter((term) => !/^\d/.test(term))
+}
+
+/** Those of `wanted` among a passage's terms: all a claim's overlap asks of it, without a Set of all its terms. */
+function termsAmong(text: string, wanted: ReadonlySet<string>): Set<string> {
+  const found = new Set<string>()
+  for (const term of contentTerms(text)) if (wanted.has(term)) found.add(term)
+  return found
+}
+
+function judgeClaim(claim: string, terms: readonly string[], passages: readonly { chunkId: string; terms: ReadonlySet<string> }[], contextNumbers: Set<string>): ClaimVerdict {
   const numbers = [...new Set(extractNumbers(claim))]
   if (terms.length < MIN_DECIDABLE_TERMS && numbers.length === 0) return { claim, verdict: 'undecidable', overlap: null, missingNumbers: [], chunkId: null }
   let best = { overlap: terms.length === 0 ? 1 : 0, chunkId: passages[0]?.chunkId ?? null }
@@ -61,9 +72,12 @@ function judgeClaim(claim: string, passages: readonly { chunkId: string; terms: 
 export function lexicalFaithfulness(answer: string | null, refused: boolean, context: readonly ContextPassage[]): FaithfulnessResult {
   if (answer === null) return { value: null, status: 'no-answer', numerator: 0, denominator: 0, claims: [], unsupportedClaims: [] }
   if (refused) return { value: 1, status: 'refusal', numerator: 0, denominator: 0, claims: [], unsupportedClaims: [] }
-  const passages = context.map((passage) => ({ chunkId: passage.chunkId, terms: new Set(contentTerms(passage.text)) }))
+  const claimTexts = splitClaims(answer)
+  const termsOfClaims = claimTexts.map(claimTerms)
+  const wanted = new Set(termsOfClaims.flat())
+  const passages = context.map((passage) => ({ chunkId: passage.chunkId, terms: termsAmong(passage.text, wanted) }))
   const contextNumbers = new Set(context.flatMap((passage) => extractNumbers(passage.text)))
-  const claims = splitClaims(answer).map((claim) => judgeClaim(claim, passages, contextNumbers))
+  const claims = claimTexts.map((claim, k) => judgeClaim(claim, termsOfClaims[k]!, passages, contextNumbers))
   const decidable = claims.filter((c) => c.verdict !== 'undecidable').length
   const supported = claims.filter((c) => c.verdict === 'supported').length
   return {

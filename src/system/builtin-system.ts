@@ -7,7 +7,7 @@ import { createRetriever } from './create-retriever.ts'
 import { extractiveAnswer } from './extractive-answerer.ts'
 import type { RagSystem, RetrievedChunk, SystemAnswer } from './rag-system.ts'
 import { DEFAULT_RETRIEVER_OPTIONS, type RetrieverOptions } from '../config/retriever-options.ts'
-import { termOf, tokenizeWords } from './text-analyzer.ts'
+import { contentTerms } from './text-analyzer.ts'
 
 export interface BuiltinSystem extends RagSystem {
   readonly chunks: readonly Chunk[]
@@ -37,19 +37,13 @@ type BuiltinOptions = Pick<EvalConfig, 'chunkTokens' | 'chunkOverlap' | 'rankDep
  * offline answerer weighs question terms.
  */
 export function chunkTermFrequencies(chunks: readonly Chunk[]): Map<string, number> {
-  // Each distinct word's term once (null: a stopword), with its count and the last chunk that counted it:
-  // one lookup per word of the corpus, no set per chunk.
+  // Each term's count with the last chunk that counted it: one lookup per term of the corpus, no set per chunk.
   const df = new Map<string, { chunks: number; last: number }>()
-  const ofWord = new Map<string, { chunks: number; last: number } | null>()
   chunks.forEach((chunk, id) => {
-    for (const word of tokenizeWords(chunk.text)) {
-      let entry = ofWord.get(word)
-      if (entry === undefined) {
-        const term = termOf(word)
-        entry = term === null ? null : (df.get(term) ?? df.set(term, { chunks: 0, last: -1 }).get(term)!)
-        ofWord.set(word, entry)
-      }
-      if (entry === null || entry.last === id) continue
+    for (const term of contentTerms(chunk.text)) {
+      let entry = df.get(term)
+      if (entry === undefined) df.set(term, (entry = { chunks: 0, last: -1 }))
+      if (entry.last === id) continue
       entry.last = id
       entry.chunks++
     }

@@ -109,9 +109,9 @@ export const command = defineCommand({
   current folder, which must be this repository (its vitest.config.ts holds the eval project). Prints each
   run's wall time, peak memory (the largest process, as /usr/bin/time reports it, and the process tree's
   sum; Linux only) and the size of every report file, then the growth from the smallest golden set to the
-  largest and the verdict against the targets for the largest full-tier run. Every run after the first reuses
-  the corpus's chunks and index the first one kept (<root>/.cache/index/), as a project's runs do while its
-  corpus is unchanged; the largest full-tier run is measured once more without them (corpus index: built).
+  largest and the verdict against the targets for the largest full-tier runs. The first run is the largest
+  full-tier one, building the corpus's chunks and index (corpus index: built); every later run reuses what it
+  kept (<root>/.cache/index/; corpus index: kept), as a project's runs do while its corpus is unchanged.
   --keep leaves the temp folder.`,
   options: {
     documents: option(integer({ min: 3 }), { default: '10000' }),
@@ -135,10 +135,11 @@ export const command = defineCommand({
         results.push(result)
         console.log(`  ${int(questions)} questions, ${tier} tier${coldIndex ? ', corpus index built (none kept)' : ''}: ${s(result.wallMs)}, exit ${result.code}`)
       }
-      for (const questions of counts) for (const tier of tiers) await measureRun(questions, tier, false)
-      // The largest full-tier run once more without the built corpus the earlier runs kept: a corpus's first run, or one just changed.
+      // First the largest full-tier run with no built corpus kept (a corpus's first run, or one just changed);
+      // every run after it reuses the chunks and index it kept, as a project's runs do while its corpus is unchanged.
       const largestCount = Math.max(...counts)
       if (tiers.includes('full')) await measureRun(largestCount, 'full', true)
+      for (const questions of counts) for (const tier of tiers) await measureRun(questions, tier, false)
       console.log(`\n${resultTable(results)}\n`)
       for (const line of growthLines(results)) console.log(line)
       console.log('')

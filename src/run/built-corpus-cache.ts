@@ -135,8 +135,9 @@ function coherent(index: Pick<Bm25Index, 'postingStart' | 'postingChunk' | 'post
   const { postingStart, postingChunk, postingWeight } = index
   if (postingStart[0] !== 0 || postingStart[postingStart.length - 1] !== postingChunk.length) return false
   for (let t = 1; t < postingStart.length; t++) if (postingStart[t]! < postingStart[t - 1]!) return false
-  for (const chunk of postingChunk) if (chunk < 0 || chunk >= chunkCount) return false
-  for (const weight of postingWeight) if (!Number.isFinite(weight)) return false
+  // Indexed loops: a for...of over 3,000,000 postings costs five times as much.
+  for (let p = 0; p < postingChunk.length; p++) if (postingChunk[p]! < 0 || postingChunk[p]! >= chunkCount) return false
+  for (let p = 0; p < postingWeight.length; p++) if (!Number.isFinite(postingWeight[p]!)) return false
   return true
 }
 

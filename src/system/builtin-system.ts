@@ -36,7 +36,7 @@ type BuiltinOptions = Pick<EvalConfig, 'chunkTokens' | 'chunkOverlap' | 'rankDep
  * Each content term's document frequency over the chunks (the number of chunks whose text has it), as the
  * offline answerer weighs question terms.
  */
-export function chunkTermFrequencies(chunks: readonly Chunk[]): Map<string, number> {
+function chunkTermFrequencies(chunks: readonly Chunk[]): Map<string, number> {
   // Each term's count with the last chunk that counted it: one lookup per term of the corpus, no set per chunk.
   const df = new Map<string, { chunks: number; last: number }>()
   chunks.forEach((chunk, id) => {

@@ -23,10 +23,10 @@ export function serialiseReport(report: Report): string {
 /**
  * Writes latest.json, latest.md, attribution.jsonl (one record per failing question) and, when the
  * report carries its context texts (a fresh run), contexts.jsonl into `dir`, each atomically; returns their
- * paths. `latestJson`: serialiseReport(report), when the caller already made it.
+ * paths.
  */
-export function writeReports(report: Report, dir: string, latestJson: string | Uint8Array = serialiseReport(report)): { json: string; markdown: string; attribution: string; contexts: string | null } {
-  return { json: writeLatestJson(dir, latestJson), ...writeReportCompanions(report, dir) }
+export function writeReports(report: Report, dir: string): { json: string; markdown: string; attribution: string; contexts: string | null } {
+  return { json: writeLatestJson(dir, serialiseReport(report)), ...writeReportCompanions(report, dir) }
 }
 
 /** latest.json (serialiseReport's text, or its UTF-8 bytes), atomically; returns its path. */

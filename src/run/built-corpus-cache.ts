@@ -105,7 +105,7 @@ function layout(headerEnd: number, header: Pick<Header, 'textBytes' | 'terms' | 
   return { texts, postingStart, postingChunk, postingWeight, end: postingWeight + header.postings * 8 }
 }
 
-/** Reads `length` bytes at `position` into `target`'s memory (so a typed array is filled without a copy). */
+/** Fills `target` with the file's bytes from `position` on (a typed array is read into, not copied). */
 function readInto(fd: number, target: ArrayBufferView, position: number): void {
   const bytes = new Uint8Array(target.buffer, target.byteOffset, target.byteLength)
   for (let read = 0; read < bytes.length; ) {

@@ -170,8 +170,8 @@ export class Bm25Retriever implements Retriever {
   readonly #chunks: readonly Chunk[]
   /** Each chunk's corpus position, the tie-break of equal scores. */
   readonly #ordinal: Float64Array
-  /** The index searched: built from the chunks, or given (a built corpus kept between runs: built-corpus-file.ts). */
-  readonly index: Bm25Index
+  /** The index searched: built from the chunks, or given (a built corpus kept between runs: run/built-corpus-cache.ts). */
+  readonly #index: Bm25Index
   /** Scratch space of `search`, all zero between calls. */
   readonly #score: Float64Array
   readonly #matched: Int32Array
@@ -185,7 +185,7 @@ export class Bm25Retriever implements Retriever {
     this.#options = { ...DEFAULT_RETRIEVER_OPTIONS, ...options }
     this.#chunks = chunks
     this.#ordinal = Float64Array.from(chunks, (chunk) => chunk.ordinal)
-    this.index = index ?? buildBm25Index(chunks, this.#options)
+    this.#index = index ?? buildBm25Index(chunks, this.#options)
     const n = chunks.length
     this.#score = new Float64Array(n)
     this.#matched = new Int32Array(n)
@@ -200,7 +200,7 @@ export class Bm25Retriever implements Retriever {
   search(query: string, depth: number): ScoredChunk[] {
     const { coordination } = this.#options
     const chunkCount = this.#chunks.length
-    const { termIds, postingStart: starts, postingChunk, postingWeight } = this.index
+    const { termIds, postingStart: starts, postingChunk, postingWeight } = this.#index
     const score = this.#score
     const matched = this.#matched
     const touched = this.#touched

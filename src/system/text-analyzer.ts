@@ -1,6 +1,7 @@
 // The English list alone: the package's main module loads its 62 languages (a tenth of `rag-eval retrieval`'s start-up).
 import { eng as englishStopwords } from 'stopword/src/stopwords_eng.js'
 import { stemmer } from 'stemmer'
+import { SpanTable } from '../support/span-table.ts'
 import { asciiWordSpans } from './ascii-word-spans.ts'
 
 const STOPWORDS = new Set(englishStopwords)
@@ -46,57 +47,12 @@ export function termOf(word: string): string | null {
   return term
 }
 
-/**
- * termOf for the words of lower-cased ASCII texts, found by their span in the text (ascii-word-spans.ts)
- * instead of by a string: no string is cut out of the text for a word seen before, and the lookup hashes
- * nothing (the scan did). Open addressing over the spans' FNV-1a hashes, each entry's word compared char by
- * char; the table doubles at half full. Like TERMS, it holds each distinct word of the texts once.
- */
-class SpanTerms {
-  #mask = 1023
-  #slots = new Int32Array(1024)
-  readonly #hashes: number[] = []
-  readonly #words: string[] = []
-  readonly #terms: (string | null)[] = []
-
-  termOf(lower: string, start: number, end: number, hash: number): string | null {
-    const length = end - start
-    let slot = hash & this.#mask
-    for (let entry = this.#slots[slot]! - 1; entry >= 0; entry = this.#slots[slot]! - 1) {
-      if (this.#hashes[entry] === hash && this.#words[entry]!.length === length && sameChars(this.#words[entry]!, lower, start)) return this.#terms[entry]!
-      slot = (slot + 1) & this.#mask
-    }
-    const word = lower.slice(start, end)
-    const term = termOf(word)
-    this.#slots[slot] = this.#words.push(word)
-    this.#hashes.push(hash)
-    this.#terms.push(term)
-    if (this.#words.length * 2 > this.#mask) this.#grow()
-    return term
-  }
-
-  #grow(): void {
-    this.#mask = this.#mask * 2 + 1
-    this.#slots = new Int32Array(this.#mask + 1)
-    for (let entry = 0; entry < this.#words.length; entry++) {
-      let slot = this.#hashes[entry]! & this.#mask
-      while (this.#slots[slot] !== 0) slot = (slot + 1) & this.#mask
-      this.#slots[slot] = entry + 1
-    }
-  }
-}
-
-/** Whether `text` holds `word` from `start` (the caller has checked that the length fits). */
-function sameChars(word: string, text: string, start: number): boolean {
-  for (let k = 0; k < word.length; k++) if (word.charCodeAt(k) !== text.charCodeAt(start + k)) return false
-  return true
-}
-
-const SPAN_TERMS = new SpanTerms()
+/** termOf by a word's span in a lower-cased ASCII text (ascii-word-spans.ts): no string per word seen before. */
+const SPAN_TERMS = new SpanTable(termOf)
 
 /**
  * The content terms of a text: words minus stopwords, stemmed (termOf of each of tokenizeWords' words, in
- * order). Shared by BM25 and lexical judges. ASCII text is scanned once and looked up by span (SpanTerms).
+ * order). Shared by BM25 and lexical judges. ASCII text is scanned once and looked up by span (SPAN_TERMS).
  */
 export function contentTerms(text: string): string[] {
   const terms: string[] = []
@@ -111,7 +67,7 @@ export function contentTerms(text: string): string[] {
   }
   const { count, starts, ends, hashes } = spans
   for (let k = 0; k < count; k++) {
-    const term = SPAN_TERMS.termOf(lower, starts[k]!, ends[k]!, hashes[k]!)
+    const term = SPAN_TERMS.get(lower, starts[k]!, ends[k]!, hashes[k]!)
     if (term !== null) terms.push(term)
   }
   return terms

@@ -6,6 +6,13 @@ const APOSTROPHE = 0x27
 const FNV_OFFSET = 0x811c9dc5
 const FNV_PRIME = 0x01000193
 
+/** The FNV-1a hash (32-bit) of text.slice(start, end), as asciiWordSpans computes it during its scan. */
+export function fnv1a(text: string, start: number, end: number): number {
+  let hash = FNV_OFFSET
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME)
+  return hash
+}
+
 /** Where the words of a text are: word k is text.slice(starts[k], ends[k]), hashes[k] its FNV-1a hash (32-bit). */
 export interface WordSpans {
   count: number

@@ -1,4 +1,5 @@
-import { Bm25Retriever, type Bm25Index } from './bm25-retriever.ts'
+import type { Bm25Index } from './bm25-index.ts'
+import { Bm25Retriever } from './bm25-retriever.ts'
 import type { Chunk } from './chunker.ts'
 import { createHybridRetriever } from './hybrid-retriever.ts'
 import type { Retriever } from './retriever.ts'

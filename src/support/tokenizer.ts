@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module'
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/esm/encodingParams/constants'
+import { o200kAsciiPieces } from './o200k-ascii-pieces.ts'
+import { SpanTable } from './span-table.ts'
 
 /**
  * Token counting for chunk sizes and the context budget. o200k_base (via gpt-tokenizer, pure
@@ -32,24 +34,43 @@ export function pieceTokenCounts(): Map<string, number> {
   return PIECE_TOKENS
 }
 
+/** A piece's token count: from PIECE_TOKENS (this process's, or the cache file's), else counted by the vocabulary and remembered there. */
+function pieceTokens(piece: string): number {
+  let tokens = PIECE_TOKENS.get(piece)
+  if (tokens === undefined) {
+    tokens = vocabulary().countTokens(piece)
+    PIECE_TOKENS.set(piece, tokens)
+  }
+  return tokens
+}
+
+/**
+ * The counts of the pieces of ASCII texts, found by span (o200k-ascii-pieces.ts) without a string per
+ * piece. Each distinct piece goes through pieceTokens once, so PIECE_TOKENS (and the cache file) still
+ * gets every piece, and a piece read from the cache file never loads the vocabulary.
+ */
+const ASCII_PIECE_TOKENS = new SpanTable<number>(pieceTokens)
+
 /**
  * The number of o200k_base tokens of a text, as gpt-tokenizer's countTokens gives it: BPE never merges
  * across the pre-tokenizer's pieces, so the count is the sum over the pieces, each counted once per
  * process (gpt-tokenizer's own cache is an LRU that reorders on every hit; this one only grows, by the
  * corpus's distinct words). A special-token string in a text ("<|endoftext|>" in a document about
  * tokenizers) is text like any other: its pieces are counted (gpt-tokenizer would refuse the whole text).
+ * ASCII text (nearly all of an English corpus) is cut by char code and its pieces looked up by span, no
+ * string per piece: two thirds of the time of match() and a Map lookup per piece over the sentences of a
+ * 10,000-document corpus (0.48 s against 0.72 s). A text with any other char is cut by the pattern.
  */
 export function countTextTokens(text: string): number {
   let count = 0
-  // One match() call for all the pieces: a fifth cheaper than an exec() loop, which makes a match array each.
-  for (const piece of text.match(PIECES) ?? []) {
-    let tokens = PIECE_TOKENS.get(piece)
-    if (tokens === undefined) {
-      tokens = vocabulary().countTokens(piece)
-      PIECE_TOKENS.set(piece, tokens)
-    }
-    count += tokens
+  const spans = o200kAsciiPieces(text)
+  if (spans !== null) {
+    const { starts, ends, hashes } = spans
+    for (let k = 0; k < spans.count; k++) count += ASCII_PIECE_TOKENS.get(text, starts[k]!, ends[k]!, hashes[k]!)
+    return count
   }
+  // One match() call for all the pieces: a fifth cheaper than an exec() loop, which makes a match array each.
+  for (const piece of text.match(PIECES) ?? []) count += pieceTokens(piece)
   return count
 }
 

@@ -1,0 +1,168 @@
+/**
+ * o200k's pre-tokenizer over ASCII text, by char code. Its pattern (gpt-tokenizer's
+ * O200K_TOKEN_SPLIT_REGEX, flags "gu"; alternatives tried in order at each position, the first that
+ * matches wins):
+ *
+ *   1. [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?
+ *   2. [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?:'(?:...the same...))?
+ *   3. \p{N}{1,3}
+ *   4.  ?[^\s\p{L}\p{N}]+[\r\n/]*
+ *   5. \s*[\r\n]+
+ *   6. \s+(?!\S)
+ *   7. \s+
+ *
+ * In ASCII, Lu is A-Z, Ll is a-z, there is no Lt, Lm, Lo or M, \p{N} is 0-9, and \s (JavaScript's) is
+ * \t \n \v \f \r and space only (not 0x1c-0x1f, which Python's \s takes): so every ASCII char is a letter,
+ * a digit, blank (\t \v \f space), a newline (\r \n) or other (punctuation and the remaining control
+ * chars). Every char is matched by some alternative (letters by 1-2, digits by 3, other chars by 4,
+ * whitespace by 5-7), so the pieces tile the text.
+ */
+
+const UPPER = 1
+const LOWER = 2
+const DIGIT = 3
+/** \t \v \f and space: whitespace that may open a letter piece (1-2's optional first char excludes only \r \n). */
+const BLANK = 4
+/** \r \n */
+const NEWLINE = 5
+/** Neither letter, digit nor whitespace: [^\s\p{L}\p{N}], which includes "/" and "'". */
+const OTHER = 6
+
+const CLASS = new Uint8Array(128).fill(OTHER)
+for (let c = 0x41; c <= 0x5a; c++) CLASS[c] = UPPER
+for (let c = 0x61; c <= 0x7a; c++) CLASS[c] = LOWER
+for (let c = 0x30; c <= 0x39; c++) CLASS[c] = DIGIT
+for (const c of [0x09, 0x0b, 0x0c, 0x20]) CLASS[c] = BLANK
+for (const c of [0x0a, 0x0d]) CLASS[c] = NEWLINE
+
+const SPACE = 0x20
+const APOSTROPHE = 0x27
+const FNV_OFFSET = 0x811c9dc5
+const FNV_PRIME = 0x01000193
+
+/** Where the pieces of a text are: piece k is text.slice(starts[k], ends[k]), hashes[k] its FNV-1a hash (32-bit, over UTF-16 code units). */
+export interface PieceSpans {
+  count: number
+  starts: Int32Array
+  ends: Int32Array
+  hashes: Int32Array
+}
+
+/** One set of buffers for every call: the caller reads the spans before scanning again, and a scan allocates nothing. */
+const spans: PieceSpans = { count: 0, starts: new Int32Array(256), ends: new Int32Array(256), hashes: new Int32Array(256) }
+
+/**
+ * The pieces `text.match(O200K_TOKEN_SPLIT_REGEX)` cuts a text into, found by char code, for a text of
+ * chars < 0x80 only. Returns null at the first char >= 0x80 (the pattern's Unicode classes decide there:
+ * the caller falls back to the regex), else the shared spans, valid until the next call. Case is kept.
+ * One loop, each piece's hash computed as its chars are read: helper functions per alternative, with
+ * a second pass for the hash, took half as long again. Every read is bounds-checked: reading past the
+ * end (NaN) makes V8 throw the optimised code away.
+ */
+export function o200kAsciiPieces(text: string): PieceSpans | null {
+  const n = text.length
+  if (spans.starts.length < n) {
+    spans.starts = new Int32Array(n)
+    spans.ends = new Int32Array(n)
+    spans.hashes = new Int32Array(n)
+  }
+  const { starts, ends, hashes } = spans
+  let count = 0
+  let i = 0
+  while (i < n) {
+    const start = i
+    let code = text.charCodeAt(i)
+    if (code >= 0x80) return null
+    let charClass = CLASS[code]!
+    let hash = Math.imul(FNV_OFFSET ^ code, FNV_PRIME)
+    // 1-2's optional first char: any blank or other char, taken when a letter follows (".Hello", "(hello",
+    // "\thello" are one piece each). The pattern tries it first, and without it 1-2 cannot start on a non-letter.
+    if ((charClass === BLANK || charClass === OTHER) && i + 1 < n) {
+      const next = text.charCodeAt(i + 1)
+      if (next < 0x80 && (CLASS[next] === UPPER || CLASS[next] === LOWER)) {
+        i++
+        code = next
+        charClass = CLASS[next]!
+        hash = Math.imul(hash ^ code, FNV_PRIME)
+      }
+    }
+    i++
+    if (charClass === UPPER || charClass === LOWER) {
+      // 1-2 are one rule in ASCII: the run of capitals (greedy; giving some back never helps, a capital being
+      // no lowercase letter), then the run of lowercase letters (1 needs one, 2 takes none after a capital):
+      // "HTTPServer" is one piece, "HTTPServerError" two. Then a contraction suffix if one follows ("don't",
+      // "IT'S", "we'Ll"); it is tried, not required, and nothing follows it, so nothing backtracks into the runs.
+      if (charClass === UPPER) {
+        while (i < n && (code = text.charCodeAt(i)) < 0x80 && CLASS[code] === UPPER) {
+          hash = Math.imul(hash ^ code, FNV_PRIME)
+          i++
+        }
+      }
+      while (i < n && (code = text.charCodeAt(i)) < 0x80 && CLASS[code] === LOWER) {
+        hash = Math.imul(hash ^ code, FNV_PRIME)
+        i++
+      }
+      if (i + 1 < n && text.charCodeAt(i) === APOSTROPHE) {
+        for (const end = contractionEnd(text, i); i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME)
+      }
+    } else if (charClass === DIGIT) {
+      // 3: a run of digits cut every three ("12345" is "123" then "45"); no char ever opens it.
+      const most = Math.min(start + 3, n)
+      while (i < most && (code = text.charCodeAt(i)) >= 0x30 && code <= 0x39) {
+        hash = Math.imul(hash ^ code, FNV_PRIME)
+        i++
+      }
+    } else if (charClass === OTHER || (code === SPACE && i < n && (code = text.charCodeAt(i)) < 0x80 && CLASS[code] === OTHER)) {
+      // 4, from an other char not followed by a letter, or from a space (a space only: "\t." is "\t" then ".")
+      // before one: the run of other chars, then any \r, \n and "/" after it, mixed (".\n/" is one piece;
+      // "\n/" is two, a newline opening no piece of 4; "a//b" is "a", "//", "b", the run taking "/" itself).
+      if (charClass !== OTHER) {
+        hash = Math.imul(hash ^ code, FNV_PRIME)
+        i++
+      }
+      while (i < n && (code = text.charCodeAt(i)) < 0x80 && CLASS[code] === OTHER) {
+        hash = Math.imul(hash ^ code, FNV_PRIME)
+        i++
+      }
+      while (i < n && ((code = text.charCodeAt(i)) === 0x0a || code === 0x0d || code === 0x2f)) {
+        hash = Math.imul(hash ^ code, FNV_PRIME)
+        i++
+      }
+    } else {
+      // 5-7 over the whitespace run (1-2 and 4 did not start here). 5: \s* takes the run and gives chars back
+      // until [\r\n]+ matches, so the piece ends just after the run's last newline (" \n\n  x" is " \n\n", then
+      // " " and " x"). With no newline in the run, 6: the run less its last char when a non-space follows
+      // ("a   b" is "a", "  ", " b": the last blank opens the next piece), the whole run at the end of the
+      // text. 7: a single blank before a non-space, of which 6 can leave nothing ("x\t.y" is "x", "\t", ".y").
+      let afterNewline = charClass === NEWLINE ? i : -1
+      while (i < n && (code = text.charCodeAt(i)) < 0x80 && ((charClass = CLASS[code]!) === BLANK || charClass === NEWLINE)) {
+        i++
+        if (charClass === NEWLINE) afterNewline = i
+      }
+      if (afterNewline !== -1) i = afterNewline
+      else if (i < n && i - start > 1) i--
+      // The piece's end is known only now: hash it afresh.
+      hash = FNV_OFFSET
+      for (let j = start; j < i; j++) hash = Math.imul(hash ^ text.charCodeAt(j), FNV_PRIME)
+    }
+    starts[count] = start
+    ends[count] = i
+    hashes[count] = hash
+    count++
+  }
+  spans.count = count
+  return spans
+}
+
+/**
+ * Where the contraction suffix '(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]) ends when it matches
+ * at `apostrophe` (which the caller has checked is followed by a char), else `apostrophe`: no suffix.
+ */
+function contractionEnd(text: string, apostrophe: number): number {
+  const first = text.charCodeAt(apostrophe + 1) | 0x20 // lower-cased
+  if (first === 0x73 || first === 0x64 || first === 0x6d || first === 0x74) return apostrophe + 2 // s d m t
+  if (apostrophe + 2 === text.length) return apostrophe
+  const second = text.charCodeAt(apostrophe + 2) | 0x20
+  if ((first === 0x6c && second === 0x6c) || (first === 0x76 && second === 0x65) || (first === 0x72 && second === 0x65)) return apostrophe + 3 // ll ve re
+  return apostrophe
+}

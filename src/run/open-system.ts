@@ -2,7 +2,8 @@ import { basename, extname, resolve } from 'node:path'
 import type { SystemSpec } from '../project/project-config.ts'
 import { InputError } from '../load/input-error.ts'
 import { importModule } from '../support/import-module.ts'
-import { createBuiltinSystem, type Answerer } from '../system/builtin-system.ts'
+import { answersOffline, createBuiltinSystem, type Answerer } from '../system/builtin-system.ts'
+import { buildCorpusWithIndexThread, worthAnIndexThread } from '../system/corpus-index-thread.ts'
 import { isRagSystem, type RagSystem, type RagSystemContext, type RagSystemFactory } from '../system/rag-system.ts'
 import { countTextTokens } from '../support/tokenizer.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
@@ -49,13 +50,19 @@ function named(system: RagSystem, fallback: string): RagSystem {
   return typeof system.name === 'string' && system.name.length > 0 ? system : wrapped(system, { name: fallback })
 }
 
-/** The built-in system, from the corpus work an earlier run kept when there is one (and kept for the next when there was none). */
-function builtinSystem(corpus: readonly CorpusDocument[], context: OpenSystemContext): RagSystem {
+/**
+ * The built-in system, from the corpus work an earlier run kept when there is one (and kept for the next when
+ * there was none). A large corpus never built is indexed on a second thread while this one chunks it.
+ */
+async function builtinSystem(corpus: readonly CorpusDocument[], context: OpenSystemContext): Promise<RagSystem> {
   const { config, corpusCache: cache } = context
   const key = cache ? builtCorpusKey(cache.corpusHash, config) : null
-  const built = cache && key ? readBuiltCorpus(cache.folder, key) : null
-  const system = createBuiltinSystem(corpus, { ...config, generate: context.generate, answerer: context.answerer, built })
-  if (cache && key && system.built !== built) {
+  const kept = cache && key ? readBuiltCorpus(cache.folder, key) : null
+  const options = { ...config, generate: context.generate, answerer: context.answerer }
+  const built =
+    kept ?? (worthAnIndexThread(corpus) ? await buildCorpusWithIndexThread(corpus, { ...config, countFrequencies: answersOffline(options) }) : null)
+  const system = createBuiltinSystem(corpus, { ...options, built })
+  if (cache && key && system.built !== kept) {
     try {
       writeBuiltCorpus(cache.folder, key, system.built)
     } catch (error) {

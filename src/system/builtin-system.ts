@@ -7,7 +7,7 @@ import { createRetriever } from './create-retriever.ts'
 import { extractiveAnswer } from './extractive-answerer.ts'
 import type { RagSystem, RetrievedChunk, SystemAnswer } from './rag-system.ts'
 import { DEFAULT_RETRIEVER_OPTIONS, type RetrieverOptions } from '../config/retriever-options.ts'
-import { contentTerms } from './text-analyzer.ts'
+import { chunkTermFrequencies } from './chunk-term-frequencies.ts'
 
 export interface BuiltinSystem extends RagSystem {
   readonly chunks: readonly Chunk[]
@@ -32,25 +32,6 @@ type BuiltinOptions = Pick<EvalConfig, 'chunkTokens' | 'chunkOverlap' | 'rankDep
   built?: BuiltCorpus | null | undefined
 }
 
-/**
- * Each content term's document frequency over the chunks (the number of chunks whose text has it), as the
- * offline answerer weighs question terms.
- */
-function chunkTermFrequencies(chunks: readonly Chunk[]): Map<string, number> {
-  // Each term's count with the last chunk that counted it: one lookup per term of the corpus, no set per chunk.
-  const df = new Map<string, { chunks: number; last: number }>()
-  chunks.forEach((chunk, id) => {
-    for (const term of contentTerms(chunk.text)) {
-      let entry = df.get(term)
-      if (entry === undefined) df.set(term, (entry = { chunks: 0, last: -1 }))
-      if (entry.last === id) continue
-      entry.last = id
-      entry.chunks++
-    }
-  })
-  return new Map([...df].map(([term, entry]) => [term, entry.chunks]))
-}
-
 /** The offline extractive answerer, weighing terms by inverse document frequency over chunks, log(1 + N / df) (0 for a term no chunk has). */
 function extractiveAnswerer(chunkCount: number, df: ReadonlyMap<string, number>, options: BuiltinOptions): Answerer {
   const idf = (term: string) => {
@@ -72,12 +53,16 @@ export interface BuiltCorpus {
   answererDf: ReadonlyMap<string, number> | null
 }
 
+/** Whether the system answers with the offline extractive answerer, whose term frequencies are part of the built corpus. */
+export function answersOffline(options: Pick<BuiltinOptions, 'generate' | 'answerer'>): boolean {
+  return options.generate && options.answerer === undefined
+}
+
 /** The corpus built for these options: the parts `reuse` holds (made from the same corpus and options) taken as they are, the rest computed. */
 function buildCorpus(corpus: readonly CorpusDocument[], options: BuiltinOptions, reuse: BuiltCorpus | null): BuiltCorpus {
   const chunks = reuse?.chunks ?? chunkCorpus(corpus, options)
   const bm25 = reuse?.bm25 ?? buildBm25Index(chunks, options.retrieval ?? DEFAULT_RETRIEVER_OPTIONS)
-  const offline = options.generate && options.answerer === undefined
-  const answererDf = reuse?.answererDf ?? (offline ? chunkTermFrequencies(chunks) : null)
+  const answererDf = reuse?.answererDf ?? (answersOffline(options) ? chunkTermFrequencies(chunks) : null)
   return reuse !== null && answererDf === reuse.answererDf ? reuse : { chunks, bm25, answererDf }
 }
 

@@ -176,9 +176,14 @@ export function chunkDocument(doc: CorpusDocument, options: ChunkOptions, firstO
   return chunks
 }
 
-/** Chunks every document of a corpus, in corpus order. */
-export function chunkCorpus(docs: readonly CorpusDocument[], options: ChunkOptions): Chunk[] {
+/** Chunks every document of a corpus, in corpus order; `each` sees every chunk as it is cut. */
+export function chunkCorpus(docs: readonly CorpusDocument[], options: ChunkOptions, each?: (chunk: Chunk) => void): Chunk[] {
   const chunks: Chunk[] = []
-  for (const doc of docs) chunks.push(...chunkDocument(doc, options, chunks.length))
+  for (const doc of docs) {
+    for (const chunk of chunkDocument(doc, options, chunks.length)) {
+      chunks.push(chunk)
+      each?.(chunk)
+    }
+  }
   return chunks
 }

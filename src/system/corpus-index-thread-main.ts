@@ -1,0 +1,30 @@
+// The worker thread of corpus-index-thread.ts: builds the BM25 index, and when asked the answerer's term
+// frequencies, of the chunk texts it is sent in corpus order, and answers once at the end (the index's
+// arrays moved, not copied). A failure is thrown: it reaches the parent's 'error' event with its message.
+import { parentPort } from 'node:worker_threads'
+import { bm25IndexBuilder, type Bm25IndexBuilder } from './bm25-index.ts'
+import { termFrequencyCounter, type TermFrequencyCounter } from './chunk-term-frequencies.ts'
+import type { IndexThreadReply, IndexThreadRequest } from './corpus-index-thread.ts'
+
+const port = parentPort!
+let index: Bm25IndexBuilder | null = null
+let frequencies: TermFrequencyCounter | null = null
+
+port.on('message', (request: IndexThreadRequest) => {
+  if (request.kind === 'start') {
+    index = bm25IndexBuilder(request.options)
+    frequencies = request.countFrequencies ? termFrequencyCounter() : null
+  } else if (request.kind === 'chunks') {
+    const { texts, headings } = request
+    for (let i = 0; i < texts.length; i++) {
+      index!.add(texts[i]!, headings[i]!)
+      frequencies?.add(texts[i]!)
+    }
+  } else {
+    const { termIds, postingStart, postingChunk, postingWeight } = index!.finish()
+    const reply: IndexThreadReply = { terms: [...termIds.keys()], postingStart, postingChunk, postingWeight, frequencies: frequencies?.finish() ?? null }
+    // The builder's arrays own their buffers (never a SharedArrayBuffer, never a view into a larger one).
+    port.postMessage(reply, [postingStart.buffer as ArrayBuffer, postingChunk.buffer as ArrayBuffer, postingWeight.buffer as ArrayBuffer])
+    port.close()
+  }
+})

@@ -1,0 +1,95 @@
+import { availableParallelism } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import type { Worker } from 'node:worker_threads'
+import type { CorpusDocument } from '../load/corpus.ts'
+import { ownModuleThread } from '../support/import-module.ts'
+import type { Bm25Options } from './bm25-index.ts'
+import type { BuiltCorpus } from './builtin-system.ts'
+import { chunkCorpus, type ChunkOptions } from './chunker.ts'
+
+/** What corpus-index-thread-main.ts is sent: how to index, then the chunks' texts in corpus order, then the end. */
+export type IndexThreadRequest =
+  | { kind: 'start'; options: Bm25Options; countFrequencies: boolean }
+  | { kind: 'chunks'; texts: string[]; headings: string[] }
+  | { kind: 'end' }
+
+/** What it answers at the end: the BM25 index (its terms in id order) and, when asked, the answerer's term frequencies. */
+export interface IndexThreadReply {
+  terms: string[]
+  postingStart: Int32Array
+  postingChunk: Int32Array
+  postingWeight: Float64Array
+  frequencies: Map<string, number> | null
+}
+
+const THREAD = fileURLToPath(new URL(`./corpus-index-thread-main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url))
+
+/**
+ * Body characters from which indexing on a second thread pays: the thread loads its few modules (a tenth
+ * of a second through jiti in this repository) and every chunk text is copied to it. Indexing is about a
+ * third of the time chunking takes, so below a few million characters the saving is smaller than the start.
+ */
+const MIN_BODY_CHARS = 4_000_000
+
+/** Chunk characters per message: the thread indexes one batch while this thread cuts the next, and each message's copy is freed once read. */
+const BATCH_CHARS = 1_000_000
+
+/** Whether building the corpus on two threads (buildCorpusWithIndexThread) beats building it on this one. */
+export function worthAnIndexThread(corpus: readonly CorpusDocument[]): boolean {
+  if (availableParallelism() < 2) return false
+  let chars = 0
+  for (const doc of corpus) if ((chars += doc.body.length) >= MIN_BODY_CHARS) return true
+  return false
+}
+
+/** The thread's one reply; or an Error with the thread's own message (or how it ended without one). */
+function replyOf(thread: Worker): Promise<IndexThreadReply> {
+  return new Promise((resolve, reject) => {
+    let failure: Error | null = null
+    thread.once('message', resolve)
+    thread.once('error', (error) => (failure = error))
+    thread.once('exit', (code) => reject(new Error(`indexing the corpus on a worker thread failed: ${failure?.message ?? `the thread exited with code ${code} before its index`}`)))
+  })
+}
+
+/**
+ * The built corpus (builtin-system.ts) of a corpus that was never built, made on two threads: this one cuts
+ * the chunks (chunkCorpus) and sends their texts as it goes to a worker thread, which builds the BM25 index
+ * (bm25IndexBuilder) and, with `countFrequencies`, the answerer's term frequencies (termFrequencyCounter)
+ * from them, in corpus order. The same parts as building them one after the other; the chunks' o200k
+ * vocabulary stays on this thread alone (it is 70 MB of a process's memory once loaded).
+ */
+export async function buildCorpusWithIndexThread(corpus: readonly CorpusDocument[], options: ChunkOptions & { retrieval: Bm25Options; countFrequencies: boolean }): Promise<BuiltCorpus> {
+  const thread = ownModuleThread(THREAD)
+  const reply = replyOf(thread)
+  const post = (request: IndexThreadRequest) => thread.postMessage(request)
+  const { k1, b, delta, possessives, titleWeight, coordination } = options.retrieval
+  post({ kind: 'start', options: { k1, b, delta, possessives, titleWeight, coordination }, countFrequencies: options.countFrequencies })
+  let texts: string[] = []
+  let headings: string[] = []
+  let chars = 0
+  const send = () => {
+    post({ kind: 'chunks', texts, headings })
+    texts = []
+    headings = []
+    chars = 0
+  }
+  let chunks
+  try {
+    chunks = chunkCorpus(corpus, options, (chunk) => {
+      texts.push(chunk.text)
+      headings.push(chunk.heading)
+      if ((chars += chunk.text.length) >= BATCH_CHARS) send()
+    })
+  } catch (error) {
+    // This thread's failure is the one to report: the worker's work is moot, and its ending must not go unhandled.
+    reply.catch(() => {})
+    void thread.terminate()
+    throw error
+  }
+  send()
+  post({ kind: 'end' })
+  const { terms, postingStart, postingChunk, postingWeight, frequencies } = await reply
+  void thread.terminate()
+  return { chunks, bm25: { termIds: new Map(terms.map((term, id) => [term, id])), postingStart, postingChunk, postingWeight }, answererDf: frequencies }
+}

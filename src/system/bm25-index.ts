@@ -1,7 +1,7 @@
 import type { Chunk } from './chunker.ts'
 import type { RetrieverOptions } from '../config/retriever-options.ts'
 import { indexWords, termOf } from './text-analyzer.ts'
-import { IntList } from './int-list.ts'
+import { IntBlocks, IntList } from './int-list.ts'
 import { asciiWordSpans, fnv1a } from './ascii-word-spans.ts'
 import { SpanTable } from '../support/span-table.ts'
 
@@ -42,10 +42,11 @@ export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
   /** Per word id: the last chunk (+ 1) whose text, and whose heading, counted it towards its length. */
   const textSeen = new IntList()
   const titleSeen = new IntList()
-  /** Per term id: its document frequency, the chunk (+ 1) it was last met in, and where that chunk's pair of it is. */
+  /** Per term id: its document frequency, the chunk (+ 1) it was last met in, and its frequencies in that chunk's text and heading. */
   const df = new IntList()
   const termSeen = new IntList()
-  const termPair = new IntList()
+  const textFreq = new IntList()
+  const titleFreq = new IntList()
   const idOfWord = (word: string): number => {
     let id = wordIds.get(word)
     if (id === undefined) {
@@ -57,7 +58,8 @@ export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
         termIds.set(term!, (termId = termIds.size))
         df.push(0)
         termSeen.push(0)
-        termPair.push(0)
+        textFreq.push(0)
+        titleFreq.push(0)
       }
       wordTerm.push(termId)
       textSeen.push(0)
@@ -89,13 +91,16 @@ export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
   }
   // A section's heading starts each of its chunks: analysed once.
   const headingWords = new Map<string, Int32Array>()
-  // Pass 1, chunk by chunk: each chunk's distinct terms with their frequencies in the text and the heading.
+  // Pass 1, chunk by chunk: each chunk's distinct terms (in the order first met) with their frequencies in
+  // the text and the heading, appended to the pair lists once the chunk is counted.
   const lengths = new IntList()
   const titleLengths = new IntList()
   const chunkStart = new IntList()
-  const pairTerm = new IntList()
-  const pairFreq = new IntList()
-  const pairTitleFreq = new IntList()
+  const pairTerm = new IntBlocks()
+  const pairFreq = new IntBlocks()
+  const pairTitleFreq = new IntBlocks()
+  /** The current chunk's distinct terms. */
+  const chunkTerms = new IntList()
   let averageLength = 0
   let averageTitleLength = 0
   const count = (ids: Int32Array, stamp: number, seen: IntList, frequencies: IntList): number => {
@@ -109,13 +114,12 @@ export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
       if (termId < 0) continue
       if (termSeen.values[termId] !== stamp) {
         termSeen.values[termId] = stamp
-        termPair.values[termId] = pairTerm.length
-        pairTerm.push(termId)
-        pairFreq.push(0)
-        pairTitleFreq.push(0)
+        chunkTerms.push(termId)
+        textFreq.values[termId] = 0
+        titleFreq.values[termId] = 0
         df.values[termId]!++
       }
-      frequencies.values[termPair.values[termId]!]!++
+      frequencies.values[termId]!++
     }
     return length
   }
@@ -123,17 +127,24 @@ export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
     add(text, heading) {
       const id = lengths.length
       chunkStart.push(pairTerm.length)
-      const length = count(wordIdsOf(text), id + 1, textSeen, pairFreq)
+      chunkTerms.length = 0
+      const length = count(wordIdsOf(text), id + 1, textSeen, textFreq)
       lengths.push(length)
       averageLength = (averageLength * id + length) / (id + 1)
       let titleLength = 0
       if (titled) {
         let ids = headingWords.get(heading)
         if (!ids) headingWords.set(heading, (ids = wordIdsOf(heading)))
-        titleLength = count(ids, id + 1, titleSeen, pairTitleFreq)
+        titleLength = count(ids, id + 1, titleSeen, titleFreq)
         averageTitleLength = (averageTitleLength * id + titleLength) / (id + 1)
       }
       titleLengths.push(titleLength)
+      for (let k = 0; k < chunkTerms.length; k++) {
+        const termId = chunkTerms.values[k]!
+        pairTerm.push(termId)
+        pairFreq.push(textFreq.values[termId]!)
+        pairTitleFreq.push(titleFreq.values[termId]!)
+      }
     },
     finish() {
       const n = lengths.length
@@ -151,14 +162,14 @@ export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
       const postingWeight = new Float64Array(pairTerm.length)
       for (let id = 0; id < n; id++) {
         for (let i = chunkStart.values[id]!; i < chunkStart.values[id + 1]!; i++) {
-          const at = fill[pairTerm.values[i]!]!++
-          const tf = pairFreq.values[i]!
+          const at = fill[pairTerm.at(i)]!++
+          const tf = pairFreq.at(i)
           let weight: number
           if (!titled) {
             // This exact expression (not the BM25F one below with w = 0) keeps MiniSearch's scores to the bit.
             weight = delta + (tf * (k1 + 1)) / (tf + k1 * norm[id]!)
           } else {
-            const titleTf = pairTitleFreq.values[i]!
+            const titleTf = pairTitleFreq.at(i)
             let pseudo = tf === 0 ? 0 : tf / norm[id]!
             if (titleTf > 0) pseudo += (titleWeight * titleTf) / titleNorm[id]!
             weight = delta + (pseudo * (k1 + 1)) / (k1 + pseudo)

@@ -11,3 +11,28 @@ export class IntList {
     this.values[this.length++] = value
   }
 }
+
+/** Entries per block of an IntBlocks: 256 kB each. */
+const BLOCK_BITS = 16
+const BLOCK_SIZE = 1 << BLOCK_BITS
+const BLOCK_MASK = BLOCK_SIZE - 1
+
+/**
+ * An append-only list of int32s in fixed-size blocks, for the largest lists of an index (millions of
+ * entries): it grows without copying, where a doubling IntList holds its old and new arrays at once and
+ * ends up to half empty.
+ */
+export class IntBlocks {
+  readonly #blocks: Int32Array[] = []
+  #last = new Int32Array(0)
+  length = 0
+  push(value: number): void {
+    const offset = this.length & BLOCK_MASK
+    if (offset === 0) this.#blocks.push((this.#last = new Int32Array(BLOCK_SIZE)))
+    this.#last[offset] = value
+    this.length++
+  }
+  at(index: number): number {
+    return this.#blocks[index >>> BLOCK_BITS]![index & BLOCK_MASK]!
+  }
+}

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
-import { Worker, type WorkerOptions } from 'node:worker_threads'
+import { Worker } from 'node:worker_threads'
 import type { Jiti } from 'jiti'
 
 /** Files Node loads itself: jiti hands them to Node's import() anyway (and Node caches them either way). */
@@ -38,9 +38,9 @@ export async function importModule(file: string): Promise<unknown> {
  * module of the graph loaded once. An error while loading it (an unhandled rejection in the thread)
  * reaches the thread's 'error' event.
  */
-export function ownModuleThread(file: string, options: Pick<WorkerOptions, 'resourceLimits'> = {}): Worker {
-  if (!file.endsWith('.ts')) return new Worker(pathToFileURL(file), options)
+export function ownModuleThread(file: string): Worker {
+  if (!file.endsWith('.ts')) return new Worker(pathToFileURL(file))
   const jiti = createRequire(import.meta.url).resolve('jiti')
   const load = `require(${JSON.stringify(jiti)}).createJiti(${JSON.stringify(import.meta.url)}, { moduleCache: true, interopDefault: true }).import(${JSON.stringify(file)})`
-  return new Worker(load, { ...options, eval: true })
+  return new Worker(load, { eval: true })
 }

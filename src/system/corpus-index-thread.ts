@@ -60,7 +60,7 @@ function replyOf(thread: Worker): Promise<IndexThreadReply> {
  * vocabulary stays on this thread alone (it is 70 MB of a process's memory once loaded).
  */
 export async function buildCorpusWithIndexThread(corpus: readonly CorpusDocument[], options: ChunkOptions & { retrieval: Bm25Options; countFrequencies: boolean }): Promise<BuiltCorpus> {
-  const thread = ownModuleThread(THREAD, { resourceLimits: { maxYoungGenerationSizeMb: Number(process.env.YG ?? 8) } })
+  const thread = ownModuleThread(THREAD)
   const reply = replyOf(thread)
   const post = (request: IndexThreadRequest) => thread.postMessage(request)
   const { k1, b, delta, possessives, titleWeight, coordination } = options.retrieval

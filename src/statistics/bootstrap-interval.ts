@@ -1,4 +1,5 @@
 import { Mulberry32 } from '../support/seeded-random.ts'
+import { allMeanResamples } from './parallel-resamples.ts'
 import { checkLevel, DEFAULT_LEVEL, type Interval } from './interval.ts'
 
 export interface BootstrapOptions {
@@ -80,7 +81,8 @@ export function bootstrapMeanInterval(values: readonly number[], options: Bootst
 /**
  * bootstrapMeanInterval of each list, to the bit. The draws depend only on the seed and the number of
  * values, so lists of equal length (a summary's metrics over the same questions) share one stream of
- * draws: each resample's indices are drawn once and summed over every such list.
+ * draws: each resample's indices are drawn once and summed over every such list (mean-resamples.ts), on
+ * two threads when there are millions of draws (parallel-resamples.ts).
  */
 export function bootstrapMeanIntervals(lists: readonly (readonly number[])[], options: BootstrapOptions): (Interval | null)[] {
   const level = checkedLevel(options)
@@ -100,21 +102,14 @@ export function bootstrapMeanIntervals(lists: readonly (readonly number[])[], op
     }
     byLength.set(values.length, [...(byLength.get(values.length) ?? []), i])
   })
-  for (const [n, members] of byLength) {
-    const random = new Mulberry32(options.seed)
-    const columns = members.map((i) => Float64Array.from(lists[i]!))
-    const replicates = members.map(() => new Array<number>(options.resamples))
-    const drawn = new Int32Array(n)
-    for (let r = 0; r < options.resamples; r++) {
-      for (let i = 0; i < n; i++) drawn[i] = Math.floor(random.next() * n)
-      for (let m = 0; m < columns.length; m++) {
-        const column = columns[m]!
-        let sum = 0
-        for (let i = 0; i < n; i++) sum += column[drawn[i]!]!
-        replicates[m]![r] = sum / n
-      }
-    }
-    members.forEach((i, m) => (intervals[i] = percentileInterval(replicates[m]!, level)))
-  }
+  const groups = [...byLength]
+  const replicates = allMeanResamples(
+    groups.map(([n, members]) => ({ n, columns: members.map((i) => Float64Array.from(lists[i]!)) })),
+    options.seed,
+    options.resamples,
+  )
+  groups.forEach(([, members], g) =>
+    members.forEach((i, m) => (intervals[i] = percentileInterval(Array.from(replicates[g]!.subarray(m * options.resamples, (m + 1) * options.resamples)), level))),
+  )
   return intervals
 }

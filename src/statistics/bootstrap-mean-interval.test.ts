@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { mulberry32 } from '../support/seeded-random.ts'
+import { Mulberry32, mulberry32 } from '../support/seeded-random.ts'
 import { bootstrapInterval, bootstrapMeanInterval, bootstrapMeanIntervals } from './bootstrap-interval.ts'
 import { meanOrNull } from './descriptive.ts'
+import { resampleMeans } from './mean-resamples.ts'
 
 const mean = (sample: readonly number[]) => meanOrNull(sample)!
 
@@ -38,5 +39,36 @@ describe('bootstrapMeanInterval', () => {
     const intervals = bootstrapMeanIntervals(lists, options)
     expect(intervals).toStrictEqual(lists.map((values) => bootstrapInterval(values, mean, options)))
     expect(intervals[0]).toEqual({ low: 0.09999999999999978, high: 0.09999999999999978, method: 'bootstrap-percentile' })
+  })
+})
+
+describe('resampling on two threads', () => {
+  it('Mulberry32.skip(k) lands where k draws would', () => {
+    const drawn = new Mulberry32(77)
+    for (let i = 0; i < 1234; i++) drawn.next()
+    expect(new Mulberry32(77).skip(1234).next()).toBe(drawn.next())
+    // Past 2^32 draws the counter wraps as the draws would: 2^32 draws bring the state back to the seed.
+    expect(new Mulberry32(77).skip(2 ** 32).next()).toBe(new Mulberry32(77).next())
+  })
+
+  it('resampleMeans gives every resample the same replicates to the bit, in blocks taken in any order', () => {
+    const random = mulberry32(11)
+    const n = 500
+    const lists = 3
+    const columns = Float64Array.from({ length: n * lists }, () => random())
+    const whole = { n, lists, columns, replicates: new Float64Array(lists * 40) }
+    const blocks = { n, lists, columns, replicates: new Float64Array(lists * 40) }
+    const drawn = new Int32Array(n)
+    resampleMeans(whole, 5, 40, 0, 40, drawn)
+    for (const [from, to] of [[33, 40], [0, 5], [17, 33], [5, 17]] as const) resampleMeans(blocks, 5, 40, from, to, drawn)
+    expect(blocks.replicates).toEqual(whole.replicates)
+    expect(new Set(whole.replicates).size).toBe(lists * 40)
+  })
+
+  it('bootstrapMeanIntervals with millions of draws (a second thread helps) is still bootstrapInterval of the mean to the bit', () => {
+    const random = mulberry32(21)
+    const lists = [20_000, 7_000, 20_000, 20_000, 7_000].map((n) => Array.from({ length: n }, () => (random() < 0.4 ? random() : 0)))
+    const options = { resamples: 300, seed: 8 }
+    expect(bootstrapMeanIntervals(lists, options)).toStrictEqual(lists.map((values) => bootstrapInterval(values, mean, options)))
   })
 })

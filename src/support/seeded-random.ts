@@ -11,6 +11,15 @@ export class Mulberry32 {
     this.#state = seed >>> 0
   }
 
+  /**
+   * Moves on `count` draws without making them: mulberry32's state is a counter that each draw advances by
+   * 0x6d2b79f5 (mod 2^32), so resample r of n draws starts at the seed's state plus r x n steps.
+   */
+  skip(count: number): this {
+    this.#state = (this.#state + Math.imul(count, 0x6d2b79f5)) >>> 0
+    return this
+  }
+
   next(): number {
     this.#state = (this.#state + 0x6d2b79f5) >>> 0
     let t = this.#state

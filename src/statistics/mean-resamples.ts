@@ -1,0 +1,33 @@
+import { Mulberry32 } from '../support/seeded-random.ts'
+
+/**
+ * Lists of equally many values (n), resampled together: resample r draws n indices from mulberry32(seed)
+ * (its draws r x n to r x n + n - 1) and takes each list's mean over them. Columns and replicates are flat
+ * so that two threads can share them (SharedArrayBuffer): list m is columns[m * n ..< (m + 1) * n], and its
+ * mean in resample r is replicates[m * resamples + r].
+ */
+export interface MeanResampleGroup {
+  n: number
+  lists: number
+  columns: Float64Array
+  replicates: Float64Array
+}
+
+/**
+ * Resamples from ..< to of a group: each drawn as the one-thread loop would draw it (mulberry32 skipped to
+ * the resample's first draw) and each list summed in draw order, then divided by n, so every replicate is
+ * the same to the bit whichever thread computes it, and in whatever order.
+ */
+export function resampleMeans(group: MeanResampleGroup, seed: number, resamples: number, from: number, to: number, drawn: Int32Array): void {
+  const { n, lists, columns, replicates } = group
+  const random = new Mulberry32(seed).skip(from * n)
+  for (let r = from; r < to; r++) {
+    for (let i = 0; i < n; i++) drawn[i] = Math.floor(random.next() * n)
+    for (let m = 0; m < lists; m++) {
+      const base = m * n
+      let sum = 0
+      for (let i = 0; i < n; i++) sum += columns[base + drawn[i]!]!
+      replicates[m * resamples + r] = sum / n
+    }
+  }
+}

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit'
 import type { GoldenQuestion } from '../load/golden-set-schema.ts'
-import type { RagSystem, SystemAnswer } from '../system/rag-system.ts'
+import type { RagSystem, SystemAnswer, SystemQuestion } from '../system/rag-system.ts'
 
 export interface QuestionRun {
   question: GoldenQuestion
@@ -34,14 +34,16 @@ export async function runSystem(
   signal?: AbortSignal,
 ): Promise<QuestionRun[]> {
   const limit = pLimit(concurrency)
+  const asked = questions.map((question): SystemQuestion => ({ id: question.id, question: question.question, userContext: question.userContext ?? null }))
+  await system.prepare?.(asked)
   return Promise.all(
-    questions.map((question) =>
+    questions.map((question, i) =>
       limit(async (): Promise<QuestionRun> => {
         signal?.throwIfAborted()
         const started = performance.now()
         let output: SystemAnswer
         try {
-          output = await system.answer({ id: question.id, question: question.question, userContext: question.userContext ?? null })
+          output = await system.answer(asked[i]!)
         } catch (error) {
           const message = `${system.name} failed: ${(error as Error).message}`
           if (stopsRun(error)) {

@@ -6,7 +6,6 @@ import { z } from 'zod'
 import type { RetrieverOptions } from '../config/retriever-options.ts'
 import { contentHash } from '../load/content-hash.ts'
 import type { Bm25Index } from '../system/bm25-index.ts'
-import { sharedFloat64Array, sharedInt32Array } from '../support/shared-arrays.ts'
 import type { BuiltCorpus } from '../system/builtin-system.ts'
 import type { Chunk } from '../system/chunker.ts'
 import { TOKENIZER_NAME, TOKENIZER_VERSION } from '../support/tokenizer.ts'
@@ -165,11 +164,10 @@ export function readBuiltCorpus(folder: string, key: string): BuiltCorpus | null
     const textBytes = Buffer.alloc(header.textBytes)
     readInto(fd, textBytes, at.texts)
     const chunks = chunksOf(header.chunks, textBytes.toString('utf8'))
-    // In shared memory, as bm25-index.ts builds them: a thread ranking ahead of the questions reads them in place.
     const index = {
-      postingStart: sharedInt32Array(header.terms.length + 1),
-      postingChunk: sharedInt32Array(header.postings),
-      postingWeight: sharedFloat64Array(header.postings),
+      postingStart: new Int32Array(header.terms.length + 1),
+      postingChunk: new Int32Array(header.postings),
+      postingWeight: new Float64Array(header.postings),
     }
     readInto(fd, index.postingStart, at.postingStart)
     readInto(fd, index.postingChunk, at.postingChunk)

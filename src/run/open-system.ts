@@ -4,7 +4,7 @@ import { InputError } from '../load/input-error.ts'
 import { importModule } from '../support/import-module.ts'
 import { answersOffline, createBuiltinSystem, type Answerer } from '../system/builtin-system.ts'
 import { buildCorpusWithIndexThread, worthAnIndexThread } from '../system/corpus-index-thread.ts'
-import { isRagSystem, type RagSystem, type RagSystemContext, type RagSystemFactory, type SystemQuestion } from '../system/rag-system.ts'
+import { isRagSystem, type RagSystem, type RagSystemContext, type RagSystemFactory } from '../system/rag-system.ts'
 import { countTextTokens } from '../support/tokenizer.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
 import { builtCorpusKey, readBuiltCorpus, writeBuiltCorpus } from './built-corpus-cache.ts'
@@ -40,7 +40,6 @@ function wrapped(system: RagSystem, changes: { name?: string; close?: () => Prom
   return {
     name: changes.name ?? system.name,
     ...(system.chunkCountByDoc === undefined ? {} : { chunkCountByDoc: system.chunkCountByDoc }),
-    ...(system.prepare === undefined ? {} : { prepare: (questions: readonly SystemQuestion[]) => system.prepare!(questions) }),
     answer: (question) => system.answer(question),
     ...(close === undefined ? {} : { close }),
   }

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit'
 import type { GoldenQuestion } from '../load/golden-set-schema.ts'
-import type { RagSystem, SystemAnswer, SystemQuestion } from '../system/rag-system.ts'
+import type { RagSystem, SystemAnswer } from '../system/rag-system.ts'
 
 export interface QuestionRun {
   question: GoldenQuestion
@@ -34,16 +34,14 @@ export async function runSystem(
   signal?: AbortSignal,
 ): Promise<QuestionRun[]> {
   const limit = pLimit(concurrency)
-  const asked = questions.map((question): SystemQuestion => ({ id: question.id, question: question.question, userContext: question.userContext ?? null }))
-  await system.prepare?.(asked)
   return Promise.all(
-    questions.map((question, i) =>
+    questions.map((question) =>
       limit(async (): Promise<QuestionRun> => {
         signal?.throwIfAborted()
         const started = performance.now()
         let output: SystemAnswer
         try {
-          output = await system.answer(asked[i]!)
+          output = await system.answer({ id: question.id, question: question.question, userContext: question.userContext ?? null })
         } catch (error) {
           const message = `${system.name} failed: ${(error as Error).message}`
           if (stopsRun(error)) {

@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { ownModuleThread } from '../support/import-module.ts'
-import { sharedFloat64Array, sharedInt32Array } from '../support/shared-arrays.ts'
 import { resampleMeans, type MeanResampleGroup } from './mean-resamples.ts'
 
 /** Resamples per task: small enough that the last task a thread is in the middle of costs little to redo. */
@@ -56,13 +55,14 @@ export function allMeanResamples(groups: readonly { n: number; columns: Float64A
   if (groups.length === 0) return []
   const work = groups.reduce((sum, group) => sum + resamples * group.n * (group.columns.length + 1), 0)
   const parallel = work >= MIN_WORK && availableParallelism() >= 2
+  const memory = (bytes: number) => (parallel ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes))
   const shared: MeanResampleGroup[] = groups.map(({ n, columns }) => {
-    const flat = sharedFloat64Array(n * columns.length)
+    const flat = new Float64Array(memory(n * columns.length * 8))
     columns.forEach((column, m) => flat.set(column, m * n))
-    return { n, lists: columns.length, columns: flat, replicates: sharedFloat64Array(columns.length * resamples) }
+    return { n, lists: columns.length, columns: flat, replicates: new Float64Array(memory(columns.length * resamples * 8)) }
   })
   const firstTask = shared.map((_, g) => g * tasksOf(resamples))
-  const job: ResampleJob = { seed, resamples, groups: shared, firstTask, tasks: sharedInt32Array(groups.length * tasksOf(resamples)) }
+  const job: ResampleJob = { seed, resamples, groups: shared, firstTask, tasks: new Int32Array(memory(groups.length * tasksOf(resamples) * 4)) }
   const helper = parallel ? ownModuleThread(THREAD) : null
   helper?.postMessage(job)
   takeTasks(job)

@@ -4,7 +4,6 @@ import { indexWords, termOf } from './text-analyzer.ts'
 import { IntBlocks, IntList } from './int-list.ts'
 import { asciiWordSpans, fnv1a } from './ascii-word-spans.ts'
 import { SpanTable } from '../support/span-table.ts'
-import { sharedFloat64Array, sharedInt32Array } from '../support/shared-arrays.ts'
 
 export type Bm25Options = Pick<RetrieverOptions, 'coordination' | 'k1' | 'b' | 'delta' | 'possessives' | 'titleWeight'>
 
@@ -156,12 +155,11 @@ export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
       const norm = Float64Array.from(lengths.values.subarray(0, n), (length) => 1 - b + (b * length) / averageLength)
       const titleNorm = Float64Array.from(titleLengths.values.subarray(0, n), (length) => 1 - b + (b * length) / averageTitleLength)
       const termCount = termIds.size
-      // In shared memory: a thread that ranks ahead of the questions (search-thread.ts) reads the index in place.
-      const postingStart = sharedInt32Array(termCount + 1)
+      const postingStart = new Int32Array(termCount + 1)
       for (let t = 0; t < termCount; t++) postingStart[t + 1] = postingStart[t]! + df.values[t]!
       const fill = postingStart.slice(0, termCount)
-      const postingChunk = sharedInt32Array(pairTerm.length)
-      const postingWeight = sharedFloat64Array(pairTerm.length)
+      const postingChunk = new Int32Array(pairTerm.length)
+      const postingWeight = new Float64Array(pairTerm.length)
       for (let id = 0; id < n; id++) {
         for (let i = chunkStart.values[id]!; i < chunkStart.values[id + 1]!; i++) {
           const at = fill[pairTerm.at(i)]!++

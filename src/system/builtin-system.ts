@@ -4,8 +4,6 @@ import { chunkCorpus, type Chunk } from './chunker.ts'
 import { packContext } from './context-packer.ts'
 import { buildBm25Index, type Bm25Index } from './bm25-index.ts'
 import { createRetriever } from './create-retriever.ts'
-import { Bm25Retriever } from './bm25-retriever.ts'
-import { RankingAhead } from './ranking-ahead.ts'
 import { extractiveAnswer } from './extractive-answerer.ts'
 import type { RagSystem, RetrievedChunk, SystemAnswer } from './rag-system.ts'
 import { DEFAULT_RETRIEVER_OPTIONS, type RetrieverOptions } from '../config/retriever-options.ts'
@@ -80,36 +78,25 @@ export function createBuiltinSystem(corpus: readonly CorpusDocument[], options: 
   const chunkCountByDoc = new Map<string, number>()
   for (const chunk of chunks) chunkCountByDoc.set(chunk.docId, (chunkCountByDoc.get(chunk.docId) ?? 0) + 1)
   const answerer = options.generate ? (options.answerer ?? extractiveAnswerer(chunks.length, built.answererDf!, options)) : null
-  const asRetrieved = (chunk: Chunk, score: number): RetrievedChunk => ({ chunkId: chunk.chunkId, docId: chunk.docId, score, tokens: chunk.tokens, text: chunk.text })
-  /** The run's rankings made on a helper thread ahead of the questions (BM25 only, large runs). */
-  let ahead: RankingAhead | null = null
   return {
     name: `builtin-${retrieval.kind}`,
     chunks,
     built,
     chunkCountByDoc,
-    prepare(questions) {
-      ahead?.stop()
-      ahead = retriever instanceof Bm25Retriever && RankingAhead.worthIt(questions.length, chunks.length) ? new RankingAhead(retriever.ranker, questions, options.rankDepth) : null
-    },
     async answer(question): Promise<SystemAnswer> {
       const started = performance.now()
-      const rankedAhead = ahead?.ranking(question) ?? null
-      // A ranking made ahead took its own time on the helper, not the time this question waited for it.
-      const rankedAt = performance.now()
-      const ranked: RetrievedChunk[] = rankedAhead
-        ? rankedAhead.ids.map((id, i) => asRetrieved(chunks[id]!, rankedAhead.scores[i]!))
-        : retriever.search(question.question, options.rankDepth).map(({ chunk, score }) => asRetrieved(chunk, score))
+      const ranked: RetrievedChunk[] = retriever.search(question.question, options.rankDepth).map(({ chunk, score }) => ({
+        chunkId: chunk.chunkId,
+        docId: chunk.docId,
+        score,
+        tokens: chunk.tokens,
+        text: chunk.text,
+      }))
       const context = packContext(ranked, options.budgetTokens)
       const retrieved = performance.now()
-      const retrieve = rankedAhead ? rankedAhead.ms + (retrieved - rankedAt) : retrieved - started
-      if (!answerer) return { ranked, context, timingsMs: { retrieve } }
+      if (!answerer) return { ranked, context, timingsMs: { retrieve: retrieved - started } }
       const answer = await answerer(question, context)
-      return { ranked, context, answer, timingsMs: { retrieve, generate: performance.now() - retrieved } }
-    },
-    async close() {
-      ahead?.stop()
-      ahead = null
+      return { ranked, context, answer, timingsMs: { retrieve: retrieved - started, generate: performance.now() - retrieved } }
     },
   }
 }

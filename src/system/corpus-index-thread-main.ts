@@ -1,6 +1,6 @@
 // The worker thread of corpus-index-thread.ts: builds the BM25 index, and when asked the answerer's term
 // frequencies, of the chunk texts it is sent in corpus order, and answers once at the end (the index's
-// arrays shared, not copied). A failure is thrown: it reaches the parent's 'error' event with its message.
+// arrays moved, not copied). A failure is thrown: it reaches the parent's 'error' event with its message.
 import { parentPort } from 'node:worker_threads'
 import { bm25IndexBuilder, type Bm25IndexBuilder } from './bm25-index.ts'
 import { termFrequencyCounter, type TermFrequencyCounter } from './chunk-term-frequencies.ts'
@@ -23,8 +23,8 @@ port.on('message', (request: IndexThreadRequest) => {
   } else {
     const { termIds, postingStart, postingChunk, postingWeight } = index!.finish()
     const reply: IndexThreadReply = { terms: [...termIds.keys()], postingStart, postingChunk, postingWeight, frequencies: frequencies?.finish() ?? null }
-    // The index's arrays are in shared memory (bm25-index.ts): the message shares them, it does not copy them.
-    port.postMessage(reply)
+    // The builder's arrays own their buffers (never a SharedArrayBuffer, never a view into a larger one).
+    port.postMessage(reply, [postingStart.buffer as ArrayBuffer, postingChunk.buffer as ArrayBuffer, postingWeight.buffer as ArrayBuffer])
     port.close()
   }
 })

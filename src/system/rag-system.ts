@@ -34,12 +34,6 @@ export interface RagSystem {
    * that cannot tell leaves it out and nDCG@10 is reported as null with that reason.
    */
   readonly chunkCountByDoc?: ReadonlyMap<string, number>
-  /**
-   * Optional: the run's questions, before the first answer() (in the order they will mostly be asked), for a
-   * system that can work ahead of them: batch the embeddings, warm a cache, rank on another thread (the
-   * built-in system does, for large runs). Called again when a run asks another set (a cost estimate's dry run).
-   */
-  prepare?(questions: readonly SystemQuestion[]): void | Promise<void>
   /** Retrieves, packs a context within the budget and (optionally) answers one question. */
   answer(question: SystemQuestion): Promise<SystemAnswer>
   /** Releases what the system holds (connections, a started service); called once when the run ends. */

@@ -66,7 +66,7 @@ export interface BuiltCorpusKnobs {
 
 const pad8 = (n: number) => (8 - (n % 8)) % 8
 
-/** The source files of the system's code (this package's system/ folder and its tokenizer), null when they cannot be read (a bundle). */
+/** The source files of the system's code (this package's system/ folder, its tokenizer and the tokenizer's helpers), null when they cannot be read (a bundle). */
 function codeFingerprint(): string | null {
   try {
     const extension = extname(fileURLToPath(import.meta.url))
@@ -76,7 +76,8 @@ function codeFingerprint(): string | null {
         .filter((name) => name.endsWith(extension) && !name.includes('.test.'))
         .sort()
         .map((name) => join(systemFolder, name)),
-      fileURLToPath(new URL(`../support/tokenizer${extension}`, import.meta.url)),
+      // The support modules the chunking and indexing run on: the tokenizer, its ASCII pre-tokenizer, the span lookups.
+      ...['tokenizer', 'o200k-ascii-pieces', 'span-table', 'text-spans'].map((name) => fileURLToPath(new URL(`../support/${name}${extension}`, import.meta.url))),
     ]
     return contentHash(files.flatMap((file) => [basename(file), readFileSync(file, 'utf8')]))
   } catch {

@@ -18,6 +18,8 @@
  * whitespace by 5-7), so the pieces tile the text.
  */
 
+import { FNV_OFFSET, FNV_PRIME, fitSpans, fnv1a, reusedSpans, type TextSpans } from './text-spans.ts'
+
 const UPPER = 1
 const LOWER = 2
 const DIGIT = 3
@@ -37,19 +39,7 @@ for (const c of [0x0a, 0x0d]) CLASS[c] = NEWLINE
 
 const SPACE = 0x20
 const APOSTROPHE = 0x27
-const FNV_OFFSET = 0x811c9dc5
-const FNV_PRIME = 0x01000193
-
-/** Where the pieces of a text are: piece k is text.slice(starts[k], ends[k]), hashes[k] its FNV-1a hash (32-bit, over UTF-16 code units). */
-export interface PieceSpans {
-  count: number
-  starts: Int32Array
-  ends: Int32Array
-  hashes: Int32Array
-}
-
-/** One set of buffers for every call: the caller reads the spans before scanning again, and a scan allocates nothing. */
-const spans: PieceSpans = { count: 0, starts: new Int32Array(256), ends: new Int32Array(256), hashes: new Int32Array(256) }
+const spans = reusedSpans()
 
 /**
  * The pieces `text.match(O200K_TOKEN_SPLIT_REGEX)` cuts a text into, found by char code, for a text of
@@ -59,13 +49,9 @@ const spans: PieceSpans = { count: 0, starts: new Int32Array(256), ends: new Int
  * a second pass for the hash, took half as long again. Every read is bounds-checked: reading past the
  * end (NaN) makes V8 throw the optimised code away.
  */
-export function o200kAsciiPieces(text: string): PieceSpans | null {
+export function o200kAsciiPieces(text: string): TextSpans | null {
   const n = text.length
-  if (spans.starts.length < n) {
-    spans.starts = new Int32Array(n)
-    spans.ends = new Int32Array(n)
-    spans.hashes = new Int32Array(n)
-  }
+  fitSpans(spans, n)
   const { starts, ends, hashes } = spans
   let count = 0
   let i = 0
@@ -142,8 +128,7 @@ export function o200kAsciiPieces(text: string): PieceSpans | null {
       if (afterNewline !== -1) i = afterNewline
       else if (i < n && i - start > 1) i--
       // The piece's end is known only now: hash it afresh.
-      hash = FNV_OFFSET
-      for (let j = start; j < i; j++) hash = Math.imul(hash ^ text.charCodeAt(j), FNV_PRIME)
+      hash = fnv1a(text, start, i)
     }
     starts[count] = start
     ends[count] = i

@@ -2,7 +2,8 @@ import type { Chunk } from './chunker.ts'
 import type { RetrieverOptions } from '../config/retriever-options.ts'
 import { indexWords, termOf } from './text-analyzer.ts'
 import { IntBlocks, IntList } from './int-list.ts'
-import { asciiWordSpans, fnv1a } from './ascii-word-spans.ts'
+import { asciiWordSpans } from './ascii-word-spans.ts'
+import { fnv1a } from '../support/text-spans.ts'
 import { SpanTable } from '../support/span-table.ts'
 
 export type Bm25Options = Pick<RetrieverOptions, 'coordination' | 'k1' | 'b' | 'delta' | 'possessives' | 'titleWeight'>

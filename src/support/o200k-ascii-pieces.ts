@@ -18,7 +18,12 @@
  * whitespace by 5-7), so the pieces tile the text.
  */
 
-import { FNV_OFFSET, FNV_PRIME, fitSpans, fnv1a, reusedSpans, type TextSpans } from './text-spans.ts'
+import { FNV_OFFSET as OFFSET, FNV_PRIME as PRIME, fitSpans, fnv1a, reusedSpans, type TextSpans } from './text-spans.ts'
+
+// Read once into this module: where it is loaded through jiti (the evaluation's thread in this repository)
+// an imported binding is a getter call at every use, and the scan uses these per character.
+const FNV_OFFSET = OFFSET
+const FNV_PRIME = PRIME
 
 const UPPER = 1
 const LOWER = 2

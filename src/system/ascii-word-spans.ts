@@ -1,4 +1,9 @@
-import { FNV_OFFSET, FNV_PRIME, fitSpans, reusedSpans, type TextSpans } from '../support/text-spans.ts'
+import { FNV_OFFSET as OFFSET, FNV_PRIME as PRIME, fitSpans, reusedSpans, type TextSpans } from '../support/text-spans.ts'
+
+// Read once into this module: where it is loaded through jiti (the evaluation's thread in this repository)
+// an imported binding is a getter call at every use, and the scan uses these per character.
+const FNV_OFFSET = OFFSET
+const FNV_PRIME = PRIME
 
 /** 1 for the ASCII characters [\p{L}\p{N}] takes in lower-cased text (a-z, 0-9): ASCII has no other letters or digits. */
 const WORD_CHAR = new Uint8Array(128)

@@ -4,7 +4,9 @@ import { loadCorpus } from '../load/corpus.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
 import { Bm25Retriever } from './bm25-retriever.ts'
 import { chunkCorpus, type Chunk } from './chunker.ts'
-import { MINISEARCH_RETRIEVER_OPTIONS } from '../config/retriever-options.ts'
+import { DEFAULT_RETRIEVER_OPTIONS, MINISEARCH_RETRIEVER_OPTIONS } from '../config/retriever-options.ts'
+import { generateSyntheticCorpus } from '../bench/synthetic-corpus.ts'
+import { buildBm25Index } from './bm25-index.ts'
 import { indexWords, termOf, tokenizeWords } from './text-analyzer.ts'
 
 /**
@@ -128,5 +130,74 @@ describe('Bm25Retriever options', () => {
       ['d0#1', expect.closeTo(1.608836 * idfKafka, 6)],
       ['d1#1', expect.closeTo(1.486486 * idfKafka, 6)],
     ])
+  })
+})
+
+describe('Bm25Retriever without coordination, pruned (MaxScore over the most common term)', () => {
+  const { documents, questions } = generateSyntheticCorpus({ seed: 7, documents: 1500, questions: 300 })
+  const chunks = chunkCorpus(documents, { chunkTokens: 96, chunkOverlap: 16 })
+  const index = buildBm25Index(chunks, DEFAULT_RETRIEVER_OPTIONS)
+  const retriever = new Bm25Retriever(chunks, DEFAULT_RETRIEVER_OPTIONS, index)
+  const terms = [...index.termIds.keys()]
+  const df = (term: string) => index.postingStart[index.termIds.get(term)! + 1]! - index.postingStart[index.termIds.get(term)!]!
+  const common = terms.filter((term) => df(term) >= 2048)
+  const rare = terms.filter((term) => df(term) >= 60 && df(term) <= 200)
+
+  /** A term's weight in each chunk that has it, read off the index's postings. */
+  const weights = new Map<string, Map<number, number>>()
+  const weightsOf = (term: string) => {
+    let map = weights.get(term)
+    if (!map) {
+      const t = index.termIds.get(term)!
+      map = new Map()
+      for (let p = index.postingStart[t]!; p < index.postingStart[t + 1]!; p++) map.set(index.postingChunk[p]!, index.postingWeight[p]!)
+      weights.set(term, map)
+    }
+    return map
+  }
+  /** Every chunk scored the slow way, from the same index: each query term's idf x weight in the chunk, added in query order; best first. */
+  const reference = (query: string) => {
+    const queryTerms = indexWords(query, DEFAULT_RETRIEVER_OPTIONS)
+      .map(termOf)
+      .filter((term): term is string => term !== null && index.termIds.has(term))
+    const n = chunks.length
+    const scored = chunks.map((chunk, id) => {
+      let score = 0
+      let matched = false
+      for (const term of queryTerms) {
+        const weight = weightsOf(term).get(id)
+        if (weight === undefined) continue
+        score += Math.log(1 + (n - df(term) + 0.5) / (df(term) + 0.5)) * weight
+        matched = true
+      }
+      return { id, score, matched, ordinal: chunk.ordinal }
+    })
+    return scored
+      .filter((s) => s.matched)
+      .sort((a, b) => b.score - a.score || a.ordinal - b.ordinal)
+      .map((s) => ({ chunkId: chunks[s.id]!.chunkId, score: s.score }))
+  }
+
+  it('has queries of the shape it prunes: terms in 2,048 chunks or more beside rare ones', () => {
+    expect(chunks.length).toBeGreaterThan(4000)
+    expect(common.length).toBeGreaterThan(0)
+    expect(rare.length).toBeGreaterThan(20)
+  })
+
+  it('ranks exactly as scoring every chunk does (chunks and scores to the bit): a common word with rare ones, repeated words, the golden questions', () => {
+    const queries = [
+      ...rare.slice(0, 40).map((term, i) => `${common[i % common.length]} ${term} ${rare[(i * 7) % rare.length]}`),
+      ...rare.slice(0, 10).map((term, i) => `${common[i % common.length]} ${term} ${common[i % common.length]}`),
+      `${common[0]} ${rare[0]}`,
+      common[0]!,
+      ...questions.slice(0, 60).map((q) => q.question),
+    ]
+    for (const query of queries) {
+      const expected = reference(query)
+      for (const depth of [1, 20, 50]) {
+        const ours = retriever.search(query, depth).map(({ chunk, score }) => ({ chunkId: chunk.chunkId, score }))
+        expect(ours, `${query} @${depth}`).toEqual(expected.slice(0, depth))
+      }
+    }
   })
 })

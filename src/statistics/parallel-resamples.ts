@@ -64,6 +64,8 @@ export function allMeanResamples(groups: readonly { n: number; columns: Float64A
   const firstTask = shared.map((_, g) => g * tasksOf(resamples))
   const job: ResampleJob = { seed, resamples, groups: shared, firstTask, tasks: new Int32Array(memory(groups.length * tasksOf(resamples) * 4)) }
   const helper = parallel ? ownModuleThread(THREAD) : null
+  // A helper that fails (to load, say) leaves its tasks to this thread, which does every task not done.
+  helper?.on('error', () => {})
   helper?.postMessage(job)
   takeTasks(job)
   if (helper) {

@@ -36,17 +36,19 @@ interface Section {
 const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/
 const LINE_ITEM = /^\s*(?:[-*+]\s|\d+[.)]\s|\|)/
 
-function unitsOfParagraph(paragraph: string): Unit[] {
-  const lines = paragraph.split('\n')
-  const texts = lines.every((line) => LINE_ITEM.test(line)) || lines.some((line) => line.trimStart().startsWith('|'))
-    ? lines.map((line) => ({ text: line.trim(), separator: '\n' }))
-    : sentenceSegments(lines.map((line) => line.trim()).join(' ')).map((segment, i) => ({
-        text: segment.trim(),
-        separator: i === 0 ? '\n' : ' ',
-      }))
-  return texts
-    .filter((unit) => unit.text.length > 0)
-    .map((unit) => ({ ...unit, tokens: countTextTokens(unit.separator + unit.text) }))
+/** A paragraph's units: its lines when it is a list or a table, else its sentences; each with its token count. */
+function unitsOfParagraph(lines: readonly string[]): Unit[] {
+  const units: Unit[] = []
+  const add = (text: string, separator: string) => {
+    if (text.length > 0) units.push({ text, separator, tokens: countTextTokens(separator + text) })
+  }
+  if (lines.every((line) => LINE_ITEM.test(line)) || lines.some((line) => line.trimStart().startsWith('|'))) {
+    for (const line of lines) add(line.trim(), '\n')
+  } else {
+    const segments = sentenceSegments(lines.map((line) => line.trim()).join(' '))
+    for (let i = 0; i < segments.length; i++) add(segments[i]!.trim(), i === 0 ? '\n' : ' ')
+  }
+  return units
 }
 
 /** Splits a Markdown body into sections at headings (outside code fences), each with its heading path. */
@@ -57,7 +59,7 @@ function sectionsOf(doc: CorpusDocument): Section[] {
   let paragraph: string[] = []
   let inFence = false
   const flushParagraph = () => {
-    if (paragraph.length > 0) current.units.push(...unitsOfParagraph(paragraph.join('\n')))
+    if (paragraph.length > 0) current.units.push(...unitsOfParagraph(paragraph))
     paragraph = []
   }
   for (const line of doc.body.split(/\r?\n/)) {

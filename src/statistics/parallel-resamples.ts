@@ -34,9 +34,11 @@ function runTask(job: ResampleJob, task: number, drawn: Int32Array): void {
   resampleMeans(job.groups[g]!, job.seed, job.resamples, from, Math.min(from + TASK_RESAMPLES, job.resamples), drawn)
 }
 
+/** Scratch for runTask: room for the largest group's draws. */
+const scratchOf = (job: ResampleJob) => new Int32Array(Math.max(...job.groups.map((group) => group.n)))
+
 /** Takes free tasks in order and does them until none is free: what both threads run. */
-export function takeTasks(job: ResampleJob): void {
-  const drawn = new Int32Array(Math.max(...job.groups.map((group) => group.n)))
+export function takeTasks(job: ResampleJob, drawn: Int32Array = scratchOf(job)): void {
   for (let task = 0; task < job.tasks.length; task++) {
     if (Atomics.compareExchange(job.tasks, task, 0, 1) !== 0) continue
     runTask(job, task, drawn)
@@ -67,9 +69,9 @@ export function allMeanResamples(groups: readonly { n: number; columns: Float64A
   // A helper that fails (to load, say) leaves its tasks to this thread, which does every task not done.
   helper?.on('error', () => {})
   helper?.postMessage(job)
-  takeTasks(job)
+  const drawn = scratchOf(job)
+  takeTasks(job, drawn)
   if (helper) {
-    const drawn = new Int32Array(Math.max(...shared.map((group) => group.n)))
     for (let task = 0; task < job.tasks.length; task++) if (Atomics.load(job.tasks, task) !== 2) runTask(job, task, drawn)
     void helper.terminate()
   }

@@ -18,12 +18,14 @@
  * whitespace by 5-7), so the pieces tile the text.
  */
 
-import { FNV_OFFSET as OFFSET, FNV_PRIME as PRIME, fitSpans, fnv1a, reusedSpans, type TextSpans } from './text-spans.ts'
+import { FNV_OFFSET as OFFSET, FNV_PRIME as PRIME, fitSpans, fnv1a as hashOf, reusedSpans, type TextSpans } from './text-spans.ts'
 
 // Read once into this module: where it is loaded through jiti (the evaluation's thread in this repository)
-// an imported binding is a getter call at every use, and the scan uses these per character.
+// an imported binding is a getter call at every use, and the scan uses these per character (fnv1a per
+// whitespace piece: every newline before a line or paragraph).
 const FNV_OFFSET = OFFSET
 const FNV_PRIME = PRIME
+const fnv1a = hashOf
 
 const UPPER = 1
 const LOWER = 2

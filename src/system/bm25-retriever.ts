@@ -167,6 +167,7 @@ export class Bm25Retriever implements Retriever {
     if (others.length === 0 || others.reduce((sum, termId) => sum + df(termId), 0) * PRUNE_RATIO > df(common)) return null
     // The candidates: the chunks of the other terms, each once, in chunk order (to gallop through the common term's postings).
     const score = this.#score
+    // Coordination's per-chunk counts are unused (and all zero) without it: here they mark the candidates met.
     const mark = this.#matched
     const touched = this.#touched
     let count = 0

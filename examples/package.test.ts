@@ -1,7 +1,7 @@
 // The package as a user gets it: the packed tarball installed into fresh temp projects (pnpm, from the
 // local store), then the commands a user types. Slow by nature (each step is a real Vitest run), so it
 // is its own Vitest project ('package') that runs beside the unit tests.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ReportSchema } from '../src/contract/report-schema.ts'
@@ -36,6 +36,8 @@ describe('from the packed tarball, in a fresh project', () => {
     const init = await ragEval(project, ['init'])
     expect(init.code, init.output).toBe(0)
     expect(init.stdout).toContain('created rag-eval.config.ts')
+    // The evaluation's thread runs from the bundle `pnpm build` made (src/support/thread-bundle.ts).
+    expect(existsSync(join(project.dir, 'node_modules/rag-vitest-eval/dist/threads/evaluation-thread-main.mjs'))).toBe(true)
     const first = await vitest(project, [])
     expect(first.code, first.output).toBe(0)
     // One case per golden question, named `<id> [<type>] <question>`.

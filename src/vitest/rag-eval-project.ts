@@ -86,8 +86,6 @@ export function ragEval(options: RagEvalOptions = {}): TestProjectInlineConfigur
       include: [`*.eval.${EXT}`],
       exclude: [],
       globalSetup: [`${HERE}/global-setup.${EXT}`],
-      // Its two case files only read the shared evaluation: a thread starts sooner than a child process (about 0.1 s).
-      pool: 'threads',
       provide: { ragEvalOptions: provided },
     },
   }

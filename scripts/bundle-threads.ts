@@ -1,12 +1,9 @@
 // `pnpm build`'s last step: the installed package's threads (every dist/**/*-thread-main.js) bundled into
 // dist/threads/, which ownModuleThread loads instead of their modules one by one (src/support/thread-bundle.ts).
-import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { bundleThreads, SHIPPED_FOLDER } from '../src/support/thread-bundle.ts'
+import { bundleThreads, SHIPPED_FOLDER, threadMains } from '../src/support/thread-bundle.ts'
 
 const dist = join(import.meta.dirname, '..', 'dist')
-const mains = readdirSync(dist, { recursive: true, withFileTypes: true })
-  .filter((entry) => entry.isFile() && entry.name.endsWith('-thread-main.js'))
-  .map((entry) => join(entry.parentPath, entry.name))
+const mains = threadMains(dist, 'js')
 await bundleThreads(mains, join(dist, SHIPPED_FOLDER))
 console.log(`bundled ${mains.length} threads into dist/${SHIPPED_FOLDER}/`)

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { cacheThreadBundles } from '../support/thread-bundle.ts'
 import { watchTreeMemory, type TreeMemory } from './process-tree-memory.ts'
 
 /** Vitest's bin (its package exports no path to it). */
@@ -19,7 +20,9 @@ export interface VitestRun {
  * `vitest <args>` as a user runs it (no CI, no GATE, no colour), timed from spawn to exit, its process
  * tree's memory sampled: what the benchmarks measure.
  */
-export function timeVitest(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; /** Another project's Vitest (its vitest.mjs); default this repository's. */ bin?: string } = {}): Promise<VitestRun> {
+export async function timeVitest(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; /** Another project's Vitest (its vitest.mjs); default this repository's. */ bin?: string } = {}): Promise<VitestRun> {
+  // Before the clock starts: this repository's thread bundles for its sources as they are, as the package ships its own.
+  await cacheThreadBundles()
   return new Promise((resolve, reject) => {
     const started = performance.now()
     const child = spawn(process.execPath, [options.bin ?? vitestBin(), ...args], {

@@ -80,6 +80,20 @@ function assertQuestion(outcome: QuestionOutcome, thresholds: QuestionThresholds
   expect(outcome).toCoverGoldAnswer({ min: thresholds.minCoverage })
 }
 
+/**
+ * Runs a known miss's checks with no stack on their error: it.fails shows none, and a stack (mapped
+ * through Vite's source maps, then serialised) was most of such a case's cost (2,551 of a 10,000-question run).
+ */
+function withoutStack(run: () => void): void {
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  try {
+    run()
+  } finally {
+    Error.stackTraceLimit = limit
+  }
+}
+
 /** One case per golden question, `<id> [<type>] <question>`, grouped by type, each carrying its evidence. */
 export function defineQuestionCases(run: SharedRun): void {
   const evaluation = finishedEvaluation(run)
@@ -102,6 +116,7 @@ export function defineQuestionCases(run: SharedRun): void {
           if (note) void annotate(note.message, note.type)
           // A regression without GATE=1 is reported (annotation above), not failed.
           if (plan.kind === 'report-only') expect(passed).toBe(false)
+          else if (plan.kind === 'expected-failure') withoutStack(() => assertQuestion(outcome, thresholds))
           else assertQuestion(outcome, thresholds)
         }
         const name = `${outcome.id} [${outcome.type}] ${outcome.question}`

@@ -20,7 +20,6 @@ import { BudgetExceededError } from '../model/spending-cap.ts'
 import { UsageLedger } from '../model/usage-ledger.ts'
 import { renderEstimate } from '../report/render-model-run.ts'
 import { collectGarbageAbove } from '../support/collect-garbage.ts'
-import { forgetPassageAnalyses } from '../system/passage-analysis.ts'
 import { runSystem } from './run-system.ts'
 import { reportOf } from './assemble-report.ts'
 import type { Measurement } from './measurement.ts'
@@ -180,9 +179,6 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
     // Whatever is in flight has been (or will be) paid for: let it land in the cache before the run ends.
     await model?.client.drain()
     throw budgetStop(error, model?.client)
-  } finally {
-    // The answerer and the judge shared them; the summary and the reports need none.
-    forgetPassageAnalyses()
   }
   const { outcomes, judgeMs } = judged
   const retrieveTimes = runs.map((run) => run.retrieveMs)

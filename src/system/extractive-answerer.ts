@@ -1,4 +1,4 @@
-import { analysePassage } from './passage-analysis.ts'
+import { splitSentences } from './sentences.ts'
 import { contentTerms } from './text-analyzer.ts'
 
 /** The one sentence the offline answerer says when the context does not support an answer. */
@@ -68,9 +68,10 @@ export function extractiveAnswer(question: string, context: readonly { text: str
   const candidates: Candidate[] = []
   for (const chunk of context) {
     // The first line is the heading path (its terms count for every sentence), the rest the body.
-    const { headingTerms, sentences } = analysePassage(chunk.text)
-    for (const sentence of sentences) {
-      candidates.push({ text: sentence.text, order: candidates.length, score: totalWeight === 0 ? 0 : weightOf(asking, headingTerms, sentence.terms) / totalWeight })
+    const newline = chunk.text.indexOf('\n')
+    const headingTerms = contentTerms(newline === -1 ? chunk.text : chunk.text.slice(0, newline))
+    for (const sentence of newline === -1 ? [] : splitSentences(chunk.text.slice(newline + 1))) {
+      candidates.push({ text: sentence, order: candidates.length, score: totalWeight === 0 ? 0 : weightOf(asking, headingTerms, contentTerms(sentence)) / totalWeight })
     }
   }
   const ranked = candidates.sort((a, b) => b.score - a.score || a.order - b.order)

@@ -1,4 +1,3 @@
-import { analysePassage } from '../../system/passage-analysis.ts'
 import { contentTerms } from '../../system/text-analyzer.ts'
 import { splitClaims } from './claims.ts'
 import { extractNumbers } from './key-facts.ts'
@@ -42,15 +41,10 @@ function claimTerms(claim: string): string[] {
   return [...new Set(contentTerms(claim))].filter((term) => !/^\d/.test(term))
 }
 
-/**
- * Those of `wanted` among a passage's terms (its heading's and its sentences', as the answerer reads it,
- * analysed once for both): all a claim's overlap asks of it, without a Set of all its terms.
- */
+/** Those of `wanted` among a passage's terms: all a claim's overlap asks of it, without a Set of all its terms. */
 function termsAmong(text: string, wanted: ReadonlySet<string>): Set<string> {
   const found = new Set<string>()
-  const { headingTerms, sentences } = analysePassage(text)
-  for (const term of headingTerms) if (wanted.has(term)) found.add(term)
-  for (const sentence of sentences) for (const term of sentence.terms) if (wanted.has(term)) found.add(term)
+  for (const term of contentTerms(text)) if (wanted.has(term)) found.add(term)
   return found
 }
 

@@ -19,7 +19,8 @@ describe('building a corpus with its index on a second thread', () => {
     expect(threaded.bm25.postingStart).toEqual(alone.bm25.postingStart)
     expect(threaded.bm25.postingChunk).toEqual(alone.bm25.postingChunk)
     expect(threaded.bm25.postingWeight).toEqual(alone.bm25.postingWeight)
-    expect(threaded.answererDf === null ? null : [...threaded.answererDf]).toEqual(alone.answererDf === null ? null : [...alone.answererDf])
+    // The same counts; the order of the terms (first met) may differ, as the two threads count different chunks.
+    expect(threaded.answererDf).toEqual(alone.answererDf)
     expect(alone.answererDf === null).toBe(!offline)
   })
 })

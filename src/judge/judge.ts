@@ -35,6 +35,8 @@ export interface Judgement {
   answerRelevancy: MetricResult<RelevancyStatus>
   coverage: CoverageResult
   judgeErrors?: JudgeError[]
+  /** The judge's own figure for the time it took (a judge on another thread); else the wall time of the call counts. */
+  judgeMs?: number
 }
 
 /**

@@ -5,19 +5,42 @@ import { attributionRecords } from './attribution.ts'
 import { CONTEXTS_FILE, contextRecords, withoutContextTexts } from './context-sidecar.ts'
 import { renderMarkdown } from './render-markdown.ts'
 
+/** Characters of latest.json per UTF-8 piece: large enough to be few, small enough that no copy of the whole text is made. */
+const PIECE_CHARS = 1 << 20
+
 /**
  * The report as written, without the context texts: pretty JSON with a trailing newline (stable key order
  * comes from the builder), except that each question is one line: the same JSON value, a third smaller
  * for a large golden set (no indentation repeated in every nested field of every question), and a diff
- * shows one line per question that changed.
+ * shows one line per question that changed. As UTF-8 pieces of about a megabyte, encoded as the
+ * questions are serialised: a 10,000-question report (31 MB) never exists as one text, which took three
+ * copies of it (its lines, joined, spliced in) beside its bytes at the run's peak.
  */
-export function serialiseReport(report: Report): string {
+export function serialisedReport(report: Report): Uint8Array[] {
   const lean = withoutContextTexts(report)
   // The questions' place, filled in after the rest is pretty-printed (a NUL-fenced text no report holds).
   const marker = '\u0000questions\u0000'
   const pretty = JSON.stringify(Object.fromEntries(Object.entries(lean).map(([key, value]) => [key, key === 'questions' ? marker : value])), null, 2)
-  const questions = lean.questions.length === 0 ? '[]' : `[\n${lean.questions.map((question) => `    ${JSON.stringify(question)}`).join(',\n')}\n  ]`
-  return pretty.replace(JSON.stringify(marker), () => questions) + '\n'
+  const fenced = JSON.stringify(marker)
+  const at = pretty.indexOf(fenced)
+  const encoder = new TextEncoder()
+  const pieces: Uint8Array[] = []
+  let text = pretty.slice(0, at) + (lean.questions.length === 0 ? '[]' : '[\n')
+  lean.questions.forEach((question, i) => {
+    text += `    ${JSON.stringify(question)}${i + 1 < lean.questions.length ? ',\n' : '\n  ]'}`
+    if (text.length >= PIECE_CHARS) {
+      pieces.push(encoder.encode(text))
+      text = ''
+    }
+  })
+  pieces.push(encoder.encode(`${text}${pretty.slice(at + fenced.length)}\n`))
+  return pieces
+}
+
+/** serialisedReport as one text (a small report: a comparison's sides, tests). */
+export function serialiseReport(report: Report): string {
+  const decoder = new TextDecoder()
+  return serialisedReport(report).map((piece) => decoder.decode(piece)).join('')
 }
 
 /**
@@ -26,11 +49,11 @@ export function serialiseReport(report: Report): string {
  * paths.
  */
 export function writeReports(report: Report, dir: string): { json: string; markdown: string; attribution: string; contexts: string | null } {
-  return { json: writeLatestJson(dir, serialiseReport(report)), ...writeReportCompanions(report, dir) }
+  return { json: writeLatestJson(dir, serialisedReport(report)), ...writeReportCompanions(report, dir) }
 }
 
-/** latest.json (serialiseReport's text, or its UTF-8 bytes), atomically; returns its path. */
-export function writeLatestJson(dir: string, latestJson: string | Uint8Array): string {
+/** latest.json (serialisedReport's UTF-8 pieces), atomically; returns its path. */
+export function writeLatestJson(dir: string, latestJson: readonly Uint8Array[]): string {
   const json = join(dir, 'latest.json')
   writeFileAtomic(json, latestJson)
   return json

@@ -11,7 +11,7 @@ import { scoreRetrieval } from '../scoring/score-retrieval.ts'
 import { round4 } from '../statistics/descriptive.ts'
 import type { Answerer } from '../system/builtin-system.ts'
 import { openSystem } from './open-system.ts'
-import { countTextTokens } from '../support/tokenizer.ts'
+import { countTextTokens, releaseVocabulary } from '../support/tokenizer.ts'
 import { pieceCountsFile, readPieceCounts, writePieceCounts } from '../support/token-count-cache.ts'
 import type { RunEstimate } from '../model/estimate.ts'
 import { BatchItemError, ModelCallError, ReplayMissError, RunStoppedError } from '../model/model-errors.ts'
@@ -20,7 +20,7 @@ import { BudgetExceededError } from '../model/spending-cap.ts'
 import { UsageLedger } from '../model/usage-ledger.ts'
 import { renderEstimate } from '../report/render-model-run.ts'
 import { collectGarbageAbove } from '../support/collect-garbage.ts'
-import { runSystem } from './run-system.ts'
+import { runSystem, type QuestionRun } from './run-system.ts'
 import { reportOf } from './assemble-report.ts'
 import type { Measurement } from './measurement.ts'
 import { questionsOfShard, type Shard } from './shard-assignment.ts'
@@ -129,7 +129,9 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   // The built-in system's chunks and index, as an earlier run over this corpus built them (<root>/.cache/index/).
   const corpusCache = { folder: join(project.root, '.cache', 'index'), corpusHash, warn: (message: string) => warnings.push(message) }
   const system = await openSystem(spec, { corpus, config, generate, answerer, root: project.root, log, corpusCache })
-  // The corpus work's garbage (a large corpus's chunking) goes before the questions run.
+  // An offline run counts no tokens once the corpus is chunked (a model run prices its requests by them):
+  // the vocabulary goes with the corpus work's garbage (a large corpus's chunking), before the questions run.
+  if (model === null) releaseVocabulary()
   collectGarbageAbove(100)
   try {
     const measurement = await evaluateWith(system)
@@ -167,11 +169,19 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
     }
   }
 
-  const judge = generate ? (model?.judge ?? (await import('../judge/offline-judge.ts')).offlineJudge) : null
+  // A large offline run judges on a second thread, each answer as soon as it is given: beside the answering.
+  const threaded = generate && model === null ? (await import('../judge/offline-judge-thread.ts')).offlineJudgeOnThread(questions.length) : null
+  const judge = generate ? (model?.judge ?? threaded ?? (await import('../judge/offline-judge.ts')).offlineJudge) : null
+  const prefetch = threaded
+    ? await import('./judge-answers.ts').then(({ judgeInputOf }) => (run: QuestionRun) => {
+        const input = judgeInputOf(run, 0)
+        if (input) threaded.prefetch(input)
+      })
+    : undefined
   let runs: Awaited<ReturnType<typeof runSystem>>
   let judged: Awaited<ReturnType<typeof judgeAnswers>>
   try {
-    runs = await runSystem(system, questions, config.concurrency, stopsRun, options.signal)
+    runs = await runSystem(system, questions, config.concurrency, stopsRun, options.signal, prefetch)
     const retrieved = score(runs)
     judged = judge ? await judgeAnswers(retrieved, runs, judge, docText, judgeConcurrency, options.signal, config.repeats) : { outcomes: retrieved, judgeMs: [] }
     options.signal?.throwIfAborted()
@@ -179,6 +189,8 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
     // Whatever is in flight has been (or will be) paid for: let it land in the cache before the run ends.
     await model?.client.drain()
     throw budgetStop(error, model?.client)
+  } finally {
+    await threaded?.close()
   }
   const { outcomes, judgeMs } = judged
   const retrieveTimes = runs.map((run) => run.retrieveMs)

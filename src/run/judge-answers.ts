@@ -1,8 +1,23 @@
 import pLimit from 'p-limit'
-import type { Judge } from '../judge/judge.ts'
+import type { Judge, JudgeInput } from '../judge/judge.ts'
 import type { QuestionOutcome } from '../contract/report-schema.ts'
 import { scoreGeneration } from '../judge/score-generation.ts'
 import type { QuestionRun } from './run-system.ts'
+
+/** What the judge is shown of a question's run: its answer (null when there is none to judge) and the context it was given. */
+export function judgeInputOf(run: QuestionRun, repeat: number): JudgeInput | null {
+  const answer = run.output.answer ?? null
+  if (answer === null) return null
+  const { question } = run
+  return {
+    questionId: question.id,
+    question: question.question,
+    answer,
+    goldAnswer: question.goldAnswer ?? null,
+    context: run.output.context.map(({ chunkId, text }) => ({ chunkId, text })),
+    repeat,
+  }
+}
 
 export interface JudgedAnswers {
   outcomes: QuestionOutcome[]
@@ -31,17 +46,9 @@ export async function judgeAnswers(
   const judgeOnce = (outcome: QuestionOutcome, index: number, repeat: number) =>
     limit(async () => {
       signal?.throwIfAborted()
-      const run = runs[index]!
       const started = performance.now()
-      const judgement = await judge.judge({
-        questionId: outcome.id,
-        question: outcome.question,
-        answer: outcome.answer!,
-        goldAnswer: outcome.goldAnswer,
-        context: run.output.context.map(({ chunkId, text }) => ({ chunkId, text })),
-        repeat,
-      })
-      judgeMs.push(performance.now() - started)
+      const { judgeMs: own, ...judgement } = await judge.judge(judgeInputOf(runs[index]!, repeat)!)
+      judgeMs.push(own ?? performance.now() - started)
       return scoreGeneration(outcome, judgement, docText)
     })
   const judged = await Promise.all(

@@ -32,6 +32,8 @@ export async function runSystem(
   stopsRun: (error: unknown) => boolean = () => true,
   /** Aborted: no question starts any more (those in flight finish), and the run rejects with the reason. */
   signal?: AbortSignal,
+  /** Told of each question's run as soon as it is made (the offline judge on its own thread starts on it). */
+  onRun?: (run: QuestionRun) => void,
 ): Promise<QuestionRun[]> {
   const limit = pLimit(concurrency)
   return Promise.all(
@@ -51,7 +53,9 @@ export async function runSystem(
           }
           return { question, output: { ranked: [], context: [] }, systemError: message, retrieveMs: performance.now() - started, generateMs: null }
         }
-        return { question, output, systemError: null, retrieveMs: output.timingsMs?.retrieve ?? performance.now() - started, generateMs: output.timingsMs?.generate ?? null }
+        const run: QuestionRun = { question, output, systemError: null, retrieveMs: output.timingsMs?.retrieve ?? performance.now() - started, generateMs: output.timingsMs?.generate ?? null }
+        onRun?.(run)
+        return run
       }),
     ),
   )

@@ -65,7 +65,8 @@ export function allMeanResamples(groups: readonly { n: number; columns: Float64A
   })
   const firstTask = shared.map((_, g) => g * tasksOf(resamples))
   const job: ResampleJob = { seed, resamples, groups: shared, firstTask, tasks: new Int32Array(memory(groups.length * tasksOf(resamples) * 4)) }
-  const helper = parallel ? ownModuleThread(THREAD) : null
+  // A small young generation: the helper makes little garbage, and its memory adds to the run's peak.
+  const helper = parallel ? ownModuleThread(THREAD, { resourceLimits: { maxYoungGenerationSizeMb: 4 } }) : null
   // A helper that fails (to load, say) leaves its tasks to this thread, which does every task not done.
   helper?.on('error', () => {})
   helper?.postMessage(job)

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import { Worker, type WorkerOptions } from 'node:worker_threads'
 import type { Jiti } from 'jiti'
 import { threadBundle } from './thread-bundle.ts'
 
@@ -39,10 +39,10 @@ export async function importModule(file: string): Promise<unknown> {
  * its bundle is made) through jiti with its disk cache, every module of the graph loaded once. An error
  * while loading it (an unhandled rejection in the thread) reaches the thread's 'error' event.
  */
-export function ownModuleThread(file: string): Worker {
+export function ownModuleThread(file: string, options: Pick<WorkerOptions, 'resourceLimits'> = {}): Worker {
   const bundled = threadBundle(file)
-  if (bundled !== null || !file.endsWith('.ts')) return new Worker(pathToFileURL(bundled ?? file))
+  if (bundled !== null || !file.endsWith('.ts')) return new Worker(pathToFileURL(bundled ?? file), options)
   const jiti = createRequire(import.meta.url).resolve('jiti')
   const load = `require(${JSON.stringify(jiti)}).createJiti(${JSON.stringify(import.meta.url)}, { moduleCache: true, interopDefault: true }).import(${JSON.stringify(file)})`
-  return new Worker(load, { eval: true })
+  return new Worker(load, { ...options, eval: true })
 }

@@ -1,9 +1,10 @@
+import { createRequire } from 'node:module'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/esm/encodingParams/constants'
 import { describe, expect, it } from 'vitest'
 import { o200kAsciiPieces } from './o200k-ascii-pieces.ts'
 import { mulberry32 } from './seeded-random.ts'
-import { countTextTokens, pieceTokenCounts } from './tokenizer.ts'
+import { countTextTokens, pieceTokenCounts, releaseVocabulary } from './tokenizer.ts'
 
 const PATTERN = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX.flags)
 
@@ -132,5 +133,19 @@ describe('countTextTokens over the ASCII scan', () => {
     const pieces = text.match(PATTERN) ?? []
     expect(pieces).toHaveLength(14)
     for (const piece of pieces) expect([piece, pieceTokenCounts().get(piece)]).toEqual([piece, countTokens(piece)])
+  })
+})
+
+describe('releaseVocabulary', () => {
+  const vocabularyLoaded = () => Object.keys(createRequire(import.meta.url).cache).some((file) => /gpt-tokenizer[\\/]cjs[\\/]encoding[\\/]o200k_base/.test(file))
+
+  it('lets the vocabulary go; the next new piece loads it again and is counted the same', () => {
+    expect(countTextTokens('Frobnicate the wumpus quietly.')).toBe(countTokens('Frobnicate the wumpus quietly.'))
+    expect(vocabularyLoaded()).toBe(true)
+    releaseVocabulary()
+    expect(vocabularyLoaded()).toBe(false)
+    const text = 'Xyzzyfrob quuxbaz ledgers: 42 retries, then "XYZZYALERT".'
+    expect(countTextTokens(text)).toBe(countTokens(text))
+    expect(vocabularyLoaded()).toBe(true)
   })
 })

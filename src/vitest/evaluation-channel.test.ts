@@ -65,7 +65,7 @@ describe('the run reaches the cases over a local channel while the global setup 
   it('a thread sends the report as latest.json holds it, spliced into the evaluation: the same run once parsed', () => {
     const { report, ok: _, gate: _g, strict: _s, baselineUpdated: _b, ...where } = evaluation(2) as Extract<SharedEvaluation, { ok: true }>
     const shard = { index: 2, count: 3 }
-    const spliced = sharedEvaluationJson(where, new TextEncoder().encode(JSON.stringify(report, null, 2)), { shard })
+    const spliced = sharedEvaluationJson(where, [new TextEncoder().encode(JSON.stringify(report, null, 2))], { shard })
     expect(decodeEvaluation(spliced)).toEqual(sharedEvaluation({ report, ...where }, { shard }))
     expect(decodeEvaluation(spliced)).toMatchObject({ ok: true, gate: false, shard, report: { questions: [{ id: 'q-0' }, { id: 'q-1' }] } })
   })

@@ -5,7 +5,7 @@
 // the run pays for model calls (evaluation-child.ts keeps those safe).
 import type { TransferListItem } from 'node:worker_threads'
 import { parentPort } from 'node:worker_threads'
-import { serialiseReport, writeLatestJson, writeReportCompanions } from '../report/write-report.ts'
+import { serialisedReport, writeLatestJson, writeReportCompanions } from '../report/write-report.ts'
 import { costsNothingInFlight, failureMessage, loadEvalProject, measureProject, type MeasuredProject } from './evaluate-project.ts'
 import type { EvaluationThreadMessage } from './evaluation-thread.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
@@ -24,9 +24,9 @@ async function evaluateHere(options: RagEvalProjectOptions): Promise<void> {
     return post({ kind: 'evaluated', json: [new TextEncoder().encode(JSON.stringify(failed satisfies SharedEvaluation))], reported: failed, writing: false })
   }
   const { report, writesReports, evaluation } = measured
-  // Serialised once, straight to UTF-8 (the text is garbage at once): latest.json's bytes are also what
-  // the cases receive. latest.json is written before they are handed over, the other reports after.
-  const reportJson = new TextEncoder().encode(serialiseReport(report))
+  // Serialised once, straight to UTF-8 pieces: latest.json's bytes are also what the cases receive.
+  // latest.json is written before they are handed over, the other reports after.
+  const reportJson = serialisedReport(report)
   let unwritten: string | null = null
   const write = (files: () => unknown) => {
     try {
@@ -38,7 +38,7 @@ async function evaluateHere(options: RagEvalProjectOptions): Promise<void> {
   }
   if (writesReports) write(() => writeLatestJson(evaluation.reportsDir, reportJson))
   const reported = reportedRun({ ...evaluation, ...(options.shard ? { shard: options.shard } : {}) }, report.questions.length, null)
-  post({ kind: 'evaluated', json: sharedEvaluationJson(evaluation, reportJson, options), reported, writing: writesReports }, [reportJson.buffer])
+  post({ kind: 'evaluated', json: sharedEvaluationJson(evaluation, reportJson, options), reported, writing: writesReports }, reportJson.map((piece) => piece.buffer as ArrayBuffer))
   if (!writesReports) return
   write(() => writeReportCompanions(report, evaluation.reportsDir))
   post({ kind: 'reports', error: unwritten })

@@ -149,10 +149,10 @@ function runConditions(options: RagEvalProjectOptions) {
 
 /**
  * sharedEvaluation as JSON (UTF-8, in pieces to be sent one after the other), the report given as JSON
- * (latest.json's bytes, so a large report is serialised once and never copied into one buffer).
+ * (latest.json's pieces, so a large report is serialised once and never copied into one buffer).
  */
-export function sharedEvaluationJson(evaluation: Omit<ProjectEvaluation, 'report'>, reportJson: Uint8Array, options: RagEvalProjectOptions): Uint8Array[] {
+export function sharedEvaluationJson(evaluation: Omit<ProjectEvaluation, 'report'>, reportJson: readonly Uint8Array[], options: RagEvalProjectOptions): Uint8Array[] {
   const rest = JSON.stringify({ ok: true, ...evaluation, ...runConditions(options) })
   const encoder = new TextEncoder()
-  return [encoder.encode('{"report":'), reportJson, encoder.encode(`,${rest.slice(1)}`)]
+  return [encoder.encode('{"report":'), ...reportJson, encoder.encode(`,${rest.slice(1)}`)]
 }

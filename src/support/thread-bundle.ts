@@ -69,6 +69,14 @@ const CACHED_BUNDLES = join(PACKAGE_CODE, '..', 'node_modules', '.cache', 'rag-v
 /** A bundle no run has made in an hour is no run's any more (an offline run takes seconds). */
 const STALE_MS = 60 * 60 * 1000
 
+/** The files under a folder whose names pass `wanted`, sorted (relative paths: Dirent.parentPath is newer than Node 20.0). */
+function sourceFiles(folder: string, wanted: (name: string) => boolean): string[] {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((path) => wanted(basename(path)))
+    .map((path) => join(folder, path))
+    .sort()
+}
+
 /**
  * The state of a source folder: each TypeScript file's path, size and time (tests aside), and its
  * project's package.json and lockfile (the installed dependencies). Any edit is a new state, hence a new
@@ -76,10 +84,8 @@ const STALE_MS = 60 * 60 * 1000
  */
 function sourceState(sources: string): string {
   const hash = createHash('sha256')
-  const files = readdirSync(sources, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
-    .map((entry) => join(entry.parentPath, entry.name))
-  for (const file of [...files.sort(), join(sources, '..', 'package.json'), join(sources, '..', 'pnpm-lock.yaml')]) {
+  const files = sourceFiles(sources, (name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
+  for (const file of [...files, join(sources, '..', 'package.json'), join(sources, '..', 'pnpm-lock.yaml')]) {
     const stat = existsSync(file) ? statSync(file) : null
     hash.update(`${file}\0${stat?.size ?? -1}\0${stat?.mtimeMs ?? -1}\n`)
   }
@@ -125,10 +131,7 @@ export function cachedThreadBundle(main: string, sources: string, cache: string)
 
 /** This package's thread mains under a folder (src/ or dist/): by convention, every `*-thread-main` module. */
 export function threadMains(code: string, extension: 'ts' | 'js'): string[] {
-  return readdirSync(code, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith(`-thread-main.${extension}`))
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort()
+  return sourceFiles(code, (name) => name.endsWith(`-thread-main.${extension}`))
 }
 
 /**
@@ -150,5 +153,10 @@ export function threadBundle(main: string): string | null {
     const shipped = entryFile(SHIPPED_BUNDLES, main)
     return existsSync(shipped) ? shipped : null
   }
-  return cachedThreadBundle(main, PACKAGE_CODE, CACHED_BUNDLES).file
+  try {
+    return cachedThreadBundle(main, PACKAGE_CODE, CACHED_BUNDLES).file
+  } catch {
+    // A cache: whatever goes wrong with it (an unreadable folder, say), the thread loads its modules instead.
+    return null
+  }
 }

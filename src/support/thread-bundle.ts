@@ -4,7 +4,7 @@ import { basename, dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'esbuild'
 
-// A thread of this package's own (the evaluation's, the corpus index's, the resamples') loads one bundle
+// A thread of this package's own (the evaluation's, the corpus index's, the judge's, the resamples') loads one bundle
 // instead of its ~170 modules and zod's ~95: about 0.15 s less before the evaluation can start, and
 // imported bindings are plain references rather than jiti's getters. The installed package ships its
 // bundles (dist/threads/: `pnpm build` bundles every *-thread-main module); this repository keeps them in

@@ -114,8 +114,8 @@ export async function buildCorpusWithIndexThread(corpus: readonly CorpusDocument
   send()
   post({ kind: 'end' })
   // The worker indexes what is left of the chunks meanwhile: this thread takes the frequencies of the last
-  // ones off its hands, from the end down, until it meets the worker's claim (about a third of a second of
-  // a 10,000-document corpus's first run).
+  // ones off its hands, from the end down, until it meets the worker's claim (3,000 to 8,600 of the
+  // 10,000-document benchmark's 90,202 chunks).
   const mine = claims ? termFrequencyCounter() : null
   let from = chunks.length
   if (claims && mine) {

@@ -1,7 +1,7 @@
 // This repository evaluates its own built-in system through the same config file a user writes.
 // Every knob also has an environment override (README, "Knobs").
 // The package's light config entry (rag-vitest-eval/config): loading this file does not load the library.
-import { defineConfig } from './src/project/define-config.ts'
+import { defineConfig } from './src/config/define-config.ts'
 
 export default defineConfig({
   corpus: 'corpus',

@@ -19,7 +19,7 @@ export default defineConfig({
     // (Vitest's default on two cores is one file at a time).
     maxWorkers: 3,
     // One temp folder for the whole run; anything a test leaves in it fails the run (issue 11.9).
-    globalSetup: ['src/support/temp-hygiene.global-setup.ts'],
+    globalSetup: ['src/testing/temp-hygiene.global-setup.ts'],
     // No project says `extends: true`: each that does makes Vite bundle and load this file again (about 0.05 s
     // of `vitest run --project eval`), and the root's options they would inherit (the global setup above,
     // maxWorkers, the module cache, the reporters) apply to the whole run anyway.

@@ -10,10 +10,10 @@
 
 // Configuration: one typed file read by the CLI and by Vitest alike.
 // The same defineConfig as `rag-vitest-eval/config`, the light entry a config file imports.
-export { defineConfig, type RagEvalConfig, type SystemSpec } from './project/define-config.ts'
-export type { ProjectConfig } from './project/project-config.ts'
-export { loadProjectConfig } from './project/load-project-config.ts'
-export type { EvalConfig } from './config/eval-config.ts'
+export { defineConfig, type RagEvalConfig, type SystemSpec } from './config/define-config.ts'
+export type { ProjectConfig } from './config/project-config.ts'
+export { loadProjectConfig } from './config/load-project-config.ts'
+export type { EvalConfig } from './contract/eval-config-schema.ts'
 
 // The system under test: implement this interface in process, or serve the HTTP contract (docs/your-pipeline.md).
 export {
@@ -27,10 +27,10 @@ export {
 } from './system/rag-system.ts'
 export type { CorpusDocument } from './load/corpus.ts'
 // Fusing rankings by reciprocal rank: any systems' ranked chunks (e.g. yours and a keyword search) into one.
-export { fuse, type FusedItem } from './system/rank-fusion.ts'
+export { fuse, type FusedItem } from './builtin/rank-fusion.ts'
 // The built-in system's retrieval options (the config's `retrieval` knob).
-export type { RetrieverOptions } from './config/retriever-options.ts'
-export type { GoldenQuestion } from './load/golden-set-schema.ts'
+export type { RetrieverOptions } from './contract/retriever-options.ts'
+export type { GoldenQuestion } from './contract/golden-set-schema.ts'
 
 // Running an evaluation from code (the CLI and the Vitest project do exactly this).
 export { evaluate, type EvaluateOptions } from './run/evaluate.ts'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseCorpusDocument } from '../load/corpus.ts'
-import { GoldenQuestionSchema } from '../load/golden-set-schema.ts'
-import { contentTerms } from '../system/text-analyzer.ts'
+import { GoldenQuestionSchema } from '../contract/golden-set-schema.ts'
+import { contentTerms } from '../text/text-analyzer.ts'
 import { countWords, generateSyntheticCorpus, toMarkdownFile } from './synthetic-corpus.ts'
 
 const options = { seed: 7, documents: 60, questions: 40 }

@@ -1,8 +1,8 @@
 import type { CorpusDocument } from '../load/corpus.ts'
-import type { GoldenQuestion } from '../load/golden-set-schema.ts'
-import type { QuestionType } from '../load/question-types.ts'
-import { termOf } from '../system/text-analyzer.ts'
-import { mulberry32 } from '../support/seeded-random.ts'
+import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
+import type { QuestionType } from '../contract/question-types.ts'
+import { termOf } from '../text/text-analyzer.ts'
+import { mulberry32 } from '../statistics/seeded-random.ts'
 
 /**
  * A deterministic synthetic corpus and golden set for benchmarks: N Markdown documents (a `# title`,

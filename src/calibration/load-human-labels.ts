@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { readJsonFile } from '../load/read-json-file.ts'
+import { readJsonFile } from '../files/read-json-file.ts'
 import { HumanLabelsSchema, type HumanLabel } from './human-labels-schema.ts'
 
 /** Reads the human labels; an absent file means no labels yet (the judge is then uncalibrated). */

@@ -1,5 +1,5 @@
 import type { QuestionOutcome } from '../contract/report-schema.ts'
-import { mulberry32 } from '../support/seeded-random.ts'
+import { mulberry32 } from '../statistics/seeded-random.ts'
 
 /** The stratum of a question: its type, whether it hit (or refused, for none), and the judge's verdict. */
 export function stratumOf(outcome: QuestionOutcome): string {

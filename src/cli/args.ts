@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { InputError } from '../load/input-error.ts'
+import { InputError } from '../contract/input-error.ts'
 import { ValueRejected, type Kind } from './arg-kinds.ts'
 
 /**

@@ -5,7 +5,7 @@ import type { TreeMemory } from '../bench/process-tree-memory.ts'
 import { timeVitest } from '../bench/time-vitest.ts'
 import { emptyProject, tempProject, type TempProject } from '../bench/user-project.ts'
 import { percentile } from '../statistics/descriptive.ts'
-import { formatTable } from '../support/format-table.ts'
+import { formatTable } from '../report/format-table.ts'
 import { integer, positiveNumber } from './arg-kinds.ts'
 import { option } from './args.ts'
 import { defineCommand } from './command.ts'
@@ -48,7 +48,7 @@ async function installedProject(root: string): Promise<{ project: TempProject; r
     try {
       for (const path of ['corpus', 'evals', 'baseline']) cpSync(join(root, path), join(project.dir, path), { recursive: true })
       const config = readFileSync(join(root, 'rag-eval.config.ts'), 'utf8')
-      if (!CONFIG_IMPORT.test(config)) throw new Error(`rag-eval.config.ts: expected \`import { defineConfig } from './src/project/define-config.ts'\` to point at the package instead`)
+      if (!CONFIG_IMPORT.test(config)) throw new Error(`rag-eval.config.ts: expected \`import { defineConfig } from './src/config/define-config.ts'\` to point at the package instead`)
       writeFileSync(join(project.dir, 'rag-eval.config.ts'), config.replace(CONFIG_IMPORT, "from 'rag-vitest-eval/config'"))
       writeFileSync(join(project.dir, 'vitest.config.ts'), "import { defineConfig } from 'vitest/config'\nimport { ragEval } from 'rag-vitest-eval/vitest'\n\nexport default defineConfig({ test: { projects: [ragEval()] } })\n")
       return { project, removeTarball: remove }

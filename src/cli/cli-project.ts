@@ -1,8 +1,8 @@
-import { loadProjectConfig } from '../project/load-project-config.ts'
-import type { ProjectConfig } from '../project/project-config.ts'
+import { loadProjectConfig } from '../config/load-project-config.ts'
+import type { ProjectConfig } from '../config/project-config.ts'
 import { loadCorpusFrom, type CorpusDocument } from '../load/corpus.ts'
 import { CorpusSpecSchema } from '../load/corpus-spec.ts'
-import { InputError } from '../load/input-error.ts'
+import { InputError } from '../contract/input-error.ts'
 
 /** Path flags a command may put over the project's config: relative to the current folder, kept as given for messages. */
 interface ProjectFlags {

@@ -1,4 +1,4 @@
-import { InputError } from '../load/input-error.ts'
+import { InputError } from '../contract/input-error.ts'
 import { parseCommandLine, UsageError, type CommandContext, type OptionSpecs, type OptionValues, type PositionalSpec, type PositionalValues } from './args.ts'
 
 /** A rag-eval subcommand: its usage, and its main over the arguments after the subcommand's name. */

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CompareResultSchema } from '../compare/comparison-schema.ts'
-import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { ReportSchema, type Report } from '../contract/report-schema.ts'
 
 const temp = useTempDirs()

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadCorpus } from '../load/corpus.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
-import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+import { useTempDirs } from '../testing/use-temp-dirs.ts'
 
 const corpus = 'fixtures/golden-lint/corpus'
 const LOW_FLOORS = 'single=1,multi=1,contradiction=1,none=1'

@@ -1,4 +1,4 @@
-import { InputError } from '../load/input-error.ts'
+import { InputError } from '../contract/input-error.ts'
 
 /** Where a command's own messages go: the process's streams, or a test's buffers. */
 export interface Io {

@@ -1,6 +1,6 @@
 import { join } from 'node:path/posix'
 import { readReport } from '../report/read-report.ts'
-import { writeFileAtomic } from '../support/write-file-atomic.ts'
+import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { exportReportToTrec } from '../trec/export-report.ts'
 import { file, folderOrAbsent } from './arg-kinds.ts'
 import { option } from './args.ts'

@@ -1,5 +1,5 @@
-import { goldenSetJsonSchema } from '../load/golden-set-schema.ts'
-import { writeFileAtomic } from '../support/write-file-atomic.ts'
+import { goldenSetJsonSchema } from '../contract/golden-set-schema.ts'
+import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { fileToWrite } from './arg-kinds.ts'
 import { option } from './args.ts'
 import { defineCommand } from './command.ts'

@@ -1,10 +1,10 @@
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
-import { InputError } from '../load/input-error.ts'
+import { InputError } from '../contract/input-error.ts'
 import { stableStringify } from '../model/stable-json.ts'
 import { STATISTICS_SEED } from '../statistics/defaults.ts'
 import type { CompareResult, CompareSide, Flip } from './comparison-schema.ts'
-import { pairedComparison } from './paired-comparison.ts'
-import { inScope, PAIRED_METRICS, type PairedMetric } from './paired-metrics.ts'
+import { pairedComparison } from '../statistics/paired-comparison.ts'
+import { inScope, PAIRED_METRICS, type PairedMetric } from '../statistics/paired-metrics.ts'
 
 /** What a side was, besides its report. */
 export type SideSource = Pick<CompareSide, 'source' | 'kind' | 'env' | 'report'>

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { QUESTION_TYPES } from '../load/question-types.ts'
-import { PairedComparisonSchema } from './paired-comparison.ts'
+import { QUESTION_TYPES } from '../contract/question-types.ts'
+import { PairedComparisonSchema } from '../statistics/paired-comparison.ts'
 
 /** One side of a comparison: what was given and what it measured. */
 export const CompareSideSchema = z.object({

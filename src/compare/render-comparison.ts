@@ -1,4 +1,4 @@
-import { formatInterval, formatMetric, formatPValue, formatTable, formatDelta } from '../support/format-table.ts'
+import { formatInterval, formatMetric, formatPValue, formatTable, formatDelta } from '../report/format-table.ts'
 import type { CompareResult, Flip } from './comparison-schema.ts'
 
 const TEST_NAMES = { 'mcnemar-exact': 'McNemar', 'paired-permutation': 'permutation' } as const

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { writeFileAtomic } from '../support/write-file-atomic.ts'
+import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import type { CompareResult } from './comparison-schema.ts'
 import { renderComparison } from './render-comparison.ts'
 

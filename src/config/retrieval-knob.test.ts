@@ -3,9 +3,10 @@ import { baselineFromReport } from '../gate/baseline-files.ts'
 import { BaselineSummarySchema } from '../gate/baseline-schema.ts'
 import { staleness } from '../gate/gate.ts'
 import { evaluate } from '../run/evaluate.ts'
-import { MINISEARCH_RETRIEVER_OPTIONS } from './retriever-options.ts'
-import { RecordedEvalConfigSchema, resolveEvalConfig } from './eval-config.ts'
-import { loadProjectConfig } from '../project/load-project-config.ts'
+import { MINISEARCH_RETRIEVER_OPTIONS } from '../contract/retriever-options.ts'
+import { RecordedEvalConfigSchema } from '../contract/eval-config-schema.ts'
+import { resolveEvalConfig } from './eval-config.ts'
+import { loadProjectConfig } from './load-project-config.ts'
 
 describe('the retrieval knob', () => {
   it('defaults to BM25 as Lucene scores it, with possessives dropped and a title field of weight 1', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { IntervalSchema } from '../statistics/interval.ts'
+import { IntervalSchema } from './interval-schema.ts'
 
 /** The `gate` block of reports/latest.json: the run against the accepted baseline. */
 export const ComparisonSchema = z.object({

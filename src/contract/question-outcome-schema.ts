@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { QUESTION_TYPES } from '../load/question-types.ts'
+import { QUESTION_TYPES } from './question-types.ts'
 import { JudgeRepeatsSchema } from './judge-noise-schema.ts'
 
 // One question's outcome in reports/latest.json (the report contract: report-schema.ts), in a module of its

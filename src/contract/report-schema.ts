@@ -1,11 +1,10 @@
 import { z } from 'zod'
-import { RecordedEvalConfigSchema } from '../config/eval-config.ts'
+import { RecordedEvalConfigSchema } from './eval-config-schema.ts'
 import { GateResultSchema } from './gate-schema.ts'
-import { IntervalSchema } from '../statistics/interval.ts'
+import { IntervalSchema } from './interval-schema.ts'
 import { JudgeNoiseSchema } from './judge-noise-schema.ts'
 import { metric, QuestionOutcomeSchema } from './question-outcome-schema.ts'
-import { CallLogSchema, RoleUsageSchema, SavedUsageSchema, ZERO_ROLE_USAGE } from '../model/usage-ledger.ts'
-import { RunEstimateSchema } from '../model/estimate.ts'
+import { CallLogSchema, RoleUsageSchema, RunEstimateSchema, SavedUsageSchema, ZERO_ROLE_USAGE } from './model-usage-schema.ts'
 
 // A question's outcome and its parts: their own module (question-outcome-schema.ts), part of this contract.
 export { RankedEntrySchema, ContextEntrySchema, ClaimVerdictSchema, ScoreDetailSchema, GenerationDetailSchema, type GenerationDetail, DIAGNOSES, QuestionOutcomeSchema, type QuestionOutcome } from './question-outcome-schema.ts'

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path/posix'
 import type { z } from 'zod'
-import { InputError } from '../load/input-error.ts'
-import { parseJsonText } from '../load/read-json-file.ts'
-import { decodeUtf8Text } from '../load/utf8-text.ts'
+import { InputError } from '../contract/input-error.ts'
+import { parseJsonText } from '../files/read-json-file.ts'
+import { decodeUtf8Text } from '../files/utf8-text.ts'
 import { questionMetrics } from '../contract/question-metrics.ts'
 import type { Report } from '../contract/report-schema.ts'
-import { writeFileAtomic } from '../support/write-file-atomic.ts'
+import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import {
   BaselineQuestionsSchema,
   BaselineSummarySchema,

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { RecordedEvalConfigSchema } from '../config/eval-config.ts'
-import { QUESTION_TYPES } from '../load/question-types.ts'
+import { RecordedEvalConfigSchema } from '../contract/eval-config-schema.ts'
+import { QUESTION_TYPES } from '../contract/question-types.ts'
 import { GATED_METRICS } from './gated-metrics.ts'
 
 /** What to do about a damaged baseline: accept this run's numbers again (after checking them). */

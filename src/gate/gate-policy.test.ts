@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { EvalConfig } from '../config/eval-config.ts'
-import { loadProjectConfig } from '../project/load-project-config.ts'
+import type { EvalConfig } from '../contract/eval-config-schema.ts'
+import { loadProjectConfig } from '../config/load-project-config.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { NO_ANSWERS_REASON, summarise } from '../summary/summarise.ts'

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { EvalConfig } from '../config/eval-config.ts'
+import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import { BaselineMetricsSchema, BaselineQuestionsSchema, describeBaselineIssues, REACCEPT_BASELINE, type Baseline, type BaselineQuestion, type DamagedBaseline } from './baseline-schema.ts'
 import type { GateResult, QuestionVerdict, Regression } from '../contract/gate-schema.ts'

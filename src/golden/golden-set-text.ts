@@ -1,5 +1,5 @@
 import { relative } from 'node:path'
-import type { GoldenQuestion } from '../load/golden-set-schema.ts'
+import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
 
 /** How questions are laid out in a golden-set file. */
 export interface QuestionLayout {

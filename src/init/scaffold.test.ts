@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { GoldenSetSchema } from '../load/golden-set-schema.ts'
+import { GoldenSetSchema } from '../contract/golden-set-schema.ts'
 import { loadCorpusFrom } from '../load/corpus.ts'
 import { validateGoldenSet } from '../load/golden-set.ts'
-import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { renderScaffold, scaffold } from './scaffold.ts'
 
 const temp = useTempDirs()

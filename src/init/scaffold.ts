@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { InputError } from '../load/input-error.ts'
+import { InputError } from '../contract/input-error.ts'
 import { CONFIG_TEMPLATE, CORPUS_TEMPLATES, GOLDEN_SET_TEMPLATE, SYSTEM_TEMPLATE, VITEST_CONFIG_LINES, VITEST_CONFIG_TEMPLATE, type ScaffoldFile } from './templates.ts'
 
 /** Vitest and Vite config names: when one exists, init prints what to add instead of writing its own. */

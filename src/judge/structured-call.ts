@@ -1,7 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { z } from 'zod'
 import { BatchItemError, type ModelClient } from '../model/model-client.ts'
-import type { MessageRequest, ModelResponse, ModelRole } from '../model/model-types.ts'
+import type { ModelRole } from '../contract/model-usage-schema.ts'
+import type { MessageRequest, ModelResponse } from '../model/model-types.ts'
 import { outputSchemaHash, templateHash, toolInputSchema, type ToolTemplate } from '../model/prompt-template.ts'
 
 export interface StructuredCallSpec<S extends z.ZodType> {

@@ -2,7 +2,7 @@ import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs'
 import { join } from 'node:path'
 import picomatch from 'picomatch'
 import type { CorpusSpec } from './corpus-spec.ts'
-import { InputError } from './input-error.ts'
+import { InputError } from '../contract/input-error.ts'
 
 /** A file the corpus spec selected. */
 export interface CorpusFile {

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadCorpus, loadCorpusFrom } from './corpus.ts'
 import { CorpusSpecSchema } from './corpus-spec.ts'
-import { failureMessage as failure } from '../support/testing/failure-message.ts'
+import { failureMessage as failure } from '../testing/failure-message.ts'
 
 const made: string[] = []
 afterEach(() => {

@@ -4,8 +4,8 @@ import { z } from 'zod'
 import { selectCorpusFiles, type ExcludedFile } from './corpus-files.ts'
 import { CorpusSpecSchema } from './corpus-spec.ts'
 import { firstHeading } from './first-heading.ts'
-import { InputError } from './input-error.ts'
-import { decodeUtf8Text } from './utf8-text.ts'
+import { InputError } from '../contract/input-error.ts'
+import { decodeUtf8Text } from '../files/utf8-text.ts'
 import { parseFrontMatter } from './front-matter.ts'
 
 /** Message for a mistyped front-matter field. */

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { mulberry32 } from '../support/seeded-random.ts'
+import { mulberry32 } from '../statistics/seeded-random.ts'
 import { parseFrontMatter } from './front-matter.ts'
 
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import type { CorpusDocument } from './corpus.ts'
-import { GoldenSetSchema, type GoldenQuestion } from './golden-set-schema.ts'
-import { InputError } from './input-error.ts'
-import { parseJsonText } from './read-json-file.ts'
-import { decodeUtf8Text } from './utf8-text.ts'
+import { GoldenSetSchema, type GoldenQuestion } from '../contract/golden-set-schema.ts'
+import { InputError } from '../contract/input-error.ts'
+import { parseJsonText } from '../files/read-json-file.ts'
+import { decodeUtf8Text } from '../files/utf8-text.ts'
 
 /**
  * Validates a parsed golden set. Every problem names the question (by id where it has one) and the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { loadCorpus } from './corpus.ts'
 import { loadGoldenSet, validateGoldenSet } from './golden-set.ts'
-import { goldenSetJsonSchema } from './golden-set-schema.ts'
+import { goldenSetJsonSchema } from '../contract/golden-set-schema.ts'
 import { readFileSync } from 'node:fs'
 
 const corpora = 'fixtures/corpora'

@@ -1,4 +1,4 @@
-import { InputError } from '../load/input-error.ts'
+import { InputError } from '../contract/input-error.ts'
 import { errorReply, forcedToolName, textReply, toolUseReply, type Responder, type ScriptedReply } from './messages-server.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { countTextTokens } from '../support/tokenizer.ts'
+import { countTextTokens } from '../text/tokenizer.ts'
 import { SCRIPTED_HEADER } from '../model/model-types.ts'
 import { PromptCacheSimulator, type PromptCacheSplit } from '../model/prompt-cache.ts'
 import { rawRequestTokens } from '../model/request-cost.ts'

@@ -2,8 +2,8 @@ import { lexicalAnswerRelevancy } from '../scoring/generation/answer-relevancy.t
 import { splitClaims } from '../scoring/generation/claims.ts'
 import { goldCoverage } from '../scoring/generation/coverage.ts'
 import { lexicalFaithfulness } from '../scoring/generation/faithfulness.ts'
-import { extractiveAnswer } from '../system/extractive-answerer.ts'
-import { contentTerms } from '../system/text-analyzer.ts'
+import { extractiveAnswer } from '../builtin/extractive-answerer.ts'
+import { contentTerms } from '../text/text-analyzer.ts'
 import { forcedToolName, textReply, toolUseReply, type ReceivedRequest, type ScriptedReply } from './messages-server.ts'
 
 /**

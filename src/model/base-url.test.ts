@@ -1,12 +1,12 @@
 import { createServer } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { loadProjectConfig } from '../project/load-project-config.ts'
-import { InputError } from '../load/input-error.ts'
+import { loadProjectConfig } from '../config/load-project-config.ts'
+import { InputError } from '../contract/input-error.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { parseBaseUrl, probeBaseUrl } from './base-url.ts'
 import { TEST_API_KEY } from './testing/test-client.ts'
 import { useScriptedServer } from './testing/use-scripted-server.ts'
-import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+import { useTempDirs } from '../testing/use-temp-dirs.ts'
 
 // Issue 11.8: a bad ANTHROPIC_BASE_URL is named before any cost estimate is printed.
 

@@ -1,5 +1,5 @@
 import { connect } from 'node:net'
-import { InputError } from '../load/input-error.ts'
+import { InputError } from '../contract/input-error.ts'
 import { describeBaseUrl } from './sdk-transport.ts'
 
 /** How long the reachability probe waits for a TCP connection before it names the server unreachable. */

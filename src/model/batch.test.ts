@@ -11,7 +11,7 @@ import { worstCaseUsd } from './request-cost.ts'
 import { BudgetExceededError } from './spending-cap.ts'
 import { DEFAULT_BATCH_PLAN, startMessagesServer, textReply, type BatchItemOutcome, type MessagesServer } from '../local-server/messages-server.ts'
 import { localClient, TEST_API_KEY, textCall } from './testing/test-client.ts'
-import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+import { useTempDirs } from '../testing/use-temp-dirs.ts'
 
 /** Temp folders of this file's tests, removed after each test. */
 const tempDirs = useTempDirs()

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { writeFileAtomic } from '../support/write-file-atomic.ts'
+import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { StoredExchangeSchema, type StoredExchange } from './exchange.ts'
 
 /** What the model client needs of a response cache (DiskCache; a read-only view of it for the cost estimate's dry run). */

@@ -1,45 +1,8 @@
-import { z } from 'zod'
-import { MODEL_ROLES, type ModelCall, type ModelResult, type ModelRole } from './model-types.ts'
+import { MODEL_ROLES, type ModelRole, type RoleEstimate, type RunEstimate } from '../contract/model-usage-schema.ts'
+import type { ModelCall, ModelResult } from './model-types.ts'
 import { cacheMinTokens, costUsd, priceOf, type PriceTable } from './prices.ts'
 import { cacheablePrefixTokens, TOOL_USE_SYSTEM_TOKENS, worstCaseUsd } from './request-cost.ts'
 import { roundUsd } from './usage-ledger.ts'
-
-const tokens = z.number().int().min(0)
-
-/** What one role (generator or judge) is expected to cost in the run about to start. */
-export const RoleEstimateSchema = z.object({
-  model: z.string(),
-  /** Requests the run will send (not in the cache). */
-  calls: z.number().int().min(0),
-  /** Calls the response cache will answer, free. */
-  cached: z.number().int().min(0),
-  /** Expected billed tokens of the requests to send: input includes the tool-use system prompt the API adds. */
-  inputTokens: tokens,
-  outputTokens: tokens,
-  cacheReadTokens: tokens,
-  cacheWriteTokens: tokens,
-  /** Expected USD. */
-  usd: z.number().min(0),
-  /** The ceiling: every reply at max_tokens, the input counted with a margin (what EVAL_MAX_USD is checked against). */
-  worstCaseUsd: z.number().min(0),
-  /** Priced at the Message Batches discount (EVAL_BATCH=1). */
-  batch: z.boolean(),
-})
-export type RoleEstimate = z.infer<typeof RoleEstimateSchema>
-
-/** The report's run.estimate: made before any call, from the prompts the run will send. */
-export const RunEstimateSchema = z.object({
-  /** How the figures were obtained. */
-  basis: z.string(),
-  byRole: z.object({ generator: RoleEstimateSchema, judge: RoleEstimateSchema }),
-  usd: z.number().min(0),
-  worstCaseUsd: z.number().min(0),
-  /** EVAL_MAX_USD of the run. */
-  maxUsd: z.number().nullable(),
-  /** What a reader should know: prompt caching that will not engage, a cap the run will reach. */
-  notes: z.array(z.string()),
-})
-export type RunEstimate = z.infer<typeof RunEstimateSchema>
 
 export interface ObservedCall {
   call: ModelCall

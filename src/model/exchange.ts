@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { MODEL_ROLES, ModelResponseSchema, type ModelCall } from './model-types.ts'
+import { MODEL_ROLES } from '../contract/model-usage-schema.ts'
+import { ModelResponseSchema, type ModelCall } from './model-types.ts'
 import { sha256Of } from './stable-json.ts'
 
 /** Hashes of what a call is made of; the cache key is the hash of all of them, the parts say what changed on a miss. */

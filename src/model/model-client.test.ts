@@ -5,7 +5,7 @@ import { ModelCallError } from './model-client.ts'
 import { responseText } from './model-types.ts'
 import { errorReply, startMessagesServer, textReply, type MessagesServer, type Responder, type ScriptedReply } from '../local-server/messages-server.ts'
 import { localClient, TEST_API_KEY, textCall } from './testing/test-client.ts'
-import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+import { useTempDirs } from '../testing/use-temp-dirs.ts'
 
 /** Temp folders of this file's tests, removed after each test. */
 const tempDirs = useTempDirs()

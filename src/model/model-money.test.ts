@@ -9,7 +9,7 @@ import { BudgetExceededError } from './spending-cap.ts'
 import { startMessagesServer, textReply, type MessagesServer } from '../local-server/messages-server.ts'
 import { scriptedReply } from '../local-server/scripted-responder.ts'
 import { localClient } from './testing/test-client.ts'
-import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+import { useTempDirs } from '../testing/use-temp-dirs.ts'
 
 /** Temp folders of this file's tests, removed after each test. */
 const tempDirs = useTempDirs()

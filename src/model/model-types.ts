@@ -1,12 +1,10 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import { z } from 'zod'
+import type { ModelRole } from '../contract/model-usage-schema.ts'
 
 /** Response header by which a scripted server (the local test server) marks its responses as not a real model's. */
 export const SCRIPTED_HEADER = 'x-scripted-by'
 
-/** Who made a call: the generator (live answers) or a judge. Usage and latency are reported per role. */
-export const MODEL_ROLES = ['generator', 'judge'] as const
-export type ModelRole = (typeof MODEL_ROLES)[number]
 
 /** A Messages API request as sent (non-streaming). */
 export type MessageRequest = Anthropic.MessageCreateParamsNonStreaming

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { InputError } from '../load/input-error.ts'
+import { InputError } from '../contract/input-error.ts'
 import type { ModelUsage } from './model-types.ts'
 
 /** USD per million tokens of one model: plain input, output, prompt-cache writes and reads. */

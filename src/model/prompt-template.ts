@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { contentHash } from '../load/content-hash.ts'
+import { contentHash } from '../text/content-hash.ts'
 import { sha256Of } from './stable-json.ts'
 
 /**

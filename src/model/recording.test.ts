@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadProjectConfig } from '../project/load-project-config.ts'
-import type { ProjectConfig } from '../project/project-config.ts'
+import { loadProjectConfig } from '../config/load-project-config.ts'
+import type { ProjectConfig } from '../config/project-config.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { ModelCallError } from './model-client.ts'
 import { partialRecordingDir, previousRecordingDir, RecordingReader } from './recording.ts'
@@ -11,7 +11,7 @@ import { parseFaultSpec, withFaults } from '../local-server/fault-injection.ts'
 import { scriptedReply } from '../local-server/scripted-responder.ts'
 import { TEST_API_KEY } from './testing/test-client.ts'
 import { useScriptedServer } from './testing/use-scripted-server.ts'
-import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+import { useTempDirs } from '../testing/use-temp-dirs.ts'
 
 const local = useScriptedServer()
 const temp = useTempDirs()

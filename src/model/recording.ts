@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
-import { InputError } from '../load/input-error.ts'
-import { writeFileAtomic } from '../support/write-file-atomic.ts'
+import { InputError } from '../contract/input-error.ts'
+import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { StoredExchangeSchema, describePartsChange, type CallParts, type StoredExchange } from './exchange.ts'
 
 /**

@@ -1,4 +1,4 @@
-import { countTextTokens } from '../support/tokenizer.ts'
+import { countTextTokens } from '../text/tokenizer.ts'
 import type { ModelPrice } from './prices.ts'
 
 /**

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { loadProjectConfig } from '../project/load-project-config.ts'
+import { loadProjectConfig } from '../config/load-project-config.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { BudgetExceededError, SpendingCap } from './spending-cap.ts'
 import { TEST_API_KEY } from './testing/test-client.ts'
 import { useScriptedServer } from './testing/use-scripted-server.ts'
-import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+import { useTempDirs } from '../testing/use-temp-dirs.ts'
 
 const local = useScriptedServer()
 const temp = useTempDirs()

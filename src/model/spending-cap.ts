@@ -1,4 +1,4 @@
-import { InputError } from '../load/input-error.ts'
+import { InputError } from '../contract/input-error.ts'
 
 export const formatUsd = (usd: number) => `$${usd.toFixed(4)}`
 

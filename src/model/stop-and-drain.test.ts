@@ -6,7 +6,7 @@ import { parseFaultSpec, withFaults } from '../local-server/fault-injection.ts'
 import { textReply } from '../local-server/messages-server.ts'
 import { localClient, textCall } from './testing/test-client.ts'
 import { useScriptedServer } from './testing/use-scripted-server.ts'
-import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+import { useTempDirs } from '../testing/use-temp-dirs.ts'
 
 const local = useScriptedServer()
 const temp = useTempDirs()

@@ -1,33 +1,5 @@
-import { z } from 'zod'
-import { MODEL_ROLES, type ModelRole, type ModelUsage, type ResponseSource } from './model-types.ts'
-
-const tokens = z.number().int().min(0)
-
-/** Usage of one role (generator or judge) in a run. */
-export const RoleUsageSchema = z.object({
-  /** Requests the API answered in this run (billed). */
-  calls: z.number().int().min(0),
-  /** Responses served from the disk cache or, in replay, the recording: no cost, no latency. */
-  cacheHits: z.number().int().min(0),
-  /** Extra attempts after 429, 529, 5xx, timeouts and dropped connections. */
-  retries: z.number().int().min(0),
-  inputTokens: tokens,
-  outputTokens: tokens,
-  cacheReadTokens: tokens,
-  cacheWriteTokens: tokens,
-  usd: z.number().min(0),
-  /** Of the calls, those answered through the Message Batches API (EVAL_BATCH=1), at the table's batchFactor. */
-  batchCalls: z.number().int().min(0).default(0),
-  /** What prompt caching saved on these calls: cache reads below the input price, less the cache-write premium (negative when writes were never read). */
-  promptCacheSavedUsd: z.number().default(0),
-  /** What the batch discount saved on these calls. */
-  batchSavedUsd: z.number().min(0).default(0),
-})
-export type RoleUsage = z.infer<typeof RoleUsageSchema>
-
-/** What the cache hits would have cost had they been API calls (their recorded usage at today's prices). */
-export const SavedUsageSchema = z.object({ inputTokens: tokens, outputTokens: tokens, cacheReadTokens: tokens, cacheWriteTokens: tokens, usd: z.number().min(0) })
-export type SavedUsage = z.infer<typeof SavedUsageSchema>
+import { MODEL_ROLES, ZERO_ROLE_USAGE, type CallLog, type ModelRole, type RoleUsage, type SavedUsage } from '../contract/model-usage-schema.ts'
+import type { ModelUsage, ResponseSource } from './model-types.ts'
 
 export interface CallRecord {
   /** The question the call was about, and what it did (generate, judge:faithfulness...). */
@@ -51,41 +23,7 @@ export interface CallRecord {
   scripted: boolean
 }
 
-export const ZERO_ROLE_USAGE: RoleUsage = Object.freeze({
-  calls: 0,
-  cacheHits: 0,
-  retries: 0,
-  inputTokens: 0,
-  outputTokens: 0,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  usd: 0,
-  batchCalls: 0,
-  promptCacheSavedUsd: 0,
-  batchSavedUsd: 0,
-})
 const zeroRole = (): RoleUsage => ({ ...ZERO_ROLE_USAGE })
-
-/** One model call in the report's run.calls: what it was, where its response came from, its tokens, cost and latency. */
-export const CallLogSchema = z.object({
-  subject: z.string(),
-  purpose: z.string(),
-  role: z.enum(MODEL_ROLES),
-  model: z.string(),
-  source: z.enum(['api', 'cache', 'recording']),
-  inputTokens: tokens,
-  outputTokens: tokens,
-  cacheReadTokens: tokens,
-  cacheWriteTokens: tokens,
-  /** USD charged (0 for cache hits and replays). */
-  usd: z.number().min(0),
-  /** Wall time from first attempt to response, retries included; null for cache hits, replays and batch items. */
-  latencyMs: z.number().nullable(),
-  retries: z.number().int().min(0),
-  /** Answered through the Message Batches API, at the batch price. */
-  batch: z.boolean().default(false),
-})
-export type CallLog = z.infer<typeof CallLogSchema>
 
 /** The report's order of model calls: by question, then purpose (run order is not stable). */
 export function compareCalls(a: CallLog, b: CallLog): number {

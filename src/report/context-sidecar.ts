@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { readRecords, recordIssue } from '../golden/formats/read-records.ts'
-import { InputError } from '../load/input-error.ts'
+import { readRecords, recordIssue } from '../files/read-records.ts'
+import { InputError } from '../contract/input-error.ts'
 import type { Report } from '../contract/report-schema.ts'
 
 /** The sidecar's name, beside latest.json in the reports folder. */

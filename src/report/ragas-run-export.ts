@@ -1,4 +1,4 @@
-import { InputError } from '../load/input-error.ts'
+import { InputError } from '../contract/input-error.ts'
 import type { ContextRecord } from './context-sidecar.ts'
 import type { Report } from '../contract/report-schema.ts'
 

@@ -1,4 +1,4 @@
-import { readJsonFile } from '../load/read-json-file.ts'
+import { readJsonFile } from '../files/read-json-file.ts'
 import { ReportSchema, type Report } from '../contract/report-schema.ts'
 
 /** Reads and validates a report written by `pnpm eval` (reports/latest.json by default). */

@@ -1,6 +1,6 @@
 import { ACCEPT_BASELINE, HOW_TO_CREATE_BASELINE } from '../gate/baseline-location.ts'
 import type { GateResult } from '../contract/gate-schema.ts'
-import { formatInterval, formatMetric, formatPValue, formatTable, formatDelta } from '../support/format-table.ts'
+import { formatInterval, formatMetric, formatPValue, formatTable, formatDelta } from './format-table.ts'
 
 
 /**

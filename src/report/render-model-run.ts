@@ -1,5 +1,4 @@
-import type { RunEstimate } from '../model/estimate.ts'
-import type { RoleUsage } from '../model/usage-ledger.ts'
+import type { RoleUsage, RunEstimate } from '../contract/model-usage-schema.ts'
 import type { Report } from '../contract/report-schema.ts'
 
 const integer = (n: number) => n.toLocaleString('en-US')

@@ -1,9 +1,9 @@
 import { cpSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadProjectConfig } from '../project/load-project-config.ts'
+import { loadProjectConfig } from '../config/load-project-config.ts'
 import { evaluate } from '../run/evaluate.ts'
-import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { renderTerminalSummary } from './render-terminal.ts'
 
 const temp = useTempDirs()

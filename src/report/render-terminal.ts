@@ -1,5 +1,5 @@
 import type { Report } from '../contract/report-schema.ts'
-import { formatTable } from '../support/format-table.ts'
+import { formatTable } from './format-table.ts'
 import { diagnosisRows, generationSummaryRows, retrievalSummaryRows } from './summary-table.ts'
 import { describeGatePolicy, gateMetricRows, renderAdvisory, renderQuestionChanges, renderRegressions, renderStaleness } from './render-gate.ts'
 import { renderCalibration } from './render-calibration.ts'

@@ -1,6 +1,6 @@
 import type { Summary } from '../contract/report-schema.ts'
-import { formatInterval, formatMetric } from '../support/format-table.ts'
-import { ANSWERABLE_TYPES } from '../load/question-types.ts'
+import { formatInterval, formatMetric } from './format-table.ts'
+import { ANSWERABLE_TYPES } from '../contract/question-types.ts'
 
 const TYPES = ANSWERABLE_TYPES
 

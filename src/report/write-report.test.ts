@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Report } from '../contract/report-schema.ts'
-import { loadProjectConfig } from '../project/load-project-config.ts'
+import { loadProjectConfig } from '../config/load-project-config.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { withoutContextTexts } from './context-sidecar.ts'
 import { serialisedReport, serialiseReport } from './write-report.ts'

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { writeFileAtomic } from '../support/write-file-atomic.ts'
+import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import type { Report } from '../contract/report-schema.ts'
 import { attributionRecords } from './attribution.ts'
 import { CONTEXTS_FILE, contextRecords, withoutContextTexts } from './context-sidecar.ts'

@@ -1,7 +1,7 @@
 import { calibrate } from '../calibration/calibrate.ts'
 import type { HumanLabel } from '../calibration/human-labels-schema.ts'
 import { loadHumanLabels } from '../calibration/load-human-labels.ts'
-import { displayPath, type ProjectConfig } from '../project/project-config.ts'
+import { displayPath, type ProjectConfig } from '../config/project-config.ts'
 import type { Baseline, DamagedBaseline } from '../gate/baseline-schema.ts'
 import { readBaseline } from '../gate/baseline-files.ts'
 import { baselineDirFor } from '../gate/baseline-location.ts'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ReportSchema, type Report } from '../contract/report-schema.ts'
 import { serialiseReport } from '../report/write-report.ts'
-import { loadProjectConfig } from '../project/load-project-config.ts'
+import { loadProjectConfig } from '../config/load-project-config.ts'
 import { evaluate } from './evaluate.ts'
 
 const project = await loadProjectConfig()

@@ -1,25 +1,25 @@
 import { join } from 'node:path'
-import type { EvalConfig } from '../config/eval-config.ts'
-import { displayPath, runKnobs, type ProjectConfig, type SystemSpec } from '../project/project-config.ts'
+import type { EvalConfig } from '../contract/eval-config-schema.ts'
+import { displayPath, runKnobs, type ProjectConfig, type SystemSpec } from '../config/project-config.ts'
 import { loadCorpusFrom } from '../load/corpus.ts'
-import { InputError } from '../load/input-error.ts'
+import { InputError } from '../contract/input-error.ts'
 import type { RagSystem } from '../system/rag-system.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
-import { contentHash } from '../load/content-hash.ts'
+import { contentHash } from '../text/content-hash.ts'
 import type { Report } from '../contract/report-schema.ts'
 import { scoreRetrieval } from '../scoring/score-retrieval.ts'
 import { round4 } from '../statistics/descriptive.ts'
-import type { Answerer } from '../system/builtin-system.ts'
+import type { Answerer } from '../builtin/builtin-system.ts'
 import { openSystem } from './open-system.ts'
-import { countTextTokens, releaseVocabulary } from '../support/tokenizer.ts'
-import { pieceCountsFile, readPieceCounts, writePieceCounts } from '../support/token-count-cache.ts'
-import type { RunEstimate } from '../model/estimate.ts'
+import { countTextTokens, releaseVocabulary } from '../text/tokenizer.ts'
+import { pieceCountsFile, readPieceCounts, writePieceCounts } from '../text/token-count-cache.ts'
+import type { RunEstimate } from '../contract/model-usage-schema.ts'
 import { BatchItemError, ModelCallError, ReplayMissError, RunStoppedError } from '../model/model-errors.ts'
 import { MalformedResponseError } from '../model/model-types.ts'
 import { BudgetExceededError } from '../model/spending-cap.ts'
 import { UsageLedger } from '../model/usage-ledger.ts'
 import { renderEstimate } from '../report/render-model-run.ts'
-import { collectGarbageAbove } from '../support/collect-garbage.ts'
+import { collectGarbageAbove } from './collect-garbage.ts'
 import { runSystem, type QuestionRun } from './run-system.ts'
 import { reportOf } from './assemble-report.ts'
 import type { Measurement } from './measurement.ts'
@@ -170,7 +170,7 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   }
 
   // A large offline run judges on a second thread, each answer as soon as it is given: beside the answering.
-  const threaded = generate && model === null ? (await import('../judge/offline-judge-thread.ts')).offlineJudgeOnThread(questions.length) : null
+  const threaded = generate && model === null ? (await import('../threads/offline-judge-thread.ts')).offlineJudgeOnThread(questions.length) : null
   const judge = generate ? (model?.judge ?? threaded ?? (await import('../judge/offline-judge.ts')).offlineJudge) : null
   const prefetch = threaded
     ? await import('./judge-answers.ts').then(({ judgeInputOf }) => (run: QuestionRun) => {

@@ -1,13 +1,13 @@
 import { basename, extname, resolve } from 'node:path'
-import type { SystemSpec } from '../project/project-config.ts'
-import { InputError } from '../load/input-error.ts'
-import { importModule } from '../support/import-module.ts'
-import { answersOffline, createBuiltinSystem, type Answerer } from '../system/builtin-system.ts'
-import { buildCorpusWithIndexThread, worthAnIndexThread } from '../system/corpus-index-thread.ts'
+import type { SystemSpec } from '../config/project-config.ts'
+import { InputError } from '../contract/input-error.ts'
+import { importModule } from '../config/import-module.ts'
+import { answersOffline, createBuiltinSystem, type Answerer } from '../builtin/builtin-system.ts'
+import { buildCorpusWithIndexThread, worthAnIndexThread } from '../threads/corpus-index-thread.ts'
 import { isRagSystem, type RagSystem, type RagSystemContext, type RagSystemFactory } from '../system/rag-system.ts'
-import { countTextTokens } from '../support/tokenizer.ts'
+import { countTextTokens } from '../text/tokenizer.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
-import { builtCorpusKey, readBuiltCorpus, writeBuiltCorpus } from './built-corpus-cache.ts'
+import { builtCorpusKey, readBuiltCorpus, writeBuiltCorpus } from '../builtin/built-corpus-cache.ts'
 
 /** What opening a system needs beyond its spec: the run's corpus and knobs, and where relative paths start. */
 export interface OpenSystemContext extends RagSystemContext {

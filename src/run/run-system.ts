@@ -1,5 +1,5 @@
 import pLimit from 'p-limit'
-import type { GoldenQuestion } from '../load/golden-set-schema.ts'
+import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
 import type { RagSystem, SystemAnswer } from '../system/rag-system.ts'
 
 export interface QuestionRun {

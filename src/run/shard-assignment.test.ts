@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { QUESTION_TYPES, type QuestionType } from '../load/question-types.ts'
+import { QUESTION_TYPES, type QuestionType } from '../contract/question-types.ts'
 import { assignShards, parseShard, questionsOfShard } from './shard-assignment.ts'
 
 /** 4 single, 2 multi, 1 none: the hand-worked case. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { z } from 'zod'
-import { InputError } from '../load/input-error.ts'
-import { QUESTION_TYPES, type QuestionType } from '../load/question-types.ts'
+import { InputError } from '../contract/input-error.ts'
+import { QUESTION_TYPES, type QuestionType } from '../contract/question-types.ts'
 
 /** One of `count` machines sharing a run (Vitest's `--shard=index/count`): index 1..count. */
 export const ShardSchema = z

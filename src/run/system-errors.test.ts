@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadProjectConfig } from '../project/load-project-config.ts'
+import { loadProjectConfig } from '../config/load-project-config.ts'
 import type { RagSystem } from '../system/rag-system.ts'
 import { renderMarkdown } from '../report/render-markdown.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { loadProjectConfig } from '../project/load-project-config.ts'
-import { createBuiltinSystem } from '../system/builtin-system.ts'
-import { REFUSAL_SENTENCE } from '../system/extractive-answerer.ts'
+import { loadProjectConfig } from '../config/load-project-config.ts'
+import { createBuiltinSystem } from '../builtin/builtin-system.ts'
+import { REFUSAL_SENTENCE } from '../builtin/extractive-answerer.ts'
 import type { RagSystem, RagSystemFactory } from '../system/rag-system.ts'
 import { evaluate } from './evaluate.ts'
 

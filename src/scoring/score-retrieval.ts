@@ -1,4 +1,4 @@
-import type { GoldenQuestion } from '../load/golden-set-schema.ts'
+import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
 import type { QuestionOutcome } from '../contract/report-schema.ts'
 import type { SystemAnswer } from '../system/rag-system.ts'
 import { round4 } from '../statistics/descriptive.ts'

@@ -1,4 +1,4 @@
-import { InputError } from '../load/input-error.ts'
+import { InputError } from '../contract/input-error.ts'
 import { compareCalls, roundUsd } from '../model/usage-ledger.ts'
 import type { Measurement } from '../run/measurement.ts'
 import type { ShardFile } from './shard-file.ts'

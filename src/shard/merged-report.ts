@@ -1,4 +1,4 @@
-import type { ProjectConfig } from '../project/project-config.ts'
+import type { ProjectConfig } from '../config/project-config.ts'
 import type { Report } from '../contract/report-schema.ts'
 import { reportOf } from '../run/assemble-report.ts'
 import { mergeShards } from './merge-shards.ts'

@@ -1,9 +1,9 @@
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { InputError } from '../load/input-error.ts'
-import { readJsonFile } from '../load/read-json-file.ts'
-import { writeFileAtomic } from '../support/write-file-atomic.ts'
+import { InputError } from '../contract/input-error.ts'
+import { readJsonFile } from '../files/read-json-file.ts'
+import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { MeasurementSchema, type Measurement } from '../run/measurement.ts'
 import { ShardSchema, type Shard } from '../run/shard-assignment.ts'
 

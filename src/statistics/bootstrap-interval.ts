@@ -1,6 +1,7 @@
-import { Mulberry32 } from '../support/seeded-random.ts'
-import { allMeanResamples } from './parallel-resamples.ts'
-import { checkLevel, DEFAULT_LEVEL, type Interval } from './interval.ts'
+import { Mulberry32 } from './seeded-random.ts'
+import { serialMeanResampler, type MeanResampler } from './mean-resamples.ts'
+import type { Interval } from '../contract/interval-schema.ts'
+import { checkLevel, DEFAULT_LEVEL } from './interval.ts'
 
 export interface BootstrapOptions {
   /** Number of bootstrap resamples (the suite's default is 2,000). */
@@ -9,6 +10,8 @@ export interface BootstrapOptions {
   seed: number
   /** Confidence level; 0.95 when absent. */
   level?: number
+  /** How the means' replicates are computed (bootstrapMeanIntervals): on this thread unless a caller gives another way. */
+  resampler?: MeanResampler
 }
 
 /** Quantile with linear interpolation between order statistics (type 7 of Hyndman & Fan, numpy's default). */
@@ -103,7 +106,7 @@ export function bootstrapMeanIntervals(lists: readonly (readonly number[])[], op
     byLength.set(values.length, [...(byLength.get(values.length) ?? []), i])
   })
   const groups = [...byLength]
-  const replicates = allMeanResamples(
+  const replicates = (options.resampler ?? serialMeanResampler)(
     groups.map(([n, members]) => ({ n, columns: members.map((i) => Float64Array.from(lists[i]!)) })),
     options.seed,
     options.resamples,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Mulberry32, mulberry32 } from '../support/seeded-random.ts'
+import { Mulberry32, mulberry32 } from './seeded-random.ts'
 import { bootstrapInterval, bootstrapMeanInterval, bootstrapMeanIntervals } from './bootstrap-interval.ts'
 import { meanOrNull } from './descriptive.ts'
 import { resampleMeans } from './mean-resamples.ts'

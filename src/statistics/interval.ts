@@ -1,16 +1,3 @@
-import { z } from 'zod'
-
-/** A confidence interval for a summary metric or a difference, with the method that produced it. */
-export const IntervalSchema = z
-  .object({
-    low: z.number(),
-    high: z.number(),
-    method: z.enum(['bootstrap-percentile', 'wilson']),
-  })
-  .strict()
-
-export type Interval = z.infer<typeof IntervalSchema>
-
 /** The confidence level when none is given: 95%. */
 export const DEFAULT_LEVEL = 0.95
 

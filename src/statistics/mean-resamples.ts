@@ -1,4 +1,4 @@
-import { Mulberry32 } from '../support/seeded-random.ts'
+import { Mulberry32 } from './seeded-random.ts'
 
 /**
  * Lists of equally many values (n), resampled together: resample r draws n indices from mulberry32(seed)
@@ -31,3 +31,16 @@ export function resampleMeans(group: MeanResampleGroup, seed: number, resamples:
     }
   }
 }
+
+/** Computes every group's replicates (the `columns` given per group): the same values to the bit however it is run. */
+export type MeanResampler = (groups: readonly { n: number; columns: Float64Array[] }[], seed: number, resamples: number) => Float64Array[]
+
+/** Every group's replicates on this thread: resampleMeans over all resamples. */
+export const serialMeanResampler: MeanResampler = (groups, seed, resamples) =>
+  groups.map(({ n, columns }) => {
+    const flat = new Float64Array(n * columns.length)
+    columns.forEach((column, m) => flat.set(column, m * n))
+    const group: MeanResampleGroup = { n, lists: columns.length, columns: flat, replicates: new Float64Array(columns.length * resamples) }
+    resampleMeans(group, seed, resamples, 0, resamples, new Int32Array(n))
+    return group.replicates
+  })

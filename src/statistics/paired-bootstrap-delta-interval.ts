@@ -1,5 +1,5 @@
 import { bootstrapMeanInterval, type BootstrapOptions } from './bootstrap-interval.ts'
-import type { Interval } from './interval.ts'
+import type { Interval } from '../contract/interval-schema.ts'
 import { pairedDifferences } from './paired-differences.ts'
 
 /**

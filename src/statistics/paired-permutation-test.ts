@@ -1,4 +1,4 @@
-import { mulberry32 } from '../support/seeded-random.ts'
+import { mulberry32 } from './seeded-random.ts'
 import { pairedDifferences } from './paired-differences.ts'
 
 export interface PermutationOptions {

@@ -1,4 +1,5 @@
-import { checkLevel, DEFAULT_LEVEL, type Interval } from './interval.ts'
+import type { Interval } from '../contract/interval-schema.ts'
+import { checkLevel, DEFAULT_LEVEL } from './interval.ts'
 import { normalQuantile } from './normal-quantile.ts'
 
 /**

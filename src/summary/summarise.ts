@@ -1,4 +1,4 @@
-import { QUESTION_TYPES, ANSWERABLE_TYPES } from '../load/question-types.ts'
+import { QUESTION_TYPES, ANSWERABLE_TYPES } from '../contract/question-types.ts'
 import { DIAGNOSES, type QuestionOutcome, type Summary } from '../contract/report-schema.ts'
 import { minimumDetectableDrop } from '../statistics/minimum-detectable-drop.ts'
 import { meanOrNull, percentile, round4 } from '../statistics/descriptive.ts'

@@ -1,6 +1,6 @@
 import { bootstrapMeanIntervals } from '../statistics/bootstrap-interval.ts'
 import { STATISTICS_SEED } from '../statistics/defaults.ts'
-import type { Interval } from '../statistics/interval.ts'
+import type { Interval } from '../contract/interval-schema.ts'
 import { wilsonInterval } from '../statistics/wilson-interval.ts'
 import { round4 } from '../statistics/descriptive.ts'
 

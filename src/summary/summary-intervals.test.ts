@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadProjectConfig } from '../project/load-project-config.ts'
+import { loadProjectConfig } from '../config/load-project-config.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { NO_ANSWERS_REASON, summarise } from './summarise.ts'
 

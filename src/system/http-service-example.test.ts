@@ -7,7 +7,7 @@ import { HttpResponseSchema } from './http-contract.ts'
 import { createHttpSystem } from './http-system.ts'
 import type { SystemAnswer } from './rag-system.ts'
 import { startService, type RunningService } from './service-launcher.ts'
-import { countTextTokens } from '../support/tokenizer.ts'
+import { countTextTokens } from '../text/tokenizer.ts'
 
 /** examples/http-service: the Python service started as the suite starts it, asked its own golden set. */
 const exampleDir = fileURLToPath(new URL('../../examples/http-service/', import.meta.url))

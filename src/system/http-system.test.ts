@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { InputError } from '../load/input-error.ts'
+import { InputError } from '../contract/input-error.ts'
 import { createHttpSystem, type HttpSystemOptions } from './http-system.ts'
 import { SystemError } from './system-error.ts'
 

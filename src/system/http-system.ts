@@ -1,5 +1,5 @@
-import { InputError } from '../load/input-error.ts'
-import { retryAfterMs, retryDelay } from '../support/backoff.ts'
+import { InputError } from '../contract/input-error.ts'
+import { retryAfterMs, retryDelay } from '../model/backoff.ts'
 import { checkHttpResponse, type HttpChunk, type HttpRequest, type HttpResponse } from './http-contract.ts'
 import { packContext } from './context-packer.ts'
 import type { RagSystem, RetrievedChunk, SystemAnswer, SystemQuestion } from './rag-system.ts'
@@ -27,7 +27,7 @@ export interface HttpSystemOptions {
 
 /**
  * Statuses worth another attempt: request timeout, rate limit, server errors. Any other 4xx will fail the
- * same way again. Unlike the model client's (support/backoff.ts), 409 is not retried: a service's conflict is its answer.
+ * same way again. Unlike the model client's (model/backoff.ts), 409 is not retried: a service's conflict is its answer.
  */
 const isRetryableServiceStatus = (status: number) => status === 408 || status === 429 || status >= 500
 

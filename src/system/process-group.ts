@@ -1,4 +1,4 @@
-import { procPids, procStat } from '../support/proc-stat.ts'
+import { procPids, procStat } from './proc-stat.ts'
 
 /**
  * Liveness and signals for a process or a process group. A zombie (exited, not yet reaped by its parent)

@@ -1,4 +1,4 @@
-import type { EvalConfig } from '../config/eval-config.ts'
+import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
 
 /**

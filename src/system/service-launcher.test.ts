@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { InputError } from '../load/input-error.ts'
+import { InputError } from '../contract/input-error.ts'
 import { isProcessAlive } from './process-group.ts'
 import { startService, type RunningService, type ServiceOptions } from './service-launcher.ts'
 

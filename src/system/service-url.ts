@@ -1,4 +1,4 @@
-import { InputError } from '../load/input-error.ts'
+import { InputError } from '../contract/input-error.ts'
 
 /** A service's URL from the config; `what` names it in the error when it is not a URL. */
 export function parseServiceUrl(what: string, url: string): URL {

@@ -1,13 +1,13 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadProjectConfig } from '../project/load-project-config.ts'
+import { loadProjectConfig } from '../config/load-project-config.ts'
 import { evaluate } from '../run/evaluate.ts'
 
 const project = await loadProjectConfig()
 import { exportReportToTrec } from './export-report.ts'
 import { evaluateFiles } from './trec-eval.ts'
-import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+import { useTempDirs } from '../testing/use-temp-dirs.ts'
 
 /** Temp folders of this file's tests, removed after each test. */
 const tempDirs = useTempDirs()

@@ -4,7 +4,7 @@ import { mkdir, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import { mulberry32 } from '../support/seeded-random.ts'
+import { mulberry32 } from '../statistics/seeded-random.ts'
 
 export interface SyntheticRunOptions {
   /** Number of queries (default 10,000). */

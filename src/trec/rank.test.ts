@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { byteStringToBuffer } from './byte-string'
 import { rankResults } from './rank'
 import { parseRun, readRun } from './run'
-import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+import { useTempDirs } from '../testing/use-temp-dirs.ts'
 
 /** Temp folders of this file's tests, removed after each test. */
 const tempDirs = useTempDirs()

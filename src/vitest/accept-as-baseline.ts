@@ -1,7 +1,7 @@
 import { baselineFromReport, writeBaseline } from '../gate/baseline-files.ts'
 import { baselineDirFor } from '../gate/baseline-location.ts'
 import { evaluateGate } from '../gate/gate.ts'
-import { displayPath } from '../project/project-config.ts'
+import { displayPath } from '../config/project-config.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { writeReports } from '../report/write-report.ts'
 import type { SharedEvaluation } from './shared-evaluation.ts'

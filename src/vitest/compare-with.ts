@@ -1,7 +1,7 @@
 import { compareReports } from '../compare/compare-reports.ts'
 import { renderComparison } from '../compare/render-comparison.ts'
 import { writeComparison } from '../compare/write-comparison.ts'
-import { InputError } from '../load/input-error.ts'
+import { InputError } from '../contract/input-error.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 import type { SharedComparison, SharedEvaluation } from './shared-evaluation.ts'
 

@@ -4,10 +4,10 @@ import { ACCEPT_BASELINE, HOW_TO_CREATE_BASELINE, baselineDirFor } from '../gate
 import { GATED_METRICS } from '../gate/gated-metrics.ts'
 import { AGREEMENT_THRESHOLD } from '../calibration/agreement.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from '../gate/question-checks.ts'
-import { QUESTION_TYPES } from '../load/question-types.ts'
+import { QUESTION_TYPES } from '../contract/question-types.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import type { GateResult, MetricVerdict } from '../contract/gate-schema.ts'
-import { formatInterval, formatMetric, formatPValue } from '../support/format-table.ts'
+import { formatInterval, formatMetric, formatPValue } from '../report/format-table.ts'
 import { caseNote, planQuestionCase } from './question-case-plan.ts'
 import { receiveReportsWritten, receiveRun, type SharedEvaluation, type SharedRun } from './shared-evaluation.ts'
 // The matchers' types (the module augmentation of vitest's Assertion), without loading the schema checks.

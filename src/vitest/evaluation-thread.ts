@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import type { Worker } from 'node:worker_threads'
-import { ownModuleThread } from '../support/import-module.ts'
+import { ownModuleThread } from '../threads/own-module-thread.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 import type { EvaluationJson, ReportedEvaluation, SharedEvaluation } from './shared-evaluation.ts'
 

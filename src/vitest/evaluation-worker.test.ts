@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { filesUnder } from '../model/testing/eval-child.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
-import { useTempDirs } from '../support/testing/use-temp-dirs.ts'
+import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { runEvaluation } from './evaluation-child.ts'
 
 const temp = useTempDirs()

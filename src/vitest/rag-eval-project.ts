@@ -2,7 +2,7 @@ import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { TestProjectInlineConfiguration } from 'vitest/config'
 import type { Vitest } from 'vitest/node'
-import type { RagEvalConfig } from '../project/project-config.ts'
+import type { RagEvalConfig } from '../config/project-config.ts'
 import type { Shard } from '../run/shard-assignment.ts'
 import { plainlyEvaluates } from './early-start.ts'
 import { discardPrewarmedThread, prewarmEvaluationThread } from './evaluation-thread.ts'
@@ -94,7 +94,7 @@ export function ragEval(options: RagEvalOptions = {}): TestProjectInlineConfigur
 /** The config file, corpus, golden set, baseline and the system's folder: what a watch-mode rerun depends on. */
 async function watchedInputs(vitest: Vitest, provided: RagEvalProjectOptions): Promise<string[]> {
   // Through Vitest's module runner, as it loads a global setup: not a part of the config's bundle.
-  const { loadProjectConfig } = await vitest.import<typeof import('../project/load-project-config.ts')>(`${HERE}/../project/load-project-config.${EXT}`)
+  const { loadProjectConfig } = await vitest.import<typeof import('../config/load-project-config.ts')>(`${HERE}/../config/load-project-config.${EXT}`)
   const project = await loadProjectConfig({ configFile: provided.config, overrides: provided.inline })
   const system = typeof project.system === 'string' && project.system !== 'builtin' ? [dirname(project.system)] : []
   const http = typeof project.system === 'object' && 'http' in project.system && project.system.http.command ? [project.root] : []

@@ -1,6 +1,6 @@
-import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { questionJson, type QuestionLayout } from '../golden-set-text.ts'
-import { jsonSpans, type Span } from '../json-spans.ts'
+import { jsonSpans, type Span } from '../../files/json-spans.ts'
 
 function lineStart(text: string, offset: number): number {
   return text.lastIndexOf('\n', offset - 1) + 1

@@ -1,6 +1,6 @@
 import { checkbox, confirm, input, select } from '@inquirer/prompts'
 import type { CorpusDocument } from '../../load/corpus.ts'
-import { QUESTION_TYPES, type QuestionType } from '../../load/question-types.ts'
+import { QUESTION_TYPES, type QuestionType } from '../../contract/question-types.ts'
 import { checkAnswerDocs, checkGoldAnswer, checkId, checkQuestionText } from './question-draft.ts'
 
 /** What each type means, shown under the type choice. */

@@ -1,6 +1,6 @@
 import type { CorpusDocument } from '../../load/corpus.ts'
-import { GoldenQuestionSchema, QuestionTypeSchema, type GoldenQuestion } from '../../load/golden-set-schema.ts'
-import { type QuestionType } from '../../load/question-types.ts'
+import { GoldenQuestionSchema, QuestionTypeSchema, type GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import { type QuestionType } from '../../contract/question-types.ts'
 import { nextQuestionId } from '../question-ids.ts'
 
 /**

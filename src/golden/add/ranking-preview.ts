@@ -1,8 +1,8 @@
-import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
-import { formatTable } from '../../support/format-table.ts'
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import { formatTable } from '../../report/format-table.ts'
 import { contextHit } from '../../scoring/retrieval/context-hit.ts'
 import type { RagSystem } from '../../system/rag-system.ts'
-import { contentTerms } from '../../system/text-analyzer.ts'
+import { contentTerms } from '../../text/text-analyzer.ts'
 
 /** How many ranked chunks the preview shows. */
 export const PREVIEW_DEPTH = 10

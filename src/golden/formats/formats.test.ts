@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { loadCorpus } from '../../load/corpus.ts'
 import { loadGoldenSet } from '../../load/golden-set.ts'
-import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { PLACEHOLDER_GOLD_ANSWER } from '../lint/placeholder-gold-answer.ts'
 import { finishImport, type ImportResult } from './imported-question.ts'
 import { exportJsonlGold, importJsonlGold } from './jsonl-gold.ts'
 import { exportRagas, importRagas } from './ragas.ts'
 import { exportQrels, importTrec } from './trec-qrels.ts'
 import { exportTopics, parseTopics } from './trec-topics.ts'
-import { failureMessage as failure } from '../../support/testing/failure-message.ts'
+import { failureMessage as failure } from '../../testing/failure-message.ts'
 
 const docs = loadCorpus('fixtures/golden-lint/corpus')
 /** Every type, a governing document and notes: what the formats must carry or say they cannot. */

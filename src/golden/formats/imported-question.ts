@@ -1,8 +1,8 @@
 import type { CorpusDocument } from '../../load/corpus.ts'
 import { validateGoldenSet } from '../../load/golden-set.ts'
-import { GoldenQuestionSchema, type GoldenQuestion, type UserContext } from '../../load/golden-set-schema.ts'
-import { type QuestionType } from '../../load/question-types.ts'
-import { InputError } from '../../load/input-error.ts'
+import { GoldenQuestionSchema, type GoldenQuestion, type UserContext } from '../../contract/golden-set-schema.ts'
+import { type QuestionType } from '../../contract/question-types.ts'
+import { InputError } from '../../contract/input-error.ts'
 
 /** A document a record names as a source, and where. */
 export interface SourceRef {

@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import { QuestionTypeSchema, UserContextSchema, type GoldenQuestion } from '../../load/golden-set-schema.ts'
-import { type QuestionType } from '../../load/question-types.ts'
+import { QuestionTypeSchema, UserContextSchema, type GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import { type QuestionType } from '../../contract/question-types.ts'
 import { assignQuestionIds } from '../question-ids.ts'
 import type { ImportResult } from './imported-question.ts'
-import { parseRecords } from './read-records.ts'
+import { parseRecords } from '../../files/read-records.ts'
 
 /**
  * One line of the JSONL gold format: `{"question", "gold_answer", "gold_sources": [doc ids], "type":

@@ -1,10 +1,10 @@
 import { z } from 'zod'
 import type { CorpusDocument } from '../../load/corpus.ts'
-import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { assignQuestionIds } from '../question-ids.ts'
 import { createContextMatcher } from './context-matcher.ts'
 import type { ImportResult, SourceRef, UnmatchedContext } from './imported-question.ts'
-import { parseRecords } from './read-records.ts'
+import { parseRecords } from '../../files/read-records.ts'
 
 const contexts = z.array(z.string()).nullable().optional()
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
-import { InputError } from '../../load/input-error.ts'
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import { InputError } from '../../contract/input-error.ts'
 import { PLACEHOLDER_GOLD_ANSWER } from '../lint/placeholder-gold-answer.ts'
 import type { ImportResult } from './imported-question.ts'
 import { parseTopics } from './trec-topics.ts'

@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
-import { InputError } from '../../load/input-error.ts'
-import { parseJsonText } from '../../load/read-json-file.ts'
-import { jsonSpans, lineAt } from '../json-spans.ts'
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import { InputError } from '../../contract/input-error.ts'
+import { parseJsonText } from '../../files/read-json-file.ts'
+import { jsonSpans, lineAt } from '../../files/json-spans.ts'
 
 /** A topics file as a JSON map: question id -> question text. */
 export const TopicsMapSchema = z.record(z.string().min(1, 'expected a query id'), z.string().trim().min(1, 'expected the question text'))

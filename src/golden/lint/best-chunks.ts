@@ -1,7 +1,7 @@
-import type { EvalConfig } from '../../config/eval-config.ts'
+import type { EvalConfig } from '../../contract/eval-config-schema.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
-import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
-import { createBuiltinSystem } from '../../system/builtin-system.ts'
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import { createBuiltinSystem } from '../../builtin/builtin-system.ts'
 import type { BestChunk } from './none-too-easy.ts'
 
 /**

@@ -1,5 +1,5 @@
 import type { CorpusDocument } from '../../load/corpus.ts'
-import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { finding, type Finding } from './finding.ts'
 
 function supersededIds(doc: CorpusDocument): string[] {

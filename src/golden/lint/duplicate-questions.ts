@@ -1,5 +1,5 @@
-import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
-import { contentTerms } from '../../system/text-analyzer.ts'
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import { contentTerms } from '../../text/text-analyzer.ts'
 import { finding, type Finding } from './finding.ts'
 
 /** Content-term Jaccard similarity at or above which two questions are near-duplicates. */

@@ -7,7 +7,7 @@ export type Severity = 'error' | 'warning'
  */
 export const RULES = {
   'invalid-json': { severity: 'error', summary: 'the file is not valid JSON' },
-  schema: { severity: 'error', summary: 'a field breaks the golden-set schema (src/load/golden-set-schema.ts)' },
+  schema: { severity: 'error', summary: 'a field breaks the golden-set schema (src/contract/golden-set-schema.ts)' },
   'duplicate-id': { severity: 'error', summary: 'two questions share an id' },
   'unknown-doc': { severity: 'error', summary: 'an answer document is not in the corpus' },
   'duplicate-question': { severity: 'error', summary: 'a question repeats or nearly repeats an earlier one' },

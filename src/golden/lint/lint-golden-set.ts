@@ -1,5 +1,5 @@
 import type { CorpusDocument } from '../../load/corpus.ts'
-import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { contradictionWithoutGoverning } from './contradiction-without-governing.ts'
 import { duplicateQuestions } from './duplicate-questions.ts'
 import { RULE_IDS, type Finding, type RuleId } from './finding.ts'

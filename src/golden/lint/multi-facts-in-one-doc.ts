@@ -1,6 +1,6 @@
 import type { CorpusDocument } from '../../load/corpus.ts'
-import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
-import { contentTerms } from '../../system/text-analyzer.ts'
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import { contentTerms } from '../../text/text-analyzer.ts'
 import { documentText, states, type TextEvidence } from './answer-facts.ts'
 import { finding, type Finding } from './finding.ts'
 import { describeFact, goldFacts } from './unsupported-facts.ts'

@@ -1,4 +1,4 @@
-import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { finding, type Finding } from './finding.ts'
 
 /** What `pnpm golden:import` writes when the source format carries no answer (TREC qrels). */

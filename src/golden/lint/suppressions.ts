@@ -1,4 +1,4 @@
-import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import type { Finding } from './finding.ts'
 
 const MARKER = /lint-ignore:\s*([a-z-]+(?:\s*,\s*[a-z-]+)*)/g

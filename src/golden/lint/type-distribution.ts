@@ -1,5 +1,5 @@
-import { QuestionTypeSchema, type GoldenQuestion } from '../../load/golden-set-schema.ts'
-import { QUESTION_TYPES, type QuestionType } from '../../load/question-types.ts'
+import { QuestionTypeSchema, type GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import { QUESTION_TYPES, type QuestionType } from '../../contract/question-types.ts'
 import { finding, type Finding } from './finding.ts'
 
 export type TypeFloors = Record<QuestionType, number>

@@ -1,5 +1,5 @@
 import type { CorpusDocument } from '../../load/corpus.ts'
-import type { GoldenQuestion } from '../../load/golden-set-schema.ts'
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { documentText, extractFacts, states, textEvidence, type Fact, type TextEvidence } from './answer-facts.ts'
 import { finding, type Finding } from './finding.ts'
 

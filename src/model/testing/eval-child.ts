@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { useTempDirs } from '../../support/testing/use-temp-dirs.ts'
-import { loadProjectConfig } from '../../project/load-project-config.ts'
-import type { ProjectConfig } from '../../project/project-config.ts'
+import { useTempDirs } from '../../testing/use-temp-dirs.ts'
+import { loadProjectConfig } from '../../config/load-project-config.ts'
+import type { ProjectConfig } from '../../config/project-config.ts'
 import { ReportSchema, type Report } from '../../contract/report-schema.ts'
 
 /** Test helpers for the model modes: temp folders, the eval CLI as a child process, reports, file scans. */

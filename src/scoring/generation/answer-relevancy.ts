@@ -1,4 +1,4 @@
-import { contentTerms } from '../../system/text-analyzer.ts'
+import { contentTerms } from '../../text/text-analyzer.ts'
 import type { MetricResult } from './metric-result.ts'
 
 export type RelevancyStatus = 'scored' | 'refusal' | 'no-answer' | 'empty-question' | 'judge-error'

@@ -1,4 +1,4 @@
-import { splitSentences } from '../../system/sentences.ts'
+import { splitSentences } from '../../text/sentences.ts'
 
 /**
  * Splits an answer into claims, one statement each: its sentences (list items each a sentence;

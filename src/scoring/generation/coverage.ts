@@ -1,4 +1,4 @@
-import { contentTerms } from '../../system/text-analyzer.ts'
+import { contentTerms } from '../../text/text-analyzer.ts'
 import { extractNumbers, keyFacts } from './key-facts.ts'
 import type { MetricResult } from './metric-result.ts'
 

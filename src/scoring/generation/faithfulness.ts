@@ -1,4 +1,4 @@
-import { contentTerms } from '../../system/text-analyzer.ts'
+import { contentTerms } from '../../text/text-analyzer.ts'
 import { splitClaims } from './claims.ts'
 import { extractNumbers } from './key-facts.ts'
 import { ratio, type MetricResult } from './metric-result.ts'

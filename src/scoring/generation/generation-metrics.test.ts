@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { REFUSAL_SENTENCE } from '../../system/extractive-answerer.ts'
+import { REFUSAL_SENTENCE } from '../../builtin/extractive-answerer.ts'
 import { lexicalAnswerRelevancy } from './answer-relevancy.ts'
 import { splitClaims } from './claims.ts'
 import { contradictionHandled } from './contradiction-handled.ts'

@@ -1,4 +1,4 @@
-import { contentTerms } from '../../system/text-analyzer.ts'
+import { contentTerms } from '../../text/text-analyzer.ts'
 
 /**
  * Numbers of a text, normalised so that the same quantity written differently compares equal:

@@ -1,4 +1,4 @@
-import type { QuestionType } from '../../load/question-types.ts'
+import type { QuestionType } from '../../contract/question-types.ts'
 
 export interface HitInput {
   type: QuestionType

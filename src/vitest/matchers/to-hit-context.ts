@@ -1,4 +1,4 @@
-import type { QuestionType } from '../../load/question-types.ts'
+import type { QuestionType } from '../../contract/question-types.ts'
 import { contextHit } from '../../scoring/retrieval/context-hit.ts'
 import { describeEvidence, type QuestionEvidence } from './evidence.ts'
 import type { MatcherVerdict } from './verdict.ts'

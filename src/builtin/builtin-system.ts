@@ -1,0 +1,102 @@
+import type { EvalConfig } from '../contract/eval-config-schema.ts'
+import type { CorpusDocument } from '../load/corpus.ts'
+import { chunkCorpus, type Chunk } from './chunker.ts'
+import { packContext } from '../system/context-packer.ts'
+import { buildBm25Index, type Bm25Index } from './bm25-index.ts'
+import { createRetriever } from './create-retriever.ts'
+import { extractiveAnswer } from './extractive-answerer.ts'
+import type { RagSystem, RetrievedChunk, SystemAnswer } from '../system/rag-system.ts'
+import { DEFAULT_RETRIEVER_OPTIONS, type RetrieverOptions } from '../contract/retriever-options.ts'
+import { chunkTermFrequencies } from './chunk-term-frequencies.ts'
+
+export interface BuiltinSystem extends RagSystem {
+  readonly chunks: readonly Chunk[]
+  /** What it built from the corpus (`built` itself when that held every part it needed). */
+  readonly built: BuiltCorpus
+}
+
+/**
+ * Answers a question from the context packed for it: the offline extractive answerer by default, Claude
+ * (builtin/claude-answerer.ts) in the model modes. Injected, so the retrieval and packing stay one code path.
+ */
+export type Answerer = (question: { id: string; question: string }, context: readonly RetrievedChunk[]) => Promise<string>
+
+type BuiltinOptions = Pick<EvalConfig, 'chunkTokens' | 'chunkOverlap' | 'rankDepth' | 'budgetTokens' | 'refusalThreshold' | 'answerSentences'> & {
+  /** Answer the questions (false: retrieval only, the per-commit tier). */
+  generate: boolean
+  /** Who answers; the offline extractive answerer when absent. */
+  answerer?: Answerer | undefined
+  /** How chunks are ranked; today's BM25 (DEFAULT_RETRIEVER_OPTIONS) when absent. */
+  retrieval?: RetrieverOptions | undefined
+  /** The corpus as a run with the same corpus and options built it (BuiltCorpus); built afresh when absent. */
+  built?: BuiltCorpus | null | undefined
+}
+
+/** The offline extractive answerer, weighing terms by inverse document frequency over chunks, log(1 + N / df) (0 for a term no chunk has). */
+function extractiveAnswerer(chunkCount: number, df: ReadonlyMap<string, number>, options: BuiltinOptions): Answerer {
+  const idf = (term: string) => {
+    const count = df.get(term)
+    return count === undefined ? 0 : Math.log(1 + chunkCount / count)
+  }
+  return async (question, context) =>
+    extractiveAnswer(question.question, context, idf, { refusalThreshold: options.refusalThreshold, maxSentences: options.answerSentences }).answer
+}
+
+/**
+ * What the built-in system computes from the corpus alone, before any question, so a run over an unchanged
+ * corpus can reuse it (builtin/built-corpus-cache.ts): the chunks, their BM25 index, and the offline answerer's
+ * document frequencies (null when no run that built it answered offline).
+ */
+export interface BuiltCorpus {
+  chunks: Chunk[]
+  bm25: Bm25Index
+  answererDf: ReadonlyMap<string, number> | null
+}
+
+/** Whether the system answers with the offline extractive answerer, whose term frequencies are part of the built corpus. */
+export function answersOffline(options: Pick<BuiltinOptions, 'generate' | 'answerer'>): boolean {
+  return options.generate && options.answerer === undefined
+}
+
+/** The corpus built for these options: the parts `reuse` holds (made from the same corpus and options) taken as they are, the rest computed. */
+function buildCorpus(corpus: readonly CorpusDocument[], options: BuiltinOptions, reuse: BuiltCorpus | null): BuiltCorpus {
+  const chunks = reuse?.chunks ?? chunkCorpus(corpus, options)
+  const bm25 = reuse?.bm25 ?? buildBm25Index(chunks, options.retrieval ?? DEFAULT_RETRIEVER_OPTIONS)
+  const answererDf = reuse?.answererDf ?? (answersOffline(options) ? chunkTermFrequencies(chunks) : null)
+  return reuse !== null && answererDf === reuse.answererDf ? reuse : { chunks, bm25, answererDf }
+}
+
+/**
+ * The built-in baseline system: heading-aware chunks, BM25 (or hybrid) ranking, the context packer, and (unless
+ * retrieval only) an answerer: the offline extractive one, or the one injected (Claude in the model modes).
+ */
+export function createBuiltinSystem(corpus: readonly CorpusDocument[], options: BuiltinOptions): BuiltinSystem {
+  const built = buildCorpus(corpus, options, options.built ?? null)
+  const { chunks } = built
+  const retrieval = options.retrieval ?? DEFAULT_RETRIEVER_OPTIONS
+  const retriever = createRetriever(chunks, retrieval, built.bm25)
+  const chunkCountByDoc = new Map<string, number>()
+  for (const chunk of chunks) chunkCountByDoc.set(chunk.docId, (chunkCountByDoc.get(chunk.docId) ?? 0) + 1)
+  const answerer = options.generate ? (options.answerer ?? extractiveAnswerer(chunks.length, built.answererDf!, options)) : null
+  return {
+    name: `builtin-${retrieval.kind}`,
+    chunks,
+    built,
+    chunkCountByDoc,
+    async answer(question): Promise<SystemAnswer> {
+      const started = performance.now()
+      const ranked: RetrievedChunk[] = retriever.search(question.question, options.rankDepth).map(({ chunk, score }) => ({
+        chunkId: chunk.chunkId,
+        docId: chunk.docId,
+        score,
+        tokens: chunk.tokens,
+        text: chunk.text,
+      }))
+      const context = packContext(ranked, options.budgetTokens)
+      const retrieved = performance.now()
+      if (!answerer) return { ranked, context, timingsMs: { retrieve: retrieved - started } }
+      const answer = await answerer(question, context)
+      return { ranked, context, answer, timingsMs: { retrieve: retrieved - started, generate: performance.now() - retrieved } }
+    },
+  }
+}

@@ -1,0 +1,191 @@
+import type { CorpusDocument } from '../load/corpus.ts'
+import { countTextTokens, splitByTokens } from '../text/tokenizer.ts'
+import { sentenceSegments } from '../text/sentence-segments.ts'
+
+export interface Chunk {
+  /** `<docId>#<n>`, n from 1 in document order. */
+  chunkId: string
+  docId: string
+  /** Position in the whole corpus, for stable tie-breaking. */
+  ordinal: number
+  /** Heading path, e.g. "Trace Sampling > Tail sampling". */
+  heading: string
+  /** The heading path line, then the section text. */
+  text: string
+  tokens: number
+}
+
+export interface ChunkOptions {
+  chunkTokens: number
+  chunkOverlap: number
+}
+
+/** A sentence, list item or table row: the pieces a chunk is made of, never cut when avoidable. */
+interface Unit {
+  text: string
+  /** Joins the unit to the one before it: " " inside a paragraph, "\n" between lines and paragraphs. */
+  separator: string
+  tokens: number
+}
+
+interface Section {
+  heading: string
+  units: Unit[]
+}
+
+const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/
+const LINE_ITEM = /^\s*(?:[-*+]\s|\d+[.)]\s|\|)/
+
+/** A paragraph's units: its lines when it is a list or a table, else its sentences; each with its token count. */
+function unitsOfParagraph(lines: readonly string[]): Unit[] {
+  const units: Unit[] = []
+  const add = (text: string, separator: string) => {
+    if (text.length > 0) units.push({ text, separator, tokens: countTextTokens(separator + text) })
+  }
+  if (lines.every((line) => LINE_ITEM.test(line)) || lines.some((line) => line.trimStart().startsWith('|'))) {
+    for (const line of lines) add(line.trim(), '\n')
+  } else {
+    const segments = sentenceSegments(lines.map((line) => line.trim()).join(' '))
+    for (let i = 0; i < segments.length; i++) add(segments[i]!.trim(), i === 0 ? '\n' : ' ')
+  }
+  return units
+}
+
+/** Splits a Markdown body into sections at headings (outside code fences), each with its heading path. */
+function sectionsOf(doc: CorpusDocument): Section[] {
+  const sections: Section[] = []
+  const path: string[] = []
+  let current: Section = { heading: doc.title, units: [] }
+  let paragraph: string[] = []
+  let inFence = false
+  const flushParagraph = () => {
+    if (paragraph.length > 0) current.units.push(...unitsOfParagraph(paragraph))
+    paragraph = []
+  }
+  for (const line of doc.body.split(/\r?\n/)) {
+    if (line.trimStart().startsWith('```')) inFence = !inFence
+    const heading = inFence ? null : HEADING.exec(line)
+    if (heading) {
+      flushParagraph()
+      if (current.units.length > 0) sections.push(current)
+      const level = heading[1]!.length
+      path.length = Math.max(0, level - 1)
+      path[level - 1] = heading[2]!
+      const trail = path.filter((part) => part && part !== doc.title)
+      current = { heading: [doc.title, ...trail].join(' > '), units: [] }
+    } else if (line.trim() === '') {
+      flushParagraph()
+    } else {
+      paragraph.push(line)
+    }
+  }
+  flushParagraph()
+  if (current.units.length > 0) sections.push(current)
+  return sections
+}
+
+/**
+ * Whether o200k's pre-tokenizer cuts `left + right` into the pieces of `left` followed by those of
+ * `right`, so their token counts add up. No piece of its pattern reaches from a non-space character
+ * into a following space (a space only ever opens a piece), nor from a letter or digit into a following
+ * newline (a newline joins only whitespace, or punctuation before it: ".\n" is one piece); and the
+ * pattern never looks back, so `right` is cut as on its own.
+ */
+function joinsCleanly(left: string, right: string): boolean {
+  if (right.startsWith(' ')) return left.length > 0 && !/\s/.test(left[left.length - 1]!)
+  if (right.startsWith('\n')) return /[0-9A-Za-z]$/.test(left)
+  return false
+}
+
+/**
+ * countTextTokens of the chunk text `heading + "\n" + text of units[0] + separator + text of units[1] ...`
+ * from the counts already made: the heading's, and each unit's with its separator, wherever the parts
+ * join cleanly (joinsCleanly); parts that do not (a newline after a sentence's period) are counted together.
+ */
+function joinedTokenCount(heading: string, headingTokens: number, units: readonly Unit[]): number {
+  let total = 0
+  let group = heading
+  let groupTokens: number | null = headingTokens
+  units.forEach((unit, i) => {
+    const separator = i === 0 ? '\n' : unit.separator
+    const part = separator + unit.text
+    const known = separator === unit.separator ? unit.tokens : null
+    if (joinsCleanly(group, part)) {
+      total += groupTokens ?? countTextTokens(group)
+      group = part
+      groupTokens = known
+    } else {
+      group += part
+      groupTokens = null
+    }
+  })
+  return total + (groupTokens ?? countTextTokens(group))
+}
+
+/**
+ * Cuts a document into chunks of at most about `chunkTokens` tokens. Heading-aware: a chunk never spans
+ * two sections and starts with its heading path (which counts towards its size). Sentences, list items
+ * and table rows are kept whole; only a single unit longer than a chunk is cut, by tokens. Consecutive
+ * chunks of a section share up to `chunkOverlap` tokens of whole trailing units.
+ */
+export function chunkDocument(doc: CorpusDocument, options: ChunkOptions, firstOrdinal = 0): Chunk[] {
+  const chunks: Chunk[] = []
+  for (const section of sectionsOf(doc)) {
+    const headingLine = section.heading
+    const headingTokens = countTextTokens(headingLine)
+    const room = Math.max(1, options.chunkTokens - headingTokens)
+    const units = section.units.flatMap((unit) =>
+      unit.tokens <= room
+        ? [unit]
+        : splitByTokens(unit.text, room - 1).map((text) => ({ text, separator: ' ', tokens: countTextTokens(' ' + text) })),
+    )
+    let current: Unit[] = []
+    let size = 0
+    let fresh = 0
+    const emit = () => {
+      const text = headingLine + current.map((unit, i) => (i === 0 ? '\n' : unit.separator) + unit.text).join('')
+      chunks.push({
+        chunkId: `${doc.id}#${chunks.length + 1}`,
+        docId: doc.id,
+        ordinal: firstOrdinal + chunks.length,
+        heading: headingLine,
+        text,
+        tokens: joinedTokenCount(headingLine, headingTokens, current),
+      })
+    }
+    for (const unit of units) {
+      if (size + unit.tokens > room && fresh > 0) {
+        emit()
+        // Carry whole trailing units into the next chunk, up to the overlap and leaving room for `unit`.
+        const carried: Unit[] = []
+        let carriedSize = 0
+        for (let i = current.length - 1; i >= 0; i--) {
+          const candidate = current[i]!
+          if (carriedSize + candidate.tokens > options.chunkOverlap || carriedSize + candidate.tokens + unit.tokens > room) break
+          carried.unshift(candidate)
+          carriedSize += candidate.tokens
+        }
+        current = carried
+        size = carriedSize
+        fresh = 0
+      }
+      current.push(unit)
+      size += unit.tokens
+      fresh++
+    }
+    if (fresh > 0) emit()
+  }
+  return chunks
+}
+
+/** Chunks every document of a corpus, in corpus order; `each` sees every chunk as it is cut. */
+export function chunkCorpus(docs: readonly CorpusDocument[], options: ChunkOptions, each?: (chunk: Chunk) => void): Chunk[] {
+  const chunks: Chunk[] = []
+  for (const doc of docs) {
+    for (const chunk of chunkDocument(doc, options, chunks.length)) {
+      chunks.push(chunk)
+      each?.(chunk)
+    }
+  }
+  return chunks
+}

@@ -1,0 +1,84 @@
+import { splitSentences } from '../text/sentences.ts'
+import { contentTerms } from '../text/text-analyzer.ts'
+
+/** The one sentence the offline answerer says when the context does not support an answer. */
+export const REFUSAL_SENTENCE = 'I could not find the answer to this question in the provided material.'
+
+export interface AnswererOptions {
+  /** Refuse when the chosen sentences cover less than this share of the question (IDF-weighted). */
+  refusalThreshold: number
+  /** At most this many sentences in an answer. */
+  maxSentences: number
+}
+
+export interface ExtractiveAnswer {
+  answer: string
+  refused: boolean
+  /** IDF-weighted share of the question's content terms the chosen sentences (and their headings) cover. */
+  support: number
+}
+
+interface Candidate {
+  text: string
+  order: number
+  score: number
+}
+
+/** The question's distinct content terms: the position of each, its IDF weight, and a flag each for weightOf. */
+interface AskedTerms {
+  index: Map<string, number>
+  weights: readonly number[]
+  present: Uint8Array
+}
+
+/**
+ * The summed weight of the asked terms found among a sentence's terms and its heading's: flags, not a Set
+ * of the sentence's terms (scoring meets every sentence of every context), summed in the question's order
+ * as a sum over the asked terms is, so the same float whatever the sentence's word order.
+ */
+function weightOf(asking: AskedTerms, headingTerms: readonly string[], terms: readonly string[]): number {
+  const { index, weights, present } = asking
+  present.fill(0)
+  for (const term of headingTerms) {
+    const k = index.get(term)
+    if (k !== undefined) present[k] = 1
+  }
+  for (const term of terms) {
+    const k = index.get(term)
+    if (k !== undefined) present[k] = 1
+  }
+  let sum = 0
+  for (let k = 0; k < weights.length; k++) sum += present[k] === 1 ? weights[k]! : 0
+  return sum
+}
+
+/**
+ * The offline answerer: extractive, so everything it says is lifted verbatim from the context.
+ * Each context sentence is scored by the IDF-weighted share of the question's content terms it (or its
+ * chunk's heading path) contains; the best sentences (at most maxSentences, each scoring at least half
+ * the best) form the answer in context order, which keeps it readable. When they cover less than
+ * refusalThreshold of the question (rare question terms weigh most, so a question about something the
+ * corpus never mentions is refused), it refuses with REFUSAL_SENTENCE instead.
+ */
+export function extractiveAnswer(question: string, context: readonly { text: string }[], idf: (term: string) => number, options: AnswererOptions): ExtractiveAnswer {
+  const asked = [...new Set(contentTerms(question))]
+  const weights = asked.map((term) => idf(term))
+  const totalWeight = weights.reduce((sum, weight) => sum + weight, 0)
+  const asking: AskedTerms = { index: new Map(asked.map((term, k) => [term, k])), weights, present: new Uint8Array(asked.length) }
+  const candidates: Candidate[] = []
+  for (const chunk of context) {
+    // The first line is the heading path (its terms count for every sentence), the rest the body.
+    const newline = chunk.text.indexOf('\n')
+    const headingTerms = contentTerms(newline === -1 ? chunk.text : chunk.text.slice(0, newline))
+    for (const sentence of newline === -1 ? [] : splitSentences(chunk.text.slice(newline + 1))) {
+      candidates.push({ text: sentence, order: candidates.length, score: totalWeight === 0 ? 0 : weightOf(asking, headingTerms, contentTerms(sentence)) / totalWeight })
+    }
+  }
+  const ranked = candidates.sort((a, b) => b.score - a.score || a.order - b.order)
+  const best = ranked[0]?.score ?? 0
+  const chosen = ranked.filter((c) => c.score > 0 && c.score >= best / 2).slice(0, options.maxSentences)
+  const support = best
+  if (chosen.length === 0 || support < options.refusalThreshold) return { answer: REFUSAL_SENTENCE, refused: true, support }
+  const answer = [...new Set(chosen.sort((a, b) => a.order - b.order).map((c) => c.text))].join(' ')
+  return { answer, refused: false, support }
+}

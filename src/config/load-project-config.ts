@@ -1,0 +1,64 @@
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { InputError } from '../contract/input-error.ts'
+import { importModule } from './import-module.ts'
+import { resolveProjectConfig, type ProjectConfig } from './project-config.ts'
+
+/** The config file names looked for at the project root, in this order. */
+const CONFIG_FILE_NAMES = ['rag-eval.config.ts', 'rag-eval.config.mts', 'rag-eval.config.js', 'rag-eval.config.mjs'] as const
+
+/** The config file to read: `--config`, else RAG_EVAL_CONFIG, else the first CONFIG_FILE_NAMES in `cwd`; null when there is none. */
+function findConfigFile(options: { configFile?: string | undefined; cwd: string; env: NodeJS.ProcessEnv }): string | null {
+  const given = options.configFile ?? (options.env.RAG_EVAL_CONFIG || undefined)
+  if (given !== undefined) {
+    const file = resolve(options.cwd, given)
+    const from = options.configFile !== undefined ? '--config' : 'RAG_EVAL_CONFIG'
+    if (!existsSync(file)) throw new InputError(`${from} ${given}: config file not found`)
+    if (statSync(file).isDirectory()) throw new InputError(`${from} ${given}: expected a config file, found a folder`)
+    return file
+  }
+  for (const name of CONFIG_FILE_NAMES) {
+    const file = resolve(options.cwd, name)
+    if (existsSync(file)) return file
+  }
+  return null
+}
+
+/** `file:line:column field "name"` of the first `name:` in the config's text, so an error points into the file. */
+function fieldLocator(file: string, text: string): (field: string) => string {
+  return (field) => {
+    const match = new RegExp(`(^|[\\s{,])(['"]?)${field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\2\\s*:`, 'm').exec(text)
+    if (!match) return `${file} field "${field}"`
+    const offset = match.index + match[1]!.length
+    const before = text.slice(0, offset)
+    const line = before.split('\n').length
+    return `${file}:${line}:${offset - before.lastIndexOf('\n')} field "${field}"`
+  }
+}
+
+/**
+ * Reads and validates rag-eval.config.ts (TypeScript or JavaScript, without tsx in the user's project),
+ * resolving its paths against the file's folder. `overrides` (ragEval()'s inline options) win over the
+ * file's fields; with overrides and no config file, they are the whole config, rooted at `cwd`. The
+ * environment overrides are applied per run.
+ */
+export async function loadProjectConfig(
+  options: { configFile?: string | undefined; cwd?: string; env?: NodeJS.ProcessEnv; overrides?: Record<string, unknown> | undefined } = {},
+): Promise<ProjectConfig> {
+  const env = options.env ?? process.env
+  const cwd = options.cwd ?? process.cwd()
+  const overrides = options.overrides ?? {}
+  const file = findConfigFile({ configFile: options.configFile, cwd, env })
+  if (file === null) {
+    if (Object.keys(overrides).length > 0) return resolveProjectConfig(overrides, { root: cwd, source: 'ragEval() options', env })
+    throw new InputError(`no ${CONFIG_FILE_NAMES[0]} in ${cwd}; create one with \`rag-eval init\`, or name it with --config <file> or RAG_EVAL_CONFIG`)
+  }
+  let exported: unknown
+  try {
+    exported = await importModule(file)
+  } catch (error) {
+    throw new InputError(`${file}: the config file failed to load: ${(error as Error).message.split('\n')[0]}`)
+  }
+  const values = typeof exported === 'object' && exported !== null && !Array.isArray(exported) ? { ...exported, ...overrides } : exported
+  return resolveProjectConfig(values, { root: dirname(file), source: file, env, locate: fieldLocator(file, readFileSync(file, 'utf8')) })
+}

@@ -1,0 +1,134 @@
+import { isAbsolute, relative, resolve } from 'node:path'
+import { z } from 'zod'
+import { InputError } from '../contract/input-error.ts'
+import { CorpusSpecSchema, type CorpusSpec } from '../load/corpus-spec.ts'
+import { isRagSystem, type RagSystem, type RagSystemFactory } from '../system/rag-system.ts'
+import { EvalKnobsSchema, type EvalConfig } from '../contract/eval-config-schema.ts'
+import { resolveEvalConfig } from './eval-config.ts'
+
+/** A service the suite starts before the run and stops after it (like Playwright's webServer). */
+export const HttpSystemSpecSchema = z
+  .object({
+    http: z
+      .object({
+        url: z.url({ error: 'expected the URL the suite POSTs each question to, e.g. http://127.0.0.1:8000/rag' }),
+        command: z.string().min(1).optional().describe('Starts the service, e.g. "python3 service.py"; omitted: the service is already running'),
+        readyUrl: z.url().optional().describe("Polled until it answers; default: the url's origin"),
+        timeoutMs: z.number().int().positive().optional().describe('How long to wait for the service to answer (default 30000)'),
+        cwd: z.string().optional().describe('Folder the command runs in, relative to the config file (default: its folder)'),
+        env: z.record(z.string(), z.string()).optional().describe('Extra environment for the command'),
+        reuseExisting: z.boolean().optional().describe('Use a service already answering at the url instead of failing'),
+      })
+      .strict(),
+  })
+  .strict()
+
+/**
+ * The system under test, four ways: 'builtin' (this package's BM25 system), a module path whose default
+ * export is a RagSystem or a factory, a RagSystem object (or factory) inline, or an HTTP service.
+ */
+export const SystemSpecSchema = z.union(
+  [
+    z.literal('builtin'),
+    z.string().min(1).describe('a module path (relative to the config file) whose default export is a RagSystem or a factory'),
+    HttpSystemSpecSchema,
+    z.custom<RagSystem>(isRagSystem),
+    z.custom<RagSystemFactory>((value) => typeof value === 'function'),
+  ],
+  { error: "expected 'builtin', a module path, { http: { url } }, or an object with an answer(question) method (or a factory returning one)" },
+)
+export type SystemSpec = z.output<typeof SystemSpecSchema>
+
+/** Where things are and what is evaluated: the project's part of rag-eval.config.ts (the knobs are the rest). */
+export const ProjectFieldsSchema = z
+  .object({
+    corpus: CorpusSpecSchema.nullable().prefault('corpus').describe("Documents: a folder, { dir, include, exclude }, or null when the system owns them (a vector store)"),
+    goldenSet: z.string().min(1).default('evals/golden-set.json'),
+    baseline: z.string().min(1).default('baseline').describe('Root folder of the accepted baselines (one per mode)'),
+    reports: z.string().min(1).default('reports'),
+    humanLabels: z.string().min(1).default('evals/human-labels.json').describe('People\'s labels the judge is calibrated against (absent file: uncalibrated)'),
+    prices: z.string().min(1).nullable().default(null).describe("Model price table (USD per million tokens); null: the package's own"),
+    cacheDir: z.string().min(1).default('.cache/model'),
+    recordingsDir: z.string().min(1).default('fixtures/recordings'),
+    system: SystemSpecSchema.default('builtin'),
+  })
+  .strict()
+
+/** What `defineConfig` accepts: the project fields and any knob, all optional. */
+export type RagEvalConfig = z.input<typeof ProjectFieldsSchema> & Partial<z.input<typeof EvalKnobsSchema>>
+
+/** The validated project: absolute paths, the system spec, and the knobs as written (the environment applies per run). */
+export interface ProjectConfig {
+  /** Folder the relative paths are resolved against (the config file's folder). */
+  root: string
+  /** The config file, for messages; '<inline>' when the options were passed in code. */
+  source: string
+  corpus: CorpusSpec | null
+  goldenSet: string
+  baseline: string
+  reports: string
+  humanLabels: string
+  prices: string | null
+  cacheDir: string
+  recordingsDir: string
+  system: SystemSpec
+  /** The knob values written in the config; `knobs(env)` applies the environment over them. */
+  knobValues: Record<string, unknown>
+}
+
+const PROJECT_KEYS = Object.keys(ProjectFieldsSchema.shape)
+const KNOB_KEYS = Object.keys(EvalKnobsSchema.shape)
+
+/**
+ * Validates config values (the default export of rag-eval.config.ts, or inline options) against the
+ * schema: an unknown field, a bad value or a bad environment override names the field and the file
+ * (`locate` turns a field name into `file:line:column` when the file's text is known).
+ */
+export function resolveProjectConfig(values: unknown, options: { root: string; source: string; env: NodeJS.ProcessEnv; locate?: (field: string) => string }): ProjectConfig {
+  const { root, source, env } = options
+  const where = options.locate ?? ((field: string) => `${source} field "${field}"`)
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+    throw new InputError(`${source}: expected the config object (export default defineConfig({ ... })), got ${Array.isArray(values) ? 'an array' : typeof values}`)
+  }
+  const entries = Object.entries(values)
+  const unknown = entries.map(([key]) => key).filter((key) => !PROJECT_KEYS.includes(key) && !KNOB_KEYS.includes(key))
+  if (unknown.length > 0) throw new InputError(`${where(unknown[0]!)}: unknown config field(s) ${unknown.join(', ')}; expected only ${[...PROJECT_KEYS, ...KNOB_KEYS].join(', ')}`)
+  const projectValues = Object.fromEntries(entries.filter(([key]) => PROJECT_KEYS.includes(key)))
+  const knobValues = Object.fromEntries(entries.filter(([key]) => KNOB_KEYS.includes(key)))
+  const parsed = ProjectFieldsSchema.safeParse(projectValues)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    const field = issue.path.map(String).join('.')
+    throw new InputError(`${where(String(issue.path[0] ?? ''))}${issue.path.length > 1 ? ` (${field})` : ''}: ${issue.message}`)
+  }
+  // The knobs are checked now (a bad value fails before any work) and again with each run's environment.
+  resolveEvalConfig(knobValues, env, source, where)
+  const p = parsed.data
+  const at = (path: string) => resolve(root, path)
+  const envPath = (name: string, fallback: string) => (env[name] ? resolve(env[name]!) : at(fallback))
+  return {
+    root,
+    source,
+    corpus: p.corpus === null ? null : { ...p.corpus, dir: at(p.corpus.dir) },
+    goldenSet: at(p.goldenSet),
+    baseline: at(p.baseline),
+    reports: envPath('EVAL_REPORTS_DIR', p.reports),
+    humanLabels: at(p.humanLabels),
+    prices: p.prices === null ? null : at(p.prices),
+    cacheDir: envPath('EVAL_CACHE_DIR', p.cacheDir),
+    recordingsDir: envPath('EVAL_RECORDINGS_DIR', p.recordingsDir),
+    system: typeof p.system === 'string' && p.system !== 'builtin' ? at(p.system) : p.system,
+    knobValues,
+  }
+}
+
+/** The run's knobs: the config's values under the environment's overrides. */
+export function runKnobs(project: ProjectConfig, env: NodeJS.ProcessEnv): EvalConfig {
+  return resolveEvalConfig(project.knobValues, env, project.source)
+}
+
+/** A path as reports show it: relative to the project root (stable across machines), absolute when outside it. */
+export function displayPath(project: Pick<ProjectConfig, 'root'>, path: string): string {
+  const rel = relative(project.root, path).split('\\').join('/')
+  return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? path : rel
+}

@@ -1,0 +1,40 @@
+// The worker thread of corpus-index-thread.ts: builds the BM25 index, and when asked the answerer's term
+// frequencies, of the chunk texts it is sent in corpus order, and answers once at the end (the index's
+// arrays moved, not copied). A failure is thrown: it reaches the parent's 'error' event with its message.
+import { parentPort } from 'node:worker_threads'
+import { bm25IndexBuilder, type Bm25IndexBuilder } from '../builtin/bm25-index.ts'
+import { termFrequencyCounter, type TermFrequencyCounter } from '../builtin/chunk-term-frequencies.ts'
+import type { IndexThreadReply, IndexThreadRequest } from './corpus-index-thread.ts'
+
+const port = parentPort!
+let index: Bm25IndexBuilder | null = null
+let frequencies: TermFrequencyCounter | null = null
+let claims: Int32Array | null = null
+/** Chunks seen, and those whose frequencies this thread counted (the first ones, until the parent's claim met its own). */
+let seen = 0
+let counted = 0
+
+port.on('message', (request: IndexThreadRequest) => {
+  if (request.kind === 'start') {
+    index = bm25IndexBuilder(request.options)
+    claims = request.claims
+    frequencies = claims ? termFrequencyCounter() : null
+  } else if (request.kind === 'chunks') {
+    const { texts, headings } = request
+    for (let i = 0; i < texts.length; i++, seen++) {
+      index!.add(texts[i]!, headings[i]!)
+      // The claims protocol (corpus-index-thread.ts): claim, then count unless the parent's claim reached this chunk.
+      if (claims === null || counted < seen) continue
+      Atomics.store(claims, 0, seen + 1)
+      if (Atomics.load(claims, 1) <= seen) continue
+      frequencies!.add(texts[i]!)
+      counted++
+    }
+  } else {
+    const { termIds, postingStart, postingChunk, postingWeight } = index!.finish()
+    const reply: IndexThreadReply = { terms: [...termIds.keys()], postingStart, postingChunk, postingWeight, frequencies: frequencies?.finish() ?? null, counted }
+    // The builder's arrays own their buffers (never a SharedArrayBuffer, never a view into a larger one).
+    port.postMessage(reply, [postingStart.buffer as ArrayBuffer, postingChunk.buffer as ArrayBuffer, postingWeight.buffer as ArrayBuffer])
+    port.close()
+  }
+})

@@ -11,7 +11,10 @@ export default defineConfig({
     experimental: { fsModuleCache: true },
     // The default reporter stays for people; ragEval() adds the evaluation reporter, which comes last so the
     // run ends with the metrics and the regressions table. In CI (CI set) the JSON results also feed .ci/run's summary line.
-    reporters: ['default', ...(process.env.CI ? [['json', { outputFile: 'reports/vitest-results.json' }] as ['json', { outputFile: string }]] : [])],
+    reporters: [
+      'default',
+      ...(process.env.CI ? [['json', { outputFile: 'reports/vitest-results.json' }] as ['json', { outputFile: string }]] : []),
+    ],
     // Watch mode: the evaluation runs in a child process, so no import graph sees src/; any change to it re-runs
     // (ragEval() adds the config file, corpus, golden set and baseline). Patterns match absolute paths, hence **/.
     forceRerunTriggers: [...configDefaults.forceRerunTriggers, '**/src/**/*.ts'],

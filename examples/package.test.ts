@@ -25,8 +25,10 @@ async function userProject(source?: string, extra?: string[]): Promise<TempProje
   return project
 }
 
-const vitest = (project: TempProject, args: string[], env: Record<string, string> = {}) => project.run(join(project.dir, 'node_modules/.bin/vitest'), ['run', '--reporter=verbose', ...args], env)
-const ragEval = (project: TempProject, args: string[], env: Record<string, string> = {}) => project.run(join(project.dir, 'node_modules/.bin/rag-eval'), args, env)
+const vitest = (project: TempProject, args: string[], env: Record<string, string> = {}) =>
+  project.run(join(project.dir, 'node_modules/.bin/vitest'), ['run', '--reporter=verbose', ...args], env)
+const ragEval = (project: TempProject, args: string[], env: Record<string, string> = {}) =>
+  project.run(join(project.dir, 'node_modules/.bin/rag-eval'), args, env)
 const readReport = (file: string) => ReportSchema.parse(JSON.parse(readFileSync(file, 'utf8')))
 const committed = (example: string, file: string) => readFileSync(join('examples', example, 'baseline', file), 'utf8')
 
@@ -54,7 +56,25 @@ describe('from the packed tarball, in a fresh project', () => {
 
   it('every entry point type-checks and works from the tarball: rag-vitest-eval, /config, /vitest, /matchers', async () => {
     const project = await userProject(undefined, ['typescript@5.9.3', '@types/node@20.19.43'])
-    writeFileSync(join(project.dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: false, types: ['node'] }, include: ['src'] }, null, 2))
+    writeFileSync(
+      join(project.dir, 'tsconfig.json'),
+      JSON.stringify(
+        {
+          compilerOptions: {
+            strict: true,
+            module: 'nodenext',
+            moduleResolution: 'nodenext',
+            target: 'es2022',
+            noEmit: true,
+            skipLibCheck: false,
+            types: ['node'],
+          },
+          include: ['src'],
+        },
+        null,
+        2,
+      ),
+    )
     mkdirSync(join(project.dir, 'src'))
     writeFileSync(
       join(project.dir, 'src/entries.ts'),
@@ -72,7 +92,7 @@ describe('from the packed tarball, in a fresh project', () => {
         'export const project = ragEval()',
         'export const matchers = Object.keys(ragMatchers)',
         "export const fused = fuse([[{ id: 'a' }], [{ id: 'a' }, { id: 'b' }]])",
-        "export const recall = (report: Report): number | null => report.summary.recall",
+        'export const recall = (report: Report): number | null => report.summary.recall',
         '',
       ].join('\n'),
     )
@@ -111,8 +131,16 @@ describe('from the packed tarball, in a fresh project', () => {
     expect(readFileSync(join(project.dir, 'baseline/questions.json'), 'utf8')).toBe(committed('in-process', 'questions.json'))
     const report = readReport(join(project.dir, 'reports/latest.json'))
     // The same question, asked by a manager and by an employee: only the manager gets the bonus document.
-    expect(report.questions.find((q) => q.id === 'q-003')).toMatchObject({ userContext: { role: 'manager' }, hit: true, refused: false })
-    expect(report.questions.find((q) => q.id === 'q-004')).toMatchObject({ userContext: { role: 'employee' }, refused: true, rankedDocIds: expect.not.arrayContaining(['finance/bonus-2026']) })
+    expect(report.questions.find((q) => q.id === 'q-003')).toMatchObject({
+      userContext: { role: 'manager' },
+      hit: true,
+      refused: false,
+    })
+    expect(report.questions.find((q) => q.id === 'q-004')).toMatchObject({
+      userContext: { role: 'employee' },
+      refused: true,
+      rankedDocIds: expect.not.arrayContaining(['finance/bonus-2026']),
+    })
     const gated = await vitest(project, [], { GATE: '1' })
     expect(gated.code, gated.output).toBe(0)
     const broken = await vitest(project, [], { GATE: '1', RAG_EXAMPLE_BROKEN: '1' })

@@ -179,7 +179,8 @@ async function explorerState(page: Page): Promise<{ done: boolean; entry: Status
     const spinning = items.some((item) => item.querySelector('[animate-spin]'))
     const done = /RUNNING \(0\)/.test(panel) && count('FAIL') + count('PASS') > 0 && !spinning
     const label = (item: PageElement) => item.getAttribute('aria-label') ?? ''
-    const isTest = (item: PageElement) => item.querySelector('[data-testid="btn-run-test"]')?.getAttribute('aria-label') === 'Run current test'
+    const isTest = (item: PageElement) =>
+      item.querySelector('[data-testid="btn-run-test"]')?.getAttribute('aria-label') === 'Run current test'
     const isEntry = (item: PageElement) => label(item).startsWith(`${id} [`)
     const status = (item: PageElement): Status => {
       const icon = (name: string) => item.querySelector(`[i-carbon\\:${name}]`) !== null
@@ -217,25 +218,32 @@ async function openFailingQuestion(page: Page): Promise<void> {
     await page.locator('[data-testid="explorer-item"][aria-label="the evaluation runs"]').first().click()
     const error = page.getByText(/the evaluation failed|no shared evaluation/).first()
     const reason = await error.innerText({ timeout: 10_000 }).catch(() => '(its error did not show)')
-    throw new Error(`the eval project has no question cases, its shared evaluation crashed: ${reason.split('\n').slice(0, 3).join(' ')}`)
+    throw new Error(
+      `the eval project has no question cases, its shared evaluation crashed: ${reason.split('\n').slice(0, 3).join(' ')}`,
+    )
   }
   // The explorer lists one entry per case, `<id> [<type>] <question>`: search for the id, so that only its entry is left.
   // The UI may still rebuild the tree just after the run ends and then ignore the search: type it again.
   const search = page.getByPlaceholder(/Search/)
   let last = await explorerState(page)
   let typedAt = 0
-  const status = await until(`an explorer entry "${questionId} [...]" alone (is ${questionId} in the golden set? did the eval project crash?)`, 15_000, async () => {
-    if (Date.now() - typedAt > 2_000) {
-      await search.fill('')
-      await search.fill(questionId)
-      typedAt = Date.now()
-    }
-    last = await explorerState(page)
-    return last.entry && last.entry !== 'running' && last.otherTests === 0 ? last.entry : undefined
-  }).catch((error: Error) => {
+  const status = await until(
+    `an explorer entry "${questionId} [...]" alone (is ${questionId} in the golden set? did the eval project crash?)`,
+    15_000,
+    async () => {
+      if (Date.now() - typedAt > 2_000) {
+        await search.fill('')
+        await search.fill(questionId)
+        typedAt = Date.now()
+      }
+      last = await explorerState(page)
+      return last.entry && last.entry !== 'running' && last.otherTests === 0 ? last.entry : undefined
+    },
+  ).catch((error: Error) => {
     throw new Error(`${error.message}; explorer: ${JSON.stringify(last)}`)
   })
-  if (status !== 'failed') throw new Error(`${questionId} did not fail in strict mode (its case ${status}): there is no failing question to show`)
+  if (status !== 'failed')
+    throw new Error(`${questionId} did not fail in strict mode (its case ${status}): there is no failing question to show`)
   await page.locator(`[data-testid="explorer-item"][aria-label^="${questionId} ["]`).first().click()
   // Its report: the error of the failed case, then its annotations (the evidence).
   await page.getByText('Test Annotations').waitFor({ state: 'visible', timeout: 10_000 })
@@ -297,7 +305,9 @@ async function shutdown(): Promise<void> {
 
 async function main(): Promise<void> {
   if (!existsSync(CHROMIUM)) {
-    throw new StepFailure(`${CHROMIUM} is missing: install Debian's Chromium with \`apt-get install chromium\` (as root), then re-run`)
+    throw new StepFailure(
+      `${CHROMIUM} is missing: install Debian's Chromium with \`apt-get install chromium\` (as root), then re-run`,
+    )
   }
   const port = await freePort()
   const url = `http://127.0.0.1:${port}/__vitest__/`
@@ -338,7 +348,9 @@ async function main(): Promise<void> {
   mkdirSync(dirname(outPath), { recursive: true })
   await step(`screenshot saved`, 30_000, () => page.screenshot({ path: outPath, fullPage: true, animations: 'disabled' }))
   const size = page.viewportSize()
-  log(`selected ${page.url().slice(url.length - 1)} (${notes.length} annotation${notes.length === 1 ? '' : 's'}: ${notes.map((n) => n.split('\n')[0]).join(', ')})`)
+  log(
+    `selected ${page.url().slice(url.length - 1)} (${notes.length} annotation${notes.length === 1 ? '' : 's'}: ${notes.map((n) => n.split('\n')[0]).join(', ')})`,
+  )
   log(`wrote ${outPath} (${size?.width}x${size?.height}, ${statSync(outPath).size} bytes)`)
 }
 

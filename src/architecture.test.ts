@@ -11,7 +11,9 @@ function productionFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name)
     if (entry.isDirectory()) return entry.name === 'testing' ? [] : productionFiles(path)
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.global-setup.ts') ? [path] : []
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.global-setup.ts')
+      ? [path]
+      : []
   })
 }
 
@@ -19,7 +21,9 @@ function productionFiles(dir: string): string[] {
 const imports = productionFiles(SRC).flatMap((file) =>
   [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((match) => ({
     from: relative(SRC, file).split(sep).join('/'),
-    to: relative(SRC, normalize(join(dirname(file), match[1]!))).split(sep).join('/'),
+    to: relative(SRC, normalize(join(dirname(file), match[1]!)))
+      .split(sep)
+      .join('/'),
   })),
 )
 const folderOf = (path: string) => (path.includes('/') ? path.slice(0, path.indexOf('/')) : '.')

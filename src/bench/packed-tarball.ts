@@ -12,7 +12,10 @@ export function packTarball(): { tarball: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'rag-eval-pack-'))
   const remove = () => rmSync(dir, { recursive: true, force: true })
   try {
-    execFileSync('pnpm', ['pack', '--pack-destination', dir], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CI: '' } })
+    execFileSync('pnpm', ['pack', '--pack-destination', dir], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, CI: '' },
+    })
     const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'))
     if (!tarball) throw new Error(`pnpm pack wrote no tarball into ${dir}`)
     return { tarball: join(dir, tarball), remove }

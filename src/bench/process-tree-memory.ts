@@ -28,7 +28,7 @@ function treeOf(root: number): number[] {
     if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), pid])
   }
   const tree: number[] = []
-  for (const queue = [root]; queue.length > 0; ) {
+  for (const queue = [root]; queue.length > 0;) {
     const pid = queue.pop()!
     tree.push(pid)
     queue.push(...(children.get(pid) ?? []))

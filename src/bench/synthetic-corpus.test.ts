@@ -48,7 +48,10 @@ describe('generateSyntheticCorpus', () => {
       for (const id of question.answerDocIds) {
         const docTerms = byId.get(id)
         expect(docTerms, `${question.id} -> ${id}`).toBeDefined()
-        expect(terms.some((t) => docTerms!.has(t)), `${question.id} shares no term with ${id}`).toBe(true)
+        expect(
+          terms.some((t) => docTerms!.has(t)),
+          `${question.id} shares no term with ${id}`,
+        ).toBe(true)
       }
       if (question.type === 'multi') expect(question.answerDocIds.length).toBeGreaterThanOrEqual(2)
       // An unanswerable question asks about something no document mentions.

@@ -97,7 +97,38 @@ class Rng {
 // ---------------------------------------------------------------------------------------------------
 // Vocabulary
 
-const ONSETS = ['b', 'c', 'd', 'f', 'g', 'h', 'j', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'w', 'z', 'br', 'ch', 'cl', 'dr', 'fl', 'gr', 'pl', 'pr', 'sh', 'st', 'th', 'tr']
+const ONSETS = [
+  'b',
+  'c',
+  'd',
+  'f',
+  'g',
+  'h',
+  'j',
+  'k',
+  'l',
+  'm',
+  'n',
+  'p',
+  'r',
+  's',
+  't',
+  'v',
+  'w',
+  'z',
+  'br',
+  'ch',
+  'cl',
+  'dr',
+  'fl',
+  'gr',
+  'pl',
+  'pr',
+  'sh',
+  'st',
+  'th',
+  'tr',
+]
 const NUCLEI = ['a', 'e', 'i', 'o', 'u', 'a', 'e', 'i', 'o', 'ai', 'ea', 'ou']
 const CODAS = ['', '', '', 'n', 'r', 'l', 's', 't', 'm', 'x', 'nd', 'rk', 'st', 'ng']
 
@@ -178,8 +209,32 @@ const PREPOSITIONS = ['of', 'for', 'in', 'on', 'with', 'by', 'from', 'to', 'befo
 const MODALS = ['must', 'should', 'can', 'may', 'will', 'cannot']
 const VERB_SUFFIXES = ['s', 's', 'ed', 'es', 'ing']
 const UNITS = ['minutes', 'hours', 'days', 'percent', 'requests', 'seconds', 'weeks']
-const TITLE_NOUNS = ['Policy', 'Guide', 'Overview', 'Rules', 'Limits', 'Process', 'Runbook', 'Reference', 'Handbook', 'Checklist', 'Settings']
-const HEADING_NOUNS = ['overview', 'rules', 'limits', 'exceptions', 'examples', 'approvals', 'defaults', 'history', 'escalation', 'scope', 'costs']
+const TITLE_NOUNS = [
+  'Policy',
+  'Guide',
+  'Overview',
+  'Rules',
+  'Limits',
+  'Process',
+  'Runbook',
+  'Reference',
+  'Handbook',
+  'Checklist',
+  'Settings',
+]
+const HEADING_NOUNS = [
+  'overview',
+  'rules',
+  'limits',
+  'exceptions',
+  'examples',
+  'approvals',
+  'defaults',
+  'history',
+  'escalation',
+  'scope',
+  'costs',
+]
 
 /**
  * Sentence patterns. N: a noun slot, A: an adjective slot, V: a verb slot (word + English suffix),
@@ -273,7 +328,7 @@ function renderSentence(words: readonly string[]): string {
   let text = ''
   for (const word of words) {
     if (word === ',') text += ','
-    else text += (text === '' ? capitalise(word) : ' ' + word)
+    else text += text === '' ? capitalise(word) : ' ' + word
   }
   return text + '.'
 }
@@ -293,7 +348,15 @@ interface DocPlan {
   topic: Topic
 }
 
-function makeDocument(rng: Rng, writer: Writer, id: string, topic: Topic, minWords: number, maxWords: number, dayOffset: number): CorpusDocument {
+function makeDocument(
+  rng: Rng,
+  writer: Writer,
+  id: string,
+  topic: Topic,
+  minWords: number,
+  maxWords: number,
+  dayOffset: number,
+): CorpusDocument {
   const target = rng.int(minWords, maxWords)
   const title = `${capitalise(topic.own[0]!)} ${capitalise(rng.pick(topic.cluster))} ${rng.pick(TITLE_NOUNS)}`
   const lines: string[] = [`# ${title}`, '']
@@ -359,7 +422,11 @@ function makeDocument(rng: Rng, writer: Writer, id: string, topic: Topic, minWor
     }
   }
   flush()
-  const body = lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n'
+  const body =
+    lines
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n'
   const date = new Date(Date.UTC(2024, 0, 1) + dayOffset * 86_400_000).toISOString().slice(0, 10)
   return { id, title, updated: date, file: `synthetic/${id}.md`, body }
 }
@@ -497,8 +564,10 @@ export function generateSyntheticCorpus(options: SyntheticCorpusOptions): Synthe
   const maxWords = options.maxWords ?? 900
   if (!Number.isInteger(seed)) throw new Error(`seed ${seed}: expected an integer`)
   if (!Number.isInteger(docCount) || docCount < 3) throw new Error(`documents ${docCount}: expected an integer of at least 3`)
-  if (!Number.isInteger(questionCount) || questionCount < 0) throw new Error(`questions ${questionCount}: expected a non-negative integer`)
-  if (!Number.isInteger(vocabularySize) || vocabularySize < 500) throw new Error(`vocabularySize ${vocabularySize}: expected at least 500`)
+  if (!Number.isInteger(questionCount) || questionCount < 0)
+    throw new Error(`questions ${questionCount}: expected a non-negative integer`)
+  if (!Number.isInteger(vocabularySize) || vocabularySize < 500)
+    throw new Error(`vocabularySize ${vocabularySize}: expected at least 500`)
   if (!(minWords >= 30 && maxWords >= minWords)) throw new Error(`words ${minWords}..${maxWords}: expected 30 <= min <= max`)
 
   const rng = new Rng(seed)

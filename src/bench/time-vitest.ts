@@ -20,7 +20,14 @@ export interface VitestRun {
  * `vitest <args>` as a user runs it (no CI, no GATE, no colour), timed from spawn to exit, its process
  * tree's memory sampled: what the benchmarks measure.
  */
-export async function timeVitest(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; /** Another project's Vitest (its vitest.mjs); default this repository's. */ bin?: string } = {}): Promise<VitestRun> {
+export async function timeVitest(
+  args: readonly string[],
+  options: {
+    cwd?: string
+    env?: Record<string, string>
+    /** Another project's Vitest (its vitest.mjs); default this repository's. */ bin?: string
+  } = {},
+): Promise<VitestRun> {
   // Before the clock starts: this repository's thread bundles for its sources as they are, as the package ships its own.
   await cacheThreadBundles()
   return new Promise((resolve, reject) => {

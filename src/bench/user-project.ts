@@ -14,10 +14,28 @@ export interface CommandResult {
 }
 
 /** Runs a command in `cwd` and collects its output; never rejects on a non-zero exit. */
-export function run(cwd: string, command: string, args: readonly string[], env: Record<string, string> = {}): Promise<CommandResult> {
+export function run(
+  cwd: string,
+  command: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     // CI=true would make pnpm refuse to create a lockfile and Vitest behave as in our own CI: a user's shell has neither.
-    const child = spawn(command, args, { cwd, env: { ...process.env, CI: '', GATE: '', VITEST: '', VITEST_MODE: '', NODE_OPTIONS: '', NO_COLOR: '1', FORCE_COLOR: '0', ...env } })
+    const child = spawn(command, args, {
+      cwd,
+      env: {
+        ...process.env,
+        CI: '',
+        GATE: '',
+        VITEST: '',
+        VITEST_MODE: '',
+        NODE_OPTIONS: '',
+        NO_COLOR: '1',
+        FORCE_COLOR: '0',
+        ...env,
+      },
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
@@ -51,7 +69,11 @@ export function emptyProject(prefix: string, name = 'user-project'): TempProject
 export async function tempProject(tarball: string, options: { source?: string; extra?: string[] } = {}): Promise<TempProject> {
   const project = emptyProject('rag-eval-user-')
   try {
-    if (options.source) cpSync(options.source, project.dir, { recursive: true, filter: (path) => !/node_modules|[/\\]reports$|[/\\]\.cache$/.test(path) })
+    if (options.source)
+      cpSync(options.source, project.dir, {
+        recursive: true,
+        filter: (path) => !/node_modules|[/\\]reports$|[/\\]\.cache$/.test(path),
+      })
     writeFileSync(join(project.dir, 'pnpm-workspace.yaml'), 'allowBuilds:\n  esbuild: true\n')
     const added = await project.run('pnpm', ['add', '--prefer-offline', tarball, 'vitest@4.1.12', ...(options.extra ?? [])])
     if (added.code !== 0) throw new Error(`pnpm add failed in ${project.dir}:\n${added.output}`)

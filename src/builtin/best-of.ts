@@ -7,7 +7,13 @@ const SMALL_DEPTH = 256
  * the usual small depths, where most ids fail one comparison with the worst kept; one sort for large
  * depths. The same ids a full sort would keep, without sorting every match.
  */
-export function bestOf(ids: ArrayLike<number>, count: number, keep: number, score: ArrayLike<number>, ordinal: ArrayLike<number>): number[] {
+export function bestOf(
+  ids: ArrayLike<number>,
+  count: number,
+  keep: number,
+  score: ArrayLike<number>,
+  ordinal: ArrayLike<number>,
+): number[] {
   const before = (a: number, b: number) => score[a]! > score[b]! || (score[a] === score[b] && ordinal[a]! < ordinal[b]!)
   if (keep > SMALL_DEPTH) {
     return Array.from({ length: count }, (_, i) => ids[i]!)

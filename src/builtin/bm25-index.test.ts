@@ -12,7 +12,14 @@ const TEXTS: [heading: string, body: string][] = [
   ['Latency > p99', "It's the owner's dog and the dog's owner's cat's toy."],
   ['Empty', ''],
 ]
-const chunks: Chunk[] = TEXTS.map(([heading, body], i) => ({ chunkId: `d#${i + 1}`, docId: 'd', ordinal: i, heading, text: `${heading}\n${body}`, tokens: 0 }))
+const chunks: Chunk[] = TEXTS.map(([heading, body], i) => ({
+  chunkId: `d#${i + 1}`,
+  docId: 'd',
+  ordinal: i,
+  heading,
+  text: `${heading}\n${body}`,
+  tokens: 0,
+}))
 
 describe('buildBm25Index', () => {
   it.each([
@@ -49,7 +56,9 @@ describe('buildBm25Index', () => {
       const start = index.postingStart[t]!
       const end = index.postingStart[t + 1]!
       expect(Array.from(index.postingChunk.subarray(start, end)), term).toEqual(postings.map((p) => p.chunk))
-      Array.from(index.postingWeight.subarray(start, end)).forEach((weight, i) => expect(weight, term).toBeCloseTo(postings[i]!.weight, 12))
+      Array.from(index.postingWeight.subarray(start, end)).forEach((weight, i) =>
+        expect(weight, term).toBeCloseTo(postings[i]!.weight, 12),
+      )
     }
   })
 })

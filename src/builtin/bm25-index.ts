@@ -154,7 +154,10 @@ export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
       // normalisation 1 - b + b x length / average length (length = distinct words) per chunk, then the same
       // expressions the query loop once evaluated per posting, so every score stays the same to the bit.
       const norm = Float64Array.from(lengths.values.subarray(0, n), (length) => 1 - b + (b * length) / averageLength)
-      const titleNorm = Float64Array.from(titleLengths.values.subarray(0, n), (length) => 1 - b + (b * length) / averageTitleLength)
+      const titleNorm = Float64Array.from(
+        titleLengths.values.subarray(0, n),
+        (length) => 1 - b + (b * length) / averageTitleLength,
+      )
       const termCount = termIds.size
       const postingStart = new Int32Array(termCount + 1)
       for (let t = 0; t < termCount; t++) postingStart[t + 1] = postingStart[t]! + df.values[t]!

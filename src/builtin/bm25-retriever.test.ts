@@ -18,7 +18,11 @@ describe('Bm25Retriever', () => {
   const corpus = loadCorpus('corpus')
   const chunks = chunkCorpus(corpus, { chunkTokens: 160, chunkOverlap: 32 })
   const retriever = new Bm25Retriever(chunks, MINISEARCH_RETRIEVER_OPTIONS)
-  const reference = new MiniSearch<{ id: number; text: string }>({ fields: ['text'], tokenize: tokenizeWords, processTerm: termOf })
+  const reference = new MiniSearch<{ id: number; text: string }>({
+    fields: ['text'],
+    tokenize: tokenizeWords,
+    processTerm: termOf,
+  })
   reference.addAll(chunks.map((chunk, id) => ({ id, text: chunk.text })))
   const referenceSearch = (query: string, depth: number) =>
     reference
@@ -53,12 +57,17 @@ describe('Bm25Retriever', () => {
 function chunkOf(ordinal: number, heading: string, body: string): Chunk {
   return { chunkId: `d${ordinal}#1`, docId: `d${ordinal}`, ordinal, heading, text: `${heading}\n${body}`, tokens: 0 }
 }
-const scores = (retriever: Bm25Retriever, query: string) => retriever.search(query, 10).map(({ chunk, score }) => [chunk.chunkId, score])
+const scores = (retriever: Bm25Retriever, query: string) =>
+  retriever.search(query, 10).map(({ chunk, score }) => [chunk.chunkId, score])
 
 describe('Bm25Retriever options', () => {
   // Three one-line chunks with empty headings (the heading line adds no words). Lengths in distinct words:
   // A 4 (solar panels convert sunlight), B 3 (solar wind storms), C 2 (wind turbines); average 3.
-  const corpus = [chunkOf(0, '', 'solar panels convert sunlight'), chunkOf(1, '', 'solar wind solar storms'), chunkOf(2, '', 'wind turbines')]
+  const corpus = [
+    chunkOf(0, '', 'solar panels convert sunlight'),
+    chunkOf(1, '', 'solar wind solar storms'),
+    chunkOf(2, '', 'wind turbines'),
+  ]
   // Plain BM25 as Lucene's BM25Similarity scores it: k1 = 1.2, b = 0.75, no delta, no coordination.
   // idf(solar) = idf(wind) = ln(1 + (3 - 2 + 0.5) / (2 + 0.5)) = ln 1.6 = 0.4700036
   // A: solar tf 1, norm 0.25 + 0.75·4/3 = 1.25: 2.2 / (1 + 1.5) = 0.88             -> 0.4136032
@@ -77,7 +86,9 @@ describe('Bm25Retriever options', () => {
   })
 
   it('multiplies by the distinct query terms matched with coordination on, and adds delta·idf per term (BM25+)', () => {
-    const coordinated = new Map(scores(new Bm25Retriever(corpus, { ...plain, coordination: true }), 'solar wind') as [string, number][])
+    const coordinated = new Map(
+      scores(new Bm25Retriever(corpus, { ...plain, coordination: true }), 'solar wind') as [string, number][],
+    )
     expect(coordinated.get('d1#1')).toBeCloseTo(2 * 2.375 * idf, 12)
     expect(coordinated.get('d2#1')).toBeCloseTo((2.2 / 1.9) * idf, 12)
     const plus = new Map(scores(new Bm25Retriever(corpus, { ...plain, delta: 0.5 }), 'solar wind') as [string, number][])
@@ -96,18 +107,21 @@ describe('Bm25Retriever options', () => {
       chunkOf(3, '', 'alpha beta gamma three'),
       chunkOf(4, '', 'alpha beta gamma four'),
     ]
-    const top = (coordination: boolean) => new Bm25Retriever(zoo, { ...plain, coordination }).search('zebra alpha beta gamma', 1)[0]!
+    const top = (coordination: boolean) =>
+      new Bm25Retriever(zoo, { ...plain, coordination }).search('zebra alpha beta gamma', 1)[0]!
     expect(top(true)).toMatchObject({ chunk: { chunkId: 'd1#1' }, score: expect.closeTo(2.4768, 3) })
     expect(top(false)).toMatchObject({ chunk: { chunkId: 'd0#1' }, score: expect.closeTo(1.6944, 3) })
   })
 
-  it('drops possessive \'s from documents and queries with `possessives`, as Lucene\'s EnglishPossessiveFilter', () => {
+  it("drops possessive 's from documents and queries with `possessives`, as Lucene's EnglishPossessiveFilter", () => {
     expect(indexWords("Love's Labour’s Lost; don't", { possessives: true })).toEqual(['love', 'labour', 'lost', "don't"])
     expect(indexWords("Love's Labour’s Lost", { possessives: false })).toEqual(["love's", 'labour', 's', 'lost'])
     const plays = [chunkOf(0, '', "Love's Labour's Lost is a comedy"), chunkOf(1, '', 'A comedy of errors')]
     expect(new Bm25Retriever(plays, { possessives: false }).search('love', 5)).toEqual([])
     expect(new Bm25Retriever(plays, { possessives: true }).search('love', 5).map(({ chunk }) => chunk.chunkId)).toEqual(['d0#1'])
-    expect(new Bm25Retriever(plays, { possessives: true }).search('Love’s', 5).map(({ chunk }) => chunk.chunkId)).toEqual(['d0#1'])
+    expect(new Bm25Retriever(plays, { possessives: true }).search('Love’s', 5).map(({ chunk }) => chunk.chunkId)).toEqual([
+      'd0#1',
+    ])
   })
 
   it('weights the heading as a BM25F title field with `titleWeight`, which can change the order', () => {
@@ -150,7 +164,8 @@ describe('Bm25Retriever without coordination, pruned (MaxScore over the most com
     if (!map) {
       const t = index.termIds.get(term)!
       map = new Map()
-      for (let p = index.postingStart[t]!; p < index.postingStart[t + 1]!; p++) map.set(index.postingChunk[p]!, index.postingWeight[p]!)
+      for (let p = index.postingStart[t]!; p < index.postingStart[t + 1]!; p++)
+        map.set(index.postingChunk[p]!, index.postingWeight[p]!)
       weights.set(term, map)
     }
     return map

@@ -86,7 +86,9 @@ export class Bm25Retriever implements Retriever {
       firsts.push(first)
     }
     const integer = Math.trunc(depth) || 0
-    const { ids, scores } = (!this.#options.coordination && integer > 0 ? this.#bestPruned(terms, integer) : null) ?? this.#bestOfAll(terms, firsts, depth)
+    const { ids, scores } =
+      (!this.#options.coordination && integer > 0 ? this.#bestPruned(terms, integer) : null) ??
+      this.#bestOfAll(terms, firsts, depth)
     return ids.map((id, i) => ({ chunk: this.#chunks[id]!, score: scores[i]! }))
   }
 

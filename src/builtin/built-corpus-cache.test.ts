@@ -14,8 +14,16 @@ const temp = useTempDirs()
 
 const doc = (id: string, title: string, body: string): CorpusDocument => ({ id, title, body, file: `${id}.md` })
 const corpus = [
-  doc('sampling', 'Trace Sampling', '# Trace Sampling\n\nHead sampling decides at the root span. Tail sampling waits for the whole trace.\n\n## Rates\n\nThe default rate is 10% of traces; errors are always kept.'),
-  doc('retention', 'Retention', 'Traces are kept for 30 days. Logs are kept for 14 days, or 90 days on the Enterprise plan — “non-ASCII” text too.'),
+  doc(
+    'sampling',
+    'Trace Sampling',
+    '# Trace Sampling\n\nHead sampling decides at the root span. Tail sampling waits for the whole trace.\n\n## Rates\n\nThe default rate is 10% of traces; errors are always kept.',
+  ),
+  doc(
+    'retention',
+    'Retention',
+    'Traces are kept for 30 days. Logs are kept for 14 days, or 90 days on the Enterprise plan — “non-ASCII” text too.',
+  ),
 ]
 const config = resolveEvalConfig({ chunkTokens: 24, chunkOverlap: 4 }, {}, 'test config')
 const corpusHash = contentHash(corpus.flatMap((d) => [d.id, d.title, d.body]))
@@ -97,10 +105,17 @@ describe('the built corpus kept between runs', () => {
     // A folder that is a file: the run goes on, and the report will say the corpus was not kept.
     const blocked = join(root, 'blocked')
     writeFileSync(blocked, '')
-    const third = (await openSystem('builtin', { ...context, corpusCache: { ...cache, folder: join(blocked, 'index') } })) as BuiltinSystem
+    const third = (await openSystem('builtin', {
+      ...context,
+      corpusCache: { ...cache, folder: join(blocked, 'index') },
+    })) as BuiltinSystem
     expect(third.chunks).toEqual(first.chunks)
     expect(warnings).toHaveLength(1)
-    expect(warnings[0]).toMatch(new RegExp(`^the built corpus could not be kept in ${join(blocked, 'index')} \\(.*ENOTDIR.*\\): the next run builds it again$`))
+    expect(warnings[0]).toMatch(
+      new RegExp(
+        `^the built corpus could not be kept in ${join(blocked, 'index')} \\(.*ENOTDIR.*\\): the next run builds it again$`,
+      ),
+    )
   })
 })
 

@@ -91,7 +91,16 @@ export function builtCorpusKey(corpusHash: string, knobs: BuiltCorpusKnobs): str
   fingerprint ??= codeFingerprint()
   if (fingerprint === null) return null
   const { chunkTokens, chunkOverlap, retrieval } = knobs
-  return contentHash([FORMAT, corpusHash, JSON.stringify({ chunkTokens, chunkOverlap, retrieval }), TOKENIZER_NAME, TOKENIZER_VERSION, process.versions.unicode ?? '', endianness(), fingerprint])
+  return contentHash([
+    FORMAT,
+    corpusHash,
+    JSON.stringify({ chunkTokens, chunkOverlap, retrieval }),
+    TOKENIZER_NAME,
+    TOKENIZER_VERSION,
+    process.versions.unicode ?? '',
+    endianness(),
+    fingerprint,
+  ])
 }
 
 const fileOf = (folder: string, key: string) => join(folder, `${key}.bin`)
@@ -108,7 +117,7 @@ function layout(headerEnd: number, header: Pick<Header, 'textBytes' | 'terms' | 
 /** Fills `target` with the file's bytes from `position` on (a typed array is read into, not copied). */
 function readInto(fd: number, target: ArrayBufferView, position: number): void {
   const bytes = new Uint8Array(target.buffer, target.byteOffset, target.byteLength)
-  for (let read = 0; read < bytes.length; ) {
+  for (let read = 0; read < bytes.length;) {
     const got = readSync(fd, bytes, read, bytes.length - read, position + read)
     if (got === 0) throw new Error('unexpected end of file')
     read += got
@@ -118,13 +127,22 @@ function readInto(fd: number, target: ArrayBufferView, position: number): void {
 /** The header's chunks, given the concatenation of their texts; null when the columns disagree. */
 function chunksOf(columns: Header['chunks'], texts: string): Chunk[] | null {
   const n = columns.chunkId.length
-  const lengths = [columns.docId, columns.ordinal, columns.heading, columns.tokens, columns.textEnd].map((column) => column.length)
+  const lengths = [columns.docId, columns.ordinal, columns.heading, columns.tokens, columns.textEnd].map(
+    (column) => column.length,
+  )
   if (lengths.some((length) => length !== n) || (n > 0 && columns.textEnd[n - 1] !== texts.length)) return null
   const chunks: Chunk[] = new Array(n)
   for (let i = 0, start = 0; i < n; i++) {
     const end = columns.textEnd[i]!
     if (end < start) return null
-    chunks[i] = { chunkId: columns.chunkId[i]!, docId: columns.docId[i]!, ordinal: columns.ordinal[i]!, heading: columns.heading[i]!, text: texts.slice(start, end), tokens: columns.tokens[i]! }
+    chunks[i] = {
+      chunkId: columns.chunkId[i]!,
+      docId: columns.docId[i]!,
+      ordinal: columns.ordinal[i]!,
+      heading: columns.heading[i]!,
+      text: texts.slice(start, end),
+      tokens: columns.tokens[i]!,
+    }
     start = end
   }
   return chunks

@@ -21,7 +21,10 @@ export interface BuiltinSystem extends RagSystem {
  */
 export type Answerer = (question: { id: string; question: string }, context: readonly RetrievedChunk[]) => Promise<string>
 
-type BuiltinOptions = Pick<EvalConfig, 'chunkTokens' | 'chunkOverlap' | 'rankDepth' | 'budgetTokens' | 'refusalThreshold' | 'answerSentences'> & {
+type BuiltinOptions = Pick<
+  EvalConfig,
+  'chunkTokens' | 'chunkOverlap' | 'rankDepth' | 'budgetTokens' | 'refusalThreshold' | 'answerSentences'
+> & {
   /** Answer the questions (false: retrieval only, the per-commit tier). */
   generate: boolean
   /** Who answers; the offline extractive answerer when absent. */
@@ -39,7 +42,10 @@ function extractiveAnswerer(chunkCount: number, df: ReadonlyMap<string, number>,
     return count === undefined ? 0 : Math.log(1 + chunkCount / count)
   }
   return async (question, context) =>
-    extractiveAnswer(question.question, context, idf, { refusalThreshold: options.refusalThreshold, maxSentences: options.answerSentences }).answer
+    extractiveAnswer(question.question, context, idf, {
+      refusalThreshold: options.refusalThreshold,
+      maxSentences: options.answerSentences,
+    }).answer
 }
 
 /**

@@ -22,7 +22,9 @@ describe('CharNgramRetriever', () => {
     // 3·(1/sqrt(3))·(1/sqrt(6)) = 1/sqrt(2). "dog" shares no gram and is not ranked. (Chunk weights are
     // stored in single precision: 7 significant digits.)
     const retriever = new CharNgramRetriever([chunkOf(0, 'cat'), chunkOf(1, 'dog')])
-    expect(retriever.search('cats', 10).map(({ chunk, score }) => [chunk.chunkId, score])).toEqual([['d0#1', expect.closeTo(Math.SQRT1_2, 6)]])
+    expect(retriever.search('cats', 10).map(({ chunk, score }) => [chunk.chunkId, score])).toEqual([
+      ['d0#1', expect.closeTo(Math.SQRT1_2, 6)],
+    ])
     expect(retriever.search('cat', 10)[0]!.score).toBeCloseTo(1, 6)
   })
   it('finds the chunk a query with typos means, where BM25 finds nothing', () => {

@@ -7,10 +7,13 @@ const doc = (body: string) => parseCorpusDocument(`---\nid: d-1\ntitle: Sampling
 
 describe('chunkDocument', () => {
   it('starts a chunk at every heading and prefixes the heading path', () => {
-    const chunks = chunkDocument(doc('# Sampling\n\nIntro sentence.\n\n## Head sampling\n\nHead rate is 10%.\n\n### Overrides\n\nAsk the TAM.\n'), {
-      chunkTokens: 100,
-      chunkOverlap: 0,
-    })
+    const chunks = chunkDocument(
+      doc('# Sampling\n\nIntro sentence.\n\n## Head sampling\n\nHead rate is 10%.\n\n### Overrides\n\nAsk the TAM.\n'),
+      {
+        chunkTokens: 100,
+        chunkOverlap: 0,
+      },
+    )
     expect(chunks.map((c) => c.text)).toEqual([
       'Sampling\nIntro sentence.',
       'Sampling > Head sampling\nHead rate is 10%.',
@@ -22,7 +25,10 @@ describe('chunkDocument', () => {
 
   it('chunks a document that quotes special tokens, in a sentence longer than a chunk too, as plain text', () => {
     const long = `The model emits <|endoftext|> at the end ${'of a very long and winding sentence '.repeat(12)}and stops.`
-    const chunks = chunkDocument(doc(`# Tokens\n\nShort one with <|fim_prefix|> inside.\n\n${long}\n`), { chunkTokens: 40, chunkOverlap: 0 })
+    const chunks = chunkDocument(doc(`# Tokens\n\nShort one with <|fim_prefix|> inside.\n\n${long}\n`), {
+      chunkTokens: 40,
+      chunkOverlap: 0,
+    })
     expect(chunks.map((c) => c.text).join(' ')).toContain('<|endoftext|>')
     expect(chunks[0]!.text).toBe('Sampling > Tokens\nShort one with <|fim_prefix|> inside.')
     expect(chunks.every((c) => c.tokens === countTextTokens(c.text) && c.tokens <= 40)).toBe(true)
@@ -40,16 +46,21 @@ describe('chunkDocument', () => {
     }
     // Consecutive chunks share exactly their boundary sentence (each is ~11 tokens, within the 12-token overlap).
     for (let i = 1; i < chunks.length; i++) {
-      const previousLast = chunks[i - 1]!.text.split('\n')[1]!.split(/(?<=\.) /).at(-1)
+      const previousLast = chunks[i - 1]!.text.split('\n')[1]!
+        .split(/(?<=\.) /)
+        .at(-1)
       expect(chunks[i]!.text.split('\n')[1]!.startsWith(previousLast!)).toBe(true)
     }
   })
 
   it('keeps list items and table rows as whole lines', () => {
-    const chunks = chunkDocument(doc('## Limits\n\n- Free: 1 workspace.\n- Team: 3 workspaces.\n\n| tier | days |\n| --- | --- |\n| Team | 15 |\n'), {
-      chunkTokens: 200,
-      chunkOverlap: 0,
-    })
+    const chunks = chunkDocument(
+      doc('## Limits\n\n- Free: 1 workspace.\n- Team: 3 workspaces.\n\n| tier | days |\n| --- | --- |\n| Team | 15 |\n'),
+      {
+        chunkTokens: 200,
+        chunkOverlap: 0,
+      },
+    )
     expect(chunks.map((c) => c.text)).toEqual([
       'Sampling > Limits\n- Free: 1 workspace.\n- Team: 3 workspaces.\n| tier | days |\n| --- | --- |\n| Team | 15 |',
     ])
@@ -60,7 +71,12 @@ describe('chunkDocument', () => {
     const chunks = chunkDocument(doc(long), { chunkTokens: 50, chunkOverlap: 0 })
     expect(chunks.length).toBeGreaterThanOrEqual(3)
     expect(chunks.every((c) => c.tokens <= 50)).toBe(true)
-    expect(chunks.map((c) => c.text.slice('Sampling\n'.length)).join(' ').replace(/\s+/g, ' ')).toBe(long)
+    expect(
+      chunks
+        .map((c) => c.text.slice('Sampling\n'.length))
+        .join(' ')
+        .replace(/\s+/g, ' '),
+    ).toBe(long)
   })
 
   it('ignores heading-like lines inside code fences', () => {

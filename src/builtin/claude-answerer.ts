@@ -47,8 +47,14 @@ export function createClaudeAnswerer(client: ModelClient, options: ClaudeAnswere
       },
     })
     const answer = responseText(response).trim()
-    if (response.stopReason === 'max_tokens') options.warn(`${question.id}: the generator's answer was cut off at max_tokens (${options.maxTokens}); it is judged as it is`)
-    else if (answer === '') options.warn(`${question.id}: the generator returned no text (stop reason ${response.stopReason ?? 'none'}); scored as a refusal`)
+    if (response.stopReason === 'max_tokens')
+      options.warn(
+        `${question.id}: the generator's answer was cut off at max_tokens (${options.maxTokens}); it is judged as it is`,
+      )
+    else if (answer === '')
+      options.warn(
+        `${question.id}: the generator returned no text (stop reason ${response.stopReason ?? 'none'}); scored as a refusal`,
+      )
     return answer
   }
 }

@@ -60,7 +60,12 @@ function weightOf(asking: AskedTerms, headingTerms: readonly string[], terms: re
  * refusalThreshold of the question (rare question terms weigh most, so a question about something the
  * corpus never mentions is refused), it refuses with REFUSAL_SENTENCE instead.
  */
-export function extractiveAnswer(question: string, context: readonly { text: string }[], idf: (term: string) => number, options: AnswererOptions): ExtractiveAnswer {
+export function extractiveAnswer(
+  question: string,
+  context: readonly { text: string }[],
+  idf: (term: string) => number,
+  options: AnswererOptions,
+): ExtractiveAnswer {
   const asked = [...new Set(contentTerms(question))]
   const weights = asked.map((term) => idf(term))
   const totalWeight = weights.reduce((sum, weight) => sum + weight, 0)
@@ -71,7 +76,11 @@ export function extractiveAnswer(question: string, context: readonly { text: str
     const newline = chunk.text.indexOf('\n')
     const headingTerms = contentTerms(newline === -1 ? chunk.text : chunk.text.slice(0, newline))
     for (const sentence of newline === -1 ? [] : splitSentences(chunk.text.slice(newline + 1))) {
-      candidates.push({ text: sentence, order: candidates.length, score: totalWeight === 0 ? 0 : weightOf(asking, headingTerms, contentTerms(sentence)) / totalWeight })
+      candidates.push({
+        text: sentence,
+        order: candidates.length,
+        score: totalWeight === 0 ? 0 : weightOf(asking, headingTerms, contentTerms(sentence)) / totalWeight,
+      })
     }
   }
   const ranked = candidates.sort((a, b) => b.score - a.score || a.order - b.order)

@@ -22,7 +22,12 @@ describe('createHybridRetriever', () => {
     // query, ranks them the same way; d0 shares nothing. d1: 2/61, d2: 2/62.
     const query = 'sampling rate override'
     expect(new Bm25Retriever(corpus).search(query, 10).map(({ chunk }) => chunk.chunkId)).toEqual(['d1#1', 'd2#1'])
-    expect(new CharNgramRetriever(corpus).search(query, 10).map(({ chunk }) => chunk.chunkId).slice(0, 2)).toEqual(['d1#1', 'd2#1'])
+    expect(
+      new CharNgramRetriever(corpus)
+        .search(query, 10)
+        .map(({ chunk }) => chunk.chunkId)
+        .slice(0, 2),
+    ).toEqual(['d1#1', 'd2#1'])
     const hybrid = createHybridRetriever(corpus, DEFAULT_RETRIEVER_OPTIONS)
     expect(hybrid.search(query, 2).map(({ chunk, score }) => [chunk.chunkId, score])).toEqual([
       ['d1#1', expect.closeTo(2 / 61, 15)],
@@ -53,7 +58,15 @@ describe('RetrieverOptionsSchema and the built-in system', () => {
   })
   it('ranks by the default options when given none, and by the hybrid retriever when asked', async () => {
     const docs = loadCorpus('corpus')
-    const config = { chunkTokens: 160, chunkOverlap: 32, rankDepth: 20, budgetTokens: 600, refusalThreshold: 0.5, answerSentences: 3, generate: false }
+    const config = {
+      chunkTokens: 160,
+      chunkOverlap: 32,
+      rankDepth: 20,
+      budgetTokens: 600,
+      refusalThreshold: 0.5,
+      answerSentences: 3,
+      generate: false,
+    }
     const question = { id: 'q', question: 'How is the trace sampling rate overridden?', userContext: null }
     const chunks = chunkCorpus(docs, config)
     const expected = new Bm25Retriever(chunks).search(question.question, 20).map(({ chunk, score }) => [chunk.chunkId, score])

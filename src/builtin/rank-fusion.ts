@@ -14,7 +14,10 @@ export interface FusedItem<T> {
  * ranking counts at its best rank only. Equal scores keep the order in which the items are first met
  * reading the rankings rank by rank (rank 1 of each ranking, then rank 2, ...). k must be >= 0.
  */
-export function fuse<T extends { id: string }>(rankings: readonly (readonly T[])[], options: { k?: number } = {}): FusedItem<T>[] {
+export function fuse<T extends { id: string }>(
+  rankings: readonly (readonly T[])[],
+  options: { k?: number } = {},
+): FusedItem<T>[] {
   const k = options.k ?? 60
   if (!(k >= 0 && Number.isFinite(k))) throw new RangeError(`fuse: expected k >= 0, got ${k}`)
   const fused = new Map<string, FusedItem<T>>()

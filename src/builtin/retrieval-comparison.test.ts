@@ -9,7 +9,13 @@ import { evaluate } from '../run/evaluate.ts'
 // page gives) and holds the page to them, so the page cannot drift from what `rag-eval compare` says.
 
 const project = await loadProjectConfig()
-const OLD = { EVAL_BM25_COORDINATION: '1', EVAL_BM25_B: '0.7', EVAL_BM25_DELTA: '0.5', EVAL_POSSESSIVES: '0', EVAL_TITLE_WEIGHT: '0' }
+const OLD = {
+  EVAL_BM25_COORDINATION: '1',
+  EVAL_BM25_B: '0.7',
+  EVAL_BM25_DELTA: '0.5',
+  EVAL_POSSESSIVES: '0',
+  EVAL_TITLE_WEIGHT: '0',
+}
 const SYSTEMS = {
   old: OLD,
   Lucene: { EVAL_TITLE_WEIGHT: '0' },
@@ -48,7 +54,12 @@ function systemRow(name: string, report: Report): string {
 
 function pairRows(a: System, b: System, reports: Record<System, Report>): string[] {
   const side = { kind: 'config' as const, env: {}, report: null }
-  const result = compareReports(reports[a], reports[b], { a: { ...side, source: a }, b: { ...side, source: b } }, { resamples: 2000, alpha: 0.05 })
+  const result = compareReports(
+    reports[a],
+    reports[b],
+    { a: { ...side, source: a }, b: { ...side, source: b } },
+    { resamples: 2000, alpha: 0.05 },
+  )
   return METRICS.map(([key, label]) => {
     const m = result.metrics.find((metric) => metric.name === key)!
     const verdict = m.verdict === 'no-difference' ? 'within noise' : `**B ${m.verdict}**`
@@ -60,7 +71,8 @@ function pairRows(a: System, b: System, reports: Record<System, Report>): string
 describe('docs/comparing.md', () => {
   it('quotes the runs and the paired comparisons that `rag-eval compare` gives on this repository', async () => {
     const reports = {} as Record<System, Report>
-    for (const [name, env] of Object.entries(SYSTEMS)) reports[name as System] = await evaluate(project, { tier: 'full', env, baselineRoot: null })
+    for (const [name, env] of Object.entries(SYSTEMS))
+      reports[name as System] = await evaluate(project, { tier: 'full', env, baselineRoot: null })
     const page = readFileSync('docs/comparing.md', 'utf8')
     const expected = [
       ...Object.keys(SYSTEMS).map((name) => systemRow(name, reports[name as System])),

@@ -8,7 +8,13 @@ import type { HumanLabel } from './human-labels-schema.ts'
  * judge is uncalibrated, hence advisory. `scripted` marks verdicts replayed from a scripted recording,
  * whose agreement must never be quoted as a model judge's.
  */
-export function calibrate(labels: readonly HumanLabel[] | null, outcomes: readonly QuestionOutcome[], labelsFile: string, judge: string, scripted: boolean): Calibration {
+export function calibrate(
+  labels: readonly HumanLabel[] | null,
+  outcomes: readonly QuestionOutcome[],
+  labelsFile: string,
+  judge: string,
+  scripted: boolean,
+): Calibration {
   const result = judgeAgreement(labels ?? [], outcomes)
   const reason = labels === null ? `no human labels (${labelsFile}): run \`rag-eval label\`` : result.reason
   return {

@@ -17,20 +17,52 @@ describe('cohenKappa', () => {
     expect(cohenKappa(pairs)).toBeCloseTo(0.4, 12)
   })
   it('is 1 for perfect agreement with both labels used, null when chance agreement is total or nothing is rated', () => {
-    expect(cohenKappa([['a', 'a'], ['b', 'b']])).toBe(1)
-    expect(cohenKappa([['a', 'a'], ['a', 'a']])).toBeNull()
+    expect(
+      cohenKappa([
+        ['a', 'a'],
+        ['b', 'b'],
+      ]),
+    ).toBe(1)
+    expect(
+      cohenKappa([
+        ['a', 'a'],
+        ['a', 'a'],
+      ]),
+    ).toBeNull()
     expect(cohenKappa([])).toBeNull()
   })
 })
 
 const outcome = (id: string, type: QuestionOutcome['type'], hit: boolean, unsupported: string[], answer = `answer ${id}`) =>
-  ({ id, type, hit, refused: type === 'none' ? false : null, answer, unsupportedClaims: unsupported }) as unknown as QuestionOutcome
-const label = (id: string, value: HumanLabel['label'], answer = `answer ${id}`): HumanLabel => ({ id, label: value, note: `note ${id}`, who: 't', when: '2026-11-29', answer })
+  ({
+    id,
+    type,
+    hit,
+    refused: type === 'none' ? false : null,
+    answer,
+    unsupportedClaims: unsupported,
+  }) as unknown as QuestionOutcome
+const label = (id: string, value: HumanLabel['label'], answer = `answer ${id}`): HumanLabel => ({
+  id,
+  label: value,
+  note: `note ${id}`,
+  who: 't',
+  when: '2026-11-29',
+  answer,
+})
 
 describe('judgeAgreement', () => {
-  const outcomes = [outcome('a', 'single', true, []), outcome('b', 'single', true, ['Made up 45 days.']), outcome('c', 'multi', false, []), outcome('d', 'none', false, [])]
+  const outcomes = [
+    outcome('a', 'single', true, []),
+    outcome('b', 'single', true, ['Made up 45 days.']),
+    outcome('c', 'multi', false, []),
+    outcome('d', 'none', false, []),
+  ]
   it('computes raw agreement and kappa, lists the disagreements with the disputed sentences, and turns advisory below 0.8', () => {
-    const result = judgeAgreement([label('a', 'supported'), label('b', 'supported'), label('c', 'unsupported'), label('d', 'supported')], outcomes)
+    const result = judgeAgreement(
+      [label('a', 'supported'), label('b', 'supported'), label('c', 'unsupported'), label('d', 'supported')],
+      outcomes,
+    )
     // judge: a supported, b unsupported, c supported, d supported -> agree on a, d: 2/4.
     expect(result.agreement).toBe(0.5)
     // human: 3 supported, 1 unsupported; judge: 3 supported, 1 unsupported -> pe = 0.75*0.75 + 0.25*0.25 = 0.625; kappa = (0.5-0.625)/0.375
@@ -42,7 +74,10 @@ describe('judgeAgreement', () => {
     expect(result.advisory).toBe(true)
   })
   it('leaves out labels whose answer changed, and is not advisory at full agreement', () => {
-    const result = judgeAgreement([label('a', 'supported'), label('b', 'unsupported'), label('c', 'supported', 'an older answer')], outcomes)
+    const result = judgeAgreement(
+      [label('a', 'supported'), label('b', 'unsupported'), label('c', 'supported', 'an older answer')],
+      outcomes,
+    )
     expect(result).toMatchObject({ compared: 2, stale: ['c'], agreement: 1, kappa: 1, advisory: false })
   })
 })
@@ -60,7 +95,9 @@ describe('stratifiedSample', () => {
     const first = stratifiedSample(pool, 6, 7)
     expect(new Set(first.ids.map((id) => stratumOf(pool.find((o) => o.id === id)!))).size).toBe(6)
     expect(stratifiedSample(pool, 6, 7)).toEqual(first)
-    expect(first.explanation[0]).toBe('seed 7, 6 of 9 answered questions, strata type/retrieval/judge visited round-robin, smallest first:')
+    expect(first.explanation[0]).toBe(
+      'seed 7, 6 of 9 answered questions, strata type/retrieval/judge visited round-robin, smallest first:',
+    )
   })
   it('never draws more than there are answered questions', () => {
     expect(stratifiedSample(pool, 50, 1).ids).toHaveLength(9)

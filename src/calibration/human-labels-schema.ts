@@ -8,10 +8,15 @@ import { z } from 'zod'
 export const HumanLabelSchema = z
   .object({
     id: z.string().min(1).describe('Question id of the golden set'),
-    label: z.enum(['unsupported', 'supported']).describe('unsupported: the answer contains something not written in the material'),
+    label: z
+      .enum(['unsupported', 'supported'])
+      .describe('unsupported: the answer contains something not written in the material'),
     note: z.string().describe('Why: the sentence at fault, or what was checked'),
     who: z.string().min(1).describe('Who labelled it'),
-    when: z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'expected an ISO date').describe('When it was labelled (ISO date)'),
+    when: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}/, 'expected an ISO date')
+      .describe('When it was labelled (ISO date)'),
     answer: z.string().describe('The answer that was labelled, verbatim'),
   })
   .strict()
@@ -21,7 +26,9 @@ export const HumanLabelsSchema = z
   .object({
     $schema: z.string().optional(),
     /** How the sample was drawn (seed and strata), so the draw can be reproduced. */
-    sample: z.object({ seed: z.number().int(), size: z.number().int().positive(), report: z.string(), ids: z.array(z.string()) }).strict(),
+    sample: z
+      .object({ seed: z.number().int(), size: z.number().int().positive(), report: z.string(), ids: z.array(z.string()) })
+      .strict(),
     labels: z.array(HumanLabelSchema),
   })
   .strict()

@@ -60,7 +60,13 @@ export function decimal(range: { above?: number; min?: number; max?: number } = 
           : 'a number'
   return kind(expected, (value) => {
     const n = /^[+-]?(\d+\.?\d*|\.\d+)$/.test(value) ? Number(value) : NaN
-    if (!Number.isFinite(n) || (above !== undefined && n <= above) || (min !== undefined && n < min) || (max !== undefined && n > max)) rejectExpecting(expected)
+    if (
+      !Number.isFinite(n) ||
+      (above !== undefined && n <= above) ||
+      (min !== undefined && n < min) ||
+      (max !== undefined && n > max)
+    )
+      rejectExpecting(expected)
     return n
   })
 }

@@ -56,7 +56,10 @@ export function flag(settings: { short?: string } = {}): OptionSpec<boolean> {
 export function option<T>(kind: Kind<T>, settings: { default: DefaultText; short?: string }): OptionSpec<T>
 export function option<T>(kind: Kind<T>, settings: { required: true; short?: string }): OptionSpec<T>
 export function option<T>(kind: Kind<T>, settings?: { short?: string }): OptionSpec<T | undefined>
-export function option<T>(kind: Kind<T>, settings: { default?: DefaultText; required?: true; short?: string } = {}): OptionSpec<T | undefined> {
+export function option<T>(
+  kind: Kind<T>,
+  settings: { default?: DefaultText; required?: true; short?: string } = {},
+): OptionSpec<T | undefined> {
   const { required, ...rest } = settings
   return { type: 'string', ...rest, kind, multiple: false, required: required === true }
 }
@@ -68,11 +71,12 @@ export function repeatable<T>(kind: Kind<T>, settings: { short?: string } = {}):
 
 export type OptionSpecs = Record<string, OptionSpec<unknown>>
 export type OptionValues<O extends OptionSpecs> = { [K in keyof O]: O[K] extends OptionSpec<infer T> ? T : never }
-export type PositionalValues<P extends readonly PositionalSpec<unknown>[]> = { -readonly [I in keyof P]: P[I] extends PositionalSpec<infer T> ? T : never }
+export type PositionalValues<P extends readonly PositionalSpec<unknown>[]> = {
+  -readonly [I in keyof P]: P[I] extends PositionalSpec<infer T> ? T : never
+}
 
 type Parsed<O extends OptionSpecs, P extends readonly PositionalSpec<unknown>[]> =
-  | { help: true }
-  | { help: false; values: OptionValues<O>; positionals: PositionalValues<P> }
+  { help: true } | { help: false; values: OptionValues<O>; positionals: PositionalValues<P> }
 
 /** `'x y'`, `''`: the text as the user would type it back. */
 function shown(text: string): string {
@@ -89,9 +93,18 @@ export function parseCommandLine<O extends OptionSpecs, P extends readonly Posit
   positionals: P,
 ): Parsed<O, P> {
   const config = Object.fromEntries(
-    Object.entries(options).map(([name, spec]) => [name, { type: spec.type, multiple: spec.multiple, ...(spec.short === undefined ? {} : { short: spec.short }) }]),
+    Object.entries(options).map(([name, spec]) => [
+      name,
+      { type: spec.type, multiple: spec.multiple, ...(spec.short === undefined ? {} : { short: spec.short }) },
+    ]),
   )
-  const { tokens } = parseArgs({ args: [...argv], options: { ...config, help: { type: 'boolean', short: 'h' } }, strict: false, allowPositionals: true, tokens: true })
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: { ...config, help: { type: 'boolean', short: 'h' } },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  })
   if (tokens.some((t) => t.kind === 'option' && t.name === 'help')) return { help: true }
 
   const given: Record<string, string | string[] | boolean> = {}
@@ -106,7 +119,8 @@ export function parseCommandLine<O extends OptionSpecs, P extends readonly Posit
       if (token.value !== undefined) throw new UsageError(`${label} takes no value (given ${shown(token.value)})`)
       given[token.name] = true
     } else {
-      if (token.value === undefined || (!token.inlineValue && looksLikeOption(token.value))) throw new UsageError(`${label}: missing value (expected ${spec.kind?.expected})`)
+      if (token.value === undefined || (!token.inlineValue && looksLikeOption(token.value)))
+        throw new UsageError(`${label}: missing value (expected ${spec.kind?.expected})`)
       given[token.name] = spec.multiple ? [...((given[token.name] as string[] | undefined) ?? []), token.value] : token.value
     }
   }
@@ -115,9 +129,11 @@ export function parseCommandLine<O extends OptionSpecs, P extends readonly Posit
   for (const [name, spec] of Object.entries(options)) {
     const raw = given[name]
     if (spec.kind === undefined) values[name] = raw === true
-    else if (spec.multiple) values[name] = ((raw as string[] | undefined) ?? []).map((text) => parseValue(`--${name}`, text, spec.kind!))
+    else if (spec.multiple)
+      values[name] = ((raw as string[] | undefined) ?? []).map((text) => parseValue(`--${name}`, text, spec.kind!))
     else if (typeof raw === 'string') values[name] = parseValue(`--${name}`, raw, spec.kind)
-    else if (spec.default !== undefined) values[name] = parseValue(`--${name}`, typeof spec.default === 'string' ? spec.default : spec.default(), spec.kind)
+    else if (spec.default !== undefined)
+      values[name] = parseValue(`--${name}`, typeof spec.default === 'string' ? spec.default : spec.default(), spec.kind)
     else if (spec.required) throw new UsageError(`missing --${name} (expected ${spec.kind.expected})`)
     else values[name] = undefined
   }
@@ -125,7 +141,9 @@ export function parseCommandLine<O extends OptionSpecs, P extends readonly Posit
   if (texts.length > positionals.length) throw new UsageError(`unexpected argument ${shown(texts[positionals.length]!)}`)
   if (texts.length < positionals.length) {
     const missing = positionals.slice(texts.length)
-    throw new UsageError(`missing ${missing.map((p) => `<${p.name}>`).join(' ')} (expected ${missing.map((p) => p.kind.expected).join(', ')})`)
+    throw new UsageError(
+      `missing ${missing.map((p) => `<${p.name}>`).join(' ')} (expected ${missing.map((p) => p.kind.expected).join(', ')})`,
+    )
   }
   const parsedPositionals = positionals.map((p, i) => parseValue(`<${p.name}>`, texts[i]!, p.kind))
   return { help: false, values: values as OptionValues<O>, positionals: parsedPositionals as PositionalValues<P> }

@@ -48,20 +48,31 @@ export const command = defineCommand({
         ANTHROPIC_API_KEY: 'bench-local-server-dummy-key',
       }
       const started = performance.now()
-      const report = await evaluate({ ...project, goldenSet: goldenSetFile, cacheDir: join(dir, 'cache') }, { tier: 'full', env, baselineRoot: null })
+      const report = await evaluate(
+        { ...project, goldenSet: goldenSetFile, cacheDir: join(dir, 'cache') },
+        { tier: 'full', env, baselineRoot: null },
+      )
       const wallMs = performance.now() - started
       const calls = report.run.usage.calls
       const idealMs = (calls * latencyMs) / concurrency
       const ratio = wallMs / idealMs
       const { generate, judge } = report.run.latencyMs
       console.log(`model tier throughput: ${n} questions, concurrency ${concurrency}, server latency ${latencyMs} ms`)
-      console.log(`  API calls         ${calls} (generator ${report.run.usage.byRole.generator.calls}, judge ${report.run.usage.byRole.judge.calls}), retries ${report.run.usage.retries}`)
+      console.log(
+        `  API calls         ${calls} (generator ${report.run.usage.byRole.generator.calls}, judge ${report.run.usage.byRole.judge.calls}), retries ${report.run.usage.retries}`,
+      )
       console.log(`  max in flight     ${server.maxInFlight} (limit ${concurrency})`)
       console.log(`  ideal             ${(idealMs / 1000).toFixed(2)} s (calls x latency / concurrency)`)
-      console.log(`  wall time         ${(wallMs / 1000).toFixed(2)} s (whole evaluation: load, retrieve, generate, judge, score)`)
+      console.log(
+        `  wall time         ${(wallMs / 1000).toFixed(2)} s (whole evaluation: load, retrieve, generate, judge, score)`,
+      )
       console.log(`  ratio             ${ratio.toFixed(3)} (target <= ${maxRatio})`)
-      console.log(`  call latency      generate p50 ${generate?.p50.toFixed(0)} ms p95 ${generate?.p95.toFixed(0)} ms, judge p50 ${judge?.p50.toFixed(0)} ms p95 ${judge?.p95.toFixed(0)} ms`)
-      console.log(`  throughput        ${((calls / wallMs) * 1000).toFixed(1)} calls/s (ideal ${((concurrency / latencyMs) * 1000).toFixed(1)})`)
+      console.log(
+        `  call latency      generate p50 ${generate?.p50.toFixed(0)} ms p95 ${generate?.p95.toFixed(0)} ms, judge p50 ${judge?.p50.toFixed(0)} ms p95 ${judge?.p95.toFixed(0)} ms`,
+      )
+      console.log(
+        `  throughput        ${((calls / wallMs) * 1000).toFixed(1)} calls/s (ideal ${((concurrency / latencyMs) * 1000).toFixed(1)})`,
+      )
       if (server.maxInFlight > concurrency) {
         console.log(`FAIL: the server saw ${server.maxInFlight} requests in flight, above the limit ${concurrency}`)
         return 1

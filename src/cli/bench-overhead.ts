@@ -24,7 +24,8 @@ async function timeRun(cwd: string, args: readonly string[], reportsDir: string 
   let evaluateMs: number | null = null
   if (reportsDir !== null) {
     try {
-      evaluateMs = (JSON.parse(readFileSync(join(reportsDir, 'latest.json'), 'utf8')) as { run: { durationMs: number } }).run.durationMs
+      evaluateMs = (JSON.parse(readFileSync(join(reportsDir, 'latest.json'), 'utf8')) as { run: { durationMs: number } }).run
+        .durationMs
     } catch {
       evaluateMs = null
     }
@@ -48,9 +49,15 @@ async function installedProject(root: string): Promise<{ project: TempProject; r
     try {
       for (const path of ['corpus', 'evals', 'baseline']) cpSync(join(root, path), join(project.dir, path), { recursive: true })
       const config = readFileSync(join(root, 'rag-eval.config.ts'), 'utf8')
-      if (!CONFIG_IMPORT.test(config)) throw new Error(`rag-eval.config.ts: expected \`import { defineConfig } from './src/config/define-config.ts'\` to point at the package instead`)
+      if (!CONFIG_IMPORT.test(config))
+        throw new Error(
+          `rag-eval.config.ts: expected \`import { defineConfig } from './src/config/define-config.ts'\` to point at the package instead`,
+        )
       writeFileSync(join(project.dir, 'rag-eval.config.ts'), config.replace(CONFIG_IMPORT, "from 'rag-vitest-eval/config'"))
-      writeFileSync(join(project.dir, 'vitest.config.ts'), "import { defineConfig } from 'vitest/config'\nimport { ragEval } from 'rag-vitest-eval/vitest'\n\nexport default defineConfig({ test: { projects: [ragEval()] } })\n")
+      writeFileSync(
+        join(project.dir, 'vitest.config.ts'),
+        "import { defineConfig } from 'vitest/config'\nimport { ragEval } from 'rag-vitest-eval/vitest'\n\nexport default defineConfig({ test: { projects: [ragEval()] } })\n",
+      )
       return { project, removeTarball: remove }
     } catch (error) {
       project.remove()
@@ -108,7 +115,10 @@ export const command = defineCommand({
     const root = process.cwd()
     const bareDir = join(root, '.cache', 'bench-overhead')
     mkdirSync(bareDir, { recursive: true })
-    writeFileSync(join(bareDir, 'trivial.test.mjs'), "import { expect, test } from 'vitest'\n\ntest('one trivial test', () => expect(1 + 1).toBe(2))\n")
+    writeFileSync(
+      join(bareDir, 'trivial.test.mjs'),
+      "import { expect, test } from 'vitest'\n\ntest('one trivial test', () => expect(1 + 1).toBe(2))\n",
+    )
     writeFileSync(join(bareDir, 'vitest.config.mjs'), "export default { test: { include: ['trivial.test.mjs'] } }\n")
     console.log('packing the package and installing it into a fresh project; installing evalite 0.19 into another ...')
     const { project: installed, removeTarball } = await installedProject(root)
@@ -122,9 +132,19 @@ export const command = defineCommand({
       for (let i = 0; i < values.runs; i++) {
         bare.push(await timeRun(bareDir, ['run'], null))
         here.push(await timeRun(root, ['run', '--project', 'eval'], join(root, 'reports')))
-        user.push(await timeRun(installed.dir, ['run', '--project', 'eval'], join(installed.dir, 'reports'), join(installed.dir, 'node_modules', 'vitest', 'vitest.mjs')))
-        if (typeof evalite !== 'string') other.push(await timeRun(evalite.dir, ['run'], null, join(evalite.dir, 'node_modules', 'evalite', 'dist', 'bin.js')))
-        console.log(`  run ${i + 1}/${values.runs}: bare ${s(bare[i]!.wallMs)}, eval here ${s(here[i]!.wallMs)}, eval installed ${s(user[i]!.wallMs)}${other[i] ? `, evalite ${s(other[i]!.wallMs)}` : ''}`)
+        user.push(
+          await timeRun(
+            installed.dir,
+            ['run', '--project', 'eval'],
+            join(installed.dir, 'reports'),
+            join(installed.dir, 'node_modules', 'vitest', 'vitest.mjs'),
+          ),
+        )
+        if (typeof evalite !== 'string')
+          other.push(await timeRun(evalite.dir, ['run'], null, join(evalite.dir, 'node_modules', 'evalite', 'dist', 'bin.js')))
+        console.log(
+          `  run ${i + 1}/${values.runs}: bare ${s(bare[i]!.wallMs)}, eval here ${s(here[i]!.wallMs)}, eval installed ${s(user[i]!.wallMs)}${other[i] ? `, evalite ${s(other[i]!.wallMs)}` : ''}`,
+        )
       }
       const failed = [...bare, ...here, ...user, ...other].filter((r) => r.code !== 0).length
       const bareMs = median(bare.map((r) => r.wallMs))
@@ -138,12 +158,18 @@ export const command = defineCommand({
       ]
       const header = [`median of ${values.runs}`, 'wall', 'peak RSS (largest process)', 'evaluate() inside', 'eval / bare']
       const evaliteRow = typeof evalite === 'string' ? [] : [row('evalite 0.19 `evalite run`, 100 trivial cases', other)]
-      console.log(`\n${formatTable([header, row('bare `vitest run`, one trivial test', bare), row('`vitest run --project eval`, this repository', here), row('the same, the package installed in a project', user), ...evaliteRow], 'text')}`)
+      console.log(
+        `\n${formatTable([header, row('bare `vitest run`, one trivial test', bare), row('`vitest run --project eval`, this repository', here), row('the same, the package installed in a project', user), ...evaliteRow], 'text')}`,
+      )
       if (typeof evalite === 'string') console.log(`\nevalite left out: it could not be installed (${evalite})`)
-      console.log(`\n${ratio(here) <= values.target ? 'PASS' : 'MISS'}  eval / bare = ${ratio(here).toFixed(2)}x (target ${values.target.toFixed(1)}x)${failed > 0 ? `; ${failed} run(s) exited non-zero` : ''}`)
+      console.log(
+        `\n${ratio(here) <= values.target ? 'PASS' : 'MISS'}  eval / bare = ${ratio(here).toFixed(2)}x (target ${values.target.toFixed(1)}x)${failed > 0 ? `; ${failed} run(s) exited non-zero` : ''}`,
+      )
       if (other.length > 0) {
         const [ours, theirs] = [median(here.map((r) => r.wallMs)), median(other.map((r) => r.wallMs))]
-        console.log(`${ours < theirs ? 'faster' : 'slower'} than evalite's 100 trivial cases: ${s(ours)} against ${s(theirs)} (the installed package: ${s(median(user.map((r) => r.wallMs)))})`)
+        console.log(
+          `${ours < theirs ? 'faster' : 'slower'} than evalite's 100 trivial cases: ${s(ours)} against ${s(theirs)} (the installed package: ${s(median(user.map((r) => r.wallMs)))})`,
+        )
       }
       return failed > 0 ? 1 : 0
     } finally {

@@ -130,7 +130,9 @@ const BIN = fileURLToPath(new URL(`./rag-eval${import.meta.url.slice(import.meta
 /** Runs `rag-eval [--config file] bench retrieval <args>` in a fresh Node process (same loader flags) and returns its result. */
 function inChild(config: string | undefined, args: string[]): Promise<ChildMessage> {
   return new Promise((resolve, reject) => {
-    const child = fork(BIN, [...(config === undefined ? [] : ['--config', config]), 'bench', 'retrieval', ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    const child = fork(BIN, [...(config === undefined ? [] : ['--config', config]), 'bench', 'retrieval', ...args], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
     let message: ChildMessage | undefined
     child.on('message', (m) => (message = m as ChildMessage))
     child.on('error', reject)
@@ -260,7 +262,11 @@ export const command = defineCommand({
     const results: SizeResult[] = []
     for (const size of sizes) {
       const result = isolated
-        ? ((await inChild(context.config, ['--child-size', `${size.documents}:${size.questions}`, '--seed', String(seed)])) as { size: SizeResult }).size
+        ? (
+            (await inChild(context.config, ['--child-size', `${size.documents}:${size.questions}`, '--seed', String(seed)])) as {
+              size: SizeResult
+            }
+          ).size
         : await measureSize(size, seed, project)
       results.push(result)
     }
@@ -274,7 +280,9 @@ export const command = defineCommand({
       console.log(
         `\nrepository retrieval tier, evaluate(project, { tier: 'retrieval' }) in-process (${repo.documents} docs, ${repo.chunks ?? '?'} chunks, ${repo.questions} questions):` +
           `\n  first call ${ms(repo.firstMs)}` +
-          (median === null ? '' : `; warm calls (${warm.length}) median ${ms(median)}, min ${ms(warm[0]!)}, max ${ms(warm[warm.length - 1]!)}`) +
+          (median === null
+            ? ''
+            : `; warm calls (${warm.length}) median ${ms(median)}, min ${ms(warm[0]!)}, max ${ms(warm[warm.length - 1]!)}`) +
           `; peak RSS ${repo.peakRssMb.toFixed(0)} MB`,
       )
     }

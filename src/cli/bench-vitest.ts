@@ -49,7 +49,16 @@ function writeBenchProject(dir: string, documents: number, counts: readonly numb
     const corpus = generateSyntheticCorpus({ seed, documents, questions })
     if (i === 0) for (const doc of corpus.documents) writeFileSync(join(dir, 'corpus', `${doc.id}.md`), toMarkdownFile(doc))
     writeFileSync(join(dir, `golden-${questions}.json`), JSON.stringify({ questions: corpus.questions }))
-    const config = { corpus: 'corpus', goldenSet: `golden-${questions}.json`, baseline: `baseline-${questions}`, reports: `reports-${questions}`, humanLabels: 'no-labels.json', cacheDir: 'cache', system: 'builtin', mode: 'offline' }
+    const config = {
+      corpus: 'corpus',
+      goldenSet: `golden-${questions}.json`,
+      baseline: `baseline-${questions}`,
+      reports: `reports-${questions}`,
+      humanLabels: 'no-labels.json',
+      cacheDir: 'cache',
+      system: 'builtin',
+      mode: 'offline',
+    }
     writeFileSync(join(dir, `rag-eval-${questions}.config.mjs`), `export default ${JSON.stringify(config, null, 2)}\n`)
   }
 }
@@ -57,7 +66,9 @@ function writeBenchProject(dir: string, documents: number, counts: readonly numb
 /** `vitest run --project eval` from this folder (the repository, whose vitest.config.ts has the eval project) on one golden set. */
 async function runEvalProject(dir: string, questions: number, tier: Tier, coldIndex: boolean): Promise<Measured> {
   if (coldIndex) rmSync(join(dir, '.cache', 'index'), { recursive: true, force: true })
-  const { code, wallMs, memory, output } = await timeVitest(['run', '--project', 'eval'], { env: { RAG_EVAL_CONFIG: join(dir, `rag-eval-${questions}.config.mjs`), EVAL_TIER: tier } })
+  const { code, wallMs, memory, output } = await timeVitest(['run', '--project', 'eval'], {
+    env: { RAG_EVAL_CONFIG: join(dir, `rag-eval-${questions}.config.mjs`), EVAL_TIER: tier },
+  })
   const reports = join(dir, `reports-${questions}`)
   const files = Object.fromEntries(readdirSync(reports).map((name) => [name, statSync(join(reports, name)).size]))
   const tests = /Tests\s+(.+\(\d+\))/.exec(output)?.[1] ?? (code === 0 ? '?' : `failed:\n${output.slice(-2000)}`)
@@ -70,7 +81,16 @@ const int = (n: number) => n.toLocaleString('en-US')
 
 function resultTable(results: readonly Measured[]): string {
   const names = [...new Set(results.flatMap((r) => Object.keys(r.files)))].sort()
-  const header = ['questions', 'tier', 'corpus index', 'wall', 'peak RSS, largest process', 'peak RSS, process tree', ...names, 'Vitest tests']
+  const header = [
+    'questions',
+    'tier',
+    'corpus index',
+    'wall',
+    'peak RSS, largest process',
+    'peak RSS, process tree',
+    ...names,
+    'Vitest tests',
+  ]
   const rows = results.map((r) => [
     int(r.questions),
     r.tier,
@@ -128,12 +148,16 @@ export const command = defineCommand({
     try {
       const started = performance.now()
       writeBenchProject(dir, documents, counts, seed)
-      console.log(`bench:vitest: ${int(documents)} synthetic documents (seed ${seed}) written in ${s(performance.now() - started)} to ${dir}; offline; one \`vitest run --project eval\` per golden set and tier\n`)
+      console.log(
+        `bench:vitest: ${int(documents)} synthetic documents (seed ${seed}) written in ${s(performance.now() - started)} to ${dir}; offline; one \`vitest run --project eval\` per golden set and tier\n`,
+      )
       const results: Measured[] = []
       const measureRun = async (questions: number, tier: Tier, coldIndex: boolean) => {
         const result = await runEvalProject(dir, questions, tier, coldIndex)
         results.push(result)
-        console.log(`  ${int(questions)} questions, ${tier} tier${coldIndex ? ', corpus index built (none kept)' : ''}: ${s(result.wallMs)}, exit ${result.code}`)
+        console.log(
+          `  ${int(questions)} questions, ${tier} tier${coldIndex ? ', corpus index built (none kept)' : ''}: ${s(result.wallMs)}, exit ${result.code}`,
+        )
       }
       // First the largest full-tier run with no built corpus kept (a corpus's first run, or one just changed);
       // every run after it reuses the chunks and index it kept, as a project's runs do while its corpus is unchanged.

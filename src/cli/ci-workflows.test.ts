@@ -28,7 +28,10 @@ describe('CI workflows', () => {
     const all = steps(workflow(name))
     expect(all.filter((s) => s.run === install)).toHaveLength(1)
     expect(all.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with).toEqual({ 'node-version': 20 })
-    expect(all.find((s) => s.uses?.startsWith('actions/upload-artifact@'))).toMatchObject({ if: 'always()', with: { path: 'reports/' } })
+    expect(all.find((s) => s.uses?.startsWith('actions/upload-artifact@'))).toMatchObject({
+      if: 'always()',
+      with: { path: 'reports/' },
+    })
   })
 
   it('per-commit runs the typecheck and pnpm test on every push and pull request, without a key', () => {
@@ -50,12 +53,17 @@ describe('CI workflows', () => {
     expect(env.EVAL_BATCH).toBe("${{ github.event_name == 'schedule' && '1' || '0' }}")
     expect(steps(w).map((s) => s.run)).toContain('pnpm eval:cli')
     // The response cache is saved even when the run fails (the cap, a regression): the rerun resumes from it.
-    expect(steps(w).find((s) => s.uses?.startsWith('actions/cache/save@'))).toMatchObject({ if: 'always()', with: { path: '.cache/model' } })
+    expect(steps(w).find((s) => s.uses?.startsWith('actions/cache/save@'))).toMatchObject({
+      if: 'always()',
+      with: { path: '.cache/model' },
+    })
   })
 })
 
 describe('judge-sharded.yml (docs/scaling.md)', () => {
-  const w = workflow('judge-sharded.yml') as Workflow & { jobs: Record<string, { strategy?: { matrix: { shard: number[] } }; needs?: string; if?: string }> }
+  const w = workflow('judge-sharded.yml') as Workflow & {
+    jobs: Record<string, { strategy?: { matrix: { shard: number[] } }; needs?: string; if?: string }>
+  }
   const shard = w.jobs.shard!
   const merge = w.jobs.merge!
 
@@ -64,19 +72,33 @@ describe('judge-sharded.yml (docs/scaling.md)', () => {
     expect(shard.env).toMatchObject({ ANTHROPIC_API_KEY: '${{ secrets.ANTHROPIC_API_KEY }}', EVAL_MODE: 'live' })
     // Shards never gate: GATE is the merge's.
     expect(shard.env).not.toHaveProperty('GATE')
-    expect(shard.steps.map((s) => s.run)).toContain('pnpm exec vitest run --project eval --shard=${{ matrix.shard }}/${{ strategy.job-total }} --reporter=blob')
+    expect(shard.steps.map((s) => s.run)).toContain(
+      'pnpm exec vitest run --project eval --shard=${{ matrix.shard }}/${{ strategy.job-total }} --reporter=blob',
+    )
     const upload = shard.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))
-    expect(upload).toMatchObject({ if: 'always()', with: { name: 'shard-${{ matrix.shard }}', path: '.vitest-reports/\nreports/shards/\n', 'include-hidden-files': true } })
-    expect(shard.steps.find((s) => s.uses?.startsWith('actions/cache/save@'))).toMatchObject({ if: 'always()', with: { path: '.cache/model' } })
+    expect(upload).toMatchObject({
+      if: 'always()',
+      with: { name: 'shard-${{ matrix.shard }}', path: '.vitest-reports/\nreports/shards/\n', 'include-hidden-files': true },
+    })
+    expect(shard.steps.find((s) => s.uses?.startsWith('actions/cache/save@'))).toMatchObject({
+      if: 'always()',
+      with: { path: '.cache/model' },
+    })
   })
 
   it('then one merge job: every shard downloaded, vitest --merge-reports under GATE=1, reports/ uploaded', () => {
     expect(merge.needs).toBe('shard')
     expect(merge.if).toBe('${{ !cancelled() }}')
     expect(merge.env).toMatchObject({ GATE: '1' })
-    expect(merge.steps.find((s) => s.uses?.startsWith('actions/download-artifact@'))?.with).toEqual({ pattern: 'shard-*', 'merge-multiple': true })
+    expect(merge.steps.find((s) => s.uses?.startsWith('actions/download-artifact@'))?.with).toEqual({
+      pattern: 'shard-*',
+      'merge-multiple': true,
+    })
     expect(merge.steps.map((s) => s.run)).toContain('pnpm exec vitest --merge-reports')
-    expect(merge.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))).toMatchObject({ if: 'always()', with: { path: 'reports/' } })
+    expect(merge.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))).toMatchObject({
+      if: 'always()',
+      with: { path: 'reports/' },
+    })
     for (const job of [shard, merge]) {
       expect(job.steps.filter((s) => s.run === install)).toHaveLength(1)
       expect(job.steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with).toEqual({ 'node-version': 20 })

@@ -49,12 +49,18 @@ const CONTRACTS: Record<string, Contract> = {
   'golden import': {
     missingValue: [['--format'], '--format'],
     folderForFile: [['evals', '--format', 'jsonl'], '<file> evals: expected a file, found a folder'],
-    fileForFolder: [['README.md', '--format', 'jsonl', '--corpus', 'README.md'], '--corpus README.md: expected a folder, found a file'],
+    fileForFolder: [
+      ['README.md', '--format', 'jsonl', '--corpus', 'README.md'],
+      '--corpus README.md: expected a folder, found a file',
+    ],
   },
   'golden export': {
     missingValue: [['--format', 'jsonl', '--out'], '--out'],
     folderForFile: [['--format', 'jsonl', '--out', 'evals'], '--out evals: expected a file, found a folder'],
-    fileForFolder: [['--format', 'jsonl', '--out', 'README.md/gold.jsonl'], '--out README.md/gold.jsonl: README.md is a file, not a folder'],
+    fileForFolder: [
+      ['--format', 'jsonl', '--out', 'README.md/gold.jsonl'],
+      '--out README.md/gold.jsonl: README.md is a file, not a folder',
+    ],
   },
   'golden add': {
     missingValue: [['--question'], '--question'],
@@ -78,17 +84,26 @@ const CONTRACTS: Record<string, Contract> = {
   export: {
     missingValue: [['--format', 'ragas', '--contexts'], '--contexts'],
     folderForFile: [['--format', 'ragas', '--report', 'evals'], '--report evals: expected a file, found a folder'],
-    fileForFolder: [['--format', 'ragas', '--report', 'package.json', '--out', 'README.md/ragas.jsonl'], '--out README.md/ragas.jsonl: README.md is a file, not a folder'],
+    fileForFolder: [
+      ['--format', 'ragas', '--report', 'package.json', '--out', 'README.md/ragas.jsonl'],
+      '--out README.md/ragas.jsonl: README.md is a file, not a folder',
+    ],
   },
   label: {
     missingValue: [['--size'], '--size'],
     folderForFile: [['--report', 'evals'], '--report evals: expected a file, found a folder'],
-    fileForFolder: [['--report', 'package.json', '--labels', 'README.md/labels.json'], '--labels README.md/labels.json: README.md is a file, not a folder'],
+    fileForFolder: [
+      ['--report', 'package.json', '--labels', 'README.md/labels.json'],
+      '--labels README.md/labels.json: README.md is a file, not a folder',
+    ],
   },
   compare: {
     missingValue: [['--b-env'], '--b-env'],
     folderForFile: [['--a', 'evals', '--b', 'package.json'], '--a evals: expected a file, found a folder'],
-    fileForFolder: [['--a', 'package.json', '--b', 'package.json', '--out', 'README.md'], '--out README.md: expected a folder, found a file'],
+    fileForFolder: [
+      ['--a', 'package.json', '--b', 'package.json', '--out', 'README.md'],
+      '--out README.md: expected a folder, found a file',
+    ],
   },
   'refusal-tradeoff': { missingValue: [['--step'], '--step'] },
   'model-server': { missingValue: [['--port'], '--port'] },
@@ -143,15 +158,17 @@ describe('every subcommand keeps the usage contract', () => {
       expectUsageError(await rag(...words, ...argv, '--help-me'), name, new RegExp(`^${name}: ${option}: missing value`))
     })
 
-    if (contract.folderForFile) it('a folder where a file is expected says so, exit 2', async () => {
-      const [argv, message] = contract.folderForFile!
-      expectUsageError(await rag(...words, ...argv), name, message)
-    })
+    if (contract.folderForFile)
+      it('a folder where a file is expected says so, exit 2', async () => {
+        const [argv, message] = contract.folderForFile!
+        expectUsageError(await rag(...words, ...argv), name, message)
+      })
 
-    if (contract.fileForFolder) it('a file where a folder is expected says so, exit 2', async () => {
-      const [argv, message] = contract.fileForFolder!
-      expectUsageError(await rag(...words, ...argv), name, message)
-    })
+    if (contract.fileForFolder)
+      it('a file where a folder is expected says so, exit 2', async () => {
+        const [argv, message] = contract.fileForFolder!
+        expectUsageError(await rag(...words, ...argv), name, message)
+      })
   })
 })
 
@@ -159,7 +176,9 @@ describe('rag-eval itself', () => {
   it('--help lists every subcommand, exit 0', async () => {
     const result = await rag('--help')
     expect(result.code).toBe(0)
-    expect(result.out.split('\n')[0]).toBe('usage: rag-eval [--config <file>] <command> [options]    (rag-eval <command> --help: its options)')
+    expect(result.out.split('\n')[0]).toBe(
+      'usage: rag-eval [--config <file>] <command> [options]    (rag-eval <command> --help: its options)',
+    )
     for (const s of SUBCOMMANDS) expect(result.out).toContain(`\n  ${s.name} `)
   })
 
@@ -171,18 +190,33 @@ describe('rag-eval itself', () => {
     expect((await rag()).err.split('\n')[0]).toBe('rag-eval: missing command')
     const group = await rag('golden', 'lint')
     expect(group.code).toBe(2)
-    expect(group.err.split('\n')[0]).toBe('rag-eval: golden: unknown command lint: expected one of check, import, export, add, schema')
+    expect(group.err.split('\n')[0]).toBe(
+      'rag-eval: golden: unknown command lint: expected one of check, import, export, add, schema',
+    )
   })
 
   it('the global --config must be a file, and only --config and --help go before the command', async () => {
-    expect((await rag('--config', 'evals', 'eval')).err.split('\n')[0]).toBe('rag-eval: --config evals: expected a file, found a folder')
+    expect((await rag('--config', 'evals', 'eval')).err.split('\n')[0]).toBe(
+      'rag-eval: --config evals: expected a file, found a folder',
+    )
     expect((await rag('--config')).err.split('\n')[0]).toBe('rag-eval: --config: missing value (expected a file)')
-    expect((await rag('--tier', 'full', 'eval')).err.split('\n')[0]).toBe('rag-eval: unknown option --tier (before the command: only --config and --help)')
+    expect((await rag('--tier', 'full', 'eval')).err.split('\n')[0]).toBe(
+      'rag-eval: unknown option --tier (before the command: only --config and --help)',
+    )
   })
 
   it('the global --config reaches the subcommand, whose config loader reads it', async () => {
     // package.json is a file but no config: the loader names it, at its first field.
-    const result = await rag('--config', 'package.json', 'golden', 'check', '--golden', 'fixtures/golden-lint/clean.json', '--corpus', 'fixtures/golden-lint/corpus')
+    const result = await rag(
+      '--config',
+      'package.json',
+      'golden',
+      'check',
+      '--golden',
+      'fixtures/golden-lint/clean.json',
+      '--corpus',
+      'fixtures/golden-lint/corpus',
+    )
     expect(result.code).toBe(2)
     expect(result.err).toMatch(/^golden check: \S*package\.json:2:3 field "name": unknown config field\(s\) name, /)
   })
@@ -199,9 +233,15 @@ describe('values are checked before anything runs', () => {
     [['bench', 'overhead', '--runs', '0'], '--runs 0: expected a positive integer'],
     [['bench', 'vitest', '--questions', '1000,1e4'], '--questions 1000,1e4: expected question counts, e.g. 1000,10000'],
     [['bench', 'vitest', '--tiers', 'full,judge'], '--tiers full,judge: expected tiers, e.g. retrieval,full'],
-    [['bench', 'retrieval', '--sizes', '2:1'], '--sizes 2:1: expected docs:questions pairs, e.g. 5000:1000,10000:2000 (at least 3 docs each)'],
+    [
+      ['bench', 'retrieval', '--sizes', '2:1'],
+      '--sizes 2:1: expected docs:questions pairs, e.g. 5000:1000,10000:2000 (at least 3 docs each)',
+    ],
     [['retrieval', '--tier', 'fast'], '--tier fast: expected retrieval or full'],
-    [['golden', 'check', '--floors', 'single=many'], '--floors single=many: expected type=count pairs, e.g. single=50,none=8 (types: single, multi, contradiction, none)'],
+    [
+      ['golden', 'check', '--floors', 'single=many'],
+      '--floors single=many: expected type=count pairs, e.g. single=50,none=8 (types: single, multi, contradiction, none)',
+    ],
     [['golden', 'export', '--out', 'x.jsonl'], 'missing --format (expected one of jsonl, ragas, trec)'],
     [['golden', 'import', '--format', 'jsonl'], 'missing <file> (expected a file)'],
     [['golden', 'import', 'a', 'b', '--format', 'jsonl'], 'unexpected argument b'],
@@ -220,7 +260,22 @@ describe('values are checked before anything runs', () => {
     const result = await rag('golden', 'add', '--golden', typo, '--type', 'none', '--question', 'Q?', '--yes')
     expectUsageError(result, 'golden add', `--golden ${typo}: not found (expected a file)`)
     expect(existsSync(typo)).toBe(false)
-    const folderMissing = await rag('golden', 'add', '--create', '--golden', 'evalz/golden-set.json', '--type', 'none', '--question', 'Q?', '--yes')
-    expectUsageError(folderMissing, 'golden add', '--golden evalz/golden-set.json: folder evalz not found (expected a file in an existing folder)')
+    const folderMissing = await rag(
+      'golden',
+      'add',
+      '--create',
+      '--golden',
+      'evalz/golden-set.json',
+      '--type',
+      'none',
+      '--question',
+      'Q?',
+      '--yes',
+    )
+    expectUsageError(
+      folderMissing,
+      'golden add',
+      '--golden evalz/golden-set.json: folder evalz not found (expected a file in an existing folder)',
+    )
   })
 })

@@ -20,7 +20,10 @@ export async function projectWith(configFile: string | undefined, flags: Project
   return {
     ...project,
     // A --corpus folder keeps the config's include/exclude globs (the defaults when the config has no corpus).
-    corpus: flags.corpus === undefined ? project.corpus : { ...(project.corpus ?? CorpusSpecSchema.parse(flags.corpus)), dir: flags.corpus },
+    corpus:
+      flags.corpus === undefined
+        ? project.corpus
+        : { ...(project.corpus ?? CorpusSpecSchema.parse(flags.corpus)), dir: flags.corpus },
     goldenSet: flags.golden === undefined ? project.goldenSet : flags.golden,
     humanLabels: flags.labels === undefined ? project.humanLabels : flags.labels,
   }
@@ -28,6 +31,9 @@ export async function projectWith(configFile: string | undefined, flags: Project
 
 /** The project's documents; a command that reads them needs a corpus (not `corpus: null`). */
 export function projectDocuments(project: ProjectConfig, command: string): CorpusDocument[] {
-  if (project.corpus === null) throw new InputError(`${project.source}: corpus is null, and ${command} reads the documents: set corpus in the config or pass --corpus <folder>`)
+  if (project.corpus === null)
+    throw new InputError(
+      `${project.source}: corpus is null, and ${command} reads the documents: set corpus in the config or pass --corpus <folder>`,
+    )
   return loadCorpusFrom(project.corpus).documents
 }

@@ -1,5 +1,13 @@
 import { InputError } from '../contract/input-error.ts'
-import { parseCommandLine, UsageError, type CommandContext, type OptionSpecs, type OptionValues, type PositionalSpec, type PositionalValues } from './args.ts'
+import {
+  parseCommandLine,
+  UsageError,
+  type CommandContext,
+  type OptionSpecs,
+  type OptionValues,
+  type PositionalSpec,
+  type PositionalValues,
+} from './args.ts'
 
 /** A rag-eval subcommand: its usage, and its main over the arguments after the subcommand's name. */
 export interface Command {
@@ -20,10 +28,16 @@ export interface CommandSpec<O extends OptionSpecs, P extends readonly Positiona
   readonly options: O
   readonly positionals?: P
   /** The command's work, on valid arguments; a UsageError it throws (a rule across options) gets the usage too. */
-  readonly run: (args: { values: OptionValues<O>; positionals: PositionalValues<P>; context: CommandContext }) => Promise<number | void>
+  readonly run: (args: {
+    values: OptionValues<O>
+    positionals: PositionalValues<P>
+    context: CommandContext
+  }) => Promise<number | void>
 }
 
-export function defineCommand<O extends OptionSpecs, const P extends readonly PositionalSpec<unknown>[] = []>(spec: CommandSpec<O, P>): Command {
+export function defineCommand<O extends OptionSpecs, const P extends readonly PositionalSpec<unknown>[] = []>(
+  spec: CommandSpec<O, P>,
+): Command {
   const usage = spec.usage.trimEnd()
   return {
     usage,

@@ -24,9 +24,20 @@ function binomial(n: number, k: number): bigint {
 }
 
 describe('rag-eval compare', { timeout: 60_000 }, () => {
-  it('budget 600 against 450: recall\'s p-value is the exact McNemar of the two reports\' per-question hits', () => {
+  it("budget 600 against 450: recall's p-value is the exact McNemar of the two reports' per-question hits", () => {
     const out = temp.make('compare-')
-    const result = runCompare(['--a', 'rag-eval.config.ts', '--b', 'rag-eval.config.ts', '--b-env', 'EVAL_CONTEXT_BUDGET=450', '--out', out, '--tier', 'retrieval'])
+    const result = runCompare([
+      '--a',
+      'rag-eval.config.ts',
+      '--b',
+      'rag-eval.config.ts',
+      '--b-env',
+      'EVAL_CONTEXT_BUDGET=450',
+      '--out',
+      out,
+      '--tier',
+      'retrieval',
+    ])
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
     const a = ReportSchema.parse(readJson(join(out, 'compare-a.json')))
@@ -57,23 +68,31 @@ describe('rag-eval compare', { timeout: 60_000 }, () => {
     // Every lost question is named with its evidence.
     const flips = comparison.flips.find((f) => f.metric === 'recall')!
     expect(flips.worse.map((f) => f.id)).toEqual(answerable.filter((q) => q.hit && !hitsB.get(q.id)).map((q) => q.id))
-    expect(readFileSync(join(out, 'compare.md'), 'utf8')).toContain(`- recall (context): ${lost} hit -> miss, ${gained} miss -> hit`)
+    expect(readFileSync(join(out, 'compare.md'), 'utf8')).toContain(
+      `- recall (context): ${lost} hit -> miss, ${gained} miss -> hit`,
+    )
   })
 
   it('two reports of different golden sets: exit 2, naming the questions only one side has', () => {
     const out = temp.make('compare-golden-')
-    expect(runCompare(['--a', 'rag-eval.config.ts', '--b', 'rag-eval.config.ts', '--out', out, '--tier', 'retrieval']).code).toBe(0)
+    expect(runCompare(['--a', 'rag-eval.config.ts', '--b', 'rag-eval.config.ts', '--out', out, '--tier', 'retrieval']).code).toBe(
+      0,
+    )
     const a = ReportSchema.parse(readJson(join(out, 'compare-a.json')))
     const shrunk: Report = { ...a, questions: a.questions.filter((q) => q.id !== 'q-002' && q.id !== 'q-007') }
     writeFileSync(join(out, 'shrunk.json'), JSON.stringify(shrunk))
     const result = runCompare(['--a', join(out, 'compare-a.json'), '--b', join(out, 'shrunk.json'), '--out', out])
     expect(result.code).toBe(2)
-    expect(result.stderr).toBe(`compare: A and B are not runs of the same golden set: 2 question(s) only in A (${join(out, 'compare-a.json')}, golden set evals/golden-set.json): q-002, q-007; compare two runs of one golden set\n`)
+    expect(result.stderr).toBe(
+      `compare: A and B are not runs of the same golden set: 2 question(s) only in A (${join(out, 'compare-a.json')}, golden set evals/golden-set.json): q-002, q-007; compare two runs of one golden set\n`,
+    )
   })
 
   it('--b-env on a report: a usage error (a report is already measured)', () => {
     const result = runCompare(['--a', 'rag-eval.config.ts', '--b', 'package.json', '--b-env', 'EVAL_TOP_K=5'])
     expect(result.code).toBe(2)
-    expect(result.stderr.split('\n')[0]).toBe('compare: --b-env: --b package.json is a report, already measured; environment overrides apply to a config file')
+    expect(result.stderr.split('\n')[0]).toBe(
+      'compare: --b-env: --b package.json is a report, already measured; environment overrides apply to a config file',
+    )
   })
 })

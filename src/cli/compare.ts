@@ -27,12 +27,21 @@ interface Side {
 }
 
 /** A side: a report file (.json) read as it is, or a config file evaluated under its environment overrides. */
-async function loadSide(name: 'a' | 'b', path: string, env: [string, string][], tier: Report['tier'], log: (line: string) => void): Promise<Side> {
+async function loadSide(
+  name: 'a' | 'b',
+  path: string,
+  env: [string, string][],
+  tier: Report['tier'],
+  log: (line: string) => void,
+): Promise<Side> {
   const overrides = Object.fromEntries(env)
-  if (path.endsWith('.json')) return { report: readReport(path), source: { source: path, kind: 'report', env: {}, report: null }, reportsDir: null }
+  if (path.endsWith('.json'))
+    return { report: readReport(path), source: { source: path, kind: 'report', env: {}, report: null }, reportsDir: null }
   const sideEnv = { ...process.env, ...overrides }
   const project = await loadProjectConfig({ configFile: path, env: sideEnv })
-  log(`evaluating ${name.toUpperCase()}: ${path}${env.length > 0 ? ` with ${env.map(([k, v]) => `${k}=${v}`).join(' ')}` : ''} (${tier} tier)`)
+  log(
+    `evaluating ${name.toUpperCase()}: ${path}${env.length > 0 ? ` with ${env.map(([k, v]) => `${k}=${v}`).join(' ')}` : ''} (${tier} tier)`,
+  )
   const report = await evaluate(project, { tier, env: sideEnv, baselineRoot: null, log })
   return { report, source: { source: path, kind: 'config', env: overrides, report: null }, reportsDir: project.reports }
 }
@@ -63,7 +72,9 @@ export const command = defineCommand({
     // Before anything runs: an override for a report side could never apply.
     for (const name of ['a', 'b'] as const) {
       if (values[name].endsWith('.json') && values[`${name}-env`].length > 0) {
-        throw new UsageError(`--${name}-env: --${name} ${values[name]} is a report, already measured; environment overrides apply to a config file`)
+        throw new UsageError(
+          `--${name}-env: --${name} ${values[name]} is a report, already measured; environment overrides apply to a config file`,
+        )
       }
     }
     const log = (line: string) => context.out(`${line}\n`)

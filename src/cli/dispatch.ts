@@ -19,26 +19,103 @@ interface Subcommand {
 const evalCommand = async () => (await import('./eval.ts')).command
 
 export const SUBCOMMANDS: readonly Subcommand[] = [
-  { name: 'init', summary: 'scaffold the evaluation in this folder (config, golden set, system stub, vitest.config.ts)', load: async () => (await import('./init.ts')).command },
+  {
+    name: 'init',
+    summary: 'scaffold the evaluation in this folder (config, golden set, system stub, vitest.config.ts)',
+    load: async () => (await import('./init.ts')).command,
+  },
   { name: 'eval', summary: 'the evaluation without Vitest: reports, GATE=1 exit code (pnpm eval:cli)', load: evalCommand },
-  { name: 'retrieval', summary: 'eval --tier retrieval: the per-commit tier (pnpm eval:retrieval)', load: evalCommand, prepend: ['--tier', 'retrieval'] },
-  { name: 'golden check', summary: 'lint a golden set against its corpus (pnpm golden:check)', load: async () => (await import('./golden-check.ts')).command },
-  { name: 'golden import', summary: 'convert a golden set from JSONL, RAGAS or TREC (pnpm golden:import)', load: async () => (await import('./golden-import.ts')).command },
-  { name: 'golden export', summary: 'write the golden set as JSONL, RAGAS or TREC (pnpm golden:export)', load: async () => (await import('./golden-export.ts')).command },
-  { name: 'golden add', summary: 'append one question, previewing its ranking (pnpm golden:add)', load: async () => (await import('./golden-add.ts')).command },
-  { name: 'golden schema', summary: 'regenerate the golden set JSON Schema (pnpm schema:golden)', load: async () => (await import('./write-golden-schema.ts')).command },
-  { name: 'trec', summary: 'trec_eval-conformant evaluation of a TREC run against qrels (pnpm trec)', load: async () => (await import('./trec.ts')).command },
-  { name: 'trec-export', summary: "a report's qrels and run in TREC format (pnpm trec:export)", load: async () => (await import('./trec-export.ts')).command },
-  { name: 'export', summary: 'a run as RAGAS samples, to score the same answers with RAGAS (pnpm eval:export)', load: async () => (await import('./export.ts')).command },
-  { name: 'label', summary: 'label a sample of answers by hand to calibrate the judge (pnpm label)', load: async () => (await import('./label.ts')).command },
-  { name: 'compare', summary: 'run B against run A, question by question: deltas, intervals, p-values (pnpm eval:compare)', load: async () => (await import('./compare.ts')).command },
-  { name: 'refusal-tradeoff', summary: 'refusal threshold against refusal rates (pnpm eval:refusal-tradeoff)', load: async () => (await import('./refusal-tradeoff.ts')).command },
-  { name: 'model-server', summary: 'the local scripted Messages API server (pnpm model:server)', load: async () => (await import('./model-server.ts')).command },
-  { name: 'record-scripted', summary: 're-record the golden set from the scripted server (pnpm record:scripted)', load: async () => (await import('./record-scripted.ts')).command },
-  { name: 'bench retrieval', summary: 'retrieval tier benchmark on synthetic corpora (pnpm bench:retrieval)', load: async () => (await import('./bench-retrieval.ts')).command },
-  { name: 'bench overhead', summary: 'vitest run --project eval beside a bare one-test vitest run, and the ratio (pnpm bench:overhead)', load: async () => (await import('./bench-overhead.ts')).command },
-  { name: 'bench vitest', summary: 'the evaluation through Vitest on 1,000 and 10,000 synthetic questions (pnpm bench:vitest)', load: async () => (await import('./bench-vitest.ts')).command },
-  { name: 'bench model', summary: 'model tier throughput against the local server (pnpm bench:model)', load: async () => (await import('./bench-model.ts')).command },
+  {
+    name: 'retrieval',
+    summary: 'eval --tier retrieval: the per-commit tier (pnpm eval:retrieval)',
+    load: evalCommand,
+    prepend: ['--tier', 'retrieval'],
+  },
+  {
+    name: 'golden check',
+    summary: 'lint a golden set against its corpus (pnpm golden:check)',
+    load: async () => (await import('./golden-check.ts')).command,
+  },
+  {
+    name: 'golden import',
+    summary: 'convert a golden set from JSONL, RAGAS or TREC (pnpm golden:import)',
+    load: async () => (await import('./golden-import.ts')).command,
+  },
+  {
+    name: 'golden export',
+    summary: 'write the golden set as JSONL, RAGAS or TREC (pnpm golden:export)',
+    load: async () => (await import('./golden-export.ts')).command,
+  },
+  {
+    name: 'golden add',
+    summary: 'append one question, previewing its ranking (pnpm golden:add)',
+    load: async () => (await import('./golden-add.ts')).command,
+  },
+  {
+    name: 'golden schema',
+    summary: 'regenerate the golden set JSON Schema (pnpm schema:golden)',
+    load: async () => (await import('./write-golden-schema.ts')).command,
+  },
+  {
+    name: 'trec',
+    summary: 'trec_eval-conformant evaluation of a TREC run against qrels (pnpm trec)',
+    load: async () => (await import('./trec.ts')).command,
+  },
+  {
+    name: 'trec-export',
+    summary: "a report's qrels and run in TREC format (pnpm trec:export)",
+    load: async () => (await import('./trec-export.ts')).command,
+  },
+  {
+    name: 'export',
+    summary: 'a run as RAGAS samples, to score the same answers with RAGAS (pnpm eval:export)',
+    load: async () => (await import('./export.ts')).command,
+  },
+  {
+    name: 'label',
+    summary: 'label a sample of answers by hand to calibrate the judge (pnpm label)',
+    load: async () => (await import('./label.ts')).command,
+  },
+  {
+    name: 'compare',
+    summary: 'run B against run A, question by question: deltas, intervals, p-values (pnpm eval:compare)',
+    load: async () => (await import('./compare.ts')).command,
+  },
+  {
+    name: 'refusal-tradeoff',
+    summary: 'refusal threshold against refusal rates (pnpm eval:refusal-tradeoff)',
+    load: async () => (await import('./refusal-tradeoff.ts')).command,
+  },
+  {
+    name: 'model-server',
+    summary: 'the local scripted Messages API server (pnpm model:server)',
+    load: async () => (await import('./model-server.ts')).command,
+  },
+  {
+    name: 'record-scripted',
+    summary: 're-record the golden set from the scripted server (pnpm record:scripted)',
+    load: async () => (await import('./record-scripted.ts')).command,
+  },
+  {
+    name: 'bench retrieval',
+    summary: 'retrieval tier benchmark on synthetic corpora (pnpm bench:retrieval)',
+    load: async () => (await import('./bench-retrieval.ts')).command,
+  },
+  {
+    name: 'bench overhead',
+    summary: 'vitest run --project eval beside a bare one-test vitest run, and the ratio (pnpm bench:overhead)',
+    load: async () => (await import('./bench-overhead.ts')).command,
+  },
+  {
+    name: 'bench vitest',
+    summary: 'the evaluation through Vitest on 1,000 and 10,000 synthetic questions (pnpm bench:vitest)',
+    load: async () => (await import('./bench-vitest.ts')).command,
+  },
+  {
+    name: 'bench model',
+    summary: 'model tier throughput against the local server (pnpm bench:model)',
+    load: async () => (await import('./bench-model.ts')).command,
+  },
 ]
 
 const USAGE = 'usage: rag-eval [--config <file>] <command> [options]    (rag-eval <command> --help: its options)'
@@ -58,7 +135,8 @@ function splitGlobal(argv: readonly string[]): { config: string | undefined; hel
     if (arg === '-h' || arg === '--help') help = true
     else if (arg === '--config' || arg.startsWith('--config=')) {
       const value = arg === '--config' ? argv[++i] : arg.slice('--config='.length)
-      if (value === undefined || (arg === '--config' && value.startsWith('-'))) throw new UsageError('--config: missing value (expected a file)')
+      if (value === undefined || (arg === '--config' && value.startsWith('-')))
+        throw new UsageError('--config: missing value (expected a file)')
       config = parseValue('--config', value, file)
     } else throw new UsageError(`unknown option ${arg.split('=')[0]} (before the command: only --config and --help)`)
   }

@@ -16,11 +16,27 @@ function runEval(args: string[], env: Record<string, string> = {}) {
 
 describe('rag-eval eval on bad input: a clear message and a non-zero exit, no stack trace', { timeout: 30_000 }, () => {
   it.each([
-    [['--corpus', 'fixtures/corpora/missing'], {}, 'eval: --corpus fixtures/corpora/missing: not found (expected a folder)\nusage: rag-eval eval '],
-    [['--corpus', 'fixtures/corpora/duplicate-id'], {}, 'eval: fixtures/corpora/duplicate-id/second.md: duplicate document id t-001'],
+    [
+      ['--corpus', 'fixtures/corpora/missing'],
+      {},
+      'eval: --corpus fixtures/corpora/missing: not found (expected a folder)\nusage: rag-eval eval ',
+    ],
+    [
+      ['--corpus', 'fixtures/corpora/duplicate-id'],
+      {},
+      'eval: fixtures/corpora/duplicate-id/second.md: duplicate document id t-001',
+    ],
     [['--corpus', 'fixtures/corpora/empty-doc'], {}, 'eval: fixtures/corpora/empty-doc/empty.md: document e-001 is empty'],
-    [['--corpus', 'fixtures/corpora/tiny', '--golden', 'fixtures/golden/broken-json.json'], {}, 'eval: fixtures/golden/broken-json.json:4:5: invalid JSON'],
-    [['--corpus', 'fixtures/corpora/tiny', '--golden', 'fixtures/golden/unknown-type.json'], {}, 'eval: fixtures/golden/unknown-type.json: question g-7, field "type": unknown type "lookupp"'],
+    [
+      ['--corpus', 'fixtures/corpora/tiny', '--golden', 'fixtures/golden/broken-json.json'],
+      {},
+      'eval: fixtures/golden/broken-json.json:4:5: invalid JSON',
+    ],
+    [
+      ['--corpus', 'fixtures/corpora/tiny', '--golden', 'fixtures/golden/unknown-type.json'],
+      {},
+      'eval: fixtures/golden/unknown-type.json: question g-7, field "type": unknown type "lookupp"',
+    ],
     [[], { EVAL_CONTEXT_BUDGET: '0' }, 'eval: EVAL_CONTEXT_BUDGET: Too small: expected number to be >0 (got 0)'],
     [[], { EVAL_CONTEXT_BUDGET: '-100' }, 'eval: EVAL_CONTEXT_BUDGET: Too small: expected number to be >0 (got -100)'],
   ])('%j %j', (args, env, message) => {
@@ -35,7 +51,16 @@ describe('rag-eval eval on bad input: a clear message and a non-zero exit, no st
 
   it('runs the tiny fixture corpus end to end and writes both reports', () => {
     const out = temp.make('eval-ok-')
-    const result = runEval(['--corpus', 'fixtures/corpora/tiny', '--golden', 'fixtures/golden/valid.json', '--out', out, '--baseline', ''])
+    const result = runEval([
+      '--corpus',
+      'fixtures/corpora/tiny',
+      '--golden',
+      'fixtures/golden/valid.json',
+      '--out',
+      out,
+      '--baseline',
+      '',
+    ])
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
     expect(readdirSync(out).sort()).toEqual(['attribution.jsonl', 'contexts.jsonl', 'latest.json', 'latest.md'])

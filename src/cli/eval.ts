@@ -48,4 +48,3 @@ export const command = defineCommand({
     return process.env.GATE === '1' && runFailsGate(report) ? 1 : 0
   },
 })
-

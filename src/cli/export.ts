@@ -24,9 +24,14 @@ export const command = defineCommand({
   run: async ({ values }) => {
     const report = readReport(values.report)
     const contextsFile = values.contexts ?? join(dirname(values.report), CONTEXTS_FILE)
-    const contexts = readContextRecords(contextsFile, `run the evaluation (it writes ${CONTEXTS_FILE} beside latest.json), or name the file with --contexts`)
+    const contexts = readContextRecords(
+      contextsFile,
+      `run the evaluation (it writes ${CONTEXTS_FILE} beside latest.json), or name the file with --contexts`,
+    )
     writeFileAtomic(values.out, exportRunToRagas(report, contexts, contextsFile))
-    console.log(`wrote ${values.out}: ${report.questions.length} RAGAS samples\nload it with: EvaluationDataset.from_jsonl("${values.out}")`)
+    console.log(
+      `wrote ${values.out}: ${report.questions.length} RAGAS samples\nload it with: EvaluationDataset.from_jsonl("${values.out}")`,
+    )
     return 0
   },
 })

@@ -1,8 +1,27 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { runKnobs } from '../config/project-config.ts'
 import { appendQuestionText } from '../golden/add/append-question.ts'
-import { askAnswerDocs, askConfirm, askGoldAnswer, askGoverning, askId, askNotes, askQuestion, askType } from '../golden/add/prompts.ts'
-import { buildQuestion, checkAnswerDocs, checkGoldAnswer, checkGoverning, checkId, checkQuestionText, parseType, splitDocIds, type Check } from '../golden/add/question-draft.ts'
+import {
+  askAnswerDocs,
+  askConfirm,
+  askGoldAnswer,
+  askGoverning,
+  askId,
+  askNotes,
+  askQuestion,
+  askType,
+} from '../golden/add/prompts.ts'
+import {
+  buildQuestion,
+  checkAnswerDocs,
+  checkGoldAnswer,
+  checkGoverning,
+  checkId,
+  checkQuestionText,
+  parseType,
+  splitDocIds,
+  type Check,
+} from '../golden/add/question-draft.ts'
 import { previewRanking, renderRankingPreview } from '../golden/add/ranking-preview.ts'
 import { goldenSetText, schemaReference } from '../golden/golden-set-text.ts'
 import { bestChunksOfNoneQuestions } from '../golden/lint/best-chunks.ts'
@@ -21,11 +40,14 @@ import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
 
 /** A question type or one of its aliases, as the canonical type. */
-const questionType = kind<QuestionType>('single, multi, contradiction or none (aliases: lookup, multi-hop, abstention)', (value) => {
-  const type = parseType(value)
-  if (typeof type !== 'string') throw new ValueRejected(type.error)
-  return type
-})
+const questionType = kind<QuestionType>(
+  'single, multi, contradiction or none (aliases: lookup, multi-hop, abstention)',
+  (value) => {
+    const type = parseType(value)
+    if (typeof type !== 'string') throw new ValueRejected(type.error)
+    return type
+  },
+)
 
 interface GoldenFile {
   /** The file's text when read; null when it does not exist yet. */
@@ -46,7 +68,10 @@ function readGoldenFile(file: string, docs: readonly CorpusDocument[]): GoldenFi
   try {
     return { text, questions: loadGoldenSet(file, docs) }
   } catch (error) {
-    if (error instanceof InputError) throw new InputError(`${error.message}\nthe golden set must load before golden:add appends to it (rag-eval golden check --golden ${file})`)
+    if (error instanceof InputError)
+      throw new InputError(
+        `${error.message}\nthe golden set must load before golden:add appends to it (rag-eval golden check --golden ${file})`,
+      )
     throw error
   }
 }
@@ -73,7 +98,10 @@ function append(file: string, read: GoldenFile, question: GoldenQuestion, docs: 
     console.log(`note: ${file} changed while you were writing; appending to its current version`)
     if (current !== null) {
       const now = readGoldenFile(file, docs)
-      if (now.questions.some((q) => q.id === question.id)) throw new InputError(`${question.id} was added to ${file} meanwhile; run golden:add again (next free id: ${nextQuestionId(now.questions.map((q) => q.id))})`)
+      if (now.questions.some((q) => q.id === question.id))
+        throw new InputError(
+          `${question.id} was added to ${file} meanwhile; run golden:add again (next free id: ${nextQuestionId(now.questions.map((q) => q.id))})`,
+        )
     }
   }
   const text = current === null ? goldenSetText([question], schemaReference(file)) : appendQuestionText(current, question).text
@@ -109,11 +137,16 @@ export const command = defineCommand({
     const project = await projectWith(values.config ?? context.config, values)
     const golden = project.goldenSet
     // A typo in --golden (or the config) must not start a new golden set: a new file only when asked for.
-    parseValue(values.golden === undefined ? `goldenSet of ${project.source}:` : '--golden', golden, values.create ? fileToWrite : file)
+    parseValue(
+      values.golden === undefined ? `goldenSet of ${project.source}:` : '--golden',
+      golden,
+      values.create ? fileToWrite : file,
+    )
     const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true
     if (!interactive) {
       const missing = missingFlags(values, values.type)
-      if (missing.length > 0) throw new InputError(`missing ${missing.join(', ')}: stdin is not a terminal, so golden:add cannot ask for them`)
+      if (missing.length > 0)
+        throw new InputError(`missing ${missing.join(', ')}: stdin is not a terminal, so golden:add cannot ask for them`)
     }
     const config = runKnobs(project, process.env)
     const docs = projectDocuments(project, 'golden add')
@@ -158,14 +191,20 @@ export const command = defineCommand({
       const preview = await previewRanking(built, system, config.budgetTokens)
       console.log(`\n${renderRankingPreview(preview, built)}`)
       const bestChunks = await bestChunksOfNoneQuestions([built], docs, config)
-      const findings = lintGoldenSet({ questions: [...read.questions, built], docs, bestChunks, floors: { single: 0, multi: 0, contradiction: 0, none: 0 } }).filter(
-        (f) => f.questionId === built.id,
-      )
+      const findings = lintGoldenSet({
+        questions: [...read.questions, built],
+        docs,
+        bestChunks,
+        floors: { single: 0, multi: 0, contradiction: 0, none: 0 },
+      }).filter((f) => f.questionId === built.id)
       console.log(findings.length === 0 ? 'golden:check: no finding for this question' : 'golden:check on this question:')
       for (const f of findings) console.log(`  ${f.severity} ${f.rule}: ${f.message}\n    fix: ${f.fix}`)
 
       if (!values.yes) {
-        if (!interactive) throw new InputError('not written: stdin is not a terminal, so golden:add cannot ask for confirmation; pass --yes to append')
+        if (!interactive)
+          throw new InputError(
+            'not written: stdin is not a terminal, so golden:add cannot ask for confirmation; pass --yes to append',
+          )
         if (!(await askConfirm(`Append ${built.id} to ${golden}?`))) {
           console.log('not written')
           return 1

@@ -11,15 +11,22 @@ describe('golden check when the system owns its documents (corpus: null)', () =>
     const dir = temp.make('corpus-null-')
     const config = join(dir, 'rag-eval.config.ts')
     // The repository's golden set, checked without its corpus: every answer doc id is taken on trust.
-    writeFileSync(config, `export default { corpus: null, goldenSet: ${JSON.stringify(resolve('evals/golden-set.json'))}, system: { http: { url: 'http://127.0.0.1:9/rag' } } }\n`)
+    writeFileSync(
+      config,
+      `export default { corpus: null, goldenSet: ${JSON.stringify(resolve('evals/golden-set.json'))}, system: { http: { url: 'http://127.0.0.1:9/rag' } } }\n`,
+    )
     const printed: string[] = []
     const log = vi.spyOn(console, 'log').mockImplementation((text: string) => void printed.push(text))
     let err = ''
-    const code = await ragEval(['golden', 'check', '--config', config], { out: () => {}, err: (text) => (err += text) }).finally(() => log.mockRestore())
+    const code = await ragEval(['golden', 'check', '--config', config], { out: () => {}, err: (text) => (err += text) }).finally(
+      () => log.mockRestore(),
+    )
     expect(err).toBe('')
     expect(code).toBe(0)
     const output = printed.join('\n')
-    expect(output).toContain(`skipped unknown-doc, unsupported-fact, multi-facts-in-one-doc, none-too-easy: no document text (corpus is null in ${config}); pass --corpus <folder> to run them`)
+    expect(output).toContain(
+      `skipped unknown-doc, unsupported-fact, multi-facts-in-one-doc, none-too-easy: no document text (corpus is null in ${config}); pass --corpus <folder> to run them`,
+    )
     expect(output).toContain('golden:check: 0 errors, 0 warnings in 120 questions')
   })
 })

@@ -39,7 +39,13 @@ export const command = defineCommand({
     // corpus: null (the system owns its documents): the rules that read the documents' text are skipped, and said so.
     const docs = project.corpus === null ? null : projectDocuments(project, 'golden check')
     const corpus = project.corpus === null ? '(none: corpus is null)' : project.corpus.dir
-    const skipped = docs === null ? { rules: RULES_NEEDING_TEXT, reason: `no document text (corpus is null in ${project.source}); pass --corpus <folder> to run them` } : undefined
+    const skipped =
+      docs === null
+        ? {
+            rules: RULES_NEEDING_TEXT,
+            reason: `no document text (corpus is null in ${project.source}); pass --corpus <folder> to run them`,
+          }
+        : undefined
     let report: LintReport
     try {
       const questions = loadGoldenSet(project.goldenSet, docs)
@@ -48,7 +54,14 @@ export const command = defineCommand({
       report = { goldenSet: project.goldenSet, corpus, questions: questions.length, complete: true, findings, skipped }
     } catch (error) {
       if (!(error instanceof InputError)) throw error
-      report = { goldenSet: project.goldenSet, corpus, questions: null, complete: false, findings: findingsOfLoaderError(error.message, project.goldenSet), skipped }
+      report = {
+        goldenSet: project.goldenSet,
+        corpus,
+        questions: null,
+        complete: false,
+        findings: findingsOfLoaderError(error.message, project.goldenSet),
+        skipped,
+      }
     }
     console.log(values.json ? renderFindingsJson(report) : renderFindingsText(report))
     return counts(report).errors > 0 ? 1 : 0

@@ -11,7 +11,10 @@ const LOW_FLOORS = 'single=1,multi=1,contradiction=1,none=1'
 
 /** Runs `rag-eval golden <name>` as `pnpm golden:<name>` does, with stdin a pipe (not a terminal). */
 function run(name: string, args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'golden', name, ...args], { encoding: 'utf8', input: '' })
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'golden', name, ...args], {
+    encoding: 'utf8',
+    input: '',
+  })
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
@@ -33,40 +36,96 @@ describe('pnpm golden:check', { timeout: 30_000 }, () => {
       '  unsupported-fact (2): the gold answer states a fact none of its answer documents states',
       '    q-001  goldAnswer states "21 days" (duration), found in none of its answer docs (doc-001)',
     ])
-    expect(text.stdout).toContain('warnings\n  type-distribution (4): fewer questions of a type than its floor\n    (set)  2 single questions, below the floor of 50')
+    expect(text.stdout).toContain(
+      'warnings\n  type-distribution (4): fewer questions of a type than its floor\n    (set)  2 single questions, below the floor of 50',
+    )
     expect(text.stdout.trimEnd().split('\n').at(-1)).toBe('golden:check: 2 errors, 4 warnings in 5 questions')
-    const json = run('check', ['--golden', 'fixtures/golden-lint/unsupported-fact.json', '--corpus', corpus, '--floors', LOW_FLOORS, '--json'])
+    const json = run('check', [
+      '--golden',
+      'fixtures/golden-lint/unsupported-fact.json',
+      '--corpus',
+      corpus,
+      '--floors',
+      LOW_FLOORS,
+      '--json',
+    ])
     expect(json.code).toBe(1)
-    expect(JSON.parse(json.stdout)).toMatchObject({ questions: 5, complete: true, errors: 2, warnings: 0, findings: [{ rule: 'unsupported-fact', questionId: 'q-001' }, { questionId: 'q-002' }] })
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      questions: 5,
+      complete: true,
+      errors: 2,
+      warnings: 0,
+      findings: [{ rule: 'unsupported-fact', questionId: 'q-001' }, { questionId: 'q-002' }],
+    })
   })
 
   it('exits 0 with warnings only, and 2 on input it cannot read', () => {
-    expect(run('check', ['--golden', 'fixtures/golden-lint/none-too-easy.json', '--corpus', corpus, '--floors', LOW_FLOORS]).code).toBe(0)
+    expect(
+      run('check', ['--golden', 'fixtures/golden-lint/none-too-easy.json', '--corpus', corpus, '--floors', LOW_FLOORS]).code,
+    ).toBe(0)
     const missing = run('check', ['--golden', 'fixtures/golden-lint/absent.json', '--corpus', corpus])
     expect(missing.code).toBe(2)
-    expect(missing.stderr).toMatch(/^golden check: --golden fixtures\/golden-lint\/absent\.json: not found \(expected a file\)\nusage: rag-eval golden check /)
+    expect(missing.stderr).toMatch(
+      /^golden check: --golden fixtures\/golden-lint\/absent\.json: not found \(expected a file\)\nusage: rag-eval golden check /,
+    )
   })
 })
 
 describe('pnpm golden:export and golden:import', { timeout: 30_000 }, () => {
   it('exports TREC qrels and topics, imports them back, and refuses to overwrite without --force', () => {
     const dir = tempDir()
-    const exported = run('export', ['--format', 'trec', '--out', join(dir, 'gold.qrels'), '--golden', 'fixtures/golden-lint/clean.json', '--corpus', corpus])
+    const exported = run('export', [
+      '--format',
+      'trec',
+      '--out',
+      join(dir, 'gold.qrels'),
+      '--golden',
+      'fixtures/golden-lint/clean.json',
+      '--corpus',
+      corpus,
+    ])
     expect(exported.code).toBe(0)
     expect(readFileSync(join(dir, 'gold.qrels'), 'utf8').split('\n')[0]).toBe('q-001 0 doc-001 1')
-    expect(JSON.parse(readFileSync(join(dir, 'gold.topics.json'), 'utf8'))).toMatchObject({ 'q-005': 'How long is the workspace audit log retained?' })
+    expect(JSON.parse(readFileSync(join(dir, 'gold.topics.json'), 'utf8'))).toMatchObject({
+      'q-005': 'How long is the workspace audit log retained?',
+    })
 
     const out = join(dir, 'golden-set.json')
-    const imported = run('import', [join(dir, 'gold.qrels'), '--format', 'trec', '--topics', join(dir, 'gold.topics.json'), '--out', out, '--corpus', corpus])
+    const imported = run('import', [
+      join(dir, 'gold.qrels'),
+      '--format',
+      'trec',
+      '--topics',
+      join(dir, 'gold.topics.json'),
+      '--out',
+      out,
+      '--corpus',
+      corpus,
+    ])
     expect(imported.code).toBe(0)
-    expect(imported.stdout).toContain(`imported 5 questions (2 single, 2 multi, 1 none) from ${join(dir, 'gold.qrels')} into ${out}`)
+    expect(imported.stdout).toContain(
+      `imported 5 questions (2 single, 2 multi, 1 none) from ${join(dir, 'gold.qrels')} into ${out}`,
+    )
     expect(imported.stderr).toContain('warning: 4 questions got the placeholder gold answer')
     const written = JSON.parse(readFileSync(out, 'utf8')) as { $schema: string }
     expect(written.$schema.endsWith('evals/golden-set.schema.json')).toBe(true)
     expect(loadGoldenSet(out, loadCorpus(corpus)).map((q) => q.id)).toEqual(['q-001', 'q-002', 'q-003', 'q-004', 'q-005'])
 
-    const again = run('import', [join(dir, 'gold.qrels'), '--format', 'trec', '--topics', join(dir, 'gold.topics.json'), '--out', out, '--corpus', corpus])
-    expect(again).toMatchObject({ code: 2, stderr: `golden import: ${out} exists: pass --force to replace it, or --out another file (golden:add appends one question at a time)\n` })
+    const again = run('import', [
+      join(dir, 'gold.qrels'),
+      '--format',
+      'trec',
+      '--topics',
+      join(dir, 'gold.topics.json'),
+      '--out',
+      out,
+      '--corpus',
+      corpus,
+    ])
+    expect(again).toMatchObject({
+      code: 2,
+      stderr: `golden import: ${out} exists: pass --force to replace it, or --out another file (golden:add appends one question at a time)\n`,
+    })
   })
 
   it('fails on unknown sources with their line numbers and writes nothing; --allow-unknown drops them with a warning', () => {
@@ -88,13 +147,26 @@ describe('pnpm golden:export and golden:import', { timeout: 30_000 }, () => {
     expect(existsSync(out)).toBe(false)
     const allowed = run('import', [file, '--format', 'jsonl', '--out', out, '--corpus', corpus, '--allow-unknown'])
     expect(allowed.code).toBe(0)
-    expect(allowed.stderr).toBe(`warning: ${file}:2: question q-002: gold_sources[1] "doc-404" is not a document of the corpus (dropped: --allow-unknown)\n`)
+    expect(allowed.stderr).toBe(
+      `warning: ${file}:2: question q-002: gold_sources[1] "doc-404" is not a document of the corpus (dropped: --allow-unknown)\n`,
+    )
     expect(loadGoldenSet(out, loadCorpus(corpus)).map((q) => q.answerDocIds)).toEqual([['doc-001'], ['doc-002']])
   })
 })
 
 describe('pnpm golden:add, non-interactive', { timeout: 30_000 }, () => {
-  const flags = ['--corpus', corpus, '--type', 'lookup', '--question', 'Who is the CFO?', '--answer-docs', 'doc-002', '--gold-answer', 'The CFO is Elena Marsh.']
+  const flags = [
+    '--corpus',
+    corpus,
+    '--type',
+    'lookup',
+    '--question',
+    'Who is the CFO?',
+    '--answer-docs',
+    'doc-002',
+    '--gold-answer',
+    'The CFO is Elena Marsh.',
+  ]
 
   it('appends the question, keeping every byte of the file before and after it', () => {
     const file = join(tempDir(), 'golden-set.json')
@@ -130,7 +202,9 @@ describe('pnpm golden:add, non-interactive', { timeout: 30_000 }, () => {
     expect(existsSync(file)).toBe(false)
     const created = run('add', ['--golden', file, '--create', ...flags, '--yes'])
     expect(created).toMatchObject({ code: 0, stderr: '' })
-    expect(loadGoldenSet(file, loadCorpus(corpus)).map((q) => [q.id, q.type, q.answerDocIds])).toEqual([['q-001', 'single', ['doc-002']]])
+    expect(loadGoldenSet(file, loadCorpus(corpus)).map((q) => [q.id, q.type, q.answerDocIds])).toEqual([
+      ['q-001', 'single', ['doc-002']],
+    ])
   })
 
   it('without --yes shows the preview but writes nothing (no terminal to confirm on)', () => {
@@ -139,15 +213,25 @@ describe('pnpm golden:add, non-interactive', { timeout: 30_000 }, () => {
     const result = run('add', ['--golden', file, ...flags])
     expect(result.code).toBe(2)
     expect(result.stdout).toContain('Top 1 chunk of the built-in system for q-006:')
-    expect(result.stderr).toBe('golden add: not written: stdin is not a terminal, so golden:add cannot ask for confirmation; pass --yes to append\n')
+    expect(result.stderr).toBe(
+      'golden add: not written: stdin is not a terminal, so golden:add cannot ask for confirmation; pass --yes to append\n',
+    )
     expect(readFileSync(file, 'utf8')).toBe(readFileSync('fixtures/golden-lint/clean.json', 'utf8'))
   })
 
   it('rejects a taken id (suggesting the next free one), unknown answer docs and missing flags', () => {
     const golden = ['--golden', 'fixtures/golden-lint/clean.json']
-    expect(run('add', [...golden, ...flags, '--id', 'q-002', '--yes']).stderr).toBe('golden add: --id: id q-002 is taken; the next free id is q-006\n')
-    expect(run('add', [...golden, ...flags, '--answer-docs', 'doc-002,doc-404', '--yes']).stderr).toBe('golden add: --answer-docs: not in the corpus: doc-404\n')
+    expect(run('add', [...golden, ...flags, '--id', 'q-002', '--yes']).stderr).toBe(
+      'golden add: --id: id q-002 is taken; the next free id is q-006\n',
+    )
+    expect(run('add', [...golden, ...flags, '--answer-docs', 'doc-002,doc-404', '--yes']).stderr).toBe(
+      'golden add: --answer-docs: not in the corpus: doc-404\n',
+    )
     const missing = run('add', [...golden, '--corpus', corpus, '--type', 'contradiction', '--question', 'Q?'])
-    expect(missing).toMatchObject({ code: 2, stderr: 'golden add: missing --answer-docs, --gold-answer, --governing: stdin is not a terminal, so golden:add cannot ask for them\n' })
+    expect(missing).toMatchObject({
+      code: 2,
+      stderr:
+        'golden add: missing --answer-docs, --gold-answer, --governing: stdin is not a terminal, so golden:add cannot ask for them\n',
+    })
   })
 })

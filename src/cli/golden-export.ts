@@ -42,7 +42,9 @@ export const command = defineCommand({
       writeFileAtomic(topics, exportTopics(questions, topics.endsWith('.tsv')))
       written.push(topics)
     }
-    console.log(`exported ${questions.length} question${questions.length === 1 ? '' : 's'} from ${values.golden} to ${written.join(' and ')} (${format})`)
+    console.log(
+      `exported ${questions.length} question${questions.length === 1 ? '' : 's'} from ${values.golden} to ${written.join(' and ')} (${format})`,
+    )
     const governed = questions.filter((q) => q.governingDocId !== undefined).length
     const noted = questions.filter((q) => q.notes !== undefined).length
     console.log(`not carried by ${format}: ${NOT_CARRIED[format]} (here: ${governed} governingDocId, ${noted} notes)`)

@@ -35,7 +35,9 @@ export const command = defineCommand({
   run: async ({ values, positionals: [source] }) => {
     const { format } = values
     if (format === 'trec' && values.topics === undefined) {
-      throw new UsageError('--format trec needs --topics <file>: a JSON map id -> question, TSV qid<TAB>question, or TREC <top> blocks')
+      throw new UsageError(
+        '--format trec needs --topics <file>: a JSON map id -> question, TSV qid<TAB>question, or TREC <top> blocks',
+      )
     }
     const text = readFileSync(source, 'utf8')
     const docs = loadCorpus(values.corpus)
@@ -46,7 +48,9 @@ export const command = defineCommand({
 
     const { questions, warnings } = finishImport(imported, source, docs, { allowUnknown: values['allow-unknown'] })
     if (existsSync(values.out) && !values.force) {
-      throw new InputError(`${values.out} exists: pass --force to replace it, or --out another file (golden:add appends one question at a time)`)
+      throw new InputError(
+        `${values.out} exists: pass --force to replace it, or --out another file (golden:add appends one question at a time)`,
+      )
     }
     writeFileAtomic(values.out, goldenSetText(questions, schemaReference(values.out)))
     for (const warning of warnings) console.error(`warning: ${warning}`)
@@ -54,7 +58,9 @@ export const command = defineCommand({
       .filter(([, n]) => n > 0)
       .map(([type, n]) => `${n} ${type}`)
       .join(', ')
-    console.log(`imported ${questions.length} question${questions.length === 1 ? '' : 's'} (${types}) from ${source} into ${values.out}`)
+    console.log(
+      `imported ${questions.length} question${questions.length === 1 ? '' : 's'} (${types}) from ${source} into ${values.out}`,
+    )
     console.log(`the ${format} format does not carry ${NOT_CARRIED[format]}; next: rag-eval golden check --golden ${values.out}`)
     return 0
   },

@@ -21,7 +21,10 @@ const QUESTION = 'Does this answer contain anything not written in the material?
 
 function readFullReport(path: string): Report {
   const report = readReport(path)
-  if (report.tier !== 'full') throw new InputError(`${path}: a retrieval-tier report has no answers to label; run the full evaluation (\`vitest run --project eval\` or \`rag-eval eval\`)`)
+  if (report.tier !== 'full')
+    throw new InputError(
+      `${path}: a retrieval-tier report has no answers to label; run the full evaluation (\`vitest run --project eval\` or \`rag-eval eval\`)`,
+    )
   return report
 }
 
@@ -50,7 +53,9 @@ function contextTexts(reportFile: string, report: Report, project: ProjectConfig
 }
 
 function present(outcome: QuestionOutcome, chunkText: Map<string, string>, position: string): string {
-  const material = outcome.context.map((c) => `--- ${c.chunkId}\n${chunkText.get(c.chunkId) ?? '(chunk not found: the corpus changed since the report)'}`)
+  const material = outcome.context.map(
+    (c) => `--- ${c.chunkId}\n${chunkText.get(c.chunkId) ?? '(chunk not found: the corpus changed since the report)'}`,
+  )
   const doubts = outcome.unsupportedClaims?.length ? outcome.unsupportedClaims.map((c) => `  - "${c}"`).join('\n') : '  (none)'
   return [
     '',
@@ -92,11 +97,17 @@ export const command = defineCommand({
     const labelsFile = values.labels ?? project.humanLabels
     const report = readFullReport(reportFile)
     const existing = values.redraw ? null : readLabels(labelsFile)
-    const sample = existing?.sample.ids ? { ids: existing.sample.ids, explanation: [`resuming the sample drawn with seed ${existing.sample.seed}`] } : stratifiedSample(report.questions, size, seed)
-    const state: HumanLabels = existing ?? { sample: { seed, size, report: displayPath(project, reportFile), ids: sample.ids }, labels: [] }
+    const sample = existing?.sample.ids
+      ? { ids: existing.sample.ids, explanation: [`resuming the sample drawn with seed ${existing.sample.seed}`] }
+      : stratifiedSample(report.questions, size, seed)
+    const state: HumanLabels = existing ?? {
+      sample: { seed, size, report: displayPath(project, reportFile), ids: sample.ids },
+      labels: [],
+    }
     console.log(sample.explanation.join('\n'))
     if (values.list) return 0
-    if (!process.stdin.isTTY) throw new InputError('rag-eval label is interactive: run it in a terminal (or --list to print the sample)')
+    if (!process.stdin.isTTY)
+      throw new InputError('rag-eval label is interactive: run it in a terminal (or --list to print the sample)')
 
     const chunkText = contextTexts(reportFile, report, project)
     const byId = new Map(report.questions.map((q) => [q.id, q]))
@@ -104,7 +115,9 @@ export const command = defineCommand({
       const done = state.labels.find((l) => l.id === id)
       return !done || done.answer !== byId.get(id)?.answer
     })
-    console.log(`${state.sample.ids.length - todo.length} of ${state.sample.ids.length} labelled; ${todo.length} to go. Saved after each answer; Ctrl-C to stop and resume later.`)
+    console.log(
+      `${state.sample.ids.length - todo.length} of ${state.sample.ids.length} labelled; ${todo.length} to go. Saved after each answer; Ctrl-C to stop and resume later.`,
+    )
     for (const [index, id] of todo.entries()) {
       const outcome = byId.get(id)
       if (!outcome || outcome.answer === null) {
@@ -123,8 +136,18 @@ export const command = defineCommand({
       })
       if (choice === 'stop') break
       if (choice === 'skip') continue
-      const note = await input({ message: choice === 'unsupported' ? 'Which sentence, and why?' : 'Note (what you checked):', default: '' })
-      const label: HumanLabel = { id, label: choice as HumanLabel['label'], note, who: values.who, when: new Date().toISOString().slice(0, 10), answer: outcome.answer }
+      const note = await input({
+        message: choice === 'unsupported' ? 'Which sentence, and why?' : 'Note (what you checked):',
+        default: '',
+      })
+      const label: HumanLabel = {
+        id,
+        label: choice as HumanLabel['label'],
+        note,
+        who: values.who,
+        when: new Date().toISOString().slice(0, 10),
+        answer: outcome.answer,
+      }
       state.labels = [...state.labels.filter((l) => l.id !== id), label]
       save(labelsFile, state)
     }

@@ -31,8 +31,14 @@ export const command = defineCommand({
   },
   run: async ({ values: { port, 'latency-ms': latencyMs, fault } }) => {
     const prices = loadPriceTable(PACKAGE_PRICES_FILE)
-    const server = await startMessagesServer(withFaults(scriptedReply, fault ?? []), { port, latencyMs, promptCache: (model) => cacheMinTokens(prices, model) })
-    console.log(`scripted Messages API on ${server.url} (latency ${latencyMs} ms${fault ? `, faults: ${fault.map((f) => `${f.kind} every ${f.every} after ${f.after}`).join(', ')}` : ''}); Ctrl-C to stop`)
+    const server = await startMessagesServer(withFaults(scriptedReply, fault ?? []), {
+      port,
+      latencyMs,
+      promptCache: (model) => cacheMinTokens(prices, model),
+    })
+    console.log(
+      `scripted Messages API on ${server.url} (latency ${latencyMs} ms${fault ? `, faults: ${fault.map((f) => `${f.kind} every ${f.every} after ${f.after}`).join(', ')}` : ''}); Ctrl-C to stop`,
+    )
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve)
       process.once('SIGTERM', resolve)

@@ -31,7 +31,13 @@ export const command = defineCommand({
     for (let i = 0; i < count; i++) {
       const fixed = (from + i * step).toFixed(2)
       const { summary } = await evaluate(project, { tier: 'full', env: { ...process.env, EVAL_REFUSAL_THRESHOLD: fixed } })
-      rows.push([fixed, formatMetric(summary.refusalRate), formatMetric(summary.falseRefusalRate), formatMetric(summary.coverage), formatMetric(summary.answerRelevancy)])
+      rows.push([
+        fixed,
+        formatMetric(summary.refusalRate),
+        formatMetric(summary.falseRefusalRate),
+        formatMetric(summary.coverage),
+        formatMetric(summary.answerRelevancy),
+      ])
     }
     console.log(formatTable(rows, 'markdown'))
     return 0

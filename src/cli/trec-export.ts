@@ -20,7 +20,9 @@ export const command = defineCommand({
     const runFile = join(values.out, 'run.txt')
     writeFileAtomic(qrelsFile, qrels)
     writeFileAtomic(runFile, run)
-    console.log(`wrote ${qrelsFile} and ${runFile}\ncheck with: rag-eval trec ${qrelsFile} ${runFile}   (or trec_eval -q -m ndcg_cut.10 ${qrelsFile} ${runFile})`)
+    console.log(
+      `wrote ${qrelsFile} and ${runFile}\ncheck with: rag-eval trec ${qrelsFile} ${runFile}   (or trec_eval -q -m ndcg_cut.10 ${qrelsFile} ${runFile})`,
+    )
     return 0
   },
 })

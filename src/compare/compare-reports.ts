@@ -16,10 +16,15 @@ export function checkSameQuestions(a: Report, b: Report, sources: { a: string; b
   const onlyA = [...idsA].filter((id) => !idsB.has(id))
   const onlyB = [...idsB].filter((id) => !idsA.has(id))
   if (onlyA.length === 0 && onlyB.length === 0) return
-  const list = (ids: string[]) => (ids.length > 10 ? `${ids.slice(0, 10).join(', ')} and ${ids.length - 10} more` : ids.join(', '))
+  const list = (ids: string[]) =>
+    ids.length > 10 ? `${ids.slice(0, 10).join(', ')} and ${ids.length - 10} more` : ids.join(', ')
   const parts = [
-    ...(onlyA.length > 0 ? [`${onlyA.length} question(s) only in A (${sources.a}, golden set ${a.corpus.goldenSet}): ${list(onlyA)}`] : []),
-    ...(onlyB.length > 0 ? [`${onlyB.length} question(s) only in B (${sources.b}, golden set ${b.corpus.goldenSet}): ${list(onlyB)}`] : []),
+    ...(onlyA.length > 0
+      ? [`${onlyA.length} question(s) only in A (${sources.a}, golden set ${a.corpus.goldenSet}): ${list(onlyA)}`]
+      : []),
+    ...(onlyB.length > 0
+      ? [`${onlyB.length} question(s) only in B (${sources.b}, golden set ${b.corpus.goldenSet}): ${list(onlyB)}`]
+      : []),
   ]
   throw new InputError(`A and B are not runs of the same golden set: ${parts.join('; ')}; compare two runs of one golden set`)
 }
@@ -54,8 +59,15 @@ function flipsOf(metric: PairedMetric, a: Report, b: Report): { worse: Flip[]; b
     const va = metric.value(qa)
     const vb = qb === undefined ? null : metric.value(qb)
     if (!inScope(metric.scope, qa) || qb === undefined || va === null || vb === null || va === vb) continue
-    const flip: Flip = { id: qa.id, type: qa.type, question: qa.question, answerDocIds: qa.answerDocIds, a: evidence(qa), b: evidence(qb) }
-    ;((vb > va) === metric.higherIsBetter ? better : worse).push(flip)
+    const flip: Flip = {
+      id: qa.id,
+      type: qa.type,
+      question: qa.question,
+      answerDocIds: qa.answerDocIds,
+      a: evidence(qa),
+      b: evidence(qb),
+    }
+    ;(vb > va === metric.higherIsBetter ? better : worse).push(flip)
   }
   return { worse, better }
 }
@@ -86,7 +98,10 @@ export function compareReports(
     goldenSetHash: report.inputs.goldenSetHash,
   })
   const warnings: string[] = []
-  if (a.inputs.goldenSetHash !== b.inputs.goldenSetHash) warnings.push('the golden sets have the same question ids but differ in content (questions, answers or documents): the pairs may not measure the same thing')
+  if (a.inputs.goldenSetHash !== b.inputs.goldenSetHash)
+    warnings.push(
+      'the golden sets have the same question ids but differ in content (questions, answers or documents): the pairs may not measure the same thing',
+    )
   if (a.inputs.corpusHash !== b.inputs.corpusHash) warnings.push('the corpora differ between A and B')
   if (a.tier !== b.tier) warnings.push(`A is a ${a.tier}-tier run and B a ${b.tier}-tier run: generation metrics have no pairs`)
   const paired = { resamples: options.resamples, seed: STATISTICS_SEED, alpha: options.alpha }
@@ -99,7 +114,16 @@ export function compareReports(
     resamples: options.resamples,
     configDifferences: configDifferences(a, b),
     warnings,
-    metrics: PAIRED_METRICS.map((metric) => ({ name: metric.name, label: metric.label, scope: metric.scope, ...pairedComparison(a.questions, b.questions, metric, paired) })),
-    flips: PAIRED_METRICS.filter((metric) => metric.test === 'mcnemar-exact' && !metric.name.includes('.')).map((metric) => ({ metric: metric.name, label: metric.label, ...flipsOf(metric, a, b) })),
+    metrics: PAIRED_METRICS.map((metric) => ({
+      name: metric.name,
+      label: metric.label,
+      scope: metric.scope,
+      ...pairedComparison(a.questions, b.questions, metric, paired),
+    })),
+    flips: PAIRED_METRICS.filter((metric) => metric.test === 'mcnemar-exact' && !metric.name.includes('.')).map((metric) => ({
+      metric: metric.name,
+      label: metric.label,
+      ...flipsOf(metric, a, b),
+    })),
   }
 }

@@ -23,7 +23,17 @@ export function comparisonRows(result: CompareResult): string[][] {
     ['metric', 'n', 'A', 'B', 'delta', '95% interval', 'p', 'test', 'verdict'],
     ...result.metrics
       .filter((m) => m.pairs > 0)
-      .map((m) => [m.label, String(m.pairs), formatMetric(m.a), formatMetric(m.b), formatDelta(m.delta), formatInterval(m.deltaInterval, 3), formatPValue(m.pValue), TEST_NAMES[m.test], verdictCell(m, result.alpha)]),
+      .map((m) => [
+        m.label,
+        String(m.pairs),
+        formatMetric(m.a),
+        formatMetric(m.b),
+        formatDelta(m.delta),
+        formatInterval(m.deltaInterval, 3),
+        formatPValue(m.pValue),
+        TEST_NAMES[m.test],
+        verdictCell(m, result.alpha),
+      ]),
   ]
 }
 
@@ -31,7 +41,10 @@ export function comparisonRows(result: CompareResult): string[][] {
 function flipLine(flip: Flip): string {
   const rank = (r: number | null | undefined) => (r === null || r === undefined ? 'unranked' : String(r))
   const inContext = (side: Flip['a'], doc: string) => (side.contextDocIds.includes(doc) ? 'yes' : 'no')
-  const docs = flip.answerDocIds.map((doc, i) => `${doc} rank ${rank(flip.a.answerRanks[i])} -> ${rank(flip.b.answerRanks[i])}, in context ${inContext(flip.a, doc)} -> ${inContext(flip.b, doc)}`)
+  const docs = flip.answerDocIds.map(
+    (doc, i) =>
+      `${doc} rank ${rank(flip.a.answerRanks[i])} -> ${rank(flip.b.answerRanks[i])}, in context ${inContext(flip.a, doc)} -> ${inContext(flip.b, doc)}`,
+  )
   const refusal = (side: Flip['a']) => (side.refused === null ? 'n/a' : side.refused ? 'refused' : 'answered')
   const answer = flip.a.refused === flip.b.refused ? '' : `; ${refusal(flip.a)} -> ${refusal(flip.b)}`
   return `${flip.id} [${flip.type}] ${docs.length > 0 ? docs.join('; ') : 'no answer document'}${answer}`
@@ -67,14 +80,18 @@ export function renderComparison(result: CompareResult, style: 'text' | 'markdow
     '',
     `${result.questions} questions, paired: each metric over the questions with a value in both runs; 95% paired bootstrap interval of B - A (${result.resamples} resamples); two-sided p-value (exact McNemar for yes/no outcomes, sign-flip permutation for continuous values); alpha ${result.alpha}.`,
     '',
-    ...(result.configDifferences.length > 0 ? ['What differs:', ...result.configDifferences.map(bullet), ''] : ['The two runs have the same config.', '']),
+    ...(result.configDifferences.length > 0
+      ? ['What differs:', ...result.configDifferences.map(bullet), '']
+      : ['The two runs have the same config.', '']),
     ...result.warnings.map((w) => `warning: ${w}`),
     ...(result.warnings.length > 0 ? [''] : []),
     formatTable(comparisonRows(result), style),
     '',
     ...(unpaired.length > 0 ? [`no pairs (not measured in both runs): ${unpaired.join(', ')}`, ''] : []),
     ...(style === 'markdown' ? ['## Questions that flipped', ''] : []),
-    ...(flips.length > 0 ? flips.map((line) => (style === 'markdown' ? (line.startsWith('  ') ? `  - ${line.trimStart()}` : `- ${line}`) : line)) : ['No question flipped a yes/no outcome.']),
+    ...(flips.length > 0
+      ? flips.map((line) => (style === 'markdown' ? (line.startsWith('  ') ? `  - ${line.trimStart()}` : `- ${line}`) : line))
+      : ['No question flipped a yes/no outcome.']),
   ]
   return lines.join('\n') + '\n'
 }

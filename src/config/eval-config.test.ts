@@ -3,7 +3,11 @@ import { resolveEvalConfig } from './eval-config.ts'
 
 describe('resolveEvalConfig', () => {
   it('fills defaults and applies environment overrides', () => {
-    const config = resolveEvalConfig({ budgetTokens: 600 }, { EVAL_CONTEXT_BUDGET: '120', EVAL_TOP_K: '5', EVAL_JUDGE_MODEL: 'claude-x' }, 'cfg.json')
+    const config = resolveEvalConfig(
+      { budgetTokens: 600 },
+      { EVAL_CONTEXT_BUDGET: '120', EVAL_TOP_K: '5', EVAL_JUDGE_MODEL: 'claude-x' },
+      'cfg.json',
+    )
     expect(config.budgetTokens).toBe(120)
     expect(config.k).toBe(5)
     expect(config.judgeModel).toBe('claude-x')
@@ -24,8 +28,12 @@ describe('resolveEvalConfig', () => {
   })
   it('reads fractional knobs in decimal notation only', () => {
     expect(resolveEvalConfig({}, { EVAL_TOLERANCE: '0.02' }, 'cfg.json').tolerance).toBe(0.02)
-    expect(() => resolveEvalConfig({}, { EVAL_TOLERANCE: '.02' }, 'cfg.json')).toThrow('EVAL_TOLERANCE=".02": expected a decimal number such as 0.5')
-    expect(() => resolveEvalConfig({}, { EVAL_TOLERANCE: '2e-2' }, 'cfg.json')).toThrow('EVAL_TOLERANCE="2e-2": expected a decimal number such as 0.5')
+    expect(() => resolveEvalConfig({}, { EVAL_TOLERANCE: '.02' }, 'cfg.json')).toThrow(
+      'EVAL_TOLERANCE=".02": expected a decimal number such as 0.5',
+    )
+    expect(() => resolveEvalConfig({}, { EVAL_TOLERANCE: '2e-2' }, 'cfg.json')).toThrow(
+      'EVAL_TOLERANCE="2e-2": expected a decimal number such as 0.5',
+    )
   })
   it('names the file field when the file holds a bad value', () => {
     expect(() => resolveEvalConfig({ chunkTokens: 100, chunkOverlap: 100 }, {}, 'cfg.json')).toThrow(
@@ -33,29 +41,73 @@ describe('resolveEvalConfig', () => {
     )
   })
   it('rejects unknown config fields and unknown modes', () => {
-    expect(() => resolveEvalConfig({ budget: 5 }, {}, 'cfg.json')).toThrow('cfg.json: unknown config field(s) budget; expected only mode, budgetTokens, k,')
-    expect(() => resolveEvalConfig({}, { EVAL_MODE: 'online' }, 'cfg.json')).toThrow('EVAL_MODE: Invalid option: expected one of "offline"|"live"|"record"|"replay" (got "online")')
+    expect(() => resolveEvalConfig({ budget: 5 }, {}, 'cfg.json')).toThrow(
+      'cfg.json: unknown config field(s) budget; expected only mode, budgetTokens, k,',
+    )
+    expect(() => resolveEvalConfig({}, { EVAL_MODE: 'online' }, 'cfg.json')).toThrow(
+      'EVAL_MODE: Invalid option: expected one of "offline"|"live"|"record"|"replay" (got "online")',
+    )
   })
   it('MOCK=1 turns live into replay and refuses record', () => {
     expect(resolveEvalConfig({}, { MOCK: '1', EVAL_MODE: 'live' }, 'cfg.json').mode).toBe('replay')
-    expect(() => resolveEvalConfig({}, { MOCK: '1', EVAL_MODE: 'record' }, 'cfg.json')).toThrow('MOCK=1 forbids network calls but EVAL_MODE is record')
+    expect(() => resolveEvalConfig({}, { MOCK: '1', EVAL_MODE: 'record' }, 'cfg.json')).toThrow(
+      'MOCK=1 forbids network calls but EVAL_MODE is record',
+    )
   })
   it('reads the model-tier knobs from the environment', () => {
     const config = resolveEvalConfig(
       {},
-      { EVAL_TIMEOUT_MS: '500', EVAL_MAX_RETRIES: '0', EVAL_RETRY_BASE_MS: '5', EVAL_RETRY_MAX_MS: '50', EVAL_MAX_JUDGE_ERROR_RATE: '0.1', EVAL_CACHE: 'refresh', EVAL_RECORDING: 'mine', EVAL_GENERATOR_MAX_TOKENS: '256', EVAL_JUDGE_MAX_TOKENS: '1024' },
+      {
+        EVAL_TIMEOUT_MS: '500',
+        EVAL_MAX_RETRIES: '0',
+        EVAL_RETRY_BASE_MS: '5',
+        EVAL_RETRY_MAX_MS: '50',
+        EVAL_MAX_JUDGE_ERROR_RATE: '0.1',
+        EVAL_CACHE: 'refresh',
+        EVAL_RECORDING: 'mine',
+        EVAL_GENERATOR_MAX_TOKENS: '256',
+        EVAL_JUDGE_MAX_TOKENS: '1024',
+      },
       'cfg.json',
     )
-    expect(config).toMatchObject({ timeoutMs: 500, maxRetries: 0, retryBaseMs: 5, retryMaxMs: 50, maxJudgeErrorRate: 0.1, cache: 'refresh', recording: 'mine', generatorMaxTokens: 256, judgeMaxTokens: 1024 })
-    expect(resolveEvalConfig({}, {}, 'cfg.json')).toMatchObject({ timeoutMs: 60_000, maxRetries: 4, maxJudgeErrorRate: 0.05, cache: 'on', recording: 'golden-set' })
-    expect(() => resolveEvalConfig({}, { EVAL_CACHE: 'sometimes' }, 'cfg.json')).toThrow('EVAL_CACHE: Invalid option: expected one of "on"|"off"|"refresh" (got "sometimes")')
-    expect(() => resolveEvalConfig({}, { EVAL_RECORDING: '../escape' }, 'cfg.json')).toThrow('EVAL_RECORDING: expected a folder name')
+    expect(config).toMatchObject({
+      timeoutMs: 500,
+      maxRetries: 0,
+      retryBaseMs: 5,
+      retryMaxMs: 50,
+      maxJudgeErrorRate: 0.1,
+      cache: 'refresh',
+      recording: 'mine',
+      generatorMaxTokens: 256,
+      judgeMaxTokens: 1024,
+    })
+    expect(resolveEvalConfig({}, {}, 'cfg.json')).toMatchObject({
+      timeoutMs: 60_000,
+      maxRetries: 4,
+      maxJudgeErrorRate: 0.05,
+      cache: 'on',
+      recording: 'golden-set',
+    })
+    expect(() => resolveEvalConfig({}, { EVAL_CACHE: 'sometimes' }, 'cfg.json')).toThrow(
+      'EVAL_CACHE: Invalid option: expected one of "on"|"off"|"refresh" (got "sometimes")',
+    )
+    expect(() => resolveEvalConfig({}, { EVAL_RECORDING: '../escape' }, 'cfg.json')).toThrow(
+      'EVAL_RECORDING: expected a folder name',
+    )
   })
   it('reads the money knobs: EVAL_MAX_USD, EVAL_BATCH (1/0, true/false), EVAL_BATCH_POLL_MS', () => {
     expect(resolveEvalConfig({}, {}, 'cfg.json')).toMatchObject({ maxUsd: null, batch: false, batchPollMs: 30_000 })
-    expect(resolveEvalConfig({}, { EVAL_MAX_USD: '2.5', EVAL_BATCH: '1', EVAL_BATCH_POLL_MS: '50' }, 'cfg.json')).toMatchObject({ maxUsd: 2.5, batch: true, batchPollMs: 50 })
+    expect(resolveEvalConfig({}, { EVAL_MAX_USD: '2.5', EVAL_BATCH: '1', EVAL_BATCH_POLL_MS: '50' }, 'cfg.json')).toMatchObject({
+      maxUsd: 2.5,
+      batch: true,
+      batchPollMs: 50,
+    })
     expect(resolveEvalConfig({ batch: true }, { EVAL_BATCH: 'false' }, 'cfg.json').batch).toBe(false)
-    expect(() => resolveEvalConfig({}, { EVAL_BATCH: 'yes' }, 'cfg.json')).toThrow('EVAL_BATCH="yes": expected 1 or 0 (true or false)')
-    expect(() => resolveEvalConfig({}, { EVAL_MAX_USD: '0' }, 'cfg.json')).toThrow('EVAL_MAX_USD: Too small: expected number to be >0 (got 0)')
+    expect(() => resolveEvalConfig({}, { EVAL_BATCH: 'yes' }, 'cfg.json')).toThrow(
+      'EVAL_BATCH="yes": expected 1 or 0 (true or false)',
+    )
+    expect(() => resolveEvalConfig({}, { EVAL_MAX_USD: '0' }, 'cfg.json')).toThrow(
+      'EVAL_MAX_USD: Too small: expected number to be >0 (got 0)',
+    )
   })
 })

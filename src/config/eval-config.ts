@@ -33,7 +33,16 @@ const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {
   EVAL_REPEATS: 'repeats',
 }
 /** Knobs that take fractions; every other numeric knob is a whole number. */
-const FRACTIONAL_KNOBS: ReadonlySet<NumericKnob> = new Set(['tolerance', 'refusalThreshold', 'minFaithfulness', 'minCoverage', 'maxJudgeErrorRate', 'maxSystemErrorRate', 'maxUsd', 'alpha'])
+const FRACTIONAL_KNOBS: ReadonlySet<NumericKnob> = new Set([
+  'tolerance',
+  'refusalThreshold',
+  'minFaithfulness',
+  'minCoverage',
+  'maxJudgeErrorRate',
+  'maxSystemErrorRate',
+  'maxUsd',
+  'alpha',
+])
 
 /** Yes/no knobs: 1/true or 0/false. */
 const BOOLEAN_OVERRIDES = {
@@ -66,7 +75,9 @@ const RETRIEVAL_OVERRIDES = {
 /** A numeric variable's value: decimal notation only (Number() would also read 0x10, 1e9 or ' 12 ', which no one means in a knob). */
 function decimalOverride(name: string, raw: string, fractional: boolean): number {
   if (!(fractional ? /^-?\d+(\.\d+)?$/ : /^-?\d+$/).test(raw)) {
-    throw new InputError(`${name}=${JSON.stringify(raw)}: expected ${fractional ? 'a decimal number such as 0.5' : 'a decimal integer such as 600'}`)
+    throw new InputError(
+      `${name}=${JSON.stringify(raw)}: expected ${fractional ? 'a decimal number such as 0.5' : 'a decimal integer such as 600'}`,
+    )
   }
   return Number(raw)
 }
@@ -117,7 +128,10 @@ export function resolveEvalConfig(
     // Over the file's retrieval options (a value that is not an object is left for the schema to name).
     const fileRetrieval = merged.retrieval ?? {}
     if (typeof fileRetrieval !== 'object' || fileRetrieval === null || Array.isArray(fileRetrieval)) continue
-    merged.retrieval = { ...fileRetrieval, [field]: value === 'boolean' ? booleanOverride(name, raw) : value === 'number' ? decimalOverride(name, raw, true) : raw }
+    merged.retrieval = {
+      ...fileRetrieval,
+      [field]: value === 'boolean' ? booleanOverride(name, raw) : value === 'number' ? decimalOverride(name, raw, true) : raw,
+    }
     origin[`retrieval.${field}`] = name
   }
   // MOCK=1 means no network: a live run answers from its recording instead (replay), a record run cannot run.
@@ -132,16 +146,22 @@ export function resolveEvalConfig(
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
     if (issue.code === 'unrecognized_keys' && issue.path[0] === 'retrieval') {
-      throw new InputError(`${where('retrieval')}: unknown option(s) ${issue.keys.join(', ')}; expected only ${Object.keys(RetrieverOptionsSchema.shape).join(', ')}`)
+      throw new InputError(
+        `${where('retrieval')}: unknown option(s) ${issue.keys.join(', ')}; expected only ${Object.keys(RetrieverOptionsSchema.shape).join(', ')}`,
+      )
     }
     if (issue.code === 'unrecognized_keys') {
-      throw new InputError(`${source}: unknown config field(s) ${issue.keys.join(', ')}; expected only ${Object.keys(EvalKnobsSchema.shape).join(', ')}`)
+      throw new InputError(
+        `${source}: unknown config field(s) ${issue.keys.join(', ')}; expected only ${Object.keys(EvalKnobsSchema.shape).join(', ')}`,
+      )
     }
     const field = String(issue.path[0] ?? '')
     // A retrieval option names its own variable or field (retrieval.k1), and shows its own value.
     const nested = issue.path.length === 2 ? `${field}.${String(issue.path[1])}` : null
     const got = nested === null ? merged[field] : (merged[field] as Record<string, unknown>)[String(issue.path[1])]
-    throw new InputError(`${(nested === null ? undefined : origin[nested]) ?? origin[field] ?? where(nested ?? field)}: ${issue.message} (got ${JSON.stringify(got)})`)
+    throw new InputError(
+      `${(nested === null ? undefined : origin[nested]) ?? origin[field] ?? where(nested ?? field)}: ${issue.message} (got ${JSON.stringify(got)})`,
+    )
   }
   return parsed.data
 }

@@ -13,7 +13,10 @@ let loader: Jiti | undefined
  * cache: the user's config and system are read as they are now (in watch mode, every run).
  */
 function typeScriptLoader(): Jiti {
-  return (loader ??= (createRequire(import.meta.url)('jiti') as typeof import('jiti')).createJiti(import.meta.url, { moduleCache: false, interopDefault: true }))
+  return (loader ??= (createRequire(import.meta.url)('jiti') as typeof import('jiti')).createJiti(import.meta.url, {
+    moduleCache: false,
+    interopDefault: true,
+  }))
 }
 
 /** The default export of a TypeScript or JavaScript module (the module itself when it has none). */

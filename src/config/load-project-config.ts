@@ -43,7 +43,12 @@ function fieldLocator(file: string, text: string): (field: string) => string {
  * environment overrides are applied per run.
  */
 export async function loadProjectConfig(
-  options: { configFile?: string | undefined; cwd?: string; env?: NodeJS.ProcessEnv; overrides?: Record<string, unknown> | undefined } = {},
+  options: {
+    configFile?: string | undefined
+    cwd?: string
+    env?: NodeJS.ProcessEnv
+    overrides?: Record<string, unknown> | undefined
+  } = {},
 ): Promise<ProjectConfig> {
   const env = options.env ?? process.env
   const cwd = options.cwd ?? process.cwd()
@@ -51,7 +56,9 @@ export async function loadProjectConfig(
   const file = findConfigFile({ configFile: options.configFile, cwd, env })
   if (file === null) {
     if (Object.keys(overrides).length > 0) return resolveProjectConfig(overrides, { root: cwd, source: 'ragEval() options', env })
-    throw new InputError(`no ${CONFIG_FILE_NAMES[0]} in ${cwd}; create one with \`rag-eval init\`, or name it with --config <file> or RAG_EVAL_CONFIG`)
+    throw new InputError(
+      `no ${CONFIG_FILE_NAMES[0]} in ${cwd}; create one with \`rag-eval init\`, or name it with --config <file> or RAG_EVAL_CONFIG`,
+    )
   }
   let exported: unknown
   try {
@@ -59,6 +66,12 @@ export async function loadProjectConfig(
   } catch (error) {
     throw new InputError(`${file}: the config file failed to load: ${(error as Error).message.split('\n')[0]}`)
   }
-  const values = typeof exported === 'object' && exported !== null && !Array.isArray(exported) ? { ...exported, ...overrides } : exported
-  return resolveProjectConfig(values, { root: dirname(file), source: file, env, locate: fieldLocator(file, readFileSync(file, 'utf8')) })
+  const values =
+    typeof exported === 'object' && exported !== null && !Array.isArray(exported) ? { ...exported, ...overrides } : exported
+  return resolveProjectConfig(values, {
+    root: dirname(file),
+    source: file,
+    env,
+    locate: fieldLocator(file, readFileSync(file, 'utf8')),
+  })
 }

@@ -12,7 +12,11 @@ export const HttpSystemSpecSchema = z
     http: z
       .object({
         url: z.url({ error: 'expected the URL the suite POSTs each question to, e.g. http://127.0.0.1:8000/rag' }),
-        command: z.string().min(1).optional().describe('Starts the service, e.g. "python3 service.py"; omitted: the service is already running'),
+        command: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('Starts the service, e.g. "python3 service.py"; omitted: the service is already running'),
         readyUrl: z.url().optional().describe("Polled until it answers; default: the url's origin"),
         timeoutMs: z.number().int().positive().optional().describe('How long to wait for the service to answer (default 30000)'),
         cwd: z.string().optional().describe('Folder the command runs in, relative to the config file (default: its folder)'),
@@ -35,19 +39,33 @@ export const SystemSpecSchema = z.union(
     z.custom<RagSystem>(isRagSystem),
     z.custom<RagSystemFactory>((value) => typeof value === 'function'),
   ],
-  { error: "expected 'builtin', a module path, { http: { url } }, or an object with an answer(question) method (or a factory returning one)" },
+  {
+    error:
+      "expected 'builtin', a module path, { http: { url } }, or an object with an answer(question) method (or a factory returning one)",
+  },
 )
 export type SystemSpec = z.output<typeof SystemSpecSchema>
 
 /** Where things are and what is evaluated: the project's part of rag-eval.config.ts (the knobs are the rest). */
 export const ProjectFieldsSchema = z
   .object({
-    corpus: CorpusSpecSchema.nullable().prefault('corpus').describe("Documents: a folder, { dir, include, exclude }, or null when the system owns them (a vector store)"),
+    corpus: CorpusSpecSchema.nullable()
+      .prefault('corpus')
+      .describe('Documents: a folder, { dir, include, exclude }, or null when the system owns them (a vector store)'),
     goldenSet: z.string().min(1).default('evals/golden-set.json'),
     baseline: z.string().min(1).default('baseline').describe('Root folder of the accepted baselines (one per mode)'),
     reports: z.string().min(1).default('reports'),
-    humanLabels: z.string().min(1).default('evals/human-labels.json').describe('People\'s labels the judge is calibrated against (absent file: uncalibrated)'),
-    prices: z.string().min(1).nullable().default(null).describe("Model price table (USD per million tokens); null: the package's own"),
+    humanLabels: z
+      .string()
+      .min(1)
+      .default('evals/human-labels.json')
+      .describe("People's labels the judge is calibrated against (absent file: uncalibrated)"),
+    prices: z
+      .string()
+      .min(1)
+      .nullable()
+      .default(null)
+      .describe("Model price table (USD per million tokens); null: the package's own"),
     cacheDir: z.string().min(1).default('.cache/model'),
     recordingsDir: z.string().min(1).default('fixtures/recordings'),
     system: SystemSpecSchema.default('builtin'),
@@ -84,15 +102,23 @@ const KNOB_KEYS = Object.keys(EvalKnobsSchema.shape)
  * schema: an unknown field, a bad value or a bad environment override names the field and the file
  * (`locate` turns a field name into `file:line:column` when the file's text is known).
  */
-export function resolveProjectConfig(values: unknown, options: { root: string; source: string; env: NodeJS.ProcessEnv; locate?: (field: string) => string }): ProjectConfig {
+export function resolveProjectConfig(
+  values: unknown,
+  options: { root: string; source: string; env: NodeJS.ProcessEnv; locate?: (field: string) => string },
+): ProjectConfig {
   const { root, source, env } = options
   const where = options.locate ?? ((field: string) => `${source} field "${field}"`)
   if (typeof values !== 'object' || values === null || Array.isArray(values)) {
-    throw new InputError(`${source}: expected the config object (export default defineConfig({ ... })), got ${Array.isArray(values) ? 'an array' : typeof values}`)
+    throw new InputError(
+      `${source}: expected the config object (export default defineConfig({ ... })), got ${Array.isArray(values) ? 'an array' : typeof values}`,
+    )
   }
   const entries = Object.entries(values)
   const unknown = entries.map(([key]) => key).filter((key) => !PROJECT_KEYS.includes(key) && !KNOB_KEYS.includes(key))
-  if (unknown.length > 0) throw new InputError(`${where(unknown[0]!)}: unknown config field(s) ${unknown.join(', ')}; expected only ${[...PROJECT_KEYS, ...KNOB_KEYS].join(', ')}`)
+  if (unknown.length > 0)
+    throw new InputError(
+      `${where(unknown[0]!)}: unknown config field(s) ${unknown.join(', ')}; expected only ${[...PROJECT_KEYS, ...KNOB_KEYS].join(', ')}`,
+    )
   const projectValues = Object.fromEntries(entries.filter(([key]) => PROJECT_KEYS.includes(key)))
   const knobValues = Object.fromEntries(entries.filter(([key]) => KNOB_KEYS.includes(key)))
   const parsed = ProjectFieldsSchema.safeParse(projectValues)

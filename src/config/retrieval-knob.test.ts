@@ -10,11 +10,28 @@ import { loadProjectConfig } from './load-project-config.ts'
 
 describe('the retrieval knob', () => {
   it('defaults to BM25 as Lucene scores it, with possessives dropped and a title field of weight 1', () => {
-    expect(resolveEvalConfig({}, {}, 'cfg.json').retrieval).toEqual({ kind: 'bm25', coordination: false, k1: 1.2, b: 0.75, delta: 0, possessives: true, titleWeight: 1, rrfK: 60 })
+    expect(resolveEvalConfig({}, {}, 'cfg.json').retrieval).toEqual({
+      kind: 'bm25',
+      coordination: false,
+      k1: 1.2,
+      b: 0.75,
+      delta: 0,
+      possessives: true,
+      titleWeight: 1,
+      rrfK: 60,
+    })
   })
 
-  it('takes the file\'s options, each overridden by its variable', () => {
-    const env = { EVAL_RETRIEVER: 'hybrid', EVAL_BM25_COORDINATION: '1', EVAL_BM25_B: '0.7', EVAL_BM25_DELTA: '0.5', EVAL_POSSESSIVES: 'false', EVAL_RRF_K: '10', EVAL_BM25_K1: '0.9' }
+  it("takes the file's options, each overridden by its variable", () => {
+    const env = {
+      EVAL_RETRIEVER: 'hybrid',
+      EVAL_BM25_COORDINATION: '1',
+      EVAL_BM25_B: '0.7',
+      EVAL_BM25_DELTA: '0.5',
+      EVAL_POSSESSIVES: 'false',
+      EVAL_RRF_K: '10',
+      EVAL_BM25_K1: '0.9',
+    }
     expect(resolveEvalConfig({ retrieval: { titleWeight: 2, b: 0.3 } }, env, 'cfg.json').retrieval).toEqual({
       kind: 'hybrid',
       coordination: true,
@@ -29,18 +46,39 @@ describe('the retrieval knob', () => {
   })
 
   it('names the variable or the file field of a bad option', () => {
-    expect(() => resolveEvalConfig({}, { EVAL_RETRIEVER: 'dense' }, 'cfg.json')).toThrow('EVAL_RETRIEVER: Invalid option: expected one of "bm25"|"hybrid" (got "dense")')
-    expect(() => resolveEvalConfig({}, { EVAL_BM25_B: 'half' }, 'cfg.json')).toThrow('EVAL_BM25_B="half": expected a decimal number such as 0.5')
-    expect(() => resolveEvalConfig({}, { EVAL_BM25_B: '2' }, 'cfg.json')).toThrow('EVAL_BM25_B: Too big: expected number to be <=1 (got 2)')
-    expect(() => resolveEvalConfig({}, { EVAL_POSSESSIVES: 'yes' }, 'cfg.json')).toThrow('EVAL_POSSESSIVES="yes": expected 1 or 0 (true or false)')
-    expect(() => resolveEvalConfig({ retrieval: { b: 2 } }, {}, 'cfg.json')).toThrow('cfg.json field "retrieval.b": Too big: expected number to be <=1 (got 2)')
-    expect(() => resolveEvalConfig({ retrieval: { coordinaton: true } }, {}, 'cfg.json')).toThrow('cfg.json field "retrieval": unknown option(s) coordinaton; expected only kind, coordination, k1, b, delta, possessives, titleWeight, rrfK')
+    expect(() => resolveEvalConfig({}, { EVAL_RETRIEVER: 'dense' }, 'cfg.json')).toThrow(
+      'EVAL_RETRIEVER: Invalid option: expected one of "bm25"|"hybrid" (got "dense")',
+    )
+    expect(() => resolveEvalConfig({}, { EVAL_BM25_B: 'half' }, 'cfg.json')).toThrow(
+      'EVAL_BM25_B="half": expected a decimal number such as 0.5',
+    )
+    expect(() => resolveEvalConfig({}, { EVAL_BM25_B: '2' }, 'cfg.json')).toThrow(
+      'EVAL_BM25_B: Too big: expected number to be <=1 (got 2)',
+    )
+    expect(() => resolveEvalConfig({}, { EVAL_POSSESSIVES: 'yes' }, 'cfg.json')).toThrow(
+      'EVAL_POSSESSIVES="yes": expected 1 or 0 (true or false)',
+    )
+    expect(() => resolveEvalConfig({ retrieval: { b: 2 } }, {}, 'cfg.json')).toThrow(
+      'cfg.json field "retrieval.b": Too big: expected number to be <=1 (got 2)',
+    )
+    expect(() => resolveEvalConfig({ retrieval: { coordinaton: true } }, {}, 'cfg.json')).toThrow(
+      'cfg.json field "retrieval": unknown option(s) coordinaton; expected only kind, coordination, k1, b, delta, possessives, titleWeight, rrfK',
+    )
   })
 
-  it('reads a report or baseline written before it (`retriever: \'bm25\'`) as the MiniSearch scoring it was measured with', () => {
+  it("reads a report or baseline written before it (`retriever: 'bm25'`) as the MiniSearch scoring it was measured with", () => {
     const legacy = { ...resolveEvalConfig({}, {}, 'cfg.json'), retrieval: undefined, retriever: 'bm25' }
     expect(RecordedEvalConfigSchema.parse(legacy).retrieval).toEqual(MINISEARCH_RETRIEVER_OPTIONS)
-    expect(MINISEARCH_RETRIEVER_OPTIONS).toEqual({ kind: 'bm25', coordination: true, k1: 1.2, b: 0.7, delta: 0.5, possessives: false, titleWeight: 0, rrfK: 60 })
+    expect(MINISEARCH_RETRIEVER_OPTIONS).toEqual({
+      kind: 'bm25',
+      coordination: true,
+      k1: 1.2,
+      b: 0.7,
+      delta: 0.5,
+      possessives: false,
+      titleWeight: 0,
+      rrfK: 60,
+    })
   })
 
   it('makes a baseline measured with other retrieval options stale, naming each option that differs', async () => {
@@ -48,7 +86,10 @@ describe('the retrieval knob', () => {
     const report = await evaluate(project, { tier: 'retrieval', env: {}, baselineRoot: null })
     const accepted = baselineFromReport(report)
     const { retrieval: _, ...older } = accepted.summary.config
-    const legacy = { ...accepted, summary: BaselineSummarySchema.parse({ ...accepted.summary, config: { ...older, retriever: 'bm25' } }) }
+    const legacy = {
+      ...accepted,
+      summary: BaselineSummarySchema.parse({ ...accepted.summary, config: { ...older, retriever: 'bm25' } }),
+    }
     expect(staleness(report, accepted)).toEqual([])
     expect(staleness(report, legacy)).toEqual([
       'retrieval.coordination: baseline true, this run false',

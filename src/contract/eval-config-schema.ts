@@ -40,7 +40,10 @@ export const EvalKnobsSchema = z
     maxUsd: z.number().positive().nullable().default(null),
     batch: z.boolean().default(false),
     batchPollMs: z.number().int().positive().default(30_000),
-    recording: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected a folder name of letters, digits, . _ -').default('golden-set'),
+    recording: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected a folder name of letters, digits, . _ -')
+      .default('golden-set'),
     // Statistics (docs/statistics.md): resamples of the bootstrap intervals and permutation tests; what the gate
     // fails on ('tolerance': a drop beyond it; 'significant': a significant drop; 'both': a drop that is both) at alpha.
     bootstrapResamples: z.number().int().positive().default(2000),
@@ -52,12 +55,10 @@ export const EvalKnobsSchema = z
   .strict()
 
 /** The knobs with their cross-field rules: what a run is configured with. */
-export const EvalConfigSchema = EvalKnobsSchema
-  .refine((c) => c.chunkOverlap < c.chunkTokens, {
-    message: 'chunkOverlap must be smaller than chunkTokens',
-    path: ['chunkOverlap'],
-  })
-  .refine((c) => c.k <= c.rankDepth, { message: 'k must not exceed rankDepth', path: ['k'] })
+export const EvalConfigSchema = EvalKnobsSchema.refine((c) => c.chunkOverlap < c.chunkTokens, {
+  message: 'chunkOverlap must be smaller than chunkTokens',
+  path: ['chunkOverlap'],
+}).refine((c) => c.k <= c.rankDepth, { message: 'k must not exceed rankDepth', path: ['k'] })
 
 export type EvalConfig = z.infer<typeof EvalConfigSchema>
 

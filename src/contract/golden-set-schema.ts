@@ -14,16 +14,23 @@ export const QuestionTypeSchema = z
     error: (issue) =>
       `unknown type ${JSON.stringify(issue.input)}; expected one of ${QUESTION_TYPES.join(', ')} (aliases: ${Object.keys(QUESTION_TYPE_ALIASES).join(', ')})`,
   })
-  .transform((name): QuestionType => (name in QUESTION_TYPE_ALIASES ? QUESTION_TYPE_ALIASES[name as keyof typeof QUESTION_TYPE_ALIASES] : (name as QuestionType)))
+  .transform((name): QuestionType =>
+    name in QUESTION_TYPE_ALIASES ? QUESTION_TYPE_ALIASES[name as keyof typeof QUESTION_TYPE_ALIASES] : (name as QuestionType),
+  )
 
 /** Who asks a question (tenant, role, permissions...): any JSON object, passed to the system verbatim. */
-export const UserContextSchema = z.record(z.string(), z.unknown(), { error: 'expected a JSON object such as {"tenant": "acme", "role": "admin"}' })
+export const UserContextSchema = z.record(z.string(), z.unknown(), {
+  error: 'expected a JSON object such as {"tenant": "acme", "role": "admin"}',
+})
 
 export type UserContext = z.output<typeof UserContextSchema>
 
 export const GoldenQuestionSchema = z
   .object({
-    id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected an id of letters, digits, . _ -').describe('Stable question id, e.g. q-001'),
+    id: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected an id of letters, digits, . _ -')
+      .describe('Stable question id, e.g. q-001'),
     type: QuestionTypeSchema.describe('single | multi | contradiction | none (aliases lookup, multi-hop, abstention)'),
     question: z.string().trim().min(1, 'expected the question text').describe('The question as a user would ask it'),
     answerDocIds: z.array(z.string().min(1)).describe('Documents that answer it; empty for none'),
@@ -41,13 +48,25 @@ export const GoldenQuestionSchema = z
     if (q.type !== 'none' && q.answerDocIds.length === 0)
       ctx.addIssue({ code: 'custom', path: ['answerDocIds'], message: `a ${q.type} question needs at least one answer document` })
     if (q.type === 'multi' && new Set(q.answerDocIds).size < 2)
-      ctx.addIssue({ code: 'custom', path: ['answerDocIds'], message: 'a multi question needs at least two distinct answer documents' })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['answerDocIds'],
+        message: 'a multi question needs at least two distinct answer documents',
+      })
     if (new Set(q.answerDocIds).size !== q.answerDocIds.length)
       ctx.addIssue({ code: 'custom', path: ['answerDocIds'], message: 'lists a document twice' })
     if (q.type !== 'none' && q.goldAnswer === undefined)
-      ctx.addIssue({ code: 'custom', path: ['goldAnswer'], message: `a ${q.type} question needs a goldAnswer of one or two sentences` })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['goldAnswer'],
+        message: `a ${q.type} question needs a goldAnswer of one or two sentences`,
+      })
     if (q.governingDocId !== undefined && q.type !== 'contradiction')
-      ctx.addIssue({ code: 'custom', path: ['governingDocId'], message: 'only contradiction questions have a governing document' })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['governingDocId'],
+        message: 'only contradiction questions have a governing document',
+      })
     if (q.governingDocId !== undefined && !q.answerDocIds.includes(q.governingDocId))
       ctx.addIssue({ code: 'custom', path: ['governingDocId'], message: `${q.governingDocId} must be one of answerDocIds` })
   })

@@ -10,4 +10,3 @@ export const IntervalSchema = z
   .strict()
 
 export type Interval = z.infer<typeof IntervalSchema>
-

@@ -29,7 +29,13 @@ export const RoleUsageSchema = z.object({
 export type RoleUsage = z.infer<typeof RoleUsageSchema>
 
 /** What the cache hits would have cost had they been API calls (their recorded usage at today's prices). */
-export const SavedUsageSchema = z.object({ inputTokens: tokens, outputTokens: tokens, cacheReadTokens: tokens, cacheWriteTokens: tokens, usd: z.number().min(0) })
+export const SavedUsageSchema = z.object({
+  inputTokens: tokens,
+  outputTokens: tokens,
+  cacheReadTokens: tokens,
+  cacheWriteTokens: tokens,
+  usd: z.number().min(0),
+})
 export type SavedUsage = z.infer<typeof SavedUsageSchema>
 
 export const ZERO_ROLE_USAGE: RoleUsage = Object.freeze({

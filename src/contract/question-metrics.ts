@@ -1,7 +1,10 @@
 import type { QuestionOutcome } from './report-schema.ts'
 
 /** A question's scores, as the baseline keeps them and the attribution records show them. */
-export type QuestionMetrics = Pick<QuestionOutcome, 'hit' | 'reciprocalRank' | 'ndcg10' | 'refused' | 'faithfulness' | 'answerRelevancy' | 'coverage'>
+export type QuestionMetrics = Pick<
+  QuestionOutcome,
+  'hit' | 'reciprocalRank' | 'ndcg10' | 'refused' | 'faithfulness' | 'answerRelevancy' | 'coverage'
+>
 
 export function questionMetrics(q: QuestionOutcome): QuestionMetrics {
   return {

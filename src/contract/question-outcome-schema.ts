@@ -12,7 +12,12 @@ export const RankedEntrySchema = z.object({ chunkId: z.string(), docId: z.string
  * A chunk of the context. `text` is carried in memory only: writeReports puts it in contexts.jsonl beside
  * latest.json (what `rag-eval export --format ragas` reads) and leaves it out of latest.json, which stays lean.
  */
-export const ContextEntrySchema = z.object({ chunkId: z.string(), docId: z.string(), tokens: z.number().int(), text: z.string().optional() })
+export const ContextEntrySchema = z.object({
+  chunkId: z.string(),
+  docId: z.string(),
+  tokens: z.number().int(),
+  text: z.string().optional(),
+})
 
 export const ClaimVerdictSchema = z.object({
   claim: z.string(),

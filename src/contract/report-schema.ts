@@ -7,7 +7,17 @@ import { metric, QuestionOutcomeSchema } from './question-outcome-schema.ts'
 import { CallLogSchema, RoleUsageSchema, RunEstimateSchema, SavedUsageSchema, ZERO_ROLE_USAGE } from './model-usage-schema.ts'
 
 // A question's outcome and its parts: their own module (question-outcome-schema.ts), part of this contract.
-export { RankedEntrySchema, ContextEntrySchema, ClaimVerdictSchema, ScoreDetailSchema, GenerationDetailSchema, type GenerationDetail, DIAGNOSES, QuestionOutcomeSchema, type QuestionOutcome } from './question-outcome-schema.ts'
+export {
+  RankedEntrySchema,
+  ContextEntrySchema,
+  ClaimVerdictSchema,
+  ScoreDetailSchema,
+  GenerationDetailSchema,
+  type GenerationDetail,
+  DIAGNOSES,
+  QuestionOutcomeSchema,
+  type QuestionOutcome,
+} from './question-outcome-schema.ts'
 
 /**
  * reports/latest.json, the contract users and CI scripts read (../shared/DESIGN.md). Names are
@@ -19,7 +29,12 @@ const byAnswerableType = z.object({ single: metric, multi: metric, contradiction
 export const SummarySchema = z.object({
   questions: z.number().int(),
   answerable: z.number().int(),
-  questionsByType: z.object({ single: z.number().int(), multi: z.number().int(), contradiction: z.number().int(), none: z.number().int() }),
+  questionsByType: z.object({
+    single: z.number().int(),
+    multi: z.number().int(),
+    contradiction: z.number().int(),
+    none: z.number().int(),
+  }),
   recall: metric,
   recallByType: byAnswerableType,
   recallAtK: metric,
@@ -43,7 +58,14 @@ export const SummarySchema = z.object({
   coverageP10: metric,
   contradictionHandledRate: metric,
   /** The recall x faithfulness table: answerable questions per diagnosis. */
-  diagnosis: z.object({ healthy: z.number().int(), 'model ignores context': z.number().int(), 'retrieval misses': z.number().int(), 'both broken': z.number().int() }).nullable(),
+  diagnosis: z
+    .object({
+      healthy: z.number().int(),
+      'model ignores context': z.number().int(),
+      'retrieval misses': z.number().int(),
+      'both broken': z.number().int(),
+    })
+    .nullable(),
   judge: z.string().nullable(),
   judgeErrors: z.number().int().nullable(),
   /** judgeErrors over the judged answers; above config.maxJudgeErrorRate the gate fails. */
@@ -83,10 +105,14 @@ export const RunInfoSchema = z.object({
     cacheWriteTokens: z.number().int().default(0),
     calls: z.number().int().default(0),
     retries: z.number().int().default(0),
-    byRole: z.object({ generator: RoleUsageSchema, judge: RoleUsageSchema }).default({ generator: ZERO_ROLE_USAGE, judge: ZERO_ROLE_USAGE }),
+    byRole: z
+      .object({ generator: RoleUsageSchema, judge: RoleUsageSchema })
+      .default({ generator: ZERO_ROLE_USAGE, judge: ZERO_ROLE_USAGE }),
     savedByCache: SavedUsageSchema.default({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, usd: 0 }),
     /** Prompt caching (cache_control on the fixed instructions): tokens read and written, and what it saved (negative when writes were never read). */
-    savedByPromptCache: z.object({ cacheReadTokens: z.number().int(), cacheWriteTokens: z.number().int(), usd: z.number() }).default({ cacheReadTokens: 0, cacheWriteTokens: 0, usd: 0 }),
+    savedByPromptCache: z
+      .object({ cacheReadTokens: z.number().int(), cacheWriteTokens: z.number().int(), usd: z.number() })
+      .default({ cacheReadTokens: 0, cacheWriteTokens: 0, usd: 0 }),
     /** The Message Batches discount (EVAL_BATCH=1): calls answered in batches and what the discount saved. */
     savedByBatch: z.object({ calls: z.number().int(), usd: z.number() }).default({ calls: 0, usd: 0 }),
   }),

@@ -16,7 +16,9 @@ function shown(text: string, at: number): string {
   if (at >= text.length) return 'the end of the text'
   const char = String.fromCodePoint(text.codePointAt(at)!)
   if (char === '"') return `'"'`
-  return /^[\p{L}\p{N}\p{P}\p{S}]$/u.test(char) ? `"${char}"` : `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
+  return /^[\p{L}\p{N}\p{P}\p{S}]$/u.test(char)
+    ? `"${char}"`
+    : `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
 }
 
 /**
@@ -56,10 +58,11 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
       if (char === '\\') {
         const escaped = text[i + 1]
         if (escaped === 'u') {
-          if (!/^[0-9A-Fa-f]{4}$/.test(text.slice(i + 2, i + 6))) stop(i, 'invalid \\u escape: expected 4 hex digits');
+          if (!/^[0-9A-Fa-f]{4}$/.test(text.slice(i + 2, i + 6))) stop(i, 'invalid \\u escape: expected 4 hex digits')
           i += 5
         } else if (escaped !== undefined && '"\\/bfnrt'.includes(escaped)) i++
-        else if (escaped !== undefined && escaped !== '\n' && escaped !== '\r') stop(i, `invalid escape \\${escaped}; JSON escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX`)
+        else if (escaped !== undefined && escaped !== '\n' && escaped !== '\r')
+          stop(i, `invalid escape \\${escaped}; JSON escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX`)
       }
     }
     stop(start, 'unterminated string: the text ends before its closing double quote')
@@ -136,7 +139,10 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
         continue
       }
       if (at >= text.length) stop(at, `unexpected end of the text: the ${kind} opened at ${where(open)} is not closed`)
-      stop(at, `expected "," or "${close}" after the value that ends at ${where(valueEnd - 1)}, found ${shown(text, at)} (missing comma?)`)
+      stop(
+        at,
+        `expected "," or "${close}" after the value that ends at ${where(valueEnd - 1)}, found ${shown(text, at)} (missing comma?)`,
+      )
     }
   }
 

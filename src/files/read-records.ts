@@ -56,7 +56,8 @@ export function recordIssue(file: string, record: SourceRecord, issue: { path: P
   const field = issue.path.map(String).join('.')
   const key = issue.path[0]
   const value = record.value
-  const absent = issue.path.length === 1 && typeof key === 'string' && typeof value === 'object' && value !== null && !(key in value)
+  const absent =
+    issue.path.length === 1 && typeof key === 'string' && typeof value === 'object' && value !== null && !(key in value)
   const why = absent ? 'missing' : issue.message
   return `${file}:${record.lineOf(issue.path)}: ${field === '' ? '' : `field "${field}": `}${why}`
 }
@@ -79,7 +80,8 @@ export class IgnoredFields {
 
   notices(file: string, why: string): string[] {
     return [...this.#seen].map(
-      ([key, { count, firstLine }]) => `${file}:${firstLine}: field "${key}" ignored (${count} record${count === 1 ? '' : 's'}): ${why}`,
+      ([key, { count, firstLine }]) =>
+        `${file}:${firstLine}: field "${key}" ignored (${count} record${count === 1 ? '' : 's'}): ${why}`,
     )
   }
 }

@@ -24,7 +24,7 @@ export function writeFileAtomic(path: string, content: string | Uint8Array | Ite
 function writeParts(path: string, parts: Iterable<Uint8Array>): void {
   const fd = openSync(path, 'w')
   try {
-    for (const part of parts) for (let written = 0; written < part.length; ) written += writeSync(fd, part, written)
+    for (const part of parts) for (let written = 0; written < part.length;) written += writeSync(fd, part, written)
   } finally {
     closeSync(fd)
   }

@@ -31,7 +31,8 @@ export function readBaseline(dir: string): Baseline | DamagedBaseline | null {
   if (!existsSync(summaryFile) && !existsSync(questionsFile)) return null
   const summary = readBaselineFile(summaryFile, BaselineSummarySchema)
   const questions = readBaselineFile(questionsFile, BaselineQuestionsSchema)
-  if (!summary.ok || !questions.ok) return { damaged: [...(summary.ok ? [] : summary.problems), ...(questions.ok ? [] : questions.problems)] }
+  if (!summary.ok || !questions.ok)
+    return { damaged: [...(summary.ok ? [] : summary.problems), ...(questions.ok ? [] : questions.problems)] }
   return { summary: summary.value, questions: questions.value.questions }
 }
 
@@ -43,11 +44,20 @@ function readBaselineFile<S extends z.ZodType>(file: string, schema: S): FileRea
     data = parseJsonText(decodeUtf8Text(readFileSync(file), file), file)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    const problem = error instanceof InputError ? error.message : code === 'ENOENT' ? `${file}: missing` : code === 'EISDIR' ? `${file}: a folder, expected a file` : `${file}: unreadable (${code ?? (error as Error).message})`
+    const problem =
+      error instanceof InputError
+        ? error.message
+        : code === 'ENOENT'
+          ? `${file}: missing`
+          : code === 'EISDIR'
+            ? `${file}: a folder, expected a file`
+            : `${file}: unreadable (${code ?? (error as Error).message})`
     return { ok: false, problems: [`${problem}; ${REACCEPT_BASELINE}`] }
   }
   const parsed = schema.safeParse(data)
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, problems: describeBaselineIssues(file, parsed.error.issues) }
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, problems: describeBaselineIssues(file, parsed.error.issues) }
 }
 
 /** The baseline a report would become if accepted: plain, stable-ordered data (questions sorted by id). */
@@ -76,5 +86,8 @@ export function baselineFromReport(report: Report): Baseline {
  */
 export function writeBaseline(dir: string, baseline: Baseline): void {
   writeFileAtomic(join(dir, 'summary.json'), JSON.stringify(baseline.summary, null, 2) + '\n')
-  writeFileAtomic(join(dir, 'questions.json'), JSON.stringify({ schemaVersion: 1, questions: baseline.questions }, null, 2) + '\n')
+  writeFileAtomic(
+    join(dir, 'questions.json'),
+    JSON.stringify({ schemaVersion: 1, questions: baseline.questions }, null, 2) + '\n',
+  )
 }

@@ -17,10 +17,17 @@ const GATED_NAMES = GATED_METRICS.map((metric) => metric.name)
  * metric through unwatched, so it is not a baseline.
  */
 export const BaselineMetricsSchema = z.strictObject(
-  Object.fromEntries(GATED_NAMES.map((name) => [name, z.number({ error: (issue) => (issue.input === undefined ? MISSING_METRIC : undefined) }).nullable()])),
+  Object.fromEntries(
+    GATED_NAMES.map((name) => [
+      name,
+      z.number({ error: (issue) => (issue.input === undefined ? MISSING_METRIC : undefined) }).nullable(),
+    ]),
+  ),
   {
     error: (issue) =>
-      issue.code === 'unrecognized_keys' ? `unknown gated metric ${issue.keys.map((k) => `"${k}"`).join(', ')} (misspelled?); the gated metrics are ${GATED_NAMES.join(', ')}` : undefined,
+      issue.code === 'unrecognized_keys'
+        ? `unknown gated metric ${issue.keys.map((k) => `"${k}"`).join(', ')} (misspelled?); the gated metrics are ${GATED_NAMES.join(', ')}`
+        : undefined,
   },
 )
 
@@ -62,7 +69,9 @@ export type BaselineQuestion = z.infer<typeof BaselineQuestionSchema>
 export const BaselineQuestionsSchema = z
   .object({
     schemaVersion: z.literal(1),
-    questions: z.array(BaselineQuestionSchema).min(1, { error: 'no per-question outcomes (an accepted baseline holds one for every question of the golden set)' }),
+    questions: z
+      .array(BaselineQuestionSchema)
+      .min(1, { error: 'no per-question outcomes (an accepted baseline holds one for every question of the golden set)' }),
   })
   .strict()
 
@@ -76,7 +85,9 @@ export interface Baseline {
  * lacks folded into one line (`gated metric "mrr" missing`), every other issue with its field.
  */
 export function describeBaselineIssues(file: string, issues: readonly z.core.$ZodIssue[]): string[] {
-  const missing = issues.filter((issue) => issue.path[0] === 'metrics' && issue.path.length === 2 && issue.message === MISSING_METRIC).map((issue) => String(issue.path[1]))
+  const missing = issues
+    .filter((issue) => issue.path[0] === 'metrics' && issue.path.length === 2 && issue.message === MISSING_METRIC)
+    .map((issue) => String(issue.path[1]))
   const lines: string[] = []
   if (missing.length === 1) lines.push(`gated metric "${missing[0]}" missing`)
   if (missing.length > 1) lines.push(`gated metrics ${missing.map((name) => `"${name}"`).join(', ')} missing`)

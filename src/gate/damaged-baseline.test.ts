@@ -13,7 +13,8 @@ import { evaluateGate } from './gate.ts'
 // Issue 11.2: a damaged baseline must fail the gate with what to do, never let a metric or a question through unwatched.
 
 const REACCEPT = 're-accept the baseline with `pnpm baseline:update` (vitest run --project eval -u)'
-const ALL_METRICS = '"recall", "recall.single", "recall.multi", "recall.contradiction", "mrr", "ndcg10", "refusalRate", "faithfulness", "answerRelevancy", "coverage"'
+const ALL_METRICS =
+  '"recall", "recall.single", "recall.multi", "recall.contradiction", "mrr", "ndcg10", "refusalRate", "faithfulness", "answerRelevancy", "coverage"'
 const temp = useTempDirs()
 
 let accepted: Report
@@ -24,7 +25,10 @@ beforeAll(async () => {
 
 /** This run with recall fallen from 0.8879 to 0.6262 (plain data: only the summary number changes). */
 const withRecallDrop = (report: Report): Report => ({ ...report, summary: { ...report.summary, recall: 0.6262 } })
-const withMetrics = (baseline: Baseline, metrics: Record<string, number | null>): Baseline => ({ ...baseline, summary: { ...baseline.summary, metrics } })
+const withMetrics = (baseline: Baseline, metrics: Record<string, number | null>): Baseline => ({
+  ...baseline,
+  summary: { ...baseline.summary, metrics },
+})
 
 describe('evaluateGate on a damaged baseline (plain data)', () => {
   it('the recall drop from 0.8879 to 0.6262 regresses against a sound baseline', () => {
@@ -36,13 +40,20 @@ describe('evaluateGate on a damaged baseline (plain data)', () => {
   })
 
   it('metrics: {} and questions: [] fail, naming every missing metric and the missing outcomes, even beside a real recall drop', () => {
-    const gate = evaluateGate(withRecallDrop(accepted), { ...withMetrics(baselineFromReport(accepted), {}), questions: [] }, 'baseline', 0.01)
+    const gate = evaluateGate(
+      withRecallDrop(accepted),
+      { ...withMetrics(baselineFromReport(accepted), {}), questions: [] },
+      'baseline',
+      0.01,
+    )
     expect(gate.passed).toBe(false)
     expect(gate.problems).toEqual([
       `baseline/summary.json: gated metrics ${ALL_METRICS} missing; ${REACCEPT}`,
       `baseline/questions.json: field "questions": no per-question outcomes (an accepted baseline holds one for every question of the golden set); ${REACCEPT}`,
     ])
-    expect(renderRegressions(gate, 'text')).toBe(`gate: FAILED, the baseline at baseline/ cannot be trusted:\n${gate.problems.map((p) => `  - ${p}`).join('\n')}`)
+    expect(renderRegressions(gate, 'text')).toBe(
+      `gate: FAILED, the baseline at baseline/ cannot be trusted:\n${gate.problems.map((p) => `  - ${p}`).join('\n')}`,
+    )
   })
 
   it('a gated metric missing fails, naming it', () => {
@@ -62,9 +73,16 @@ describe('evaluateGate on a damaged baseline (plain data)', () => {
   })
 
   it('a gated metric null in the baseline while this run computes it fails', () => {
-    const gate = evaluateGate(accepted, withMetrics(baselineFromReport(accepted), { ...baselineFromReport(accepted).summary.metrics, mrr: null }), 'baseline', 0.01)
+    const gate = evaluateGate(
+      accepted,
+      withMetrics(baselineFromReport(accepted), { ...baselineFromReport(accepted).summary.metrics, mrr: null }),
+      'baseline',
+      0.01,
+    )
     expect(gate.passed).toBe(false)
-    expect(gate.problems).toEqual([`baseline/summary.json: gated metric "mrr" is null, but this run computes it (${accepted.summary.mrr}); ${REACCEPT}`])
+    expect(gate.problems).toEqual([
+      `baseline/summary.json: gated metric "mrr" is null, but this run computes it (${accepted.summary.mrr}); ${REACCEPT}`,
+    ])
   })
 
   it('names a question of the baseline that the golden set no longer has', () => {
@@ -97,17 +115,28 @@ describe('readBaseline: damaged files are a DamagedBaseline the gate fails on (n
   })
 
   it.each([
-    ['a gated metric missing', (s: Record<string, unknown>) => delete metricsOf(s).mrr, ['summary.json: gated metric "mrr" missing']],
+    [
+      'a gated metric missing',
+      (s: Record<string, unknown>) => delete metricsOf(s).mrr,
+      ['summary.json: gated metric "mrr" missing'],
+    ],
     [
       'a misspelled key',
       (s: Record<string, unknown>) => {
         metricsOf(s).ndcg_10 = metricsOf(s).ndcg10
         delete metricsOf(s).ndcg10
       },
-      ['summary.json: gated metric "ndcg10" missing', 'summary.json: unknown gated metric "ndcg_10" (misspelled?); the gated metrics are recall, recall.single, recall.multi, recall.contradiction, mrr, ndcg10, refusalRate, faithfulness, answerRelevancy, coverage'],
+      [
+        'summary.json: gated metric "ndcg10" missing',
+        'summary.json: unknown gated metric "ndcg_10" (misspelled?); the gated metrics are recall, recall.single, recall.multi, recall.contradiction, mrr, ndcg10, refusalRate, faithfulness, answerRelevancy, coverage',
+      ],
     ],
     ['metrics: {}', (s: Record<string, unknown>) => (s.metrics = {}), [`summary.json: gated metrics ${ALL_METRICS} missing`]],
-    ['a metric that is not a number', (s: Record<string, unknown>) => (metricsOf(s).recall = '0.9'), ['summary.json: gated metric "recall": Invalid input: expected number, received string']],
+    [
+      'a metric that is not a number',
+      (s: Record<string, unknown>) => (metricsOf(s).recall = '0.9'),
+      ['summary.json: gated metric "recall": Invalid input: expected number, received string'],
+    ],
   ])('%s', (_name, edit, problems) => {
     const dir = damaged((summary) => edit(summary))
     expect(readBaseline(dir)).toEqual({ damaged: problems.map((p) => `${dir}/${p}; ${REACCEPT}`) })
@@ -130,7 +159,9 @@ describe('readBaseline: damaged files are a DamagedBaseline the gate fails on (n
     const dir = temp.make('baseline-')
     writeBaseline(dir, baselineFromReport(accepted))
     writeFileSync(join(dir, 'questions.json'), '{ "schemaVersion": 1,\n  "questions": [ } \n')
-    expect(readBaseline(dir)).toEqual({ damaged: [expect.stringMatching(new RegExp(`^${dir}/questions\\.json:2:\\d+: invalid JSON: .*; re-accept the baseline`))] })
+    expect(readBaseline(dir)).toEqual({
+      damaged: [expect.stringMatching(new RegExp(`^${dir}/questions\\.json:2:\\d+: invalid JSON: .*; re-accept the baseline`))],
+    })
     const other = temp.make('baseline-')
     writeBaseline(other, baselineFromReport(accepted))
     rmSync(join(other, 'questions.json'))
@@ -143,6 +174,11 @@ describe('readBaseline: damaged files are a DamagedBaseline the gate fails on (n
   it('the gate fails on it and names each problem', () => {
     const dir = damaged((summary) => delete metricsOf(summary).mrr)
     const gate = evaluateGate(withRecallDrop(accepted), readBaseline(dir), dir, 0.01)
-    expect(gate).toMatchObject({ baseline: dir, passed: false, metrics: [], problems: [`${dir}/summary.json: gated metric "mrr" missing; ${REACCEPT}`] })
+    expect(gate).toMatchObject({
+      baseline: dir,
+      passed: false,
+      metrics: [],
+      problems: [`${dir}/summary.json: gated metric "mrr" missing; ${REACCEPT}`],
+    })
   })
 })

@@ -26,14 +26,24 @@ const verdict = (report: Report, name: string) => gateOf(report).metrics.find((m
 describe('gate policy: a drop beyond the tolerance that is not significant', () => {
   // Two hits lost of 107: recall falls by 2/107 = 0.0187 (beyond 0.01), but 2 to 0 discordant questions
   // is a coin landing the same way twice: exact McNemar p = 2 · (1/2)^2 = 0.5.
-  const lost = accepted.questions.filter((q) => q.type === 'single' && q.hit).slice(0, 2).map((q) => q.id)
+  const lost = accepted.questions
+    .filter((q) => q.type === 'single' && q.hit)
+    .slice(0, 2)
+    .map((q) => q.id)
   const twoLost = (q: QuestionOutcome) => (lost.includes(q.id) ? { ...q, hit: false } : q)
 
   it("fails under 'tolerance' (the default), on recall and on each lost question", () => {
     const gate = gateOf(changed(twoLost, 'tolerance'))
     expect(gate.passed).toBe(false)
     expect(gate.regressions.map((r) => r.name)).toEqual(['recall', 'recall.single', ...lost.map((id) => `question ${id}`)])
-    expect(verdict(changed(twoLost, 'tolerance'), 'recall')).toMatchObject({ status: 'regressed', delta: -0.0187, test: 'mcnemar-exact', pairs: 107, pValue: 0.5, significance: 'none' })
+    expect(verdict(changed(twoLost, 'tolerance'), 'recall')).toMatchObject({
+      status: 'regressed',
+      delta: -0.0187,
+      test: 'mcnemar-exact',
+      pairs: 107,
+      pValue: 0.5,
+      significance: 'none',
+    })
   })
 
   it("passes under 'both': beyond the tolerance but not significant; the lost questions are reported, not failed", () => {
@@ -55,7 +65,8 @@ describe('gate policy: a significant drop within the tolerance', () => {
   // Every ranked answer's reciprocal rank 0.005 lower: MRR falls by under 0.005 (within 0.01), but all
   // the non-zero paired differences point the same way. Of 2,000 random sign flips none reaches the
   // observed sum (that takes all ~100 signs alike), so p = (0 + 1)/(2000 + 1).
-  const slightlyLower = (q: QuestionOutcome) => (q.reciprocalRank !== null && q.reciprocalRank > 0 ? { ...q, reciprocalRank: q.reciprocalRank - 0.005 } : q)
+  const slightlyLower = (q: QuestionOutcome) =>
+    q.reciprocalRank !== null && q.reciprocalRank > 0 ? { ...q, reciprocalRank: q.reciprocalRank - 0.005 } : q
 
   it("fails under 'significant', on MRR alone", () => {
     const report = changed(slightlyLower, 'significant')

@@ -11,13 +11,31 @@ import { compareMetric } from './regression.ts'
 describe('compareMetric', () => {
   it('holds a drop of exactly the tolerance and regresses beyond it', () => {
     expect(compareMetric(0.92, 0.93, 0.01).status).toBe('held')
-    expect(compareMetric(0.9199, 0.93, 0.01)).toEqual({ status: 'regressed', baseline: 0.93, current: 0.9199, delta: -0.0101, reason: null })
+    expect(compareMetric(0.9199, 0.93, 0.01)).toEqual({
+      status: 'regressed',
+      baseline: 0.93,
+      current: 0.9199,
+      delta: -0.0101,
+      reason: null,
+    })
   })
   it('improves beyond the tolerance', () => {
-    expect(compareMetric(0.95, 0.93, 0.01)).toEqual({ status: 'improved', baseline: 0.93, current: 0.95, delta: 0.02, reason: null })
+    expect(compareMetric(0.95, 0.93, 0.01)).toEqual({
+      status: 'improved',
+      baseline: 0.93,
+      current: 0.95,
+      delta: 0.02,
+      reason: null,
+    })
   })
   it('is not comparable when a side is null', () => {
-    expect(compareMetric(null, 0.9, 0.01)).toEqual({ status: 'not-comparable', baseline: 0.9, current: null, delta: null, reason: 'not computed in this run' })
+    expect(compareMetric(null, 0.9, 0.01)).toEqual({
+      status: 'not-comparable',
+      baseline: 0.9,
+      current: null,
+      delta: null,
+      reason: 'not computed in this run',
+    })
   })
 })
 
@@ -25,7 +43,10 @@ describe('evaluateGate', () => {
   const runWith = (env: Record<string, string>) => evaluate(project, { tier: 'full', env })
   // In the retrieval tier a question passes exactly when its context hits: the cleanest place to count lost questions.
   const runRetrieval = (env: Record<string, string>) => evaluate(project, { tier: 'retrieval', env })
-  const withHit = (report: Report, id: string, hit: boolean): Report => ({ ...report, questions: report.questions.map((q) => (q.id === id ? { ...q, hit } : q)) })
+  const withHit = (report: Report, id: string, hit: boolean): Report => ({
+    ...report,
+    questions: report.questions.map((q) => (q.id === id ? { ...q, hit } : q)),
+  })
 
   it('passes against a baseline made from the same run', async () => {
     const report = await runWith({})
@@ -41,7 +62,12 @@ describe('evaluateGate', () => {
     const gate = evaluateGate(shrunk, baselineFromReport(accepted), 'baseline', 0.01)
     expect(gate.passed).toBe(false)
     const recall = gate.regressions.find((r) => r.name === 'recall')!
-    expect(recall).toEqual({ name: 'recall', baseline: accepted.summary.recall, current: shrunk.summary.recall, delta: expect.any(Number) })
+    expect(recall).toEqual({
+      name: 'recall',
+      baseline: accepted.summary.recall,
+      current: shrunk.summary.recall,
+      delta: expect.any(Number),
+    })
     expect(recall.delta).toBeCloseTo(shrunk.summary.recall! - accepted.summary.recall!, 4)
     const lost = accepted.questions.filter((q, i) => q.hit && !shrunk.questions[i]!.hit).map((q) => `question ${q.id}`)
     expect(lost.length).toBeGreaterThan(0)
@@ -79,10 +105,18 @@ describe('evaluateGate', () => {
   })
 
   describe('advisory mode: a judge that people disagree with cannot block', () => {
-    const withFaithfulness = (report: Report, value: number): Report => ({ ...report, summary: { ...report.summary, faithfulness: value } })
+    const withFaithfulness = (report: Report, value: number): Report => ({
+      ...report,
+      summary: { ...report.summary, faithfulness: value },
+    })
     const withCalibration = (report: Report, advisory: boolean): Report => ({
       ...report,
-      calibration: { ...report.calibration!, advisory, agreement: advisory ? 0.7 : 0.9, reason: advisory ? 'agrees on 70%' : 'agrees on 90%' },
+      calibration: {
+        ...report.calibration!,
+        advisory,
+        agreement: advisory ? 0.7 : 0.9,
+        reason: advisory ? 'agrees on 70%' : 'agrees on 90%',
+      },
     })
     it('reports a judge-derived regression as advisory and passes when agreement is below 0.8', async () => {
       const accepted = await runWith({})
@@ -104,7 +138,9 @@ describe('evaluateGate', () => {
     it('never makes a retrieval metric advisory', async () => {
       const accepted = await runWith({})
       const current = withCalibration({ ...accepted, summary: { ...accepted.summary, mrr: accepted.summary.mrr! - 0.2 } }, true)
-      expect(evaluateGate(current, baselineFromReport(accepted), 'baseline', 0.01).regressions.map((r) => r.name)).toEqual(['mrr'])
+      expect(evaluateGate(current, baselineFromReport(accepted), 'baseline', 0.01).regressions.map((r) => r.name)).toEqual([
+        'mrr',
+      ])
     })
   })
 })

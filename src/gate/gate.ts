@@ -1,7 +1,15 @@
 import type { z } from 'zod'
 import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
-import { BaselineMetricsSchema, BaselineQuestionsSchema, describeBaselineIssues, REACCEPT_BASELINE, type Baseline, type BaselineQuestion, type DamagedBaseline } from './baseline-schema.ts'
+import {
+  BaselineMetricsSchema,
+  BaselineQuestionsSchema,
+  describeBaselineIssues,
+  REACCEPT_BASELINE,
+  type Baseline,
+  type BaselineQuestion,
+  type DamagedBaseline,
+} from './baseline-schema.ts'
 import type { GateResult, QuestionVerdict, Regression } from '../contract/gate-schema.ts'
 import { GATED_METRICS } from './gated-metrics.ts'
 import { metricVerdict } from './metric-verdict.ts'
@@ -27,7 +35,11 @@ const MEASURING_FIELDS = [
   'judgeMaxTokens',
 ] as const satisfies readonly (keyof EvalConfig)[]
 
-function questionVerdict(outcome: QuestionOutcome, accepted: BaselineQuestion | undefined, thresholds: QuestionThresholds): QuestionVerdict {
+function questionVerdict(
+  outcome: QuestionOutcome,
+  accepted: BaselineQuestion | undefined,
+  thresholds: QuestionThresholds,
+): QuestionVerdict {
   const currentPassed = questionPassed(outcome, thresholds)
   const baselinePassed = accepted ? questionPassed(accepted, thresholds) : null
   let status: QuestionVerdict['status']
@@ -45,7 +57,8 @@ function measuringValues(config: EvalConfig): Map<string, string> {
   const values = new Map<string, string>()
   for (const field of MEASURING_FIELDS) {
     const value = config[field]
-    if (typeof value === 'object') for (const [option, setting] of Object.entries(value)) values.set(`${field}.${option}`, String(setting))
+    if (typeof value === 'object')
+      for (const [option, setting] of Object.entries(value)) values.set(`${field}.${option}`, String(setting))
     else values.set(field, String(value))
   }
   return values
@@ -58,16 +71,20 @@ export function staleness(report: Report, baseline: Baseline): string[] {
   for (const [field, current] of measuringValues(report.config)) {
     if (accepted.get(field) !== current) differences.push(`${field}: baseline ${accepted.get(field)}, this run ${current}`)
   }
-  if (baseline.summary.system !== report.config.system) differences.push(`system: baseline ${baseline.summary.system}, this run ${report.config.system}`)
+  if (baseline.summary.system !== report.config.system)
+    differences.push(`system: baseline ${baseline.summary.system}, this run ${report.config.system}`)
   if (baseline.summary.models.generator !== report.config.generatorModel)
     differences.push(`generator model: baseline ${baseline.summary.models.generator}, this run ${report.config.generatorModel}`)
-  if (baseline.summary.models.judge !== report.config.judgeModel) differences.push(`judge model: baseline ${baseline.summary.models.judge}, this run ${report.config.judgeModel}`)
-  if (baseline.summary.judgePromptsHash !== report.inputs.judgePromptsHash) differences.push('judge prompts changed since the baseline')
+  if (baseline.summary.models.judge !== report.config.judgeModel)
+    differences.push(`judge model: baseline ${baseline.summary.models.judge}, this run ${report.config.judgeModel}`)
+  if (baseline.summary.judgePromptsHash !== report.inputs.judgePromptsHash)
+    differences.push('judge prompts changed since the baseline')
   if (baseline.summary.goldenSetHash !== report.inputs.goldenSetHash) differences.push('golden set changed since the baseline')
   if (baseline.summary.corpusHash !== report.inputs.corpusHash) differences.push('corpus changed since the baseline')
   const asked = new Set(report.questions.map((q) => q.id))
   const removed = baseline.questions.filter((q) => !asked.has(q.id)).map((q) => q.id)
-  if (removed.length > 0) differences.push(`in the baseline but no longer in the golden set (removed since): ${removed.join(', ')}`)
+  if (removed.length > 0)
+    differences.push(`in the baseline but no longer in the golden set (removed since): ${removed.join(', ')}`)
   return differences
 }
 
@@ -77,17 +94,21 @@ export function staleness(report: Report, baseline: Baseline): string[] {
  * data), and a gated metric the baseline holds as null while this run computes it (it would go unwatched).
  */
 export function baselineProblems(report: Report, baseline: Baseline, baselinePath: string): string[] {
-  const under = (field: string, issues: readonly z.core.$ZodIssue[]) => issues.map((issue) => ({ ...issue, path: [field, ...issue.path] }))
+  const under = (field: string, issues: readonly z.core.$ZodIssue[]) =>
+    issues.map((issue) => ({ ...issue, path: [field, ...issue.path] }))
   const summaryFile = `${baselinePath}/summary.json`
   const problems: string[] = []
   const metrics = BaselineMetricsSchema.safeParse(baseline.summary.metrics)
   if (!metrics.success) problems.push(...describeBaselineIssues(summaryFile, under('metrics', metrics.error.issues)))
   const questions = BaselineQuestionsSchema.shape.questions.safeParse(baseline.questions)
-  if (!questions.success) problems.push(...describeBaselineIssues(`${baselinePath}/questions.json`, under('questions', questions.error.issues)))
+  if (!questions.success)
+    problems.push(...describeBaselineIssues(`${baselinePath}/questions.json`, under('questions', questions.error.issues)))
   for (const metric of GATED_METRICS) {
     const current = metric.read(report.summary)
     if (current !== null && baseline.summary.metrics[metric.name] === null) {
-      problems.push(`${summaryFile}: gated metric "${metric.name}" is null, but this run computes it (${current}); ${REACCEPT_BASELINE}`)
+      problems.push(
+        `${summaryFile}: gated metric "${metric.name}" is null, but this run computes it (${current}); ${REACCEPT_BASELINE}`,
+      )
     }
   }
   return problems
@@ -126,11 +147,26 @@ export function runFailsGate(report: Report): boolean {
  * instead, and questions are checked without the judge's verdicts. A damaged baseline (readBaseline) or
  * one with problems (baselineProblems) fails it too, each problem named with what to do.
  */
-export function evaluateGate(report: Report, baseline: Baseline | DamagedBaseline | null, baselinePath: string, tolerance: number): GateResult {
+export function evaluateGate(
+  report: Report,
+  baseline: Baseline | DamagedBaseline | null,
+  baselinePath: string,
+  tolerance: number,
+): GateResult {
   const advisoryReason = report.calibration?.advisory ? report.calibration.reason : null
   const failures = runFailures(report)
   const policy = { policy: report.config.gatePolicy, alpha: report.config.alpha }
-  const unmeasured = { tolerance, ...policy, passed: false, regressions: failures, advisory: [], advisoryReason, metrics: [], questions: [], stale: [] }
+  const unmeasured = {
+    tolerance,
+    ...policy,
+    passed: false,
+    regressions: failures,
+    advisory: [],
+    advisoryReason,
+    metrics: [],
+    questions: [],
+    stale: [],
+  }
   if (!baseline) return { baseline: null, ...unmeasured, problems: [] }
   if ('damaged' in baseline) return { baseline: baselinePath, ...unmeasured, problems: baseline.damaged }
   const thresholds = questionThresholds(report)
@@ -150,5 +186,17 @@ export function evaluateGate(report: Report, baseline: Baseline | DamagedBaselin
   }
   regressions.push(...failures)
   const problems = baselineProblems(report, baseline, baselinePath)
-  return { baseline: baselinePath, tolerance, ...policy, passed: regressions.length === 0 && problems.length === 0, regressions, advisory, advisoryReason, metrics, questions, stale: staleness(report, baseline), problems }
+  return {
+    baseline: baselinePath,
+    tolerance,
+    ...policy,
+    passed: regressions.length === 0 && problems.length === 0,
+    regressions,
+    advisory,
+    advisoryReason,
+    metrics,
+    questions,
+    stale: staleness(report, baseline),
+    problems,
+  }
 }

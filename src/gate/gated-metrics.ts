@@ -17,12 +17,23 @@ export const GATED_METRICS: readonly GatedMetric[] = [
   { name: 'recall', label: 'recall (context)', read: (s) => s.recall, path: 'recall' },
   { name: 'recall.single', label: 'recall, single', read: (s) => s.recallByType.single, path: 'recallByType.single' },
   { name: 'recall.multi', label: 'recall, multi', read: (s) => s.recallByType.multi, path: 'recallByType.multi' },
-  { name: 'recall.contradiction', label: 'recall, contradiction', read: (s) => s.recallByType.contradiction, path: 'recallByType.contradiction' },
+  {
+    name: 'recall.contradiction',
+    label: 'recall, contradiction',
+    read: (s) => s.recallByType.contradiction,
+    path: 'recallByType.contradiction',
+  },
   { name: 'mrr', label: 'MRR', read: (s) => s.mrr, path: 'mrr' },
   { name: 'ndcg10', label: 'nDCG@10', read: (s) => s.ndcg10, path: 'ndcg10' },
   { name: 'refusalRate', label: 'refusal rate (none)', read: (s) => s.refusalRate, path: 'refusalRate' },
   { name: 'faithfulness', label: 'faithfulness', read: (s) => s.faithfulness, path: 'faithfulness', judgeDerived: true },
-  { name: 'answerRelevancy', label: 'answer relevancy', read: (s) => s.answerRelevancy, path: 'answerRelevancy', judgeDerived: true },
+  {
+    name: 'answerRelevancy',
+    label: 'answer relevancy',
+    read: (s) => s.answerRelevancy,
+    path: 'answerRelevancy',
+    judgeDerived: true,
+  },
   { name: 'coverage', label: 'coverage', read: (s) => s.coverage, path: 'coverage', judgeDerived: true },
 ]
 

@@ -17,7 +17,11 @@ export type GatePolicy = EvalConfig['gatePolicy']
  * rise, whatever their size; 'both' regresses only on a drop beyond the tolerance that is also
  * significant (and improves likewise). Without a test (no pairs) the tolerance decides under every policy.
  */
-export function policyStatus(byTolerance: Comparison['status'], significance: MetricVerdict['significance'], policy: GatePolicy): Comparison['status'] {
+export function policyStatus(
+  byTolerance: Comparison['status'],
+  significance: MetricVerdict['significance'],
+  policy: GatePolicy,
+): Comparison['status'] {
   if (byTolerance === 'not-comparable' || policy === 'tolerance' || significance === null) return byTolerance
   const significant = significance === 'drop' ? 'regressed' : significance === 'rise' ? 'improved' : 'held'
   if (policy === 'significant') return significant
@@ -35,7 +39,9 @@ export function metricVerdict(metric: GatedMetric, report: Report, baseline: Bas
   const byTolerance = compareMetric(metric.read(report.summary), baseline.summary.metrics[metric.name] ?? null, tolerance)
   const paired = pairedMetric(metric.name)
   const { gatePolicy: policy, alpha, bootstrapResamples: resamples } = report.config
-  const test = paired ? pairedComparison(baseline.questions, report.questions, paired, { resamples, seed: STATISTICS_SEED, alpha }) : null
+  const test = paired
+    ? pairedComparison(baseline.questions, report.questions, paired, { resamples, seed: STATISTICS_SEED, alpha })
+    : null
   const significance = test?.verdict ? ({ worse: 'drop', better: 'rise', 'no-difference': 'none' } as const)[test.verdict] : null
   return {
     name: metric.name,

@@ -11,8 +11,15 @@ export interface QuestionThresholds {
 }
 
 /** A report's question thresholds: its config, and whether its judge is calibrated enough to block. */
-export function questionThresholds(report: { config: Omit<QuestionThresholds, 'judgeBlocking'>; calibration: { advisory: boolean } | null }): QuestionThresholds {
-  return { minFaithfulness: report.config.minFaithfulness, minCoverage: report.config.minCoverage, judgeBlocking: !(report.calibration?.advisory ?? false) }
+export function questionThresholds(report: {
+  config: Omit<QuestionThresholds, 'judgeBlocking'>
+  calibration: { advisory: boolean } | null
+}): QuestionThresholds {
+  return {
+    minFaithfulness: report.config.minFaithfulness,
+    minCoverage: report.config.minCoverage,
+    judgeBlocking: !(report.calibration?.advisory ?? false),
+  }
 }
 
 /** What the checks read of a question: a report outcome or a baseline record. */

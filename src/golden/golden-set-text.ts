@@ -42,7 +42,9 @@ export function questionJson(question: GoldenQuestion, layout: QuestionLayout = 
 
 /** The `$schema` reference of a golden-set file written at `file`: the editors' schema in evals/, relative to it. */
 export function schemaReference(file: string, schemaFile = 'evals/golden-set.schema.json'): string {
-  const path = relative(relative('.', file).split(/[\\/]/).slice(0, -1).join('/') || '.', schemaFile).split('\\').join('/')
+  const path = relative(relative('.', file).split(/[\\/]/).slice(0, -1).join('/') || '.', schemaFile)
+    .split('\\')
+    .join('/')
   return path.startsWith('.') ? path : `./${path}`
 }
 

@@ -1,10 +1,27 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { InputError } from '../contract/input-error.ts'
-import { CONFIG_TEMPLATE, CORPUS_TEMPLATES, GOLDEN_SET_TEMPLATE, SYSTEM_TEMPLATE, VITEST_CONFIG_LINES, VITEST_CONFIG_TEMPLATE, type ScaffoldFile } from './templates.ts'
+import {
+  CONFIG_TEMPLATE,
+  CORPUS_TEMPLATES,
+  GOLDEN_SET_TEMPLATE,
+  SYSTEM_TEMPLATE,
+  VITEST_CONFIG_LINES,
+  VITEST_CONFIG_TEMPLATE,
+  type ScaffoldFile,
+} from './templates.ts'
 
 /** Vitest and Vite config names: when one exists, init prints what to add instead of writing its own. */
-const VITEST_CONFIG_NAMES = ['vitest.config.ts', 'vitest.config.mts', 'vitest.config.js', 'vitest.config.mjs', 'vite.config.ts', 'vite.config.mts', 'vite.config.js', 'vite.config.mjs']
+const VITEST_CONFIG_NAMES = [
+  'vitest.config.ts',
+  'vitest.config.mts',
+  'vitest.config.js',
+  'vitest.config.mjs',
+  'vite.config.ts',
+  'vite.config.mts',
+  'vite.config.js',
+  'vite.config.mjs',
+]
 
 export interface ScaffoldResult {
   written: string[]
@@ -30,8 +47,15 @@ function scaffoldFiles(): ScaffoldFile[] {
  */
 export function scaffold(dir: string): ScaffoldResult {
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new InputError(`${dir}: expected a folder, found a file`)
-  const result: ScaffoldResult = { written: [], kept: [], existingVitestConfig: VITEST_CONFIG_NAMES.find((name) => existsSync(join(dir, name))) ?? null }
-  const files = [...scaffoldFiles(), ...(result.existingVitestConfig === null ? [{ path: 'vitest.config.ts', content: VITEST_CONFIG_TEMPLATE }] : [])]
+  const result: ScaffoldResult = {
+    written: [],
+    kept: [],
+    existingVitestConfig: VITEST_CONFIG_NAMES.find((name) => existsSync(join(dir, name))) ?? null,
+  }
+  const files = [
+    ...scaffoldFiles(),
+    ...(result.existingVitestConfig === null ? [{ path: 'vitest.config.ts', content: VITEST_CONFIG_TEMPLATE }] : []),
+  ]
   for (const file of files) {
     const target = join(dir, file.path)
     if (existsSync(target)) {
@@ -47,9 +71,17 @@ export function scaffold(dir: string): ScaffoldResult {
 
 /** What init prints: what it wrote, what it left alone, and the next commands. */
 export function renderScaffold(result: ScaffoldResult): string {
-  const lines = [...result.written.map((path) => `  created ${path}`), ...result.kept.map((path) => `  kept    ${path} (exists; not overwritten)`)]
+  const lines = [
+    ...result.written.map((path) => `  created ${path}`),
+    ...result.kept.map((path) => `  kept    ${path} (exists; not overwritten)`),
+  ]
   if (result.existingVitestConfig !== null) {
-    lines.push('', `${result.existingVitestConfig} exists and was left alone; add the evaluation's project to it:`, '', `  ${VITEST_CONFIG_LINES}`)
+    lines.push(
+      '',
+      `${result.existingVitestConfig} exists and was left alone; add the evaluation's project to it:`,
+      '',
+      `  ${VITEST_CONFIG_LINES}`,
+    )
   }
   lines.push(
     '',

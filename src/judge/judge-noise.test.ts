@@ -12,13 +12,19 @@ const local = useScriptedServer()
 const judgeCalls = () => local.server.requests.filter((r) => forcedToolName(r) !== null).length
 
 describe('measureJudgeNoise', () => {
-  it('gives each metric\'s run-to-run standard deviation and the questions that flip (hand-worked)', async () => {
+  it("gives each metric's run-to-run standard deviation and the questions that flip (hand-worked)", async () => {
     const report = await evaluate(tinyProject(), { tier: 'full', env: {}, baselineRoot: null })
     // Three answered questions, faithfulness judged three times:
     //   a: 1, 0.5, 1   b: 1, 1, 1   c: 0, 0, 0.5
     // Means per repeat: 2/3, 1.5/3 = 0.5, 2.5/3; their mean 2/3; squared deviations 0, 1/36, 1/36;
     // sample variance (2/36) / 2 = 1/36; standard deviation 1/6 = 0.1667. a and c flip, b holds.
-    const base = { ...report.questions[0]!, refused: false, answerRelevancy: 1, coverage: 1, generation: report.questions[0]!.generation }
+    const base = {
+      ...report.questions[0]!,
+      refused: false,
+      answerRelevancy: 1,
+      coverage: 1,
+      generation: report.questions[0]!.generation,
+    }
     const judged = (id: string, faithfulness: number[]): QuestionOutcome => ({
       ...base,
       id,
@@ -60,7 +66,14 @@ describe('measureJudgeNoise', () => {
 
 describe('EVAL_REPEATS against the local Messages API server', () => {
   const live = (cacheDir: string, repeats: string) =>
-    evaluate({ ...tinyProject(), cacheDir }, { tier: 'full', env: { EVAL_MODE: 'live', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: local.server.url, EVAL_REPEATS: repeats }, baselineRoot: null })
+    evaluate(
+      { ...tinyProject(), cacheDir },
+      {
+        tier: 'full',
+        env: { EVAL_MODE: 'live', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: local.server.url, EVAL_REPEATS: repeats },
+        baselineRoot: null,
+      },
+    )
 
   it('sends three times the judge calls once, and none when run again', async () => {
     await live(tempDir('model-cache-'), '1')
@@ -91,7 +104,9 @@ describe('EVAL_REPEATS against the local Messages API server', () => {
     // Relevancy is judged for every answer that is not a refusal; each of those flips in its second repeat.
     const judgedIds = report.questions.filter((q) => q.refused === false).map((q) => q.id)
     expect(judgedIds.length).toBeGreaterThan(0)
-    expect(relevancy.flipped.map((f) => f.id)).toEqual(judgedIds.filter((id) => report.questions.find((q) => q.id === id)!.answerRelevancy !== 0.3))
+    expect(relevancy.flipped.map((f) => f.id)).toEqual(
+      judgedIds.filter((id) => report.questions.find((q) => q.id === id)!.answerRelevancy !== 0.3),
+    )
     for (const flip of relevancy.flipped) expect(flip.values).toEqual([flip.values[0], 0.3, flip.values[0]])
     expect(relevancy.stdDev).toBeGreaterThan(0.01)
     expect(report.warnings).toContain(

@@ -6,14 +6,25 @@ import type { JudgeNoise, JudgeRepeats } from '../contract/judge-noise-schema.ts
 
 /** The metrics the judge decides, each with its summary value and its per-question field. */
 /** The gated metrics a judge decides, and the field of judgeRepeats each reads per question. */
-const REPEAT_FIELDS = { refusalRate: 'refused', faithfulness: 'faithfulness', answerRelevancy: 'answerRelevancy', coverage: 'coverage' } as const
+const REPEAT_FIELDS = {
+  refusalRate: 'refused',
+  faithfulness: 'faithfulness',
+  answerRelevancy: 'answerRelevancy',
+  coverage: 'coverage',
+} as const
 const JUDGED_METRICS = GATED_METRICS.flatMap((metric) =>
   metric.name in REPEAT_FIELDS ? [{ ...metric, field: REPEAT_FIELDS[metric.name as keyof typeof REPEAT_FIELDS] }] : [],
 )
 
 /** The outcome as repeat r scored it: its judge-derived fields from that repeat. */
 function asRepeat(outcome: QuestionOutcome, repeats: JudgeRepeats, r: number): QuestionOutcome {
-  return { ...outcome, refused: repeats.refused[r]!, faithfulness: repeats.faithfulness[r]!, answerRelevancy: repeats.answerRelevancy[r]!, coverage: repeats.coverage[r]! }
+  return {
+    ...outcome,
+    refused: repeats.refused[r]!,
+    faithfulness: repeats.faithfulness[r]!,
+    answerRelevancy: repeats.answerRelevancy[r]!,
+    coverage: repeats.coverage[r]!,
+  }
 }
 
 /**

@@ -23,7 +23,14 @@ export interface ModelJudgeOptions {
 
 type Scored<T> = { result: T; error: JudgeError | null }
 
-const faithfulnessError = (): FaithfulnessResult => ({ value: null, status: 'judge-error', numerator: 0, denominator: 0, claims: [], unsupportedClaims: [] })
+const faithfulnessError = (): FaithfulnessResult => ({
+  value: null,
+  status: 'judge-error',
+  numerator: 0,
+  denominator: 0,
+  claims: [],
+  unsupportedClaims: [],
+})
 const relevancyError = (): MetricResult<RelevancyStatus> => ({ value: null, status: 'judge-error', numerator: 0, denominator: 0 })
 const coverageError = (): CoverageResult => ({ value: null, status: 'judge-error', numerator: 0, denominator: 0, missing: [] })
 
@@ -34,7 +41,8 @@ export function checkVerdicts(output: FaithfulnessOutput, claimCount: number, ch
   if (numbers.some((n, i) => n !== i + 1)) return `claim numbers ${numbers.join(', ')} are not 1..${claimCount}, each once`
   for (const verdict of output.verdicts) {
     if (verdict.verdict === 'not_found') continue
-    if (verdict.chunkId === null || !chunkIds.has(verdict.chunkId)) return `claim ${verdict.claim} (${verdict.verdict}) relies on ${JSON.stringify(verdict.chunkId)}, which is not a chunk of the material`
+    if (verdict.chunkId === null || !chunkIds.has(verdict.chunkId))
+      return `claim ${verdict.claim} (${verdict.verdict}) relies on ${JSON.stringify(verdict.chunkId)}, which is not a chunk of the material`
   }
   return null
 }
@@ -44,9 +52,17 @@ export function checkVerdicts(output: FaithfulnessOutput, claimCount: number, ch
  * unsupported sentences are quoted verbatim), each judged supported / contradicted / not found against
  * the material with the chunk it relies on. Score = supported / claims.
  */
-export async function judgeFaithfulness(client: ModelClient, input: JudgeInput, options: ModelJudgeOptions): Promise<Scored<FaithfulnessResult>> {
+export async function judgeFaithfulness(
+  client: ModelClient,
+  input: JudgeInput,
+  options: ModelJudgeOptions,
+): Promise<Scored<FaithfulnessResult>> {
   const claims = splitClaims(input.answer)
-  if (claims.length === 0) return { result: { value: null, status: 'nothing-decidable', numerator: 0, denominator: 0, claims: [], unsupportedClaims: [] }, error: null }
+  if (claims.length === 0)
+    return {
+      result: { value: null, status: 'nothing-decidable', numerator: 0, denominator: 0, claims: [], unsupportedClaims: [] },
+      error: null,
+    }
   const chunkIds = new Set(input.context.map((c) => c.chunkId))
   const outcome = await callStructured(client, {
     template: FAITHFULNESS_PROMPT,
@@ -65,7 +81,8 @@ export async function judgeFaithfulness(client: ModelClient, input: JudgeInput, 
     inputs: { question: input.question, claims, context: input.context.map(({ chunkId, text }) => ({ chunkId, text })) },
     check: (output) => checkVerdicts(output, claims.length, chunkIds),
   })
-  if (!outcome.ok) return { result: faithfulnessError(), error: { metric: 'faithfulness', message: `faithfulness judge: ${outcome.error}` } }
+  if (!outcome.ok)
+    return { result: faithfulnessError(), error: { metric: 'faithfulness', message: `faithfulness judge: ${outcome.error}` } }
   const byNumber = new Map(outcome.output.verdicts.map((v) => [v.claim, v]))
   const verdicts: ClaimVerdict[] = claims.map((claim, i) => {
     const v = byNumber.get(i + 1)!
@@ -94,7 +111,11 @@ export async function judgeFaithfulness(client: ModelClient, input: JudgeInput, 
 }
 
 /** Answer relevancy by the model: one anchor of 1 / 0.6 / 0.3 / 0. */
-export async function judgeRelevancy(client: ModelClient, input: JudgeInput, options: ModelJudgeOptions): Promise<Scored<MetricResult<RelevancyStatus>>> {
+export async function judgeRelevancy(
+  client: ModelClient,
+  input: JudgeInput,
+  options: ModelJudgeOptions,
+): Promise<Scored<MetricResult<RelevancyStatus>>> {
   const outcome = await callStructured(client, {
     template: ANSWER_RELEVANCY_PROMPT,
     role: 'judge',
@@ -103,16 +124,24 @@ export async function judgeRelevancy(client: ModelClient, input: JudgeInput, opt
     model: options.model,
     maxTokens: options.maxTokens,
     sample: input.repeat ?? 0,
-    user: renderUser(ANSWER_RELEVANCY_PROMPT, { question: block('question', input.question), answer: block('answer', input.answer) }),
+    user: renderUser(ANSWER_RELEVANCY_PROMPT, {
+      question: block('question', input.question),
+      answer: block('answer', input.answer),
+    }),
     inputs: { question: input.question, answer: input.answer },
   })
-  if (!outcome.ok) return { result: relevancyError(), error: { metric: 'answerRelevancy', message: `relevancy judge: ${outcome.error}` } }
+  if (!outcome.ok)
+    return { result: relevancyError(), error: { metric: 'answerRelevancy', message: `relevancy judge: ${outcome.error}` } }
   const score = outcome.output.score
   return { result: { value: score, status: 'scored', numerator: score, denominator: 1 }, error: null }
 }
 
 /** Coverage by the model: the gold answer's key facts, each present / missing / contradicted in the answer. */
-export async function judgeCoverage(client: ModelClient, input: JudgeInput, options: ModelJudgeOptions): Promise<Scored<CoverageResult>> {
+export async function judgeCoverage(
+  client: ModelClient,
+  input: JudgeInput,
+  options: ModelJudgeOptions,
+): Promise<Scored<CoverageResult>> {
   if (input.goldAnswer === null) return { result: goldCoverage(null, input.answer, false), error: null }
   const outcome = await callStructured(client, {
     template: COVERAGE_PROMPT,
@@ -138,14 +167,20 @@ export async function judgeCoverage(client: ModelClient, input: JudgeInput, opti
       status: 'scored',
       numerator: present,
       denominator: facts.length,
-      missing: facts.filter((f) => f.status !== 'present').map((f) => (f.status === 'contradicted' ? `${f.fact} (contradicted)` : f.fact)),
+      missing: facts
+        .filter((f) => f.status !== 'present')
+        .map((f) => (f.status === 'contradicted' ? `${f.fact} (contradicted)` : f.fact)),
     },
     error: null,
   }
 }
 
 /** Decides an unclear refusal (a hedge with content) by the model: refused or answered. */
-export async function judgeUnclearRefusal(client: ModelClient, input: JudgeInput, options: ModelJudgeOptions): Promise<{ verdict: RefusalVerdict; error: JudgeError | null }> {
+export async function judgeUnclearRefusal(
+  client: ModelClient,
+  input: JudgeInput,
+  options: ModelJudgeOptions,
+): Promise<{ verdict: RefusalVerdict; error: JudgeError | null }> {
   const outcome = await callStructured(client, {
     template: UNCLEAR_REFUSAL_PROMPT,
     role: 'judge',
@@ -154,7 +189,10 @@ export async function judgeUnclearRefusal(client: ModelClient, input: JudgeInput
     model: options.model,
     maxTokens: options.maxTokens,
     sample: input.repeat ?? 0,
-    user: renderUser(UNCLEAR_REFUSAL_PROMPT, { question: block('question', input.question), answer: block('answer', input.answer) }),
+    user: renderUser(UNCLEAR_REFUSAL_PROMPT, {
+      question: block('question', input.question),
+      answer: block('answer', input.answer),
+    }),
     inputs: { question: input.question, answer: input.answer },
   })
   if (!outcome.ok) return { verdict: 'unclear', error: { metric: 'refusal', message: `unclear-refusal judge: ${outcome.error}` } }

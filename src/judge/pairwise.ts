@@ -33,7 +33,11 @@ export interface PairwiseResult {
  * then as B), so a position bias cannot decide: a winner must win in both orders; any disagreement
  * (or a tie in either) is a draw.
  */
-export async function comparePairwise(client: ModelClient, input: PairwiseInput, options: ModelJudgeOptions): Promise<PairwiseResult> {
+export async function comparePairwise(
+  client: ModelClient,
+  input: PairwiseInput,
+  options: ModelJudgeOptions,
+): Promise<PairwiseResult> {
   const ask = async (order: OrderVerdict['order']): Promise<OrderVerdict> => {
     const [a, b] = order === 'first-as-A' ? [input.first, input.second] : [input.second, input.first]
     const outcome = await callStructured(client, {

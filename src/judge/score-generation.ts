@@ -11,7 +11,11 @@ const rounded = (value: number | null) => (value === null ? null : round4(value)
  * faithfulness with its unsupported claims, relevancy, coverage, for contradiction questions whether
  * the answer follows the governing document (docText gives the documents' texts), and the diagnosis.
  */
-export function scoreGeneration(outcome: QuestionOutcome, judgement: Judgement, docText: (docId: string) => string): QuestionOutcome {
+export function scoreGeneration(
+  outcome: QuestionOutcome,
+  judgement: Judgement,
+  docText: (docId: string) => string,
+): QuestionOutcome {
   const refused = judgement.refusal === 'refused'
   const answer = outcome.answer
   const contradiction =
@@ -42,8 +46,17 @@ export function scoreGeneration(outcome: QuestionOutcome, judgement: Judgement, 
         denominator: faithfulness.denominator,
         claims: faithfulness.claims.map((c) => ({ ...c, overlap: rounded(c.overlap) })),
       },
-      answerRelevancy: { status: answerRelevancy.status, numerator: answerRelevancy.numerator, denominator: answerRelevancy.denominator },
-      coverage: { status: coverage.status, numerator: coverage.numerator, denominator: coverage.denominator, missing: coverage.missing },
+      answerRelevancy: {
+        status: answerRelevancy.status,
+        numerator: answerRelevancy.numerator,
+        denominator: answerRelevancy.denominator,
+      },
+      coverage: {
+        status: coverage.status,
+        numerator: coverage.numerator,
+        denominator: coverage.denominator,
+        missing: coverage.missing,
+      },
       contradiction: contradiction && { governingFacts: contradiction.governingFacts, staleFacts: contradiction.staleFacts },
       judgeErrors: judgement.judgeErrors ?? [],
     },

@@ -40,7 +40,13 @@ export function toolRequest(template: ToolTemplate, model: string, maxTokens: nu
     max_tokens: maxTokens,
     system: [{ type: 'text', text: template.system, cache_control: { type: 'ephemeral' } }],
     messages: [{ role: 'user', content: user }],
-    tools: [{ name: template.tool.name, description: template.tool.description, input_schema: toolInputSchema(template.tool.schema) as Anthropic.Tool.InputSchema }],
+    tools: [
+      {
+        name: template.tool.name,
+        description: template.tool.description,
+        input_schema: toolInputSchema(template.tool.schema) as Anthropic.Tool.InputSchema,
+      },
+    ],
     tool_choice: { type: 'tool', name: template.tool.name, disable_parallel_tool_use: true },
   }
 }
@@ -61,7 +67,10 @@ type Attempt<T> = { ok: true; output: T } | { ok: false; problem: string; cutOff
  * too the outcome is an error naming both problems. A Message Batches item the API refused (BatchItemError)
  * is an error at once: a repair would send the same request.
  */
-export async function callStructured<S extends z.ZodType>(client: ModelClient, spec: StructuredCallSpec<S>): Promise<StructuredOutcome<z.output<S>>> {
+export async function callStructured<S extends z.ZodType>(
+  client: ModelClient,
+  spec: StructuredCallSpec<S>,
+): Promise<StructuredOutcome<z.output<S>>> {
   const attempt = async (purpose: string, maxTokens: number, user: string): Promise<Attempt<z.output<S>>> => {
     const request = toolRequest(spec.template, spec.model, maxTokens, user)
     let response: ModelResponse
@@ -81,11 +90,18 @@ export async function callStructured<S extends z.ZodType>(client: ModelClient, s
       if (error instanceof BatchItemError) return { ok: false, problem: error.message, cutOff: false, final: true }
       throw error
     }
-    if (response.stopReason === 'max_tokens') return { ok: false, problem: `output cut off at max_tokens (${maxTokens})`, cutOff: true }
+    if (response.stopReason === 'max_tokens')
+      return { ok: false, problem: `output cut off at max_tokens (${maxTokens})`, cutOff: true }
     const call = response.content.find((block) => block.type === 'tool_use' && block.name === spec.template.tool.name)
-    if (!call || call.type !== 'tool_use') return { ok: false, problem: `no call of ${spec.template.tool.name} (stop reason ${response.stopReason ?? 'none'})`, cutOff: false }
+    if (!call || call.type !== 'tool_use')
+      return {
+        ok: false,
+        problem: `no call of ${spec.template.tool.name} (stop reason ${response.stopReason ?? 'none'})`,
+        cutOff: false,
+      }
     const parsed = spec.template.tool.schema.safeParse(call.input)
-    if (!parsed.success) return { ok: false, problem: `invalid ${spec.template.tool.name} input: ${describeIssues(parsed.error)}`, cutOff: false }
+    if (!parsed.success)
+      return { ok: false, problem: `invalid ${spec.template.tool.name} input: ${describeIssues(parsed.error)}`, cutOff: false }
     const problem = spec.check?.(parsed.data) ?? null
     return problem === null ? { ok: true, output: parsed.data } : { ok: false, problem, cutOff: false }
   }
@@ -96,7 +112,11 @@ export async function callStructured<S extends z.ZodType>(client: ModelClient, s
   const note = first.cutOff
     ? `Your previous reply was cut off at the token limit before the ${spec.template.tool.name} call was complete. Call ${spec.template.tool.name} again, with shorter reasons.`
     : `Your previous call of ${spec.template.tool.name} was rejected: ${first.problem}. Call ${spec.template.tool.name} again with a corrected input that follows its schema.`
-  const second = await attempt(`${spec.purpose}:repair`, first.cutOff ? spec.maxTokens * 2 : spec.maxTokens, `${spec.user}\n\n${note}`)
+  const second = await attempt(
+    `${spec.purpose}:repair`,
+    first.cutOff ? spec.maxTokens * 2 : spec.maxTokens,
+    `${spec.user}\n\n${note}`,
+  )
   if (second.ok) return { ok: true, output: second.output, repaired: true }
   return { ok: false, error: `${first.problem}; after one repair attempt: ${second.problem}` }
 }

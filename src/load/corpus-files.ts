@@ -48,7 +48,8 @@ export function selectCorpusFiles(spec: CorpusSpec): { files: CorpusFile[]; excl
   try {
     isFolder = statSync(dir).isDirectory()
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new InputError(`${dir}: corpus folder not found (expected a folder of Markdown documents)`)
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new InputError(`${dir}: corpus folder not found (expected a folder of Markdown documents)`)
     throw new InputError(`${dir}: cannot read the corpus folder (${(error as Error).message})`)
   }
   if (!isFolder) throw new InputError(`${dir}: expected a corpus folder, found a file`)

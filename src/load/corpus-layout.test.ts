@@ -45,11 +45,18 @@ describe('loadCorpusFrom: any layout', () => {
 
   it('lets an explicit front-matter id and title win over the path and the heading, and keeps other fields as metadata', () => {
     const dir = corpusOf({
-      'a/page.md': '---\nid: doc-007\ntitle: Front Title\nupdated: 2026-02-28\nsidebar_position: 3\ntags: [auth]\n---\n# Heading Title\n\nBody.\n',
+      'a/page.md':
+        '---\nid: doc-007\ntitle: Front Title\nupdated: 2026-02-28\nsidebar_position: 3\ntags: [auth]\n---\n# Heading Title\n\nBody.\n',
       'a/other.md': '---\nupdated: 2024-02-29\n---\n# Other Heading\n\nBody.\n',
     })
     expect(loadCorpusFrom({ dir }).documents).toEqual([
-      { id: 'a/other', title: 'Other Heading', updated: '2024-02-29', file: join(dir, 'a/other.md'), body: '# Other Heading\n\nBody.\n' },
+      {
+        id: 'a/other',
+        title: 'Other Heading',
+        updated: '2024-02-29',
+        file: join(dir, 'a/other.md'),
+        body: '# Other Heading\n\nBody.\n',
+      },
       {
         id: 'doc-007',
         title: 'Front Title',
@@ -112,18 +119,24 @@ describe('loadCorpusFrom: any layout', () => {
     expect(failure(() => loadCorpusFrom({ dir }))).toBe(
       `${dir}: no corpus documents: no file matches include **/*.{md,mdx,markdown,txt} (2 left out: img/a.png: not matched by include **/*.{md,mdx,markdown,txt}; notes.html: not matched by include **/*.{md,mdx,markdown,txt})`,
     )
-    expect(failure(() => loadCorpusFrom({ dir: corpusOf({}), include: ['docs/**'] }))).toMatch(/: no corpus documents: no file matches include docs\/\*\* \(the folder is empty\)$/)
+    expect(failure(() => loadCorpusFrom({ dir: corpusOf({}), include: ['docs/**'] }))).toMatch(
+      /: no corpus documents: no file matches include docs\/\*\* \(the folder is empty\)$/,
+    )
   })
 
   it('says a file stands where the corpus folder should be, and names a missing folder', () => {
     const dir = corpusOf({ 'one.md': '# One\n\nText.\n' })
     expect(failure(() => loadCorpus(join(dir, 'one.md')))).toBe(`${join(dir, 'one.md')}: expected a corpus folder, found a file`)
-    expect(failure(() => loadCorpus(join(dir, 'absent')))).toBe(`${join(dir, 'absent')}: corpus folder not found (expected a folder of Markdown documents)`)
+    expect(failure(() => loadCorpus(join(dir, 'absent')))).toBe(
+      `${join(dir, 'absent')}: corpus folder not found (expected a folder of Markdown documents)`,
+    )
   })
 
   it('rejects two files that derive the same id, naming both', () => {
     const dir = corpusOf({ 'guides/sso.md': '# A\n\nText.\n', 'guides/sso.mdx': '# B\n\nText.\n' })
-    expect(failure(() => loadCorpusFrom({ dir }))).toBe(`${join(dir, 'guides/sso.mdx')}: duplicate document id guides/sso (already used by ${join(dir, 'guides/sso.md')})`)
+    expect(failure(() => loadCorpusFrom({ dir }))).toBe(
+      `${join(dir, 'guides/sso.mdx')}: duplicate document id guides/sso (already used by ${join(dir, 'guides/sso.md')})`,
+    )
   })
 
   it('rejects an empty include list and unknown spec fields', () => {
@@ -186,8 +199,12 @@ describe('loadCorpusFrom: input never altered or ignored in silence', () => {
 
   it('keeps the character rule for an explicit id, and reports front matter that is never closed', () => {
     const dir = corpusOf({ 'a.md': '---\nid: guides/sso\n---\nText.\n' })
-    expect(failure(() => loadCorpus(dir))).toBe(`${join(dir, 'a.md')}: front matter field "id": expected a stable id such as doc-001 (letters, digits, . _ -)`)
+    expect(failure(() => loadCorpus(dir))).toBe(
+      `${join(dir, 'a.md')}: front matter field "id": expected a stable id such as doc-001 (letters, digits, . _ -)`,
+    )
     const open = corpusOf({ 'a.md': '---\nid: a\n\nText.\n' })
-    expect(failure(() => loadCorpus(open))).toBe(`${join(open, 'a.md')}: front matter opened by '---' on line 1 is not closed by a '---' line`)
+    expect(failure(() => loadCorpus(open))).toBe(
+      `${join(open, 'a.md')}: front matter opened by '---' on line 1 is not closed by a '---' line`,
+    )
   })
 })

@@ -22,7 +22,9 @@ export const CorpusSpecSchema = z
     z
       .object({
         dir: z.string().min(1, 'expected the corpus folder'),
-        include: globs('docs/**/*.md').min(1, `expected at least one include glob (default: ${DEFAULT_CORPUS_INCLUDE.join(', ')})`).optional(),
+        include: globs('docs/**/*.md')
+          .min(1, `expected at least one include glob (default: ${DEFAULT_CORPUS_INCLUDE.join(', ')})`)
+          .optional(),
         exclude: globs('drafts/**').optional(),
       })
       .strict(),

@@ -27,12 +27,20 @@ const DOCUMENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
  * one without `title` by its first `# ` heading or its file name. Other fields are kept as metadata.
  */
 export const DocumentFrontMatterSchema = z.looseObject({
-  id: z.string({ error: expected('a stable id such as doc-001') }).regex(DOCUMENT_ID, 'expected a stable id such as doc-001 (letters, digits, . _ -)').optional(),
-  title: z.string({ error: expected('the document title') }).min(1, 'expected a non-empty title').optional(),
+  id: z
+    .string({ error: expected('a stable id such as doc-001') })
+    .regex(DOCUMENT_ID, 'expected a stable id such as doc-001 (letters, digits, . _ -)')
+    .optional(),
+  title: z
+    .string({ error: expected('the document title') })
+    .min(1, 'expected a non-empty title')
+    .optional(),
   updated: z
     .string({ error: expected('the date of the last update, YYYY-MM-DD') })
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date written YYYY-MM-DD')
-    .refine(isCalendarDate, { error: (issue) => `${String(issue.input)} is not a day of the calendar; expected a date written YYYY-MM-DD` })
+    .refine(isCalendarDate, {
+      error: (issue) => `${String(issue.input)} is not a day of the calendar; expected a date written YYYY-MM-DD`,
+    })
     .optional(),
   supersedes: z.union([z.string(), z.array(z.string())], { error: expected('a document id or a list of them') }).optional(),
 })
@@ -68,7 +76,8 @@ function frontMatterOf(text: string, file: string): { data: DocumentFrontMatter;
   } catch (error) {
     throw new InputError(`${file}: front matter is not valid YAML (${(error as Error).message.split('\n')[0]})`)
   }
-  if (data !== null && (typeof data !== 'object' || Array.isArray(data))) throw new InputError(`${file}: front matter is not a list of fields (expected lines such as "title: ...")`)
+  if (data !== null && (typeof data !== 'object' || Array.isArray(data)))
+    throw new InputError(`${file}: front matter is not a list of fields (expected lines such as "title: ...")`)
   const parsed = DocumentFrontMatterSchema.safeParse(data ?? {})
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
@@ -88,7 +97,10 @@ export function parseCorpusDocument(text: string, file: string, path: string = b
   const { id, title, updated, supersedes, ...metadata } = data
   const withoutExtension = path.replace(/\.[^./]*$/, '')
   const docId = id ?? withoutExtension
-  if (body.trim().length === 0) throw new InputError(`${file}: document ${docId} is empty (no text${body.length < content.length ? ' after the front matter' : ''})`)
+  if (body.trim().length === 0)
+    throw new InputError(
+      `${file}: document ${docId} is empty (no text${body.length < content.length ? ' after the front matter' : ''})`,
+    )
   return {
     id: docId,
     title: title ?? firstHeading(body) ?? basename(withoutExtension),
@@ -125,7 +137,9 @@ export function loadCorpusFrom(spec: { dir: string; include?: readonly string[];
     const examples = excluded.slice(0, 3).map((e) => `${e.file}: ${e.reason}`)
     throw new InputError(
       `${dir}: no corpus documents: no file matches include ${include.join(', ')}` +
-        (excluded.length === 0 ? ' (the folder is empty)' : ` (${excluded.length} left out: ${examples.join('; ')}${excluded.length > 3 ? '; ...' : ''})`),
+        (excluded.length === 0
+          ? ' (the folder is empty)'
+          : ` (${excluded.length} left out: ${examples.join('; ')}${excluded.length > 3 ? '; ...' : ''})`),
     )
   }
   const seen = new Map<string, string>()
@@ -143,7 +157,11 @@ export function loadCorpusFrom(spec: { dir: string; include?: readonly string[];
     return doc
   })
   const unknown = documents.flatMap((doc) =>
-    [doc.supersedes ?? []].flat().flatMap((id) => (seen.has(id) ? [] : [`${doc.file}: front matter field "supersedes": ${id} is not a document of the corpus`])),
+    [doc.supersedes ?? []]
+      .flat()
+      .flatMap((id) =>
+        seen.has(id) ? [] : [`${doc.file}: front matter field "supersedes": ${id} is not a document of the corpus`],
+      ),
   )
   if (unknown.length > 0) throw new InputError(unknown.join('\n'))
   return { documents, excluded }

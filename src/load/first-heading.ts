@@ -13,7 +13,8 @@ export function firstHeading(markdown: string): string | undefined {
     const marker = FENCE.exec(line)?.[1]
     if (fence !== undefined) {
       // A fence closes with a run of the same character at least as long as the one that opened it.
-      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined
+      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker)
+        fence = undefined
       continue
     }
     if (marker !== undefined) {

@@ -23,7 +23,10 @@ describe('front matter: plain `key: text` lines without the YAML parser, the sam
 
   it('leaves to YAML what is not a plain string: numbers, booleans, null, quotes, lists, comments, maps', () => {
     const cases: [string, unknown][] = [
-      ['id: doc-001\ntitle: Handbook Overview\nupdated: 2026-01-05', { id: 'doc-001', title: 'Handbook Overview', updated: '2026-01-05' }],
+      [
+        'id: doc-001\ntitle: Handbook Overview\nupdated: 2026-01-05',
+        { id: 'doc-001', title: 'Handbook Overview', updated: '2026-01-05' },
+      ],
       ['version: 3', { version: 3 }],
       ['ratio: 1e3', { ratio: 1000 }],
       ['hex: 0x1F', { hex: 31 }],
@@ -50,10 +53,37 @@ describe('front matter: plain `key: text` lines without the YAML parser, the sam
 
   it('agrees with yaml on 5,000 generated front matters', () => {
     const random = mulberry32(13)
-    const pieces = ['a', 'Z', '0', '7', '-', '+', '.', ' ', ':', '#', 'e', 'x', 'o', '_', '~', 'null', 'true', 'False', '2026-01-05', ',', '/', 'é', "'", '[']
+    const pieces = [
+      'a',
+      'Z',
+      '0',
+      '7',
+      '-',
+      '+',
+      '.',
+      ' ',
+      ':',
+      '#',
+      'e',
+      'x',
+      'o',
+      '_',
+      '~',
+      'null',
+      'true',
+      'False',
+      '2026-01-05',
+      ',',
+      '/',
+      'é',
+      "'",
+      '[',
+    ]
     for (let i = 0; i < 5000; i++) {
       const lines = Array.from({ length: 1 + Math.floor(random() * 3) }, () => {
-        const value = Array.from({ length: Math.floor(random() * 6) }, () => pieces[Math.floor(random() * pieces.length)]).join('')
+        const value = Array.from({ length: Math.floor(random() * 6) }, () => pieces[Math.floor(random() * pieces.length)]).join(
+          '',
+        )
         return `${['id', 'title', 'updated', 'a-b', 'true', '1'][Math.floor(random() * 6)]}:${random() < 0.9 ? ' ' : ''}${value}`
       })
       const source = lines.join('\n')

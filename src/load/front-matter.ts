@@ -3,7 +3,16 @@ import { createRequire } from 'node:module'
 /** A field line the fast path reads: a plain key, a colon, a space, a value on the same line. */
 const FIELD = /^([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$/
 /** Plain scalars YAML 1.2's core schema reads as something other than a string: null, booleans, numbers. */
-const NOT_A_STRING = [/^(?:~|null|Null|NULL)$/, /^(?:true|True|TRUE|false|False|FALSE)$/, /^[-+]?[0-9]+$/, /^0o[0-7]+$/, /^0x[0-9a-fA-F]+$/, /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/, /^[-+]?\.(?:inf|Inf|INF)$/, /^\.(?:nan|NaN|NAN)$/]
+const NOT_A_STRING = [
+  /^(?:~|null|Null|NULL)$/,
+  /^(?:true|True|TRUE|false|False|FALSE)$/,
+  /^[-+]?[0-9]+$/,
+  /^0o[0-7]+$/,
+  /^0x[0-9a-fA-F]+$/,
+  /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/,
+  /^[-+]?\.(?:inf|Inf|INF)$/,
+  /^\.(?:nan|NaN|NAN)$/,
+]
 /** A value that opens with a YAML indicator (a quote, a flow collection, an anchor, a tag, a block scalar...) or holds a comment or a mapping. */
 const NOT_PLAIN = /^[-?:,[\]{}#&*!|>'"%@`]|: |:$| #|\t|[^\x20-\x7e\u00a0-\uffff]/
 
@@ -20,7 +29,8 @@ function plainFields(source: string): Record<string, string> | null {
     if (!match) return null
     const [, key, raw] = match as unknown as [string, string, string | undefined]
     const value = raw?.trimEnd()
-    if (value === undefined || value === '' || NOT_PLAIN.test(value) || NOT_A_STRING.some((pattern) => pattern.test(value))) return null
+    if (value === undefined || value === '' || NOT_PLAIN.test(value) || NOT_A_STRING.some((pattern) => pattern.test(value)))
+      return null
     if (NOT_A_STRING.some((pattern) => pattern.test(key)) || Object.hasOwn(fields, key)) return null
     fields[key] = value
   }

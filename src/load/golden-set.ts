@@ -21,7 +21,8 @@ export function validateGoldenSet(data: unknown, file: string, corpus: readonly 
       const raw = (data as { questions: unknown[] }).questions[index]
       const rawId = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined
       const who = typeof rawId === 'string' ? `question ${rawId}` : `question #${index + 1}`
-      if (issue.code === 'unrecognized_keys') return `${file}: ${who}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+      if (issue.code === 'unrecognized_keys')
+        return `${file}: ${who}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`
       return `${file}: ${who}, field "${field.join('.') || '(question)'}": ${issue.message}`
     })
     throw new InputError(problems.join('\n'))
@@ -36,7 +37,8 @@ export function validateGoldenSet(data: unknown, file: string, corpus: readonly 
     if (seen.has(q.id)) problems.push(`${file}: question ${q.id}, field "id": duplicate id`)
     seen.add(q.id)
     for (const docId of q.answerDocIds) {
-      if (docIds !== null && !docIds.has(docId)) problems.push(`${file}: question ${q.id}, field "answerDocIds": ${docId} is not a document of the corpus`)
+      if (docIds !== null && !docIds.has(docId))
+        problems.push(`${file}: question ${q.id}, field "answerDocIds": ${docId} is not a document of the corpus`)
     }
   }
   if (problems.length > 0) throw new InputError(problems.join('\n'))

@@ -15,10 +15,14 @@ describe('loadCorpus', () => {
       ['t-002', 'Backup Policy', '2026-03-02'],
       ['t-003', 'Office Desks', '2026-03-03'],
     ])
-    expect(tiny[1]!.body).toBe('# Backup Policy\n\nSnapshots of the trace store are taken every 6 hours and kept for 35 days. Restores are drilled quarterly.\n')
+    expect(tiny[1]!.body).toBe(
+      '# Backup Policy\n\nSnapshots of the trace store are taken every 6 hours and kept for 35 days. Restores are drilled quarterly.\n',
+    )
   })
   it('rejects a missing folder', () => {
-    expect(() => loadCorpus(`${corpora}/missing`)).toThrow('fixtures/corpora/missing: corpus folder not found (expected a folder of Markdown documents)')
+    expect(() => loadCorpus(`${corpora}/missing`)).toThrow(
+      'fixtures/corpora/missing: corpus folder not found (expected a folder of Markdown documents)',
+    )
   })
   it('rejects a folder without documents, naming the include globs and what was left out', () => {
     expect(() => loadCorpus(`${corpora}/no-docs`)).toThrow(
@@ -26,7 +30,9 @@ describe('loadCorpus', () => {
     )
   })
   it('names a document without a front-matter id by its path', () => {
-    expect(loadCorpus(`${corpora}/no-id`).map((d) => [d.id, d.title, d.updated])).toEqual([['doc', 'A document without an id', '2026-03-01']])
+    expect(loadCorpus(`${corpora}/no-id`).map((d) => [d.id, d.title, d.updated])).toEqual([
+      ['doc', 'A document without an id', '2026-03-01'],
+    ])
   })
   it('rejects duplicate ids, naming both files', () => {
     expect(() => loadCorpus(`${corpora}/duplicate-id`)).toThrow(
@@ -34,7 +40,9 @@ describe('loadCorpus', () => {
     )
   })
   it('rejects an empty document', () => {
-    expect(() => loadCorpus(`${corpora}/empty-doc`)).toThrow('fixtures/corpora/empty-doc/empty.md: document e-001 is empty (no text after the front matter)')
+    expect(() => loadCorpus(`${corpora}/empty-doc`)).toThrow(
+      'fixtures/corpora/empty-doc/empty.md: document e-001 is empty (no text after the front matter)',
+    )
   })
 })
 
@@ -49,7 +57,9 @@ describe('loadGoldenSet', () => {
   })
   it('reports invalid JSON with its line and column', () => {
     // The missing comma is before the "{" that opens line 4, column 5.
-    expect(() => loadGoldenSet(`${golden}/broken-json.json`, tiny)).toThrow(/^fixtures\/golden\/broken-json\.json:4:5: invalid JSON/)
+    expect(() => loadGoldenSet(`${golden}/broken-json.json`, tiny)).toThrow(
+      /^fixtures\/golden\/broken-json\.json:4:5: invalid JSON/,
+    )
   })
   it('rejects an unknown type, naming the question and the field', () => {
     expect(() => loadGoldenSet(`${golden}/unknown-type.json`, tiny)).toThrow(
@@ -80,9 +90,15 @@ describe('loadGoldenSet', () => {
   it('rejects a missing file', () => {
     expect(() => loadGoldenSet(`${golden}/absent.json`, tiny)).toThrow('fixtures/golden/absent.json: golden set not found')
   })
-  it('keeps a question\'s userContext verbatim and rejects one that is not a JSON object', () => {
+  it("keeps a question's userContext verbatim and rejects one that is not a JSON object", () => {
     const userContext = { tenant: 'acme', role: 'viewer', permissions: ['traces:read'], nested: { region: 'eu' } }
-    const question = { id: 'g-1', type: 'single', question: 'How long are traces kept?', answerDocIds: ['t-001'], goldAnswer: '30 days.' }
+    const question = {
+      id: 'g-1',
+      type: 'single',
+      question: 'How long are traces kept?',
+      answerDocIds: ['t-001'],
+      goldAnswer: '30 days.',
+    }
     expect(validateGoldenSet({ questions: [{ ...question, userContext }] }, 'g.json', tiny)[0]!.userContext).toEqual(userContext)
     expect(() => validateGoldenSet({ questions: [{ ...question, userContext: ['viewer'] }] }, 'g.json', tiny)).toThrow(
       'g.json: question g-1, field "userContext": expected a JSON object such as {"tenant": "acme", "role": "admin"}',
@@ -96,8 +112,18 @@ describe('golden-set JSON Schema', () => {
     expect(committed).toEqual(goldenSetJsonSchema())
   })
   it('lists the aliases among the accepted types and forbids unknown fields', () => {
-    const schema = goldenSetJsonSchema() as { properties: { questions: { items: { properties: { type: { enum: string[] } }; additionalProperties: boolean } } } }
-    expect(schema.properties.questions.items.properties.type.enum).toEqual(['single', 'multi', 'contradiction', 'none', 'lookup', 'multi-hop', 'abstention'])
+    const schema = goldenSetJsonSchema() as {
+      properties: { questions: { items: { properties: { type: { enum: string[] } }; additionalProperties: boolean } } }
+    }
+    expect(schema.properties.questions.items.properties.type.enum).toEqual([
+      'single',
+      'multi',
+      'contradiction',
+      'none',
+      'lookup',
+      'multi-hop',
+      'abstention',
+    ])
     expect(schema.properties.questions.items.additionalProperties).toBe(false)
   })
 })

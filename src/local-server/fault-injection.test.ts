@@ -78,7 +78,9 @@ describe('the model client through injected faults', () => {
     const client = localClient(local.server, { retry: { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 50 } })
     const error = await failureOf(client.call(textCall('q-007')))
     expect(error).toBeInstanceOf(ModelCallError)
-    expect(error.message).toBe(`q-007: test (claude-haiku-4-5-20251001) failed after 3 attempts (EVAL_MAX_RETRIES=2): ${failures}`)
+    expect(error.message).toBe(
+      `q-007: test (claude-haiku-4-5-20251001) failed after 3 attempts (EVAL_MAX_RETRIES=2): ${failures}`,
+    )
     expect(error.attempts).toBe(3)
     expect(local.server.requests).toHaveLength(3)
   })
@@ -87,7 +89,9 @@ describe('the model client through injected faults', () => {
     inject('hang')
     const client = localClient(local.server, { timeoutMs: 150, retry: { maxRetries: 1, baseDelayMs: 5, maxDelayMs: 50 } })
     const error = await failureOf(client.call(textCall('q-003')))
-    expect(error.message).toBe('q-003: test (claude-haiku-4-5-20251001) failed after 2 attempts (EVAL_MAX_RETRIES=1): no response within the 150 ms timeout (x2)')
+    expect(error.message).toBe(
+      'q-003: test (claude-haiku-4-5-20251001) failed after 2 attempts (EVAL_MAX_RETRIES=1): no response within the 150 ms timeout (x2)',
+    )
     expect(local.server.requests).toHaveLength(2)
   })
 
@@ -102,8 +106,12 @@ describe('the model client through injected faults', () => {
 
   it('drop on every request: the error says the connection failed', async () => {
     inject('drop')
-    const error = await failureOf(localClient(local.server, { retry: { maxRetries: 1, baseDelayMs: 5, maxDelayMs: 50 } }).call(textCall('q-004')))
-    expect(error.message).toMatch(/^q-004: test \(claude-haiku-4-5-20251001\) failed after 2 attempts \(EVAL_MAX_RETRIES=1\): connection failed: [^;]+ \(x2\)$/)
+    const error = await failureOf(
+      localClient(local.server, { retry: { maxRetries: 1, baseDelayMs: 5, maxDelayMs: 50 } }).call(textCall('q-004')),
+    )
+    expect(error.message).toMatch(
+      /^q-004: test \(claude-haiku-4-5-20251001\) failed after 2 attempts \(EVAL_MAX_RETRIES=1\): connection failed: [^;]+ \(x2\)$/,
+    )
   })
 
   describe('the tool faults: a structured call (forced tool use) gets its one repair attempt, then a judge error', () => {
@@ -112,15 +120,29 @@ describe('the model client through injected faults', () => {
       version: 1,
       system: 'Judge the claim.',
       user: '{{claim}}',
-      tool: { name: 'record_verdict', description: 'Records the verdict.', schema: z.object({ supported: z.boolean() }).strict() },
+      tool: {
+        name: 'record_verdict',
+        description: 'Records the verdict.',
+        schema: z.object({ supported: z.boolean() }).strict(),
+      },
     }
     const verdict: Responder = (request) => (request.body.tools ? toolUseReply(request, { supported: true }) : ok(request))
-    const spec = { template, role: 'judge' as const, subject: 'q-005', purpose: 'judge:test', model: 'claude-haiku-4-5-20251001', maxTokens: 64, user: 'The sky is blue.', inputs: { claim: 'The sky is blue.' } }
+    const spec = {
+      template,
+      role: 'judge' as const,
+      subject: 'q-005',
+      purpose: 'judge:test',
+      model: 'claude-haiku-4-5-20251001',
+      maxTokens: 64,
+      user: 'The sky is blue.',
+      inputs: { claim: 'The sky is blue.' },
+    }
 
     it('malformed-tool: the tool input fails its schema twice', async () => {
       inject('malformed-tool', verdict)
       const outcome = await callStructured(localClient(local.server), spec)
-      const problem = 'invalid record_verdict input: supported: Invalid input: expected boolean, received undefined; (input): Unrecognized key: "unexpected"'
+      const problem =
+        'invalid record_verdict input: supported: Invalid input: expected boolean, received undefined; (input): Unrecognized key: "unexpected"'
       expect(outcome).toEqual({ ok: false, error: `${problem}; after one repair attempt: ${problem}` })
       expect(local.server.requests).toHaveLength(2)
     })
@@ -129,13 +151,19 @@ describe('the model client through injected faults', () => {
       inject('malformed-tool:every=2', verdict)
       const client = localClient(local.server, { concurrency: 1 })
       expect(await callStructured(client, spec)).toEqual({ ok: true, output: { supported: true }, repaired: false })
-      expect(await callStructured(client, { ...spec, subject: 'q-006', user: 'Water is wet.', inputs: { claim: 'Water is wet.' } })).toEqual({ ok: true, output: { supported: true }, repaired: true })
+      expect(
+        await callStructured(client, { ...spec, subject: 'q-006', user: 'Water is wet.', inputs: { claim: 'Water is wet.' } }),
+      ).toEqual({ ok: true, output: { supported: true }, repaired: true })
     })
 
     it('text-instead-of-tool: no tool call, named with the stop reason', async () => {
       inject('text-instead-of-tool', verdict)
       const outcome = await callStructured(localClient(local.server), spec)
-      expect(outcome).toEqual({ ok: false, error: 'no call of record_verdict (stop reason end_turn); after one repair attempt: no call of record_verdict (stop reason end_turn)' })
+      expect(outcome).toEqual({
+        ok: false,
+        error:
+          'no call of record_verdict (stop reason end_turn); after one repair attempt: no call of record_verdict (stop reason end_turn)',
+      })
     })
 
     it('leave a request that forces no tool alone', async () => {

@@ -81,7 +81,12 @@ export function faultHits(rule: FaultRule, n: number): boolean {
 function faultReply(kind: FaultKind, request: Parameters<Responder>[0]): ScriptedReply | null {
   switch (kind) {
     case '429':
-      return errorReply(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit (injected fault)', { 'retry-after': String(RATE_LIMIT_RETRY_AFTER_S) })
+      return errorReply(
+        429,
+        'rate_limit_error',
+        'Number of request tokens has exceeded your per-minute rate limit (injected fault)',
+        { 'retry-after': String(RATE_LIMIT_RETRY_AFTER_S) },
+      )
     case '529':
       return errorReply(529, 'overloaded_error', 'Overloaded (injected fault)')
     case '500':
@@ -92,7 +97,9 @@ function faultReply(kind: FaultKind, request: Parameters<Responder>[0]): Scripte
       return { kind: 'drop' }
     case 'malformed-tool':
       // A call of the right tool whose input no schema of ours accepts.
-      return forcedToolName(request) === null ? null : toolUseReply(request, { unexpected: 'injected fault: not the tool input schema' })
+      return forcedToolName(request) === null
+        ? null
+        : toolUseReply(request, { unexpected: 'injected fault: not the tool input schema' })
     case 'text-instead-of-tool':
       return forcedToolName(request) === null ? null : textReply(request, 'I would rather answer in prose (injected fault).')
   }

@@ -97,7 +97,13 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body)
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'request-id': `req_local_${Date.now().toString(36)}`, [SCRIPTED_HEADER]: SCRIPTED_SERVER_NAME, ...headers })
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    'request-id': `req_local_${Date.now().toString(36)}`,
+    [SCRIPTED_HEADER]: SCRIPTED_SERVER_NAME,
+    ...headers,
+  })
   res.end(text)
 }
 
@@ -131,14 +137,24 @@ export async function startMessagesServer(responder: Responder, options: Message
     for await (const chunk of req) chunks.push(chunk as Buffer)
     const path = (req.url ?? '').split('?')[0] ?? ''
     const batchPath = /^\/v1\/messages\/batches(?:\/([A-Za-z0-9_-]+)(\/results)?)?$/.exec(path)
-    const known = (req.method === 'POST' && (path === '/v1/messages' || path === '/v1/messages/batches')) || (req.method === 'GET' && batchPath?.[1] !== undefined)
+    const known =
+      (req.method === 'POST' && (path === '/v1/messages' || path === '/v1/messages/batches')) ||
+      (req.method === 'GET' && batchPath?.[1] !== undefined)
     if (!known) return sendJson(res, 404, apiErrorBody('not_found_error', `${req.method} ${req.url}: not found`))
     // The SDK sends the key as `Authorization: Bearer <key>` (older versions: x-api-key); either will do.
     const bearer = req.headers.authorization
-    const hasApiKey = (typeof req.headers['x-api-key'] === 'string' && req.headers['x-api-key'] !== '') || (typeof bearer === 'string' && /^Bearer \S+/.test(bearer))
-    if (!hasApiKey) return sendJson(res, 401, apiErrorBody('authentication_error', 'an API key is required (x-api-key or Authorization: Bearer)'))
+    const hasApiKey =
+      (typeof req.headers['x-api-key'] === 'string' && req.headers['x-api-key'] !== '') ||
+      (typeof bearer === 'string' && /^Bearer \S+/.test(bearer))
+    if (!hasApiKey)
+      return sendJson(
+        res,
+        401,
+        apiErrorBody('authentication_error', 'an API key is required (x-api-key or Authorization: Bearer)'),
+      )
     const version = req.headers['anthropic-version']
-    if (typeof version !== 'string') return sendJson(res, 400, apiErrorBody('invalid_request_error', 'anthropic-version header is required'))
+    if (typeof version !== 'string')
+      return sendJson(res, 400, apiErrorBody('invalid_request_error', 'anthropic-version header is required'))
     if (req.method === 'GET') {
       const batch = batches.find((b) => b.id === batchPath?.[1])
       if (!batch) return sendJson(res, 404, apiErrorBody('not_found_error', `no message batch ${batchPath?.[1]}`))
@@ -153,7 +169,8 @@ export async function startMessagesServer(responder: Responder, options: Message
     } catch {
       return sendJson(res, 400, apiErrorBody('invalid_request_error', 'request body is not valid JSON'))
     }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return sendJson(res, 400, apiErrorBody('invalid_request_error', 'request body must be a JSON object'))
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      return sendJson(res, 400, apiErrorBody('invalid_request_error', 'request body must be a JSON object'))
     const fields = body as Record<string, unknown>
     if (path === '/v1/messages/batches') return createBatch(res, fields)
     const missing = missingField(fields)
@@ -188,7 +205,11 @@ export async function startMessagesServer(responder: Responder, options: Message
         case 'error':
           return sendJson(res, reply.status, apiErrorBody(reply.errorType, reply.message), reply.headers)
         case 'raw':
-          res.writeHead(reply.status, { 'content-type': 'application/json', [SCRIPTED_HEADER]: SCRIPTED_SERVER_NAME, ...reply.headers })
+          res.writeHead(reply.status, {
+            'content-type': 'application/json',
+            [SCRIPTED_HEADER]: SCRIPTED_SERVER_NAME,
+            ...reply.headers,
+          })
           res.end(reply.body)
           return
         case 'drop':
@@ -230,16 +251,25 @@ export async function startMessagesServer(responder: Responder, options: Message
 
   function createBatch(res: ServerResponse, fields: Record<string, unknown>): void {
     const items = fields.requests
-    if (!Array.isArray(items) || items.length === 0) return sendJson(res, 400, apiErrorBody('invalid_request_error', 'requests: expected a non-empty list'))
+    if (!Array.isArray(items) || items.length === 0)
+      return sendJson(res, 400, apiErrorBody('invalid_request_error', 'requests: expected a non-empty list'))
     const ids = new Set<string>()
     for (const [i, item] of items.entries()) {
       const { custom_id: id, params } = (item ?? {}) as { custom_id?: unknown; params?: unknown }
-      if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) return sendJson(res, 400, apiErrorBody('invalid_request_error', `requests.${i}.custom_id: 1 to 64 letters, digits, _ or -`))
-      if (ids.has(id)) return sendJson(res, 400, apiErrorBody('invalid_request_error', `requests.${i}.custom_id: ${id} is not unique`))
+      if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(id))
+        return sendJson(
+          res,
+          400,
+          apiErrorBody('invalid_request_error', `requests.${i}.custom_id: 1 to 64 letters, digits, _ or -`),
+        )
+      if (ids.has(id))
+        return sendJson(res, 400, apiErrorBody('invalid_request_error', `requests.${i}.custom_id: ${id} is not unique`))
       ids.add(id)
-      if (typeof params !== 'object' || params === null) return sendJson(res, 400, apiErrorBody('invalid_request_error', `requests.${i}.params: Field required`))
+      if (typeof params !== 'object' || params === null)
+        return sendJson(res, 400, apiErrorBody('invalid_request_error', `requests.${i}.params: Field required`))
       const missing = missingField(params as Record<string, unknown>)
-      if (missing) return sendJson(res, 400, apiErrorBody('invalid_request_error', `requests.${i}.params.${missing}: Field required`))
+      if (missing)
+        return sendJson(res, 400, apiErrorBody('invalid_request_error', `requests.${i}.params.${missing}: Field required`))
     }
     const batch: ReceivedBatch = {
       id: `msgbatch_local_${String((batchCount += 1)).padStart(4, '0')}`,
@@ -280,20 +310,35 @@ export async function startMessagesServer(responder: Responder, options: Message
       try {
         reply = await current(received)
       } catch (error) {
-        reply = { kind: 'error', status: 500, errorType: 'api_error', message: `scripted responder failed: ${(error as Error).message}` }
+        reply = {
+          kind: 'error',
+          status: 500,
+          errorType: 'api_error',
+          message: `scripted responder failed: ${(error as Error).message}`,
+        }
       }
       if (reply.kind === 'message') results.push({ custom_id: customId, result: { type: 'succeeded', message: reply.body } })
-      else if (reply.kind === 'error') results.push({ custom_id: customId, result: { type: 'errored', error: apiErrorBody(reply.errorType, reply.message) } })
-      else results.push({ custom_id: customId, result: { type: 'errored', error: apiErrorBody('api_error', `the item ended without a message (${reply.kind})`) } })
+      else if (reply.kind === 'error')
+        results.push({ custom_id: customId, result: { type: 'errored', error: apiErrorBody(reply.errorType, reply.message) } })
+      else
+        results.push({
+          custom_id: customId,
+          result: { type: 'errored', error: apiErrorBody('api_error', `the item ended without a message (${reply.kind})`) },
+        })
     }
     batch.results = results
     batch.ended = true
   }
 
   function sendResults(res: ServerResponse, batch: ReceivedBatch): void {
-    if (!batch.ended || !batch.results) return sendJson(res, 400, apiErrorBody('invalid_request_error', `message batch ${batch.id} has not ended`))
+    if (!batch.ended || !batch.results)
+      return sendJson(res, 400, apiErrorBody('invalid_request_error', `message batch ${batch.id} has not ended`))
     const text = batch.results.map((line) => JSON.stringify(line)).join('\n') + '\n'
-    res.writeHead(200, { 'content-type': 'application/binary', 'content-length': Buffer.byteLength(text), [SCRIPTED_HEADER]: SCRIPTED_SERVER_NAME })
+    res.writeHead(200, {
+      'content-type': 'application/binary',
+      'content-length': Buffer.byteLength(text),
+      [SCRIPTED_HEADER]: SCRIPTED_SERVER_NAME,
+    })
     res.end(text)
   }
 
@@ -359,7 +404,13 @@ function messageId(request: ReceivedRequest, outputText: string): string {
   return `msg_local_${createHash('sha256').update(JSON.stringify(request.body)).update(outputText).digest('hex').slice(0, 24)}`
 }
 
-function messageBody(request: ReceivedRequest, content: unknown[], stopReason: string, outputText: string, usage?: Partial<ReplyUsage>) {
+function messageBody(
+  request: ReceivedRequest,
+  content: unknown[],
+  stopReason: string,
+  outputText: string,
+  usage?: Partial<ReplyUsage>,
+) {
   return {
     id: messageId(request, outputText),
     type: 'message',
@@ -373,7 +424,8 @@ function messageBody(request: ReceivedRequest, content: unknown[], stopReason: s
       input_tokens: usage?.input_tokens ?? (usage ? undefined : request.promptCache?.input) ?? estimateInputTokens(request.body),
       output_tokens: usage?.output_tokens ?? Math.max(1, countTextTokens(outputText)),
       cache_read_input_tokens: usage?.cache_read_input_tokens ?? (usage ? undefined : request.promptCache?.cacheRead) ?? 0,
-      cache_creation_input_tokens: usage?.cache_creation_input_tokens ?? (usage ? undefined : request.promptCache?.cacheWrite) ?? 0,
+      cache_creation_input_tokens:
+        usage?.cache_creation_input_tokens ?? (usage ? undefined : request.promptCache?.cacheWrite) ?? 0,
     },
   }
 }
@@ -387,18 +439,37 @@ export function forcedToolName(request: ReceivedRequest): string | null {
 }
 
 /** A 200 reply calling the request's tool with `input`. */
-export function toolUseReply(request: ReceivedRequest, input: unknown, options: { stopReason?: string; usage?: Partial<ReplyUsage>; name?: string } = {}): ScriptedReply {
+export function toolUseReply(
+  request: ReceivedRequest,
+  input: unknown,
+  options: { stopReason?: string; usage?: Partial<ReplyUsage>; name?: string } = {},
+): ScriptedReply {
   const name = options.name ?? forcedToolName(request) ?? 'tool'
   const block = { type: 'tool_use', id: messageId(request, JSON.stringify(input)).replace('msg_', 'toolu_'), name, input }
-  return { kind: 'message', body: messageBody(request, [block], options.stopReason ?? 'tool_use', JSON.stringify(input), options.usage) }
+  return {
+    kind: 'message',
+    body: messageBody(request, [block], options.stopReason ?? 'tool_use', JSON.stringify(input), options.usage),
+  }
 }
 
 /** A 200 reply with one text block. */
-export function textReply(request: ReceivedRequest, text: string, options: { stopReason?: string; usage?: Partial<ReplyUsage> } = {}): ScriptedReply {
-  return { kind: 'message', body: messageBody(request, [{ type: 'text', text }], options.stopReason ?? 'end_turn', text, options.usage) }
+export function textReply(
+  request: ReceivedRequest,
+  text: string,
+  options: { stopReason?: string; usage?: Partial<ReplyUsage> } = {},
+): ScriptedReply {
+  return {
+    kind: 'message',
+    body: messageBody(request, [{ type: 'text', text }], options.stopReason ?? 'end_turn', text, options.usage),
+  }
 }
 
 /** An API error reply (e.g. 429 rate_limit_error with retry-after, 529 overloaded_error, 500 api_error). */
-export function errorReply(status: number, errorType: string, message: string, headers: Record<string, string> = {}): ScriptedReply {
+export function errorReply(
+  status: number,
+  errorType: string,
+  message: string,
+  headers: Record<string, string> = {},
+): ScriptedReply {
   return { kind: 'error', status, errorType, message, headers }
 }

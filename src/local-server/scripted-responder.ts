@@ -21,7 +21,8 @@ export function userText(request: ReceivedRequest): string {
   const last = messages?.filter((m) => m.role === 'user').at(-1)
   if (!last) return ''
   if (typeof last.content === 'string') return last.content
-  if (Array.isArray(last.content)) return last.content.map((b: { type?: string; text?: string }) => (b.type === 'text' ? (b.text ?? '') : '')).join('\n')
+  if (Array.isArray(last.content))
+    return last.content.map((b: { type?: string; text?: string }) => (b.type === 'text' ? (b.text ?? '') : '')).join('\n')
   return ''
 }
 
@@ -34,11 +35,18 @@ export function blockText(text: string, tag: string): string | null {
 /** The <chunk id="..."> passages of the <material> block. */
 export function materialChunks(text: string): { chunkId: string; text: string }[] {
   const material = /<material>\n([\s\S]*?)\n<\/material>/.exec(text)?.[1] ?? ''
-  return [...material.matchAll(/<chunk id="([^"]*)">\n([\s\S]*?)\n<\/chunk>/g)].map((m) => ({ chunkId: unescape(m[1]!), text: m[2]! }))
+  return [...material.matchAll(/<chunk id="([^"]*)">\n([\s\S]*?)\n<\/chunk>/g)].map((m) => ({
+    chunkId: unescape(m[1]!),
+    text: m[2]!,
+  }))
 }
 
 function unescape(value: string): string {
-  return value.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+  return value
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
 }
 
 /** The numbered <claim n="..."> elements, in order. */
@@ -47,7 +55,8 @@ export function numberedClaims(text: string): { n: number; text: string }[] {
 }
 
 const ANCHORS = [0, 0.3, 0.6, 1] as const
-const nearestAnchor = (value: number) => ANCHORS.reduce((best, a) => (Math.abs(a - value) < Math.abs(best - value) ? a : best), 1 as (typeof ANCHORS)[number])
+const nearestAnchor = (value: number) =>
+  ANCHORS.reduce((best, a) => (Math.abs(a - value) < Math.abs(best - value) ? a : best), 1 as (typeof ANCHORS)[number])
 
 function scriptedAnswer(text: string): string {
   const question = blockText(text, 'question') ?? ''
@@ -70,13 +79,24 @@ function faithfulnessVerdicts(text: string) {
     const decided = result.filter((c) => c.verdict !== 'undecidable')
     if (decided.length === 0) {
       return chunks[0]
-        ? { claim: n, verdict: 'supported' as const, chunkId: chunks[0].chunkId, reason: 'States nothing the material contradicts.' }
+        ? {
+            claim: n,
+            verdict: 'supported' as const,
+            chunkId: chunks[0].chunkId,
+            reason: 'States nothing the material contradicts.',
+          }
         : { claim: n, verdict: 'not_found' as const, chunkId: null, reason: 'There is no material.' }
     }
     const unsupported = decided.find((c) => c.verdict === 'unsupported')
-    if (!unsupported) return { claim: n, verdict: 'supported' as const, chunkId: decided[0]!.chunkId, reason: 'The chunk states it.' }
+    if (!unsupported)
+      return { claim: n, verdict: 'supported' as const, chunkId: decided[0]!.chunkId, reason: 'The chunk states it.' }
     if (unsupported.missingNumbers.length > 0 && (unsupported.overlap ?? 0) >= 0.5 && unsupported.chunkId !== null) {
-      return { claim: n, verdict: 'contradicted' as const, chunkId: unsupported.chunkId, reason: `The chunk gives another figure than ${unsupported.missingNumbers.join(', ')}.` }
+      return {
+        claim: n,
+        verdict: 'contradicted' as const,
+        chunkId: unsupported.chunkId,
+        reason: `The chunk gives another figure than ${unsupported.missingNumbers.join(', ')}.`,
+      }
     }
     return { claim: n, verdict: 'not_found' as const, chunkId: null, reason: 'The material does not state it.' }
   })
@@ -86,17 +106,24 @@ function coverageFacts(text: string) {
   const gold = blockText(text, 'gold_answer') ?? ''
   const answer = blockText(text, 'answer') ?? ''
   const facts = splitClaims(gold)
-  return (facts.length > 0 ? facts : [gold]).map((fact) => ({ fact, status: (goldCoverage(fact, answer, false).value ?? 0) >= 0.6 ? ('present' as const) : ('missing' as const) }))
+  return (facts.length > 0 ? facts : [gold]).map((fact) => ({
+    fact,
+    status: (goldCoverage(fact, answer, false).value ?? 0) >= 0.6 ? ('present' as const) : ('missing' as const),
+  }))
 }
 
 function preference(text: string) {
   const question = blockText(text, 'question') ?? ''
   const chunks = materialChunks(text)
-  const score = (answer: string) => (lexicalAnswerRelevancy(question, answer, false).value ?? 0) + (lexicalFaithfulness(answer, false, chunks).value ?? 0)
+  const score = (answer: string) =>
+    (lexicalAnswerRelevancy(question, answer, false).value ?? 0) + (lexicalFaithfulness(answer, false, chunks).value ?? 0)
   const a = score(blockText(text, 'answer_a') ?? '')
   const b = score(blockText(text, 'answer_b') ?? '')
   const winner = Math.abs(a - b) < 0.05 ? 'tie' : a > b ? 'A' : 'B'
-  return { winner, reason: winner === 'tie' ? 'Both answers are about as good.' : `Answer ${winner} is closer to the material and the question.` }
+  return {
+    winner,
+    reason: winner === 'tie' ? 'Both answers are about as good.' : `Answer ${winner} is closer to the material and the question.`,
+  }
 }
 
 /** The scripted reply to one request of this tool's prompts (a Responder for startMessagesServer). */
@@ -109,15 +136,28 @@ export function scriptedReply(request: ReceivedRequest): ScriptedReply {
       return toolUseReply(request, { verdicts: faithfulnessVerdicts(text) })
     case 'record_relevancy': {
       const value = lexicalAnswerRelevancy(blockText(text, 'question') ?? '', blockText(text, 'answer') ?? '', false).value
-      return toolUseReply(request, { score: nearestAnchor(value ?? 0.6), reason: 'Judged by how much of the question the answer takes up.' })
+      return toolUseReply(request, {
+        score: nearestAnchor(value ?? 0.6),
+        reason: 'Judged by how much of the question the answer takes up.',
+      })
     }
     case 'record_coverage':
       return toolUseReply(request, { facts: coverageFacts(text) })
     case 'record_refusal':
-      return toolUseReply(request, /\d/.test(blockText(text, 'answer') ?? '') ? { verdict: 'answered', reason: 'It commits to a figure.' } : { verdict: 'refused', reason: 'It only says the material lacks the answer.' })
+      return toolUseReply(
+        request,
+        /\d/.test(blockText(text, 'answer') ?? '')
+          ? { verdict: 'answered', reason: 'It commits to a figure.' }
+          : { verdict: 'refused', reason: 'It only says the material lacks the answer.' },
+      )
     case 'record_preference':
       return toolUseReply(request, preference(text))
     default:
-      return { kind: 'error', status: 400, errorType: 'invalid_request_error', message: `scripted server: unknown tool ${forcedToolName(request)}` }
+      return {
+        kind: 'error',
+        status: 400,
+        errorType: 'invalid_request_error',
+        message: `scripted server: unknown tool ${forcedToolName(request)}`,
+      }
   }
 }

@@ -24,7 +24,10 @@ export function standInTransport(promptCache: PromptCacheSimulator): MessagesTra
       receivedAt: 0,
       promptCache: promptCache.split(body, rawRequestTokens(body)),
     })
-    if (reply.kind !== 'message') throw new Error(`cost estimate: the stand-in cannot answer this request (${reply.kind === 'error' ? reply.message : reply.kind})`)
+    if (reply.kind !== 'message')
+      throw new Error(
+        `cost estimate: the stand-in cannot answer this request (${reply.kind === 'error' ? reply.message : reply.kind})`,
+      )
     return { response: normaliseMessage(reply.body), scripted: false }
   }
 }

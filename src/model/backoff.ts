@@ -35,7 +35,12 @@ export function isRetryableStatus(status: number): boolean {
  * capped at maxDelayMs. Null when the server asked for longer than maxDelayMs: retrying sooner would
  * only be refused again, so the call gives up and says why.
  */
-export function retryDelay(retry: number, policy: RetryPolicy, serverAskedMs: number | null, random: () => number = Math.random): number | null {
+export function retryDelay(
+  retry: number,
+  policy: RetryPolicy,
+  serverAskedMs: number | null,
+  random: () => number = Math.random,
+): number | null {
   if (serverAskedMs !== null) return serverAskedMs <= policy.maxDelayMs ? serverAskedMs : null
   const exponential = policy.baseDelayMs * 2 ** retry
   return Math.min(policy.maxDelayMs, exponential * (0.5 + random() * 0.5))

@@ -38,10 +38,14 @@ async function liveRun(baseUrl: string): Promise<{ lines: string[]; error: unkno
 describe('parseBaseUrl', () => {
   it('names a value that is not a URL, and one that is not http(s)', () => {
     expect(() => parseBaseUrl('not a url')).toThrow(
-      new InputError('ANTHROPIC_BASE_URL=not a url is not a URL; expected e.g. https://api.anthropic.com or http://127.0.0.1:8787 (pnpm model:server), or unset it for the Anthropic API'),
+      new InputError(
+        'ANTHROPIC_BASE_URL=not a url is not a URL; expected e.g. https://api.anthropic.com or http://127.0.0.1:8787 (pnpm model:server), or unset it for the Anthropic API',
+      ),
     )
     // Without a scheme, "localhost:8787" parses as the scheme "localhost:".
-    expect(() => parseBaseUrl('localhost:8787')).toThrow('ANTHROPIC_BASE_URL=localhost:8787: expected an http:// or https:// URL, not localhost:')
+    expect(() => parseBaseUrl('localhost:8787')).toThrow(
+      'ANTHROPIC_BASE_URL=localhost:8787: expected an http:// or https:// URL, not localhost:',
+    )
     expect(parseBaseUrl('http://127.0.0.1:8787').port).toBe('8787')
   })
 })

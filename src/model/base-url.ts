@@ -15,7 +15,9 @@ export function parseBaseUrl(raw: string): URL {
   try {
     url = new URL(raw)
   } catch {
-    throw new InputError(`ANTHROPIC_BASE_URL=${raw} is not a URL; expected e.g. https://api.anthropic.com or http://127.0.0.1:8787 (pnpm model:server), or unset it for the Anthropic API`)
+    throw new InputError(
+      `ANTHROPIC_BASE_URL=${raw} is not a URL; expected e.g. https://api.anthropic.com or http://127.0.0.1:8787 (pnpm model:server), or unset it for the Anthropic API`,
+    )
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new InputError(`ANTHROPIC_BASE_URL=${describeBaseUrl(raw)}: expected an http:// or https:// URL, not ${url.protocol}`)
@@ -33,7 +35,10 @@ export function probeBaseUrl(url: URL, timeoutMs: number = PROBE_TIMEOUT_MS): Pr
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80))
   const where = `ANTHROPIC_BASE_URL=${describeBaseUrl(url.toString())}`
-  const unreachable = (why: string) => new InputError(`${where}: cannot connect to ${host}:${port} (${why}); start the server (e.g. pnpm model:server) or fix the URL`)
+  const unreachable = (why: string) =>
+    new InputError(
+      `${where}: cannot connect to ${host}:${port} (${why}); start the server (e.g. pnpm model:server) or fix the URL`,
+    )
   return new Promise<void>((resolve, reject) => {
     const socket = connect({ host, port })
     socket.setTimeout(timeoutMs)
@@ -47,7 +52,12 @@ export function probeBaseUrl(url: URL, timeoutMs: number = PROBE_TIMEOUT_MS): Pr
     })
     socket.once('error', (error: NodeJS.ErrnoException) => {
       socket.destroy()
-      const why = error.code === 'ECONNREFUSED' ? 'ECONNREFUSED: nothing accepts connections there' : error.code === 'ENOTFOUND' ? `ENOTFOUND: no such host` : (error.code ?? error.message)
+      const why =
+        error.code === 'ECONNREFUSED'
+          ? 'ECONNREFUSED: nothing accepts connections there'
+          : error.code === 'ENOTFOUND'
+            ? `ENOTFOUND: no such host`
+            : (error.code ?? error.message)
       reject(unreachable(why))
     })
   })

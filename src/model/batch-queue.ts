@@ -173,16 +173,26 @@ export class BatchQueue {
     const worst = items.reduce((sum, i) => sum + i.reservation.usd, 0)
     let id = '(not created)'
     try {
-      const created = await this.#attempts('create a batch', () => transport.create(items.map((i) => ({ customId: i.key, request: i.call.request })), timeoutMs))
+      const created = await this.#attempts('create a batch', () =>
+        transport.create(
+          items.map((i) => ({ customId: i.key, request: i.call.request })),
+          timeoutMs,
+        ),
+      )
       id = created.status.id
-      progress(`batch ${id}: ${items.length} ${roles} request(s) submitted to the Message Batches API (half price; worst case ${formatUsd(worst)}); polling every ${elapsed(pollMs)}`)
+      progress(
+        `batch ${id}: ${items.length} ${roles} request(s) submitted to the Message Batches API (half price; worst case ${formatUsd(worst)}); polling every ${elapsed(pollMs)}`,
+      )
       let status = created.status
       let polls = 0
       while (status.status !== 'ended') {
         await this.#options.sleep(pollMs)
         status = await this.#attempts(`poll batch ${id}`, () => transport.retrieve(id, timeoutMs))
         polls += 1
-        if (status.status !== 'ended') progress(`batch ${id}: ${status.status.replace('_', ' ')} · ${describeCounts(status)} · ${elapsed(performance.now() - started)}`)
+        if (status.status !== 'ended')
+          progress(
+            `batch ${id}: ${status.status.replace('_', ' ')} · ${describeCounts(status)} · ${elapsed(performance.now() - started)}`,
+          )
       }
       const results = await this.#attempts(`read the results of batch ${id}`, () => transport.results(id, timeoutMs))
       const wallMs = performance.now() - started
@@ -201,9 +211,16 @@ export class BatchQueue {
         wallMs: Math.round(wallMs),
       }
       this.log.push(log)
-      progress(`batch ${id}: ended after ${elapsed(wallMs)}: ${log.succeeded} succeeded, ${log.errored} errored, ${log.expired} expired${log.canceled > 0 ? `, ${log.canceled} canceled` : ''}`)
+      progress(
+        `batch ${id}: ended after ${elapsed(wallMs)}: ${log.succeeded} succeeded, ${log.errored} errored, ${log.expired} expired${log.canceled > 0 ? `, ${log.canceled} canceled` : ''}`,
+      )
       for (const item of items) {
-        const result: BatchItemResult = byId.get(item.key) ?? { customId: item.key, type: 'errored', errorType: 'missing_result', message: 'the batch results hold no line for this request' }
+        const result: BatchItemResult = byId.get(item.key) ?? {
+          customId: item.key,
+          type: 'errored',
+          errorType: 'missing_result',
+          message: 'the batch results hold no line for this request',
+        }
         item.resolve({ result, reservation: item.reservation, scripted: created.scripted, wallMs, log })
       }
     } catch (error) {
@@ -225,7 +242,10 @@ export class BatchQueue {
       } catch (error) {
         const failure = describeFailure(error, timeoutMs)
         failures.push(failure.description)
-        const delay = failure.retryable && attempt < retry.maxRetries ? retryDelay(attempt, retry, failure.retryAfterMs, this.#options.random) : null
+        const delay =
+          failure.retryable && attempt < retry.maxRetries
+            ? retryDelay(attempt, retry, failure.retryAfterMs, this.#options.random)
+            : null
         if (delay === null) throw new Error(`could not ${what} after ${attempt + 1} attempt(s): ${failures.join('; ')}`)
         await this.#options.sleep(delay)
       }

@@ -1,6 +1,12 @@
 import Anthropic, { APIConnectionError, APIError } from '@anthropic-ai/sdk'
 import { z } from 'zod'
-import { MalformedResponseError, normaliseMessage, SCRIPTED_HEADER, type MessageRequest, type ModelResponse } from './model-types.ts'
+import {
+  MalformedResponseError,
+  normaliseMessage,
+  SCRIPTED_HEADER,
+  type MessageRequest,
+  type ModelResponse,
+} from './model-types.ts'
 
 /** A Message Batch as polled: its processing status and the count of its requests per state. */
 export interface BatchStatus {
@@ -20,7 +26,10 @@ export type BatchItemResult =
  * decides), each within `timeoutMs`.
  */
 export interface BatchTransport {
-  create(requests: readonly { customId: string; request: MessageRequest }[], timeoutMs: number): Promise<{ status: BatchStatus; scripted: boolean }>
+  create(
+    requests: readonly { customId: string; request: MessageRequest }[],
+    timeoutMs: number,
+  ): Promise<{ status: BatchStatus; scripted: boolean }>
   retrieve(id: string, timeoutMs: number): Promise<BatchStatus>
   results(id: string, timeoutMs: number): Promise<BatchItemResult[]>
 }
@@ -28,14 +37,23 @@ export interface BatchTransport {
 const BatchSchema = z.object({
   id: z.string(),
   processing_status: z.enum(['in_progress', 'canceling', 'ended']),
-  request_counts: z.object({ processing: z.number(), succeeded: z.number(), errored: z.number(), canceled: z.number(), expired: z.number() }),
+  request_counts: z.object({
+    processing: z.number(),
+    succeeded: z.number(),
+    errored: z.number(),
+    canceled: z.number(),
+    expired: z.number(),
+  }),
 })
 
 const ResultLineSchema = z.object({
   custom_id: z.string(),
   result: z.discriminatedUnion('type', [
     z.object({ type: z.literal('succeeded'), message: z.unknown() }),
-    z.object({ type: z.literal('errored'), error: z.looseObject({ error: z.looseObject({ type: z.string(), message: z.string() }).optional() }) }),
+    z.object({
+      type: z.literal('errored'),
+      error: z.looseObject({ error: z.looseObject({ type: z.string(), message: z.string() }).optional() }),
+    }),
     z.object({ type: z.literal('expired') }),
     z.object({ type: z.literal('canceled') }),
   ]),
@@ -43,14 +61,20 @@ const ResultLineSchema = z.object({
 
 function statusOf(body: unknown): BatchStatus {
   const parsed = BatchSchema.safeParse(body)
-  if (!parsed.success) throw new MalformedResponseError(`malformed Message Batch: ${parsed.error.issues[0]!.path.join('.') || '(body)'}: ${parsed.error.issues[0]!.message}`)
+  if (!parsed.success)
+    throw new MalformedResponseError(
+      `malformed Message Batch: ${parsed.error.issues[0]!.path.join('.') || '(body)'}: ${parsed.error.issues[0]!.message}`,
+    )
   return { id: parsed.data.id, status: parsed.data.processing_status, counts: parsed.data.request_counts }
 }
 
 /** Validates one line of a batch's results file; a succeeded line whose message is malformed counts as errored. */
 export function resultOf(line: unknown): BatchItemResult {
   const parsed = ResultLineSchema.safeParse(line)
-  if (!parsed.success) throw new MalformedResponseError(`malformed Message Batch result line: ${parsed.error.issues[0]!.path.join('.') || '(line)'}: ${parsed.error.issues[0]!.message}`)
+  if (!parsed.success)
+    throw new MalformedResponseError(
+      `malformed Message Batch result line: ${parsed.error.issues[0]!.path.join('.') || '(line)'}: ${parsed.error.issues[0]!.message}`,
+    )
   const { custom_id: customId, result } = parsed.data
   switch (result.type) {
     case 'succeeded':
@@ -60,7 +84,12 @@ export function resultOf(line: unknown): BatchItemResult {
         return { customId, type: 'errored', errorType: 'malformed_message', message: (error as Error).message }
       }
     case 'errored':
-      return { customId, type: 'errored', errorType: result.error.error?.type ?? 'unknown_error', message: result.error.error?.message ?? 'no message' }
+      return {
+        customId,
+        type: 'errored',
+        errorType: result.error.error?.type ?? 'unknown_error',
+        message: result.error.error?.message ?? 'no message',
+      }
     default:
       return { customId, type: result.type }
   }
@@ -79,7 +108,10 @@ export function createSdkBatchTransport(options: { apiKey: string; baseURL: stri
     async create(requests, timeoutMs) {
       try {
         const { data, response } = await client.messages.batches
-          .create({ requests: requests.map((r) => ({ custom_id: r.customId, params: r.request })) }, { timeout: timeoutMs, maxRetries: 0 })
+          .create(
+            { requests: requests.map((r) => ({ custom_id: r.customId, params: r.request })) },
+            { timeout: timeoutMs, maxRetries: 0 },
+          )
           .withResponse()
         return { status: statusOf(data), scripted: response.headers.get(SCRIPTED_HEADER) !== null }
       } catch (error) {
@@ -96,7 +128,8 @@ export function createSdkBatchTransport(options: { apiKey: string; baseURL: stri
     async results(id, timeoutMs) {
       try {
         const lines: BatchItemResult[] = []
-        for await (const line of await client.messages.batches.results(id, {}, { timeout: timeoutMs, maxRetries: 0 })) lines.push(resultOf(line))
+        for await (const line of await client.messages.batches.results(id, {}, { timeout: timeoutMs, maxRetries: 0 }))
+          lines.push(resultOf(line))
         return lines
       } catch (error) {
         return rethrow(error)

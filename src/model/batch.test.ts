@@ -9,7 +9,13 @@ import type { ModelResult } from './model-types.ts'
 import { priceOf, costUsd, loadPriceTable } from './prices.ts'
 import { worstCaseUsd } from './request-cost.ts'
 import { BudgetExceededError } from './spending-cap.ts'
-import { DEFAULT_BATCH_PLAN, startMessagesServer, textReply, type BatchItemOutcome, type MessagesServer } from '../local-server/messages-server.ts'
+import {
+  DEFAULT_BATCH_PLAN,
+  startMessagesServer,
+  textReply,
+  type BatchItemOutcome,
+  type MessagesServer,
+} from '../local-server/messages-server.ts'
 import { localClient, TEST_API_KEY, textCall } from './testing/test-client.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 
@@ -34,13 +40,24 @@ beforeEach(() => {
   server.setResponder((r) => textReply(r, 'hello', { usage: USAGE }))
 })
 
-const batching = (pollMs = 5): BatchSettings => ({ roles: ['judge'], transport: createSdkBatchTransport({ apiKey: TEST_API_KEY, baseURL: server.url }), pollMs })
+const batching = (pollMs = 5): BatchSettings => ({
+  roles: ['judge'],
+  transport: createSdkBatchTransport({ apiKey: TEST_API_KEY, baseURL: server.url }),
+  pollMs,
+})
 const tempCache = () => tempDirs.make('model-cache-')
 const cachedFiles = (dir: string) => readdirSync(dir).flatMap((shard) => readdirSync(join(dir, shard)))
 
 describe('judge calls through the Message Batches API', () => {
   it('submits one batch, polls it while in progress, and on mixed outcomes uses, resends (expired, server errors) or fails (refused, canceled) each item', async () => {
-    const plan: BatchItemOutcome[] = ['succeeded', { errored: { type: 'overloaded_error', message: 'Overloaded' } }, { errored: { type: 'invalid_request_error', message: 'prompt is too long' } }, 'expired', 'canceled', 'succeeded']
+    const plan: BatchItemOutcome[] = [
+      'succeeded',
+      { errored: { type: 'overloaded_error', message: 'Overloaded' } },
+      { errored: { type: 'invalid_request_error', message: 'prompt is too long' } },
+      'expired',
+      'canceled',
+      'succeeded',
+    ]
     server.batchPlan = { pollsInProgress: 2, outcome: ({ index }) => plan[index]! }
     const cacheDir = tempCache()
     const progress: string[] = []
@@ -64,20 +81,43 @@ describe('judge calls through the Message Batches API', () => {
     expect(refused.message).toBe(
       'batch msgbatch_local_0001 item errored (invalid_request_error: prompt is too long); not sent again as a normal call, which would send the same request',
     )
-    expect(((settled[4] as PromiseRejectedResult).reason as Error).message).toBe('batch msgbatch_local_0001 item canceled; not sent again as a normal call, since someone canceled the batch')
+    expect(((settled[4] as PromiseRejectedResult).reason as Error).message).toBe(
+      'batch msgbatch_local_0001 item canceled; not sent again as a normal call, since someone canceled the batch',
+    )
 
     const usage = client.ledger.usage()
     expect(usage.byRole.judge).toMatchObject({ calls: 4, batchCalls: 2 })
     expect(usage.usd).toBeCloseTo(2 * (FULL / 2) + 2 * FULL, 6)
     expect(usage.savedByBatch).toEqual({ calls: 2, usd: Math.round(FULL * 1e6) / 1e6 })
     expect(client.batches).toEqual([
-      { id: 'msgbatch_local_0001', requests: 6, succeeded: 2, errored: 2, expired: 1, canceled: 1, resent: 2, failed: 2, polls: 3, wallMs: expect.any(Number) },
+      {
+        id: 'msgbatch_local_0001',
+        requests: 6,
+        succeeded: 2,
+        errored: 2,
+        expired: 1,
+        canceled: 1,
+        resent: 2,
+        failed: 2,
+        polls: 3,
+        wallMs: expect.any(Number),
+      },
     ])
-    expect(progress[0]).toMatch(/^batch msgbatch_local_0001: 6 judge request\(s\) submitted to the Message Batches API \(half price; worst case \$\d\.\d{4}\); polling every 5 ms$/)
-    expect(progress.filter((l) => l.startsWith('batch msgbatch_local_0001: in progress · 6 processing, 0 succeeded, 0 errored, 0 expired'))).toHaveLength(2)
-    expect(progress).toContain('batch msgbatch_local_0001: ended after ' + progress.find((l) => l.includes('ended after'))!.split('ended after ')[1])
+    expect(progress[0]).toMatch(
+      /^batch msgbatch_local_0001: 6 judge request\(s\) submitted to the Message Batches API \(half price; worst case \$\d\.\d{4}\); polling every 5 ms$/,
+    )
+    expect(
+      progress.filter((l) =>
+        l.startsWith('batch msgbatch_local_0001: in progress · 6 processing, 0 succeeded, 0 errored, 0 expired'),
+      ),
+    ).toHaveLength(2)
+    expect(progress).toContain(
+      'batch msgbatch_local_0001: ended after ' + progress.find((l) => l.includes('ended after'))!.split('ended after ')[1],
+    )
     expect(progress.filter((l) => l.endsWith('; sending it as a normal call (full price)'))).toHaveLength(2)
-    expect(progress).toContain('q-2 judge:faithfulness: batch msgbatch_local_0001 item errored (invalid_request_error: prompt is too long); not sent again (the same request would be refused again)')
+    expect(progress).toContain(
+      'q-2 judge:faithfulness: batch msgbatch_local_0001 item errored (invalid_request_error: prompt is too long); not sent again (the same request would be refused again)',
+    )
 
     // The answers landed in the one content-addressed cache: a run without batches finds them all.
     const plain = localClient(server, { cacheDir })
@@ -113,15 +153,23 @@ describe('judge calls through the Message Batches API', () => {
   it('EVAL_MAX_USD: an item that cannot fit with nothing in flight stops the run; a batch submitted before is awaited and cached', async () => {
     server.setResponder((r) => textReply(r, 'hello'))
     const cacheDir = tempCache()
-    const client = localClient(server, { cacheDir, batch: batching(), maxUsd: worstCaseUsd(haiku, textCall().request, 0.5) * 1.5 })
+    const client = localClient(server, {
+      cacheDir,
+      batch: batching(),
+      maxUsd: worstCaseUsd(haiku, textCall().request, 0.5) * 1.5,
+    })
     const short = client.call(textCall('q-1', 'short'))
     // A request ten times as long: its worst case alone is over the cap.
     const long = client.call({ ...textCall('q-2', 'long'), request: { ...textCall().request, max_tokens: 640 } })
     const settled = await Promise.allSettled([short, long])
     expect(settled[0]).toMatchObject({ status: 'fulfilled', value: { batch: true } })
     expect((settled[1] as PromiseRejectedResult).reason).toBeInstanceOf(BudgetExceededError)
-    expect(((settled[1] as PromiseRejectedResult).reason as Error).message).toMatch(/^EVAL_MAX_USD=\$0\.\d{4} reached: q-2 test \(claude-haiku-4-5-20251001\) was not sent/)
-    await expect(client.call(textCall('q-3', 'after'))).rejects.toThrow(/^q-3: test not sent: the run already failed \(EVAL_MAX_USD=/)
+    expect(((settled[1] as PromiseRejectedResult).reason as Error).message).toMatch(
+      /^EVAL_MAX_USD=\$0\.\d{4} reached: q-2 test \(claude-haiku-4-5-20251001\) was not sent/,
+    )
+    await expect(client.call(textCall('q-3', 'after'))).rejects.toThrow(
+      /^q-3: test not sent: the run already failed \(EVAL_MAX_USD=/,
+    )
     expect(server.batches.map((b) => b.requests.length)).toEqual([1])
     await client.drain()
     expect(cachedFiles(cacheDir)).toHaveLength(1)
@@ -129,14 +177,29 @@ describe('judge calls through the Message Batches API', () => {
 })
 
 describe('the batch endpoints failing', () => {
-  const status = (id: string, ended: boolean) => ({ id, status: ended ? ('ended' as const) : ('in_progress' as const), counts: { processing: ended ? 0 : 1, succeeded: ended ? 1 : 0, errored: 0, canceled: 0, expired: 0 } })
-  const apiError = (code: number, type: string) => new APIError(code, { error: { type, message: `${type} happened` } }, undefined, new Headers())
+  const status = (id: string, ended: boolean) => ({
+    id,
+    status: ended ? ('ended' as const) : ('in_progress' as const),
+    counts: { processing: ended ? 0 : 1, succeeded: ended ? 1 : 0, errored: 0, canceled: 0, expired: 0 },
+  })
+  const apiError = (code: number, type: string) =>
+    new APIError(code, { error: { type, message: `${type} happened` } }, undefined, new Headers())
   const withTransport = (transport: BatchTransport, extra: Partial<ModelClientOptions> = {}) =>
-    localClient(server, { batch: { roles: ['judge'], transport, pollMs: 1 }, retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 10 }, ...extra })
+    localClient(server, {
+      batch: { roles: ['judge'], transport, pollMs: 1 },
+      retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 10 },
+      ...extra,
+    })
 
   it('retries a poll that failed with 503, then reads the results', async () => {
     let polls = 0
-    const response = { id: 'msg_1', model: 'claude-haiku-4-5-20251001', stopReason: 'end_turn', content: [{ type: 'text' as const, text: 'ok' }], usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 } }
+    const response = {
+      id: 'msg_1',
+      model: 'claude-haiku-4-5-20251001',
+      stopReason: 'end_turn',
+      content: [{ type: 'text' as const, text: 'ok' }],
+      usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    }
     const call = textCall()
     const client = withTransport({
       create: async () => ({ status: status('b1', false), scripted: true }),

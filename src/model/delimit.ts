@@ -5,7 +5,17 @@
  * the "<" of any such tag inside the text becomes "‹", so the text cannot close its block early or
  * open a fake one. Nothing else of the text is altered.
  */
-export const DATA_TAGS = ['material', 'chunk', 'question', 'answer', 'gold_answer', 'claims', 'claim', 'answer_a', 'answer_b'] as const
+export const DATA_TAGS = [
+  'material',
+  'chunk',
+  'question',
+  'answer',
+  'gold_answer',
+  'claims',
+  'claim',
+  'answer_a',
+  'answer_b',
+] as const
 export type DataTag = (typeof DATA_TAGS)[number]
 
 const TAG_PATTERN = new RegExp(`<(\\s*/?\\s*(?:${DATA_TAGS.join('|')})\\b)`, 'gi')

@@ -24,7 +24,12 @@ const integer = (n: number) => n.toLocaleString('en-US')
  * API applies it (nothing below the model's minimum prefix), the stand-in's reply length as the expected
  * output, and the worst case with the reply at max_tokens.
  */
-export function summariseEstimate(observed: readonly ObservedCall[], prices: PriceTable, options: EstimateOptions, basis: string): RunEstimate {
+export function summariseEstimate(
+  observed: readonly ObservedCall[],
+  prices: PriceTable,
+  options: EstimateOptions,
+  basis: string,
+): RunEstimate {
   const notes: string[] = []
   const byRole = Object.fromEntries(
     MODEL_ROLES.map((role): [ModelRole, RoleEstimate] => {
@@ -32,7 +37,18 @@ export function summariseEstimate(observed: readonly ObservedCall[], prices: Pri
       const price = priceOf(prices, model)
       const batch = options.batchRoles.has(role)
       const factor = batch ? prices.batchFactor : 1
-      const estimate: RoleEstimate = { model, calls: 0, cached: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, usd: 0, worstCaseUsd: 0, batch }
+      const estimate: RoleEstimate = {
+        model,
+        calls: 0,
+        cached: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        usd: 0,
+        worstCaseUsd: 0,
+        batch,
+      }
       let largestPrefix = 0
       for (const { call, result } of observed) {
         if (call.role !== role) continue
@@ -59,7 +75,9 @@ export function summariseEstimate(observed: readonly ObservedCall[], prices: Pri
           `${role} prompt caching will not engage: its cacheable prefix (tools and system prompt, up to the cache_control breakpoint) is at most ${integer(largestPrefix)} tokens, shorter than the ${integer(minimum)} tokens ${model} caches at least, so it is billed as plain input (the breakpoint is sent anyway; it costs nothing)`,
         )
       } else if (estimate.cacheReadTokens > 0) {
-        notes.push(`${role} prompt caching: ${integer(estimate.cacheReadTokens)} prefix tokens read from the cache at the cache-read price, ${integer(estimate.cacheWriteTokens)} written`)
+        notes.push(
+          `${role} prompt caching: ${integer(estimate.cacheReadTokens)} prefix tokens read from the cache at the cache-read price, ${integer(estimate.cacheWriteTokens)} written`,
+        )
       }
       return [role, { ...estimate, usd: roundUsd(estimate.usd), worstCaseUsd: roundUsd(estimate.worstCaseUsd) }]
     }),
@@ -67,10 +85,18 @@ export function summariseEstimate(observed: readonly ObservedCall[], prices: Pri
   const usd = roundUsd(byRole.generator.usd + byRole.judge.usd)
   const worst = roundUsd(byRole.generator.worstCaseUsd + byRole.judge.worstCaseUsd)
   if (options.maxUsd !== null) {
-    if (usd > options.maxUsd) notes.push(`the expected cost is above EVAL_MAX_USD: the run will stop when the next request could cross the cap; what it paid for stays in the cache and a rerun resumes from there`)
+    if (usd > options.maxUsd)
+      notes.push(
+        `the expected cost is above EVAL_MAX_USD: the run will stop when the next request could cross the cap; what it paid for stays in the cache and a rerun resumes from there`,
+      )
     else if (worst > options.maxUsd) {
-      const batched = options.batchRoles.size > 0 ? '; a Message Batch takes only the calls whose worst cases fit beside what is in flight, the others wait for the next batch' : ''
-      notes.push(`the ceiling is above EVAL_MAX_USD: calls wait for room under the cap and, should the replies run long, the run stops before a request could cross it${batched}`)
+      const batched =
+        options.batchRoles.size > 0
+          ? '; a Message Batch takes only the calls whose worst cases fit beside what is in flight, the others wait for the next batch'
+          : ''
+      notes.push(
+        `the ceiling is above EVAL_MAX_USD: calls wait for room under the cap and, should the replies run long, the run stops before a request could cross it${batched}`,
+      )
     }
   }
   return { basis, byRole: byRole as RunEstimate['byRole'], usd, worstCaseUsd: worst, maxUsd: options.maxUsd, notes }

@@ -61,6 +61,7 @@ export function describePartsChange(wanted: CallParts, recorded: CallParts): str
   if (wanted.schema !== recorded.schema) changes.push('the output schema changed')
   if (wanted.inputs !== recorded.inputs) changes.push('the inputs differ (question, answer, gold answer or context)')
   if (wanted.sample !== recorded.sample) changes.push(`sample ${recorded.sample} -> ${wanted.sample}`)
-  if (changes.length === 0 && wanted.request !== recorded.request) changes.push('request parameters differ (max_tokens, temperature or format)')
+  if (changes.length === 0 && wanted.request !== recorded.request)
+    changes.push('request parameters differ (max_tokens, temperature or format)')
   return changes.join(', ')
 }

@@ -3,7 +3,14 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ModelCallError } from './model-client.ts'
 import { responseText } from './model-types.ts'
-import { errorReply, startMessagesServer, textReply, type MessagesServer, type Responder, type ScriptedReply } from '../local-server/messages-server.ts'
+import {
+  errorReply,
+  startMessagesServer,
+  textReply,
+  type MessagesServer,
+  type Responder,
+  type ScriptedReply,
+} from '../local-server/messages-server.ts'
 import { localClient, TEST_API_KEY, textCall } from './testing/test-client.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 
@@ -11,7 +18,10 @@ import { useTempDirs } from '../testing/use-temp-dirs.ts'
 const tempDirs = useTempDirs()
 
 let server: MessagesServer
-const ok: Responder = (request) => textReply(request, 'hello', { usage: { input_tokens: 1000, output_tokens: 200, cache_read_input_tokens: 300, cache_creation_input_tokens: 100 } })
+const ok: Responder = (request) =>
+  textReply(request, 'hello', {
+    usage: { input_tokens: 1000, output_tokens: 200, cache_read_input_tokens: 300, cache_creation_input_tokens: 100 },
+  })
 
 /** Replies with each scripted failure in turn (one per request), then succeeds. */
 function failing(...failures: ScriptedReply[]): Responder {
@@ -40,14 +50,24 @@ describe('the model client against the local Messages API server', () => {
     const usd = (1000 * 1 + 200 * 5 + 300 * 0.1 + 100 * 1.25) / 1e6
     expect(result.usd).toBeCloseTo(usd, 12)
     const usage = client.ledger.usage()
-    expect(usage).toMatchObject({ calls: 1, cacheHits: 0, inputTokens: 1000, outputTokens: 200, cacheReadTokens: 300, cacheWriteTokens: 100, usd: Math.round(usd * 1e6) / 1e6 })
+    expect(usage).toMatchObject({
+      calls: 1,
+      cacheHits: 0,
+      inputTokens: 1000,
+      outputTokens: 200,
+      cacheReadTokens: 300,
+      cacheWriteTokens: 100,
+      usd: Math.round(usd * 1e6) / 1e6,
+    })
     expect(usage.byRole.judge.calls).toBe(1)
     expect(usage.byRole.generator.calls).toBe(0)
     expect(server.requests[0]!.hasApiKey).toBe(true)
   })
 
   it('honours retry-after on 429 (not its own backoff)', async () => {
-    server.setResponder(failing(errorReply(429, 'rate_limit_error', 'Number of requests has exceeded your rate limit', { 'retry-after': '0.15' })))
+    server.setResponder(
+      failing(errorReply(429, 'rate_limit_error', 'Number of requests has exceeded your rate limit', { 'retry-after': '0.15' })),
+    )
     // A backoff of 10 s would time the test out: only retry-after can make this quick.
     const client = localClient(server, { retry: { maxRetries: 2, baseDelayMs: 10_000, maxDelayMs: 10_000 } })
     const started = performance.now()
@@ -60,7 +80,12 @@ describe('the model client against the local Messages API server', () => {
   })
 
   it('retries 529 overloaded (retry-after-ms honoured) and 500 (backoff)', async () => {
-    server.setResponder(failing(errorReply(529, 'overloaded_error', 'Overloaded', { 'retry-after-ms': '30' }), errorReply(500, 'api_error', 'Internal server error')))
+    server.setResponder(
+      failing(
+        errorReply(529, 'overloaded_error', 'Overloaded', { 'retry-after-ms': '30' }),
+        errorReply(500, 'api_error', 'Internal server error'),
+      ),
+    )
     const result = await localClient(server).call(textCall())
     expect(result.retries).toBe(2)
     expect(server.requests).toHaveLength(3)
@@ -91,19 +116,27 @@ describe('the model client against the local Messages API server', () => {
     const error = await localClient(server, { timeoutMs: 100, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 10 } })
       .call(textCall('q-007'))
       .catch((e: unknown) => e as Error)
-    expect((error as Error).message).toMatch(/^q-007: test \(claude-haiku-4-5-20251001\) failed after 2 attempts \(EVAL_MAX_RETRIES=1\): no response within the 100 ms timeout; connection failed/)
+    expect((error as Error).message).toMatch(
+      /^q-007: test \(claude-haiku-4-5-20251001\) failed after 2 attempts \(EVAL_MAX_RETRIES=1\): no response within the 100 ms timeout; connection failed/,
+    )
   })
 
   it('does not retry a 400 or a 401, and says what to check', async () => {
     server.setResponder(() => errorReply(401, 'authentication_error', 'invalid x-api-key'))
-    const error = await localClient(server).call(textCall()).catch((e: unknown) => e as Error)
-    expect((error as Error).message).toBe('q-001: test (claude-haiku-4-5-20251001) failed after 1 attempt (not retryable): HTTP 401 authentication_error: invalid x-api-key (check ANTHROPIC_API_KEY)')
+    const error = await localClient(server)
+      .call(textCall())
+      .catch((e: unknown) => e as Error)
+    expect((error as Error).message).toBe(
+      'q-001: test (claude-haiku-4-5-20251001) failed after 1 attempt (not retryable): HTTP 401 authentication_error: invalid x-api-key (check ANTHROPIC_API_KEY)',
+    )
     expect(server.requests).toHaveLength(1)
   })
 
   it('stops when the server asks to wait longer than retryMaxMs', async () => {
     server.setResponder(() => errorReply(429, 'rate_limit_error', 'slow down', { 'retry-after': '120' }))
-    const error = await localClient(server, { retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5_000 } }).call(textCall()).catch((e: unknown) => e as Error)
+    const error = await localClient(server, { retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5_000 } })
+      .call(textCall())
+      .catch((e: unknown) => e as Error)
     expect((error as Error).message).toContain('the server asked to wait 120000 ms, longer than EVAL_RETRY_MAX_MS=5000')
     expect(server.requests).toHaveLength(1)
   })
@@ -127,7 +160,9 @@ describe('the model client against the local Messages API server', () => {
 
   it('keeps the API key out of every error message', async () => {
     server.setResponder(() => errorReply(400, 'invalid_request_error', `bad key ${TEST_API_KEY}`))
-    const error = await localClient(server).call(textCall()).catch((e: unknown) => e as Error)
+    const error = await localClient(server)
+      .call(textCall())
+      .catch((e: unknown) => e as Error)
     expect((error as Error).message).toContain('[redacted]')
     expect((error as Error).message).not.toContain(TEST_API_KEY)
   })
@@ -153,7 +188,9 @@ describe('the disk cache', () => {
     // Content-addressed files, sharded by the key's first two hex digits; no credential in them.
     const shards = readdirSync(cacheDir)
     expect(shards.every((s) => /^[0-9a-f]{2}$/.test(s))).toBe(true)
-    for (const shard of shards) for (const file of readdirSync(join(cacheDir, shard))) expect(readFileSync(join(cacheDir, shard, file), 'utf8')).not.toContain(TEST_API_KEY)
+    for (const shard of shards)
+      for (const file of readdirSync(join(cacheDir, shard)))
+        expect(readFileSync(join(cacheDir, shard, file), 'utf8')).not.toContain(TEST_API_KEY)
   })
 
   it('a changed input, model or sample is another key; refresh rewrites, off neither reads nor writes', async () => {
@@ -162,7 +199,10 @@ describe('the disk cache', () => {
     await client.call(textCall('q-001', 'one'))
     await client.call(textCall('q-001', 'one, changed'))
     await client.call({ ...textCall('q-001', 'one'), sample: 1 })
-    await client.call({ ...textCall('q-001', 'one'), request: { ...textCall().request, model: 'claude-sonnet-5', messages: [{ role: 'user', content: 'one' }] } })
+    await client.call({
+      ...textCall('q-001', 'one'),
+      request: { ...textCall().request, model: 'claude-sonnet-5', messages: [{ role: 'user', content: 'one' }] },
+    })
     expect(server.requests).toHaveLength(4)
     await localClient(server, { cacheDir, cacheMode: 'refresh' }).call(textCall('q-001', 'one'))
     await localClient(server, { cacheDir, cacheMode: 'off' }).call(textCall('q-001', 'one'))
@@ -177,7 +217,9 @@ describe('failing fast', () => {
     server.latencyMs = 20
     server.setResponder((request) => (request.index === 0 ? errorReply(401, 'authentication_error', 'invalid key') : ok(request)))
     const client = localClient(server, { concurrency: 1 })
-    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => client.call(textCall(`q-${i}`, `question ${i}`))))
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) => client.call(textCall(`q-${i}`, `question ${i}`))),
+    )
     expect(server.requests).toHaveLength(1)
     expect(results.map((r) => r.status)).toEqual(Array(6).fill('rejected'))
     expect(String((results[5] as PromiseRejectedResult).reason.message)).toBe(

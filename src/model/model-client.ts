@@ -64,7 +64,14 @@ export interface BatchSettings {
  * Batch item errors worth a normal call: the server failed or was busy (the request itself may be fine).
  * Any other error type (invalid_request_error, not_found_error...) would be repeated by the same request.
  */
-export const RESENDABLE_BATCH_ERRORS: ReadonlySet<string> = new Set(['api_error', 'overloaded_error', 'rate_limit_error', 'timeout_error', 'malformed_message', 'missing_result'])
+export const RESENDABLE_BATCH_ERRORS: ReadonlySet<string> = new Set([
+  'api_error',
+  'overloaded_error',
+  'rate_limit_error',
+  'timeout_error',
+  'malformed_message',
+  'missing_result',
+])
 
 // The client's errors live apart from it, so the evaluation can tell them without loading the SDK (offline runs).
 export { BatchItemError, ModelCallError, ReplayMissError, RunStoppedError }
@@ -149,7 +156,11 @@ export class ModelClient {
           roomMayChange: () => this.#cap.nextRelease(),
           release: (reservation) => this.#cap.release(reservation),
           fail: (call, message) => {
-            const error = new ModelCallError(this.#redact(`${call.subject}: ${call.purpose} (${call.request.model}) failed: ${message}`), call.subject, 1)
+            const error = new ModelCallError(
+              this.#redact(`${call.subject}: ${call.purpose} (${call.request.model}) failed: ${message}`),
+              call.subject,
+              1,
+            )
             this.#failure ??= error
             return error
           },
@@ -215,7 +226,13 @@ export class ModelClient {
     if (pending) {
       // The same request is already on its way: share its response, as a cache hit (or a replay).
       const shared = await pending
-      return this.#account(call, { ...shared, source: shared.source === 'recording' ? 'recording' : 'cache', latencyMs: null, retries: 0, batch: false })
+      return this.#account(call, {
+        ...shared,
+        source: shared.source === 'recording' ? 'recording' : 'cache',
+        latencyMs: null,
+        retries: 0,
+        batch: false,
+      })
     }
     const promise = this.#resolve(call, key, parts)
     this.#inFlight.set(key, promise)
@@ -230,7 +247,12 @@ export class ModelClient {
 
   #price(call: ModelCall): ModelPrice {
     const price = priceOf(this.#options.prices, call.request.model)
-    if (!price) throw new ModelCallError(`${call.subject} ${call.purpose}: no price for model ${call.request.model} in the price table`, call.subject, 0)
+    if (!price)
+      throw new ModelCallError(
+        `${call.subject} ${call.purpose}: no price for model ${call.request.model} in the price table`,
+        call.subject,
+        0,
+      )
     return price
   }
 
@@ -292,7 +314,9 @@ export class ModelClient {
   #notSent(call: ModelCall): ModelCallError {
     const failure = this.#failure!
     const why = failure instanceof RunStoppedError ? 'the run was stopped' : 'the run already failed'
-    return new ModelCallError(`${call.subject}: ${call.purpose} not sent: ${why} (${failure.message})`, call.subject, 0, { cause: failure })
+    return new ModelCallError(`${call.subject}: ${call.purpose} not sent: ${why} (${failure.message})`, call.subject, 0, {
+      cause: failure,
+    })
   }
 
   #progress(line: string): void {
@@ -312,16 +336,42 @@ export class ModelClient {
           `replay: no recorded response for ${call.subject} ${call.purpose} (${call.request.model}): ${recording!.explainMiss(call.subject, call.purpose, parts)}; ${this.#options.howToRecord ?? 're-record it'}`,
         )
       }
-      return { response: recorded.response, source: 'recording', latencyMs: null, retries: 0, usd: 0, scripted: recorded.scripted, batch: false }
+      return {
+        response: recorded.response,
+        source: 'recording',
+        latencyMs: null,
+        retries: 0,
+        usd: 0,
+        scripted: recorded.scripted,
+        batch: false,
+      }
     }
     const cached = cache && cacheMode === 'on' ? cache.get(key) : null
     if (cached) {
       recorder?.put({ ...cached, subject: call.subject, purpose: call.purpose, role: call.role })
-      return { response: cached.response, source: 'cache', latencyMs: null, retries: 0, usd: 0, scripted: cached.scripted, batch: false }
+      return {
+        response: cached.response,
+        source: 'cache',
+        latencyMs: null,
+        retries: 0,
+        usd: 0,
+        scripted: cached.scripted,
+        batch: false,
+      }
     }
     const sent = this.isBatched(call.role) ? await this.#viaBatch(call, key) : await this.#viaApi(call)
     const { response, latencyMs, retries, scripted, batch } = sent
-    const exchange: StoredExchange = { key, subject: call.subject, purpose: call.purpose, role: call.role, parts, response, latencyMs: Math.round(latencyMs), retries, scripted }
+    const exchange: StoredExchange = {
+      key,
+      subject: call.subject,
+      purpose: call.purpose,
+      role: call.role,
+      parts,
+      response,
+      latencyMs: Math.round(latencyMs),
+      retries,
+      scripted,
+    }
     // Written the moment it arrives: a run killed later has already paid for this one.
     if (cache && cacheMode !== 'off') cache.put(exchange, call.request)
     recorder?.put(exchange)
@@ -369,13 +419,19 @@ export class ModelClient {
     const what = result.type === 'errored' ? `errored (${result.errorType}: ${result.message})` : result.type
     if (result.type === 'canceled') {
       log.failed += 1
-      this.#progress(`${call.subject} ${call.purpose}: batch ${log.id} item canceled; not sent again (someone canceled the batch)`)
+      this.#progress(
+        `${call.subject} ${call.purpose}: batch ${log.id} item canceled; not sent again (someone canceled the batch)`,
+      )
       throw new BatchItemError(`batch ${log.id} item canceled; not sent again as a normal call, since someone canceled the batch`)
     }
     if (result.type === 'errored' && !RESENDABLE_BATCH_ERRORS.has(result.errorType)) {
       log.failed += 1
-      this.#progress(`${call.subject} ${call.purpose}: batch ${log.id} item ${what}; not sent again (the same request would be refused again)`)
-      throw new BatchItemError(this.#redact(`batch ${log.id} item ${what}; not sent again as a normal call, which would send the same request`))
+      this.#progress(
+        `${call.subject} ${call.purpose}: batch ${log.id} item ${what}; not sent again (the same request would be refused again)`,
+      )
+      throw new BatchItemError(
+        this.#redact(`batch ${log.id} item ${what}; not sent again as a normal call, which would send the same request`),
+      )
     }
     log.resent += 1
     this.#progress(`${call.subject} ${call.purpose}: batch ${log.id} item ${what}; sending it as a normal call (full price)`)
@@ -397,7 +453,9 @@ export class ModelClient {
         const attempts = attempt + 1
         const fail = (why: string) => {
           const final = new ModelCallError(
-            this.#redact(`${call.subject}: ${call.purpose} (${call.request.model}) failed ${why}: ${foldFailures(failures)}${hintFor(failure.status)}`),
+            this.#redact(
+              `${call.subject}: ${call.purpose} (${call.request.model}) failed ${why}: ${foldFailures(failures)}${hintFor(failure.status)}`,
+            ),
             call.subject,
             attempts,
           )
@@ -405,13 +463,19 @@ export class ModelClient {
           return final
         }
         // Stopped (now or during the wait below): a retry is a new request, so it is not sent.
-        const stopped = () => (this.#stopped ? fail(`after ${attempts} attempt${attempts === 1 ? '' : 's'} (not retried: ${this.#stopped.message})`) : null)
+        const stopped = () =>
+          this.#stopped
+            ? fail(`after ${attempts} attempt${attempts === 1 ? '' : 's'} (not retried: ${this.#stopped.message})`)
+            : null
         const stoppedNow = stopped()
         if (stoppedNow) throw stoppedNow
         if (!failure.retryable) throw fail(`after ${attempts} attempt${attempts === 1 ? '' : 's'} (not retryable)`)
         if (attempt >= retry.maxRetries) throw fail(`after ${attempts} attempts (EVAL_MAX_RETRIES=${retry.maxRetries})`)
         const delay = retryDelay(attempt, retry, failure.retryAfterMs, this.#random)
-        if (delay === null) throw fail(`after ${attempts} attempts: the server asked to wait ${Math.round(failure.retryAfterMs ?? 0)} ms, longer than EVAL_RETRY_MAX_MS=${retry.maxDelayMs}`)
+        if (delay === null)
+          throw fail(
+            `after ${attempts} attempts: the server asked to wait ${Math.round(failure.retryAfterMs ?? 0)} ms, longer than EVAL_RETRY_MAX_MS=${retry.maxDelayMs}`,
+          )
         await this.#sleep(delay)
         const stoppedWhileWaiting = stopped()
         if (stoppedWhileWaiting) throw stoppedWhileWaiting

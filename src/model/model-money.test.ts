@@ -4,7 +4,14 @@ import { toolRequest } from '../judge/structured-call.ts'
 import type { ModelCall } from './model-types.ts'
 import { cacheMinTokens, costUsd, DEFAULT_CACHE_MIN_TOKENS, loadPriceTable, priceOf, promptCacheSavingsUsd } from './prices.ts'
 import { PromptCacheSimulator } from './prompt-cache.ts'
-import { cacheablePrefixTokens, rawRequestTokens, requestInputTokens, TOKEN_COUNT_MARGIN, TOOL_USE_SYSTEM_TOKENS, worstCaseUsd } from './request-cost.ts'
+import {
+  cacheablePrefixTokens,
+  rawRequestTokens,
+  requestInputTokens,
+  TOKEN_COUNT_MARGIN,
+  TOOL_USE_SYSTEM_TOKENS,
+  worstCaseUsd,
+} from './request-cost.ts'
 import { BudgetExceededError } from './spending-cap.ts'
 import { startMessagesServer, textReply, type MessagesServer } from '../local-server/messages-server.ts'
 import { scriptedReply } from '../local-server/scripted-responder.ts'
@@ -22,7 +29,11 @@ const haiku = priceOf(table, 'claude-haiku-4-5-20251001')!
 const MODEL = 'claude-haiku-4-5-20251001'
 
 /** A judge-shaped call: the faithfulness prompt's system (with its cache_control breakpoint) and tool, forced. */
-function judgeCall(subject: string, user = `<question>\nHow long are traces kept?\n</question>\n\n${subject}`, maxTokens = 256): ModelCall {
+function judgeCall(
+  subject: string,
+  user = `<question>\nHow long are traces kept?\n</question>\n\n${subject}`,
+  maxTokens = 256,
+): ModelCall {
   return {
     role: 'judge',
     subject,
@@ -55,13 +66,15 @@ describe('prices', () => {
     expect(promptCacheSavingsUsd(haiku, { ...usage, cacheReadTokens: 0 })).toBeLessThan(0)
   })
 
-  it('knows each model\'s minimum cacheable prefix (4,096 for Haiku 4.5, 1,024 by default)', () => {
+  it("knows each model's minimum cacheable prefix (4,096 for Haiku 4.5, 1,024 by default)", () => {
     expect(cacheMinTokens(table, MODEL)).toBe(4096)
     expect(cacheMinTokens(table, 'claude-sonnet-5')).toBe(1024)
-    expect(cacheMinTokens({ ...table, models: { x: { input: 1, output: 1, cacheRead: 1, cacheWrite: 1 } } }, 'x')).toBe(DEFAULT_CACHE_MIN_TOKENS)
+    expect(cacheMinTokens({ ...table, models: { x: { input: 1, output: 1, cacheRead: 1, cacheWrite: 1 } } }, 'x')).toBe(
+      DEFAULT_CACHE_MIN_TOKENS,
+    )
   })
 
-  it('a request\'s input counts its text and the tool-use system prompt; its worst case covers the margin, the cache-write price and max_tokens', () => {
+  it("a request's input counts its text and the tool-use system prompt; its worst case covers the margin, the cache-write price and max_tokens", () => {
     const call = judgeCall('q-1', 'x', 500)
     const raw = rawRequestTokens(call.request)
     expect(requestInputTokens(call.request)).toBe(raw + TOOL_USE_SYSTEM_TOKENS)
@@ -69,7 +82,10 @@ describe('prices', () => {
     expect(prefix).toBeGreaterThan(600)
     expect(prefix).toBeLessThan(raw)
     const input = raw + TOOL_USE_SYSTEM_TOKENS
-    expect(worstCaseUsd(haiku, call.request)).toBeCloseTo(((prefix * 1.25 + (input - prefix) * 1) * TOKEN_COUNT_MARGIN + 500 * 5) / 1e6, 12)
+    expect(worstCaseUsd(haiku, call.request)).toBeCloseTo(
+      ((prefix * 1.25 + (input - prefix) * 1) * TOKEN_COUNT_MARGIN + 500 * 5) / 1e6,
+      12,
+    )
     expect(worstCaseUsd(haiku, call.request, 0.5)).toBeCloseTo(worstCaseUsd(haiku, call.request) / 2, 12)
   })
 })
@@ -80,10 +96,25 @@ describe('prompt caching', () => {
     const total = rawRequestTokens(request)
     const prefix = cacheablePrefixTokens(request)
     const cache = new PromptCacheSimulator((model) => (model === MODEL ? 100 : 1_000_000))
-    expect(cache.split(request, total)).toEqual({ input: total - prefix, cacheRead: 0, cacheWrite: prefix, prefixTokens: prefix, belowMinimum: false })
+    expect(cache.split(request, total)).toEqual({
+      input: total - prefix,
+      cacheRead: 0,
+      cacheWrite: prefix,
+      prefixTokens: prefix,
+      belowMinimum: false,
+    })
     expect(cache.split(judgeCall('q-2').request, total)).toMatchObject({ cacheRead: prefix, cacheWrite: 0 })
-    expect(cache.split({ ...request, model: 'claude-sonnet-5' }, total)).toMatchObject({ input: total, cacheRead: 0, cacheWrite: 0, belowMinimum: true })
-    expect(cache.split({ ...request, system: 'no breakpoint' }, total)).toMatchObject({ input: total, prefixTokens: 0, belowMinimum: false })
+    expect(cache.split({ ...request, model: 'claude-sonnet-5' }, total)).toMatchObject({
+      input: total,
+      cacheRead: 0,
+      cacheWrite: 0,
+      belowMinimum: true,
+    })
+    expect(cache.split({ ...request, system: 'no breakpoint' }, total)).toMatchObject({
+      input: total,
+      prefixTokens: 0,
+      belowMinimum: false,
+    })
   })
 
   it('the local server bills cache writes and reads, and the ledger prices them and the saving', async () => {
@@ -125,7 +156,9 @@ describe('EVAL_MAX_USD', () => {
         `Spent: $${(3 * each).toFixed(4)} on 3 API call(s). Every response paid for is in the cache (${cacheDir}): a rerun resumes from it and pays only for the rest; or raise EVAL_MAX_USD.`,
     )
     // Nothing more is sent once the cap has stopped the run.
-    await expect(client.call(judgeCall('q-5'))).rejects.toThrow(/^q-5: judge:faithfulness not sent: the run already failed \(EVAL_MAX_USD=/)
+    await expect(client.call(judgeCall('q-5'))).rejects.toThrow(
+      /^q-5: judge:faithfulness not sent: the run already failed \(EVAL_MAX_USD=/,
+    )
     expect(server.requests).toHaveLength(3)
 
     // A rerun resumes from the cache: the three paid calls are free, only the rest is sent.

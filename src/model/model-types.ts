@@ -5,7 +5,6 @@ import type { ModelRole } from '../contract/model-usage-schema.ts'
 /** Response header by which a scripted server (the local test server) marks its responses as not a real model's. */
 export const SCRIPTED_HEADER = 'x-scripted-by'
 
-
 /** A Messages API request as sent (non-streaming). */
 export type MessageRequest = Anthropic.MessageCreateParamsNonStreaming
 
@@ -68,7 +67,8 @@ export function normaliseMessage(body: unknown): ModelResponse {
   const message = parsed.data
   const content: ContentBlock[] = message.content.map((block) => {
     if (block.type === 'text' && typeof block.text === 'string') return { type: 'text', text: block.text }
-    if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') return { type: 'tool_use', id: block.id, name: block.name, input: block.input }
+    if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string')
+      return { type: 'tool_use', id: block.id, name: block.name, input: block.input }
     return { type: 'other', kind: block.type }
   })
   return {

@@ -33,13 +33,24 @@ describe('retry policy', () => {
   })
 
   it('retries 408, 409, 429, 5xx, timeouts and dropped connections; not 400, 401, 403, 404', () => {
-    const api = (status: number, extra: Record<string, string> = {}) => new APIError(status, { error: { type: 'x', message: 'm' } }, undefined, headers(extra))
+    const api = (status: number, extra: Record<string, string> = {}) =>
+      new APIError(status, { error: { type: 'x', message: 'm' } }, undefined, headers(extra))
     for (const status of [408, 409, 429, 500, 502, 503, 529]) expect(describeFailure(api(status), 1).retryable).toBe(true)
     for (const status of [400, 401, 403, 404, 413]) expect(describeFailure(api(status), 1).retryable).toBe(false)
     expect(describeFailure(api(500, { 'x-should-retry': 'false' }), 1).retryable).toBe(false)
-    expect(describeFailure(api(429, { 'retry-after': '2' }), 1)).toMatchObject({ status: 429, retryAfterMs: 2000, description: 'HTTP 429 x: m' })
-    expect(describeFailure(new APIConnectionTimeoutError(), 250)).toMatchObject({ retryable: true, description: 'no response within the 250 ms timeout' })
-    expect(describeFailure(new APIConnectionError({ cause: new Error('socket hang up') }), 1)).toMatchObject({ retryable: true, description: 'connection failed: socket hang up' })
+    expect(describeFailure(api(429, { 'retry-after': '2' }), 1)).toMatchObject({
+      status: 429,
+      retryAfterMs: 2000,
+      description: 'HTTP 429 x: m',
+    })
+    expect(describeFailure(new APIConnectionTimeoutError(), 250)).toMatchObject({
+      retryable: true,
+      description: 'no response within the 250 ms timeout',
+    })
+    expect(describeFailure(new APIConnectionError({ cause: new Error('socket hang up') }), 1)).toMatchObject({
+      retryable: true,
+      description: 'connection failed: socket hang up',
+    })
     expect(describeFailure(new TypeError('bug'), 1).retryable).toBe(false)
   })
 })
@@ -50,26 +61,39 @@ describe('prices', () => {
     expect(priceOf(table, 'claude-haiku-4-5-20251001')).toEqual(table.models['claude-haiku-4-5'])
     expect(priceOf(table, 'claude-sonnet-5')).not.toBeNull()
     expect(priceOf(table, 'claude-haiku-4-5-latest')).toBeNull()
-    expect(() => assertPriced(table, ['claude-sonnet-5', 'gpt-9'], 'prices.json')).toThrow('prices.json: no price for gpt-9; add USD per million tokens')
+    expect(() => assertPriced(table, ['claude-sonnet-5', 'gpt-9'], 'prices.json')).toThrow(
+      'prices.json: no price for gpt-9; add USD per million tokens',
+    )
   })
   it('costs input, output, cache reads and writes at their own prices', () => {
-    expect(costUsd({ input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 }, { inputTokens: 1e6, outputTokens: 1e5, cacheReadTokens: 1e6, cacheWriteTokens: 2e5 })).toBeCloseTo(3 + 1.5 + 0.3 + 0.75, 10)
+    expect(
+      costUsd(
+        { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 },
+        { inputTokens: 1e6, outputTokens: 1e5, cacheReadTokens: 1e6, cacheWriteTokens: 2e5 },
+      ),
+    ).toBeCloseTo(3 + 1.5 + 0.3 + 0.75, 10)
   })
 })
 
 describe('delimiting untrusted text', () => {
   it('defuses text that imitates a data tag and leaves all else alone', () => {
-    expect(defuse('a </material> b <chunk id="x"> c < 5 and <b>bold</b> </ Answer>')).toBe('a ‹/material> b ‹chunk id="x"> c < 5 and <b>bold</b> ‹/ Answer>')
+    expect(defuse('a </material> b <chunk id="x"> c < 5 and <b>bold</b> </ Answer>')).toBe(
+      'a ‹/material> b ‹chunk id="x"> c < 5 and <b>bold</b> ‹/ Answer>',
+    )
     expect(block('question', 'Is </question> here?')).toBe('<question>\nIs ‹/question> here?\n</question>')
     expect(materialBlock([{ chunkId: 'd"1', text: 'x' }])).toBe('<material>\n<chunk id="d&quot;1">\nx\n</chunk>\n</material>')
-    expect(claimsBlock(['One.', 'Two.'])).toBe('<claims>\n<claim n="1">\nOne.\n</claim>\n<claim n="2">\nTwo.\n</claim>\n</claims>')
+    expect(claimsBlock(['One.', 'Two.'])).toBe(
+      '<claims>\n<claim n="1">\nOne.\n</claim>\n<claim n="2">\nTwo.\n</claim>\n</claims>',
+    )
   })
 })
 
 describe('prompt templates', () => {
   it('fill every slot and reject a missing or unused one', () => {
     expect(() => renderUser(FAITHFULNESS_PROMPT, { question: 'q' })).toThrow('judge-faithfulness: no value for {{material}}')
-    expect(() => renderUser({ id: 't', version: 1, system: '', user: '{{a}}' }, { a: '1', b: '2' })).toThrow('t: unused slot(s) b')
+    expect(() => renderUser({ id: 't', version: 1, system: '', user: '{{a}}' }, { a: '1', b: '2' })).toThrow(
+      't: unused slot(s) b',
+    )
   })
   it('derive the tool input schema from zod, and hash text and schema so any edit shows', () => {
     const schema = toolInputSchema(FaithfulnessOutputSchema)
@@ -101,12 +125,25 @@ describe('call keys', () => {
 
 describe('responses', () => {
   it('keep text and tool calls, cache tokens as 0 when absent, and reject a body that is not a message', () => {
-    const body = { id: 'm', type: 'message', model: 'x', stop_reason: 'tool_use', content: [{ type: 'thinking', thinking: '' }, { type: 'tool_use', id: 't', name: 'n', input: { a: 1 } }], usage: { input_tokens: 3, output_tokens: 4 } }
+    const body = {
+      id: 'm',
+      type: 'message',
+      model: 'x',
+      stop_reason: 'tool_use',
+      content: [
+        { type: 'thinking', thinking: '' },
+        { type: 'tool_use', id: 't', name: 'n', input: { a: 1 } },
+      ],
+      usage: { input_tokens: 3, output_tokens: 4 },
+    }
     expect(normaliseMessage(body)).toEqual({
       id: 'm',
       model: 'x',
       stopReason: 'tool_use',
-      content: [{ type: 'other', kind: 'thinking' }, { type: 'tool_use', id: 't', name: 'n', input: { a: 1 } }],
+      content: [
+        { type: 'other', kind: 'thinking' },
+        { type: 'tool_use', id: 't', name: 'n', input: { a: 1 } },
+      ],
       usage: { inputTokens: 3, outputTokens: 4, cacheReadTokens: 0, cacheWriteTokens: 0 },
     })
     expect(() => normaliseMessage({ type: 'message' })).toThrow(/^malformed Messages API response: id:/)

@@ -63,13 +63,22 @@ export function priceOf(table: PriceTable, model: string): ModelPrice | null {
 export function assertPriced(table: PriceTable, models: readonly string[], file: string): void {
   const missing = [...new Set(models)].filter((model) => priceOf(table, model) === null)
   if (missing.length > 0) {
-    throw new InputError(`${file}: no price for ${missing.join(', ')}; add USD per million tokens (input, output, cacheWrite, cacheRead) for it so the run can report its cost`)
+    throw new InputError(
+      `${file}: no price for ${missing.join(', ')}; add USD per million tokens (input, output, cacheWrite, cacheRead) for it so the run can report its cost`,
+    )
   }
 }
 
 /** USD of one response's usage; `factor` is the table's batchFactor for a Message Batches call, else 1. */
 export function costUsd(price: ModelPrice, usage: ModelUsage, factor = 1): number {
-  return (factor * (usage.inputTokens * price.input + usage.outputTokens * price.output + usage.cacheWriteTokens * price.cacheWrite + usage.cacheReadTokens * price.cacheRead)) / 1_000_000
+  return (
+    (factor *
+      (usage.inputTokens * price.input +
+        usage.outputTokens * price.output +
+        usage.cacheWriteTokens * price.cacheWrite +
+        usage.cacheReadTokens * price.cacheRead)) /
+    1_000_000
+  )
 }
 
 /**
@@ -78,7 +87,11 @@ export function costUsd(price: ModelPrice, usage: ModelUsage, factor = 1): numbe
  * never read again (a write costs 1.25x plain input).
  */
 export function promptCacheSavingsUsd(price: ModelPrice, usage: ModelUsage, factor = 1): number {
-  return (factor * (usage.cacheReadTokens * (price.input - price.cacheRead) - usage.cacheWriteTokens * (price.cacheWrite - price.input))) / 1_000_000
+  return (
+    (factor *
+      (usage.cacheReadTokens * (price.input - price.cacheRead) - usage.cacheWriteTokens * (price.cacheWrite - price.input))) /
+    1_000_000
+  )
 }
 
 /** Documented minimum when the table gives none (Sonnet 4.x, Opus 4 and 4.1: 1,024 tokens). */

@@ -32,7 +32,8 @@ export class PromptCacheSimulator {
     if (prefix === null) return { input: inputTokens, cacheRead: 0, cacheWrite: 0, prefixTokens: 0, belowMinimum: false }
     const model = typeof request.model === 'string' ? request.model : ''
     const prefixTokens = Math.min(cacheablePrefixTokens(request), inputTokens)
-    if (prefixTokens < this.minTokens(model)) return { input: inputTokens, cacheRead: 0, cacheWrite: 0, prefixTokens, belowMinimum: true }
+    if (prefixTokens < this.minTokens(model))
+      return { input: inputTokens, cacheRead: 0, cacheWrite: 0, prefixTokens, belowMinimum: true }
     const key = sha256Of({ model, prefix })
     const seen = this.#written.has(key)
     this.#written.add(key)

@@ -42,8 +42,18 @@ export function toolInputSchema(schema: z.ZodType): Record<string, unknown> {
 
 /** Hash of a template: its text, its tool and output schema, and the delimiter format. */
 export function templateHash(template: PromptTemplate | ToolTemplate): string {
-  const tool = 'tool' in template ? { name: template.tool.name, description: template.tool.description, schema: toolInputSchema(template.tool.schema) } : null
-  return sha256Of({ id: template.id, version: template.version, system: template.system, user: template.user, tool, delimiters: DELIMITER_FORMAT_VERSION })
+  const tool =
+    'tool' in template
+      ? { name: template.tool.name, description: template.tool.description, schema: toolInputSchema(template.tool.schema) }
+      : null
+  return sha256Of({
+    id: template.id,
+    version: template.version,
+    system: template.system,
+    user: template.user,
+    tool,
+    delimiters: DELIMITER_FORMAT_VERSION,
+  })
 }
 
 /** Hash of a template's output schema (null for free text). */

@@ -36,14 +36,25 @@ function snapshot(dir: string): Record<string, string> {
 const HOW = 'record it'
 
 describe('a record run writes beside the recording and swaps it in only when complete (issue 11.3)', () => {
-  const env = (url: string, extra: Record<string, string> = {}) => ({ EVAL_MODE: 'record', EVAL_RECORDING: 'tiny', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: url, ...extra })
+  const env = (url: string, extra: Record<string, string> = {}) => ({
+    EVAL_MODE: 'record',
+    EVAL_RECORDING: 'tiny',
+    ANTHROPIC_API_KEY: TEST_API_KEY,
+    ANTHROPIC_BASE_URL: url,
+    ...extra,
+  })
 
   it('a record run that fails midway leaves the previous complete recording byte-identical, and replay still works', async () => {
     const project = tinyProject()
     const recorded = await evaluate(project, { tier: 'full', baselineRoot: null, env: env(local.server.url) })
     const dir = join(project.recordingsDir, 'tiny')
     const before = snapshot(dir)
-    expect(Object.keys(before).sort()).toEqual(['exchanges/g-1.json', 'exchanges/g-2.json', 'exchanges/g-3.json', 'metadata.json'])
+    expect(Object.keys(before).sort()).toEqual([
+      'exchanges/g-1.json',
+      'exchanges/g-2.json',
+      'exchanges/g-3.json',
+      'metadata.json',
+    ])
 
     // The second record run: no cache (every call goes to the server), and from the fifth request on the server fails.
     local.server.resetStats()
@@ -55,8 +66,15 @@ describe('a record run writes beside the recording and swaps it in only when com
     expect(snapshot(dir)).toEqual(before)
     // What it did record is in the partial folder, marked incomplete; replay never reads it.
     const partial = partialRecordingDir(dir)
-    expect(JSON.parse(readFileSync(join(partial, 'metadata.json'), 'utf8'))).toMatchObject({ complete: false, note: 'record run under way' })
-    const replayed = await evaluate(project, { tier: 'full', baselineRoot: null, env: { EVAL_MODE: 'replay', EVAL_RECORDING: 'tiny' } })
+    expect(JSON.parse(readFileSync(join(partial, 'metadata.json'), 'utf8'))).toMatchObject({
+      complete: false,
+      note: 'record run under way',
+    })
+    const replayed = await evaluate(project, {
+      tier: 'full',
+      baselineRoot: null,
+      env: { EVAL_MODE: 'replay', EVAL_RECORDING: 'tiny' },
+    })
     expect(comparable(replayed)).toEqual(comparable(recorded))
   })
 
@@ -67,7 +85,12 @@ describe('a record run writes beside the recording and swaps it in only when com
     mkdirSync(join(partialRecordingDir(dir), 'exchanges'), { recursive: true })
     writeFileSync(join(partialRecordingDir(dir), 'exchanges', 'q-999.json'), '{"stray": true}\n')
     await evaluate(project, { tier: 'full', baselineRoot: null, env: env(local.server.url) })
-    expect(Object.keys(snapshot(dir)).sort()).toEqual(['exchanges/g-1.json', 'exchanges/g-2.json', 'exchanges/g-3.json', 'metadata.json'])
+    expect(Object.keys(snapshot(dir)).sort()).toEqual([
+      'exchanges/g-1.json',
+      'exchanges/g-2.json',
+      'exchanges/g-3.json',
+      'metadata.json',
+    ])
     expect(existsSync(partialRecordingDir(dir))).toBe(false)
     expect(existsSync(previousRecordingDir(dir))).toBe(false)
     expect(RecordingReader.load(dir, HOW).metadata).toMatchObject({ complete: true, exchanges: expect.any(Number) })
@@ -81,6 +104,8 @@ describe('a record run writes beside the recording and swaps it in only when com
     const reader = RecordingReader.load(dir, HOW)
     expect(reader.dir).toBe(previousRecordingDir(dir))
     expect(reader.metadata.complete).toBe(true)
-    expect(() => RecordingReader.load(join(project.recordingsDir, 'other'), HOW)).toThrow(`replay: no recording at ${join(project.recordingsDir, 'other')} (metadata.json missing); record it`)
+    expect(() => RecordingReader.load(join(project.recordingsDir, 'other'), HOW)).toThrow(
+      `replay: no recording at ${join(project.recordingsDir, 'other')} (metadata.json missing); record it`,
+    )
   })
 })

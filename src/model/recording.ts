@@ -35,7 +35,9 @@ export const RecordingMetadataSchema = z
   .strict()
 export type RecordingMetadata = z.infer<typeof RecordingMetadataSchema>
 
-const ExchangeFileSchema = z.object({ schemaVersion: z.literal(1), subject: z.string(), exchanges: z.array(StoredExchangeSchema) }).strict()
+const ExchangeFileSchema = z
+  .object({ schemaVersion: z.literal(1), subject: z.string(), exchanges: z.array(StoredExchangeSchema) })
+  .strict()
 
 const METADATA = 'metadata.json'
 const EXCHANGES = 'exchanges'
@@ -46,7 +48,11 @@ function fileOf(subject: string): string {
 }
 
 function byOrder(a: StoredExchange, b: StoredExchange): number {
-  return a.purpose < b.purpose ? -1 : a.purpose > b.purpose ? 1 : a.parts.sample - b.parts.sample || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
+  return a.purpose < b.purpose
+    ? -1
+    : a.purpose > b.purpose
+      ? 1
+      : a.parts.sample - b.parts.sample || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
 }
 
 export function recordingDir(recordingsDir: string, name: string): string {
@@ -163,15 +169,26 @@ export class RecordingReader {
     const metadataFile = join(dir, METADATA)
     if (!existsSync(metadataFile)) throw new InputError(`replay: no recording at ${dir} (${METADATA} missing); ${howToRecord}`)
     const metadata = RecordingMetadataSchema.safeParse(readJson(metadataFile))
-    if (!metadata.success) throw new InputError(`replay: ${metadataFile}: field "${metadata.error.issues[0]!.path.join('.')}": ${metadata.error.issues[0]!.message}`)
-    if (!metadata.data.complete) throw new InputError(`replay: the recording at ${dir} is incomplete (its record run did not finish); ${howToRecord}`)
+    if (!metadata.success)
+      throw new InputError(
+        `replay: ${metadataFile}: field "${metadata.error.issues[0]!.path.join('.')}": ${metadata.error.issues[0]!.message}`,
+      )
+    if (!metadata.data.complete)
+      throw new InputError(`replay: the recording at ${dir} is incomplete (its record run did not finish); ${howToRecord}`)
     const exchangesDir = join(dir, EXCHANGES)
-    const files = existsSync(exchangesDir) ? readdirSync(exchangesDir).filter((f) => f.endsWith('.json')).sort() : []
+    const files = existsSync(exchangesDir)
+      ? readdirSync(exchangesDir)
+          .filter((f) => f.endsWith('.json'))
+          .sort()
+      : []
     const exchanges: StoredExchange[] = []
     for (const file of files) {
       const path = join(exchangesDir, file)
       const parsed = ExchangeFileSchema.safeParse(readJson(path))
-      if (!parsed.success) throw new InputError(`replay: ${path}: field "${parsed.error.issues[0]!.path.join('.')}": ${parsed.error.issues[0]!.message}`)
+      if (!parsed.success)
+        throw new InputError(
+          `replay: ${path}: field "${parsed.error.issues[0]!.path.join('.')}": ${parsed.error.issues[0]!.message}`,
+        )
       exchanges.push(...parsed.data.exchanges)
     }
     return new RecordingReader(dir, metadata.data, exchanges)

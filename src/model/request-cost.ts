@@ -42,7 +42,11 @@ export function requestInputTokens(request: RequestShape): number {
   return rawRequestTokens(request) + (hasTools(request) ? TOOL_USE_SYSTEM_TOKENS : 0)
 }
 
-const hasBreakpoint = (block: unknown) => typeof block === 'object' && block !== null && 'cache_control' in block && (block as { cache_control?: unknown }).cache_control != null
+const hasBreakpoint = (block: unknown) =>
+  typeof block === 'object' &&
+  block !== null &&
+  'cache_control' in block &&
+  (block as { cache_control?: unknown }).cache_control != null
 
 /**
  * The cacheable prefix of a request: tools, then the system blocks, through the last block marked with

@@ -19,7 +19,8 @@ export interface FailureInfo {
 
 /** Classifies an error thrown by the SDK transport. */
 export function describeFailure(error: unknown, timeoutMs: number): FailureInfo {
-  if (error instanceof APIConnectionTimeoutError) return { retryable: true, description: `no response within the ${timeoutMs} ms timeout`, status: null, retryAfterMs: null }
+  if (error instanceof APIConnectionTimeoutError)
+    return { retryable: true, description: `no response within the ${timeoutMs} ms timeout`, status: null, retryAfterMs: null }
   if (error instanceof APIConnectionError) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : ''
     return { retryable: true, description: `connection failed${cause}`, status: null, retryAfterMs: null }
@@ -28,9 +29,15 @@ export function describeFailure(error: unknown, timeoutMs: number): FailureInfo 
     const shouldRetry = error.headers?.get('x-should-retry')
     const retryable = shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : isRetryableStatus(error.status)
     const detail = [error.type, error.apiMessage].filter(Boolean).join(': ')
-    return { retryable, description: `HTTP ${error.status}${detail ? ` ${detail}` : ''}`, status: error.status, retryAfterMs: retryAfterMs(error.headers) }
+    return {
+      retryable,
+      description: `HTTP ${error.status}${detail ? ` ${detail}` : ''}`,
+      status: error.status,
+      retryAfterMs: retryAfterMs(error.headers),
+    }
   }
-  if (error instanceof MalformedResponseError) return { retryable: true, description: error.message, status: null, retryAfterMs: null }
+  if (error instanceof MalformedResponseError)
+    return { retryable: true, description: error.message, status: null, retryAfterMs: null }
   const message = error instanceof Error ? error.message : String(error)
   return { retryable: false, description: message, status: null, retryAfterMs: null }
 }

@@ -1,5 +1,11 @@
 import Anthropic, { APIConnectionError, APIError } from '@anthropic-ai/sdk'
-import { MalformedResponseError, normaliseMessage, SCRIPTED_HEADER, type MessageRequest, type ModelResponse } from './model-types.ts'
+import {
+  MalformedResponseError,
+  normaliseMessage,
+  SCRIPTED_HEADER,
+  type MessageRequest,
+  type ModelResponse,
+} from './model-types.ts'
 
 export const DEFAULT_BASE_URL = 'https://api.anthropic.com'
 

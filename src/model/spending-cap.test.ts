@@ -39,17 +39,31 @@ describe('a live run stopped by EVAL_MAX_USD (issue 11.1)', () => {
     // The reproduction of the issue: the repository's golden set against a server with latency, EVAL_MAX_USD=0.2;
     // before the fix 2 of 5 first runs and 7 of 8 resumed runs never settled (the process exited 0, silently).
     local.server.latencyMs = 40
-    const project = { ...(await loadProjectConfig()), cacheDir: temp.make('cap-cache-'), recordingsDir: temp.make('cap-recordings-') }
+    const project = {
+      ...(await loadProjectConfig()),
+      cacheDir: temp.make('cap-cache-'),
+      recordingsDir: temp.make('cap-recordings-'),
+    }
     const env = { EVAL_MODE: 'live', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: local.server.url, EVAL_MAX_USD: '0.2' }
     for (let run = 0; run < 3; run += 1) {
       let timer: NodeJS.Timeout | undefined
       // A run that never settles is what the issue saw: in a CLI the event loop emptied and the process exited 0.
-      const neverSettled = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('never settled within 30 s'), 30_000)))
-      const error: unknown = await Promise.race([evaluate(project, { tier: 'full', env }).then(() => 'resolved with a report', (e: unknown) => e), neverSettled])
+      const neverSettled = new Promise<string>(
+        (resolve) => (timer = setTimeout(() => resolve('never settled within 30 s'), 30_000)),
+      )
+      const error: unknown = await Promise.race([
+        evaluate(project, { tier: 'full', env }).then(
+          () => 'resolved with a report',
+          (e: unknown) => e,
+        ),
+        neverSettled,
+      ])
       clearTimeout(timer)
       expect(error, `run ${run + 1}`).toBeInstanceOf(BudgetExceededError)
       const message = (error as Error).message
-      expect(message).toMatch(/^EVAL_MAX_USD=\$0\.2000 reached: q-\d{3} \S+ \(claude-[a-z0-9-]+\) was not sent, because its worst case \(\$0\.\d{4}, the reply at max_tokens\) could take the run over the cap\. Spent: \$0\.1\d{3} on \d+ API call\(s\)\. /)
+      expect(message).toMatch(
+        /^EVAL_MAX_USD=\$0\.2000 reached: q-\d{3} \S+ \(claude-[a-z0-9-]+\) was not sent, because its worst case \(\$0\.\d{4}, the reply at max_tokens\) could take the run over the cap\. Spent: \$0\.1\d{3} on \d+ API call\(s\)\. /,
+      )
       // The spent amount named is what the server billed the run's calls, every in-flight call landed.
       const spent = Number(/Spent: \$(\d\.\d{4})/.exec(message)![1])
       expect(spent).toBeLessThanOrEqual(0.2)

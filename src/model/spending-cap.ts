@@ -87,7 +87,12 @@ export class SpendingCap {
   reserve(what: string, worstUsd: number): Reservation {
     const reserved = this.#reserved()
     if (this.maxUsd !== null && this.#spent + reserved + worstUsd > this.maxUsd) {
-      throw new BudgetExceededError({ what, worstUsd, maxUsd: this.maxUsd, resume: this.resume }, this.#spent, this.#paidCalls, reserved)
+      throw new BudgetExceededError(
+        { what, worstUsd, maxUsd: this.maxUsd, resume: this.resume },
+        this.#spent,
+        this.#paidCalls,
+        reserved,
+      )
     }
     const reservation = { usd: worstUsd, open: true }
     this.#inFlight.add(reservation)

@@ -16,7 +16,11 @@ async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 5))
 }
 
-const settled = <T>(promise: Promise<T>) => promise.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }))
+const settled = <T>(promise: Promise<T>) =>
+  promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  )
 
 describe('ModelClient.stopAndDrain', () => {
   it('sends nothing after the stop, and every response in flight lands in the cache before it resolves', async () => {
@@ -28,7 +32,10 @@ describe('ModelClient.stopAndDrain', () => {
     await until(() => local.server.inFlight === 2)
     await client.stopAndDrain('stopped by SIGTERM')
     // Two were in flight; the four queued behind the concurrency limit were never sent.
-    expect(local.server.requests.map((r) => (r.body.messages as { content: string }[])[0]!.content)).toEqual(['Question 1?', 'Question 2?'])
+    expect(local.server.requests.map((r) => (r.body.messages as { content: string }[])[0]!.content)).toEqual([
+      'Question 1?',
+      'Question 2?',
+    ])
     const outcomes = await Promise.all(results)
     const cache = new DiskCache(cacheDir)
     for (const [index, outcome] of outcomes.entries()) {
@@ -46,7 +53,9 @@ describe('ModelClient.stopAndDrain', () => {
       }
     }
     // A call made after the stop is refused too, and still nothing reaches the server.
-    await expect(client.call(textCall('q-007', 'Later?'))).rejects.toThrow('q-007: test not sent: the run was stopped (stopped by SIGTERM)')
+    await expect(client.call(textCall('q-007', 'Later?'))).rejects.toThrow(
+      'q-007: test not sent: the run was stopped (stopped by SIGTERM)',
+    )
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(local.server.requests).toHaveLength(2)
     // The cache answers what was paid for: a rerun sends nothing for these two.

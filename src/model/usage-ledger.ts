@@ -1,4 +1,11 @@
-import { MODEL_ROLES, ZERO_ROLE_USAGE, type CallLog, type ModelRole, type RoleUsage, type SavedUsage } from '../contract/model-usage-schema.ts'
+import {
+  MODEL_ROLES,
+  ZERO_ROLE_USAGE,
+  type CallLog,
+  type ModelRole,
+  type RoleUsage,
+  type SavedUsage,
+} from '../contract/model-usage-schema.ts'
 import type { ModelUsage, ResponseSource } from './model-types.ts'
 
 export interface CallRecord {
@@ -68,7 +75,12 @@ export class UsageLedger {
       usage.promptCacheSavedUsd += record.promptCacheSavedUsd
       usage.batchSavedUsd += record.batchSavedUsd
     }
-    return { ...usage, usd: roundUsd(usage.usd), promptCacheSavedUsd: roundUsd(usage.promptCacheSavedUsd), batchSavedUsd: roundUsd(usage.batchSavedUsd) }
+    return {
+      ...usage,
+      usd: roundUsd(usage.usd),
+      promptCacheSavedUsd: roundUsd(usage.promptCacheSavedUsd),
+      batchSavedUsd: roundUsd(usage.batchSavedUsd),
+    }
   }
 
   savedByCache(): SavedUsage {
@@ -130,7 +142,11 @@ export class UsageLedger {
       retries: sum('retries'),
       byRole,
       savedByCache: this.savedByCache(),
-      savedByPromptCache: { cacheReadTokens: sum('cacheReadTokens'), cacheWriteTokens: sum('cacheWriteTokens'), usd: roundUsd(sum('promptCacheSavedUsd')) },
+      savedByPromptCache: {
+        cacheReadTokens: sum('cacheReadTokens'),
+        cacheWriteTokens: sum('cacheWriteTokens'),
+        usd: roundUsd(sum('promptCacheSavedUsd')),
+      },
       savedByBatch: { calls: sum('batchCalls'), usd: roundUsd(sum('batchSavedUsd')) },
     }
   }

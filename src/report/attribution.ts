@@ -21,7 +21,9 @@ export interface AttributionRecord {
 export function attributionRecords(report: Report): AttributionRecord[] {
   const thresholds = questionThresholds(report)
   return report.questions.flatMap((q) => {
-    const failedChecks = questionChecks(q, thresholds).filter((c) => !c.passed).map((c) => c.name)
+    const failedChecks = questionChecks(q, thresholds)
+      .filter((c) => !c.passed)
+      .map((c) => c.name)
     if (failedChecks.length === 0) return []
     return [
       {

@@ -24,13 +24,22 @@ export type ContextRecord = z.infer<typeof ContextRecordSchema>
 export function contextRecords(report: Report): string | null {
   if (!report.questions.some((q) => q.context.some((entry) => entry.text !== undefined))) return null
   return report.questions
-    .map((q) => JSON.stringify({ id: q.id, context: q.context.map(({ chunkId, docId, text }) => ({ chunkId, docId, text: text ?? '' })) }) + '\n')
+    .map(
+      (q) =>
+        JSON.stringify({
+          id: q.id,
+          context: q.context.map(({ chunkId, docId, text }) => ({ chunkId, docId, text: text ?? '' })),
+        }) + '\n',
+    )
     .join('')
 }
 
 /** The report as latest.json holds it: every context entry without its text. */
 export function withoutContextTexts(report: Report): Report {
-  return { ...report, questions: report.questions.map((q) => ({ ...q, context: q.context.map(({ text: _, ...entry }) => entry) })) }
+  return {
+    ...report,
+    questions: report.questions.map((q) => ({ ...q, context: q.context.map(({ text: _, ...entry }) => entry) })),
+  }
 }
 
 /** Reads contexts.jsonl: each question's context by id; a bad line names the file, line and field. */

@@ -8,7 +8,8 @@ export function formatTable(rows: readonly (readonly string[])[], style: 'text' 
   // No rows (e.g. no answer was judged): nothing to align, nothing to print.
   if (rows.length === 0) return ''
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => (row[col] ?? '').length)))
-  const line = (row: readonly string[]) => row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!)))
+  const line = (row: readonly string[]) =>
+    row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!)))
   if (style === 'text') return rows.map((row) => line(row).join('  ').trimEnd()).join('\n')
   const rule = widths.map((w, col) => (col === 0 ? '-'.repeat(Math.max(3, w)) : '-'.repeat(Math.max(3, w - 1)) + ':'))
   return [rows[0]!, rule, ...rows.slice(1)].map((row) => `| ${line(row).join(' | ')} |`).join('\n')

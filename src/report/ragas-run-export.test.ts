@@ -24,8 +24,8 @@ async function rag(...argv: string[]): Promise<{ code: number; out: string; err:
   return { code, out, err }
 }
 
-describe('the report\'s RAGAS id-based metrics', () => {
-  it('score the context\'s document ids against the answer documents, per question (hand-worked)', () => {
+describe("the report's RAGAS id-based metrics", () => {
+  it("score the context's document ids against the answer documents, per question (hand-worked)", () => {
     const question = { id: 'q', type: 'multi' as const, question: 'q?', answerDocIds: ['a', 'b'] }
     const chunk = (docId: string, n: number) => ({ chunkId: `${docId}#${n}`, docId, score: 1, tokens: 10, text: `${docId} ${n}` })
     // Context docs a, a, c: distinct {a, c}. Recall: {a, b} ∩ {a, c} = 1 of 2 = 0.5. Precision: 1 of 2 distinct retrieved = 0.5.
@@ -51,7 +51,10 @@ describe('rag-eval export --format ragas', () => {
     const result = await rag('export', '--format', 'ragas', '--report', written.json, '--out', out)
     expect(result).toMatchObject({ code: 0, err: '' })
     const text = readFileSync(out, 'utf8')
-    const samples = text.trimEnd().split('\n').map((line) => RagasRecordSchema.parse(JSON.parse(line)))
+    const samples = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => RagasRecordSchema.parse(JSON.parse(line)))
     expect(samples).toHaveLength(120)
 
     // Back through the golden-set importer: the same ids, questions, gold answers and answer documents.
@@ -85,13 +88,25 @@ describe('rag-eval export --format ragas', () => {
     )
     expect(existsSync(join(dir, 'ragas.jsonl'))).toBe(false)
 
-    const notJson = await rag('export', '--format', 'ragas', '--report', json, '--contexts', join(dir, 'latest.md'), '--out', join(dir, 'ragas.jsonl'))
+    const notJson = await rag(
+      'export',
+      '--format',
+      'ragas',
+      '--report',
+      json,
+      '--contexts',
+      join(dir, 'latest.md'),
+      '--out',
+      join(dir, 'ragas.jsonl'),
+    )
     expect(notJson.code).toBe(2)
     expect(notJson.err).toContain(`${join(dir, 'latest.md')}:1:1: invalid JSON`)
 
     rmSync(contexts!)
     const missing = await rag('export', '--format', 'ragas', '--report', json, '--out', join(dir, 'ragas.jsonl'))
     expect(missing.code).toBe(2)
-    expect(missing.err).toContain(`${contexts}: not found; run the evaluation (it writes contexts.jsonl beside latest.json), or name the file with --contexts`)
+    expect(missing.err).toContain(
+      `${contexts}: not found; run the evaluation (it writes contexts.jsonl beside latest.json), or name the file with --contexts`,
+    )
   })
 })

@@ -14,14 +14,23 @@ import type { Report } from '../contract/report-schema.ts'
  * `contexts` is the report's contexts.jsonl: every question must be there with the same chunks as in
  * the report, else the two files are from different runs and the export refuses.
  */
-export function exportRunToRagas(report: Report, contexts: ReadonlyMap<string, ContextRecord['context']>, contextsFile: string): string {
+export function exportRunToRagas(
+  report: Report,
+  contexts: ReadonlyMap<string, ContextRecord['context']>,
+  contextsFile: string,
+): string {
   return report.questions
     .map((q) => {
       const context = contexts.get(q.id)
       const expected = q.context.map((entry) => entry.chunkId).join(', ')
-      if (context === undefined) throw new InputError(`${contextsFile}: no context for question ${q.id}; it is not from the run of the report: run the evaluation again (it writes both)`)
+      if (context === undefined)
+        throw new InputError(
+          `${contextsFile}: no context for question ${q.id}; it is not from the run of the report: run the evaluation again (it writes both)`,
+        )
       if (context.map((entry) => entry.chunkId).join(', ') !== expected) {
-        throw new InputError(`${contextsFile}: question ${q.id} has context [${context.map((e) => e.chunkId).join(', ')}], the report [${expected}]; it is not from the run of the report: run the evaluation again (it writes both)`)
+        throw new InputError(
+          `${contextsFile}: question ${q.id} has context [${context.map((e) => e.chunkId).join(', ')}], the report [${expected}]; it is not from the run of the report: run the evaluation again (it writes both)`,
+        )
       }
       const sample = {
         id: q.id,

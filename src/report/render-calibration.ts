@@ -9,7 +9,9 @@ export function renderCalibration(calibration: Calibration): string[] {
       ? `ADVISORY: the judge's metrics (faithfulness, answer relevancy, coverage) do not block the gate: ${calibration.reason}`
       : `the judge may block the gate: ${calibration.reason}`,
   ]
-  if (calibration.stale.length > 0) lines.push(`labels on answers that changed since (relabel with rag-eval label): ${calibration.stale.join(', ')}`)
-  for (const d of calibration.disagreements) lines.push(`  ${d.id}: human ${d.human}, judge ${d.judge}; disputed: ${d.disputed.map((s) => `"${s}"`).join(' ')}`)
+  if (calibration.stale.length > 0)
+    lines.push(`labels on answers that changed since (relabel with rag-eval label): ${calibration.stale.join(', ')}`)
+  for (const d of calibration.disagreements)
+    lines.push(`  ${d.id}: human ${d.human}, judge ${d.judge}; disputed: ${d.disputed.map((s) => `"${s}"`).join(' ')}`)
   return lines
 }

@@ -2,7 +2,6 @@ import { ACCEPT_BASELINE, HOW_TO_CREATE_BASELINE } from '../gate/baseline-locati
 import type { GateResult } from '../contract/gate-schema.ts'
 import { formatInterval, formatMetric, formatPValue, formatTable, formatDelta } from './format-table.ts'
 
-
 /**
  * Gated metrics against the baseline: metric, current, baseline, delta, the paired bootstrap interval of
  * the change, the paired test's p-value, status (under the gate's policy).
@@ -36,11 +35,22 @@ export function describeGatePolicy(gate: GateResult): string {
 export function renderRegressions(gate: GateResult, style: 'text' | 'markdown'): string {
   if (gate.baseline === null) return `gate: no baseline; ${HOW_TO_CREATE_BASELINE}`
   // A baseline that cannot be trusted fails the gate whatever the numbers say (gate.problems).
-  if (gate.problems.length > 0) return `gate: FAILED, the baseline at ${gate.baseline}/ cannot be trusted:\n${gate.problems.map((p) => `  - ${p}`).join('\n')}`
-  const none = { tolerance: `beyond the tolerance ${gate.tolerance}`, significant: `significant at alpha ${gate.alpha}`, both: `both beyond the tolerance ${gate.tolerance} and significant at alpha ${gate.alpha}` }[gate.policy]
+  if (gate.problems.length > 0)
+    return `gate: FAILED, the baseline at ${gate.baseline}/ cannot be trusted:\n${gate.problems.map((p) => `  - ${p}`).join('\n')}`
+  const none = {
+    tolerance: `beyond the tolerance ${gate.tolerance}`,
+    significant: `significant at alpha ${gate.alpha}`,
+    both: `both beyond the tolerance ${gate.tolerance} and significant at alpha ${gate.alpha}`,
+  }[gate.policy]
   if (gate.regressions.length === 0) return `gate: passed, no regression ${none} against ${gate.baseline}/`
-  const rows = [['regression', 'baseline', 'current', 'delta'], ...gate.regressions.map((r) => [r.name, r.baseline.toFixed(4), r.current.toFixed(4), formatDelta(r.delta)])]
-  const policy = gate.policy === 'tolerance' ? `tolerance ${gate.tolerance}` : `policy ${gate.policy}, tolerance ${gate.tolerance}, alpha ${gate.alpha}`
+  const rows = [
+    ['regression', 'baseline', 'current', 'delta'],
+    ...gate.regressions.map((r) => [r.name, r.baseline.toFixed(4), r.current.toFixed(4), formatDelta(r.delta)]),
+  ]
+  const policy =
+    gate.policy === 'tolerance'
+      ? `tolerance ${gate.tolerance}`
+      : `policy ${gate.policy}, tolerance ${gate.tolerance}, alpha ${gate.alpha}`
   return `gate: FAILED, ${gate.regressions.length} regression(s) against ${gate.baseline}/ (${policy})\n\n${formatTable(rows, style)}`
 }
 
@@ -48,14 +58,18 @@ export function renderRegressions(gate: GateResult, style: 'text' | 'markdown'):
 export function renderAdvisory(gate: GateResult): string[] {
   if (gate.advisoryReason === null) return []
   const lines = [`judge-derived metrics are advisory (reported, not blocking): ${gate.advisoryReason}`]
-  for (const r of gate.advisory) lines.push(`  advisory regression: ${r.name} ${r.baseline.toFixed(4)} -> ${r.current.toFixed(4)} (${formatDelta(r.delta)})`)
+  for (const r of gate.advisory)
+    lines.push(`  advisory regression: ${r.name} ${r.baseline.toFixed(4)} -> ${r.current.toFixed(4)} (${formatDelta(r.delta)})`)
   return lines
 }
 
 /** Lines for a stale baseline: what it was measured under that differs from this run. */
 export function renderStaleness(gate: GateResult): string[] {
   if (gate.stale.length === 0) return []
-  return [`baseline measured under other conditions (accept with ${ACCEPT_BASELINE} if intended):`, ...gate.stale.map((s) => `  - ${s}`)]
+  return [
+    `baseline measured under other conditions (accept with ${ACCEPT_BASELINE} if intended):`,
+    ...gate.stale.map((s) => `  - ${s}`),
+  ]
 }
 
 /** Question outcomes against the baseline worth a line: improvements and known misses. */
@@ -64,7 +78,10 @@ export function renderQuestionChanges(gate: GateResult): string[] {
   const lines: string[] = []
   const improved = ids('improved')
   const lost = gate.policy === 'tolerance' ? [] : ids('regressed')
-  if (lost.length > 0) lines.push(`lost since the baseline (not failed under gate policy ${gate.policy}: the metrics' paired tests decide): ${lost.join(', ')}`)
+  if (lost.length > 0)
+    lines.push(
+      `lost since the baseline (not failed under gate policy ${gate.policy}: the metrics' paired tests decide): ${lost.join(', ')}`,
+    )
   const known = ids('known-miss')
   const fresh = ids('new')
   if (improved.length > 0) lines.push(`improved (the baseline missed them; ${ACCEPT_BASELINE} accepts): ${improved.join(', ')}`)

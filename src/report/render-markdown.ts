@@ -3,7 +3,14 @@ import { describeRetrieval } from '../contract/retriever-options.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import { formatTable } from './format-table.ts'
 import { diagnosisRows, generationSummaryRows, retrievalSummaryRows, whereToLook } from './summary-table.ts'
-import { describeGatePolicy, gateMetricRows, renderAdvisory, renderQuestionChanges, renderRegressions, renderStaleness } from './render-gate.ts'
+import {
+  describeGatePolicy,
+  gateMetricRows,
+  renderAdvisory,
+  renderQuestionChanges,
+  renderRegressions,
+  renderStaleness,
+} from './render-gate.ts'
 import { renderDetectableDrop } from './render-terminal.ts'
 import { renderCalibration } from './render-calibration.ts'
 import { renderEstimate, renderModelRun, renderWarnings } from './render-model-run.ts'
@@ -14,7 +21,9 @@ function tokensOf(outcome: QuestionOutcome): string {
 }
 
 function failureSection(outcome: QuestionOutcome, failedChecks: string[]): string {
-  const expected = outcome.governingDocId ? `${outcome.answerDocIds.join(', ')} (governing: ${outcome.governingDocId})` : outcome.answerDocIds.join(', ')
+  const expected = outcome.governingDocId
+    ? `${outcome.answerDocIds.join(', ')} (governing: ${outcome.governingDocId})`
+    : outcome.answerDocIds.join(', ')
   const ranked = outcome.topRanked.map((r, i) => `${i + 1}. ${r.chunkId} (${r.score.toFixed(4)})`).join(' · ')
   return [
     `### ${outcome.id} [${outcome.type}] ${outcome.question}`,
@@ -40,7 +49,9 @@ function failureSection(outcome: QuestionOutcome, failedChecks: string[]): strin
 export function renderMarkdown(report: Report): string {
   const { config, summary, corpus } = report
   const failures = report.questions.flatMap((q) => {
-    const failed = questionChecks(q, questionThresholds(report)).filter((c) => !c.passed).map((c) => c.name)
+    const failed = questionChecks(q, questionThresholds(report))
+      .filter((c) => !c.passed)
+      .map((c) => c.name)
     return failed.length > 0 ? [{ q, failed }] : []
   })
   const notComputed = Object.entries(summary.notComputed).map(([name, reason]) => `- ${name}: ${reason}`)
@@ -50,8 +61,17 @@ export function renderMarkdown(report: Report): string {
     `Mode ${config.mode} · ${corpus.documents ?? 'n/a'} documents, ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · context budget ${config.budgetTokens} tokens · chunks ${config.chunkTokens}/${config.chunkOverlap} overlap${config.system.startsWith('builtin-') ? ` · ${describeRetrieval(config.retrieval)}` : ''} · tokenizer ${config.tokenizer}`,
     '',
     ...renderWarnings(report).map((line) => `> ${line}\n`),
-    ...(config.mode === 'offline' ? [] : ['## Model calls and cost', '', ...renderModelRun(report).map((line) => (line.startsWith('  ') ? `  - ${line.trimStart()}` : `- ${line}`)), '']),
-    ...(report.run.estimate ? ['The estimate made before the first model call:', '', '```text', ...renderEstimate(report.run.estimate), '```', ''] : []),
+    ...(config.mode === 'offline'
+      ? []
+      : [
+          '## Model calls and cost',
+          '',
+          ...renderModelRun(report).map((line) => (line.startsWith('  ') ? `  - ${line.trimStart()}` : `- ${line}`)),
+          '',
+        ]),
+    ...(report.run.estimate
+      ? ['The estimate made before the first model call:', '', '```text', ...renderEstimate(report.run.estimate), '```', '']
+      : []),
     '## Retrieval',
     '',
     formatTable(retrievalSummaryRows(summary, config.k), 'markdown'),
@@ -84,7 +104,9 @@ export function renderMarkdown(report: Report): string {
     ...(report.gate === null
       ? ['Not compared with a baseline in this run.']
       : [
-          ...(report.gate.baseline !== null ? [formatTable(gateMetricRows(report.gate), 'markdown'), '', describeGatePolicy(report.gate), ''] : []),
+          ...(report.gate.baseline !== null
+            ? [formatTable(gateMetricRows(report.gate), 'markdown'), '', describeGatePolicy(report.gate), '']
+            : []),
           ...renderStaleness(report.gate),
           ...renderQuestionChanges(report.gate).map((line) => `- ${line}`),
           ...renderAdvisory(report.gate),
@@ -98,7 +120,9 @@ export function renderMarkdown(report: Report): string {
     '',
     `## Failing questions (${failures.length})`,
     '',
-    failures.length > 0 ? failures.map(({ q, failed }) => failureSection(q, failed)).join('\n\n') : 'Every question passed its checks.',
+    failures.length > 0
+      ? failures.map(({ q, failed }) => failureSection(q, failed)).join('\n\n')
+      : 'Every question passed its checks.',
     '',
   ].join('\n')
 }

@@ -3,7 +3,8 @@ import type { Report } from '../contract/report-schema.ts'
 
 const integer = (n: number) => n.toLocaleString('en-US')
 const usd = (n: number) => `$${n < 1 ? n.toFixed(4) : n.toFixed(2)}`
-const ms = (stage: { p50: number; p95: number } | null) => (stage === null ? 'n/a' : `p50 ${Math.round(stage.p50)} ms, p95 ${Math.round(stage.p95)} ms`)
+const ms = (stage: { p50: number; p95: number } | null) =>
+  stage === null ? 'n/a' : `p50 ${Math.round(stage.p50)} ms, p95 ${Math.round(stage.p95)} ms`
 
 /** The report's warnings, one line each (the same model generating and judging, cut-off answers, a scripted recording). */
 export function renderWarnings(report: Report): string[] {
@@ -28,8 +29,11 @@ export function renderEstimate(estimate: RunEstimate): string[] {
 function promptCachingLine(usage: Report['run']['usage']): string {
   const { cacheReadTokens, cacheWriteTokens, usd: saved } = usage.savedByPromptCache
   const tokens = `  prompt caching: ${integer(cacheReadTokens)} token(s) read from the cache, ${integer(cacheWriteTokens)} written`
-  if (cacheReadTokens + cacheWriteTokens === 0) return `${tokens}${usage.calls > 0 ? ' (no cacheable prefix reached its model\'s minimum length)' : ''}`
-  return saved >= 0 ? `${tokens}: saved ${usd(saved)}` : `${tokens}: cost ${usd(-saved)} more than it saved (prefixes written, never read again)`
+  if (cacheReadTokens + cacheWriteTokens === 0)
+    return `${tokens}${usage.calls > 0 ? " (no cacheable prefix reached its model's minimum length)" : ''}`
+  return saved >= 0
+    ? `${tokens}: saved ${usd(saved)}`
+    : `${tokens}: cost ${usd(-saved)} more than it saved (prefixes written, never read again)`
 }
 
 function roleCost(name: string, model: string, r: RoleUsage): string {
@@ -53,16 +57,27 @@ export function renderModelRun(report: Report): string[] {
     roleCost('judge', report.config.judgeModel, usage.byRole.judge),
     `  cache hits: ${integer(usage.cacheHits)} response(s) ${replay ? 'replayed from the recording' : 'from the response cache'}, not paid for${usage.savedByCache.usd > 0 ? `: they would have cost ${usd(usage.savedByCache.usd)}` : ''}`,
     promptCachingLine(usage),
-    ...(usage.savedByBatch.calls > 0 ? [`  batch discount: ${integer(usage.savedByBatch.calls)} call(s) answered in Message Batches: saved ${usd(usage.savedByBatch.usd)}`] : []),
-    ...(estimate ? [`  estimated before the run: ~${usd(estimate.usd)} (ceiling ${usd(estimate.worstCaseUsd)})${estimate.maxUsd === null ? '' : `, cap EVAL_MAX_USD ${usd(estimate.maxUsd)}`}`] : []),
+    ...(usage.savedByBatch.calls > 0
+      ? [
+          `  batch discount: ${integer(usage.savedByBatch.calls)} call(s) answered in Message Batches: saved ${usd(usage.savedByBatch.usd)}`,
+        ]
+      : []),
+    ...(estimate
+      ? [
+          `  estimated before the run: ~${usd(estimate.usd)} (ceiling ${usd(estimate.worstCaseUsd)})${estimate.maxUsd === null ? '' : `, cap EVAL_MAX_USD ${usd(estimate.maxUsd)}`}`,
+        ]
+      : []),
     ...report.run.batches.map(
-      (b) => `  batch ${b.id}: ${b.requests} request(s): ${b.succeeded} succeeded, ${b.errored} errored, ${b.expired} expired${b.canceled > 0 ? `, ${b.canceled} canceled` : ''}; ${b.resent} sent again as normal calls, ${b.failed} judge error(s); ${b.polls} poll(s), ${(b.wallMs / 1000).toFixed(1)} s`,
+      (b) =>
+        `  batch ${b.id}: ${b.requests} request(s): ${b.succeeded} succeeded, ${b.errored} errored, ${b.expired} expired${b.canceled > 0 ? `, ${b.canceled} canceled` : ''}; ${b.resent} sent again as normal calls, ${b.failed} judge error(s); ${b.polls} poll(s), ${(b.wallMs / 1000).toFixed(1)} s`,
     ),
   ]
   const { judgeErrors, judgeErrorRate } = report.summary
   if (judgeErrors !== null && judgeErrorRate !== null) {
     const over = judgeErrorRate > report.config.maxJudgeErrorRate
-    lines.push(`judge errors: ${judgeErrors} answer(s), rate ${judgeErrorRate} (limit ${report.config.maxJudgeErrorRate}${over ? ': the gate fails' : ''})`)
+    lines.push(
+      `judge errors: ${judgeErrors} answer(s), rate ${judgeErrorRate} (limit ${report.config.maxJudgeErrorRate}${over ? ': the gate fails' : ''})`,
+    )
   }
   return lines
 }

@@ -14,10 +14,14 @@ describe('the terminal summary', () => {
     cpSync('fixtures/corpora/tiny', dir, { recursive: true })
     writeFileSync(join(dir, 'notes.json'), '{}')
     writeFileSync(join(dir, 'draft.md'), '# Draft\n\nNot ready.\n')
-    const project = await loadProjectConfig({ overrides: { corpus: { dir, exclude: ['draft.md'] }, goldenSet: 'fixtures/golden/valid.json' } })
+    const project = await loadProjectConfig({
+      overrides: { corpus: { dir, exclude: ['draft.md'] }, goldenSet: 'fixtures/golden/valid.json' },
+    })
     const report = await evaluate(project, { tier: 'retrieval', env: {}, baselineRoot: null })
     expect(report.corpus.documents).toBe(3)
     expect(report.corpus.excluded.map((e) => e.file.split('/').pop())).toEqual(['draft.md', 'notes.json'])
-    expect(renderTerminalSummary(report)).toMatch(/\ncorpus: 2 file\(s\) left out by include\/exclude: \S*draft\.md \(excluded by draft\.md\), \S*notes\.json \(not matched by include [^)]+\)\n/)
+    expect(renderTerminalSummary(report)).toMatch(
+      /\ncorpus: 2 file\(s\) left out by include\/exclude: \S*draft\.md \(excluded by draft\.md\), \S*notes\.json \(not matched by include [^)]+\)\n/,
+    )
   })
 })

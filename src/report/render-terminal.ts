@@ -1,7 +1,14 @@
 import type { Report } from '../contract/report-schema.ts'
 import { formatTable } from './format-table.ts'
 import { diagnosisRows, generationSummaryRows, retrievalSummaryRows } from './summary-table.ts'
-import { describeGatePolicy, gateMetricRows, renderAdvisory, renderQuestionChanges, renderRegressions, renderStaleness } from './render-gate.ts'
+import {
+  describeGatePolicy,
+  gateMetricRows,
+  renderAdvisory,
+  renderQuestionChanges,
+  renderRegressions,
+  renderStaleness,
+} from './render-gate.ts'
 import { renderCalibration } from './render-calibration.ts'
 import { renderModelRun, renderWarnings } from './render-model-run.ts'
 
@@ -21,7 +28,9 @@ export function renderTerminalSummary(report: Report): string {
     renderDetectableDrop(report),
     '',
     // Tables with no rows (no judge; no answer to judge) are left out rather than printed empty.
-    ...[generationSummaryRows(summary), diagnosisRows(summary)].filter((rows) => rows.length > 0).flatMap((rows) => [formatTable(rows, 'text'), '']),
+    ...[generationSummaryRows(summary), diagnosisRows(summary)]
+      .filter((rows) => rows.length > 0)
+      .flatMap((rows) => [formatTable(rows, 'text'), '']),
     misses.length === 0
       ? 'misses: none'
       : `misses (${misses.length}): ${misses.map((q) => `${q.id} [${q.type}] expected ${q.answerDocIds.join('+')}, context ${[...new Set(q.contextDocIds)].join(', ') || 'empty'}`).join('\n  ')}`,
@@ -38,20 +47,24 @@ export function renderExcluded(report: Report): string[] {
   const { excluded } = report.corpus
   if (excluded.length === 0) return []
   const shown = excluded.slice(0, 5).map((e) => `${e.file} (${e.reason})`)
-  return [`corpus: ${excluded.length} file(s) left out by include/exclude: ${shown.join(', ')}${excluded.length > 5 ? `, and ${excluded.length - 5} more (report: corpus.excluded)` : ''}`]
+  return [
+    `corpus: ${excluded.length} file(s) left out by include/exclude: ${shown.join(', ')}${excluded.length > 5 ? `, and ${excluded.length - 5} more (report: corpus.excluded)` : ''}`,
+  ]
 }
 
 /** One line on what the golden set can resolve: the smallest recall drop a paired test would notice. */
 export function renderDetectableDrop(report: Report): string {
   const { minimumDetectableRecallDrop: drop, answerable } = report.summary
   const intervals = 'intervals: 95%, Wilson for rates, bootstrap for means'
-  if (drop === null) return `${intervals}; minimum detectable drop of recall: n/a (${report.summary.notComputed.minimumDetectableRecallDrop ?? 'not computed'})`
+  if (drop === null)
+    return `${intervals}; minimum detectable drop of recall: n/a (${report.summary.notComputed.minimumDetectableRecallDrop ?? 'not computed'})`
   return `${intervals}; minimum detectable drop of recall: ${drop.toFixed(3)} (80% power, alpha ${report.config.alpha}, ${answerable} answerable questions): a smaller regression cannot be told from noise`
 }
 
 /** The latency bill, per stage (p50/p95 in ms), and in offline mode the (nil) money bill. */
 export function renderLatency(report: Report): string {
-  const stage = (name: string, value: { p50: number; p95: number } | null) => (value === null ? null : `${name} ${value.p50.toFixed(2)}/${value.p95.toFixed(2)} ms`)
+  const stage = (name: string, value: { p50: number; p95: number } | null) =>
+    value === null ? null : `${name} ${value.p50.toFixed(2)}/${value.p95.toFixed(2)} ms`
   const { retrieve, generate, judge } = report.run.latencyMs
   const stages = [stage('retrieve', retrieve), stage('generate', generate), stage('judge', judge)].filter((s) => s !== null)
   const money = report.config.mode === 'offline' ? ' · cost $0 (offline: no model calls)' : ''

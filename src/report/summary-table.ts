@@ -26,7 +26,9 @@ export function retrievalSummaryRows(summary: Summary, k: number): string[][] {
     row('MRR', 'mrr', summary.mrr, summary.mrrByType),
     row('nDCG@10', 'ndcg10', summary.ndcg10, summary.ndcg10ByType),
     // A system that reports no chunk counts has no chunk-level nDCG: the doc-level one (trec_eval's ndcg_cut.10) stands in.
-    ...(summary.ndcg10 === null && summary.docNdcg10 !== null ? [['nDCG@10 (doc-level)', withInterval(summary, 'docNdcg10', summary.docNdcg10), '', '', '']] : []),
+    ...(summary.ndcg10 === null && summary.docNdcg10 !== null
+      ? [['nDCG@10 (doc-level)', withInterval(summary, 'docNdcg10', summary.docNdcg10), '', '', '']]
+      : []),
   ]
 }
 
@@ -38,7 +40,11 @@ export function generationSummaryRows(summary: Summary): string[][] {
     ['refusal rate (none)', withInterval(summary, 'refusalRate', summary.refusalRate), ''],
     ['false refusals (answerable)', withInterval(summary, 'falseRefusalRate', summary.falseRefusalRate), ''],
     ['faithfulness', withInterval(summary, 'faithfulness', summary.faithfulness), formatMetric(summary.faithfulnessP10)],
-    ['answer relevancy', withInterval(summary, 'answerRelevancy', summary.answerRelevancy), formatMetric(summary.answerRelevancyP10)],
+    [
+      'answer relevancy',
+      withInterval(summary, 'answerRelevancy', summary.answerRelevancy),
+      formatMetric(summary.answerRelevancyP10),
+    ],
     ['coverage', withInterval(summary, 'coverage', summary.coverage), formatMetric(summary.coverageP10)],
     ['contradiction handled', withInterval(summary, 'contradictionHandledRate', summary.contradictionHandledRate), ''],
   ]
@@ -66,5 +72,7 @@ export function diagnosisRows(summary: Summary): string[][] {
 export function whereToLook(summary: Summary): string[] {
   const counts = summary.diagnosis
   if (counts === null) return []
-  return (Object.keys(WHERE_TO_LOOK) as (keyof typeof WHERE_TO_LOOK)[]).filter((d) => counts[d] > 0).map((d) => `${d} (${counts[d]}): ${WHERE_TO_LOOK[d]}`)
+  return (Object.keys(WHERE_TO_LOOK) as (keyof typeof WHERE_TO_LOOK)[])
+    .filter((d) => counts[d] > 0)
+    .map((d) => `${d} (${counts[d]}): ${WHERE_TO_LOOK[d]}`)
 }

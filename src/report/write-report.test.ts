@@ -19,7 +19,11 @@ describe('serialisedReport', () => {
     // 4,000 questions (the run's, repeated under new ids) with a non-ASCII answer: several pieces.
     const large: Report = {
       ...report,
-      questions: Array.from({ length: 4000 }, (_, i) => ({ ...report.questions[i % report.questions.length]!, id: `q-${i}`, answer: `Réponse ${i} — “quoted” ✓` })),
+      questions: Array.from({ length: 4000 }, (_, i) => ({
+        ...report.questions[i % report.questions.length]!,
+        id: `q-${i}`,
+        answer: `Réponse ${i} — “quoted” ✓`,
+      })),
     }
     const pieces = serialisedReport(large)
     expect(pieces.length).toBeGreaterThan(2)

@@ -20,7 +20,11 @@ export function serialisedReport(report: Report): Uint8Array[] {
   const lean = withoutContextTexts(report)
   // The questions' place, filled in after the rest is pretty-printed (a NUL-fenced text no report holds).
   const marker = '\u0000questions\u0000'
-  const pretty = JSON.stringify(Object.fromEntries(Object.entries(lean).map(([key, value]) => [key, key === 'questions' ? marker : value])), null, 2)
+  const pretty = JSON.stringify(
+    Object.fromEntries(Object.entries(lean).map(([key, value]) => [key, key === 'questions' ? marker : value])),
+    null,
+    2,
+  )
   const fenced = JSON.stringify(marker)
   const at = pretty.indexOf(fenced)
   const encoder = new TextEncoder()
@@ -40,7 +44,9 @@ export function serialisedReport(report: Report): Uint8Array[] {
 /** serialisedReport as one text (a small report: a comparison's sides, tests). */
 export function serialiseReport(report: Report): string {
   const decoder = new TextDecoder()
-  return serialisedReport(report).map((piece) => decoder.decode(piece)).join('')
+  return serialisedReport(report)
+    .map((piece) => decoder.decode(piece))
+    .join('')
 }
 
 /**
@@ -48,7 +54,10 @@ export function serialiseReport(report: Report): string {
  * report carries its context texts (a fresh run), contexts.jsonl into `dir`, each atomically; returns their
  * paths.
  */
-export function writeReports(report: Report, dir: string): { json: string; markdown: string; attribution: string; contexts: string | null } {
+export function writeReports(
+  report: Report,
+  dir: string,
+): { json: string; markdown: string; attribution: string; contexts: string | null } {
   return { json: writeLatestJson(dir, serialisedReport(report)), ...writeReportCompanions(report, dir) }
 }
 
@@ -60,11 +69,19 @@ export function writeLatestJson(dir: string, latestJson: readonly Uint8Array[]):
 }
 
 /** The reports beside latest.json: latest.md, attribution.jsonl and (with context texts) contexts.jsonl, each atomically. */
-export function writeReportCompanions(report: Report, dir: string): { markdown: string; attribution: string; contexts: string | null } {
+export function writeReportCompanions(
+  report: Report,
+  dir: string,
+): { markdown: string; attribution: string; contexts: string | null } {
   const markdown = join(dir, 'latest.md')
   const attribution = join(dir, 'attribution.jsonl')
   writeFileAtomic(markdown, renderMarkdown(report))
-  writeFileAtomic(attribution, attributionRecords(report).map((record) => JSON.stringify(record) + '\n').join(''))
+  writeFileAtomic(
+    attribution,
+    attributionRecords(report)
+      .map((record) => JSON.stringify(record) + '\n')
+      .join(''),
+  )
   const texts = contextRecords(report)
   if (texts === null) return { markdown, attribution, contexts: null }
   const contexts = join(dir, CONTEXTS_FILE)

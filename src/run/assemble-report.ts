@@ -13,7 +13,8 @@ import type { Measurement } from './measurement.ts'
 import { judgeNoiseWarnings, measureJudgeNoise } from '../judge/judge-noise.ts'
 
 /** Why generation metrics are null in a full run whose system returned no answer. */
-const NO_SYSTEM_ANSWERS_REASON = 'the system under test returned no answers (its responses carry no "answer"): retrieval metrics only'
+const NO_SYSTEM_ANSWERS_REASON =
+  'the system under test returned no answers (its responses carry no "answer"): retrieval metrics only'
 
 /** What a report is judged against, read from the project: the human labels and the accepted baseline. */
 export interface ReportReferences {
@@ -25,7 +26,11 @@ export interface ReportReferences {
 }
 
 /** Reads the labels and the baseline of the run's mode under `baselineRoot` (null: no comparison). */
-function readReportReferences(project: ProjectConfig, baselineRoot: string | null, mode: Report['config']['mode']): ReportReferences {
+function readReportReferences(
+  project: ProjectConfig,
+  baselineRoot: string | null,
+  mode: Report['config']['mode'],
+): ReportReferences {
   const baselineDir = baselineRoot === null ? null : baselineDirFor(baselineRoot, mode)
   return {
     labels: loadHumanLabels(project.humanLabels),
@@ -39,7 +44,10 @@ function readReportReferences(project: ProjectConfig, baselineRoot: string | nul
  * project's; null: not compared): what a run, a shard and a merge of shards each end with.
  */
 export function reportOf(project: ProjectConfig, measurement: Measurement, baselineRoot: string | null | undefined): Report {
-  return assembleReport(measurement, readReportReferences(project, baselineRoot === undefined ? project.baseline : baselineRoot, measurement.config.mode))
+  return assembleReport(
+    measurement,
+    readReportReferences(project, baselineRoot === undefined ? project.baseline : baselineRoot, measurement.config.mode),
+  )
 }
 
 /** p50/p95 of a stage's wall times; null when the stage did not run. */
@@ -66,9 +74,13 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
     config: measurement.config,
     corpus: measurement.corpus,
     inputs: measurement.inputs,
-    summary: summarise(questions, judge, judgeErrors, full ? NO_SYSTEM_ANSWERS_REASON : NO_ANSWERS_REASON, { resamples: measurement.config.bootstrapResamples, alpha: measurement.config.alpha }),
+    summary: summarise(questions, judge, judgeErrors, full ? NO_SYSTEM_ANSWERS_REASON : NO_ANSWERS_REASON, {
+      resamples: measurement.config.bootstrapResamples,
+      alpha: measurement.config.alpha,
+    }),
     questions,
-    calibration: full && judge !== null ? calibrate(references.labels, questions, references.labelsFile, judge, measurement.scripted) : null,
+    calibration:
+      full && judge !== null ? calibrate(references.labels, questions, references.labelsFile, judge, measurement.scripted) : null,
     gate: null,
     run: {
       startedAt: runFacts.startedAt,
@@ -80,8 +92,13 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
       batches: runFacts.batches,
     },
     judgeNoise,
-    warnings: [...measurement.warnings, ...judgeNoiseWarnings(judgeNoise, measurement.config.tolerance), ...[...measurement.questionWarnings].sort()],
+    warnings: [
+      ...measurement.warnings,
+      ...judgeNoiseWarnings(judgeNoise, measurement.config.tolerance),
+      ...[...measurement.questionWarnings].sort(),
+    ],
   }
-  if (references.baseline !== null) report.gate = evaluateGate(report, references.baseline.accepted, references.baseline.shownAs, measurement.config.tolerance)
+  if (references.baseline !== null)
+    report.gate = evaluateGate(report, references.baseline.accepted, references.baseline.shownAs, measurement.config.tolerance)
   return report
 }

@@ -20,14 +20,29 @@ describe('evaluate on the repository corpus and golden set', () => {
     const { summary } = report
     expect(summary.questions).toBe(report.questions.length)
     expect(summary.answerable).toBe(report.questions.filter((q) => q.type !== 'none').length)
-    for (const value of [summary.recall, summary.recallAtK, summary.mrr, summary.ndcg10, summary.recallByType.single, summary.recallByType.multi]) {
+    for (const value of [
+      summary.recall,
+      summary.recallAtK,
+      summary.mrr,
+      summary.ndcg10,
+      summary.recallByType.single,
+      summary.recallByType.multi,
+    ]) {
       expect(value).toEqual(expect.any(Number))
     }
     // Recall is the share of answerable questions whose context hit, recomputed here from the per-question records.
     const answerable = report.questions.filter((q) => q.type !== 'none')
     expect(summary.recall).toBeCloseTo(answerable.filter((q) => q.hit).length / answerable.length, 4)
     // The contract's config names (DESIGN.md): retriever stays beside the retrieval options that replaced it.
-    expect(report.config).toMatchObject({ mode: 'offline', budgetTokens: 600, k: 10, chunkTokens: 160, chunkOverlap: 32, retriever: 'bm25', system: 'builtin-bm25' })
+    expect(report.config).toMatchObject({
+      mode: 'offline',
+      budgetTokens: 600,
+      k: 10,
+      chunkTokens: 160,
+      chunkOverlap: 32,
+      retriever: 'bm25',
+      system: 'builtin-bm25',
+    })
     expect((await evaluate(project, { tier: 'retrieval', env: { EVAL_RETRIEVER: 'hybrid' } })).config.retriever).toBe('hybrid')
   })
 

@@ -26,7 +26,8 @@ import type { Measurement } from './measurement.ts'
 import { questionsOfShard, type Shard } from './shard-assignment.ts'
 
 /** A full run's judging, imported on first use: the retrieval tier never loads the judge or the generation metrics. */
-const judgeAnswers: typeof import('./judge-answers.ts').judgeAnswers = async (...args) => (await import('./judge-answers.ts')).judgeAnswers(...args)
+const judgeAnswers: typeof import('./judge-answers.ts').judgeAnswers = async (...args) =>
+  (await import('./judge-answers.ts')).judgeAnswers(...args)
 
 export interface EvaluateOptions {
   tier: Report['tier']
@@ -96,7 +97,12 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   const log = options.log ?? (() => {})
   // Imported only here: an offline or retrieval-tier run never loads the SDK (a fifth of `rag-eval retrieval`'s start-up).
   const { mode } = config
-  const model = mode === 'offline' || !generate ? null : await import('./model-tier.ts').then((tier) => tier.openModelTier({ ...config, mode }, env, tier.modelTierPaths(project), now, { progress: log }))
+  const model =
+    mode === 'offline' || !generate
+      ? null
+      : await import('./model-tier.ts').then((tier) =>
+          tier.openModelTier({ ...config, mode }, env, tier.modelTierPaths(project), now, { progress: log }),
+        )
   // Token counts of the pieces earlier runs met (<root>/.cache/tokens/): chunking known texts needs no vocabulary.
   const tokenCounts = pieceCountsFile(join(project.root, '.cache', 'tokens'))
   const knownPieces = readPieceCounts(tokenCounts)
@@ -105,7 +111,9 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   const goldenSet = loadGoldenSet(project.goldenSet, corpus)
   // A record run writes one recording of the whole golden set: n machines cannot each write their part of it.
   if (options.shard && options.shard.count > 1 && config.mode === 'record') {
-    throw new InputError(`EVAL_MODE=record cannot run in shards (this is shard ${options.shard.index}/${options.shard.count}): record on one machine, then replay or run live in shards`)
+    throw new InputError(
+      `EVAL_MODE=record cannot run in shards (this is shard ${options.shard.index}/${options.shard.count}): record on one machine, then replay or run live in shards`,
+    )
   }
   const questions = options.shard ? questionsOfShard(goldenSet, options.shard) : goldenSet
   const corpusHash = contentHash((corpus ?? []).flatMap((doc) => [doc.id, doc.title, doc.updated ?? '', doc.body]))
@@ -114,20 +122,36 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   const spec = options.system ?? project.system
   // A token covers at least one character, so the exact count is needed only for a budget near the corpus's size.
   const corpusChars = corpus === null ? 0 : corpus.reduce((sum, doc) => sum + doc.body.length, 0)
-  const corpusTokens = corpus === null || config.budgetTokens * 4 < corpusChars ? null : corpus.reduce((sum, doc) => sum + countTextTokens(doc.body), 0)
+  const corpusTokens =
+    corpus === null || config.budgetTokens * 4 < corpusChars
+      ? null
+      : corpus.reduce((sum, doc) => sum + countTextTokens(doc.body), 0)
   // Only where the suite packs the context (the built-in system, an HTTP service that sends no context).
   const suitePacks = spec === 'builtin' || (typeof spec === 'object' && 'http' in spec)
   if (suitePacks && corpusTokens !== null && config.budgetTokens > corpusTokens) {
-    warnings.push(`budgetTokens ${config.budgetTokens} exceeds the whole corpus (${corpusTokens} tokens): every ranked chunk fits, so recall does not measure the context budget`)
+    warnings.push(
+      `budgetTokens ${config.budgetTokens} exceeds the whole corpus (${corpusTokens} tokens): every ranked chunk fits, so recall does not measure the context budget`,
+    )
   }
   model?.begin({ questionIds: questions.map((q) => q.id), goldenSetHash, corpusHash })
   // Stopped (SIGTERM, Vitest gone): the model client sends nothing more, and what is in flight lands in the cache.
-  options.signal?.addEventListener('abort', () => void model?.client.stopAndDrain(String((options.signal?.reason as Error | undefined)?.message ?? 'the run was stopped')), { once: true })
+  options.signal?.addEventListener(
+    'abort',
+    () =>
+      void model?.client.stopAndDrain(String((options.signal?.reason as Error | undefined)?.message ?? 'the run was stopped')),
+    { once: true },
+  )
   // In the model modes the system answers through Claude; while the cost estimate is made, through its stand-in.
   let standInAnswerer: Answerer | null = null
-  const answerer: Answerer | undefined = model ? (question, context) => (standInAnswerer ?? model.answerer)(question, context) : undefined
+  const answerer: Answerer | undefined = model
+    ? (question, context) => (standInAnswerer ?? model.answerer)(question, context)
+    : undefined
   // The built-in system's chunks and index, as an earlier run over this corpus built them (<root>/.cache/index/).
-  const corpusCache = { folder: join(project.root, '.cache', 'index'), corpusHash, warn: (message: string) => warnings.push(message) }
+  const corpusCache = {
+    folder: join(project.root, '.cache', 'index'),
+    corpusHash,
+    warn: (message: string) => warnings.push(message),
+  }
   const system = await openSystem(spec, { corpus, config, generate, answerer, root: project.root, log, corpusCache })
   // An offline run counts no tokens once the corpus is chunked (a model run prices its requests by them):
   // the vocabulary goes with the corpus work's garbage (a large corpus's chunking), before the questions run.
@@ -143,96 +167,106 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   }
 
   async function evaluateWith(system: RagSystem): Promise<Measurement> {
-  const texts = new Map((corpus ?? []).map((doc) => [doc.id, doc.body]))
-  const docText = (id: string) => texts.get(id) ?? ''
-  const score = (runs: Awaited<ReturnType<typeof runSystem>>) =>
-    runs.map((run) => ({ ...scoreRetrieval(run.question, run.output, system.chunkCountByDoc, config.k), systemError: run.systemError }))
-  // The judge's calls through the Message Batches API: every question judged at once, so one batch takes them all.
-  const judgeConcurrency = model?.batching ? Number.POSITIVE_INFINITY : config.concurrency
+    const texts = new Map((corpus ?? []).map((doc) => [doc.id, doc.body]))
+    const docText = (id: string) => texts.get(id) ?? ''
+    const score = (runs: Awaited<ReturnType<typeof runSystem>>) =>
+      runs.map((run) => ({
+        ...scoreRetrieval(run.question, run.output, system.chunkCountByDoc, config.k),
+        systemError: run.systemError,
+      }))
+    // The judge's calls through the Message Batches API: every question judged at once, so one batch takes them all.
+    const judgeConcurrency = model?.batching ? Number.POSITIVE_INFINITY : config.concurrency
 
-  // live and record: the money, before any call (replay costs nothing; a system of the user's own cannot be dry-run).
-  let estimate: RunEstimate | null = null
-  if (model !== null && model.mode !== 'replay') {
-    if (spec !== 'builtin') {
-      // No dry run to do it: the API's address is checked before the run starts paying.
-      await model.checkServer()
-      log(`cost estimate: none: the system under test is not the built-in one, so the prompts it will send are not known before it runs${config.maxUsd === null ? '' : `; EVAL_MAX_USD=${config.maxUsd} still holds for every model call`}`)
-    } else {
-      estimate = await model
-        .estimate(async (agents) => {
-          standInAnswerer = agents.answerer
-          const dryRuns = await runSystem(system, questions, config.concurrency, stopsRun)
-          await judgeAnswers(score(dryRuns), dryRuns, agents.judge, docText, config.concurrency, undefined, config.repeats)
-        })
-        .finally(() => (standInAnswerer = null))
-      log(renderEstimate(estimate).join('\n'))
+    // live and record: the money, before any call (replay costs nothing; a system of the user's own cannot be dry-run).
+    let estimate: RunEstimate | null = null
+    if (model !== null && model.mode !== 'replay') {
+      if (spec !== 'builtin') {
+        // No dry run to do it: the API's address is checked before the run starts paying.
+        await model.checkServer()
+        log(
+          `cost estimate: none: the system under test is not the built-in one, so the prompts it will send are not known before it runs${config.maxUsd === null ? '' : `; EVAL_MAX_USD=${config.maxUsd} still holds for every model call`}`,
+        )
+      } else {
+        estimate = await model
+          .estimate(async (agents) => {
+            standInAnswerer = agents.answerer
+            const dryRuns = await runSystem(system, questions, config.concurrency, stopsRun)
+            await judgeAnswers(score(dryRuns), dryRuns, agents.judge, docText, config.concurrency, undefined, config.repeats)
+          })
+          .finally(() => (standInAnswerer = null))
+        log(renderEstimate(estimate).join('\n'))
+      }
     }
-  }
 
-  // A large offline run judges on a second thread, each answer as soon as it is given: beside the answering.
-  const threaded = generate && model === null ? (await import('../threads/offline-judge-thread.ts')).offlineJudgeOnThread(questions.length) : null
-  const judge = generate ? (model?.judge ?? threaded ?? (await import('../judge/offline-judge.ts')).offlineJudge) : null
-  const prefetch = threaded
-    ? await import('./judge-answers.ts').then(({ judgeInputOf }) => (run: QuestionRun) => {
-        const input = judgeInputOf(run, 0)
-        if (input) threaded.prefetch(input)
-      })
-    : undefined
-  let runs: Awaited<ReturnType<typeof runSystem>>
-  let judged: Awaited<ReturnType<typeof judgeAnswers>>
-  try {
-    runs = await runSystem(system, questions, config.concurrency, stopsRun, options.signal, prefetch)
-    const retrieved = score(runs)
-    judged = judge ? await judgeAnswers(retrieved, runs, judge, docText, judgeConcurrency, options.signal, config.repeats) : { outcomes: retrieved, judgeMs: [] }
-    options.signal?.throwIfAborted()
-  } catch (error) {
-    // Whatever is in flight has been (or will be) paid for: let it land in the cache before the run ends.
-    await model?.client.drain()
-    throw budgetStop(error, model?.client)
-  } finally {
-    await threaded?.close()
-  }
-  const { outcomes, judgeMs } = judged
-  const retrieveTimes = runs.map((run) => run.retrieveMs)
-  const generateTimes = runs.flatMap((run) => (run.generateMs === null ? [] : [run.generateMs]))
-  model?.finish()
-  const ledger = model?.client.ledger ?? new UsageLedger()
-  const modelWarnings = model?.warnings() ?? { run: [], perQuestion: [] }
-  return {
-    tier: options.tier,
-    // `retriever` (the built-in retrieval's kind) stays in the report contract beside the options that replaced it.
-    config: { ...config, system: system.name, retriever: config.retrieval.kind },
-    corpus: {
-      documents: corpus?.length ?? null,
-      chunks: system.chunkCountByDoc ? [...system.chunkCountByDoc.values()].reduce((a, b) => a + b, 0) : null,
-      goldenSet: displayPath(project, project.goldenSet),
-      excluded: (loaded?.excluded ?? []).map(({ file, reason }) => ({ file: displayPath(project, file), reason })),
-    },
-    inputs: {
-      corpusHash,
-      goldenSetHash,
-      judgePromptsHash: model && judge ? model.judgePromptsHash : null,
-    },
-    questions: outcomes,
-    goldenSetIds: goldenSet.map((q) => q.id),
-    judge: judge?.name ?? null,
-    scripted: ledger.scripted,
-    warnings: [...modelWarnings.run, ...warnings],
-    questionWarnings: modelWarnings.perQuestion,
-    run: {
-      startedAt: startedAt.toISOString(),
-      durationMs: round4(performance.now() - started),
-      // The model stages: the client's API calls (cache hits and replays have no latency); else the stage's wall times.
-      stageMs: {
-        retrieve: retrieveTimes,
-        generate: model && spec === 'builtin' ? ledger.latencies('generator') : generateTimes,
-        judge: model ? ledger.latencies('judge') : judgeMs,
+    // A large offline run judges on a second thread, each answer as soon as it is given: beside the answering.
+    const threaded =
+      generate && model === null
+        ? (await import('../threads/offline-judge-thread.ts')).offlineJudgeOnThread(questions.length)
+        : null
+    const judge = generate ? (model?.judge ?? threaded ?? (await import('../judge/offline-judge.ts')).offlineJudge) : null
+    const prefetch = threaded
+      ? await import('./judge-answers.ts').then(({ judgeInputOf }) => (run: QuestionRun) => {
+          const input = judgeInputOf(run, 0)
+          if (input) threaded.prefetch(input)
+        })
+      : undefined
+    let runs: Awaited<ReturnType<typeof runSystem>>
+    let judged: Awaited<ReturnType<typeof judgeAnswers>>
+    try {
+      runs = await runSystem(system, questions, config.concurrency, stopsRun, options.signal, prefetch)
+      const retrieved = score(runs)
+      judged = judge
+        ? await judgeAnswers(retrieved, runs, judge, docText, judgeConcurrency, options.signal, config.repeats)
+        : { outcomes: retrieved, judgeMs: [] }
+      options.signal?.throwIfAborted()
+    } catch (error) {
+      // Whatever is in flight has been (or will be) paid for: let it land in the cache before the run ends.
+      await model?.client.drain()
+      throw budgetStop(error, model?.client)
+    } finally {
+      await threaded?.close()
+    }
+    const { outcomes, judgeMs } = judged
+    const retrieveTimes = runs.map((run) => run.retrieveMs)
+    const generateTimes = runs.flatMap((run) => (run.generateMs === null ? [] : [run.generateMs]))
+    model?.finish()
+    const ledger = model?.client.ledger ?? new UsageLedger()
+    const modelWarnings = model?.warnings() ?? { run: [], perQuestion: [] }
+    return {
+      tier: options.tier,
+      // `retriever` (the built-in retrieval's kind) stays in the report contract beside the options that replaced it.
+      config: { ...config, system: system.name, retriever: config.retrieval.kind },
+      corpus: {
+        documents: corpus?.length ?? null,
+        chunks: system.chunkCountByDoc ? [...system.chunkCountByDoc.values()].reduce((a, b) => a + b, 0) : null,
+        goldenSet: displayPath(project, project.goldenSet),
+        excluded: (loaded?.excluded ?? []).map(({ file, reason }) => ({ file: displayPath(project, file), reason })),
       },
-      usage: ledger.usage(),
-      modelCalls: ledger.calls(),
-      estimate,
-      batches: (model?.client.batches ?? []).map((batch) => ({ ...batch })),
-    },
-  }
+      inputs: {
+        corpusHash,
+        goldenSetHash,
+        judgePromptsHash: model && judge ? model.judgePromptsHash : null,
+      },
+      questions: outcomes,
+      goldenSetIds: goldenSet.map((q) => q.id),
+      judge: judge?.name ?? null,
+      scripted: ledger.scripted,
+      warnings: [...modelWarnings.run, ...warnings],
+      questionWarnings: modelWarnings.perQuestion,
+      run: {
+        startedAt: startedAt.toISOString(),
+        durationMs: round4(performance.now() - started),
+        // The model stages: the client's API calls (cache hits and replays have no latency); else the stage's wall times.
+        stageMs: {
+          retrieve: retrieveTimes,
+          generate: model && spec === 'builtin' ? ledger.latencies('generator') : generateTimes,
+          judge: model ? ledger.latencies('judge') : judgeMs,
+        },
+        usage: ledger.usage(),
+        modelCalls: ledger.calls(),
+        estimate,
+        batches: (model?.client.batches ?? []).map((batch) => ({ ...batch })),
+      },
+    }
   }
 }

@@ -3,7 +3,15 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { RecordingMetadataSchema } from '../model/recording.ts'
-import { comparable as withoutRun, filesUnder, readReport, runEvalCli, tempDir as temp, textOf, tinyProject } from '../model/testing/eval-child.ts'
+import {
+  comparable as withoutRun,
+  filesUnder,
+  readReport,
+  runEvalCli,
+  tempDir as temp,
+  textOf,
+  tinyProject,
+} from '../model/testing/eval-child.ts'
 import { startMessagesServer, toolUseReply } from '../local-server/messages-server.ts'
 import { scriptedReply } from '../local-server/scripted-responder.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
@@ -15,9 +23,18 @@ import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 
 const local = useScriptedServer()
 
-const liveEnv = (extra: Record<string, string> = {}): Record<string, string> => ({ EVAL_MODE: 'live', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: local.server.url, ...extra })
+const liveEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
+  EVAL_MODE: 'live',
+  ANTHROPIC_API_KEY: TEST_API_KEY,
+  ANTHROPIC_BASE_URL: local.server.url,
+  ...extra,
+})
 const brokenFaithfulness = () =>
-  local.server.setResponder((r) => ((r.body.tool_choice as { name?: string } | undefined)?.name === 'record_faithfulness' ? toolUseReply(r, { verdicts: 'fine' }) : scriptedReply(r)))
+  local.server.setResponder((r) =>
+    (r.body.tool_choice as { name?: string } | undefined)?.name === 'record_faithfulness'
+      ? toolUseReply(r, { verdicts: 'fine' })
+      : scriptedReply(r),
+  )
 
 describe('the live path end to end against the local server (pnpm eval:cli, the SDK, a dummy key)', () => {
   it('answers and judges every golden question; an unchanged rerun makes zero API calls', async () => {
@@ -39,7 +56,9 @@ describe('the live path end to end against the local server (pnpm eval:cli, the 
     expect(local.server.maxInFlight).toBeLessThanOrEqual(8)
     // Usage per call: every call of the run, with its question, tokens, cost and latency.
     expect(report.run.modelCalls).toHaveLength(sent)
-    expect(report.run.modelCalls.filter((c) => c.purpose === 'generate').map((c) => c.subject)).toEqual(report.questions.map((q) => q.id).sort())
+    expect(report.run.modelCalls.filter((c) => c.purpose === 'generate').map((c) => c.subject)).toEqual(
+      report.questions.map((q) => q.id).sort(),
+    )
     for (const call of report.run.modelCalls) {
       expect(call).toMatchObject({ source: 'api', retries: 0 })
       expect(call.inputTokens).toBeGreaterThan(0)
@@ -65,7 +84,6 @@ describe('the live path end to end against the local server (pnpm eval:cli, the 
       'eval: EVAL_MODE=live calls the Anthropic API and needs ANTHROPIC_API_KEY in the environment; without a key use EVAL_MODE=offline (the default) or EVAL_MODE=replay (answers from fixtures/recordings/golden-set)\n',
     )
   }, 30_000)
-
 })
 
 describe('record, then replay', () => {
@@ -78,23 +96,44 @@ describe('record, then replay', () => {
     const recorded = await runEvalCli([...args, '--out', out], liveEnv({ ...dirs, EVAL_MODE: 'record', ANTHROPIC_LOG: 'debug' }))
     expect(recorded.code).toBe(0)
     expect(recorded.stdout).toContain('POST')
-    const metadata = RecordingMetadataSchema.parse(JSON.parse(readFileSync(join(paths.recordingsDir, 'tiny', 'metadata.json'), 'utf8')))
-    expect(metadata).toMatchObject({ complete: true, scripted: true, questions: ['g-1', 'g-2', 'g-3'], exchanges: local.server.requests.length })
+    const metadata = RecordingMetadataSchema.parse(
+      JSON.parse(readFileSync(join(paths.recordingsDir, 'tiny', 'metadata.json'), 'utf8')),
+    )
+    expect(metadata).toMatchObject({
+      complete: true,
+      scripted: true,
+      questions: ['g-1', 'g-2', 'g-3'],
+      exchanges: local.server.requests.length,
+    })
     expect(metadata.server).toBe('scripted local Messages API server (src/model/testing/) on 127.0.0.1')
     expect(metadata.recordedAt).toMatch(/^\d{4}-\d\d-\d\dT/)
 
-    const replayed = await runEvalCli([...args, '--out', replayOut], { ...dirs, EVAL_MODE: 'live', MOCK: '1', ANTHROPIC_API_KEY: '', ANTHROPIC_LOG: 'debug' })
+    const replayed = await runEvalCli([...args, '--out', replayOut], {
+      ...dirs,
+      EVAL_MODE: 'live',
+      MOCK: '1',
+      ANTHROPIC_API_KEY: '',
+      ANTHROPIC_LOG: 'debug',
+    })
     expect(replayed.code).toBe(0)
     expect(withoutRun(readReport(replayOut))).toEqual(withoutRun(readReport(out)))
 
-    const scanned = [...filesUnder(out), ...filesUnder(replayOut), ...filesUnder(paths.cacheDir), ...filesUnder(paths.recordingsDir), ...filesUnder('fixtures'), ...filesUnder('reports')]
+    const scanned = [
+      ...filesUnder(out),
+      ...filesUnder(replayOut),
+      ...filesUnder(paths.cacheDir),
+      ...filesUnder(paths.recordingsDir),
+      ...filesUnder('fixtures'),
+      ...filesUnder('reports'),
+    ]
     expect(scanned.length).toBeGreaterThan(10)
     for (const file of scanned) expect(textOf(file).includes(TEST_API_KEY), file).toBe(false)
-    for (const log of [recorded.stdout, recorded.stderr, replayed.stdout, replayed.stderr]) expect(log).not.toContain(TEST_API_KEY)
+    for (const log of [recorded.stdout, recorded.stderr, replayed.stdout, replayed.stderr])
+      expect(log).not.toContain(TEST_API_KEY)
     // Nothing committed under fixtures/ looks like a real key either.
-    for (const file of filesUnder('fixtures')) expect(textOf(file), file).not.toMatch(/sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{20,}/)
+    for (const file of filesUnder('fixtures'))
+      expect(textOf(file), file).not.toMatch(/sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{20,}/)
   }, 60_000)
-
 })
 
 describe('kill and resume', () => {
@@ -105,7 +144,12 @@ describe('kill and resume', () => {
     const stalled = new Promise<void>((resolve) => (hung = resolve))
     // A server of its own: no stray request of another test can count here.
     const server = await startMessagesServer(scriptedReply)
-    const liveEnv = (extra: Record<string, string> = {}) => ({ EVAL_MODE: 'live', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url, ...extra })
+    const liveEnv = (extra: Record<string, string> = {}) => ({
+      EVAL_MODE: 'live',
+      ANTHROPIC_API_KEY: TEST_API_KEY,
+      ANTHROPIC_BASE_URL: server.url,
+      ...extra,
+    })
     server.setResponder((request) => {
       if (answered < 3) {
         answered += 1
@@ -115,7 +159,9 @@ describe('kill and resume', () => {
       return { kind: 'hang' }
     })
     const args = ['--corpus', paths.corpus!.dir, '--golden', paths.goldenSet, '--baseline', '', '--out', temp('reports-')]
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'eval', ...args], { env: { ...process.env, ...liveEnv({ EVAL_CACHE_DIR: paths.cacheDir, EVAL_TIMEOUT_MS: '30000' }) } })
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'eval', ...args], {
+      env: { ...process.env, ...liveEnv({ EVAL_CACHE_DIR: paths.cacheDir, EVAL_TIMEOUT_MS: '30000' }) },
+    })
     const exited = new Promise((resolve) => child.on('close', resolve))
     await stalled
     child.kill('SIGKILL')
@@ -154,7 +200,19 @@ describe('pnpm bench:model', () => {
   // reports, with a ratio limit no machine misses (12 questions are dominated by start-up).
   it('runs (a small smoke version: 12 questions, 40 ms latency; the real figures come from `pnpm bench:model`)', async () => {
     const result = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'bench', 'model', '--questions', '12', '--latency-ms', '40', '--max-ratio', '1000'])
+      const child = spawn(process.execPath, [
+        '--import',
+        'tsx',
+        'src/cli/rag-eval.ts',
+        'bench',
+        'model',
+        '--questions',
+        '12',
+        '--latency-ms',
+        '40',
+        '--max-ratio',
+        '1000',
+      ])
       let out = ''
       child.stdout.on('data', (d: Buffer) => (out += d.toString()))
       child.stderr.on('data', (d: Buffer) => (out += d.toString()))

@@ -44,7 +44,8 @@ export function modelTierPaths(project: ProjectConfig): ModelTierPaths {
   }
 }
 
-export const HOW_TO_RECORD = 're-record with `rag-eval record-scripted` (local scripted server), or with EVAL_MODE=record and ANTHROPIC_API_KEY (the real API)'
+export const HOW_TO_RECORD =
+  're-record with `rag-eval record-scripted` (local scripted server), or with EVAL_MODE=record and ANTHROPIC_API_KEY (the real API)'
 
 /**
  * The cache's subfolder for a server (api.anthropic.com, 127.0.0.1_40123): responses of a local scripted
@@ -114,7 +115,16 @@ async function estimateRun(
     (unknown === 0
       ? `the judge's prompts as they will be sent, built on the cached answers`
       : `the judge's built on ${answered > 0 ? `the ${answered} cached answers and on ` : ''}stand-in answers (extractive, from the same context) for the ${unknown} not yet known`)
-  return summariseEstimate(observed, prices, { models: { generator: config.generatorModel, judge: config.judgeModel }, batchRoles: new Set(batchRoles), maxUsd: config.maxUsd }, basis)
+  return summariseEstimate(
+    observed,
+    prices,
+    {
+      models: { generator: config.generatorModel, judge: config.judgeModel },
+      batchRoles: new Set(batchRoles),
+      maxUsd: config.maxUsd,
+    },
+    basis,
+  )
 }
 
 /** What the evaluation needs of the model tier: the answerer, the judge, usage, and the recording's lifecycle. */
@@ -183,14 +193,24 @@ export function openModelTier(
     reader = RecordingReader.load(dir, HOW_TO_RECORD)
     const recorded = reader.metadata
     const mismatched = [
-      recorded.models.generator !== config.generatorModel ? `generator ${recorded.models.generator} (this run: ${config.generatorModel})` : null,
+      recorded.models.generator !== config.generatorModel
+        ? `generator ${recorded.models.generator} (this run: ${config.generatorModel})`
+        : null,
       recorded.models.judge !== config.judgeModel ? `judge ${recorded.models.judge} (this run: ${config.judgeModel})` : null,
     ].filter((m): m is string => m !== null)
-    if (mismatched.length > 0) throw new InputError(`replay: the recording at ${dir} was made with ${mismatched.join(' and ')}; set the models back, or ${HOW_TO_RECORD}`)
+    if (mismatched.length > 0)
+      throw new InputError(
+        `replay: the recording at ${dir} was made with ${mismatched.join(' and ')}; set the models back, or ${HOW_TO_RECORD}`,
+      )
     if (recorded.judgePromptsHash !== JUDGE_PROMPTS_HASH) {
-      throw new InputError(`replay: the judge prompts changed since the recording at ${dir} was made (hash ${recorded.judgePromptsHash}, now ${JUDGE_PROMPTS_HASH}); ${HOW_TO_RECORD}`)
+      throw new InputError(
+        `replay: the judge prompts changed since the recording at ${dir} was made (hash ${recorded.judgePromptsHash}, now ${JUDGE_PROMPTS_HASH}); ${HOW_TO_RECORD}`,
+      )
     }
-    if (recorded.scripted) warnings.push(`replaying ${dir}, a scripted recording (${recorded.server}): its numbers measure scripted outputs, not a real model`)
+    if (recorded.scripted)
+      warnings.push(
+        `replaying ${dir}, a scripted recording (${recorded.server}): its numbers measure scripted outputs, not a real model`,
+      )
   } else {
     const apiKey = env.ANTHROPIC_API_KEY?.trim()
     if (!apiKey) {
@@ -202,7 +222,12 @@ export function openModelTier(
     // Not a URL: said now, before the estimate (an injected transport uses none).
     if (!options.transport) serverUrl = parseBaseUrl(baseURL)
     transport = options.transport ?? createSdkTransport({ apiKey, baseURL })
-    if (config.batch) batch = { roles: ['judge'], transport: options.batchTransport ?? createSdkBatchTransport({ apiKey, baseURL }), pollMs: config.batchPollMs }
+    if (config.batch)
+      batch = {
+        roles: ['judge'],
+        transport: options.batchTransport ?? createSdkBatchTransport({ apiKey, baseURL }),
+        pollMs: config.batchPollMs,
+      }
     if (mode === 'record') writer = new RecordingWriter(dir)
   }
 
@@ -225,7 +250,12 @@ export function openModelTier(
     ...(options.progress ? { progress: options.progress } : {}),
   })
   const agents = (on: ModelClient, warn: (message: string) => void): ModelAgents => ({
-    answerer: createClaudeAnswerer(on, { model: config.generatorModel, maxTokens: config.generatorMaxTokens, sentences: config.answerSentences, warn }),
+    answerer: createClaudeAnswerer(on, {
+      model: config.generatorModel,
+      maxTokens: config.generatorMaxTokens,
+      sentences: config.answerSentences,
+      warn,
+    }),
     judge: createModelJudge(on, { model: config.judgeModel, maxTokens: config.judgeMaxTokens }),
   })
 
@@ -259,7 +289,11 @@ export function openModelTier(
     warnings: () => ({
       run: [
         ...warnings,
-        ...(mode !== 'replay' && client.ledger.scripted ? [`the server at ${describeBaseUrl(baseURL)} is scripted (it marks its responses so): its numbers measure scripted outputs, not a real model`] : []),
+        ...(mode !== 'replay' && client.ledger.scripted
+          ? [
+              `the server at ${describeBaseUrl(baseURL)} is scripted (it marks its responses so): its numbers measure scripted outputs, not a real model`,
+            ]
+          : []),
       ],
       perQuestion: [...perQuestion],
     }),
@@ -269,7 +303,9 @@ export function openModelTier(
         const recorded = new Set(reader.metadata.questions)
         const missing = inputs.questionIds.filter((id) => !recorded.has(id))
         if (missing.length > 0) {
-          throw new InputError(`replay: the recording at ${dir} holds no responses for ${missing.length} question(s) of the golden set: ${missing.join(', ')}; ${HOW_TO_RECORD}`)
+          throw new InputError(
+            `replay: the recording at ${dir} holds no responses for ${missing.length} question(s) of the golden set: ${missing.join(', ')}; ${HOW_TO_RECORD}`,
+          )
         }
       }
       writer?.start({ ...metadataOf(inputs), scripted: false, server: describeBaseUrl(baseURL), note: 'record run under way' })
@@ -280,7 +316,9 @@ export function openModelTier(
       return writer.finish({
         ...metadataOf(run),
         scripted,
-        server: scripted ? `scripted local Messages API server (src/model/testing/) on ${hostOf(baseURL)}` : describeBaseUrl(baseURL),
+        server: scripted
+          ? `scripted local Messages API server (src/model/testing/) on ${hostOf(baseURL)}`
+          : describeBaseUrl(baseURL),
         questions: [...run.questionIds],
         note: scripted
           ? 'SCRIPTED: every response comes from the local scripted Messages API server (src/model/testing/), not from a model. Its numbers exercise the pipeline; they say nothing about Claude.'

@@ -29,7 +29,9 @@ export interface OpenSystemContext extends RagSystemContext {
 async function fromExport(exported: unknown, context: RagSystemContext, source: string): Promise<RagSystem> {
   const system = typeof exported === 'function' ? await (exported as RagSystemFactory)(context) : exported
   if (!isRagSystem(system)) {
-    throw new InputError(`${source}: expected a RagSystem (an object with answer(question)) or a factory returning one, got ${system === null ? 'null' : typeof system}`)
+    throw new InputError(
+      `${source}: expected a RagSystem (an object with answer(question)) or a factory returning one, got ${system === null ? 'null' : typeof system}`,
+    )
   }
   return system
 }
@@ -60,13 +62,18 @@ async function builtinSystem(corpus: readonly CorpusDocument[], context: OpenSys
   const kept = cache && key ? readBuiltCorpus(cache.folder, key) : null
   const options = { ...config, generate: context.generate, answerer: context.answerer }
   const built =
-    kept ?? (worthAnIndexThread(corpus) ? await buildCorpusWithIndexThread(corpus, { ...config, countFrequencies: answersOffline(options) }) : null)
+    kept ??
+    (worthAnIndexThread(corpus)
+      ? await buildCorpusWithIndexThread(corpus, { ...config, countFrequencies: answersOffline(options) })
+      : null)
   const system = createBuiltinSystem(corpus, { ...options, built })
   if (cache && key && system.built !== kept) {
     try {
       writeBuiltCorpus(cache.folder, key, system.built)
     } catch (error) {
-      cache.warn(`the built corpus could not be kept in ${cache.folder} (${(error as Error).message}): the next run builds it again`)
+      cache.warn(
+        `the built corpus could not be kept in ${cache.folder} (${(error as Error).message}): the next run builds it again`,
+      )
     }
   }
   return system
@@ -79,7 +86,10 @@ async function builtinSystem(corpus: readonly CorpusDocument[], context: OpenSys
  */
 export async function openSystem(spec: SystemSpec, context: OpenSystemContext): Promise<RagSystem> {
   if (spec === 'builtin') {
-    if (context.corpus === null) throw new InputError("system 'builtin' needs a corpus: set corpus in rag-eval.config.ts, or point system at your own pipeline")
+    if (context.corpus === null)
+      throw new InputError(
+        "system 'builtin' needs a corpus: set corpus in rag-eval.config.ts, or point system at your own pipeline",
+      )
     return builtinSystem(context.corpus, context)
   }
   if (typeof spec === 'string') {
@@ -91,9 +101,13 @@ export async function openSystem(spec: SystemSpec, context: OpenSystemContext): 
     }
     return named(await fromExport(exported, context, `system module ${spec}`), basename(spec, extname(spec)))
   }
-  if (typeof spec === 'function' || isRagSystem(spec)) return named(await fromExport(spec, context, 'system (inline)'), 'inline-system')
+  if (typeof spec === 'function' || isRagSystem(spec))
+    return named(await fromExport(spec, context, 'system (inline)'), 'inline-system')
   // The HTTP client and the service launcher are imported here: no other system needs them.
-  const [{ createHttpSystem }, { startService }] = await Promise.all([import('../system/http-system.ts'), import('../system/service-launcher.ts')])
+  const [{ createHttpSystem }, { startService }] = await Promise.all([
+    import('../system/http-system.ts'),
+    import('../system/service-launcher.ts'),
+  ])
   const { http } = spec
   const service = http.command
     ? await startService({

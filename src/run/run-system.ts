@@ -43,7 +43,11 @@ export async function runSystem(
         const started = performance.now()
         let output: SystemAnswer
         try {
-          output = await system.answer({ id: question.id, question: question.question, userContext: question.userContext ?? null })
+          output = await system.answer({
+            id: question.id,
+            question: question.question,
+            userContext: question.userContext ?? null,
+          })
         } catch (error) {
           const message = `${system.name} failed: ${(error as Error).message}`
           if (stopsRun(error)) {
@@ -51,9 +55,21 @@ export async function runSystem(
             limit.clearQueue()
             throw new SystemFailure(`question ${question.id}: ${message}`, { cause: error })
           }
-          return { question, output: { ranked: [], context: [] }, systemError: message, retrieveMs: performance.now() - started, generateMs: null }
+          return {
+            question,
+            output: { ranked: [], context: [] },
+            systemError: message,
+            retrieveMs: performance.now() - started,
+            generateMs: null,
+          }
         }
-        const run: QuestionRun = { question, output, systemError: null, retrieveMs: output.timingsMs?.retrieve ?? performance.now() - started, generateMs: output.timingsMs?.generate ?? null }
+        const run: QuestionRun = {
+          question,
+          output,
+          systemError: null,
+          retrieveMs: output.timingsMs?.retrieve ?? performance.now() - started,
+          generateMs: output.timingsMs?.generate ?? null,
+        }
         onRun?.(run)
         return run
       }),

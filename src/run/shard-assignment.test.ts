@@ -9,13 +9,18 @@ const SMALL: { id: string; type: QuestionType }[] = [
   { id: 'n1', type: 'none' },
 ]
 
-const countBy = <T,>(items: readonly T[], key: (item: T) => string) => items.reduce<Record<string, number>>((counts, item) => ({ ...counts, [key(item)]: (counts[key(item)] ?? 0) + 1 }), {})
+const countBy = <T>(items: readonly T[], key: (item: T) => string) =>
+  items.reduce<Record<string, number>>((counts, item) => ({ ...counts, [key(item)]: (counts[key(item)] ?? 0) + 1 }), {})
 
 describe('assignShards', () => {
   it('deals each type round-robin, carrying on across types: 4 single, 2 multi, 1 none over 3 shards', () => {
     const assignment = assignShards(SMALL, 3)
     // Singles go to shards 1, 2, 3, 1; the multis carry on at 2, 3; the none question at 1.
-    const perShard = (index: number) => countBy(SMALL.filter((q) => assignment.get(q.id) === index), (q) => q.type)
+    const perShard = (index: number) =>
+      countBy(
+        SMALL.filter((q) => assignment.get(q.id) === index),
+        (q) => q.type,
+      )
     expect(perShard(1)).toEqual({ single: 2, none: 1 })
     expect(perShard(2)).toEqual({ single: 1, multi: 1 })
     expect(perShard(3)).toEqual({ single: 1, multi: 1 })
@@ -24,7 +29,12 @@ describe('assignShards', () => {
   it('puts every question in exactly one shard, each type and the total within one of even', () => {
     const questions = Array.from({ length: 1000 }, (_, i) => ({ id: `q-${i}`, type: QUESTION_TYPES[i % 7 === 0 ? 3 : i % 3]! }))
     const shards = Array.from({ length: 7 }, (_, i) => questionsOfShard(questions, { index: i + 1, count: 7 }))
-    expect(shards.flat().map((q) => q.id).sort()).toEqual(questions.map((q) => q.id).sort())
+    expect(
+      shards
+        .flat()
+        .map((q) => q.id)
+        .sort(),
+    ).toEqual(questions.map((q) => q.id).sort())
     for (const type of QUESTION_TYPES) {
       const counts = shards.map((shard) => shard.filter((q) => q.type === type).length)
       expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1)
@@ -49,6 +59,8 @@ describe('parseShard', () => {
   })
 
   it.each(['0/3', '4/3', '1/0', 'a/b', '2'])('refuses %j, naming the source and the form', (text) => {
-    expect(() => parseShard(text, 'RAG_EVAL_SHARD')).toThrow(`RAG_EVAL_SHARD: ${JSON.stringify(text)} is not a shard; expected <index>/<count> with 1 <= index <= count, e.g. 2/3`)
+    expect(() => parseShard(text, 'RAG_EVAL_SHARD')).toThrow(
+      `RAG_EVAL_SHARD: ${JSON.stringify(text)} is not a shard; expected <index>/<count> with 1 <= index <= count, e.g. 2/3`,
+    )
   })
 })

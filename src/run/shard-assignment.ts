@@ -14,7 +14,9 @@ export function parseShard(text: string, source: string): Shard {
   const match = /^(\d+)\/(\d+)$/.exec(text.trim())
   const shard = match ? { index: Number(match[1]), count: Number(match[2]) } : null
   if (shard === null || shard.count < 1 || shard.index < 1 || shard.index > shard.count) {
-    throw new InputError(`${source}: ${JSON.stringify(text)} is not a shard; expected <index>/<count> with 1 <= index <= count, e.g. 2/3`)
+    throw new InputError(
+      `${source}: ${JSON.stringify(text)} is not a shard; expected <index>/<count> with 1 <= index <= count, e.g. 2/3`,
+    )
   }
   return shard
 }

@@ -16,7 +16,13 @@ const failingOnG2: RagSystem = {
   name: 'fails-on-g-2',
   async answer({ id }) {
     if (id === 'g-2') throw new Error('vector store timed out')
-    const chunk = { chunkId: 't-001#0', docId: 't-001', score: 1, tokens: 20, text: 'Traces are kept for 15 days on Team and 30 days on Business.' }
+    const chunk = {
+      chunkId: 't-001#0',
+      docId: 't-001',
+      score: 1,
+      tokens: 20,
+      text: 'Traces are kept for 15 days on Team and 30 days on Business.',
+    }
     return { ranked: [chunk], context: [chunk], answer: chunk.text }
   },
 }
@@ -25,12 +31,22 @@ describe('a system that fails on a question (issue 10.3)', () => {
   it('records the failure on that question, goes on with the others, and fails the gate naming it', async () => {
     const report = await evaluate(tiny, { tier: 'full', env: {}, system: failingOnG2, baselineRoot: null })
     const g2 = report.questions.find((q) => q.id === 'g-2')!
-    expect(g2).toMatchObject({ systemError: 'fails-on-g-2 failed: vector store timed out', hit: false, answer: null, rankedDocIds: [] })
+    expect(g2).toMatchObject({
+      systemError: 'fails-on-g-2 failed: vector store timed out',
+      hit: false,
+      answer: null,
+      rankedDocIds: [],
+    })
     expect(report.questions.find((q) => q.id === 'g-1')).toMatchObject({ systemError: null, hit: true })
     expect(report.summary).toMatchObject({ systemErrors: 1, systemErrorRate: 0.3333 })
     // The tiny project has no baseline of this system: the run is gated against an empty folder (no baseline).
     const gated = await evaluate(tiny, { tier: 'full', env: {}, system: failingOnG2, baselineRoot: 'fixtures/no-such-baseline' })
-    expect(gated.gate?.regressions).toContainEqual({ name: 'system errors on g-2 (limit 0)', baseline: 0, current: 0.3333, delta: 0.3333 })
+    expect(gated.gate?.regressions).toContainEqual({
+      name: 'system errors on g-2 (limit 0)',
+      baseline: 0,
+      current: 0.3333,
+      delta: 0.3333,
+    })
   })
 
   it('not compared with a baseline, GATE=1 still fails on the system errors (as on judge errors)', async () => {
@@ -41,13 +57,20 @@ describe('a system that fails on a question (issue 10.3)', () => {
   })
 
   it('under maxSystemErrorRate the failure is reported but does not fail the gate', async () => {
-    const gated = await evaluate(tiny, { tier: 'full', env: { EVAL_MAX_SYSTEM_ERROR_RATE: '0.5' }, system: failingOnG2, baselineRoot: 'fixtures/no-such-baseline' })
+    const gated = await evaluate(tiny, {
+      tier: 'full',
+      env: { EVAL_MAX_SYSTEM_ERROR_RATE: '0.5' },
+      system: failingOnG2,
+      baselineRoot: 'fixtures/no-such-baseline',
+    })
     expect(gated.summary.systemErrors).toBe(1)
     expect(gated.gate?.regressions.filter((r) => r.name.startsWith('system errors'))).toEqual([])
   })
 
   it('a factory that returns something else is named', async () => {
-    await expect(evaluate(tiny, { tier: 'retrieval', env: {}, system: () => ({ name: 'x' }) as unknown as RagSystem, baselineRoot: null })).rejects.toThrow(
+    await expect(
+      evaluate(tiny, { tier: 'retrieval', env: {}, system: () => ({ name: 'x' }) as unknown as RagSystem, baselineRoot: null }),
+    ).rejects.toThrow(
       'system (inline): expected a RagSystem (an object with answer(question)) or a factory returning one, got object',
     )
   })
@@ -78,10 +101,14 @@ describe('an HTTP service whose response breaks the contract', () => {
     expect(report.questions.find((q) => q.id === 'g-3')?.systemError).toContain('ranked[0].docId: expected a string, got 42')
     expect(report.questions.find((q) => q.id === 'g-1')).toMatchObject({ systemError: null, hit: true, answer: null })
     expect(report.summary.faithfulness).toBeNull()
-    expect(report.summary.notComputed.faithfulness).toBe('the system under test returned no answers (its responses carry no "answer"): retrieval metrics only')
+    expect(report.summary.notComputed.faithfulness).toBe(
+      'the system under test returned no answers (its responses carry no "answer"): retrieval metrics only',
+    )
     // No chunk counts from a service: chunk-level nDCG@10 has no ideal ranking; the doc-level one stands in.
     expect(report.summary.ndcg10).toBeNull()
-    expect(report.summary.notComputed.ndcg10).toMatch(/^the system does not report its chunk counts per document \(chunkCountByDoc\)/)
+    expect(report.summary.notComputed.ndcg10).toMatch(
+      /^the system does not report its chunk counts per document \(chunkCountByDoc\)/,
+    )
     // g-1 ranks its one answer doc first: doc-level nDCG@10 = 1; g-2 (two answer docs, one ranked first) = 1 / (1 + 1/log2 3) = 0.6131.
     expect(report.summary.docNdcg10).toBe(0.8066)
     expect(renderTerminalSummary(report)).toMatch(/\nnDCG@10 \(doc-level\) +0\.8066/)
@@ -91,6 +118,8 @@ describe('an HTTP service whose response breaks the contract', () => {
 
   it('a service that never starts is named by its command', async () => {
     const spec = { http: { url: 'http://127.0.0.1:9/rag', command: 'sleep 30', timeoutMs: 500 } }
-    await expect(evaluate(tiny, { tier: 'retrieval', env: {}, system: spec, baselineRoot: null })).rejects.toThrow(/service "sleep 30" did not answer at http:\/\/127\.0\.0\.1:9\/ within 500 ms/)
+    await expect(evaluate(tiny, { tier: 'retrieval', env: {}, system: spec, baselineRoot: null })).rejects.toThrow(
+      /service "sleep 30" did not answer at http:\/\/127\.0\.0\.1:9\/ within 500 ms/,
+    )
   })
 })

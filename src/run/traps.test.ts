@@ -8,17 +8,19 @@ import { evaluate } from './evaluate.ts'
 const project = await loadProjectConfig()
 
 /** The built-in retrieval with a fixed answer to every question: the two classic traps. */
-const answering = (answer: string): RagSystemFactory => ({ corpus, config }) => {
-  const builtin = createBuiltinSystem(corpus ?? [], { ...config, generate: false })
-  const system: RagSystem = {
-    name: 'fixed-answer',
-    chunkCountByDoc: builtin.chunkCountByDoc,
-    async answer(question) {
-      return { ...(await builtin.answer(question)), answer }
-    },
+const answering =
+  (answer: string): RagSystemFactory =>
+  ({ corpus, config }) => {
+    const builtin = createBuiltinSystem(corpus ?? [], { ...config, generate: false })
+    const system: RagSystem = {
+      name: 'fixed-answer',
+      chunkCountByDoc: builtin.chunkCountByDoc,
+      async answer(question) {
+        return { ...(await builtin.answer(question)), answer }
+      },
+    }
+    return system
   }
-  return system
-}
 
 describe('the two traps, caught by reading the metrics together', () => {
   it('an always-refusing system scores faithfulness high and relevancy 0', async () => {
@@ -31,7 +33,9 @@ describe('the two traps, caught by reading the metrics together', () => {
   })
 
   it('a fluent, on-topic answer with an invented number scores relevancy high and faithfulness below 1, listing the sentence', async () => {
-    const paths = await loadProjectConfig({ overrides: { corpus: 'fixtures/corpora/tiny', goldenSet: 'fixtures/golden/valid.json' } })
+    const paths = await loadProjectConfig({
+      overrides: { corpus: 'fixtures/corpora/tiny', goldenSet: 'fixtures/golden/valid.json' },
+    })
     const invented = 'Traces are kept for 45 days on Business.'
     const report = await evaluate(paths, { tier: 'full', env: {}, system: answering(invented) })
     const question = report.questions.find((q) => q.id === 'g-1')!

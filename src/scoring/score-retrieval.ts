@@ -45,12 +45,17 @@ export function scoreRetrieval(
     relevantChunkCount,
     hit: contextHit({ ...question, contextDocIds }),
     reciprocalRank: answerable ? round4(reciprocalRank(rankedDocIds, question.answerDocIds)) : null,
-    ndcg10: answerable && relevantChunkCount !== null ? round4(ndcgAt10(rankedDocIds, question.answerDocIds, relevantChunkCount)) : null,
+    ndcg10:
+      answerable && relevantChunkCount !== null
+        ? round4(ndcgAt10(rankedDocIds, question.answerDocIds, relevantChunkCount))
+        : null,
     docNdcg10: answerable ? round4(docNdcgAt10(rankedDocIds, question.answerDocIds)) : null,
     recallAtK: answerable ? round4(recallAtK(rankedDocIds, question.answerDocIds, k)) : null,
     idBasedContextRecall: roundOrNull(idBasedContextRecall(contextDocIds, question.answerDocIds)),
     idBasedContextPrecision: roundOrNull(idBasedContextPrecision(contextDocIds, question.answerDocIds)),
-    topRanked: output.ranked.slice(0, EVIDENCE_DEPTH).map(({ chunkId, docId, score }) => ({ chunkId, docId, score: round4(score) })),
+    topRanked: output.ranked
+      .slice(0, EVIDENCE_DEPTH)
+      .map(({ chunkId, docId, score }) => ({ chunkId, docId, score: round4(score) })),
     context: output.context.map(({ chunkId, docId, tokens, text }) => ({ chunkId, docId, tokens, text })),
     answer: output.answer ?? null,
     refused: null,

@@ -11,7 +11,10 @@ import { writeShardFile } from './shard-file.ts'
  * cases only (each question's verdict against the baseline holds); its summary and gate cover a part of the
  * golden set and decide nothing. No latest.json is written: the merge writes the run's.
  */
-export async function evaluateShard(project: ProjectConfig, options: EvaluateOptions & { shard: Shard }): Promise<{ report: Report; shardFile: string }> {
+export async function evaluateShard(
+  project: ProjectConfig,
+  options: EvaluateOptions & { shard: Shard },
+): Promise<{ report: Report; shardFile: string }> {
   const measurement = await measure(project, options)
   options.signal?.throwIfAborted()
   const shardFile = writeShardFile(project.reports, options.shard, measurement)

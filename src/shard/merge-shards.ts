@@ -17,7 +17,9 @@ function sumAlike<T>(values: readonly T[]): T {
     return (joined.every((item) => typeof item === 'string') ? [...new Set(joined)] : joined) as T
   }
   if (typeof first === 'object' && first !== null && rest.every((v) => typeof v === 'object' && v !== null)) {
-    return Object.fromEntries(Object.keys(first).map((key) => [key, sumAlike(values.map((v) => (v as Record<string, unknown>)[key]))])) as T
+    return Object.fromEntries(
+      Object.keys(first).map((key) => [key, sumAlike(values.map((v) => (v as Record<string, unknown>)[key]))]),
+    ) as T
   }
   return first as T
 }
@@ -33,11 +35,15 @@ const SAME_IN_EVERY_SHARD = ['tier', 'config', 'corpus', 'inputs', 'goldenSetIds
  * every stage time, usage and cost summed, every model call and batch.
  */
 export function mergeShards(shards: readonly { source: string; file: ShardFile }[]): Measurement {
-  if (shards.length === 0) throw new InputError('no shard files to merge; expected the files of every shard (<reports>/shards/shard-<i>-of-<n>.json)')
+  if (shards.length === 0)
+    throw new InputError('no shard files to merge; expected the files of every shard (<reports>/shards/shard-<i>-of-<n>.json)')
   const count = shards[0]!.file.shard.count
   const bySource = (s: { source: string; file: ShardFile }) => `${s.file.shard.index}/${s.file.shard.count} (${s.source})`
   const otherCount = shards.find((s) => s.file.shard.count !== count)
-  if (otherCount) throw new InputError(`shards of different runs: ${bySource(shards[0]!)} and ${bySource(otherCount)}; expected the ${count} shards of one run`)
+  if (otherCount)
+    throw new InputError(
+      `shards of different runs: ${bySource(shards[0]!)} and ${bySource(otherCount)}; expected the ${count} shards of one run`,
+    )
   const byIndex = new Map<number, string>()
   for (const s of shards) {
     const seen = byIndex.get(s.file.shard.index)
@@ -45,14 +51,19 @@ export function mergeShards(shards: readonly { source: string; file: ShardFile }
     byIndex.set(s.file.shard.index, s.source)
   }
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !byIndex.has(index))
-  if (missing.length > 0) throw new InputError(`missing shard(s) ${missing.map((i) => `${i}/${count}`).join(', ')}: the merge needs all ${count} shards of the run (got ${shards.map(bySource).join(', ')})`)
+  if (missing.length > 0)
+    throw new InputError(
+      `missing shard(s) ${missing.map((i) => `${i}/${count}`).join(', ')}: the merge needs all ${count} shards of the run (got ${shards.map(bySource).join(', ')})`,
+    )
 
   const ordered = [...shards].sort((a, b) => a.file.shard.index - b.file.shard.index)
   const first = ordered[0]!.file.measurement
   for (const { source, file } of ordered.slice(1)) {
     for (const field of SAME_IN_EVERY_SHARD) {
       if (JSON.stringify(file.measurement[field]) !== JSON.stringify(first[field])) {
-        throw new InputError(`${source}: its ${field} differs from shard 1's (${ordered[0]!.source}): the shards did not measure the same run; run every shard on one commit with one config`)
+        throw new InputError(
+          `${source}: its ${field} differs from shard 1's (${ordered[0]!.source}): the shards did not measure the same run; run every shard on one commit with one config`,
+        )
       }
     }
   }
@@ -66,10 +77,16 @@ export function mergeShards(shards: readonly { source: string; file: ShardFile }
     }
   }
   const unmeasured = first.goldenSetIds.filter((id) => !measuredBy.has(id))
-  if (unmeasured.length > 0) throw new InputError(`no shard measured ${unmeasured.length} question(s) of the golden set: ${unmeasured.slice(0, 10).join(', ')}${unmeasured.length > 10 ? ', ...' : ''}`)
+  if (unmeasured.length > 0)
+    throw new InputError(
+      `no shard measured ${unmeasured.length} question(s) of the golden set: ${unmeasured.slice(0, 10).join(', ')}${unmeasured.length > 10 ? ', ...' : ''}`,
+    )
   const known = new Set(first.goldenSetIds)
   const unknown = [...measuredBy.keys()].filter((id) => !known.has(id))
-  if (unknown.length > 0) throw new InputError(`${measuredBy.get(unknown[0]!)}: measured question(s) not in the golden set: ${unknown.slice(0, 10).join(', ')}`)
+  if (unknown.length > 0)
+    throw new InputError(
+      `${measuredBy.get(unknown[0]!)}: measured question(s) not in the golden set: ${unknown.slice(0, 10).join(', ')}`,
+    )
 
   const outcomes = new Map(ordered.flatMap(({ file }) => file.measurement.questions.map((q) => [q.id, q] as const)))
   const measurements = ordered.map(({ file }) => file.measurement)

@@ -20,7 +20,8 @@ export const ShardFileSchema = z.object({
 export type ShardFile = z.infer<typeof ShardFileSchema>
 
 const SHARD_FILE = /^shard-\d+-of-\d+\.json$/
-const HINT = 'it must be a file a shard wrote (vitest run --shard=<i>/<n> writes <reports>/shards/shard-<i>-of-<n>.json); run that shard again'
+const HINT =
+  'it must be a file a shard wrote (vitest run --shard=<i>/<n> writes <reports>/shards/shard-<i>-of-<n>.json); run that shard again'
 
 /** Where a shard's file goes under the reports folder. */
 export function shardFilePath(reportsDir: string, shard: Shard): string {
@@ -44,7 +45,10 @@ export function readShardFiles(paths: readonly string[]): { source: string; file
       throw new InputError(`${path}: not found; expected shard files or the folders holding them (<reports>/shards/)`)
     }
     if (!folder) return [path]
-    const found = readdirSync(path).filter((name) => SHARD_FILE.test(name)).sort().map((name) => join(path, name))
+    const found = readdirSync(path)
+      .filter((name) => SHARD_FILE.test(name))
+      .sort()
+      .map((name) => join(path, name))
     if (found.length === 0) throw new InputError(`${path}: no shard files (shard-<i>-of-<n>.json) in this folder; ${HINT}`)
     return found
   })

@@ -21,7 +21,11 @@ const repository = await loadProjectConfig()
 const SHARDS = 3
 
 /** The report as bytes, `run` (timings, the only field that may differ between two runs) left out. */
-const withoutRun = (report: Report) => serialiseReport({ ...report, run: { ...report.run, startedAt: '', durationMs: 0, latencyMs: { retrieve: null, generate: null, judge: null } } })
+const withoutRun = (report: Report) =>
+  serialiseReport({
+    ...report,
+    run: { ...report.run, startedAt: '', durationMs: 0, latencyMs: { retrieve: null, generate: null, judge: null } },
+  })
 
 /**
  * A baseline in which `lostPerShard` questions of each shard, missed by today's run, were hits: a recall
@@ -31,7 +35,10 @@ const withoutRun = (report: Report) => serialiseReport({ ...report, run: { ...re
 function baselineWithThinDrop(report: Report, lostPerShard: number): { baseline: Baseline; lost: string[] } {
   const shardOf = assignShards(report.questions, SHARDS)
   const lost = Array.from({ length: SHARDS }, (_, i) =>
-    report.questions.filter((q) => q.type !== 'none' && !q.hit && shardOf.get(q.id) === i + 1).slice(0, lostPerShard).map((q) => q.id),
+    report.questions
+      .filter((q) => q.type !== 'none' && !q.hit && shardOf.get(q.id) === i + 1)
+      .slice(0, lostPerShard)
+      .map((q) => q.id),
   ).flat()
   const baseline = baselineFromReport(report)
   const questions = baseline.questions.map((q) => (lost.includes(q.id) ? { ...q, hit: true } : q))
@@ -55,7 +62,8 @@ describe('a run in 3 shards merges into the report of one run', () => {
     const single = await evaluate(project, { tier: 'full', env })
 
     const shardReports: Report[] = []
-    for (let index = 1; index <= SHARDS; index++) shardReports.push((await evaluateShard(project, { tier: 'full', env, shard: { index, count: SHARDS } })).report)
+    for (let index = 1; index <= SHARDS; index++)
+      shardReports.push((await evaluateShard(project, { tier: 'full', env, shard: { index, count: SHARDS } })).report)
     // 120 questions dealt by type: 40 each.
     expect(shardReports.map((r) => r.questions.length)).toEqual([40, 40, 40])
     // Each shard alone: 2 lost questions, no significant drop, its gate passes.
@@ -81,11 +89,22 @@ describe('a run in 3 shards merges into the report of one run', () => {
   it('a missing, repeated or foreign shard is refused, naming it', async () => {
     const project = { ...repository, reports: temp.make('shard-reports-'), baseline: temp.make('shard-baseline-') }
     const files: string[] = []
-    for (let index = 1; index <= SHARDS; index++) files.push((await evaluateShard(project, { tier: 'retrieval', shard: { index, count: SHARDS } })).shardFile)
-    expect(() => mergedReport(project, [files[0]!, files[2]!], null)).toThrow(`missing shard(s) 2/3: the merge needs all 3 shards of the run (got 1/3 (${files[0]}), 3/3 (${files[2]}))`)
+    for (let index = 1; index <= SHARDS; index++)
+      files.push((await evaluateShard(project, { tier: 'retrieval', shard: { index, count: SHARDS } })).shardFile)
+    expect(() => mergedReport(project, [files[0]!, files[2]!], null)).toThrow(
+      `missing shard(s) 2/3: the merge needs all 3 shards of the run (got 1/3 (${files[0]}), 3/3 (${files[2]}))`,
+    )
     expect(() => mergedReport(project, [...files, files[1]!], null)).toThrow(`shard 2/3 given twice: ${files[1]} and ${files[1]}`)
-    const other = (await evaluateShard(project, { tier: 'retrieval', env: { ...process.env, EVAL_TOP_K: '5' }, shard: { index: 2, count: SHARDS } })).shardFile
-    expect(() => mergedReport(project, [files[0]!, other, files[2]!], null)).toThrow(`${other}: its config differs from shard 1's (${files[0]}): the shards did not measure the same run; run every shard on one commit with one config`)
+    const other = (
+      await evaluateShard(project, {
+        tier: 'retrieval',
+        env: { ...process.env, EVAL_TOP_K: '5' },
+        shard: { index: 2, count: SHARDS },
+      })
+    ).shardFile
+    expect(() => mergedReport(project, [files[0]!, other, files[2]!], null)).toThrow(
+      `${other}: its config differs from shard 1's (${files[0]}): the shards did not measure the same run; run every shard on one commit with one config`,
+    )
   }, 120_000)
 })
 
@@ -109,7 +128,10 @@ describe('vitest --shard=i/3 --reporter=blob, then vitest --merge-reports', () =
     const dir = temp.make('shard-config-')
     const config = join(dir, 'rag-eval.config.ts')
     // The repository's config, its reports and baseline in the temp folders.
-    writeFileSync(config, `import base from ${JSON.stringify(join(repository.root, 'rag-eval.config.ts'))}\nexport default { ...base, corpus: ${JSON.stringify(repository.corpus!.dir)}, goldenSet: ${JSON.stringify(repository.goldenSet)}, humanLabels: ${JSON.stringify(repository.humanLabels)}, prices: ${JSON.stringify(repository.prices)}, recordingsDir: ${JSON.stringify(repository.recordingsDir)}, baseline: ${JSON.stringify(project.baseline)}, reports: ${JSON.stringify(project.reports)} }\n`)
+    writeFileSync(
+      config,
+      `import base from ${JSON.stringify(join(repository.root, 'rag-eval.config.ts'))}\nexport default { ...base, corpus: ${JSON.stringify(repository.corpus!.dir)}, goldenSet: ${JSON.stringify(repository.goldenSet)}, humanLabels: ${JSON.stringify(repository.humanLabels)}, prices: ${JSON.stringify(repository.prices)}, recordingsDir: ${JSON.stringify(repository.recordingsDir)}, baseline: ${JSON.stringify(project.baseline)}, reports: ${JSON.stringify(project.reports)} }\n`,
+    )
     const env = { RAG_EVAL_CONFIG: config, EVAL_GATE_POLICY: 'significant', GATE: '1' }
     const blobs = temp.make('shard-blobs-')
 
@@ -118,9 +140,24 @@ describe('vitest --shard=i/3 --reporter=blob, then vitest --merge-reports', () =
     const singleJson = readFileSync(join(project.reports, 'latest.json'), 'utf8')
     const singleMd = readFileSync(join(project.reports, 'latest.md'), 'utf8')
 
-    const shards = await Promise.all(Array.from({ length: SHARDS }, (_, i) => vitest(['run', '--project', 'eval', `--shard=${i + 1}/${SHARDS}`, '--reporter=blob', `--outputFile=${join(blobs, `blob-${i + 1}.json`)}`], env)))
+    const shards = await Promise.all(
+      Array.from({ length: SHARDS }, (_, i) =>
+        vitest(
+          [
+            'run',
+            '--project',
+            'eval',
+            `--shard=${i + 1}/${SHARDS}`,
+            '--reporter=blob',
+            `--outputFile=${join(blobs, `blob-${i + 1}.json`)}`,
+          ],
+          env,
+        ),
+      ),
+    )
     expect(shards.map((s) => s.code)).toEqual([0, 0, 0])
-    for (const [i, shard] of shards.entries()) expect(shard.out).toContain(`RAG evaluation, shard ${i + 1}/${SHARDS}: 40 of the golden set's questions measured`)
+    for (const [i, shard] of shards.entries())
+      expect(shard.out).toContain(`RAG evaluation, shard ${i + 1}/${SHARDS}: 40 of the golden set's questions measured`)
 
     const merge = await vitest(['--merge-reports', blobs], env)
     expect(merge.code).toBe(1)

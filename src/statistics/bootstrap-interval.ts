@@ -90,7 +90,11 @@ export function bootstrapMeanInterval(values: readonly number[], options: Bootst
 export function bootstrapMeanIntervals(lists: readonly (readonly number[])[], options: BootstrapOptions): (Interval | null)[] {
   const level = checkedLevel(options)
   const intervals: (Interval | null)[] = lists.map((values) =>
-    values.length === 0 ? null : values.length === 1 ? { low: values[0]!, high: values[0]!, method: 'bootstrap-percentile' } : null,
+    values.length === 0
+      ? null
+      : values.length === 1
+        ? { low: values[0]!, high: values[0]!, method: 'bootstrap-percentile' }
+        : null,
   )
   const byLength = new Map<number, number[]>()
   lists.forEach((values, i) => {
@@ -112,7 +116,13 @@ export function bootstrapMeanIntervals(lists: readonly (readonly number[])[], op
     options.resamples,
   )
   groups.forEach(([, members], g) =>
-    members.forEach((i, m) => (intervals[i] = percentileInterval(Array.from(replicates[g]!.subarray(m * options.resamples, (m + 1) * options.resamples)), level))),
+    members.forEach(
+      (i, m) =>
+        (intervals[i] = percentileInterval(
+          Array.from(replicates[g]!.subarray(m * options.resamples, (m + 1) * options.resamples)),
+          level,
+        )),
+    ),
   )
   return intervals
 }

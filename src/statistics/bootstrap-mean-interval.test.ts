@@ -13,7 +13,10 @@ describe('bootstrapMeanInterval', () => {
     const continuous = Array.from({ length: n }, () => random())
     const binary = Array.from({ length: n }, () => (random() < 0.3 ? 1 : 0))
     for (const values of [continuous, binary]) {
-      for (const options of [{ resamples: 2000, seed: 1 }, { resamples: 333, seed: 9, level: 0.9 }]) {
+      for (const options of [
+        { resamples: 2000, seed: 1 },
+        { resamples: 333, seed: 9, level: 0.9 },
+      ]) {
         expect(bootstrapMeanInterval(values, options)).toStrictEqual(bootstrapInterval(values, mean, options))
       }
     }
@@ -21,7 +24,11 @@ describe('bootstrapMeanInterval', () => {
 
   it('null for no values, the value itself for one', () => {
     expect(bootstrapMeanInterval([], { resamples: 10, seed: 1 })).toBeNull()
-    expect(bootstrapMeanInterval([0.25], { resamples: 10, seed: 1 })).toEqual({ low: 0.25, high: 0.25, method: 'bootstrap-percentile' })
+    expect(bootstrapMeanInterval([0.25], { resamples: 10, seed: 1 })).toEqual({
+      low: 0.25,
+      high: 0.25,
+      method: 'bootstrap-percentile',
+    })
   })
 
   it('bootstrapMeanIntervals gives each list its own bootstrapInterval of the mean, lists of equal length sharing the draws', () => {
@@ -34,7 +41,13 @@ describe('bootstrapMeanInterval', () => {
   it('a constant list (a run equal to its baseline: every paired difference 0) gets the general path’s interval without a draw, to the bit', () => {
     const random = mulberry32(11)
     // 0.1 does not add up exactly: 120 of them sum to 11.999999999999973, and the mean keeps that.
-    const lists = [Array(120).fill(0.1), Array(120).fill(0), Array(7).fill(1), Array.from({ length: 120 }, () => random()), Array(2).fill(0.7)]
+    const lists = [
+      Array(120).fill(0.1),
+      Array(120).fill(0),
+      Array(7).fill(1),
+      Array.from({ length: 120 }, () => random()),
+      Array(2).fill(0.7),
+    ]
     const options = { resamples: 400, seed: 2 }
     const intervals = bootstrapMeanIntervals(lists, options)
     expect(intervals).toStrictEqual(lists.map((values) => bootstrapInterval(values, mean, options)))
@@ -60,14 +73,22 @@ describe('resampling on two threads', () => {
     const blocks = { n, lists, columns, replicates: new Float64Array(lists * 40) }
     const drawn = new Int32Array(n)
     resampleMeans(whole, 5, 40, 0, 40, drawn)
-    for (const [from, to] of [[33, 40], [0, 5], [17, 33], [5, 17]] as const) resampleMeans(blocks, 5, 40, from, to, drawn)
+    for (const [from, to] of [
+      [33, 40],
+      [0, 5],
+      [17, 33],
+      [5, 17],
+    ] as const)
+      resampleMeans(blocks, 5, 40, from, to, drawn)
     expect(blocks.replicates).toEqual(whole.replicates)
     expect(new Set(whole.replicates).size).toBe(lists * 40)
   })
 
   it('bootstrapMeanIntervals with millions of draws (a second thread helps) is still bootstrapInterval of the mean to the bit', () => {
     const random = mulberry32(21)
-    const lists = [20_000, 7_000, 20_000, 20_000, 7_000].map((n) => Array.from({ length: n }, () => (random() < 0.4 ? random() : 0)))
+    const lists = [20_000, 7_000, 20_000, 20_000, 7_000].map((n) =>
+      Array.from({ length: n }, () => (random() < 0.4 ? random() : 0)),
+    )
     const options = { resamples: 300, seed: 8 }
     expect(bootstrapMeanIntervals(lists, options)).toStrictEqual(lists.map((values) => bootstrapInterval(values, mean, options)))
   })

@@ -18,7 +18,14 @@ export interface MeanResampleGroup {
  * the resample's first draw) and each list summed in draw order, then divided by n, so every replicate is
  * the same to the bit whichever thread computes it, and in whatever order.
  */
-export function resampleMeans(group: MeanResampleGroup, seed: number, resamples: number, from: number, to: number, drawn: Int32Array): void {
+export function resampleMeans(
+  group: MeanResampleGroup,
+  seed: number,
+  resamples: number,
+  from: number,
+  to: number,
+  drawn: Int32Array,
+): void {
   const { n, lists, columns, replicates } = group
   const random = new Mulberry32(seed).skip(from * n)
   for (let r = from; r < to; r++) {
@@ -33,14 +40,23 @@ export function resampleMeans(group: MeanResampleGroup, seed: number, resamples:
 }
 
 /** Computes every group's replicates (the `columns` given per group): the same values to the bit however it is run. */
-export type MeanResampler = (groups: readonly { n: number; columns: Float64Array[] }[], seed: number, resamples: number) => Float64Array[]
+export type MeanResampler = (
+  groups: readonly { n: number; columns: Float64Array[] }[],
+  seed: number,
+  resamples: number,
+) => Float64Array[]
 
 /** Every group's replicates on this thread: resampleMeans over all resamples. */
 export const serialMeanResampler: MeanResampler = (groups, seed, resamples) =>
   groups.map(({ n, columns }) => {
     const flat = new Float64Array(n * columns.length)
     columns.forEach((column, m) => flat.set(column, m * n))
-    const group: MeanResampleGroup = { n, lists: columns.length, columns: flat, replicates: new Float64Array(columns.length * resamples) }
+    const group: MeanResampleGroup = {
+      n,
+      lists: columns.length,
+      columns: flat,
+      replicates: new Float64Array(columns.length * resamples),
+    }
     resampleMeans(group, seed, resamples, 0, resamples, new Int32Array(n))
     return group.replicates
   })

@@ -27,9 +27,12 @@ export interface DetectableDropOptions {
 export function minimumDetectableDrop(n: number, baselineRate: number, options: DetectableDropOptions = {}): number | null {
   const alpha = options.alpha ?? 0.05
   const power = options.power ?? 0.8
-  if (!Number.isInteger(n) || n < 1) throw new RangeError(`minimumDetectableDrop: expected a whole number of questions >= 1, got ${n}`)
-  if (!(baselineRate >= 0 && baselineRate <= 1)) throw new RangeError(`minimumDetectableDrop: expected a baseline rate within [0, 1], got ${baselineRate}`)
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`minimumDetectableDrop: expected alpha strictly between 0 and 1, got ${alpha}`)
+  if (!Number.isInteger(n) || n < 1)
+    throw new RangeError(`minimumDetectableDrop: expected a whole number of questions >= 1, got ${n}`)
+  if (!(baselineRate >= 0 && baselineRate <= 1))
+    throw new RangeError(`minimumDetectableDrop: expected a baseline rate within [0, 1], got ${baselineRate}`)
+  if (!(alpha > 0 && alpha < 1))
+    throw new RangeError(`minimumDetectableDrop: expected alpha strictly between 0 and 1, got ${alpha}`)
   if (!(power >= 0.5 && power < 1)) throw new RangeError(`minimumDetectableDrop: expected power within [0.5, 1), got ${power}`)
   const za = normalQuantile(1 - alpha / 2)
   const zp = normalQuantile(power)

@@ -8,6 +8,10 @@ import { pairedDifferences } from './paired-differences.ts'
  * the per-item differences b[i] - a[i]. Seeded and deterministic like `bootstrapInterval` (its mean, without building the resamples). No pairs gives
  * null; lists of different lengths throw.
  */
-export function pairedBootstrapDeltaInterval(a: readonly number[], b: readonly number[], options: BootstrapOptions): Interval | null {
+export function pairedBootstrapDeltaInterval(
+  a: readonly number[],
+  b: readonly number[],
+  options: BootstrapOptions,
+): Interval | null {
   return bootstrapMeanInterval(pairedDifferences(a, b), options)
 }

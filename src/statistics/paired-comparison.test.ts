@@ -26,7 +26,16 @@ describe('pairedComparison', () => {
     a.push(question('q-none', { type: 'none', hit: false }), question('q-only-a', { hit: true }))
     b.push(question('q-none', { type: 'none', hit: true }))
     const result = pairedComparison(a, b, pairedMetric('recall')!, options)
-    expect(result).toMatchObject({ test: 'mcnemar-exact', pairs: 10, a: 0.8, b: 0.4, delta: -0.4, discordant: { worse: 5, better: 1 }, verdict: 'no-difference', reason: null })
+    expect(result).toMatchObject({
+      test: 'mcnemar-exact',
+      pairs: 10,
+      a: 0.8,
+      b: 0.4,
+      delta: -0.4,
+      discordant: { worse: 5, better: 1 },
+      verdict: 'no-difference',
+      reason: null,
+    })
     expect(result.pValue).toBeCloseTo(14 / 64, 12)
   })
 
@@ -39,7 +48,16 @@ describe('pairedComparison', () => {
       pairedMetric('mrr')!,
       options,
     )
-    expect(result).toMatchObject({ test: 'paired-permutation', pairs: 10, a: 0.6583, b: 0.8, delta: 0.1417, pValue: 0.125, discordant: null, verdict: 'no-difference' })
+    expect(result).toMatchObject({
+      test: 'paired-permutation',
+      pairs: 10,
+      a: 0.6583,
+      b: 0.8,
+      delta: 0.1417,
+      pValue: 0.125,
+      discordant: null,
+      verdict: 'no-difference',
+    })
   })
 
   it('a false-refusal rate is lower-is-better: more refusals are worse, and significant at 7 to 0 (p = 2/128)', () => {
@@ -51,7 +69,23 @@ describe('pairedComparison', () => {
   })
 
   it('no question with a value in both runs: no test, and why', () => {
-    const result = pairedComparison([question('q-1', { faithfulness: 0.9 })], [question('q-1', {})], pairedMetric('faithfulness')!, options)
-    expect(result).toEqual({ test: 'paired-permutation', pairs: 0, a: null, b: null, delta: null, deltaInterval: null, pValue: null, discordant: null, verdict: null, reason: 'no question has a value in both runs' })
+    const result = pairedComparison(
+      [question('q-1', { faithfulness: 0.9 })],
+      [question('q-1', {})],
+      pairedMetric('faithfulness')!,
+      options,
+    )
+    expect(result).toEqual({
+      test: 'paired-permutation',
+      pairs: 0,
+      a: null,
+      b: null,
+      delta: null,
+      deltaInterval: null,
+      pValue: null,
+      discordant: null,
+      verdict: null,
+      reason: 'no question has a value in both runs',
+    })
   })
 })

@@ -49,7 +49,12 @@ export const NO_PAIRS_REASON = 'no question has a value in both runs'
  * McNemar on the discordant pairs; continuous values the seeded sign-flip permutation test; both get the
  * paired bootstrap interval of the difference of the means. No pairs: every number null, with the reason.
  */
-export function pairedComparison(a: readonly ScoredQuestion[], b: readonly ScoredQuestion[], metric: PairedMetric, options: PairedOptions): PairedComparison {
+export function pairedComparison(
+  a: readonly ScoredQuestion[],
+  b: readonly ScoredQuestion[],
+  metric: PairedMetric,
+  options: PairedOptions,
+): PairedComparison {
   const inB = new Map(b.map((q) => [q.id, q]))
   const pairs = a
     .filter((q) => inScope(metric.scope, q))
@@ -61,7 +66,18 @@ export function pairedComparison(a: readonly ScoredQuestion[], b: readonly Score
     })
     .sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
   if (pairs.length === 0) {
-    return { test: metric.test, pairs: 0, a: null, b: null, delta: null, deltaInterval: null, pValue: null, discordant: null, verdict: null, reason: NO_PAIRS_REASON }
+    return {
+      test: metric.test,
+      pairs: 0,
+      a: null,
+      b: null,
+      delta: null,
+      deltaInterval: null,
+      pValue: null,
+      discordant: null,
+      verdict: null,
+      reason: NO_PAIRS_REASON,
+    }
   }
   const valuesA = pairs.map((p) => p.a)
   const valuesB = pairs.map((p) => p.b)

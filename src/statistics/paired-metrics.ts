@@ -38,15 +38,87 @@ export function inScope(scope: MetricScope, question: { type: QuestionType }): b
 
 /** The metrics a comparison reports, overall; `byType` adds one per answerable type. */
 const OVERALL: readonly (PairedMetric & { byType: boolean })[] = [
-  { name: 'recall', label: 'recall (context)', test: 'mcnemar-exact', higherIsBetter: true, scope: 'answerable', value: (q) => binary(q.hit), byType: true },
-  { name: 'recallAtK', label: 'recall@k', test: 'paired-permutation', higherIsBetter: true, scope: 'answerable', value: (q) => q.recallAtK ?? null, byType: true },
-  { name: 'mrr', label: 'MRR', test: 'paired-permutation', higherIsBetter: true, scope: 'answerable', value: (q) => q.reciprocalRank, byType: true },
-  { name: 'ndcg10', label: 'nDCG@10', test: 'paired-permutation', higherIsBetter: true, scope: 'answerable', value: (q) => q.ndcg10, byType: true },
-  { name: 'refusalRate', label: 'refusal rate (none)', test: 'mcnemar-exact', higherIsBetter: true, scope: 'none', value: (q) => binary(q.refused), byType: false },
-  { name: 'falseRefusalRate', label: 'false refusals (answerable)', test: 'mcnemar-exact', higherIsBetter: false, scope: 'answerable', value: (q) => binary(q.refused), byType: false },
-  { name: 'faithfulness', label: 'faithfulness', test: 'paired-permutation', higherIsBetter: true, scope: 'all', value: (q) => q.faithfulness, byType: true },
-  { name: 'answerRelevancy', label: 'answer relevancy', test: 'paired-permutation', higherIsBetter: true, scope: 'all', value: (q) => q.answerRelevancy, byType: true },
-  { name: 'coverage', label: 'coverage', test: 'paired-permutation', higherIsBetter: true, scope: 'all', value: (q) => q.coverage, byType: true },
+  {
+    name: 'recall',
+    label: 'recall (context)',
+    test: 'mcnemar-exact',
+    higherIsBetter: true,
+    scope: 'answerable',
+    value: (q) => binary(q.hit),
+    byType: true,
+  },
+  {
+    name: 'recallAtK',
+    label: 'recall@k',
+    test: 'paired-permutation',
+    higherIsBetter: true,
+    scope: 'answerable',
+    value: (q) => q.recallAtK ?? null,
+    byType: true,
+  },
+  {
+    name: 'mrr',
+    label: 'MRR',
+    test: 'paired-permutation',
+    higherIsBetter: true,
+    scope: 'answerable',
+    value: (q) => q.reciprocalRank,
+    byType: true,
+  },
+  {
+    name: 'ndcg10',
+    label: 'nDCG@10',
+    test: 'paired-permutation',
+    higherIsBetter: true,
+    scope: 'answerable',
+    value: (q) => q.ndcg10,
+    byType: true,
+  },
+  {
+    name: 'refusalRate',
+    label: 'refusal rate (none)',
+    test: 'mcnemar-exact',
+    higherIsBetter: true,
+    scope: 'none',
+    value: (q) => binary(q.refused),
+    byType: false,
+  },
+  {
+    name: 'falseRefusalRate',
+    label: 'false refusals (answerable)',
+    test: 'mcnemar-exact',
+    higherIsBetter: false,
+    scope: 'answerable',
+    value: (q) => binary(q.refused),
+    byType: false,
+  },
+  {
+    name: 'faithfulness',
+    label: 'faithfulness',
+    test: 'paired-permutation',
+    higherIsBetter: true,
+    scope: 'all',
+    value: (q) => q.faithfulness,
+    byType: true,
+  },
+  {
+    name: 'answerRelevancy',
+    label: 'answer relevancy',
+    test: 'paired-permutation',
+    higherIsBetter: true,
+    scope: 'all',
+    value: (q) => q.answerRelevancy,
+    byType: true,
+  },
+  {
+    name: 'coverage',
+    label: 'coverage',
+    test: 'paired-permutation',
+    higherIsBetter: true,
+    scope: 'all',
+    value: (q) => q.coverage,
+    byType: true,
+  },
 ]
 
 /**
@@ -55,7 +127,14 @@ const OVERALL: readonly (PairedMetric & { byType: boolean })[] = [
  */
 export const PAIRED_METRICS: readonly PairedMetric[] = OVERALL.flatMap(({ byType, ...metric }) => [
   metric,
-  ...(byType ? ANSWERABLE_TYPES.map((type) => ({ ...metric, name: `${metric.name}.${type}`, label: `${metric.label}, ${type}`, scope: type })) : []),
+  ...(byType
+    ? ANSWERABLE_TYPES.map((type) => ({
+        ...metric,
+        name: `${metric.name}.${type}`,
+        label: `${metric.label}, ${type}`,
+        scope: type,
+      }))
+    : []),
 ])
 
 /** The paired metric of a name (`recall.multi`); undefined for a name no comparison reports. */

@@ -32,7 +32,7 @@ describe('wilsonInterval', () => {
     [15, 148, 0.0624, 0.1605],
     [0, 20, 0, 0.1611],
     [1, 29, 0.0061, 0.1718],
-  ])('%i/%i gives Newcombe\'s published %f to %f', (successes, n, low, high) => {
+  ])("%i/%i gives Newcombe's published %f to %f", (successes, n, low, high) => {
     const interval = wilsonInterval(successes, n)!
     expect(interval.method).toBe('wilson')
     expect(interval.low).toBeCloseTo(low, 4)
@@ -79,11 +79,19 @@ describe('bootstrapInterval', () => {
   })
   it('is null for no values and degenerate for one', () => {
     expect(bootstrapInterval([], mean, { resamples: 10, seed: 1 })).toBeNull()
-    expect(bootstrapInterval([0.4], mean, { resamples: 10, seed: 1 })).toEqual({ low: 0.4, high: 0.4, method: 'bootstrap-percentile' })
+    expect(bootstrapInterval([0.4], mean, { resamples: 10, seed: 1 })).toEqual({
+      low: 0.4,
+      high: 0.4,
+      method: 'bootstrap-percentile',
+    })
   })
   it('refuses a bad resample count or level', () => {
-    expect(() => bootstrapInterval([1, 2], mean, { resamples: 0, seed: 1 })).toThrow('expected a whole number of resamples >= 1, got 0')
-    expect(() => bootstrapInterval([1, 2], mean, { resamples: 10, seed: 1, level: 95 })).toThrow('expected a confidence level strictly between 0 and 1 (e.g. 0.95), got 95')
+    expect(() => bootstrapInterval([1, 2], mean, { resamples: 0, seed: 1 })).toThrow(
+      'expected a whole number of resamples >= 1, got 0',
+    )
+    expect(() => bootstrapInterval([1, 2], mean, { resamples: 10, seed: 1, level: 95 })).toThrow(
+      'expected a confidence level strictly between 0 and 1 (e.g. 0.95), got 95',
+    )
   })
 })
 
@@ -100,7 +108,9 @@ describe('pairedBootstrapDeltaInterval', () => {
       method: 'bootstrap-percentile',
     })
     expect(pairedBootstrapDeltaInterval([], [], { resamples: 100, seed: 1 })).toBeNull()
-    expect(() => pairedBootstrapDeltaInterval([1], [1, 2], { resamples: 100, seed: 1 })).toThrow('expected one value per item in both lists, got 1 and 2')
+    expect(() => pairedBootstrapDeltaInterval([1], [1, 2], { resamples: 100, seed: 1 })).toThrow(
+      'expected one value per item in both lists, got 1 and 2',
+    )
   })
 })
 
@@ -167,7 +177,9 @@ describe('pairedPermutationTest', () => {
   it('is 1 for no pairs or no differences, and refuses unpaired lists', () => {
     expect(pairedPermutationTest([], [], { resamples: 10, seed: 1 })).toBe(1)
     expect(pairedPermutationTest([1, 2], [1, 2], { resamples: 10, seed: 1 })).toBe(1)
-    expect(() => pairedPermutationTest([1], [], { resamples: 10, seed: 1 })).toThrow('expected one value per item in both lists, got 1 and 0')
+    expect(() => pairedPermutationTest([1], [], { resamples: 10, seed: 1 })).toThrow(
+      'expected one value per item in both lists, got 1 and 0',
+    )
   })
 })
 
@@ -175,7 +187,7 @@ describe('minimumDetectableDrop', () => {
   it('is z²/n at power 0.5 (hand-worked: 1.959964² / 100 = 0.038415)', () => {
     expect(minimumDetectableDrop(100, 0.9, { power: 0.5 })).toBeCloseTo(0.038415, 6)
   })
-  it('solves Connor\'s McNemar sample-size formula at 80% power', () => {
+  it("solves Connor's McNemar sample-size formula at 80% power", () => {
     const drop = minimumDetectableDrop(107, 0.9)!
     // Hand-worked: s = (sqrt(107·(107 - 3.841459 + 0.708326)) - 1.959964·0.841621) / (107 + 0.708326)
     //   = (105.421795 - 1.649547) / 107.708326 = 0.963457; drop = 1 - s² = 0.071751
@@ -204,7 +216,11 @@ describe('the worked example of docs/statistics.md', () => {
     expect(minimumDetectableDrop(107, 96 / 107)).toBeCloseTo(0.072, 3)
     const a = [1, 0.5, 1, 1, 0.333, 0, 1, 0.25, 1, 0.5]
     const b = [1, 1, 1, 1, 0.5, 0, 1, 0.5, 1, 1]
-    expect(bootstrapInterval(a, mean, { resamples: 2000, seed: 1 })).toEqual({ low: expect.closeTo(0.425, 3), high: expect.closeTo(0.883, 3), method: 'bootstrap-percentile' })
+    expect(bootstrapInterval(a, mean, { resamples: 2000, seed: 1 })).toEqual({
+      low: expect.closeTo(0.425, 3),
+      high: expect.closeTo(0.883, 3),
+      method: 'bootstrap-percentile',
+    })
     expect(pairedPermutationTest(a, b, { resamples: 2000, seed: 1 })).toBe(2 / 16)
   })
 })

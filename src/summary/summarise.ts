@@ -37,7 +37,12 @@ export function summarise(
   // Every mean's values, for its interval: computed at the end, all at once (the bootstrap shares its draws).
   const intervalRequests: IntervalRequest[] = []
   const answerable = outcomes.filter((o) => o.type !== 'none')
-  const mean = (path: string, values: readonly number[], emptyReason: string, kind: 'proportion' | 'mean' = 'mean'): number | null => {
+  const mean = (
+    path: string,
+    values: readonly number[],
+    emptyReason: string,
+    kind: 'proportion' | 'mean' = 'mean',
+  ): number | null => {
     const value = meanOrNull(values)
     if (value === null) notComputed[path] = emptyReason
     intervalRequests.push({ path, values, kind })
@@ -46,14 +51,19 @@ export function summarise(
   const ofType = (type: AnswerableType) => answerable.filter((o) => o.type === type)
   const hits = (list: readonly QuestionOutcome[]) => list.map((o) => (o.hit ? 1 : 0))
   const refusals = (list: readonly QuestionOutcome[]) => list.map((o) => (o.refused ? 1 : 0))
-  const field = (list: readonly QuestionOutcome[], name: RankingField) =>
-    list.flatMap((o) => (o[name] === null ? [] : [o[name]]))
+  const field = (list: readonly QuestionOutcome[], name: RankingField) => list.flatMap((o) => (o[name] === null ? [] : [o[name]]))
   const byType = (path: string, values: (list: readonly QuestionOutcome[]) => number[], kind: 'proportion' | 'mean' = 'mean') =>
     Object.fromEntries(
-      ANSWERABLE_TYPES.map((type) => [type, mean(`${path}.${type}`, values(ofType(type)), `no ${type} questions in the golden set`, kind)]),
+      ANSWERABLE_TYPES.map((type) => [
+        type,
+        mean(`${path}.${type}`, values(ofType(type)), `no ${type} questions in the golden set`, kind),
+      ]),
     ) as Record<AnswerableType, number | null>
   const noAnswerable = 'no answerable questions in the golden set'
-  const ndcgReason = answerable.length > 0 ? 'the system does not report its chunk counts per document (chunkCountByDoc), which the ideal ranking needs: docNdcg10, the doc-level nDCG@10, stands in for it' : noAnswerable
+  const ndcgReason =
+    answerable.length > 0
+      ? 'the system does not report its chunk counts per document (chunkCountByDoc), which the ideal ranking needs: docNdcg10, the doc-level nDCG@10, stands in for it'
+      : noAnswerable
 
   const generated = outcomes.some((o) => o.generation !== null)
   const noAnswers = (path: string) => {
@@ -79,7 +89,9 @@ export function summarise(
   const summary: Summary = {
     questions: outcomes.length,
     answerable: answerable.length,
-    questionsByType: Object.fromEntries(QUESTION_TYPES.map((t) => [t, outcomes.filter((o) => o.type === t).length])) as Summary['questionsByType'],
+    questionsByType: Object.fromEntries(
+      QUESTION_TYPES.map((t) => [t, outcomes.filter((o) => o.type === t).length]),
+    ) as Summary['questionsByType'],
     recall: mean('recall', hits(answerable), noAnswerable, 'proportion'),
     recallByType: byType('recallByType', hits, 'proportion'),
     recallAtK: mean('recallAtK', field(answerable, 'recallAtK'), noAnswerable),
@@ -90,10 +102,27 @@ export function summarise(
     ndcg10ByType: byType('ndcg10ByType', (list) => field(list, 'ndcg10')),
     docNdcg10: mean('docNdcg10', field(answerable, 'docNdcg10'), noAnswerable),
     // Over every question where RAGAS's definition gives a number (none questions have precision 0 or null, no recall).
-    idBasedContextRecall: mean('idBasedContextRecall', field(outcomes, 'idBasedContextRecall'), 'no question has answer documents'),
-    idBasedContextPrecision: mean('idBasedContextPrecision', field(outcomes, 'idBasedContextPrecision'), 'no question has a context'),
-    refusalRate: generated ? mean('refusalRate', refusals(answered(none)), 'no none question got a clear answer or refusal', 'proportion') : noAnswers('refusalRate'),
-    falseRefusalRate: generated ? mean('falseRefusalRate', refusals(answered(answerable)), 'no answerable question got a clear answer or refusal', 'proportion') : noAnswers('falseRefusalRate'),
+    idBasedContextRecall: mean(
+      'idBasedContextRecall',
+      field(outcomes, 'idBasedContextRecall'),
+      'no question has answer documents',
+    ),
+    idBasedContextPrecision: mean(
+      'idBasedContextPrecision',
+      field(outcomes, 'idBasedContextPrecision'),
+      'no question has a context',
+    ),
+    refusalRate: generated
+      ? mean('refusalRate', refusals(answered(none)), 'no none question got a clear answer or refusal', 'proportion')
+      : noAnswers('refusalRate'),
+    falseRefusalRate: generated
+      ? mean(
+          'falseRefusalRate',
+          refusals(answered(answerable)),
+          'no answerable question got a clear answer or refusal',
+          'proportion',
+        )
+      : noAnswers('falseRefusalRate'),
     refusalUnclear: generated ? outcomes.filter((o) => o.generation?.refusal === 'unclear').length : noAnswers('refusalUnclear'),
     faithfulness: faithfulness.mean,
     faithfulnessP10: faithfulness.p10,
@@ -102,10 +131,17 @@ export function summarise(
     coverage: coverage.mean,
     coverageP10: coverage.p10,
     contradictionHandledRate: generated
-      ? mean('contradictionHandledRate', contradictions.map((o) => (o.contradictionHandled ? 1 : 0)), 'no contradiction question with a governing document', 'proportion')
+      ? mean(
+          'contradictionHandledRate',
+          contradictions.map((o) => (o.contradictionHandled ? 1 : 0)),
+          'no contradiction question with a governing document',
+          'proportion',
+        )
       : noAnswers('contradictionHandledRate'),
     diagnosis: generated
-      ? (Object.fromEntries(DIAGNOSES.map((d) => [d, diagnosed.filter((o) => o.diagnosis === d).length])) as NonNullable<Summary['diagnosis']>)
+      ? (Object.fromEntries(DIAGNOSES.map((d) => [d, diagnosed.filter((o) => o.diagnosis === d).length])) as NonNullable<
+          Summary['diagnosis']
+        >)
       : noAnswers('diagnosis'),
     judge: judge,
     judgeErrors: generated ? judgeErrors : noAnswers('judgeErrors'),
@@ -117,23 +153,38 @@ export function summarise(
     minimumDetectableRecallDrop: null,
   }
   if (statistics) summary.intervals = summaryIntervals(intervalRequests, statistics.resamples)
-  summary.minimumDetectableRecallDrop = detectableRecallDrop(answerable.length, summary.recall, statistics?.alpha ?? 0.05, notComputed)
+  summary.minimumDetectableRecallDrop = detectableRecallDrop(
+    answerable.length,
+    summary.recall,
+    statistics?.alpha ?? 0.05,
+    notComputed,
+  )
   return summary
 }
 
 /** The smallest drop of recall the paired McNemar test detects at 80% power on this many answerable questions; null with its reason otherwise. */
-function detectableRecallDrop(answerable: number, recall: number | null, alpha: number, notComputed: Record<string, string>): number | null {
+function detectableRecallDrop(
+  answerable: number,
+  recall: number | null,
+  alpha: number,
+  notComputed: Record<string, string>,
+): number | null {
   if (recall === null || answerable === 0) {
     notComputed.minimumDetectableRecallDrop = 'no answerable questions in the golden set'
     return null
   }
   const drop = minimumDetectableDrop(answerable, recall, { alpha, power: 0.8 })
-  if (drop === null) notComputed.minimumDetectableRecallDrop = `even losing every hit (recall ${recall}) is not detectable on ${answerable} answerable questions at 80% power`
+  if (drop === null)
+    notComputed.minimumDetectableRecallDrop = `even losing every hit (recall ${recall}) is not detectable on ${answerable} answerable questions at 80% power`
   return drop === null ? null : round4(drop)
 }
 
 /** Judge errors over the judged answers (questions with an answer); null when nothing was judged. */
-function judgeErrorRate(outcomes: readonly QuestionOutcome[], judgeErrors: number, notComputed: Record<string, string>): number | null {
+function judgeErrorRate(
+  outcomes: readonly QuestionOutcome[],
+  judgeErrors: number,
+  notComputed: Record<string, string>,
+): number | null {
   const judged = outcomes.filter((o) => o.answer !== null).length
   if (judged === 0) {
     notComputed.judgeErrorRate = 'no answer was judged'

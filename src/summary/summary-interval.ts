@@ -21,11 +21,17 @@ export interface IntervalRequest {
  */
 export function summaryIntervals(requests: readonly IntervalRequest[], resamples: number): Record<string, Interval> {
   const means = requests.filter((request) => request.kind === 'mean')
-  const bootstrapped = bootstrapMeanIntervals(means.map((request) => request.values), { resamples, seed: STATISTICS_SEED })
+  const bootstrapped = bootstrapMeanIntervals(
+    means.map((request) => request.values),
+    { resamples, seed: STATISTICS_SEED },
+  )
   const ofMean = new Map(means.map((request, i) => [request, bootstrapped[i]!]))
   const intervals: Record<string, Interval> = {}
   for (const request of requests) {
-    const interval = request.kind === 'proportion' ? wilsonInterval(request.values.filter((v) => v === 1).length, request.values.length) : ofMean.get(request)!
+    const interval =
+      request.kind === 'proportion'
+        ? wilsonInterval(request.values.filter((v) => v === 1).length, request.values.length)
+        : ofMean.get(request)!
     if (interval) intervals[request.path] = { low: round4(interval.low), high: round4(interval.high), method: interval.method }
   }
   return intervals

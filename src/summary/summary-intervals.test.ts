@@ -20,9 +20,16 @@ describe('summary intervals and the minimum detectable drop', () => {
 
   it("MRR: the seeded percentile bootstrap over questions (docs/statistics.md's example: 0.425 to 0.883)", () => {
     const ranks = [1, 0.5, 1, 1, 0.333, 0, 1, 0.25, 1, 0.5]
-    const ten = run.questions.filter((q) => q.type === 'single').slice(0, 10).map((q, i) => ({ ...q, reciprocalRank: ranks[i]! }))
+    const ten = run.questions
+      .filter((q) => q.type === 'single')
+      .slice(0, 10)
+      .map((q, i) => ({ ...q, reciprocalRank: ranks[i]! }))
     const summary = summarise(ten, null, 0, NO_ANSWERS_REASON, statistics)
-    expect(summary.intervals.mrr).toEqual({ low: expect.closeTo(0.425, 3), high: expect.closeTo(0.883, 3), method: 'bootstrap-percentile' })
+    expect(summary.intervals.mrr).toEqual({
+      low: expect.closeTo(0.425, 3),
+      high: expect.closeTo(0.883, 3),
+      method: 'bootstrap-percentile',
+    })
     // Seeded: the same values give the same interval, so reports stay byte-identical.
     expect(JSON.stringify(summarise(ten, null, 0, NO_ANSWERS_REASON, statistics))).toBe(JSON.stringify(summary))
   })
@@ -45,6 +52,8 @@ describe('summary intervals and the minimum detectable drop', () => {
     const three = run.questions.filter((q) => q.type === 'single').slice(0, 3)
     const summary = summarise(three, null, 0, NO_ANSWERS_REASON, statistics)
     expect(summary.minimumDetectableRecallDrop).toBeNull()
-    expect(summary.notComputed.minimumDetectableRecallDrop).toBe('even losing every hit (recall 1) is not detectable on 3 answerable questions at 80% power')
+    expect(summary.notComputed.minimumDetectableRecallDrop).toBe(
+      'even losing every hit (recall 1) is not detectable on 3 answerable questions at 80% power',
+    )
   })
 })

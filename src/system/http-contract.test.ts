@@ -3,7 +3,9 @@ import { checkHttpResponse, httpContractJsonSchema, HttpRequestSchema, previewVa
 
 describe('the HTTP contract', () => {
   it('is published as docs/http-contract.schema.json, generated from the zod schemas (vitest -u rewrites it)', async () => {
-    await expect(`${JSON.stringify(httpContractJsonSchema(), null, 2)}\n`).toMatchFileSnapshot('../../docs/http-contract.schema.json')
+    await expect(`${JSON.stringify(httpContractJsonSchema(), null, 2)}\n`).toMatchFileSnapshot(
+      '../../docs/http-contract.schema.json',
+    )
   })
 
   it('accepts the minimal response: an empty ranking', () => {
@@ -23,18 +25,22 @@ describe('the HTTP contract', () => {
   })
 
   it('describes the request the suite sends', () => {
-    expect(HttpRequestSchema.parse({ id: 'q-1', question: 'Why?', userContext: null })).toEqual({ id: 'q-1', question: 'Why?', userContext: null })
+    expect(HttpRequestSchema.parse({ id: 'q-1', question: 'Why?', userContext: null })).toEqual({
+      id: 'q-1',
+      question: 'Why?',
+      userContext: null,
+    })
   })
 
   it('previews values in messages: short JSON for scalars, the kind for containers', () => {
-    expect([previewValue(42), previewValue('x'), previewValue(null), previewValue([1]), previewValue({}), previewValue(undefined)]).toEqual([
-      '42',
-      '"x"',
-      'null',
-      'an array',
-      'an object',
-      'nothing',
-    ])
+    expect([
+      previewValue(42),
+      previewValue('x'),
+      previewValue(null),
+      previewValue([1]),
+      previewValue({}),
+      previewValue(undefined),
+    ]).toEqual(['42', '"x"', 'null', 'an array', 'an object', 'nothing'])
     expect(previewValue('y'.repeat(100))).toBe(`"${'y'.repeat(56)}...`)
   })
 })

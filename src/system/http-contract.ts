@@ -18,7 +18,9 @@ export function previewValue(value: unknown): string {
 
 /** An error map for a wrong type: "missing; expected a string" or "expected a string, got 42". */
 const expected = (what: string) => (issue: { code?: string; input?: unknown }) =>
-  issue.code === 'invalid_type' && issue.input === undefined ? `missing; expected ${what}` : `expected ${what}, got ${previewValue(issue.input)}`
+  issue.code === 'invalid_type' && issue.input === undefined
+    ? `missing; expected ${what}`
+    : `expected ${what}, got ${previewValue(issue.input)}`
 
 /** A strict object whose unknown fields are named with the fields it allows (a typo must not pass silently). */
 function strictObject<Shape extends z.ZodRawShape>(shape: Shape, what: string) {
@@ -38,10 +40,22 @@ const metadata = z
 
 export const HttpChunkSchema = strictObject(
   {
-    docId: z.string({ error: expected('a string') }).min(1, 'expected a non-empty document id').describe('The document the chunk comes from; golden answerDocIds use the same ids'),
-    text: z.string({ error: expected('a string') }).describe('The chunk text, as handed to (or as it would be handed to) the model'),
-    chunkId: z.string({ error: expected('a string') }).min(1, 'expected a non-empty chunk id').optional().describe('Stable chunk id; default `${docId}#${position in ranked}`'),
-    score: z.number({ error: expected('a finite number') }).optional().describe('Retrieval score, higher is better; only the order of `ranked` counts. Default: descending by position'),
+    docId: z
+      .string({ error: expected('a string') })
+      .min(1, 'expected a non-empty document id')
+      .describe('The document the chunk comes from; golden answerDocIds use the same ids'),
+    text: z
+      .string({ error: expected('a string') })
+      .describe('The chunk text, as handed to (or as it would be handed to) the model'),
+    chunkId: z
+      .string({ error: expected('a string') })
+      .min(1, 'expected a non-empty chunk id')
+      .optional()
+      .describe('Stable chunk id; default `${docId}#${position in ranked}`'),
+    score: z
+      .number({ error: expected('a finite number') })
+      .optional()
+      .describe('Retrieval score, higher is better; only the order of `ranked` counts. Default: descending by position'),
     tokens: z
       .number({ error: expected('a whole number of tokens') })
       .int('expected a whole number of tokens')
@@ -58,7 +72,10 @@ export const HttpRequestSchema = z
   .strictObject({
     id: z.string().describe('The golden question id, e.g. q-001'),
     question: z.string().describe('The question text'),
-    userContext: z.record(z.string(), z.unknown()).nullable().describe('The golden question\'s userContext (tenant, role, permissions), verbatim; null when it has none'),
+    userContext: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe("The golden question's userContext (tenant, role, permissions), verbatim; null when it has none"),
   })
   .describe('POST <url>, Content-Type: application/json: one golden question')
 export type HttpRequest = z.output<typeof HttpRequestSchema>
@@ -71,7 +88,9 @@ export const HttpResponseSchema = strictObject(
     context: chunkList
       .nullable()
       .optional()
-      .describe('The chunks actually handed to the model, in order; absent or null: the suite packs `ranked` within its token budget'),
+      .describe(
+        'The chunks actually handed to the model, in order; absent or null: the suite packs `ranked` within its token budget',
+      ),
     answer: z
       .string({ error: expected('a string') })
       .nullable()
@@ -79,8 +98,14 @@ export const HttpResponseSchema = strictObject(
       .describe('The generated answer; absent or null: the service only retrieves and only retrieval metrics are computed'),
     timingsMs: strictObject(
       {
-        retrieve: z.number({ error: expected('a number of milliseconds') }).nonnegative('expected 0 or more milliseconds').optional(),
-        generate: z.number({ error: expected('a number of milliseconds') }).nonnegative('expected 0 or more milliseconds').optional(),
+        retrieve: z
+          .number({ error: expected('a number of milliseconds') })
+          .nonnegative('expected 0 or more milliseconds')
+          .optional(),
+        generate: z
+          .number({ error: expected('a number of milliseconds') })
+          .nonnegative('expected 0 or more milliseconds')
+          .optional(),
       },
       'an object {"retrieve"?, "generate"?}',
     )
@@ -111,7 +136,10 @@ export function checkHttpResponse(body: unknown): { ok: true; response: HttpResp
 /** The contract as JSON Schema (draft 2020-12), for docs/http-contract.schema.json and the user's own validators. */
 export function httpContractJsonSchema(): Record<string, unknown> {
   const generate = (schema: z.ZodType) => {
-    const { $schema: _draft, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>
+    const { $schema: _draft, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
+      string,
+      unknown
+    >
     return rest
   }
   return {

@@ -33,10 +33,28 @@ async function runExample(broken: boolean): Promise<Running> {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}/rag`
   const log: string[] = []
-  const service = await startService({ command: 'python3 service.py', url, cwd: exampleDir, env: { PORT: String(port), BROKEN: broken ? '1' : '' }, log: (line) => log.push(line) })
-  const system = createHttpSystem({ url, timeoutMs: 5000, maxRetries: 0, retryBaseMs: 1, retryMaxMs: 1, budgetTokens: 600, countTokens: countTextTokens })
+  const service = await startService({
+    command: 'python3 service.py',
+    url,
+    cwd: exampleDir,
+    env: { PORT: String(port), BROKEN: broken ? '1' : '' },
+    log: (line) => log.push(line),
+  })
+  const system = createHttpSystem({
+    url,
+    timeoutMs: 5000,
+    maxRetries: 0,
+    retryBaseMs: 1,
+    retryMaxMs: 1,
+    budgetTokens: 600,
+    countTokens: countTextTokens,
+  })
   const answers = new Map<string, SystemAnswer>()
-  for (const question of golden) answers.set(question.id, await system.answer({ id: question.id, question: question.question, userContext: question.userContext ?? null }))
+  for (const question of golden)
+    answers.set(
+      question.id,
+      await system.answer({ id: question.id, question: question.question, userContext: question.userContext ?? null }),
+    )
   return { url, service, log, answers }
 }
 
@@ -62,34 +80,69 @@ const contextHit = (answer: SystemAnswer, question: (typeof golden)[number]) => 
 
 describe('examples/http-service', () => {
   it('has a golden set of 12 questions, five with a userContext', () => {
-    expect(golden.map((question) => question.id)).toEqual(['h-001', 'h-002', 'h-003', 'h-004', 'h-005', 'h-006', 'h-007', 'h-008', 'h-009', 'h-010', 'h-011', 'h-012'])
-    expect(golden.filter((question) => question.userContext !== undefined).map((question) => question.id)).toEqual(['h-001', 'h-007', 'h-008', 'h-009', 'h-011'])
+    expect(golden.map((question) => question.id)).toEqual([
+      'h-001',
+      'h-002',
+      'h-003',
+      'h-004',
+      'h-005',
+      'h-006',
+      'h-007',
+      'h-008',
+      'h-009',
+      'h-010',
+      'h-011',
+      'h-012',
+    ])
+    expect(golden.filter((question) => question.userContext !== undefined).map((question) => question.id)).toEqual([
+      'h-001',
+      'h-007',
+      'h-008',
+      'h-009',
+      'h-011',
+    ])
   })
 
   it('answers with a body that follows the contract, and GET / for the readiness check', async () => {
-    const response = await fetch(working.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'x-1', question: 'How long is lost property kept?', userContext: null }) })
+    const response = await fetch(working.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'x-1', question: 'How long is lost property kept?', userContext: null }),
+    })
     expect(response.status).toBe(200)
     const body = HttpResponseSchema.parse(await response.json())
     expect(body.ranked[0]).toMatchObject({ docId: 'passengers/lost-property', chunkId: 'passengers/lost-property#0' })
-    expect(body.answer).toBe('Lost property is kept there for 60 days, then donated to charity; keys, wallets and phones are kept for 90 days.')
+    expect(body.answer).toBe(
+      'Lost property is kept there for 60 days, then donated to charity; keys, wallets and phones are kept for 90 days.',
+    )
     expect((await fetch(new URL('/', working.url))).status).toBe(200)
   })
 
   it('refuses a request without a question with 400 and says what it expects', async () => {
-    const response = await fetch(working.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'x-2' }) })
+    const response = await fetch(working.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'x-2' }),
+    })
     expect(response.status).toBe(400)
     expect(await response.json()).toEqual({ error: "expected {'id', 'question', 'userContext'}: 'question'" })
   })
 
   it('finds the answer documents of every answerable question in its context, and refuses the two none questions', () => {
-    expect(answerable.filter((question) => !contextHit(working.answers.get(question.id)!, question)).map((question) => question.id)).toEqual([])
-    const refused = golden.filter((question) => detectRefusal(working.answers.get(question.id)!.answer ?? '') === 'refused').map((question) => question.id)
+    expect(
+      answerable.filter((question) => !contextHit(working.answers.get(question.id)!, question)).map((question) => question.id),
+    ).toEqual([])
+    const refused = golden
+      .filter((question) => detectRefusal(working.answers.get(question.id)!.answer ?? '') === 'refused')
+      .map((question) => question.id)
     expect(refused).toEqual(['h-008', 'h-010'])
   })
 
   it('follows the newer fare table when the two disagree, and answers from the documents it found', () => {
     expect(working.answers.get('h-005')!.answer).toBe('An adult single costs 7.20 and an adult return costs 12.40.')
-    expect(working.answers.get('h-004')!.answer).toBe('Each sailing keeps four wheelchair spaces in the saloon, next to the lift.')
+    expect(working.answers.get('h-004')!.answer).toBe(
+      'Each sailing keeps four wheelchair spaces in the saloon, next to the lift.',
+    )
   })
 
   it('honours userContext: the crew sees the restricted weather document, a passenger never does', () => {
@@ -102,12 +155,15 @@ describe('examples/http-service', () => {
   it('logs one line per request to stderr', () => {
     const requests = working.log.filter((line) => line.startsWith('[service] POST /rag h-'))
     expect(requests).toHaveLength(golden.length)
-    expect(requests.find((line) => line.includes(' h-007 '))).toMatch(/^\[service\] POST \/rag h-007 role=crew -> \d+ ranked, \d+ in context, answered \(\d+\.\d ms\)$/)
+    expect(requests.find((line) => line.includes(' h-007 '))).toMatch(
+      /^\[service\] POST \/rag h-007 role=crew -> \d+ ranked, \d+ in context, answered \(\d+\.\d ms\)$/,
+    )
   })
 
   it('with BROKEN=1 ranks unrelated documents: no answerable question has an answer document first', () => {
     const firstIsAnswer = (running: Running) =>
-      answerable.filter((question) => question.answerDocIds.includes(running.answers.get(question.id)!.ranked[0]?.docId ?? '')).length
+      answerable.filter((question) => question.answerDocIds.includes(running.answers.get(question.id)!.ranked[0]?.docId ?? ''))
+        .length
     expect(firstIsAnswer(working)).toBe(answerable.length)
     expect(firstIsAnswer(broken)).toBe(0)
   })

@@ -12,10 +12,12 @@ let url: string
 let handlers: Handler[] = []
 let requests: { method: string | undefined; contentType: string | undefined; body: string }[] = []
 
-const json = (status: number, value: unknown, headers: Record<string, string> = {}): Handler => (_request, response) => {
-  response.writeHead(status, { 'content-type': 'application/json', ...headers })
-  response.end(typeof value === 'string' ? value : JSON.stringify(value))
-}
+const json =
+  (status: number, value: unknown, headers: Record<string, string> = {}): Handler =>
+  (_request, response) => {
+    response.writeHead(status, { 'content-type': 'application/json', ...headers })
+    response.end(typeof value === 'string' ? value : JSON.stringify(value))
+  }
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -40,7 +42,16 @@ beforeEach(() => {
 const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length
 
 const system = (overrides: Partial<HttpSystemOptions> = {}) =>
-  createHttpSystem({ url, timeoutMs: 2000, maxRetries: 2, retryBaseMs: 1, retryMaxMs: 1000, budgetTokens: 5, countTokens: countWords, ...overrides })
+  createHttpSystem({
+    url,
+    timeoutMs: 2000,
+    maxRetries: 2,
+    retryBaseMs: 1,
+    retryMaxMs: 1000,
+    budgetTokens: 5,
+    countTokens: countWords,
+    ...overrides,
+  })
 
 const question = { id: 'q-007', question: 'Can I bring my dog?', userContext: { role: 'passenger' } }
 
@@ -50,10 +61,17 @@ describe('createHttpSystem: the request and a valid response', () => {
       { docId: 'pets', text: 'Dogs ride on the open deck.', chunkId: 'pets#intro', score: 2.5, tokens: 7 },
       { docId: 'tickets', text: 'Tickets are sold at the pier.', chunkId: 'tickets#0', score: 1.25, tokens: 8 },
     ]
-    handlers = [json(200, { ranked, context: [ranked[0]], answer: 'Yes, on the open deck.', timingsMs: { retrieve: 4, generate: 12 } })]
+    handlers = [
+      json(200, { ranked, context: [ranked[0]], answer: 'Yes, on the open deck.', timingsMs: { retrieve: 4, generate: 12 } }),
+    ]
     const answer = await system().answer(question)
     expect(requests).toEqual([{ method: 'POST', contentType: 'application/json', body: JSON.stringify(question) }])
-    expect(answer).toEqual({ ranked, context: [ranked[0]], answer: 'Yes, on the open deck.', timingsMs: { retrieve: 4, generate: 12 } })
+    expect(answer).toEqual({
+      ranked,
+      context: [ranked[0]],
+      answer: 'Yes, on the open deck.',
+      timingsMs: { retrieve: 4, generate: 12 },
+    })
   })
 
   it('sends userContext null when the question has none', async () => {
@@ -64,7 +82,15 @@ describe('createHttpSystem: the request and a valid response', () => {
 
   it('fills a minimal response: chunk ids by position, descending scores, counted tokens, the context packed within the budget, no answer', async () => {
     // Word counts 2, 3, 1: the budget of 5 holds the first two (2 + 3 = 5); the third would make 6.
-    handlers = [json(200, { ranked: [{ docId: 'a', text: 'one two' }, { docId: 'b', text: 'three four five' }, { docId: 'a', text: 'six' }] })]
+    handlers = [
+      json(200, {
+        ranked: [
+          { docId: 'a', text: 'one two' },
+          { docId: 'b', text: 'three four five' },
+          { docId: 'a', text: 'six' },
+        ],
+      }),
+    ]
     const answer = await system().answer(question)
     const expected = [
       { chunkId: 'a#0', docId: 'a', score: 3, tokens: 2, text: 'one two' },
@@ -77,14 +103,23 @@ describe('createHttpSystem: the request and a valid response', () => {
 
   it('treats answer and context null as absent', async () => {
     handlers = [json(200, { ranked: [{ docId: 'a', text: 'one' }], context: null, answer: null })]
-    expect(await system().answer(question)).toEqual({ ranked: [{ chunkId: 'a#0', docId: 'a', score: 1, tokens: 1, text: 'one' }], context: [{ chunkId: 'a#0', docId: 'a', score: 1, tokens: 1, text: 'one' }] })
+    expect(await system().answer(question)).toEqual({
+      ranked: [{ chunkId: 'a#0', docId: 'a', score: 1, tokens: 1, text: 'one' }],
+      context: [{ chunkId: 'a#0', docId: 'a', score: 1, tokens: 1, text: 'one' }],
+    })
   })
 
   it('matches context items without chunkId to the ranked chunk with the same document and text', async () => {
     handlers = [
       json(200, {
-        ranked: [{ docId: 'a', text: 'one two' }, { docId: 'b', text: 'three' }],
-        context: [{ docId: 'b', text: 'three' }, { docId: 'c', text: 'not ranked at all' }],
+        ranked: [
+          { docId: 'a', text: 'one two' },
+          { docId: 'b', text: 'three' },
+        ],
+        context: [
+          { docId: 'b', text: 'three' },
+          { docId: 'c', text: 'not ranked at all' },
+        ],
         answer: 'three',
       }),
     ]
@@ -113,14 +148,22 @@ describe('createHttpSystem: responses that break the contract', () => {
   }
 
   it('names the field, what was expected and what came', async () => {
-    const error = await failure({ ranked: [{ docId: 'a', text: 'x' }, { docId: 'b', text: 'y' }, { docId: 42, text: 'z' }] })
+    const error = await failure({
+      ranked: [
+        { docId: 'a', text: 'x' },
+        { docId: 'b', text: 'y' },
+        { docId: 42, text: 'z' },
+      ],
+    })
     expect(error).toBeInstanceOf(SystemError)
     expect((error as SystemError).questionId).toBe('q-007')
     expect((error as Error).message).toBe(`q-007: ${url} answered ranked[2].docId: expected a string, got 42`)
   })
 
   it('names a missing field, a wrong top-level type, an unknown field and a bad token count', async () => {
-    expect(((await failure({ answer: 'Yes.' })) as Error).message).toBe(`q-007: ${url} answered ranked: missing; expected an array of chunk objects`)
+    expect(((await failure({ answer: 'Yes.' })) as Error).message).toBe(
+      `q-007: ${url} answered ranked: missing; expected an array of chunk objects`,
+    )
     expect(((await failure([1, 2])) as Error).message).toBe(
       `q-007: ${url} answered the response: expected a JSON object {"ranked": [...], "context"?: [...], "answer"?: "..."}, got an array`,
     )
@@ -142,7 +185,10 @@ describe('createHttpSystem: responses that break the contract', () => {
   it('says when the body is not JSON, with its start', async () => {
     handlers = [json(200, '<html>Bad gateway</html>')]
     await expect(system().answer(question)).rejects.toThrow(
-      new SystemError('q-007', `q-007: ${url} answered a body that is not JSON (Unexpected token '<', "<html>Bad "... is not valid JSON): <html>Bad gateway</html>`),
+      new SystemError(
+        'q-007',
+        `q-007: ${url} answered a body that is not JSON (Unexpected token '<', "<html>Bad "... is not valid JSON): <html>Bad gateway</html>`,
+      ),
     )
     expect(requests).toHaveLength(1)
   })
@@ -157,7 +203,9 @@ describe('createHttpSystem: failures and retries', () => {
 
   it('gives up after maxRetries with the last status and body', async () => {
     handlers = [json(500, 'database is down')]
-    await expect(system({ maxRetries: 2 }).answer(question)).rejects.toThrow(`q-007: ${url} answered HTTP 500: database is down (after 3 attempts)`)
+    await expect(system({ maxRetries: 2 }).answer(question)).rejects.toThrow(
+      `q-007: ${url} answered HTTP 500: database is down (after 3 attempts)`,
+    )
     expect(requests).toHaveLength(3)
   })
 
@@ -184,25 +232,35 @@ describe('createHttpSystem: failures and retries', () => {
   it('stops when Retry-After (an HTTP date) asks for longer than retryMaxMs', async () => {
     handlers = [json(503, 'maintenance', { 'retry-after': new Date(Date.now() + 60_000).toUTCString() })]
     await expect(system({ retryMaxMs: 1000 }).answer(question)).rejects.toThrow(
-      new RegExp(`^q-007: ${url} answered HTTP 503: maintenance and asked to wait (59|60)\\d{3} ms \\(Retry-After\\), longer than retryMaxMs=1000$`),
+      new RegExp(
+        `^q-007: ${url} answered HTTP 503: maintenance and asked to wait (59|60)\\d{3} ms \\(Retry-After\\), longer than retryMaxMs=1000$`,
+      ),
     )
     expect(requests).toHaveLength(1)
   })
 
   it('retries a timeout and then names it', async () => {
     handlers = [() => undefined] // never answers; the server closes the socket when the client aborts
-    await expect(system({ timeoutMs: 100, maxRetries: 1 }).answer(question)).rejects.toThrow(`q-007: ${url} did not answer within 100 ms (after 2 attempts)`)
+    await expect(system({ timeoutMs: 100, maxRetries: 1 }).answer(question)).rejects.toThrow(
+      `q-007: ${url} did not answer within 100 ms (after 2 attempts)`,
+    )
     expect(requests).toHaveLength(2)
   })
 
   it('retries a dropped connection and then names it', async () => {
     handlers = [(request) => request.socket.destroy()]
-    await expect(system({ maxRetries: 1 }).answer(question)).rejects.toThrow(new RegExp(`^q-007: ${url} could not be reached \\(.*\\) \\(after 2 attempts\\)$`))
+    await expect(system({ maxRetries: 1 }).answer(question)).rejects.toThrow(
+      new RegExp(`^q-007: ${url} could not be reached \\(.*\\) \\(after 2 attempts\\)$`),
+    )
     expect(requests).toHaveLength(2)
   })
 
   it('refuses a url that is not an http URL', () => {
-    expect(() => system({ url: 'localhost:8000' })).toThrow(new InputError('HTTP system url localhost:8000: expected an http:// or https:// URL'))
-    expect(() => system({ url: 'not a url' })).toThrow(new InputError('HTTP system url "not a url" is not a URL; expected e.g. http://127.0.0.1:8000/rag'))
+    expect(() => system({ url: 'localhost:8000' })).toThrow(
+      new InputError('HTTP system url localhost:8000: expected an http:// or https:// URL'),
+    )
+    expect(() => system({ url: 'not a url' })).toThrow(
+      new InputError('HTTP system url "not a url" is not a URL; expected e.g. http://127.0.0.1:8000/rag'),
+    )
   })
 })

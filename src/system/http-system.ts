@@ -37,15 +37,19 @@ function excerpt(body: string): string {
   return line.length > 200 ? `${line.slice(0, 200)}...` : line
 }
 
-type Attempt =
-  | { ok: true; body: string }
-  | { ok: false; retryable: boolean; description: string; retryAfterMs: number | null }
+type Attempt = { ok: true; body: string } | { ok: false; retryable: boolean; description: string; retryAfterMs: number | null }
 
 /** Why fetch failed, in words: the timeout, or the connection error's code and message. */
 function describeFetchFailure(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `did not answer within ${timeoutMs} ms`
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return `did not answer within ${timeoutMs} ms`
   const cause = error instanceof Error ? error.cause : undefined
-  const detail = cause instanceof Error ? [(cause as NodeJS.ErrnoException).code, cause.message].filter(Boolean).join(' ') : error instanceof Error ? error.message : String(error)
+  const detail =
+    cause instanceof Error
+      ? [(cause as NodeJS.ErrnoException).code, cause.message].filter(Boolean).join(' ')
+      : error instanceof Error
+        ? error.message
+        : String(error)
   return `could not be reached (${detail})`
 }
 
@@ -61,7 +65,8 @@ function describeFetchFailure(error: unknown, timeoutMs: number): string {
 export function createHttpSystem(options: HttpSystemOptions): RagSystem {
   const { url, timeoutMs, maxRetries, countTokens } = options
   const parsedUrl = parseServiceUrl('HTTP system url', url)
-  if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:') throw new InputError(`HTTP system url ${url}: expected an http:// or https:// URL`)
+  if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:')
+    throw new InputError(`HTTP system url ${url}: expected an http:// or https:// URL`)
   const policy = { maxRetries, baseDelayMs: options.retryBaseMs, maxDelayMs: options.retryMaxMs }
 
   async function attempt(body: string): Promise<Attempt> {
@@ -95,7 +100,8 @@ export function createHttpSystem(options: HttpSystemOptions): RagSystem {
       if (outcome.ok) return outcome.body
       const attempts = retry + 1
       const tried = attempts > 1 ? ` (after ${attempts} attempts)` : ''
-      if (!outcome.retryable || retry >= maxRetries) throw new SystemError(question.id, `${question.id}: ${url} ${outcome.description}${tried}`)
+      if (!outcome.retryable || retry >= maxRetries)
+        throw new SystemError(question.id, `${question.id}: ${url} ${outcome.description}${tried}`)
       const delay = retryDelay(retry, policy, outcome.retryAfterMs)
       if (delay === null) {
         throw new SystemError(
@@ -113,7 +119,10 @@ export function createHttpSystem(options: HttpSystemOptions): RagSystem {
       json = JSON.parse(text)
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
-      throw new SystemError(questionId, `${questionId}: ${url} answered a body that is not JSON (${reason}): ${excerpt(text) || '(empty body)'}`)
+      throw new SystemError(
+        questionId,
+        `${questionId}: ${url} answered a body that is not JSON (${reason}): ${excerpt(text) || '(empty body)'}`,
+      )
     }
     const checked = checkHttpResponse(json)
     if (!checked.ok) throw new SystemError(questionId, `${questionId}: ${url} answered ${checked.problems}`)
@@ -147,7 +156,8 @@ export function createHttpSystem(options: HttpSystemOptions): RagSystem {
     async answer(question: SystemQuestion): Promise<SystemAnswer> {
       const response = parse(question.id, await post(question))
       const ranked = response.ranked.map((item, position) => toChunk(item, position, response.ranked.length, ''))
-      const context = response.context == null ? packContext(ranked, options.budgetTokens) : serviceContext(response.context, ranked)
+      const context =
+        response.context == null ? packContext(ranked, options.budgetTokens) : serviceContext(response.context, ranked)
       const result: SystemAnswer = { ranked, context }
       if (response.answer != null) result.answer = response.answer
       if (response.timingsMs) result.timingsMs = response.timingsMs

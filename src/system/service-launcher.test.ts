@@ -30,7 +30,13 @@ afterEach(async () => {
 
 async function start(options: Partial<ServiceOptions> & { port: number }): Promise<RunningService> {
   const { port, ...rest } = options
-  const service = await startService({ command: grandchildService, url: `http://127.0.0.1:${port}/rag`, cwd: testing, env: { PORT: String(port) }, ...rest })
+  const service = await startService({
+    command: grandchildService,
+    url: `http://127.0.0.1:${port}/rag`,
+    cwd: testing,
+    env: { PORT: String(port) },
+    ...rest,
+  })
   started.push(service)
   return service
 }
@@ -47,7 +53,8 @@ async function pidsFrom(lines: string[]): Promise<{ pid: number; child: number }
   return { pid: Number(pid), child: Number(child) }
 }
 
-const gone = (pids: number[], withinMs: number) => vi.waitFor(() => expect(pids.filter(isProcessAlive)).toEqual([]), { timeout: withinMs, interval: 50 })
+const gone = (pids: number[], withinMs: number) =>
+  vi.waitFor(() => expect(pids.filter(isProcessAlive)).toEqual([]), { timeout: withinMs, interval: 50 })
 
 describe('startService', () => {
   it('starts the service, waits until it answers, and stop() ends it and the child it started', async () => {
@@ -67,7 +74,12 @@ describe('startService', () => {
   it('sends SIGKILL after the grace period to a group that ignores SIGTERM', async () => {
     const port = await freePort()
     const lines: string[] = []
-    const service = await start({ port, command: `trap '' TERM; ${grandchildService}`, graceMs: 300, log: (line) => lines.push(line) })
+    const service = await start({
+      port,
+      command: `trap '' TERM; ${grandchildService}`,
+      graceMs: 300,
+      log: (line) => lines.push(line),
+    })
     const { pid, child } = await pidsFrom(lines)
     const stopping = Date.now()
     await service.stop()
@@ -90,7 +102,9 @@ describe('startService', () => {
     const message = (error as Error).message
     const shell = Number(/shell (\d+) waiting/.exec(message)?.[1])
     pidsToReap.push(shell)
-    expect(message).toBe(`service "${command}" did not answer at http://127.0.0.1:${port}/ within 700 ms; last output:\n  shell ${shell} waiting`)
+    expect(message).toBe(
+      `service "${command}" did not answer at http://127.0.0.1:${port}/ within 700 ms; last output:\n  shell ${shell} waiting`,
+    )
     expect(isProcessAlive(shell)).toBe(false)
   })
 
@@ -98,7 +112,9 @@ describe('startService', () => {
     const port = await freePort()
     const command = 'echo starting >&2; echo PORT is not a number >&2; exit 3'
     await expect(start({ port, command })).rejects.toThrow(
-      new InputError(`service "${command}" exited with code 3 before it answered at http://127.0.0.1:${port}/; last output:\n  starting\n  PORT is not a number`),
+      new InputError(
+        `service "${command}" exited with code 3 before it answered at http://127.0.0.1:${port}/; last output:\n  starting\n  PORT is not a number`,
+      ),
     )
   })
 
@@ -128,27 +144,33 @@ describe('startService', () => {
   it('polls the readyUrl given instead of the origin', async () => {
     const port = await freePort()
     const lines: string[] = []
-    await expect(start({ port, readyUrl: `http://127.0.0.1:${port + 1}/health`, timeoutMs: 600, log: (line) => lines.push(line) })).rejects.toThrow(
-      `did not answer at http://127.0.0.1:${port + 1}/health within 600 ms`,
-    )
+    await expect(
+      start({ port, readyUrl: `http://127.0.0.1:${port + 1}/health`, timeoutMs: 600, log: (line) => lines.push(line) }),
+    ).rejects.toThrow(`did not answer at http://127.0.0.1:${port + 1}/health within 600 ms`)
     const { pid, child } = await pidsFrom(lines)
     expect([isProcessAlive(pid), isProcessAlive(child)]).toEqual([false, false])
   })
 
   it('names a cwd that is not a folder', async () => {
     const port = await freePort()
-    await expect(start({ port, cwd: `${testing}missing` })).rejects.toThrow(new InputError(`service "${grandchildService}": its folder (cwd) ${testing}missing is not a folder`))
+    await expect(start({ port, cwd: `${testing}missing` })).rejects.toThrow(
+      new InputError(`service "${grandchildService}": its folder (cwd) ${testing}missing is not a folder`),
+    )
   })
 })
 
 describe('startService: the service dies with the process that started it', () => {
   /** A Node process that starts the test service and idles; resolves once it printed "ready", with the pids. */
   async function parentWithService(port: number) {
-    const parent = spawn(process.execPath, ['--import', 'tsx', 'start-service-and-wait.ts', grandchildService, `http://127.0.0.1:${port}/rag`], {
-      cwd: testing,
-      env: { ...process.env, PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
+    const parent = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'start-service-and-wait.ts', grandchildService, `http://127.0.0.1:${port}/rag`],
+      {
+        cwd: testing,
+        env: { ...process.env, PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    )
     pidsToReap.push(parent.pid!)
     const lines: string[] = []
     let buffered = ''
@@ -171,10 +193,14 @@ describe('startService: the service dies with the process that started it', () =
     await gone([pid, child], 2000)
   })
 
-  it('SIGTERM of the parent: its handler ends the service, and the parent still terminates by SIGTERM', { timeout: 30_000 }, async () => {
-    const { parent, exited, pid, child } = await parentWithService(await freePort())
-    parent.kill('SIGTERM')
-    expect(await exited).toBe('SIGTERM')
-    await gone([pid, child], 2000)
-  })
+  it(
+    'SIGTERM of the parent: its handler ends the service, and the parent still terminates by SIGTERM',
+    { timeout: 30_000 },
+    async () => {
+      const { parent, exited, pid, child } = await parentWithService(await freePort())
+      parent.kill('SIGTERM')
+      expect(await exited).toBe('SIGTERM')
+      await gone([pid, child], 2000)
+    },
+  )
 })

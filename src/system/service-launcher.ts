@@ -103,7 +103,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   }
   if (!isFolder) throw new InputError(`${named}: its folder (cwd) ${cwd} is not a folder`)
 
-  const child = spawn(command, { cwd, env: { ...process.env, ...options.env }, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(command, {
+    cwd,
+    env: { ...process.env, ...options.env },
+    shell: true,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   // Unreferenced: a caller that forgets stop() does not hang; the exit handler and the watchdog still end the group.
   child.unref()
   const lastLines: string[] = []
@@ -115,7 +121,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       options.log?.(`[service] ${line}`)
     })
   }
-  const lastOutput = () => (lastLines.length === 0 ? 'last output: (none)' : `last output:\n${lastLines.map((line) => `  ${line}`).join('\n')}`)
+  const lastOutput = () =>
+    lastLines.length === 0 ? 'last output: (none)' : `last output:\n${lastLines.map((line) => `  ${line}`).join('\n')}`
 
   let exit: { code: number | null; signal: NodeJS.Signals | null; error?: Error } | null = null
   // Output lines may still be on their way when the process exits: 'close' comes once its pipes are
@@ -186,7 +193,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   }
 
   child.on('exit', (code, signal) => {
-    if (stopping === null) options.log?.(`[service] ${named} exited ${signal ? `on ${signal}` : `with code ${code}`} during the run`)
+    if (stopping === null)
+      options.log?.(`[service] ${named} exited ${signal ? `on ${signal}` : `with code ${code}`} during the run`)
   })
   return { pid: group, stop }
 }

@@ -15,6 +15,9 @@ export default function setup(): () => void {
     // Tools' own caches (jiti's transpiled modules, tsx's) are not tests' leftovers.
     const left = readdirSync(dir).filter((name) => name !== 'jiti' && !/^tsx-\d+$/.test(name))
     rmSync(dir, { recursive: true, force: true })
-    if (left.length > 0) throw new Error(`tests left ${left.length} temp entr${left.length === 1 ? 'y' : 'ies'} behind (each test must remove what it creates): ${left.sort().join(', ')}`)
+    if (left.length > 0)
+      throw new Error(
+        `tests left ${left.length} temp entr${left.length === 1 ? 'y' : 'ies'} behind (each test must remove what it creates): ${left.sort().join(', ')}`,
+      )
   }
 }

@@ -24,7 +24,9 @@ function scannedPieces(text: string): string[] | null {
   for (let k = 0; k < spans.count; k++) {
     const piece = text.slice(spans.starts[k], spans.ends[k])
     if (spans.starts[k] !== previousEnd || piece.length === 0 || spans.hashes[k] !== fnv1a(piece)) {
-      throw new Error(`piece ${k} of ${JSON.stringify(text)}: [${spans.starts[k]}, ${spans.ends[k]}) after ${previousEnd}, hash ${spans.hashes[k]}`)
+      throw new Error(
+        `piece ${k} of ${JSON.stringify(text)}: [${spans.starts[k]}, ${spans.ends[k]}) after ${previousEnd}, hash ${spans.hashes[k]}`,
+      )
     }
     pieces.push(piece)
     previousEnd = spans.ends[k]!
@@ -89,8 +91,35 @@ describe('o200kAsciiPieces: the pieces of o200k’s pre-tokenizer, by char code'
     // Weighted towards the chars the rules turn on: both cases (and the contraction letters), digits, every
     // whitespace, the apostrophe, "/", punctuation, and control chars that are not \s.
     const alphabet = [
-      ...'aezAEZ', ...'sSdDmMtTlLvVeErR', ...'0123456789', ...'     ', '\t', '\t', '\n', '\n', '\n', '\r', '\r', '\v', '\f',
-      "'", "'", "'", '.', '.', '/', '/', ',', '-', '(', '#', '*', '`', '\u0000', '\u001f', '\u007f',
+      ...'aezAEZ',
+      ...'sSdDmMtTlLvVeErR',
+      ...'0123456789',
+      ...'     ',
+      '\t',
+      '\t',
+      '\n',
+      '\n',
+      '\n',
+      '\r',
+      '\r',
+      '\v',
+      '\f',
+      "'",
+      "'",
+      "'",
+      '.',
+      '.',
+      '/',
+      '/',
+      ',',
+      '-',
+      '(',
+      '#',
+      '*',
+      '`',
+      '\u0000',
+      '\u001f',
+      '\u007f',
     ]
     let pieces = 0
     for (let n = 0; n < 20_000; n++) {
@@ -112,7 +141,7 @@ describe('countTextTokens over the ASCII scan', () => {
     "## Rotating the signing keys\n\nThe service's signing keys rotate every 90 days. If a key hasn't rotated within 7 days of its expiry, the on-call engineer gets paged (see `ops/keys.md`).",
     '- Step 1: run `kubectl get pods -n auth --selector=app=signer`\n- Step 2: check https://status.example.com/v2/keys?region=eu-west-1\n- Step 3: wait 30s, then retry.',
     '| Setting | Default | Notes |\n|---|---|---|\n| max_retries | 3 | Doubles the wait each time. |\n| timeout_ms | 12500 | 0 disables it. |',
-    '```ts\nconst total = items.reduce((sum, item) => sum + item.price * 1.2, 0)\n```\r\nWe\'ll ship it; they\'re DONE.\tTabs,   spaces   and trailing spaces   ',
+    "```ts\nconst total = items.reduce((sum, item) => sum + item.price * 1.2, 0)\n```\r\nWe'll ship it; they're DONE.\tTabs,   spaces   and trailing spaces   ",
     'HTTPServerError: ECONNREFUSED 127.0.0.1:8080 -- retried 1234567 times // giving up.\n\n\n',
   ]
 
@@ -137,7 +166,10 @@ describe('countTextTokens over the ASCII scan', () => {
 })
 
 describe('releaseVocabulary', () => {
-  const vocabularyLoaded = () => Object.keys(createRequire(import.meta.url).cache).some((file) => /gpt-tokenizer[\\/]cjs[\\/]encoding[\\/]o200k_base/.test(file))
+  const vocabularyLoaded = () =>
+    Object.keys(createRequire(import.meta.url).cache).some((file) =>
+      /gpt-tokenizer[\\/]cjs[\\/]encoding[\\/]o200k_base/.test(file),
+    )
 
   it('lets the vocabulary go; the next new piece loads it again and is counted the same', () => {
     expect(countTextTokens('Frobnicate the wumpus quietly.')).toBe(countTokens('Frobnicate the wumpus quietly.'))

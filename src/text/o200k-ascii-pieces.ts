@@ -155,6 +155,7 @@ function contractionEnd(text: string, apostrophe: number): number {
   if (first === 0x73 || first === 0x64 || first === 0x6d || first === 0x74) return apostrophe + 2 // s d m t
   if (apostrophe + 2 === text.length) return apostrophe
   const second = text.charCodeAt(apostrophe + 2) | 0x20
-  if ((first === 0x6c && second === 0x6c) || (first === 0x76 && second === 0x65) || (first === 0x72 && second === 0x65)) return apostrophe + 3 // ll ve re
+  if ((first === 0x6c && second === 0x6c) || (first === 0x76 && second === 0x65) || (first === 0x72 && second === 0x65))
+    return apostrophe + 3 // ll ve re
   return apostrophe
 }

@@ -61,7 +61,8 @@ export function sentenceSegments(text: string): string[] {
     const next = classAt(text, i)
     // SB6 ("3.5"), SB7 ("U.S")
     if (term === ATERM && bare && next === NUMERIC) continue
-    if (term === ATERM && bare && next === UPPER && t > 0 && (classAt(text, t - 1) === UPPER || classAt(text, t - 1) === LOWER)) continue
+    if (term === ATERM && bare && next === UPPER && t > 0 && (classAt(text, t - 1) === UPPER || classAt(text, t - 1) === LOWER))
+      continue
     if (term === ATERM) {
       // SB8: a lower-case word after anything but letters and terminators continues the sentence.
       let j = i

@@ -23,7 +23,8 @@ export class SpanTable<V> {
     const length = end - start
     let slot = hash & this.#mask
     for (let entry = this.#slots[slot]! - 1; entry >= 0; entry = this.#slots[slot]! - 1) {
-      if (this.#hashes[entry] === hash && this.#keys[entry]!.length === length && sameChars(this.#keys[entry]!, text, start)) return this.#values[entry]!
+      if (this.#hashes[entry] === hash && this.#keys[entry]!.length === length && sameChars(this.#keys[entry]!, text, start))
+        return this.#values[entry]!
       slot = (slot + 1) & this.#mask
     }
     const key = text.slice(start, end)

@@ -8,7 +8,14 @@ const reference = (text: string) => (text.toLowerCase().match(WORD) ?? []).map(t
 
 describe('contentTerms', () => {
   it('stems the words, drops the stopwords and keeps numbers, versions and contractions whole', () => {
-    expect(contentTerms('The Sampled p99 latency, v2.5.1 and 3.5: sampling!')).toEqual(['sampl', 'p99', 'latenc', 'v2.5.1', '3.5', 'sampl'])
+    expect(contentTerms('The Sampled p99 latency, v2.5.1 and 3.5: sampling!')).toEqual([
+      'sampl',
+      'p99',
+      'latenc',
+      'v2.5.1',
+      '3.5',
+      'sampl',
+    ])
     // A period or apostrophe joins two runs only when a letter or digit follows it.
     expect(contentTerms("Rock'n'roll ends. 'quoted' x.")).toEqual(["rock'n'rol", 'end', 'quot', 'x'])
     expect(contentTerms('')).toEqual([])
@@ -21,7 +28,8 @@ describe('contentTerms', () => {
       // Seven in ten texts ASCII only (the first 15 pieces); long enough to make thousands of distinct words.
       const ascii = random.next() < 0.7
       let text = ''
-      for (let j = Math.floor(random.next() * 40); j > 0; j--) text += pieces[Math.floor(random.next() * (ascii ? 15 : pieces.length))]
+      for (let j = Math.floor(random.next() * 40); j > 0; j--)
+        text += pieces[Math.floor(random.next() * (ascii ? 15 : pieces.length))]
       expect(contentTerms(text), JSON.stringify(text)).toEqual(reference(text))
       expect(tokenizeWords(text)).toEqual(text.toLowerCase().match(WORD) ?? [])
     }

@@ -33,14 +33,20 @@ describe('the token counts kept between runs', () => {
   it('a file of another tokenizer or version, with a count that is not a whole number, or not JSON, is a cold start (nothing read, no error)', () => {
     const dir = temp.make('tokens-')
     const file = join(dir, 'foreign.json')
-    for (const foreign of [{ tokenizer: 'cl100k_base', version: TOKENIZER_VERSION }, { tokenizer: 'o200k_base', version: '0.0.1' }]) {
+    for (const foreign of [
+      { tokenizer: 'cl100k_base', version: TOKENIZER_VERSION },
+      { tokenizer: 'o200k_base', version: '0.0.1' },
+    ]) {
       writeFileSync(file, JSON.stringify({ ...foreign, counts: { qjxforeignpiece: 99 } }))
       readPieceCounts(file)
       expect(pieceTokenCounts().has('qjxforeignpiece')).toBe(false)
     }
     // A count that is not a whole number of tokens makes the whole file foreign.
     for (const counts of [{ qjxnegativepiece: -1 }, { qjxfractionpiece: 1.5 }, { qjxstringpiece: '2' }]) {
-      writeFileSync(file, JSON.stringify({ tokenizer: 'o200k_base', version: TOKENIZER_VERSION, counts: { qjxgoodpiece: 3, ...counts } }))
+      writeFileSync(
+        file,
+        JSON.stringify({ tokenizer: 'o200k_base', version: TOKENIZER_VERSION, counts: { qjxgoodpiece: 3, ...counts } }),
+      )
       readPieceCounts(file)
       expect(pieceTokenCounts().has('qjxgoodpiece')).toBe(false)
     }

@@ -14,7 +14,9 @@ const isTokenCount = (value: unknown): boolean => Number.isInteger(value) && (va
 const PieceCountsSchema = z.object({
   tokenizer: z.string(),
   version: z.string(),
-  counts: z.custom<Record<string, number>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every(isTokenCount)),
+  counts: z.custom<Record<string, number>>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every(isTokenCount),
+  ),
 })
 
 /** The cache file under a cache folder: one per tokenizer and gpt-tokenizer version (a count may change with either). */
@@ -44,5 +46,8 @@ export function readPieceCounts(file: string): number {
 export function writePieceCounts(file: string, knownBefore: number): void {
   const known = pieceTokenCounts()
   if (known.size === knownBefore) return
-  writeFileAtomic(file, JSON.stringify({ tokenizer: TOKENIZER_NAME, version: TOKENIZER_VERSION, counts: Object.fromEntries(known) }))
+  writeFileAtomic(
+    file,
+    JSON.stringify({ tokenizer: TOKENIZER_NAME, version: TOKENIZER_VERSION, counts: Object.fromEntries(known) }),
+  )
 }

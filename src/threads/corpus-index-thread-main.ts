@@ -32,9 +32,20 @@ port.on('message', (request: IndexThreadRequest) => {
     }
   } else {
     const { termIds, postingStart, postingChunk, postingWeight } = index!.finish()
-    const reply: IndexThreadReply = { terms: [...termIds.keys()], postingStart, postingChunk, postingWeight, frequencies: frequencies?.finish() ?? null, counted }
+    const reply: IndexThreadReply = {
+      terms: [...termIds.keys()],
+      postingStart,
+      postingChunk,
+      postingWeight,
+      frequencies: frequencies?.finish() ?? null,
+      counted,
+    }
     // The builder's arrays own their buffers (never a SharedArrayBuffer, never a view into a larger one).
-    port.postMessage(reply, [postingStart.buffer as ArrayBuffer, postingChunk.buffer as ArrayBuffer, postingWeight.buffer as ArrayBuffer])
+    port.postMessage(reply, [
+      postingStart.buffer as ArrayBuffer,
+      postingChunk.buffer as ArrayBuffer,
+      postingWeight.buffer as ArrayBuffer,
+    ])
     port.close()
   }
 })

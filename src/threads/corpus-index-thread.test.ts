@@ -10,7 +10,11 @@ describe('building a corpus with its index on a second thread', () => {
 
   it.each([
     ['the defaults, answering offline', resolveEvalConfig({}, {}, 'test config'), true],
-    ['small chunks, MiniSearch scoring, retrieval only', resolveEvalConfig({ chunkTokens: 48, chunkOverlap: 8, retrieval: MINISEARCH_RETRIEVER_OPTIONS }, {}, 'test config'), false],
+    [
+      'small chunks, MiniSearch scoring, retrieval only',
+      resolveEvalConfig({ chunkTokens: 48, chunkOverlap: 8, retrieval: MINISEARCH_RETRIEVER_OPTIONS }, {}, 'test config'),
+      false,
+    ],
   ])('makes the same chunks, BM25 index (to the bit) and answerer frequencies as one thread: %s', async (_, config, offline) => {
     const alone = createBuiltinSystem(corpus, { ...config, generate: offline }).built
     const threaded = await buildCorpusWithIndexThread(corpus, { ...config, countFrequencies: offline })

@@ -44,7 +44,9 @@ function addFrequencies(into: Map<string, number>, from: ReadonlyMap<string, num
   return into
 }
 
-const THREAD = fileURLToPath(new URL(`./corpus-index-thread-main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url))
+const THREAD = fileURLToPath(
+  new URL(`./corpus-index-thread-main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url),
+)
 
 /**
  * Body characters from which indexing on a second thread pays: the thread loads its few modules (a tenth
@@ -70,7 +72,13 @@ function replyOf(thread: Worker): Promise<IndexThreadReply> {
     let failure: Error | null = null
     thread.once('message', resolve)
     thread.once('error', (error) => (failure = error))
-    thread.once('exit', (code) => reject(new Error(`indexing the corpus on a worker thread failed: ${failure?.message ?? `the thread exited with code ${code} before its index`}`)))
+    thread.once('exit', (code) =>
+      reject(
+        new Error(
+          `indexing the corpus on a worker thread failed: ${failure?.message ?? `the thread exited with code ${code} before its index`}`,
+        ),
+      ),
+    )
   })
 }
 
@@ -81,7 +89,10 @@ function replyOf(thread: Worker): Promise<IndexThreadReply> {
  * from them, in corpus order. The same parts as building them one after the other; the chunks' o200k
  * vocabulary stays on this thread alone (it is 70 MB of a process's memory once loaded).
  */
-export async function buildCorpusWithIndexThread(corpus: readonly CorpusDocument[], options: ChunkOptions & { retrieval: Bm25Options; countFrequencies: boolean }): Promise<BuiltCorpus> {
+export async function buildCorpusWithIndexThread(
+  corpus: readonly CorpusDocument[],
+  options: ChunkOptions & { retrieval: Bm25Options; countFrequencies: boolean },
+): Promise<BuiltCorpus> {
   const thread = ownModuleThread(THREAD)
   const reply = replyOf(thread)
   const post = (request: IndexThreadRequest) => thread.postMessage(request)
@@ -130,5 +141,9 @@ export async function buildCorpusWithIndexThread(corpus: readonly CorpusDocument
   void thread.terminate()
   for (let k = counted; k < from; k++) mine?.add(chunks[k]!.text)
   const answererDf = frequencies && mine ? addFrequencies(frequencies, mine.finish()) : null
-  return { chunks, bm25: { termIds: new Map(terms.map((term, id) => [term, id])), postingStart, postingChunk, postingWeight }, answererDf }
+  return {
+    chunks,
+    bm25: { termIds: new Map(terms.map((term, id) => [term, id])), postingStart, postingChunk, postingWeight },
+    answererDf,
+  }
 }

@@ -14,7 +14,9 @@ const MIN_QUESTIONS = 2000
 /** Answers per message: few enough to keep the thread busy from the start, enough to make messages rare. */
 const BATCH = 64
 
-const THREAD = fileURLToPath(new URL(`./offline-judge-thread-main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url))
+const THREAD = fileURLToPath(
+  new URL(`./offline-judge-thread-main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url),
+)
 
 /** The offline judge, handed each answer as soon as the system gives it: what judgeAnswers asks for later is judged by then. */
 export interface PrefetchingJudge extends Judge {

@@ -53,7 +53,11 @@ export function takeTasks(job: ResampleJob, drawn: Int32Array = scratchOf(job)):
  * the one the helper is in the middle of), which gives the same replicates to the bit, then leaves the
  * helper to finish or be stopped.
  */
-export function allMeanResamples(groups: readonly { n: number; columns: Float64Array[] }[], seed: number, resamples: number): Float64Array[] {
+export function allMeanResamples(
+  groups: readonly { n: number; columns: Float64Array[] }[],
+  seed: number,
+  resamples: number,
+): Float64Array[] {
   if (groups.length === 0) return []
   const work = groups.reduce((sum, group) => sum + resamples * group.n * (group.columns.length + 1), 0)
   const parallel = work >= MIN_WORK && availableParallelism() >= 2
@@ -64,7 +68,13 @@ export function allMeanResamples(groups: readonly { n: number; columns: Float64A
     return { n, lists: columns.length, columns: flat, replicates: new Float64Array(memory(columns.length * resamples * 8)) }
   })
   const firstTask = shared.map((_, g) => g * tasksOf(resamples))
-  const job: ResampleJob = { seed, resamples, groups: shared, firstTask, tasks: new Int32Array(memory(groups.length * tasksOf(resamples) * 4)) }
+  const job: ResampleJob = {
+    seed,
+    resamples,
+    groups: shared,
+    firstTask,
+    tasks: new Int32Array(memory(groups.length * tasksOf(resamples) * 4)),
+  }
   // A small young generation: the helper makes little garbage, and its memory adds to the run's peak.
   const helper = parallel ? ownModuleThread(THREAD, { resourceLimits: { maxYoungGenerationSizeMb: 4 } }) : null
   // A helper that fails (to load, say) leaves its tasks to this thread, which does every task not done.

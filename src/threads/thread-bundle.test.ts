@@ -14,7 +14,10 @@ function writeThreadSources(root: string): string {
   mkdirSync(join(sources, 'words'), { recursive: true })
   writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n')
   writeFileSync(join(sources, 'words', 'greeting.txt'), 'hello from beside greeting.ts')
-  writeFileSync(join(sources, 'words', 'greeting.ts'), "import { readFileSync } from 'node:fs'\nexport const greeting = (): string => readFileSync(new URL('./greeting.txt', import.meta.url), 'utf8')\n")
+  writeFileSync(
+    join(sources, 'words', 'greeting.ts'),
+    "import { readFileSync } from 'node:fs'\nexport const greeting = (): string => readFileSync(new URL('./greeting.txt', import.meta.url), 'utf8')\n",
+  )
   writeFileSync(join(sources, 'lazy.ts'), "export const lazy: string = 'loaded on ' + 'demand'\n")
   writeFileSync(
     join(sources, 'demo-thread-main.ts'),
@@ -41,7 +44,10 @@ describe('bundleThreads', () => {
     expect(files).toContain('demo-thread-main.mjs')
     expect(files.some((file) => /^lazy-[A-Z0-9]+\.mjs$/.test(file))).toBe(true)
     expect(readFileSync(join(out, 'demo-thread-main.mjs'), 'utf8')).not.toContain('loaded on')
-    expect(await runThread(join(out, 'demo-thread-main.mjs'))).toEqual({ greeting: 'hello from beside greeting.ts', lazy: 'loaded on demand' })
+    expect(await runThread(join(out, 'demo-thread-main.mjs'))).toEqual({
+      greeting: 'hello from beside greeting.ts',
+      lazy: 'loaded on demand',
+    })
   })
 })
 

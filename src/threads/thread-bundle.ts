@@ -117,7 +117,11 @@ const building = new Map<string, Promise<void>>()
  * none; then `building` is its build, in the background for the next thread (it settles, never rejects: a
  * failed build leaves the thread to load its modules as before).
  */
-export function cachedThreadBundle(main: string, sources: string, cache: string): { file: string | null; building: Promise<void> | null } {
+export function cachedThreadBundle(
+  main: string,
+  sources: string,
+  cache: string,
+): { file: string | null; building: Promise<void> | null } {
   const folder = join(cache, `${basename(main, '.ts')}-${sourceState(sources)}`)
   const file = entryFile(folder, main)
   if (existsSync(file)) return { file, building: null }
@@ -140,7 +144,9 @@ export function threadMains(code: string, extension: 'ts' | 'js'): string[] {
  */
 export async function cacheThreadBundles(): Promise<void> {
   if (!import.meta.url.endsWith('.ts')) return
-  await Promise.all(threadMains(PACKAGE_CODE, 'ts').map((main) => cachedThreadBundle(main, PACKAGE_CODE, CACHED_BUNDLES).building))
+  await Promise.all(
+    threadMains(PACKAGE_CODE, 'ts').map((main) => cachedThreadBundle(main, PACKAGE_CODE, CACHED_BUNDLES).building),
+  )
 }
 
 /**

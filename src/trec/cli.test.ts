@@ -10,7 +10,10 @@ const SHARED = fileURLToPath(new URL('../../../shared/trec/', import.meta.url))
 
 /** Runs `rag-eval trec` the way `pnpm trec` does (tsx), without pnpm's banner. */
 function trec(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'trec', ...args], { cwd: ROOT, encoding: 'utf8' })
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'trec', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
@@ -66,7 +69,9 @@ describe('pnpm trec CLI', { timeout: 30_000 }, () => {
     const dir = temp({ qrels: 'q1 0 d1 1\n', run: 'q1 Q0 d1 1 1.0 r\nq1 Q0 d1 2 0.5 r\n' })
     const result = trec([join(dir, 'qrels'), join(dir, 'run')])
     expect(result.status).toBe(1)
-    expect(result.stderr).toBe(`trec: ${join(dir, 'run')}:2: duplicate docno "d1" for query "q1" (trec_eval rejects a document retrieved twice for one query)\n`)
+    expect(result.stderr).toBe(
+      `trec: ${join(dir, 'run')}:2: duplicate docno "d1" for query "q1" (trec_eval rejects a document retrieved twice for one query)\n`,
+    )
   })
 
   it('rejects unknown measures and bad usage', () => {

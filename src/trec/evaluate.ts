@@ -73,12 +73,7 @@ function listQueries(qids: readonly string[]): string {
  *   trec_eval 10 -c -q prints, and a 0 in every mean;
  * - `all` = plain mean over the evaluated queries (all qrels queries with -c).
  */
-export function evaluateRun(
-  qrels: Qrels,
-  run: Run,
-  columns: readonly MeasureColumn[],
-  options: EvaluateOptions,
-): TrecReport {
+export function evaluateRun(qrels: Qrels, run: Run, columns: readonly MeasureColumn[], options: EvaluateOptions): TrecReport {
   const qids = [...qrels.keys()].sort(compareBytes)
   const missingQueries = qids.filter((qid) => !run.has(qid))
   if (missingQueries.length > 0 && !options.averageComplete) {

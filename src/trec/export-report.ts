@@ -16,7 +16,9 @@ export function exportReportToTrec(report: Report): { qrels: string; run: string
     if (question.type === 'none') continue
     for (const docId of question.answerDocIds) qrels.push(`${question.id} 0 ${docId} 1`)
     const docs = firstOccurrences(question.rankedDocIds)
-    docs.forEach((docId, index) => run.push(`${question.id} Q0 ${docId} ${index + 1} ${docs.length - index} ${report.config.system}`))
+    docs.forEach((docId, index) =>
+      run.push(`${question.id} Q0 ${docId} ${index + 1} ${docs.length - index} ${report.config.system}`),
+    )
   }
   return { qrels: qrels.join('\n') + '\n', run: run.join('\n') + '\n' }
 }

@@ -45,7 +45,9 @@ describe('formatRow / formatReport', () => {
       evaluatedQueries: ['q1'],
       missingQueries: [],
     }
-    expect(formatReport(report, { perQuery: true })).toBe('P_5                   \tq1\t0.2000000000\nP_5                   \tall\t0.2000000000\n')
+    expect(formatReport(report, { perQuery: true })).toBe(
+      'P_5                   \tq1\t0.2000000000\nP_5                   \tall\t0.2000000000\n',
+    )
     expect(formatReport(report, { perQuery: false })).toBe('P_5                   \tall\t0.2000000000\n')
   })
 })

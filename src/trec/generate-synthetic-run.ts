@@ -108,7 +108,9 @@ async function main(): Promise<void> {
     resultsPerQuery: toInt(values.results),
     seed: toInt(values.seed),
   })
-  process.stdout.write(`wrote ${files.runPath} (${files.runLines} lines, ${files.runBytes} bytes) and ${files.qrelsPath} (${files.qrelsLines} lines)\n`)
+  process.stdout.write(
+    `wrote ${files.runPath} (${files.runLines} lines, ${files.runBytes} bytes) and ${files.qrelsPath} (${files.qrelsLines} lines)\n`,
+  )
 }
 
 const entry = process.argv[1]

@@ -47,9 +47,7 @@ export class QrelsBuilder {
     this.#lastQid = qid
     this.#lastJudgements = judgements
     if (judgements.has(docno)) {
-      throw new TrecError(
-        `${this.#source}:${lineNumber}: docno ${displayId(docno)} is judged twice for query ${displayId(qid)}`,
-      )
+      throw new TrecError(`${this.#source}:${lineNumber}: docno ${displayId(docno)} is judged twice for query ${displayId(qid)}`)
     }
     judgements.set(docno, Number(relText))
   }

@@ -12,7 +12,9 @@ const tempDirs = useTempDirs()
 describe('rankResults', () => {
   it('sorts by score descending, ties by docno in descending byte order, ignoring the rank column', () => {
     const run = parseRun(
-      ['q1 Q0 d2 1 5.0 r', 'q1 Q0 d9 2 5.0 r', 'q1 Q0 d3 3 4.0 r', 'q1 Q0 d10 4 5 r', 'q1 Q0 d1 5 3.0 r', 'q1 Q0 D9 6 5 r'].join('\n'),
+      ['q1 Q0 d2 1 5.0 r', 'q1 Q0 d9 2 5.0 r', 'q1 Q0 d3 3 4.0 r', 'q1 Q0 d10 4 5 r', 'q1 Q0 d1 5 3.0 r', 'q1 Q0 D9 6 5 r'].join(
+        '\n',
+      ),
     )
     // "d9" > "d2" > "d10" > "D9" in strcmp order ('9' > '2' > '1'; 'd' > 'D')
     expect(rankResults(run.get('q1')!).map((result) => result.docno)).toEqual(['d9', 'd2', 'd10', 'D9', 'd3', 'd1'])

@@ -8,7 +8,10 @@ import { readRun } from './run'
 /** Options of a trec_eval-style evaluation of two files. */
 export const TrecEvalOptionsSchema = z.object({
   /** trec_eval -m specs, e.g. ['recip_rank', 'recall.5,10', 'ndcg_cut.10'] (see measure-spec.ts). */
-  measures: z.array(z.string()).min(1).default([...DEFAULT_MEASURES]),
+  measures: z
+    .array(z.string())
+    .min(1)
+    .default([...DEFAULT_MEASURES]),
   /** trec_eval -c: count qrels queries missing from the run as 0 instead of failing. */
   averageComplete: z.boolean().default(false),
   /** trec_eval -q: per-query rows before the `all` rows. */

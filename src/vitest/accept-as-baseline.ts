@@ -16,7 +16,15 @@ export function acceptAsBaseline(evaluation: SharedEvaluation): SharedEvaluation
   const dir = baselineDirFor(evaluation.baselineRoot, evaluation.report.config.mode)
   writeBaseline(dir, baseline)
   // Shown as the report shows paths: relative to the project root.
-  const report = { ...evaluation.report, gate: evaluateGate(evaluation.report, baseline, displayPath({ root: evaluation.projectRoot }, dir), evaluation.report.config.tolerance) }
+  const report = {
+    ...evaluation.report,
+    gate: evaluateGate(
+      evaluation.report,
+      baseline,
+      displayPath({ root: evaluation.projectRoot }, dir),
+      evaluation.report.config.tolerance,
+    ),
+  }
   writeReports(report, evaluation.reportsDir)
   return { ...evaluation, report, terminalSummary: renderTerminalSummary(report), baselineUpdated: true }
 }

@@ -8,16 +8,28 @@ import { useTempDirs } from '../testing/use-temp-dirs.ts'
 const tempDirs = useTempDirs()
 const repo = (path: string) => JSON.stringify(resolve(path))
 
-describe('EVAL_COMPARE=<config>: a case per metric against that config\'s run', () => {
+describe("EVAL_COMPARE=<config>: a case per metric against that config's run", () => {
   it('fails the metrics B is significantly worse on (a 120-token context budget: recall), passes the rest, and writes compare.json', () => {
     const dir = tempDirs.make('compare-mode-')
     const bConfig = join(dir, 'b.config.ts')
     // The repository's project with a context budget of 120 tokens: the ranking is the same, the context much smaller.
-    writeFileSync(bConfig, `export default { corpus: ${repo('corpus')}, goldenSet: ${repo('evals/golden-set.json')}, humanLabels: ${repo('evals/human-labels.json')}, budgetTokens: 120 }\n`)
+    writeFileSync(
+      bConfig,
+      `export default { corpus: ${repo('corpus')}, goldenSet: ${repo('evals/golden-set.json')}, humanLabels: ${repo('evals/human-labels.json')}, budgetTokens: 120 }\n`,
+    )
     const reports = join(dir, 'reports')
     const result = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', 'eval'], {
       encoding: 'utf8',
-      env: { ...process.env, CI: '', GATE: '', EVAL_STRICT: '', FORCE_COLOR: '0', NO_COLOR: '1', EVAL_REPORTS_DIR: reports, EVAL_COMPARE: bConfig },
+      env: {
+        ...process.env,
+        CI: '',
+        GATE: '',
+        EVAL_STRICT: '',
+        FORCE_COLOR: '0',
+        NO_COLOR: '1',
+        EVAL_REPORTS_DIR: reports,
+        EVAL_COMPARE: bConfig,
+      },
     })
     const out = result.stdout + result.stderr
     expect(result.status).toBe(1)

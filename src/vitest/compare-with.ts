@@ -10,13 +10,21 @@ import type { SharedComparison, SharedEvaluation } from './shared-evaluation.ts'
  * question, written beside A's reports as compare.json and compare.md; the cases fail a metric B is
  * significantly worse on. Two golden sets that differ, or a side that failed, are a failed comparison.
  */
-export async function compareWith(bConfig: string, options: RagEvalProjectOptions, a: SharedEvaluation, b: Promise<SharedEvaluation>): Promise<SharedComparison> {
+export async function compareWith(
+  bConfig: string,
+  options: RagEvalProjectOptions,
+  a: SharedEvaluation,
+  b: Promise<SharedEvaluation>,
+): Promise<SharedComparison> {
   const measured = await b
   if (!a.ok) return { ok: false, error: `A (this project's run) failed: ${a.error}` }
   if (!measured.ok) return { ok: false, error: `B (EVAL_COMPARE=${bConfig}) failed: ${measured.error}` }
   const side = (source: string) => ({ source, kind: 'config' as const, env: {}, report: null })
   try {
-    const result = compareReports(a.report, measured.report, { a: side(options.config ?? (process.env.RAG_EVAL_CONFIG || 'the project config')), b: side(bConfig) })
+    const result = compareReports(a.report, measured.report, {
+      a: side(options.config ?? (process.env.RAG_EVAL_CONFIG || 'the project config')),
+      b: side(bConfig),
+    })
     writeComparison(a.reportsDir, result)
     return { ok: true, result, text: renderComparison(result, 'text') }
   } catch (error) {

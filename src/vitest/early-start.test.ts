@@ -26,7 +26,7 @@ describe('plainlyEvaluates: a plain `vitest run` of the eval project, read from 
     expect(plainlyEvaluates([...CLI, 'run', '--project', 'eval'], {}, 'rag')).toBe(false)
   })
 
-  it('is false for other commands and for processes that are not Vitest\'s command line', () => {
+  it("is false for other commands and for processes that are not Vitest's command line", () => {
     expect(guess(['watch'], { CI: '1' })).toBe(false)
     expect(guess(['bench', '--run'])).toBe(false)
     expect(guess(['list'], { CI: '1' })).toBe(false)

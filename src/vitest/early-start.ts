@@ -17,6 +17,8 @@ export function plainlyEvaluates(argv: readonly string[], env: NodeJS.ProcessEnv
   if (first !== null && first !== 'run' && !/[./\\]/.test(first)) return false
   const runs = first === 'run' || flags.includes('--run') || Boolean(env.CI)
   if (!runs || flags.some((flag) => flag === '--watch' || flag === '-w' || flag.startsWith('--merge-reports'))) return false
-  const projects = args.flatMap((arg, i) => (arg === '--project' ? [args[i + 1] ?? ''] : arg.startsWith('--project=') ? [arg.slice('--project='.length)] : []))
+  const projects = args.flatMap((arg, i) =>
+    arg === '--project' ? [args[i + 1] ?? ''] : arg.startsWith('--project=') ? [arg.slice('--project='.length)] : [],
+  )
   return projects.length === 0 || projects.some((name) => name === project || name.includes('*'))
 }

@@ -39,7 +39,8 @@ expect.extend(
 export async function sharedRun(): Promise<CaseRun | null> {
   const provided = inject('evaluation')
   try {
-    if (provided === undefined) throw new Error('no shared evaluation: run these files in the eval project (its globalSetup runs the evaluation)')
+    if (provided === undefined)
+      throw new Error('no shared evaluation: run these files in the eval project (its globalSetup runs the evaluation)')
     return { ...(await receiveRun(provided)), reportsWritten: () => receiveReportsWritten(provided) }
   } catch (error) {
     it('the evaluation runs', () => {
@@ -71,7 +72,10 @@ function assertQuestion(outcome: QuestionOutcome, thresholds: QuestionThresholds
     expect(outcome).toRefuse()
     return
   }
-  expect(outcome).toHitContext(outcome.answerDocIds, { mode: outcome.type, ...(outcome.governingDocId ? { governingDocId: outcome.governingDocId } : {}) })
+  expect(outcome).toHitContext(outcome.answerDocIds, {
+    mode: outcome.type,
+    ...(outcome.governingDocId ? { governingDocId: outcome.governingDocId } : {}),
+  })
   if (outcome.answer === null) return
   expect(outcome).not.toRefuse()
   // While the judge is advisory (agreement with human labels too low), its verdicts do not fail a case.
@@ -151,22 +155,31 @@ export function defineMetricCases(run: CaseRun): void {
         throw new Error(`GATE=1 needs a baseline and there is none: ${HOW_TO_CREATE_BASELINE}`)
       }
       // A damaged baseline (a gated metric missing, misspelled or null, no per-question outcomes) gates nothing: it fails.
-      if (gate.problems.length > 0) throw new Error(`the baseline at ${gate.baseline}/ cannot be trusted:\n${gate.problems.join('\n')}`)
+      if (gate.problems.length > 0)
+        throw new Error(`the baseline at ${gate.baseline}/ cannot be trusted:\n${gate.problems.join('\n')}`)
       if (evaluation.baselineUpdated) await annotate('baseline/ was rewritten from this run (vitest -u)')
       for (const difference of gate.stale) await annotate(`stale baseline: ${difference}`, 'warning')
       expect(resolve(evaluation.projectRoot, gate.baseline)).toBe(baselineDirFor(evaluation.baselineRoot, report.config.mode))
     })
   })
   describe('judge calibration', () => {
-    it(`the judge agrees with human labels at least ${AGREEMENT_THRESHOLD * 100}% of the time, or its metrics are advisory`, async ({ annotate, skip }) => {
+    it(`the judge agrees with human labels at least ${AGREEMENT_THRESHOLD * 100}% of the time, or its metrics are advisory`, async ({
+      annotate,
+      skip,
+    }) => {
       const calibration = report.calibration
       if (!calibration) return skip('no answers were judged in this run (retrieval tier)')
       const agreement = calibration.agreement
-      await annotate(`judge ${calibration.judge}: ${calibration.reason}${calibration.kappa === null ? '' : `, kappa ${calibration.kappa}`}`, calibration.advisory ? 'warning' : 'notice')
-      for (const d of calibration.disagreements) await annotate(`${d.id}: human ${d.human}, judge ${d.judge}: ${d.disputed.join(' | ')}`, 'warning')
+      await annotate(
+        `judge ${calibration.judge}: ${calibration.reason}${calibration.kappa === null ? '' : `, kappa ${calibration.kappa}`}`,
+        calibration.advisory ? 'warning' : 'notice',
+      )
+      for (const d of calibration.disagreements)
+        await annotate(`${d.id}: human ${d.human}, judge ${d.judge}: ${d.disputed.join(' | ')}`, 'warning')
       // The policy: a judge below the threshold (or never checked by people) may not block the gate.
       expect(calibration.advisory).toBe(agreement === null || agreement < AGREEMENT_THRESHOLD)
-      if (calibration.advisory) expect(gate?.regressions.filter((r) => GATED_METRICS.find((m) => m.name === r.name)?.judgeDerived) ?? []).toEqual([])
+      if (calibration.advisory)
+        expect(gate?.regressions.filter((r) => GATED_METRICS.find((m) => m.name === r.name)?.judgeDerived) ?? []).toEqual([])
     })
   })
   describe('judge errors', () => {
@@ -204,13 +217,20 @@ export function defineMetricCases(run: CaseRun): void {
         const current = metric.read(report.summary)
         if (current === null) return skip(notComputedReason(report, metric.path))
         const verdict = gate?.metrics.find((m) => m.name === metric.name)
-        if (!verdict || verdict.baseline === null) return skip(gate?.baseline ? `${metric.name} is not in the baseline` : `no baseline: ${HOW_TO_CREATE_BASELINE}`)
+        if (!verdict || verdict.baseline === null)
+          return skip(gate?.baseline ? `${metric.name} is not in the baseline` : `no baseline: ${HOW_TO_CREATE_BASELINE}`)
         const options = { tolerance: report.config.tolerance, name: metric.name }
-        if (verdict.pValue !== null) await annotate(`paired test against the baseline: delta ${verdict.delta} ${formatInterval(verdict.deltaInterval, 3)}, p ${formatPValue(verdict.pValue)} (${verdict.test}, ${verdict.pairs} questions)`)
+        if (verdict.pValue !== null)
+          await annotate(
+            `paired test against the baseline: delta ${verdict.delta} ${formatInterval(verdict.deltaInterval, 3)}, p ${formatPValue(verdict.pValue)} (${verdict.test}, ${verdict.pairs} questions)`,
+          )
         // Under 'significant' and 'both' the gate's verdict decides, not the tolerance alone.
         if (gate && gate.policy !== 'tolerance') return assertPolicyVerdict(verdict, gate, evaluation.gate, annotate)
         if (verdict.status === 'regressed' && metric.judgeDerived && gate?.advisoryReason) {
-          await annotate(`advisory regression: ${metric.name} ${verdict.baseline} -> ${current}; not blocking because ${gate.advisoryReason}`, 'warning')
+          await annotate(
+            `advisory regression: ${metric.name} ${verdict.baseline} -> ${current}; not blocking because ${gate.advisoryReason}`,
+            'warning',
+          )
           expect(current).not.toNotRegressFrom(verdict.baseline, options)
           return
         }
@@ -219,7 +239,8 @@ export function defineMetricCases(run: CaseRun): void {
           expect(current).not.toNotRegressFrom(verdict.baseline, options)
           return
         }
-        if (verdict.status === 'improved') await annotate(`improvement: ${metric.name} ${verdict.baseline} -> ${current}; accept it with \`${ACCEPT_BASELINE}\``)
+        if (verdict.status === 'improved')
+          await annotate(`improvement: ${metric.name} ${verdict.baseline} -> ${current}; accept it with \`${ACCEPT_BASELINE}\``)
         expect(current).toNotRegressFrom(verdict.baseline, options)
       })
     }
@@ -231,11 +252,19 @@ export function defineMetricCases(run: CaseRun): void {
  * significant drop, beyond the tolerance too under 'both'); without GATE=1 a regression is reported, and an
  * advisory judge's metric never fails.
  */
-async function assertPolicyVerdict(verdict: MetricVerdict, gate: GateResult, gating: boolean, annotate: TestContext['annotate']): Promise<void> {
+async function assertPolicyVerdict(
+  verdict: MetricVerdict,
+  gate: GateResult,
+  gating: boolean,
+  annotate: TestContext['annotate'],
+): Promise<void> {
   const message = `${verdict.name} ${formatMetric(verdict.baseline)} -> ${formatMetric(verdict.current)} (${verdict.delta}), p ${formatPValue(verdict.pValue)}: a drop ${gate.policy === 'both' ? `beyond the tolerance ${gate.tolerance} and ` : ''}significant at alpha ${gate.alpha}`
   const advisory = gate.advisory.some((r) => r.name === verdict.name)
   if (verdict.status === 'regressed' && (advisory || !gating)) {
-    await annotate(`${advisory ? 'advisory ' : ''}regression: ${message}${advisory ? `; not blocking because ${gate.advisoryReason}` : ' (GATE=1 fails the run on it)'}`, advisory ? 'warning' : 'error')
+    await annotate(
+      `${advisory ? 'advisory ' : ''}regression: ${message}${advisory ? `; not blocking because ${gate.advisoryReason}` : ' (GATE=1 fails the run on it)'}`,
+      advisory ? 'warning' : 'error',
+    )
     return
   }
   expect(verdict.status, `regression: ${message}`).not.toBe('regressed')
@@ -264,8 +293,10 @@ export function defineCompareCases(run: SharedRun): void {
     for (const metric of result.metrics.filter((m) => !m.name.includes('.'))) {
       it(`${metric.name}: B (${result.b.source}) is not significantly worse than A`, async ({ annotate, skip }) => {
         if (metric.pairs === 0) return skip(metric.reason ?? 'no pairs')
-        const row = (m: typeof metric) => `${m.label}: A ${formatMetric(m.a)}, B ${formatMetric(m.b)}, delta ${m.delta} ${formatInterval(m.deltaInterval, 3)}, p ${formatPValue(m.pValue)} (${m.test}, ${m.pairs} questions)`
-        for (const m of result.metrics.filter((m) => m.name === metric.name || m.name.startsWith(`${metric.name}.`))) await annotate(row(m), m.verdict === 'worse' ? 'error' : 'notice')
+        const row = (m: typeof metric) =>
+          `${m.label}: A ${formatMetric(m.a)}, B ${formatMetric(m.b)}, delta ${m.delta} ${formatInterval(m.deltaInterval, 3)}, p ${formatPValue(m.pValue)} (${m.test}, ${m.pairs} questions)`
+        for (const m of result.metrics.filter((m) => m.name === metric.name || m.name.startsWith(`${metric.name}.`)))
+          await annotate(row(m), m.verdict === 'worse' ? 'error' : 'notice')
         const flips = result.flips.find((f) => f.metric === metric.name)
         if (flips && flips.worse.length > 0) await annotate(`worse in B: ${flips.worse.map((f) => f.id).join(', ')}`, 'warning')
         if (flips && flips.better.length > 0) await annotate(`better in B: ${flips.better.map((f) => f.id).join(', ')}`)

@@ -28,7 +28,8 @@ export default class EvalReporter implements Reporter {
     const project = vitest?.projects.find((p) => p.name === this.#project)
     // vitest --merge-reports: no evaluation ran here; the shards' measurements make the run's report.
     // Imported only then: vitest.config.ts loads this file, and the merge pulls in the whole report assembly.
-    if (vitest && project && vitest.config.mergeReports) return (await import('./merge-after-blobs.ts')).mergeShardsAfterBlobs(vitest, project.config.provide?.ragEvalOptions ?? {})
+    if (vitest && project && vitest.config.mergeReports)
+      return (await import('./merge-after-blobs.ts')).mergeShardsAfterBlobs(vitest, project.config.provide?.ragEvalOptions ?? {})
     const provided = project?.getProvidedContext().evaluation
     const run = provided && heldRun(provided.channel)
     if (!vitest || !run) return
@@ -42,14 +43,22 @@ export default class EvalReporter implements Reporter {
     const reports = relative(process.cwd(), evaluation.reportsDir) || '.'
     if (evaluation.shard) {
       const { index, count } = evaluation.shard
-      log(`RAG evaluation, shard ${index}/${count}: ${evaluation.questions} of the golden set's questions measured, left for the merge in ${reports}/shards/; no gate here: \`vitest --merge-reports\` reports and gates the run`)
+      log(
+        `RAG evaluation, shard ${index}/${count}: ${evaluation.questions} of the golden set's questions measured, left for the merge in ${reports}/shards/; no gate here: \`vitest --merge-reports\` reports and gates the run`,
+      )
       return
     }
     const lines = [`RAG evaluation (${reports}/latest.json, ${reports}/latest.md)`, '']
     // Watch mode: what flipped since the last run (its renderer loaded only then).
-    if (this.#previous && evaluation.report) lines.push(...(await import('../report/render-run-diff.ts')).renderRunDiff(this.#previous, evaluation.report), '')
+    if (this.#previous && evaluation.report)
+      lines.push(...(await import('../report/render-run-diff.ts')).renderRunDiff(this.#previous, evaluation.report), '')
     // EVAL_COMPARE: run B against this run, before the run's own summary (which ends with the gate).
-    if (comparison) lines.push(comparison.ok ? `A/B comparison (EVAL_COMPARE, ${reports}/compare.json, ${reports}/compare.md)\n\n${comparison.text}` : `A/B comparison (EVAL_COMPARE): ${comparison.error}\n`)
+    if (comparison)
+      lines.push(
+        comparison.ok
+          ? `A/B comparison (EVAL_COMPARE, ${reports}/compare.json, ${reports}/compare.md)\n\n${comparison.text}`
+          : `A/B comparison (EVAL_COMPARE): ${comparison.error}\n`,
+      )
     // Rendered where the report was made: this module, which Vitest loads before the run, stays light.
     lines.push(evaluation.terminalSummary ?? '')
     log(lines.join('\n'))

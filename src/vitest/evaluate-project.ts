@@ -62,15 +62,26 @@ export async function measureProject(
   run: { log: (line: string) => void; signal?: AbortSignal },
 ): Promise<MeasuredProject> {
   const comparing = request.role === 'compare'
-  const options = { tier: evaluationTier(process.env.EVAL_TIER), env: { ...process.env, GATE: '' }, ...run, ...(comparing ? { baselineRoot: null } : {}) } as const
-  const report = request.shard ? (await evaluateShard(project, { ...options, shard: request.shard })).report : await evaluate(project, options)
+  const options = {
+    tier: evaluationTier(process.env.EVAL_TIER),
+    env: { ...process.env, GATE: '' },
+    ...run,
+    ...(comparing ? { baselineRoot: null } : {}),
+  } as const
+  const report = request.shard
+    ? (await evaluateShard(project, { ...options, shard: request.shard })).report
+    : await evaluate(project, options)
   // The run's garbage (the index, the rankings, the texts) goes before the reports are written and Vitest
   // collects its test results: the peak is then what is retained plus what comes next, not their sum
   // (a small run's heap is not worth a full collection).
   collectGarbageAbove(100)
   const writesReports = !comparing && !request.shard
   const terminalSummary = writesReports ? renderTerminalSummary(report) : null
-  return { report, writesReports, evaluation: { terminalSummary, reportsDir: project.reports, baselineRoot: project.baseline, projectRoot: project.root } }
+  return {
+    report,
+    writesReports,
+    evaluation: { terminalSummary, reportsDir: project.reports, baselineRoot: project.baseline, projectRoot: project.root },
+  }
 }
 
 /** measureProject, then its reports written: the evaluation as the worker sends it (without the context texts, which stay in contexts.jsonl: no case reads them, and they are a third of a large report). */

@@ -3,12 +3,31 @@ import { dirname } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Report } from '../contract/report-schema.ts'
 import { openEvaluationChannel, receiveFromChannel } from './evaluation-channel.ts'
-import { decodeEvaluation, encodeRun, sharedEvaluation, sharedEvaluationJson, type SharedEvaluation } from './shared-evaluation.ts'
+import {
+  decodeEvaluation,
+  encodeRun,
+  sharedEvaluation,
+  sharedEvaluationJson,
+  type SharedEvaluation,
+} from './shared-evaluation.ts'
 
 function evaluation(questions: number): SharedEvaluation {
   // The channel carries what the report holds; it does not look inside it.
-  const report = { schemaVersion: 1, questions: Array.from({ length: questions }, (_, i) => ({ id: `q-${i}`, question: `é ${i}` })) } as unknown as Report
-  return { ok: true, report, terminalSummary: 'summary', reportsDir: '/r', projectRoot: '/p', baselineRoot: '/b', gate: false, strict: false, baselineUpdated: false }
+  const report = {
+    schemaVersion: 1,
+    questions: Array.from({ length: questions }, (_, i) => ({ id: `q-${i}`, question: `é ${i}` })),
+  } as unknown as Report
+  return {
+    ok: true,
+    report,
+    terminalSummary: 'summary',
+    reportsDir: '/r',
+    projectRoot: '/p',
+    baselineRoot: '/b',
+    gate: false,
+    strict: false,
+    baselineUpdated: false,
+  }
 }
 
 describe('the run reaches the cases over a local channel while the global setup goes on (issue 13.2)', () => {
@@ -47,7 +66,10 @@ describe('the run reaches the cases over a local channel while the global setup 
     try {
       channel.publish('evaluation', Promise.resolve(encodeRun(evaluation(1), null)))
       channel.publish('evaluation', Promise.resolve(encodeRun(evaluation(2), { ok: false, error: 'B failed' })))
-      expect(JSON.parse(await receiveFromChannel(channel.address, 'evaluation'))).toEqual({ evaluation: evaluation(2), comparison: { ok: false, error: 'B failed' } })
+      expect(JSON.parse(await receiveFromChannel(channel.address, 'evaluation'))).toEqual({
+        evaluation: evaluation(2),
+        comparison: { ok: false, error: 'B failed' },
+      })
     } finally {
       await channel.close()
     }
@@ -63,18 +85,32 @@ describe('the run reaches the cases over a local channel while the global setup 
   })
 
   it('a thread sends the report as latest.json holds it, spliced into the evaluation: the same run once parsed', () => {
-    const { report, ok: _, gate: _g, strict: _s, baselineUpdated: _b, ...where } = evaluation(2) as Extract<SharedEvaluation, { ok: true }>
+    const {
+      report,
+      ok: _,
+      gate: _g,
+      strict: _s,
+      baselineUpdated: _b,
+      ...where
+    } = evaluation(2) as Extract<SharedEvaluation, { ok: true }>
     const shard = { index: 2, count: 3 }
     const spliced = sharedEvaluationJson(where, [new TextEncoder().encode(JSON.stringify(report, null, 2))], { shard })
     expect(decodeEvaluation(spliced)).toEqual(sharedEvaluation({ report, ...where }, { shard }))
-    expect(decodeEvaluation(spliced)).toMatchObject({ ok: true, gate: false, shard, report: { questions: [{ id: 'q-0' }, { id: 'q-1' }] } })
+    expect(decodeEvaluation(spliced)).toMatchObject({
+      ok: true,
+      gate: false,
+      shard,
+      report: { questions: [{ id: 'q-0' }, { id: 'q-1' }] },
+    })
   })
 
   it('a topic nothing was published for is answered by a closed connection: an error naming the channel and the topic', async () => {
     const channel = await openEvaluationChannel()
     try {
       channel.publish('evaluation', Promise.resolve(encodeRun(evaluation(1), null)))
-      await expect(receiveFromChannel(channel.address, 'reports')).rejects.toThrow(`the evaluation's channel ${channel.address} closed without the run's reports: the run was stopped`)
+      await expect(receiveFromChannel(channel.address, 'reports')).rejects.toThrow(
+        `the evaluation's channel ${channel.address} closed without the run's reports: the run was stopped`,
+      )
     } finally {
       await channel.close()
     }
@@ -84,6 +120,8 @@ describe('the run reaches the cases over a local channel while the global setup 
     const channel = await openEvaluationChannel()
     await channel.close()
     if (process.platform !== 'win32') expect(existsSync(dirname(channel.address))).toBe(false)
-    await expect(receiveFromChannel(channel.address, 'evaluation')).rejects.toThrow(`the evaluation's channel ${channel.address} could not be read`)
+    await expect(receiveFromChannel(channel.address, 'evaluation')).rejects.toThrow(
+      `the evaluation's channel ${channel.address} could not be read`,
+    )
   })
 })

@@ -24,7 +24,10 @@ export interface EvaluationChannel {
 
 export async function openEvaluationChannel(): Promise<EvaluationChannel> {
   const folder = process.platform === 'win32' ? null : mkdtempSync(join(tmpdir(), 'rag-vitest-eval-'))
-  const address = folder === null ? `\\\\.\\pipe\\rag-vitest-eval-${process.pid}-${randomBytes(6).toString('hex')}` : join(folder, 'evaluation.sock')
+  const address =
+    folder === null
+      ? `\\\\.\\pipe\\rag-vitest-eval-${process.pid}-${randomBytes(6).toString('hex')}`
+      : join(folder, 'evaluation.sock')
   // Sent piece after piece: a large evaluation is never copied into one buffer.
   const published = new Map<string, Promise<readonly Uint8Array[]>>()
   const server: Server = createServer((socket) => {
@@ -75,9 +78,16 @@ export function receiveFromChannel(address: string, topic: ChannelTopic): Promis
     const socket = createConnection(address, () => socket.write(`${topic}\n`))
     socket.on('data', (chunk: Buffer) => chunks.push(chunk))
     // The first settlement wins: an error is followed by a close.
-    socket.on('error', (error) => reject(new Error(`the evaluation's channel ${address} could not be read (${error.message}): run these cases in the eval project, whose global setup runs the evaluation`)))
+    socket.on('error', (error) =>
+      reject(
+        new Error(
+          `the evaluation's channel ${address} could not be read (${error.message}): run these cases in the eval project, whose global setup runs the evaluation`,
+        ),
+      ),
+    )
     socket.on('close', () => {
-      if (chunks.length === 0) reject(new Error(`the evaluation's channel ${address} closed without the run's ${topic}: the run was stopped`))
+      if (chunks.length === 0)
+        reject(new Error(`the evaluation's channel ${address} closed without the run's ${topic}: the run was stopped`))
       else resolve(Buffer.concat(chunks).toString('utf8'))
     })
   })

@@ -15,7 +15,11 @@ const WORKER = fileURLToPath(new URL(`./evaluation-worker${import.meta.url.endsW
  * stand in for this one, and a child that ends without sending its report is a failed evaluation. The
  * child runs without GATE: the cases decide.
  */
-export function runEvaluation(options: RagEvalProjectOptions, worker: string = WORKER, role: 'run' | 'compare' = 'run'): Promise<SharedEvaluation> {
+export function runEvaluation(
+  options: RagEvalProjectOptions,
+  worker: string = WORKER,
+  role: 'run' | 'compare' = 'run',
+): Promise<SharedEvaluation> {
   const runId = randomUUID()
   const child = fork(worker, [], {
     execArgv: worker.endsWith('.ts') ? ['--import', 'tsx'] : [],
@@ -42,8 +46,10 @@ export function runEvaluation(options: RagEvalProjectOptions, worker: string = W
   let invalid: string | null = null
   child.on('message', (raw) => {
     const parsed = WorkerMessageSchema.safeParse(raw)
-    if (!parsed.success) invalid = `the evaluation worker sent a malformed message (${parsed.error.issues[0]?.message ?? 'unknown'})`
-    else if (parsed.data.runId !== runId) invalid = `the evaluation worker answered for run ${parsed.data.runId}, not this run ${runId}`
+    if (!parsed.success)
+      invalid = `the evaluation worker sent a malformed message (${parsed.error.issues[0]?.message ?? 'unknown'})`
+    else if (parsed.data.runId !== runId)
+      invalid = `the evaluation worker answered for run ${parsed.data.runId}, not this run ${runId}`
     else message = parsed.data
   })
   return new Promise((resolve) => {
@@ -67,4 +73,3 @@ export function runEvaluation(options: RagEvalProjectOptions, worker: string = W
     })
   })
 }
-

@@ -7,7 +7,15 @@ import { ReportSchema } from '../contract/report-schema.ts'
  * stale report file left by an earlier run.
  */
 export const WorkerMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('report'), runId: z.string(), report: ReportSchema, terminalSummary: z.string().nullable(), reportsDir: z.string(), baselineRoot: z.string(), projectRoot: z.string() }),
+  z.object({
+    type: z.literal('report'),
+    runId: z.string(),
+    report: ReportSchema,
+    terminalSummary: z.string().nullable(),
+    reportsDir: z.string(),
+    baselineRoot: z.string(),
+    projectRoot: z.string(),
+  }),
   z.object({ type: z.literal('failed'), runId: z.string(), error: z.string() }),
 ])
 export type WorkerMessage = z.infer<typeof WorkerMessageSchema>

@@ -6,7 +6,13 @@
 import type { TransferListItem } from 'node:worker_threads'
 import { parentPort } from 'node:worker_threads'
 import { serialisedReport, writeLatestJson, writeReportCompanions } from '../report/write-report.ts'
-import { costsNothingInFlight, failureMessage, loadEvalProject, measureProject, type MeasuredProject } from './evaluate-project.ts'
+import {
+  costsNothingInFlight,
+  failureMessage,
+  loadEvalProject,
+  measureProject,
+  type MeasuredProject,
+} from './evaluate-project.ts'
 import type { EvaluationThreadMessage } from './evaluation-thread.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 import { reportedRun, sharedEvaluationJson, type SharedEvaluation } from './shared-evaluation.ts'
@@ -21,7 +27,12 @@ async function evaluateHere(options: RagEvalProjectOptions): Promise<void> {
     measured = await measureProject(project, { role: 'run', shard: options.shard ?? null }, { log: (line) => console.log(line) })
   } catch (error) {
     const failed = { ok: false as const, error: `the evaluation failed: ${failureMessage(error)}` }
-    return post({ kind: 'evaluated', json: [new TextEncoder().encode(JSON.stringify(failed satisfies SharedEvaluation))], reported: failed, writing: false })
+    return post({
+      kind: 'evaluated',
+      json: [new TextEncoder().encode(JSON.stringify(failed satisfies SharedEvaluation))],
+      reported: failed,
+      writing: false,
+    })
   }
   const { report, writesReports, evaluation } = measured
   // Serialised once, straight to UTF-8 pieces: latest.json's bytes are also what the cases receive.
@@ -37,8 +48,15 @@ async function evaluateHere(options: RagEvalProjectOptions): Promise<void> {
     }
   }
   if (writesReports) write(() => writeLatestJson(evaluation.reportsDir, reportJson))
-  const reported = reportedRun({ ...evaluation, ...(options.shard ? { shard: options.shard } : {}) }, report.questions.length, null)
-  post({ kind: 'evaluated', json: sharedEvaluationJson(evaluation, reportJson, options), reported, writing: writesReports }, reportJson.map((piece) => piece.buffer as ArrayBuffer))
+  const reported = reportedRun(
+    { ...evaluation, ...(options.shard ? { shard: options.shard } : {}) },
+    report.questions.length,
+    null,
+  )
+  post(
+    { kind: 'evaluated', json: sharedEvaluationJson(evaluation, reportJson, options), reported, writing: writesReports },
+    reportJson.map((piece) => piece.buffer as ArrayBuffer),
+  )
   if (!writesReports) return
   write(() => writeReportCompanions(report, evaluation.reportsDir))
   post({ kind: 'reports', error: unwritten })

@@ -8,7 +8,10 @@ import type { EvaluationJson, ReportedEvaluation, SharedEvaluation } from './sha
  * What the evaluation's thread says: the shared evaluation as JSON (UTF-8, in pieces), then, when it writes the
  * run's reports (`writing`), whether that worked; or that the run belongs in a child process.
  */
-export type EvaluationThreadMessage = { kind: 'evaluated'; json: EvaluationJson; reported: ReportedEvaluation; writing: boolean } | { kind: 'reports'; error: string | null } | { kind: 'in-a-child' }
+export type EvaluationThreadMessage =
+  | { kind: 'evaluated'; json: EvaluationJson; reported: ReportedEvaluation; writing: boolean }
+  | { kind: 'reports'; error: string | null }
+  | { kind: 'in-a-child' }
 
 /** An evaluation handed over before its reports are written: `reportsWritten` settles with null once they are, or why they are not. */
 export interface HandedOver {
@@ -18,7 +21,9 @@ export interface HandedOver {
   reportsWritten: Promise<string | null>
 }
 
-const THREAD = fileURLToPath(new URL(`./evaluation-thread-main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url))
+const THREAD = fileURLToPath(
+  new URL(`./evaluation-thread-main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url),
+)
 
 /** A started thread, with what it said before anyone listened: it posts nothing until it has its options, but may fail to load. */
 interface StartedThread {

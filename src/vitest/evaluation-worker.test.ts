@@ -43,11 +43,15 @@ describe('the global setup reads the report of this run only (issue 11.1)', () =
     const worker = fakeWorker("process.send({ type: 'failed', runId: 'an-earlier-run', error: 'x' }, () => process.exit(0))\n")
     const evaluation = await runEvaluation({}, worker)
     expect(evaluation.ok).toBe(false)
-    expect(!evaluation.ok && evaluation.error).toMatch(/^the evaluation worker answered for run an-earlier-run, not this run [0-9a-f-]{36}$/)
+    expect(!evaluation.ok && evaluation.error).toMatch(
+      /^the evaluation worker answered for run an-earlier-run, not this run [0-9a-f-]{36}$/,
+    )
   })
 
   it('a worker that fails sends its reason', async () => {
-    const worker = fakeWorker("process.send({ type: 'failed', runId: process.env.RAG_EVAL_RUN_ID, error: 'corpus/x.md: not UTF-8' }, () => process.exit(1))\n")
+    const worker = fakeWorker(
+      "process.send({ type: 'failed', runId: process.env.RAG_EVAL_RUN_ID, error: 'corpus/x.md: not UTF-8' }, () => process.exit(1))\n",
+    )
     expect(await runEvaluation({}, worker)).toEqual({ ok: false, error: 'the evaluation failed: corpus/x.md: not UTF-8' })
   })
 })

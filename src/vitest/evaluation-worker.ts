@@ -22,9 +22,13 @@ process.on('disconnect', () => stop.abort(new Error('Vitest (the parent process)
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => stop.abort(new Error(`stopped by ${signal}`)))
 
 async function main(): Promise<number> {
-  if (!process.send) throw new Error('the evaluation worker runs only as a child of the eval project (forked with an IPC channel)')
+  if (!process.send)
+    throw new Error('the evaluation worker runs only as a child of the eval project (forked with an IPC channel)')
   const inline = process.env[WORKER_ENV.inline]
-  const project = await loadEvalProject({ config: process.env[WORKER_ENV.configFile], ...(inline ? { inline: JSON.parse(inline) as Record<string, unknown> } : {}) })
+  const project = await loadEvalProject({
+    config: process.env[WORKER_ENV.configFile],
+    ...(inline ? { inline: JSON.parse(inline) as Record<string, unknown> } : {}),
+  })
   const shard = process.env[WORKER_ENV.shard] ? parseShard(process.env[WORKER_ENV.shard]!, WORKER_ENV.shard) : null
   const role = process.env[WORKER_ENV.role] === 'compare' ? 'compare' : 'run'
   // The cost estimate and the batch progress go to the terminal as they come (stdout is inherited).
@@ -41,7 +45,11 @@ main().then(
   },
   async (error: unknown) => {
     const message = failureMessage(error)
-    await send({ type: 'failed', runId, error: stop.signal.aborted ? `${String((stop.signal.reason as Error).message)}: ${message}` : message })
+    await send({
+      type: 'failed',
+      runId,
+      error: stop.signal.aborted ? `${String((stop.signal.reason as Error).message)}: ${message}` : message,
+    })
     process.exitCode = 1
     process.disconnect?.()
   },

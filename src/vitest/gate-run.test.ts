@@ -12,7 +12,16 @@ function runEvalProject(env: Record<string, string>) {
   const reports = tempDirs.make('gate-run-')
   const result = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', 'eval'], {
     encoding: 'utf8',
-    env: { ...process.env, CI: '', GATE: '', EVAL_STRICT: '', FORCE_COLOR: '0', NO_COLOR: '1', EVAL_REPORTS_DIR: reports, ...env },
+    env: {
+      ...process.env,
+      CI: '',
+      GATE: '',
+      EVAL_STRICT: '',
+      FORCE_COLOR: '0',
+      NO_COLOR: '1',
+      EVAL_REPORTS_DIR: reports,
+      ...env,
+    },
   })
   return { code: result.status, out: result.stdout + result.stderr }
 }
@@ -22,7 +31,9 @@ describe('the gate through Vitest, against the committed baseline', () => {
     const { code, out } = runEvalProject({ GATE: '1', EVAL_CONTEXT_BUDGET: '120' })
     expect(code).toBe(1)
     const tail = out.slice(out.lastIndexOf('gate: FAILED'))
-    expect(tail).toMatch(/^gate: FAILED, \d+ regression\(s\) against baseline\/ \(tolerance 0\.01\)\n\nregression +baseline +current +delta\nrecall +0\.\d{4} +0\.\d{4} +-0\.\d{4}\n/)
+    expect(tail).toMatch(
+      /^gate: FAILED, \d+ regression\(s\) against baseline\/ \(tolerance 0\.01\)\n\nregression +baseline +current +delta\nrecall +0\.\d{4} +0\.\d{4} +-0\.\d{4}\n/,
+    )
     expect(out).toContain('budgetTokens: baseline 600, this run 120')
   }, 60_000)
 
@@ -44,10 +55,14 @@ describe('the gate through Vitest, against the committed baseline', () => {
 
   it('a run whose files leave out the eval project’s cases evaluates nothing (its thread, started ahead, is stopped)', () => {
     const reports = tempDirs.make('gate-run-')
-    const result = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', 'eval', '--project', 'unit', 'src/load/front-matter.test.ts'], {
-      encoding: 'utf8',
-      env: { ...process.env, CI: '', GATE: '', FORCE_COLOR: '0', NO_COLOR: '1', EVAL_REPORTS_DIR: reports },
-    })
+    const result = spawnSync(
+      process.execPath,
+      ['node_modules/vitest/vitest.mjs', 'run', '--project', 'eval', '--project', 'unit', 'src/load/front-matter.test.ts'],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, CI: '', GATE: '', FORCE_COLOR: '0', NO_COLOR: '1', EVAL_REPORTS_DIR: reports },
+      },
+    )
     expect(result.status).toBe(0)
     expect(result.stdout).toMatch(/Test Files +1 passed \(1\)/)
     expect(readdirSync(reports)).toEqual([])

@@ -21,10 +21,14 @@ export async function mergeShardsAfterBlobs(vitest: Vitest, options: RagEvalProj
     const report = mergedReport(project, [join(project.reports, 'shards')], project.baseline)
     writeReports(report, project.reports)
     const reports = relative(process.cwd(), project.reports) || '.'
-    log(`\nRAG evaluation, merged from its shards (${reports}/latest.json, ${reports}/latest.md)\n\n${renderTerminalSummary(report)}`)
+    log(
+      `\nRAG evaluation, merged from its shards (${reports}/latest.json, ${reports}/latest.md)\n\n${renderTerminalSummary(report)}`,
+    )
     if (process.env.GATE === '1' && runFailsGate(report)) process.exitCode = 1
   } catch (error) {
-    log(`\nRAG evaluation: the shards could not be merged: ${error instanceof InputError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    log(
+      `\nRAG evaluation: the shards could not be merged: ${error instanceof InputError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    )
     process.exitCode = 1
   }
 }

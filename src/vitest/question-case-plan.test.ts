@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest'
 import type { QuestionVerdict } from '../contract/gate-schema.ts'
 import { caseNote, planQuestionCase } from './question-case-plan.ts'
 
-const verdict = (status: QuestionVerdict['status'], baselinePassed: boolean | null, currentPassed: boolean | null): QuestionVerdict => ({
+const verdict = (
+  status: QuestionVerdict['status'],
+  baselinePassed: boolean | null,
+  currentPassed: boolean | null,
+): QuestionVerdict => ({
   id: 'q-1',
   status,
   baselinePassed,
@@ -23,7 +27,12 @@ describe('planQuestionCase', () => {
     for (const policy of ['significant', 'both'] as const) {
       expect(planQuestionCase(verdict('regressed', true, false), false, gated, policy)).toEqual({
         kind: 'report-only',
-        notes: [{ type: 'warning', message: `lost: the baseline passed this question (not failed under gate policy ${policy}: the metrics' paired tests decide)` }],
+        notes: [
+          {
+            type: 'warning',
+            message: `lost: the baseline passed this question (not failed under gate policy ${policy}: the metrics' paired tests decide)`,
+          },
+        ],
       })
     }
     expect(planQuestionCase(verdict('regressed', true, false), false, gated, 'tolerance').kind).toBe('assert')
@@ -35,7 +44,12 @@ describe('planQuestionCase', () => {
   it('reports an improvement with the hint to update the baseline', () => {
     expect(planQuestionCase(verdict('improved', false, true), true, gated)).toEqual({
       kind: 'assert',
-      notes: [{ type: 'notice', message: 'improvement: the baseline missed this question; accept it with `vitest run --project eval -u`' }],
+      notes: [
+        {
+          type: 'notice',
+          message: 'improvement: the baseline missed this question; accept it with `vitest run --project eval -u`',
+        },
+      ],
     })
   })
   it('without a baseline: a miss is expected, a hit asserted, and no case carries a note (the baseline case says how to create one)', () => {
@@ -46,7 +60,12 @@ describe('planQuestionCase', () => {
   it('names a question the baseline does not hold as new', () => {
     expect(planQuestionCase(verdict('new', null, false), false, gated)).toEqual({
       kind: 'expected-failure',
-      notes: [{ type: 'warning', message: 'new miss: the question is not in the baseline; accept it with `vitest run --project eval -u`' }],
+      notes: [
+        {
+          type: 'warning',
+          message: 'new miss: the question is not in the baseline; accept it with `vitest run --project eval -u`',
+        },
+      ],
     })
     expect(planQuestionCase(verdict('new', null, true), true, gated).kind).toBe('assert')
   })

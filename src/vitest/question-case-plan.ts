@@ -37,22 +37,43 @@ export function planQuestionCase(
     if (verdict === undefined) return { kind: missing ? 'expected-failure' : 'assert', notes: [] }
     switch (verdict.status) {
       case 'regressed':
-        if (policy !== 'tolerance') return { kind: 'report-only', notes: [{ type: 'warning', message: `lost: the baseline passed this question (not failed under gate policy ${policy}: the metrics' paired tests decide)` }] }
+        if (policy !== 'tolerance')
+          return {
+            kind: 'report-only',
+            notes: [
+              {
+                type: 'warning',
+                message: `lost: the baseline passed this question (not failed under gate policy ${policy}: the metrics' paired tests decide)`,
+              },
+            ],
+          }
         return mode.gate
           ? { kind: 'assert', notes: [{ type: 'error', message: 'regression: the baseline passed this question' }] }
-          : { kind: 'report-only', notes: [{ type: 'error', message: 'regression: the baseline passed this question (GATE=1 fails the run on it)' }] }
+          : {
+              kind: 'report-only',
+              notes: [{ type: 'error', message: 'regression: the baseline passed this question (GATE=1 fails the run on it)' }],
+            }
       case 'known-miss':
         // No note: the expected failure says it, and latest.md holds its evidence (EVAL_STRICT=1 fails it, evidence and all).
         return { kind: 'expected-failure', notes: [] }
       case 'improved':
-        return { kind: 'assert', notes: [{ type: 'notice', message: `improvement: the baseline missed this question; ${UPDATE_HINT}` }] }
+        return {
+          kind: 'assert',
+          notes: [{ type: 'notice', message: `improvement: the baseline missed this question; ${UPDATE_HINT}` }],
+        }
       case 'new':
         return missing
-          ? { kind: 'expected-failure', notes: [{ type: 'warning', message: `new miss: the question is not in the baseline; ${UPDATE_HINT}` }] }
+          ? {
+              kind: 'expected-failure',
+              notes: [{ type: 'warning', message: `new miss: the question is not in the baseline; ${UPDATE_HINT}` }],
+            }
           : { kind: 'assert', notes: [{ type: 'notice', message: `new question, not in the baseline; ${UPDATE_HINT}` }] }
       case 'not-gated':
         return missing
-          ? { kind: 'expected-failure', notes: [{ type: 'warning', message: `ungated miss: the baseline has no verdict on this question; ${UPDATE_HINT}` }] }
+          ? {
+              kind: 'expected-failure',
+              notes: [{ type: 'warning', message: `ungated miss: the baseline has no verdict on this question; ${UPDATE_HINT}` }],
+            }
           : { kind: 'assert', notes: [] }
       case 'held':
         return { kind: 'assert', notes: [] }
@@ -70,9 +91,22 @@ const SEVERITY = { notice: 0, warning: 1, error: 2 } as const
  * report (a pass, a known miss). Each annotation is two round trips to Vitest's main process, so a large
  * golden set annotates only what needs a look.
  */
-export function caseNote(outcome: QuestionEvidence & Pick<QuestionOutcome, 'systemError'>, notes: readonly CaseNote[], passed: boolean | null): CaseNote | null {
-  const all: CaseNote[] = [...(outcome.systemError === null ? [] : [{ type: 'error' as const, message: `system error: ${outcome.systemError}` }]), ...notes]
+export function caseNote(
+  outcome: QuestionEvidence & Pick<QuestionOutcome, 'systemError'>,
+  notes: readonly CaseNote[],
+  passed: boolean | null,
+): CaseNote | null {
+  const all: CaseNote[] = [
+    ...(outcome.systemError === null ? [] : [{ type: 'error' as const, message: `system error: ${outcome.systemError}` }]),
+    ...notes,
+  ]
   if (all.length === 0) return null
-  const type = all.reduce<CaseNote['type']>((worst, note) => (SEVERITY[note.type] > SEVERITY[worst] ? note.type : worst), 'notice')
-  return { type, message: [...all.map((note) => note.message), ...(passed === false ? [describeEvidence(outcome)] : [])].join('\n\n') }
+  const type = all.reduce<CaseNote['type']>(
+    (worst, note) => (SEVERITY[note.type] > SEVERITY[worst] ? note.type : worst),
+    'notice',
+  )
+  return {
+    type,
+    message: [...all.map((note) => note.message), ...(passed === false ? [describeEvidence(outcome)] : [])].join('\n\n'),
+  }
 }

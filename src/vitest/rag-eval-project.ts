@@ -30,8 +30,13 @@ const EXT = import.meta.url.endsWith('.ts') ? 'ts' : 'js'
 /** Inline options cross a process boundary: an object or a function (a system) cannot, so it belongs in the config file. */
 function serialisable(inline: Record<string, unknown>): Record<string, unknown> {
   for (const [key, value] of Object.entries(inline)) {
-    if (typeof value === 'function' || (typeof value === 'object' && value !== null && Object.values(value).some((v) => typeof v === 'function'))) {
-      throw new Error(`ragEval({ ${key} }): the evaluation may run in a child process (live and record runs, watch mode), so an object with methods cannot be passed inline; put it in rag-eval.config.ts (system: './src/rag.ts' or an object there)`)
+    if (
+      typeof value === 'function' ||
+      (typeof value === 'object' && value !== null && Object.values(value).some((v) => typeof v === 'function'))
+    ) {
+      throw new Error(
+        `ragEval({ ${key} }): the evaluation may run in a child process (live and record runs, watch mode), so an object with methods cannot be passed inline; put it in rag-eval.config.ts (system: './src/rag.ts' or an object there)`,
+      )
     }
   }
   return JSON.parse(JSON.stringify(inline)) as Record<string, unknown>
@@ -94,9 +99,18 @@ export function ragEval(options: RagEvalOptions = {}): TestProjectInlineConfigur
 /** The config file, corpus, golden set, baseline and the system's folder: what a watch-mode rerun depends on. */
 async function watchedInputs(vitest: Vitest, provided: RagEvalProjectOptions): Promise<string[]> {
   // Through Vitest's module runner, as it loads a global setup: not a part of the config's bundle.
-  const { loadProjectConfig } = await vitest.import<typeof import('../config/load-project-config.ts')>(`${HERE}/../config/load-project-config.${EXT}`)
+  const { loadProjectConfig } = await vitest.import<typeof import('../config/load-project-config.ts')>(
+    `${HERE}/../config/load-project-config.${EXT}`,
+  )
   const project = await loadProjectConfig({ configFile: provided.config, overrides: provided.inline })
   const system = typeof project.system === 'string' && project.system !== 'builtin' ? [dirname(project.system)] : []
   const http = typeof project.system === 'object' && 'http' in project.system && project.system.http.command ? [project.root] : []
-  return [project.source, ...(project.corpus ? [project.corpus.dir] : []), project.goldenSet, project.baseline, ...system, ...http]
+  return [
+    project.source,
+    ...(project.corpus ? [project.corpus.dir] : []),
+    project.goldenSet,
+    project.baseline,
+    ...system,
+    ...http,
+  ]
 }

@@ -33,7 +33,10 @@ export type SharedEvaluation =
   | { ok: false; error: string }
 
 /** EVAL_COMPARE=<config>: that config's run (B) against the project's (A), or why it could not be made; null without EVAL_COMPARE. */
-export type SharedComparison = { ok: true; result: CompareResult; /** renderComparison(result, 'text'), for the cases and the reporter. */ text: string } | { ok: false; error: string } | null
+export type SharedComparison =
+  | { ok: true; result: CompareResult; /** renderComparison(result, 'text'), for the cases and the reporter. */ text: string }
+  | { ok: false; error: string }
+  | null
 
 /** What the cases and the reporter receive from one run of the global setup. */
 export interface SharedRun {
@@ -62,7 +65,9 @@ export function encodeRun(evaluation: SharedEvaluation | EvaluationJson, compari
 
 /** The evaluation a thread sent as JSON pieces. */
 export function decodeEvaluation(evaluation: SharedEvaluation | EvaluationJson): SharedEvaluation {
-  return Array.isArray(evaluation) ? (JSON.parse(Buffer.concat(evaluation as EvaluationJson).toString('utf8')) as SharedEvaluation) : (evaluation as SharedEvaluation)
+  return Array.isArray(evaluation)
+    ? (JSON.parse(Buffer.concat(evaluation as EvaluationJson).toString('utf8')) as SharedEvaluation)
+    : (evaluation as SharedEvaluation)
 }
 
 /**
@@ -81,7 +86,11 @@ export interface ReportedRun {
 }
 
 /** The reporter's view of a measured run of `questions` questions (`report`: kept when at hand, for watch mode's diff). */
-export function reportedRun(run: { reportsDir: string; terminalSummary: string | null; shard?: Shard }, questions: number, report: Report | null): ReportedEvaluation {
+export function reportedRun(
+  run: { reportsDir: string; terminalSummary: string | null; shard?: Shard },
+  questions: number,
+  report: Report | null,
+): ReportedEvaluation {
   const { reportsDir, terminalSummary, shard } = run
   return { ok: true, reportsDir, terminalSummary, questions, ...(shard ? { shard } : {}), report }
 }
@@ -92,7 +101,9 @@ export function reportedEvaluation(evaluation: SharedEvaluation, report: Report 
 }
 
 /** In the main process, each channel's current run, for the reporter (the global setup's and the reporter's module instances differ; the process is one). */
-const held: Map<string, Promise<ReportedRun>> = ((globalThis as Record<symbol, unknown>)[Symbol.for('rag-vitest-eval/reported-runs')] ??= new Map()) as Map<string, Promise<ReportedRun>>
+const held: Map<string, Promise<ReportedRun>> = ((globalThis as Record<symbol, unknown>)[
+  Symbol.for('rag-vitest-eval/reported-runs')
+] ??= new Map()) as Map<string, Promise<ReportedRun>>
 
 /** The global setup: this run (once finished) is the one the reporter prints for the channel. */
 export function holdRun(channel: string, run: Promise<ReportedRun>): void {
@@ -151,7 +162,11 @@ function runConditions(options: RagEvalProjectOptions) {
  * sharedEvaluation as JSON (UTF-8, in pieces to be sent one after the other), the report given as JSON
  * (latest.json's pieces, so a large report is serialised once and never copied into one buffer).
  */
-export function sharedEvaluationJson(evaluation: Omit<ProjectEvaluation, 'report'>, reportJson: readonly Uint8Array[], options: RagEvalProjectOptions): Uint8Array[] {
+export function sharedEvaluationJson(
+  evaluation: Omit<ProjectEvaluation, 'report'>,
+  reportJson: readonly Uint8Array[],
+  options: RagEvalProjectOptions,
+): Uint8Array[] {
   const rest = JSON.stringify({ ok: true, ...evaluation, ...runConditions(options) })
   const encoder = new TextEncoder()
   return [encoder.encode('{"report":'), ...reportJson, encoder.encode(`,${rest.slice(1)}`)]

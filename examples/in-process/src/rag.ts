@@ -13,7 +13,32 @@ interface Paragraph {
 
 const REFUSAL = 'I could not find this in the documents you can access.'
 /** Question words that carry no content: left out when judging whether the context covers the question. */
-const STOPWORDS = new Set(['what', 'when', 'which', 'where', 'does', 'with', 'from', 'that', 'this', 'have', 'much', 'many', 'until', 'into', 'must', 'over', 'about', 'and', 'are', 'how', 'the', 'can', 'for', 'may'])
+const STOPWORDS = new Set([
+  'what',
+  'when',
+  'which',
+  'where',
+  'does',
+  'with',
+  'from',
+  'that',
+  'this',
+  'have',
+  'much',
+  'many',
+  'until',
+  'into',
+  'must',
+  'over',
+  'about',
+  'and',
+  'are',
+  'how',
+  'the',
+  'can',
+  'for',
+  'may',
+])
 /** Share of the question's content words the context must contain before the system answers. */
 const MIN_COVERAGE = 0.6
 
@@ -26,7 +51,11 @@ export default defineRagSystem(({ corpus, config }) => {
       .filter((text) => text.length > 0 && !text.startsWith('#'))
       .map((text, index) => ({ id: `${doc.id}#${index}`, docId: doc.id, title: doc.title, text, roles }))
   })
-  const index = new MiniSearch<Paragraph>({ fields: ['title', 'text'], storeFields: ['docId', 'text', 'roles'], searchOptions: { boost: { title: 2 } } })
+  const index = new MiniSearch<Paragraph>({
+    fields: ['title', 'text'],
+    storeFields: ['docId', 'text', 'roles'],
+    searchOptions: { boost: { title: 2 } },
+  })
   index.addAll(paragraphs)
   // RAG_EXAMPLE_BROKEN=1 breaks retrieval on purpose (the example's GATE=1 test): the ranking is reversed.
   const broken = process.env.RAG_EXAMPLE_BROKEN === '1'
@@ -54,10 +83,20 @@ export default defineRagSystem(({ corpus, config }) => {
         used += chunk.tokens
       }
       // Answer only when the context covers most of the question's content words; else refuse.
-      const asked = new Set((question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 2 && !STOPWORDS.has(w)))
-      const covered = new Set(hits.filter((hit) => context.some((c) => c.chunkId === String(hit.id))).flatMap((hit) => hit.queryTerms))
+      const asked = new Set(
+        (question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 2 && !STOPWORDS.has(w)),
+      )
+      const covered = new Set(
+        hits.filter((hit) => context.some((c) => c.chunkId === String(hit.id))).flatMap((hit) => hit.queryTerms),
+      )
       const coverage = asked.size === 0 ? 0 : [...asked].filter((w) => covered.has(w)).length / asked.size
-      const answer = coverage >= MIN_COVERAGE ? context.slice(0, 2).map((c) => c.text).join(' ') : REFUSAL
+      const answer =
+        coverage >= MIN_COVERAGE
+          ? context
+              .slice(0, 2)
+              .map((c) => c.text)
+              .join(' ')
+          : REFUSAL
       return { ranked, context, answer }
     },
   }

@@ -66,7 +66,10 @@ describe('appendQuestionText', () => {
   })
 
   it('is not fooled by brackets and quotes inside strings', () => {
-    expectAppended('{ "questions": [ { "id": "a", "type": "none", "question": "What about \\"]}\\" here?", "answerDocIds": [], "notes": "[x] {y}" } ] }', added)
+    expectAppended(
+      '{ "questions": [ { "id": "a", "type": "none", "question": "What about \\"]}\\" here?", "answerDocIds": [], "notes": "[x] {y}" } ] }',
+      added,
+    )
   })
 })
 
@@ -87,7 +90,10 @@ describe('golden:add checks', () => {
     expect(checkId('bad id', [])).toBe('id "bad id": expected an id of letters, digits, . _ -')
     expect(checkId('q-010', ['q-001'])).toBe(true)
     expect(parseType('multi-hop')).toBe('multi')
-    expect(parseType('lookupp')).toEqual({ error: 'unknown type "lookupp"; expected one of single, multi, contradiction, none (aliases: lookup, multi-hop, abstention)' })
+    expect(parseType('lookupp')).toEqual({
+      error:
+        'unknown type "lookupp"; expected one of single, multi, contradiction, none (aliases: lookup, multi-hop, abstention)',
+    })
     expect(splitDocIds(' doc-001, doc-002,,')).toEqual(['doc-001', 'doc-002'])
     expect(checkAnswerDocs(['doc-001', 'doc-404'], 'single', docs)).toBe('not in the corpus: doc-404')
     expect(checkAnswerDocs(['doc-001'], 'multi', docs)).toBe('a multi question needs at least two answer documents')
@@ -96,7 +102,9 @@ describe('golden:add checks', () => {
     expect(checkGoverning('doc-003', ['doc-005', 'doc-006'])).toBe('doc-003 is not one of the answer docs (doc-005, doc-006)')
   })
   it('builds the question as the schema reads it, leaving out empty optional fields', () => {
-    expect(buildQuestion({ id: 'q-006', type: 'none', question: ' Q? ', answerDocIds: [], goldAnswer: '', notes: '  ' })).toEqual({ id: 'q-006', type: 'none', question: 'Q?', answerDocIds: [] })
+    expect(buildQuestion({ id: 'q-006', type: 'none', question: ' Q? ', answerDocIds: [], goldAnswer: '', notes: '  ' })).toEqual(
+      { id: 'q-006', type: 'none', question: 'Q?', answerDocIds: [] },
+    )
   })
 })
 
@@ -111,12 +119,20 @@ describe('ranking preview', () => {
     expect(preview.hit).toBe(true)
     expect(preview.rows[0]).toMatchObject({ rank: 1, chunkId: 'doc-002#1', docId: 'doc-002', inContext: true })
     const text = renderRankingPreview(preview, question)
-    expect(text.split('\n').slice(0, 2)).toEqual([`Top ${preview.rows.length} chunks of the built-in system for q-006:`, 'rank      chunk  score  tokens  in context  answer doc'])
+    expect(text.split('\n').slice(0, 2)).toEqual([
+      `Top ${preview.rows.length} chunks of the built-in system for q-006:`,
+      'rank      chunk  score  tokens  in context  answer doc',
+    ])
     expect(text).toContain('hit: yes, doc-002 is in the context')
   })
 
   it('says which answer doc a miss lacks, with its best rank', async () => {
-    const question: GoldenQuestion = { ...added, type: 'multi', question: 'Who approves a credit, and who can export the audit log?', answerDocIds: ['doc-002', 'doc-007'] }
+    const question: GoldenQuestion = {
+      ...added,
+      type: 'multi',
+      question: 'Who approves a credit, and who can export the audit log?',
+      answerDocIds: ['doc-002', 'doc-007'],
+    }
     // A budget that packs the first chunk only.
     const first = (await system.answer({ ...question, userContext: null })).ranked[0]!
     const small = createBuiltinSystem(docs, { ...config, budgetTokens: first.tokens, generate: false })
@@ -127,9 +143,16 @@ describe('ranking preview', () => {
   })
 
   it('for a none question, names the nearest chunk and the terms it shares', async () => {
-    const question: GoldenQuestion = { id: 'q-006', type: 'none', question: 'How long is the workspace audit log retained?', answerDocIds: [] }
+    const question: GoldenQuestion = {
+      id: 'q-006',
+      type: 'none',
+      question: 'How long is the workspace audit log retained?',
+      answerDocIds: [],
+    }
     const preview = await previewRanking(question, system, config.budgetTokens)
     expect(preview.hit).toBeNull()
-    expect(preview.verdict).toBe('none question: the system should refuse; its nearest chunk doc-007#1 shares 3 content terms (workspac, audit, log)')
+    expect(preview.verdict).toBe(
+      'none question: the system should refuse; its nearest chunk doc-007#1 shares 3 content terms (workspac, audit, log)',
+    )
   })
 })

@@ -47,6 +47,8 @@ export function appendQuestionText(text: string, question: GoldenQuestion): { te
   }
   const { layout, ownLine } = layoutOf(text, last)
   at = last.end
-  inserted = ownLine ? `,\n${layout.indent}${questionJson(question, layout)}` : `, ${questionJson(question, { indent: '', fieldIndent: null })}`
+  inserted = ownLine
+    ? `,\n${layout.indent}${questionJson(question, layout)}`
+    : `, ${questionJson(question, { indent: '', fieldIndent: null })}`
   return { text: text.slice(0, at) + inserted + text.slice(at), at, inserted }
 }

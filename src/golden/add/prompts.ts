@@ -12,7 +12,9 @@ export const TYPE_HELP: Record<QuestionType, string> = {
 }
 
 export function askId(suggested: string, existingIds: readonly string[]): Promise<string> {
-  return input({ message: 'Question id', default: suggested, validate: (value) => checkId(value.trim(), existingIds) }).then((v) => v.trim())
+  return input({ message: 'Question id', default: suggested, validate: (value) => checkId(value.trim(), existingIds) }).then(
+    (v) => v.trim(),
+  )
 }
 
 export function askType(): Promise<QuestionType> {
@@ -30,8 +32,14 @@ export function askQuestion(): Promise<string> {
  * Answer documents as a checklist: the documents the built-in system ranks for the question first
  * (with their best rank), so the author finds the likely ones at the top, then the rest by id.
  */
-export function askAnswerDocs(type: QuestionType, docs: readonly CorpusDocument[], bestRank: ReadonlyMap<string, number>): Promise<string[]> {
-  const ordered = [...docs].sort((a, b) => (bestRank.get(a.id) ?? Infinity) - (bestRank.get(b.id) ?? Infinity) || a.id.localeCompare(b.id))
+export function askAnswerDocs(
+  type: QuestionType,
+  docs: readonly CorpusDocument[],
+  bestRank: ReadonlyMap<string, number>,
+): Promise<string[]> {
+  const ordered = [...docs].sort(
+    (a, b) => (bestRank.get(a.id) ?? Infinity) - (bestRank.get(b.id) ?? Infinity) || a.id.localeCompare(b.id),
+  )
   return checkbox({
     message: `Answer documents (${type === 'multi' ? 'two or more' : 'one or more'}; ranked ones first)`,
     pageSize: 12,
@@ -39,7 +47,12 @@ export function askAnswerDocs(type: QuestionType, docs: readonly CorpusDocument[
       const rank = bestRank.get(doc.id)
       return { value: doc.id, name: `${doc.id}  ${doc.title}${rank === undefined ? '' : `  (rank ${rank})`}`, short: doc.id }
     }),
-    validate: (chosen) => checkAnswerDocs(chosen.map((choice) => choice.value), type, docs),
+    validate: (chosen) =>
+      checkAnswerDocs(
+        chosen.map((choice) => choice.value),
+        type,
+        docs,
+      ),
   })
 }
 
@@ -51,13 +64,23 @@ export function askGoverning(answerDocIds: readonly string[], docs: readonly Cor
     default: newest,
     choices: answerDocIds.map((id) => {
       const doc = byId.get(id)
-      return { value: id, name: `${id}  ${doc?.title ?? ''}`, short: id, description: doc ? `updated ${doc.updated}${doc.supersedes ? `, supersedes ${[doc.supersedes].flat().join(', ')}` : ''}` : '' }
+      return {
+        value: id,
+        name: `${id}  ${doc?.title ?? ''}`,
+        short: id,
+        description: doc
+          ? `updated ${doc.updated}${doc.supersedes ? `, supersedes ${[doc.supersedes].flat().join(', ')}` : ''}`
+          : '',
+      }
     }),
   })
 }
 
 export function askGoldAnswer(type: QuestionType): Promise<string> {
-  return input({ message: 'Gold answer (one or two sentences, facts from the answer documents only)', validate: (value) => checkGoldAnswer(value, type) })
+  return input({
+    message: 'Gold answer (one or two sentences, facts from the answer documents only)',
+    validate: (value) => checkGoldAnswer(value, type),
+  })
 }
 
 export function askNotes(): Promise<string> {

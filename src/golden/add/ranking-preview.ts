@@ -33,7 +33,11 @@ export interface RankingPreview {
  * score it. `budgetTokens` is the budget the system packs with (shown beside the context size).
  */
 export async function previewRanking(question: GoldenQuestion, system: RagSystem, budgetTokens: number): Promise<RankingPreview> {
-  const { ranked, context } = await system.answer({ id: question.id, question: question.question, userContext: question.userContext ?? null })
+  const { ranked, context } = await system.answer({
+    id: question.id,
+    question: question.question,
+    userContext: question.userContext ?? null,
+  })
   const rows = ranked.slice(0, PREVIEW_DEPTH).map((chunk, index) => ({
     rank: index + 1,
     chunkId: chunk.chunkId,
@@ -52,14 +56,27 @@ export async function previewRanking(question: GoldenQuestion, system: RagSystem
   let verdict: string
   if (question.type === 'none') {
     const top = ranked[0]
-    const shared = top === undefined ? [] : [...new Set(contentTerms(question.question))].filter((term) => new Set(contentTerms(top.text)).has(term))
+    const shared =
+      top === undefined
+        ? []
+        : [...new Set(contentTerms(question.question))].filter((term) => new Set(contentTerms(top.text)).has(term))
     verdict =
       top === undefined
         ? 'none question: no chunk shares a term with it, so any system refuses it (golden:check warns: too easy)'
         : `none question: the system should refuse; its nearest chunk ${top.chunkId} shares ${shared.length} content term${shared.length === 1 ? '' : 's'} (${shared.join(', ') || '-'})${shared.length < 2 ? ': too easy, golden:check warns' : ''}`
   } else {
-    hit = contextHit({ type: question.type, answerDocIds: question.answerDocIds, governingDocId: question.governingDocId, contextDocIds })
-    const needed = question.type === 'multi' ? question.answerDocIds : question.type === 'contradiction' && question.governingDocId ? [question.governingDocId] : question.answerDocIds
+    hit = contextHit({
+      type: question.type,
+      answerDocIds: question.answerDocIds,
+      governingDocId: question.governingDocId,
+      contextDocIds,
+    })
+    const needed =
+      question.type === 'multi'
+        ? question.answerDocIds
+        : question.type === 'contradiction' && question.governingDocId
+          ? [question.governingDocId]
+          : question.answerDocIds
     const inContext = needed.filter((id) => contextDocIds.includes(id))
     const missing = needed.filter((id) => !contextDocIds.includes(id))
     verdict = hit

@@ -5,7 +5,11 @@ export type ContextMatch = { docId: string } | { docId: null; reason: string }
 
 /** Text compared for containment: Markdown markers (# * _ ` > |) dropped, whitespace collapsed, lower case. */
 export function comparableText(text: string): string {
-  return text.replace(/[#*_`>|]/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase()
+  return text
+    .replace(/[#*_`>|]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase()
 }
 
 /**
@@ -29,6 +33,9 @@ export function createContextMatcher(docs: readonly CorpusDocument[]): (context:
     }
     if (found.length === 1) return { docId: found[0]! }
     if (found.length === 0) return { docId: null, reason: 'matches no corpus document' }
-    return { docId: null, reason: `is found in ${found.length} documents (${found.slice(0, 5).join(', ')}${found.length > 5 ? ', ...' : ''}): too short to tell which` }
+    return {
+      docId: null,
+      reason: `is found in ${found.length} documents (${found.slice(0, 5).join(', ')}${found.length > 5 ? ', ...' : ''}): too short to tell which`,
+    }
   }
 }

@@ -31,8 +31,11 @@ describe('JSONL gold', () => {
     expect(questions.every((q) => q.governingDocId === undefined && q.notes === undefined)).toBe(true)
   })
 
-  it('writes the format\'s type names and an empty gold_answer for a none question without one', () => {
-    const lines = exportJsonlGold(golden).trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; gold_answer: string })
+  it("writes the format's type names and an empty gold_answer for a none question without one", () => {
+    const lines = exportJsonlGold(golden)
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; gold_answer: string })
     expect(lines.map((l) => l.type)).toEqual(['lookup', 'lookup', 'multi-hop', 'contradiction', 'abstention'])
     expect(lines[4]!.gold_answer).toBe('')
   })
@@ -70,7 +73,11 @@ describe('JSONL gold', () => {
       'gold.jsonl:1:19: invalid JSON: unexpected end of the text: the object opened at 1:1 is not closed; expected one JSON object per line',
     )
     // Line 3 of the file, column 14: the single quote after `{"question": ` (13 characters).
-    expect(failure(() => importJsonlGold('{"question": "A?", "gold_sources": [], "type": "none"}\n\n{"question": \'B?\'}\n', 'gold.jsonl'))).toBe(
+    expect(
+      failure(() =>
+        importJsonlGold('{"question": "A?", "gold_sources": [], "type": "none"}\n\n{"question": \'B?\'}\n', 'gold.jsonl'),
+      ),
+    ).toBe(
       'gold.jsonl:3:14: invalid JSON: single-quoted string; JSON strings use double quotes; expected one JSON object per line',
     )
   })
@@ -91,9 +98,15 @@ describe('JSONL gold', () => {
     expect(failure(() => finish(imported, 'gold.jsonl', true))).toBe(
       'gold.jsonl:3: question q-003, field "answerDocIds": a single question needs at least one answer document',
     )
-    const { questions, warnings } = finish(importJsonlGold(text.split('\n').slice(0, 2).join('\n'), 'gold.jsonl'), 'gold.jsonl', true)
+    const { questions, warnings } = finish(
+      importJsonlGold(text.split('\n').slice(0, 2).join('\n'), 'gold.jsonl'),
+      'gold.jsonl',
+      true,
+    )
     expect(questions.map((q) => q.answerDocIds)).toEqual([['doc-001'], ['doc-002']])
-    expect(warnings).toEqual(['gold.jsonl:1: question q-001: gold_sources[1] "doc-404" is not a document of the corpus (dropped: --allow-unknown)'])
+    expect(warnings).toEqual([
+      'gold.jsonl:1: question q-001: gold_sources[1] "doc-404" is not a document of the corpus (dropped: --allow-unknown)',
+    ])
   })
 
   it('reads user_context into userContext verbatim and writes it back; records without one have none', () => {
@@ -105,12 +118,17 @@ describe('JSONL gold', () => {
     const { questions } = finish(importJsonlGold(text, 'gold.jsonl'), 'gold.jsonl')
     expect(questions.map((q) => q.userContext)).toEqual([userContext, undefined])
     expect('userContext' in questions[1]!).toBe(false)
-    const lines = exportJsonlGold(questions).trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+    const lines = exportJsonlGold(questions)
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
     expect(lines.map((line) => line.user_context)).toEqual([userContext, undefined])
     expect(finish(importJsonlGold(exportJsonlGold(questions), 'again.jsonl'), 'again.jsonl').questions).toEqual(questions)
-    expect(failure(() => importJsonlGold('{"question": "A?", "gold_sources": [], "type": "none", "user_context": "admin"}', 'gold.jsonl'))).toBe(
-      'gold.jsonl:1: field "user_context": expected a JSON object such as {"tenant": "acme", "role": "admin"}',
-    )
+    expect(
+      failure(() =>
+        importJsonlGold('{"question": "A?", "gold_sources": [], "type": "none", "user_context": "admin"}', 'gold.jsonl'),
+      ),
+    ).toBe('gold.jsonl:1: field "user_context": expected a JSON object such as {"tenant": "acme", "role": "admin"}')
   })
 
   it('reports duplicate ids with both lines', () => {
@@ -118,7 +136,9 @@ describe('JSONL gold', () => {
       '{"id": "q-001", "question": "A?", "gold_answer": "a", "gold_sources": ["doc-001"], "type": "lookup"}',
       '{"id": "q-001", "question": "B?", "gold_answer": "b", "gold_sources": ["doc-002"], "type": "lookup"}',
     ].join('\n')
-    expect(failure(() => finish(importJsonlGold(text, 'gold.jsonl'), 'gold.jsonl'))).toBe('gold.jsonl:2: question q-001: duplicate id (first used at gold.jsonl:1)')
+    expect(failure(() => finish(importJsonlGold(text, 'gold.jsonl'), 'gold.jsonl'))).toBe(
+      'gold.jsonl:2: question q-001: duplicate id (first used at gold.jsonl:1)',
+    )
   })
 })
 
@@ -150,9 +170,22 @@ describe('RAGAS', () => {
   it('matches a chunk with a heading-path line, and reports contexts found in no document or in several, with their lines', () => {
     const text = JSON.stringify(
       [
-        { user_input: 'How long is a new API key valid?', reference: '90 days.', reference_contexts: ['API Keys > Expiry\nAPI keys expire after 90   days by default.'] },
-        { user_input: 'Who approves credits?', reference: 'The CFO.', reference_contexts: ['Credits above USD 5,000 need CFO approval.', 'Nobody wrote this.'], response: 'x' },
-        { user_input: 'How fast are Medium findings patched?', reference: 'Within 21 days.', reference_contexts: ['Medium findings must be patched within'] },
+        {
+          user_input: 'How long is a new API key valid?',
+          reference: '90 days.',
+          reference_contexts: ['API Keys > Expiry\nAPI keys expire after 90   days by default.'],
+        },
+        {
+          user_input: 'Who approves credits?',
+          reference: 'The CFO.',
+          reference_contexts: ['Credits above USD 5,000 need CFO approval.', 'Nobody wrote this.'],
+          response: 'x',
+        },
+        {
+          user_input: 'How fast are Medium findings patched?',
+          reference: 'Within 21 days.',
+          reference_contexts: ['Medium findings must be patched within'],
+        },
       ],
       null,
       2,
@@ -170,17 +203,28 @@ describe('RAGAS', () => {
   })
 
   it('names the line of a sample missing user_input', () => {
-    expect(failure(() => importRagas('{"user_input": "A?"}\n{"reference": "b"}\n', 'data.jsonl', docs))).toBe('data.jsonl:2: field "user_input": missing')
+    expect(failure(() => importRagas('{"user_input": "A?"}\n{"reference": "b"}\n', 'data.jsonl', docs))).toBe(
+      'data.jsonl:2: field "user_input": missing',
+    )
   })
 })
 
 describe('TREC qrels and topics', () => {
   it('round-trips ids, questions and answer docs; answerable questions get the placeholder answer', () => {
     for (const tsv of [false, true]) {
-      const { questions, warnings } = finish(importTrec(exportQrels(golden), 'g.qrels', exportTopics(golden, tsv), tsv ? 'g.tsv' : 'g.json'), 'g.qrels')
+      const { questions, warnings } = finish(
+        importTrec(exportQrels(golden), 'g.qrels', exportTopics(golden, tsv), tsv ? 'g.tsv' : 'g.json'),
+        'g.qrels',
+      )
       const carried = ['id', 'question', 'answerDocIds'] as const
       expect(pick(questions, carried)).toEqual(pick(golden, carried))
-      expect(questions.map((q) => q.goldAnswer)).toEqual([PLACEHOLDER_GOLD_ANSWER, PLACEHOLDER_GOLD_ANSWER, PLACEHOLDER_GOLD_ANSWER, PLACEHOLDER_GOLD_ANSWER, undefined])
+      expect(questions.map((q) => q.goldAnswer)).toEqual([
+        PLACEHOLDER_GOLD_ANSWER,
+        PLACEHOLDER_GOLD_ANSWER,
+        PLACEHOLDER_GOLD_ANSWER,
+        PLACEHOLDER_GOLD_ANSWER,
+        undefined,
+      ])
       expect(warnings).toEqual([
         `4 questions got the placeholder gold answer "${PLACEHOLDER_GOLD_ANSWER}" (qrels carry no answers): golden:check reports each until it is written`,
       ])
@@ -188,18 +232,23 @@ describe('TREC qrels and topics', () => {
   })
 
   it('writes qrels lines "id 0 doc 1" and leaves none questions to the topics', () => {
-    expect(exportQrels(golden)).toBe('q-001 0 doc-001 1\nq-002 0 doc-002 1\nq-003 0 doc-003 1\nq-003 0 doc-004 1\nq-004 0 doc-005 1\nq-004 0 doc-006 1\n')
+    expect(exportQrels(golden)).toBe(
+      'q-001 0 doc-001 1\nq-002 0 doc-002 1\nq-003 0 doc-003 1\nq-003 0 doc-004 1\nq-004 0 doc-005 1\nq-004 0 doc-006 1\n',
+    )
   })
 
   it('reads TREC <top> topics, keeps relevant judgements only, and reports unknown docnos with their qrels line', () => {
-    const topics = '<top>\n<num> Number: 301\n<title> How long is a new API key valid?\n<desc> Description:\nKey expiry.\n</top>\n\n<top>\n<num> Number: 302\n<title> Who approves credits?\n</top>\n'
+    const topics =
+      '<top>\n<num> Number: 301\n<title> How long is a new API key valid?\n<desc> Description:\nKey expiry.\n</top>\n\n<top>\n<num> Number: 302\n<title> Who approves credits?\n</top>\n'
     const qrels = '301 0 doc-001 2\n301 0 doc-003 0\n302 0 doc-002 1\n302 0 doc-777 1\n'
     const imported = importTrec(qrels, 'q.txt', topics, 'topics.txt')
     expect(imported.questions.map((q) => [q.id, q.question, q.where])).toEqual([
       ['301', 'How long is a new API key valid?', 'topics.txt:1'],
       ['302', 'Who approves credits?', 'topics.txt:8'],
     ])
-    expect(failure(() => finish(imported, 'q.txt')).split('\n')[0]).toBe('q.txt:4: question 302: docno "doc-777" is not a document of the corpus')
+    expect(failure(() => finish(imported, 'q.txt')).split('\n')[0]).toBe(
+      'q.txt:4: question 302: docno "doc-777" is not a document of the corpus',
+    )
     const { questions, warnings } = finish(imported, 'q.txt', true)
     expect(questions.map((q) => [q.id, q.type, q.answerDocIds])).toEqual([
       ['301', 'single', ['doc-001']],
@@ -214,14 +263,26 @@ describe('TREC qrels and topics', () => {
   it('names file and line of malformed qrels and topics', () => {
     const topics = '{\n  "q1": "A?",\n  "q2": ""\n}\n'
     expect(failure(() => parseTopics(topics, 't.json'))).toBe('t.json:3: topic "q2": expected the question text')
-    expect(failure(() => parseTopics('q1\tA?\nq2 B?\nq3\t \n', 't.tsv'))).toBe('t.tsv:2: no tab between query id and question; expected "qid<TAB>question"')
-    expect(failure(() => parseTopics('q1\tA?\nq3\t \n', 't.tsv'))).toBe('t.tsv:2: expected the question text; expected "qid<TAB>question"')
+    expect(failure(() => parseTopics('q1\tA?\nq2 B?\nq3\t \n', 't.tsv'))).toBe(
+      't.tsv:2: no tab between query id and question; expected "qid<TAB>question"',
+    )
+    expect(failure(() => parseTopics('q1\tA?\nq3\t \n', 't.tsv'))).toBe(
+      't.tsv:2: expected the question text; expected "qid<TAB>question"',
+    )
     expect(failure(() => parseTopics('q1\tA?\nq1\tC?\n', 't.tsv'))).toBe('t.tsv:2: query "q1" is given twice (first at t.tsv:1)')
     const good = 'q1\tA?\nq2\tB?\n'
-    expect(failure(() => importTrec('q1 0 doc-001\n', 'q.txt', good, 't.tsv'))).toBe('q.txt:1: expected 4 whitespace-separated fields "qid iter docno rel", found 3')
-    expect(failure(() => importTrec('q1 0 doc-001 yes\n', 'q.txt', good, 't.tsv'))).toBe('q.txt:1: rel is not an integer (expected a relevance grade such as 0, 1, 2) (got "yes")')
-    expect(failure(() => importTrec('q1 0 doc-001 1\nq1 0 doc-001 1\n', 'q.txt', good, 't.tsv'))).toBe('q.txt:2: docno "doc-001" is judged twice for query "q1" (first at q.txt:1)')
-    expect(failure(() => importTrec('q9 0 doc-001 1\n', 'q.txt', good, 't.tsv'))).toBe('q.txt:1: query "q9" has no question in t.tsv')
+    expect(failure(() => importTrec('q1 0 doc-001\n', 'q.txt', good, 't.tsv'))).toBe(
+      'q.txt:1: expected 4 whitespace-separated fields "qid iter docno rel", found 3',
+    )
+    expect(failure(() => importTrec('q1 0 doc-001 yes\n', 'q.txt', good, 't.tsv'))).toBe(
+      'q.txt:1: rel is not an integer (expected a relevance grade such as 0, 1, 2) (got "yes")',
+    )
+    expect(failure(() => importTrec('q1 0 doc-001 1\nq1 0 doc-001 1\n', 'q.txt', good, 't.tsv'))).toBe(
+      'q.txt:2: docno "doc-001" is judged twice for query "q1" (first at q.txt:1)',
+    )
+    expect(failure(() => importTrec('q9 0 doc-001 1\n', 'q.txt', good, 't.tsv'))).toBe(
+      'q.txt:1: query "q9" has no question in t.tsv',
+    )
   })
 })
 

@@ -47,9 +47,13 @@ function unknownSourceMessages(questions: readonly ImportedQuestion[], docIds: R
   const messages: string[] = []
   for (const q of questions) {
     for (const source of q.sources) {
-      if (!docIds.has(source.docId)) messages.push(`${source.where}: question ${q.id}: ${source.field} ${JSON.stringify(source.docId)} is not a document of the corpus`)
+      if (!docIds.has(source.docId))
+        messages.push(
+          `${source.where}: question ${q.id}: ${source.field} ${JSON.stringify(source.docId)} is not a document of the corpus`,
+        )
     }
-    for (const context of q.unmatched) messages.push(`${context.where}: question ${q.id}: ${context.field} ("${context.excerpt}") ${context.reason}`)
+    for (const context of q.unmatched)
+      messages.push(`${context.where}: question ${q.id}: ${context.field} ("${context.excerpt}") ${context.reason}`)
   }
   return messages
 }
@@ -106,7 +110,8 @@ export function finishImport(
     else firstSeen.set(q.id, q.where)
     const parsed = GoldenQuestionSchema.safeParse(candidate)
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) problems.push(`${q.where}: question ${q.id}, field "${issue.path.join('.') || '(question)'}": ${issue.message}`)
+      for (const issue of parsed.error.issues)
+        problems.push(`${q.where}: question ${q.id}, field "${issue.path.join('.') || '(question)'}": ${issue.message}`)
       continue
     }
     questions.push(parsed.data)

@@ -29,7 +29,12 @@ export type JsonlGoldRecord = z.output<typeof JsonlGoldRecordSchema>
 const KNOWN_FIELDS = ['id', 'question', 'gold_answer', 'gold_sources', 'type', 'user_context']
 
 /** The format's names for the canonical types. */
-export const JSONL_TYPE_NAMES: Record<QuestionType, string> = { single: 'lookup', multi: 'multi-hop', contradiction: 'contradiction', none: 'abstention' }
+export const JSONL_TYPE_NAMES: Record<QuestionType, string> = {
+  single: 'lookup',
+  multi: 'multi-hop',
+  contradiction: 'contradiction',
+  none: 'abstention',
+}
 
 /** Reads a JSONL gold file; every problem names its line. */
 export function importJsonlGold(text: string, file: string): ImportResult {
@@ -41,7 +46,11 @@ export function importJsonlGold(text: string, file: string): ImportResult {
       id: ids[index]!,
       type: record.type,
       question: record.question,
-      sources: record.gold_sources.map((docId, i) => ({ docId, where: `${file}:${source.lineOf(['gold_sources', i])}`, field: `gold_sources[${i}]` })),
+      sources: record.gold_sources.map((docId, i) => ({
+        docId,
+        where: `${file}:${source.lineOf(['gold_sources', i])}`,
+        field: `gold_sources[${i}]`,
+      })),
       unmatched: [],
       ...(record.gold_answer ? { goldAnswer: record.gold_answer } : {}),
       ...(record.user_context ? { userContext: record.user_context } : {}),

@@ -32,7 +32,15 @@ export const RagasRecordSchema = z.looseObject({
 
 export type RagasRecord = z.output<typeof RagasRecordSchema>
 
-const KNOWN_FIELDS = ['id', 'user_input', 'reference', 'reference_contexts', 'reference_context_ids', 'retrieved_contexts', 'retrieved_context_ids']
+const KNOWN_FIELDS = [
+  'id',
+  'user_input',
+  'reference',
+  'reference_contexts',
+  'reference_context_ids',
+  'retrieved_contexts',
+  'retrieved_context_ids',
+]
 
 function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim()
@@ -56,7 +64,9 @@ export function importRagas(text: string, file: string, docs: readonly CorpusDoc
       const unmatched: UnmatchedContext[] = []
       const at = (field: string, i: number) => `${file}:${source.lineOf([field, i])}`
       if (record.reference_context_ids && record.reference_context_ids.length > 0) {
-        record.reference_context_ids.forEach((docId, i) => sources.push({ docId, where: at('reference_context_ids', i), field: `reference_context_ids[${i}]` }))
+        record.reference_context_ids.forEach((docId, i) =>
+          sources.push({ docId, where: at('reference_context_ids', i), field: `reference_context_ids[${i}]` }),
+        )
       } else {
         ;(record.reference_contexts ?? []).forEach((context, i) => {
           const found = match(context)

@@ -38,7 +38,10 @@ function readQrels(text: string, file: string): Map<string, Judgement[]> {
   const byQuery = new Map<string, Judgement[]>()
   const problems: string[] = []
   text.split(/\r?\n/).forEach((raw, index) => {
-    const fields = raw.trim().split(/\s+/).filter((field) => field !== '')
+    const fields = raw
+      .trim()
+      .split(/\s+/)
+      .filter((field) => field !== '')
     if (fields.length === 0) return
     const where = `${file}:${index + 1}`
     if (fields.length !== 4) {
@@ -53,7 +56,10 @@ function readQrels(text: string, file: string): Map<string, Judgement[]> {
     const [qid, , docno, rel] = parsed.data
     const judgements = byQuery.get(qid) ?? []
     const earlier = judgements.find((j) => j.docno === docno)
-    if (earlier) problems.push(`${where}: docno ${JSON.stringify(docno)} is judged twice for query ${JSON.stringify(qid)} (first at ${earlier.where})`)
+    if (earlier)
+      problems.push(
+        `${where}: docno ${JSON.stringify(docno)} is judged twice for query ${JSON.stringify(qid)} (first at ${earlier.where})`,
+      )
     judgements.push({ docno, rel, where })
     byQuery.set(qid, judgements)
   })
@@ -68,14 +74,22 @@ export function importTrec(qrelsText: string, qrelsFile: string, topicsText: str
   const known = new Set(topics.map((t) => t.qid))
   const missing = [...judgements].filter(([qid]) => !known.has(qid))
   if (missing.length > 0) {
-    throw new InputError(missing.map(([qid, js]) => `${js[0]!.where}: query ${JSON.stringify(qid)} has no question in ${topicsFile}`).join('\n'))
+    throw new InputError(
+      missing.map(([qid, js]) => `${js[0]!.where}: query ${JSON.stringify(qid)} has no question in ${topicsFile}`).join('\n'),
+    )
   }
   const notices: string[] = []
   const all = [...judgements.values()].flat()
   const notRelevant = all.filter((j) => j.rel <= 0).length
   const graded = all.filter((j) => j.rel > 1).length
-  if (notRelevant > 0) notices.push(`${qrelsFile}: ${notRelevant} judgement${notRelevant === 1 ? '' : 's'} with rel <= 0 not imported: a golden set lists relevant documents only`)
-  if (graded > 0) notices.push(`${qrelsFile}: ${graded} judgement${graded === 1 ? '' : 's'} with rel >= 2 imported as plain answer docs: a golden set has no relevance grades`)
+  if (notRelevant > 0)
+    notices.push(
+      `${qrelsFile}: ${notRelevant} judgement${notRelevant === 1 ? '' : 's'} with rel <= 0 not imported: a golden set lists relevant documents only`,
+    )
+  if (graded > 0)
+    notices.push(
+      `${qrelsFile}: ${graded} judgement${graded === 1 ? '' : 's'} with rel >= 2 imported as plain answer docs: a golden set has no relevance grades`,
+    )
   const questions = topics.map((topic) => {
     const relevant = (judgements.get(topic.qid) ?? []).filter((j) => j.rel >= 1)
     return {
@@ -89,7 +103,9 @@ export function importTrec(qrelsText: string, qrelsFile: string, topicsText: str
   })
   const placeholders = questions.filter((q) => q.goldAnswer !== undefined).length
   if (placeholders > 0) {
-    notices.push(`${placeholders} question${placeholders === 1 ? '' : 's'} got the placeholder gold answer "${PLACEHOLDER_GOLD_ANSWER}" (qrels carry no answers): golden:check reports each until it is written`)
+    notices.push(
+      `${placeholders} question${placeholders === 1 ? '' : 's'} got the placeholder gold answer "${PLACEHOLDER_GOLD_ANSWER}" (qrels carry no answers): golden:check reports each until it is written`,
+    )
   }
   return { questions, notices }
 }

@@ -5,7 +5,10 @@ import { parseJsonText } from '../../files/read-json-file.ts'
 import { jsonSpans, lineAt } from '../../files/json-spans.ts'
 
 /** A topics file as a JSON map: question id -> question text. */
-export const TopicsMapSchema = z.record(z.string().min(1, 'expected a query id'), z.string().trim().min(1, 'expected the question text'))
+export const TopicsMapSchema = z.record(
+  z.string().min(1, 'expected a query id'),
+  z.string().trim().min(1, 'expected the question text'),
+)
 
 /** One topic of a TSV topics file (`qid<TAB>question`, as TREC DL and MS MARCO ship them) or of TREC `<top>` blocks. */
 export const TopicSchema = z.object({
@@ -30,7 +33,9 @@ function fromJson(text: string, file: string): Topic[] {
       parsed.error.issues
         .map((issue) => {
           const key = issue.path[0]
-          return typeof key === 'string' ? `${file}:${lineOfKey(key)}: topic ${JSON.stringify(key)}: ${issue.message}` : `${file}: expected a JSON object of query id -> question text`
+          return typeof key === 'string'
+            ? `${file}:${lineOfKey(key)}: topic ${JSON.stringify(key)}: ${issue.message}`
+            : `${file}: expected a JSON object of query id -> question text`
         })
         .join('\n'),
     )
@@ -79,12 +84,17 @@ function fromTsv(text: string, file: string): Topic[] {
  */
 export function parseTopics(text: string, file: string): Topic[] {
   const trimmed = text.trimStart()
-  const topics = trimmed.startsWith('{') ? fromJson(text, file) : /<top>/i.test(text) ? fromTrecBlocks(text, file) : fromTsv(text, file)
+  const topics = trimmed.startsWith('{')
+    ? fromJson(text, file)
+    : /<top>/i.test(text)
+      ? fromTrecBlocks(text, file)
+      : fromTsv(text, file)
   const seen = new Map<string, string>()
   const problems: string[] = []
   for (const topic of topics) {
     const earlier = seen.get(topic.qid)
-    if (earlier !== undefined) problems.push(`${topic.where}: query ${JSON.stringify(topic.qid)} is given twice (first at ${earlier})`)
+    if (earlier !== undefined)
+      problems.push(`${topic.where}: query ${JSON.stringify(topic.qid)} is given twice (first at ${earlier})`)
     seen.set(topic.qid, topic.where)
   }
   if (problems.length > 0) throw new InputError(problems.join('\n'))

@@ -30,7 +30,11 @@ describe('extractFacts', () => {
   })
 
   it('does not take sentence-initial words, leading stopwords or units for names', () => {
-    expect(extractFacts('The CAB approves. Enterprise keeps 100 GB. Ask Elena Marsh.').map((f) => f.text)).toEqual(['100', 'CAB', 'Elena Marsh'])
+    expect(extractFacts('The CAB approves. Enterprise keeps 100 GB. Ask Elena Marsh.').map((f) => f.text)).toEqual([
+      '100',
+      'CAB',
+      'Elena Marsh',
+    ])
   })
 })
 
@@ -58,7 +62,10 @@ describe('states: normalisation', () => {
 
   it('a bare number in a table states the amount or duration its column header names', () => {
     const table = '| Tier | Retention (days) | Overage (USD per GB) |\n|---|---|---|\n| Team | 90 | 0.25 |'
-    expect(check('Team keeps traces for 90 days and pays USD 0.25 per GB.', table)).toEqual({ 'duration 90 days': true, 'money USD 0.25': true })
+    expect(check('Team keeps traces for 90 days and pays USD 0.25 per GB.', table)).toEqual({
+      'duration 90 days': true,
+      'money USD 0.25': true,
+    })
     // In prose, a bare number borrows no unit: "Tier 1" next to "2 hours" does not state "1 hour".
     expect(check('within 1 hour', 'Tier 1 answers; after 2 hours it escalates.')).toEqual({ 'duration 1 hour': false })
   })

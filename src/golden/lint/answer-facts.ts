@@ -64,33 +64,119 @@ export interface TextEvidence {
 
 const NUMBER = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`
 const NUMBER_WORDS: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
-  nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
   hundred: 100,
 }
 const NUMBER_WORD = String.raw`(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|hundred`
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+]
 const MONTH = String.raw`(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)`
 
-const CURRENCY_CODES = ['USD', 'EUR', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD', 'NZD', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'INR', 'CNY', 'SGD', 'BRL', 'MXN']
+const CURRENCY_CODES = [
+  'USD',
+  'EUR',
+  'GBP',
+  'CHF',
+  'JPY',
+  'CAD',
+  'AUD',
+  'NZD',
+  'SEK',
+  'NOK',
+  'DKK',
+  'PLN',
+  'CZK',
+  'INR',
+  'CNY',
+  'SGD',
+  'BRL',
+  'MXN',
+]
 const CURRENCY_SIGNS: Record<string, string> = { $: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY' }
-const CURRENCY_WORDS: Record<string, string> = { dollar: 'USD', dollars: 'USD', euro: 'EUR', euros: 'EUR', pound: 'GBP', pounds: 'GBP' }
+const CURRENCY_WORDS: Record<string, string> = {
+  dollar: 'USD',
+  dollars: 'USD',
+  euro: 'EUR',
+  euros: 'EUR',
+  pound: 'GBP',
+  pounds: 'GBP',
+}
 const CODE = `(?:${CURRENCY_CODES.join('|')})`
 const MAGNITUDE = String.raw`(?:\s?(?:k|K|thousand|million|M|bn|billion)\b)?`
 
 /** Unit spellings -> canonical singular unit. */
 const UNITS: Record<string, string> = {
-  ms: 'millisecond', millisecond: 'millisecond', milliseconds: 'millisecond',
-  sec: 'second', secs: 'second', second: 'second', seconds: 'second',
-  min: 'minute', mins: 'minute', minute: 'minute', minutes: 'minute',
-  h: 'hour', hr: 'hour', hrs: 'hour', hour: 'hour', hours: 'hour',
-  d: 'day', day: 'day', days: 'day',
-  wk: 'week', wks: 'week', week: 'week', weeks: 'week',
-  month: 'month', months: 'month',
-  quarter: 'quarter', quarters: 'quarter',
-  yr: 'year', yrs: 'year', year: 'year', years: 'year',
+  ms: 'millisecond',
+  millisecond: 'millisecond',
+  milliseconds: 'millisecond',
+  sec: 'second',
+  secs: 'second',
+  second: 'second',
+  seconds: 'second',
+  min: 'minute',
+  mins: 'minute',
+  minute: 'minute',
+  minutes: 'minute',
+  h: 'hour',
+  hr: 'hour',
+  hrs: 'hour',
+  hour: 'hour',
+  hours: 'hour',
+  d: 'day',
+  day: 'day',
+  days: 'day',
+  wk: 'week',
+  wks: 'week',
+  week: 'week',
+  weeks: 'week',
+  month: 'month',
+  months: 'month',
+  quarter: 'quarter',
+  quarters: 'quarter',
+  yr: 'year',
+  yrs: 'year',
+  year: 'year',
+  years: 'year',
 }
 /** Units written out (with a space or hyphen before them); the short forms only glued to the number ("24h"). */
 const SPELLED_UNIT = String.raw`(?:milliseconds?|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|quarters?|years?|yrs?)`
@@ -100,9 +186,58 @@ const QUALIFIER = String.raw`(?:(business|working|calendar)[-\s])?`
 /** All-caps words that are units or filler, not names. */
 const NOT_NAMES = new Set(['GB', 'MB', 'KB', 'TB', 'PB', 'GIB', 'MIB', 'TIB', 'OK', 'AM', 'PM', 'TODO', 'FYI', 'NB', 'ID', 'IDS'])
 const LEADING_STOPWORDS = new Set([
-  'a', 'an', 'the', 'if', 'no', 'yes', 'and', 'or', 'but', 'so', 'because', 'when', 'while', 'for', 'in', 'on', 'at', 'to', 'by',
-  'from', 'with', 'only', 'all', 'every', 'each', 'any', 'this', 'that', 'these', 'those', 'it', 'its', 'they', 'we', 'you', 'our', 'your',
-  'their', 'after', 'before', 'since', 'until', 'unless', 'then', 'also', 'both', 'either', 'neither', 'not', 'as', 'per', 'there',
+  'a',
+  'an',
+  'the',
+  'if',
+  'no',
+  'yes',
+  'and',
+  'or',
+  'but',
+  'so',
+  'because',
+  'when',
+  'while',
+  'for',
+  'in',
+  'on',
+  'at',
+  'to',
+  'by',
+  'from',
+  'with',
+  'only',
+  'all',
+  'every',
+  'each',
+  'any',
+  'this',
+  'that',
+  'these',
+  'those',
+  'it',
+  'its',
+  'they',
+  'we',
+  'you',
+  'our',
+  'your',
+  'their',
+  'after',
+  'before',
+  'since',
+  'until',
+  'unless',
+  'then',
+  'also',
+  'both',
+  'either',
+  'neither',
+  'not',
+  'as',
+  'per',
+  'there',
 ])
 
 function normaliseNumber(raw: string): number {
@@ -166,7 +301,11 @@ function mask(text: string, index: number, length: number): string {
  * Runs one pattern over the (masked) text; `toFound` turns a match into a fact or null to leave it.
  * Returns the facts and the text with the matches masked.
  */
-function scan(text: string, pattern: RegExp, toFound: (match: RegExpExecArray) => Found | null): { text: string; found: Found[] } {
+function scan(
+  text: string,
+  pattern: RegExp,
+  toFound: (match: RegExpExecArray) => Found | null,
+): { text: string; found: Found[] } {
   const found: Found[] = []
   let masked = text
   for (const match of text.matchAll(pattern)) {
@@ -188,11 +327,16 @@ function scanValues(input: string, lenient: boolean): { found: Found[]; rest: st
     found.push(...result.found)
   }
   const quantity = lenient ? `(?:${NUMBER}|${NUMBER_WORD}|an?)` : `(?:${NUMBER})`
-  const valueOf = (raw: string) => (/^\d/.test(raw) ? normaliseNumber(raw) : raw.toLowerCase() === 'a' || raw.toLowerCase() === 'an' ? 1 : numberWordValue(raw))
+  const valueOf = (raw: string) =>
+    /^\d/.test(raw) ? normaliseNumber(raw) : raw.toLowerCase() === 'a' || raw.toLowerCase() === 'an' ? 1 : numberWordValue(raw)
 
   // 1. identifiers and three-part versions
-  pass(/(?<![\p{L}\p{N}_.-])(?:[A-Za-z][A-Za-z0-9_]*(?:[-_.][A-Za-z0-9_]+)*|\d+(?:\.\d+){2,})(?![\p{L}\p{N}_]|[-.][\p{L}\p{N}])/gu, (m) =>
-    /\d/.test(m[0]) && (/[A-Za-z]/.test(m[0]) || /^\d+(?:\.\d+){2,}$/.test(m[0])) ? { kind: 'id', text: m[0], keys: [`id:${m[0].toLowerCase()}`] } : null,
+  pass(
+    /(?<![\p{L}\p{N}_.-])(?:[A-Za-z][A-Za-z0-9_]*(?:[-_.][A-Za-z0-9_]+)*|\d+(?:\.\d+){2,})(?![\p{L}\p{N}_]|[-.][\p{L}\p{N}])/gu,
+    (m) =>
+      /\d/.test(m[0]) && (/[A-Za-z]/.test(m[0]) || /^\d+(?:\.\d+){2,}$/.test(m[0]))
+        ? { kind: 'id', text: m[0], keys: [`id:${m[0].toLowerCase()}`] }
+        : null,
   )
   // 2. dates
   pass(/\b(\d{4})-(\d{2})-(\d{2})\b/g, (m) => {
@@ -221,11 +365,18 @@ function scanValues(input: string, lenient: boolean): { found: Found[]; rest: st
   // 4. money
   const money = (currency: string, amount: string, suffix: string | undefined, text: string): Found => {
     const value = formatNumber(normaliseNumber(amount) * magnitudeOf(suffix))
-    return { kind: 'money', text: text.trim(), keys: [`money:${currency}:${value}`, `num:${value}`, `num:${formatNumber(normaliseNumber(amount))}`] }
+    return {
+      kind: 'money',
+      text: text.trim(),
+      keys: [`money:${currency}:${value}`, `num:${value}`, `num:${formatNumber(normaliseNumber(amount))}`],
+    }
   }
-  pass(new RegExp(String.raw`(?:\b(${CODE})\s?|([$€£¥])\s?)(${NUMBER})(${MAGNITUDE})`, 'g'), (m) => money(m[1] ?? CURRENCY_SIGNS[m[2]!]!, m[3]!, m[4], m[0]))
-  pass(new RegExp(String.raw`(?<![\p{L}\p{N}.,])(${NUMBER})(${MAGNITUDE})\s?(${CODE}\b|dollars?\b|euros?\b|pounds?\b)`, 'gu'), (m) =>
-    money(CURRENCY_WORDS[m[3]!.toLowerCase()] ?? m[3]!, m[1]!, m[2], m[0]),
+  pass(new RegExp(String.raw`(?:\b(${CODE})\s?|([$€£¥])\s?)(${NUMBER})(${MAGNITUDE})`, 'g'), (m) =>
+    money(m[1] ?? CURRENCY_SIGNS[m[2]!]!, m[3]!, m[4], m[0]),
+  )
+  pass(
+    new RegExp(String.raw`(?<![\p{L}\p{N}.,])(${NUMBER})(${MAGNITUDE})\s?(${CODE}\b|dollars?\b|euros?\b|pounds?\b)`, 'gu'),
+    (m) => money(CURRENCY_WORDS[m[3]!.toLowerCase()] ?? m[3]!, m[1]!, m[2], m[0]),
   )
   // 5. percentages
   pass(new RegExp(String.raw`(?<![\p{L}\p{N}.,])(${NUMBER})\s?(?:%|percent\b|per cent\b)`, 'gu'), (m) => {
@@ -242,14 +393,20 @@ function scanValues(input: string, lenient: boolean): { found: Found[]; rest: st
   pass(new RegExp(String.raw`(?<![\p{L}\p{N}.,])(${quantity})[-\s]${QUALIFIER}(${SPELLED_UNIT})(?![\p{L}\p{N}])'?`, 'giu'), (m) =>
     duration(m[1]!, m[2]?.toLowerCase(), m[3]!, m[0]),
   )
-  pass(new RegExp(String.raw`(?<![\p{L}\p{N}.,])(${NUMBER})(${GLUED_UNIT})(?![\p{L}\p{N}])`, 'gu'), (m) => duration(m[1]!, undefined, m[2]!, m[0]))
+  pass(new RegExp(String.raw`(?<![\p{L}\p{N}.,])(${NUMBER})(${GLUED_UNIT})(?![\p{L}\p{N}])`, 'gu'), (m) =>
+    duration(m[1]!, undefined, m[2]!, m[0]),
+  )
   // 7. other numbers (an ordinal, "x", a size unit or a "k" may be glued on)
   pass(new RegExp(String.raw`(?<![\p{L}\p{N}.,])(${NUMBER})(k|K)?(?:st|nd|rd|th|x|GB|MB|KB|TB)?(?![\p{L}\p{N}])`, 'gu'), (m) => {
     const value = formatNumber(normaliseNumber(m[1]!) * magnitudeOf(m[2]))
     return { kind: 'number', text: m[0], keys: [`num:${value}`] }
   })
   if (lenient) {
-    pass(new RegExp(String.raw`\b(${NUMBER_WORD})\b`, 'giu'), (m) => ({ kind: 'number', text: m[0], keys: [`num:${numberWordValue(m[1]!)}`] }))
+    pass(new RegExp(String.raw`\b(${NUMBER_WORD})\b`, 'giu'), (m) => ({
+      kind: 'number',
+      text: m[0],
+      keys: [`num:${numberWordValue(m[1]!)}`],
+    }))
   }
   return { found, rest: text }
 }
@@ -307,7 +464,9 @@ function toFacts(found: readonly Found[]): Fact[] {
 /** The facts of a gold answer, in the order of the passes (values first, then names), without repeats. */
 export function extractFacts(text: string): Fact[] {
   // A line break in the middle of a sentence is a space; blank lines, bullets and headings start sentences.
-  const flat = text.replace(/(?:\r?\n[ \t]*)+(?:[-*+]\s|#+\s|\d+[.)]\s)?/g, (m) => (m.trim() === '' && m.split('\n').length === 2 ? ' ' : '. '))
+  const flat = text.replace(/(?:\r?\n[ \t]*)+(?:[-*+]\s|#+\s|\d+[.)]\s)?/g, (m) =>
+    m.trim() === '' && m.split('\n').length === 2 ? ' ' : '. ',
+  )
   const { found, rest } = scanValues(flat, false)
   const seen = new Set<string>()
   return [...toFacts(found), ...scanNames(rest)].filter((fact) => !seen.has(fact.key) && seen.add(fact.key))
@@ -322,7 +481,11 @@ const UNIT_MENTION = new RegExp(String.raw`\b(?:(business|working|calendar)[-\s]
  */
 function borrowedKeys(header: string, plainNumbers: readonly string[]): string[] {
   if (plainNumbers.length === 0) return []
-  const currencies = new Set([...header.matchAll(CURRENCY_MENTION)].map((m) => m[1] ?? CURRENCY_SIGNS[m[2] ?? ''] ?? CURRENCY_WORDS[(m[3] ?? '').toLowerCase()] ?? ''))
+  const currencies = new Set(
+    [...header.matchAll(CURRENCY_MENTION)].map(
+      (m) => m[1] ?? CURRENCY_SIGNS[m[2] ?? ''] ?? CURRENCY_WORDS[(m[3] ?? '').toLowerCase()] ?? '',
+    ),
+  )
   const units = new Set(
     [...header.matchAll(UNIT_MENTION)].map((m) => {
       const unit = UNITS[m[2]!.toLowerCase()]!
@@ -339,7 +502,12 @@ function borrowedKeys(header: string, plainNumbers: readonly string[]): string[]
 }
 
 function cellsOf(row: string): string[] {
-  return row.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((cell) => cell.trim())
+  return row
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((cell) => cell.trim())
 }
 
 /** Keys of Markdown table cells holding bare numbers under a header naming their currency or unit. */
@@ -347,12 +515,15 @@ function tableKeys(text: string): string[] {
   const keys: string[] = []
   const lines = text.split(/\r?\n/)
   for (let i = 0; i < lines.length; i++) {
-    if (!lines[i]!.trim().startsWith('|') || !/^\s*\|?[\s:|-]+$/.test(lines[i + 1] ?? '') || !(lines[i + 1] ?? '').includes('-')) continue
+    if (!lines[i]!.trim().startsWith('|') || !/^\s*\|?[\s:|-]+$/.test(lines[i + 1] ?? '') || !(lines[i + 1] ?? '').includes('-'))
+      continue
     const header = cellsOf(lines[i]!)
     let row = i + 2
     for (; row < lines.length && lines[row]!.trim().startsWith('|'); row++) {
       cellsOf(lines[row]!).forEach((cell, column) => {
-        const plain = scanValues(cell, true).found.filter((f) => f.kind === 'number').map((f) => f.keys[0]!.slice('num:'.length))
+        const plain = scanValues(cell, true)
+          .found.filter((f) => f.kind === 'number')
+          .map((f) => f.keys[0]!.slice('num:'.length))
         keys.push(...borrowedKeys(header[column] ?? '', plain))
       })
     }

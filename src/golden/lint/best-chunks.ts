@@ -19,7 +19,11 @@ export async function bestChunksOfNoneQuestions(
   if (none.length === 0) return best
   const system = createBuiltinSystem(docs, { ...config, generate: false })
   for (const question of none) {
-    const { ranked } = await system.answer({ id: question.id, question: question.question, userContext: question.userContext ?? null })
+    const { ranked } = await system.answer({
+      id: question.id,
+      question: question.question,
+      userContext: question.userContext ?? null,
+    })
     const top = ranked[0]
     best.set(question.id, top === undefined ? null : { chunkId: top.chunkId, text: top.text })
   }

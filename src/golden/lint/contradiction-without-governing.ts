@@ -24,7 +24,9 @@ export function contradictionWithoutGoverning(questions: readonly GoldenQuestion
     const newest = answerDocs.filter((doc) => doc.updated !== undefined).sort((a, b) => b.updated!.localeCompare(a.updated!))[0]
     const suggestion =
       superseding !== undefined
-        ? `set "governingDocId": "${superseding.id}" (it supersedes ${supersededIds(superseding).filter((id) => question.answerDocIds.includes(id)).join(', ')})`
+        ? `set "governingDocId": "${superseding.id}" (it supersedes ${supersededIds(superseding)
+            .filter((id) => question.answerDocIds.includes(id))
+            .join(', ')})`
         : newest !== undefined
           ? `set "governingDocId" to the answer doc whose answer holds, likely "${newest.id}" (the most recently updated, ${newest.updated})`
           : 'set "governingDocId" to the answer doc whose answer holds'

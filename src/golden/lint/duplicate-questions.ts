@@ -38,7 +38,12 @@ export function duplicateQuestions(questions: readonly GoldenQuestion[]): Findin
     for (const earlier of seen.slice(0, index)) {
       if (later.text === earlier.text) {
         findings.push(
-          finding('duplicate-question', later.q.id, `asks the same question as ${earlier.q.id}: "${earlier.q.question}"`, `delete ${later.q.id} or ${earlier.q.id}, keeping the one with the better gold answer`),
+          finding(
+            'duplicate-question',
+            later.q.id,
+            `asks the same question as ${earlier.q.id}: "${earlier.q.question}"`,
+            `delete ${later.q.id} or ${earlier.q.id}, keeping the one with the better gold answer`,
+          ),
         )
         return
       }

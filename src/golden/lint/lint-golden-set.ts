@@ -23,7 +23,8 @@ export interface LintInput {
 /** Errors first, then by rule (the order of RULES), then by question order in the file; set-level findings last within a rule. */
 export function sortFindings(findings: readonly Finding[], questionOrder: readonly string[]): Finding[] {
   const position = new Map(questionOrder.map((id, index) => [id, index]))
-  const at = (f: Finding) => (f.questionId === null ? Number.MAX_SAFE_INTEGER : (position.get(f.questionId) ?? Number.MAX_SAFE_INTEGER - 1))
+  const at = (f: Finding) =>
+    f.questionId === null ? Number.MAX_SAFE_INTEGER : (position.get(f.questionId) ?? Number.MAX_SAFE_INTEGER - 1)
   return findings
     .map((f, index) => ({ f, index }))
     .sort(
@@ -44,7 +45,10 @@ export function sortFindings(findings: readonly Finding[], questionOrder: readon
 export function lintGoldenSet(input: LintInput): Finding[] {
   const { questions, docs } = input
   const evidence = docs === null ? null : corpusEvidence(docs)
-  const withText = docs === null || evidence === null ? [] : [...unsupportedFacts(questions, docs, evidence), ...multiFactsInOneDoc(questions, evidence, corpusTerms(docs))]
+  const withText =
+    docs === null || evidence === null
+      ? []
+      : [...unsupportedFacts(questions, docs, evidence), ...multiFactsInOneDoc(questions, evidence, corpusTerms(docs))]
   const findings = [
     ...duplicateQuestions(questions),
     ...withText,
@@ -53,8 +57,16 @@ export function lintGoldenSet(input: LintInput): Finding[] {
     ...(docs === null ? [] : noneTooEasy(questions, input.bestChunks)),
     ...typeDistribution(questions, input.floors ?? DEFAULT_FLOORS),
   ]
-  return sortFindings(applySuppressions(findings, questions), questions.map((q) => q.id))
+  return sortFindings(
+    applySuppressions(findings, questions),
+    questions.map((q) => q.id),
+  )
 }
 
 /** The rules that read the documents' text, and so cannot run when the system owns its documents (corpus: null). */
-export const RULES_NEEDING_TEXT = ['unknown-doc', 'unsupported-fact', 'multi-facts-in-one-doc', 'none-too-easy'] as const satisfies readonly RuleId[]
+export const RULES_NEEDING_TEXT = [
+  'unknown-doc',
+  'unsupported-fact',
+  'multi-facts-in-one-doc',
+  'none-too-easy',
+] as const satisfies readonly RuleId[]

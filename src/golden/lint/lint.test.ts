@@ -30,7 +30,8 @@ async function lint(name: string, floors: TypeFloors = LOW_FLOORS): Promise<Find
 }
 
 const SCHEMA_FIX = 'change the field as the message says; evals/golden-set.schema.json gives editors completion for every field'
-const NONE_FIX = 'ask about something the corpus almost answers: reuse the words of a near-miss document (same topic, missing fact) so that it ranks a strong distractor'
+const NONE_FIX =
+  'ask about something the corpus almost answers: reuse the words of a near-miss document (same topic, missing fact) so that it ranks a strong distractor'
 
 describe('golden:check rules, one broken fixture each', () => {
   it('clean: a set meeting every rule has no finding', async () => {
@@ -51,14 +52,21 @@ describe('golden:check rules, one broken fixture each', () => {
         severity: 'error',
         rule: 'schema',
         questionId: 'q-002',
-        message: 'field "type": unknown type "lookupp"; expected one of single, multi, contradiction, none (aliases: lookup, multi-hop, abstention)',
+        message:
+          'field "type": unknown type "lookupp"; expected one of single, multi, contradiction, none (aliases: lookup, multi-hop, abstention)',
         fix: SCHEMA_FIX,
       },
-      { severity: 'error', rule: 'schema', questionId: 'q-003', message: 'field "answerDocIds": a single question needs at least one answer document', fix: SCHEMA_FIX },
+      {
+        severity: 'error',
+        rule: 'schema',
+        questionId: 'q-003',
+        message: 'field "answerDocIds": a single question needs at least one answer document',
+        fix: SCHEMA_FIX,
+      },
     ])
   })
 
-  it('duplicate-id and unknown-doc: the loader\'s reference checks', async () => {
+  it("duplicate-id and unknown-doc: the loader's reference checks", async () => {
     expect(await lint('loader-references')).toEqual([
       {
         severity: 'error',
@@ -90,7 +98,8 @@ describe('golden:check rules, one broken fixture each', () => {
         severity: 'error',
         rule: 'duplicate-question',
         questionId: 'q-007',
-        message: 'near-duplicate of q-001 ("How long is a new API key valid?"): content-term Jaccard 0.83 >= 0.8 (5 of 6 terms shared: long, new, api, kei, valid)',
+        message:
+          'near-duplicate of q-001 ("How long is a new API key valid?"): content-term Jaccard 0.83 >= 0.8 (5 of 6 terms shared: long, new, api, kei, valid)',
         fix: 'delete one of the two, or make q-007 ask about a different fact, tier or condition than q-001',
       },
     ])
@@ -135,7 +144,8 @@ describe('golden:check rules, one broken fixture each', () => {
         severity: 'error',
         rule: 'contradiction-without-governing',
         questionId: 'q-004',
-        message: 'contradiction question without governingDocId: its hit accepts any answer doc, even the stale one, and contradiction handling is not scored',
+        message:
+          'contradiction question without governingDocId: its hit accepts any answer doc, even the stale one, and contradiction handling is not scored',
         fix: 'set "governingDocId": "doc-006" (it supersedes doc-005)',
       },
     ])
@@ -159,14 +169,16 @@ describe('golden:check rules, one broken fixture each', () => {
         severity: 'warning',
         rule: 'none-too-easy',
         questionId: 'q-006',
-        message: 'no chunk shares a content term with it; below 2, any system refuses it, so it measures the tokenizer, not abstention',
+        message:
+          'no chunk shares a content term with it; below 2, any system refuses it, so it measures the tokenizer, not abstention',
         fix: NONE_FIX,
       },
       {
         severity: 'warning',
         rule: 'none-too-easy',
         questionId: 'q-007',
-        message: 'its best chunk doc-002#1 shares 1 content term with it (cfo); below 2, any system refuses it, so it measures the tokenizer, not abstention',
+        message:
+          'its best chunk doc-002#1 shares 1 content term with it (cfo); below 2, any system refuses it, so it measures the tokenizer, not abstention',
         fix: NONE_FIX,
       },
     ])
@@ -174,8 +186,20 @@ describe('golden:check rules, one broken fixture each', () => {
 
   it('type-distribution: one warning per type below its floor (defaults 50 / 20 / 8 / 8), about the whole set', async () => {
     expect(await lint('clean', DEFAULT_FLOORS)).toEqual([
-      { severity: 'warning', rule: 'type-distribution', questionId: null, message: '2 single questions, below the floor of 50', fix: 'write 48 more single questions (docs/golden-set.md says how)' },
-      { severity: 'warning', rule: 'type-distribution', questionId: null, message: '1 multi question, below the floor of 20', fix: 'write 19 more multi questions (docs/golden-set.md says how)' },
+      {
+        severity: 'warning',
+        rule: 'type-distribution',
+        questionId: null,
+        message: '2 single questions, below the floor of 50',
+        fix: 'write 48 more single questions (docs/golden-set.md says how)',
+      },
+      {
+        severity: 'warning',
+        rule: 'type-distribution',
+        questionId: null,
+        message: '1 multi question, below the floor of 20',
+        fix: 'write 19 more multi questions (docs/golden-set.md says how)',
+      },
       {
         severity: 'warning',
         rule: 'type-distribution',
@@ -183,7 +207,13 @@ describe('golden:check rules, one broken fixture each', () => {
         message: '1 contradiction question, below the floor of 8',
         fix: 'write 7 more contradiction questions (docs/golden-set.md says how)',
       },
-      { severity: 'warning', rule: 'type-distribution', questionId: null, message: '1 none question, below the floor of 8', fix: 'write 7 more none questions (docs/golden-set.md says how)' },
+      {
+        severity: 'warning',
+        rule: 'type-distribution',
+        questionId: null,
+        message: '1 none question, below the floor of 8',
+        fix: 'write 7 more none questions (docs/golden-set.md says how)',
+      },
     ])
   })
 

@@ -12,8 +12,9 @@ function ruleOf(problem: string): RuleId {
 
 const FIXES: Record<string, string> = {
   'invalid-json': 'fix the JSON syntax at that line and column (a missing comma or quote, a trailing comma)',
-  'duplicate-id': 'give one of the two questions a new id (pnpm golden:add suggests the next free q-NNN); never reuse the id of a deleted question',
-  'unknown-doc': 'correct the document id (corpus ids are in each document\'s front matter) or add the document to the corpus',
+  'duplicate-id':
+    'give one of the two questions a new id (pnpm golden:add suggests the next free q-NNN); never reuse the id of a deleted question',
+  'unknown-doc': "correct the document id (corpus ids are in each document's front matter) or add the document to the corpus",
   schema: 'change the field as the message says; evals/golden-set.schema.json gives editors completion for every field',
 }
 
@@ -25,7 +26,11 @@ const FIXES: Record<string, string> = {
  */
 export function findingsOfLoaderError(message: string, file: string): Finding[] {
   return message.split('\n').map((line) => {
-    const problem = line.startsWith(`${file}: `) ? line.slice(file.length + 2) : line.startsWith(`${file}:`) ? line.slice(file.length + 1) : line
+    const problem = line.startsWith(`${file}: `)
+      ? line.slice(file.length + 2)
+      : line.startsWith(`${file}:`)
+        ? line.slice(file.length + 1)
+        : line
     const rule = ruleOf(problem)
     const match = QUESTION_PROBLEM.exec(problem)
     if (match === null) return finding(rule, null, rule === 'invalid-json' ? `${file}:${problem}` : problem, FIXES[rule]!)

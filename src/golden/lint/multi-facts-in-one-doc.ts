@@ -9,7 +9,10 @@ import { describeFact, goldFacts } from './unsupported-facts.ts'
 export const DISTINCTIVE_DOC_SHARE = 0.2
 
 /** The content-term set of every document, and the terms distinctive in the corpus. */
-export function corpusTerms(docs: readonly CorpusDocument[]): { termsByDoc: Map<string, Set<string>>; distinctive: (term: string) => boolean } {
+export function corpusTerms(docs: readonly CorpusDocument[]): {
+  termsByDoc: Map<string, Set<string>>
+  distinctive: (term: string) => boolean
+} {
   const termsByDoc = new Map(docs.map((doc) => [doc.id, new Set(contentTerms(documentText(doc)))]))
   const df = new Map<string, number>()
   for (const terms of termsByDoc.values()) for (const term of terms) df.set(term, (df.get(term) ?? 0) + 1)
@@ -50,7 +53,9 @@ export function multiFactsInOneDoc(
     if (facts.length === 0) continue
     const asked = new Set([...contentTerms(question.question), ...contentTerms(question.goldAnswer)].filter(terms.distinctive))
     const distinctive = [...asked].filter((term) => docs.some((doc) => doc.terms.has(term)))
-    const holder = docs.find((doc) => facts.every((fact) => states(doc.facts, fact)) && distinctive.every((term) => doc.terms.has(term)))
+    const holder = docs.find(
+      (doc) => facts.every((fact) => states(doc.facts, fact)) && distinctive.every((term) => doc.terms.has(term)),
+    )
     if (holder === undefined) continue
     const others = question.answerDocIds.filter((id) => id !== holder.id)
     findings.push(

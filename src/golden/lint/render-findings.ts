@@ -24,7 +24,9 @@ export function counts(report: LintReport): { errors: number; warnings: number }
 /** The last line: counts of errors and warnings and what was checked. */
 export function countLine(report: LintReport): string {
   const { errors, warnings } = counts(report)
-  const scope = report.complete ? `in ${plural(report.questions ?? 0, 'question')}` : '(the file does not load: the other rules did not run)'
+  const scope = report.complete
+    ? `in ${plural(report.questions ?? 0, 'question')}`
+    : '(the file does not load: the other rules did not run)'
   return `golden:check: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} ${scope}`
 }
 

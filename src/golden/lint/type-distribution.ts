@@ -34,7 +34,10 @@ export function typeDistribution(questions: readonly GoldenQuestion[], floors: T
  */
 export function parseFloors(text: string, defaults: TypeFloors = DEFAULT_FLOORS): TypeFloors | string {
   const floors = { ...defaults }
-  for (const part of text.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     const match = /^([a-z-]+)=(\d+)$/.exec(part)
     const type = match === null ? undefined : (QuestionTypeSchema.safeParse(match[1]).data as QuestionType | undefined)
     if (match === null || type === undefined) return `--floors: "${part}" is not type=count (types: ${QUESTION_TYPES.join(', ')})`

@@ -35,7 +35,11 @@ export function describeFact(fact: Fact): string {
  * (they have no answer documents). One finding per question, listing every unsupported fact, and
  * naming other corpus documents that do state them.
  */
-export function unsupportedFacts(questions: readonly GoldenQuestion[], docs: readonly CorpusDocument[], evidence = corpusEvidence(docs)): Finding[] {
+export function unsupportedFacts(
+  questions: readonly GoldenQuestion[],
+  docs: readonly CorpusDocument[],
+  evidence = corpusEvidence(docs),
+): Finding[] {
   const findings: Finding[] = []
   for (const question of questions) {
     if (question.type === 'none' || question.goldAnswer === undefined) continue
@@ -44,7 +48,8 @@ export function unsupportedFacts(questions: readonly GoldenQuestion[], docs: rea
     if (missing.length === 0) continue
     const elsewhere = new Set<string>()
     for (const fact of missing) {
-      for (const [docId, e] of evidence) if (!question.answerDocIds.includes(docId) && states(e, fact) && elsewhere.size < SUGGESTED_DOCS) elsewhere.add(docId)
+      for (const [docId, e] of evidence)
+        if (!question.answerDocIds.includes(docId) && states(e, fact) && elsewhere.size < SUGGESTED_DOCS) elsewhere.add(docId)
     }
     const docs = question.answerDocIds.join(', ')
     const them = missing.length === 1 ? 'it' : 'them'

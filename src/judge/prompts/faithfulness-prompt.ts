@@ -13,7 +13,9 @@ export const FaithfulnessOutputSchema = z
             claim: z.number().int().min(1).describe('The claim number n of <claim n="...">.'),
             verdict: z.enum(CLAIM_VERDICTS).describe('supported, contradicted or not_found, as the rubric defines them.'),
             chunkId: z.string().nullable().describe('The id of the <chunk> the verdict relies on; null for not_found.'),
-            reason: z.string().describe('One short sentence: what in the chunk supports or contradicts the claim, or what is missing.'),
+            reason: z
+              .string()
+              .describe('One short sentence: what in the chunk supports or contradicts the claim, or what is missing.'),
           })
           .strict(),
       )

@@ -27,9 +27,14 @@ export function tinyProject(): ProjectConfig {
 }
 
 /** `pnpm eval:cli` in a child process, as the Vitest global setup runs it; async, so a server in this process can answer. */
-export function runEvalCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runEvalCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'eval', ...args], { env: { ...process.env, GATE: '', MOCK: '', ...env } })
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'eval', ...args], {
+      env: { ...process.env, GATE: '', MOCK: '', ...env },
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
@@ -42,7 +47,13 @@ export function runEvalCli(args: string[], env: Record<string, string>): Promise
 export const readReport = (dir: string): Report => ReportSchema.parse(JSON.parse(readFileSync(join(dir, 'latest.json'), 'utf8')))
 
 /** A report without what may differ between two runs of the same inputs in different modes. */
-export const comparable = (report: Report) => ({ ...report, run: null, config: { ...report.config, mode: null }, warnings: null, calibration: null })
+export const comparable = (report: Report) => ({
+  ...report,
+  run: null,
+  config: { ...report.config, mode: null },
+  warnings: null,
+  calibration: null,
+})
 
 /** Every file under `dir`, recursively (a file another process removes meanwhile is left out). */
 export function filesUnder(dir: string): string[] {

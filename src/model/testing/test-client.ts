@@ -9,7 +9,10 @@ import type { MessagesServer } from '../../local-server/messages-server.ts'
 export const TEST_API_KEY = 'sk-ant-test-local-0123456789abcdef'
 
 /** A live client on the real SDK against the local server, with tiny backoffs and short timeouts. */
-export function localClient(server: MessagesServer, options: Partial<ModelClientOptions> & { cacheDir?: string } = {}): ModelClient {
+export function localClient(
+  server: MessagesServer,
+  options: Partial<ModelClientOptions> & { cacheDir?: string } = {},
+): ModelClient {
   const { cacheDir, ...rest } = options
   return new ModelClient({
     mode: 'live',

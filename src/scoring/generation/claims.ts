@@ -6,5 +6,10 @@ import { splitSentences } from '../../text/sentences.ts'
  * joined by "; " split apart.
  */
 export function splitClaims(answer: string): string[] {
-  return splitSentences(answer).flatMap((sentence) => sentence.split(/;\s+/).map((clause) => clause.trim()).filter(Boolean))
+  return splitSentences(answer).flatMap((sentence) =>
+    sentence
+      .split(/;\s+/)
+      .map((clause) => clause.trim())
+      .filter(Boolean),
+  )
 }

@@ -30,7 +30,9 @@ export function contradictionHandled(input: ContradictionInput): ContradictionRe
   const answerNumbers = new Set(extractNumbers(input.answer))
   const goldNumbers = new Set(extractNumbers(input.goldAnswer))
   const governingNumbers = new Set(extractNumbers(input.governingText))
-  const staleCandidates = new Set(input.supersededTexts.flatMap((text) => extractNumbers(text)).filter((n) => !governingNumbers.has(n) && !goldNumbers.has(n)))
+  const staleCandidates = new Set(
+    input.supersededTexts.flatMap((text) => extractNumbers(text)).filter((n) => !governingNumbers.has(n) && !goldNumbers.has(n)),
+  )
   const governingFacts = [...goldNumbers].filter((n) => answerNumbers.has(n))
   const staleFacts = [...staleCandidates].filter((n) => answerNumbers.has(n))
   const carriesGoverning = goldNumbers.size === 0 || governingFacts.length > 0

@@ -24,5 +24,11 @@ export function goldCoverage(goldAnswer: string | null, answer: string | null, r
   const answerTerms = new Set(contentTerms(answer))
   const missing = [...facts.numbers.filter((n) => !answerNumbers.has(n)), ...facts.terms.filter((t) => !answerTerms.has(t))]
   const found = all.length - missing.length
-  return { value: all.length === 0 ? null : found / all.length, status: all.length === 0 ? 'no-gold-answer' : 'scored', numerator: found, denominator: all.length, missing }
+  return {
+    value: all.length === 0 ? null : found / all.length,
+    status: all.length === 0 ? 'no-gold-answer' : 'scored',
+    numerator: found,
+    denominator: all.length,
+    missing,
+  }
 }

@@ -11,7 +11,12 @@ export type Diagnosis = 'healthy' | 'model ignores context' | 'retrieval misses'
  * retrieval misses (miss, model fine: look at chunking/ranking/budget) · both broken.
  * null when faithfulness is unknown (no answer, nothing decidable) or the question is a none question.
  */
-export function diagnose(input: { answerable: boolean; hit: boolean; refused: boolean; faithfulness: number | null }): Diagnosis | null {
+export function diagnose(input: {
+  answerable: boolean
+  hit: boolean
+  refused: boolean
+  faithfulness: number | null
+}): Diagnosis | null {
   if (!input.answerable) return null
   const modelFine = input.refused ? !input.hit : input.faithfulness !== null ? input.faithfulness >= FAITHFUL_THRESHOLD : null
   if (modelFine === null) return null

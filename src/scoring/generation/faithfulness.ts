@@ -48,9 +48,15 @@ function termsAmong(text: string, wanted: ReadonlySet<string>): Set<string> {
   return found
 }
 
-function judgeClaim(claim: string, terms: readonly string[], passages: readonly { chunkId: string; terms: ReadonlySet<string> }[], contextNumbers: Set<string>): ClaimVerdict {
+function judgeClaim(
+  claim: string,
+  terms: readonly string[],
+  passages: readonly { chunkId: string; terms: ReadonlySet<string> }[],
+  contextNumbers: Set<string>,
+): ClaimVerdict {
   const numbers = [...new Set(extractNumbers(claim))]
-  if (terms.length < MIN_DECIDABLE_TERMS && numbers.length === 0) return { claim, verdict: 'undecidable', overlap: null, missingNumbers: [], chunkId: null }
+  if (terms.length < MIN_DECIDABLE_TERMS && numbers.length === 0)
+    return { claim, verdict: 'undecidable', overlap: null, missingNumbers: [], chunkId: null }
   let best = { overlap: terms.length === 0 ? 1 : 0, chunkId: passages[0]?.chunkId ?? null }
   for (const passage of passages) {
     const overlap = terms.length === 0 ? 1 : terms.filter((term) => passage.terms.has(term)).length / terms.length
@@ -69,8 +75,13 @@ function judgeClaim(claim: string, terms: readonly string[], passages: readonly 
  * asserts nothing beyond the material -> 1 (status refusal: an always-refusing system looks faithful,
  * which is why relevancy is always read beside it).
  */
-export function lexicalFaithfulness(answer: string | null, refused: boolean, context: readonly ContextPassage[]): FaithfulnessResult {
-  if (answer === null) return { value: null, status: 'no-answer', numerator: 0, denominator: 0, claims: [], unsupportedClaims: [] }
+export function lexicalFaithfulness(
+  answer: string | null,
+  refused: boolean,
+  context: readonly ContextPassage[],
+): FaithfulnessResult {
+  if (answer === null)
+    return { value: null, status: 'no-answer', numerator: 0, denominator: 0, claims: [], unsupportedClaims: [] }
   if (refused) return { value: 1, status: 'refusal', numerator: 0, denominator: 0, claims: [], unsupportedClaims: [] }
   const claimTexts = splitClaims(answer)
   const termsOfClaims = claimTexts.map(claimTerms)

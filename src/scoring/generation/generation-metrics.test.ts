@@ -11,7 +11,11 @@ import { detectRefusal } from './refusal.ts'
 
 describe('splitClaims', () => {
   it('keeps decimals, versions and abbreviations whole; splits list items and "; " clauses', () => {
-    expect(splitClaims('Version 2.5.1 adds e.g. tail sampling. The p99 is 3.5 s; logs stay 30 days.\n- Team: 15 days\n- Business: 30 days')).toEqual([
+    expect(
+      splitClaims(
+        'Version 2.5.1 adds e.g. tail sampling. The p99 is 3.5 s; logs stay 30 days.\n- Team: 15 days\n- Business: 30 days',
+      ),
+    ).toEqual([
       'Version 2.5.1 adds e.g. tail sampling.',
       'The p99 is 3.5 s',
       'logs stay 30 days.',
@@ -26,10 +30,20 @@ describe('splitClaims', () => {
 
 describe('extractNumbers and keyFacts', () => {
   it('normalises separators, units and trailing zeros; keeps versions', () => {
-    expect(extractNumbers('USD 5,000 after a 90-day period, 2.50 GB, version 3.4.1, p99 and 15%')).toEqual(['5000', '90', '2.5', '3.4.1', '99', '15'])
+    expect(extractNumbers('USD 5,000 after a 90-day period, 2.50 GB, version 3.4.1, p99 and 15%')).toEqual([
+      '5000',
+      '90',
+      '2.5',
+      '3.4.1',
+      '99',
+      '15',
+    ])
   })
   it('splits a gold answer into numbers and stemmed content terms', () => {
-    expect(keyFacts('API keys expire after 90 days by default.')).toEqual({ numbers: ['90'], terms: ['api', 'kei', 'expir', 'dai', 'default'] })
+    expect(keyFacts('API keys expire after 90 days by default.')).toEqual({
+      numbers: ['90'],
+      terms: ['api', 'kei', 'expir', 'dai', 'default'],
+    })
   })
 })
 
@@ -53,10 +67,20 @@ const context = [
 
 describe('lexicalFaithfulness', () => {
   it('scores supported / decidable claims and quotes the unsupported ones verbatim', () => {
-    const result = lexicalFaithfulness('Traces are kept for 30 days on Business. Snapshots are taken every 12 hours. Yes.', false, context)
+    const result = lexicalFaithfulness(
+      'Traces are kept for 30 days on Business. Snapshots are taken every 12 hours. Yes.',
+      false,
+      context,
+    )
     // Claim 1: all terms in d1#1, 30 in context -> supported. Claim 2: terms in d2#1 but 12 is in no chunk -> unsupported.
     // "Yes." has no content term and no number -> undecidable, out of the denominator.
-    expect(result).toMatchObject({ value: 0.5, status: 'scored', numerator: 1, denominator: 2, unsupportedClaims: ['Snapshots are taken every 12 hours.'] })
+    expect(result).toMatchObject({
+      value: 0.5,
+      status: 'scored',
+      numerator: 1,
+      denominator: 2,
+      unsupportedClaims: ['Snapshots are taken every 12 hours.'],
+    })
     expect(result.claims.map((c) => [c.verdict, c.chunkId, c.missingNumbers])).toEqual([
       ['supported', 'd1#1', []],
       ['unsupported', 'd2#1', ['12']],
@@ -70,7 +94,11 @@ describe('lexicalFaithfulness', () => {
     expect(result.value).toBe(0)
   })
   it('is null when nothing is decidable, 1 for a refusal, null without an answer', () => {
-    expect(lexicalFaithfulness('Yes. Sure.', false, context)).toMatchObject({ value: null, status: 'nothing-decidable', denominator: 0 })
+    expect(lexicalFaithfulness('Yes. Sure.', false, context)).toMatchObject({
+      value: null,
+      status: 'nothing-decidable',
+      denominator: 0,
+    })
     expect(lexicalFaithfulness(REFUSAL_SENTENCE, true, context)).toMatchObject({ value: 1, status: 'refusal' })
     expect(lexicalFaithfulness(null, false, context)).toMatchObject({ value: null, status: 'no-answer' })
   })
@@ -79,7 +107,12 @@ describe('lexicalFaithfulness', () => {
 describe('lexicalAnswerRelevancy', () => {
   it('is the share of the question terms the answer uses', () => {
     // question terms: long, trace, kept, busi; the answer uses trace, kept -> 2/4.
-    expect(lexicalAnswerRelevancy('How long are traces kept on Business?', 'Traces are kept for 30 days.', false)).toEqual({ value: 0.5, status: 'scored', numerator: 2, denominator: 4 })
+    expect(lexicalAnswerRelevancy('How long are traces kept on Business?', 'Traces are kept for 30 days.', false)).toEqual({
+      value: 0.5,
+      status: 'scored',
+      numerator: 2,
+      denominator: 4,
+    })
   })
   it('scores a refusal 0 and is null without an answer', () => {
     expect(lexicalAnswerRelevancy('How long are traces kept on Business?', REFUSAL_SENTENCE, true).value).toBe(0)
@@ -99,7 +132,9 @@ describe('goldCoverage', () => {
     })
   })
   it('misses a wrong number even when every word matches', () => {
-    expect(goldCoverage('API keys expire after 90 days by default.', 'API keys expire after 30 days by default.', false)).toMatchObject({ value: 5 / 6, missing: ['90'] })
+    expect(
+      goldCoverage('API keys expire after 90 days by default.', 'API keys expire after 30 days by default.', false),
+    ).toMatchObject({ value: 5 / 6, missing: ['90'] })
   })
   it('scores a refusal 0 and is null for a none question (no gold answer)', () => {
     expect(goldCoverage('API keys expire after 90 days.', REFUSAL_SENTENCE, true).value).toBe(0)
@@ -115,10 +150,18 @@ describe('contradictionHandled', () => {
     supersededTexts: ['Medium findings are patched within 45 days; low within 90 days.'],
   }
   it('is handled when the answer carries the governing fact and no superseded one', () => {
-    expect(contradictionHandled({ ...base, answer: 'Patch medium findings within 30 days.' })).toEqual({ handled: true, governingFacts: ['30'], staleFacts: [] })
+    expect(contradictionHandled({ ...base, answer: 'Patch medium findings within 30 days.' })).toEqual({
+      handled: true,
+      governingFacts: ['30'],
+      staleFacts: [],
+    })
   })
   it('is not handled when the answer repeats the superseded fact', () => {
-    expect(contradictionHandled({ ...base, answer: 'Medium findings: 45 days (previously), now 30 days.' })).toEqual({ handled: false, governingFacts: ['30'], staleFacts: ['45'] })
+    expect(contradictionHandled({ ...base, answer: 'Medium findings: 45 days (previously), now 30 days.' })).toEqual({
+      handled: false,
+      governingFacts: ['30'],
+      staleFacts: ['45'],
+    })
   })
   it('is not handled by a refusal, and null without an answer', () => {
     expect(contradictionHandled({ ...base, answer: REFUSAL_SENTENCE, refused: true }).handled).toBe(false)

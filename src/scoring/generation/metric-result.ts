@@ -9,7 +9,12 @@ export interface MetricResult<Status extends string = string> {
   denominator: number
 }
 
-export function ratio<Status extends string>(numerator: number, denominator: number, status: Status, emptyStatus: Status): MetricResult<Status> {
+export function ratio<Status extends string>(
+  numerator: number,
+  denominator: number,
+  status: Status,
+  emptyStatus: Status,
+): MetricResult<Status> {
   return denominator === 0
     ? { value: null, status: emptyStatus, numerator, denominator }
     : { value: numerator / denominator, status, numerator, denominator }

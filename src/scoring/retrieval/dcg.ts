@@ -18,7 +18,10 @@ export function discountedCumulativeGain(gains: readonly number[], k: number): n
  * (sorted descending, cut at k). 0 when the ideal DCG is 0 (nothing relevant exists).
  */
 export function normalisedDcg(rankedGains: readonly number[], idealGains: readonly number[], k: number): number {
-  const ideal = discountedCumulativeGain([...idealGains].sort((a, b) => b - a), k)
+  const ideal = discountedCumulativeGain(
+    [...idealGains].sort((a, b) => b - a),
+    k,
+  )
   if (ideal === 0) return 0
   return discountedCumulativeGain(rankedGains, k) / ideal
 }

@@ -21,7 +21,9 @@ export function ndcgAt10(rankedDocIds: readonly string[], answerDocIds: readonly
  */
 export function docNdcgAt10(rankedDocIds: readonly string[], answerDocIds: readonly string[]): number {
   const answers = new Set(answerDocIds)
-  const gains = firstOccurrences(rankedDocIds).slice(0, CUT).map((id) => (answers.has(id) ? 1 : 0))
+  const gains = firstOccurrences(rankedDocIds)
+    .slice(0, CUT)
+    .map((id) => (answers.has(id) ? 1 : 0))
   return normalisedDcg(gains, new Array<number>(Math.min(answers.size, CUT)).fill(1), CUT)
 }
 

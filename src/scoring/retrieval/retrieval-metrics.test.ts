@@ -16,8 +16,12 @@ describe('contextHit', () => {
     expect(contextHit({ type: 'multi', answerDocIds: ['d1', 'd2'], contextDocIds: context })).toBe(false)
   })
   it('contradiction: the governing doc, or any answer doc when none is named', () => {
-    expect(contextHit({ type: 'contradiction', answerDocIds: ['d1', 'd2'], governingDocId: 'd2', contextDocIds: context })).toBe(false)
-    expect(contextHit({ type: 'contradiction', answerDocIds: ['d1', 'd2'], governingDocId: 'd1', contextDocIds: context })).toBe(true)
+    expect(contextHit({ type: 'contradiction', answerDocIds: ['d1', 'd2'], governingDocId: 'd2', contextDocIds: context })).toBe(
+      false,
+    )
+    expect(contextHit({ type: 'contradiction', answerDocIds: ['d1', 'd2'], governingDocId: 'd1', contextDocIds: context })).toBe(
+      true,
+    )
     expect(contextHit({ type: 'contradiction', answerDocIds: ['d2', 'd3'], contextDocIds: context })).toBe(true)
   })
   it('none never hits, and an empty context (a budget that fits nothing) hits nothing', () => {

@@ -3,15 +3,31 @@ import type { QuestionOutcome } from '../../contract/report-schema.ts'
 /** The evidence of one question, as failure messages and UI annotations show it. */
 export type QuestionEvidence = Pick<
   QuestionOutcome,
-  'id' | 'type' | 'question' | 'userContext' | 'answerDocIds' | 'governingDocId' | 'context' | 'contextTokens' | 'topRanked' | 'answer' | 'unsupportedClaims'
+  | 'id'
+  | 'type'
+  | 'question'
+  | 'userContext'
+  | 'answerDocIds'
+  | 'governingDocId'
+  | 'context'
+  | 'contextTokens'
+  | 'topRanked'
+  | 'answer'
+  | 'unsupportedClaims'
 >
 
 /** Multi-line evidence: expected docs, the context with token counts, the top-10 ranking with scores, the answer. */
 export function describeEvidence(outcome: QuestionEvidence): string {
   const expected = outcome.answerDocIds.length === 0 ? '(none: the corpus has no answer)' : outcome.answerDocIds.join(', ')
   const governing = outcome.governingDocId ? ` (governing: ${outcome.governingDocId})` : ''
-  const context = outcome.context.length === 0 ? '  (empty: the first ranked chunk did not fit the budget)' : outcome.context.map((c) => `  ${c.chunkId}  ${c.tokens} tokens`).join('\n')
-  const ranked = outcome.topRanked.length === 0 ? '  (nothing ranked)' : outcome.topRanked.map((r, i) => `  ${String(i + 1).padStart(2)}. ${r.chunkId}  ${r.score.toFixed(4)}`).join('\n')
+  const context =
+    outcome.context.length === 0
+      ? '  (empty: the first ranked chunk did not fit the budget)'
+      : outcome.context.map((c) => `  ${c.chunkId}  ${c.tokens} tokens`).join('\n')
+  const ranked =
+    outcome.topRanked.length === 0
+      ? '  (nothing ranked)'
+      : outcome.topRanked.map((r, i) => `  ${String(i + 1).padStart(2)}. ${r.chunkId}  ${r.score.toFixed(4)}`).join('\n')
   const lines = [
     `question   ${outcome.id} [${outcome.type}] ${outcome.question}`,
     ...(outcome.userContext ? [`user       ${JSON.stringify(outcome.userContext)}`] : []),

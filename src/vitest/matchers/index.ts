@@ -13,7 +13,9 @@ function asOutcome(matcher: string, received: unknown): QuestionOutcome {
   const parsed = QuestionOutcomeSchema.safeParse(received)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
-    throw new TypeError(`${matcher} expects a question outcome of the report (reports/latest.json questions[]); field "${issue.path.join('.')}": ${issue.message}`)
+    throw new TypeError(
+      `${matcher} expects a question outcome of the report (reports/latest.json questions[]); field "${issue.path.join('.')}": ${issue.message}`,
+    )
   }
   checked.set(received as object, parsed.data)
   return parsed.data

@@ -73,12 +73,16 @@ describe('toHitContext', () => {
     )
   })
   it("shows the question's userContext in the evidence, since the right answer may depend on it", () => {
-    expect(() => expect(outcome({ userContext: { role: 'employee', tenant: 'acme' } })).toHitContext(['d2'], { mode: 'single' })).toThrow(
+    expect(() =>
+      expect(outcome({ userContext: { role: 'employee', tenant: 'acme' } })).toHitContext(['d2'], { mode: 'single' }),
+    ).toThrow(
       'question   q-1 [multi] How long are traces kept, and how often are snapshots taken?\nuser       {"role":"employee","tenant":"acme"}\nexpected   d1, d2',
     )
   })
   it('.not fails when the context does hold the docs', () => {
-    expect(() => expect(outcome()).not.toHitContext(['d1'], { mode: 'single' })).toThrow('expected not the context of q-1 to hold one of d1 (single)')
+    expect(() => expect(outcome()).not.toHitContext(['d1'], { mode: 'single' })).toThrow(
+      'expected not the context of q-1 to hold one of d1 (single)',
+    )
   })
   it('rejects a received value that is not a question outcome, naming the field', () => {
     expect(() => expect({ id: 'x' }).toHitContext(['d1'], { mode: 'single' })).toThrow(
@@ -91,10 +95,14 @@ describe('toRankAnswerWithin', () => {
   it('passes at or above k, fails below, .not inverts', () => {
     expect(outcome()).toRankAnswerWithin(2)
     expect(outcome()).not.toRankAnswerWithin(1)
-    expect(() => expect(outcome()).toRankAnswerWithin(1)).toThrow('expected an answer doc of q-1 within the top 1 (first answer doc at rank 2)')
+    expect(() => expect(outcome()).toRankAnswerWithin(1)).toThrow(
+      'expected an answer doc of q-1 within the top 1 (first answer doc at rank 2)',
+    )
   })
   it('is undecidable for a none question', () => {
-    expect(rankAnswerWithin(outcome({ answerDocIds: [], type: 'none' }), 3)).toEqual({ undecidable: 'q-1 is a none question: there is no answer to rank' })
+    expect(rankAnswerWithin(outcome({ answerDocIds: [], type: 'none' }), 3)).toEqual({
+      undecidable: 'q-1 is a none question: there is no answer to rank',
+    })
   })
 })
 
@@ -102,7 +110,9 @@ describe('toRefuse', () => {
   it('passes on a refusal, fails on an answer, .not inverts', () => {
     expect(outcome({ refused: true, answer: 'I cannot find this in the material.' })).toRefuse()
     expect(outcome({ refused: false, answer: '30 days.' })).not.toRefuse()
-    expect(() => expect(outcome({ refused: false, answer: '30 days.' })).toRefuse()).toThrow(/expected q-1 to be refused[\s\S]*answer {5}30 days\./)
+    expect(() => expect(outcome({ refused: false, answer: '30 days.' })).toRefuse()).toThrow(
+      /expected q-1 to be refused[\s\S]*answer {5}30 days\./,
+    )
   })
   it('is undecidable without an answer', () => {
     expect(refuse(outcome())).toEqual({ undecidable: 'q-1: no answer to judge (the run generated no answers)' })
@@ -111,13 +121,21 @@ describe('toRefuse', () => {
 
 describe('toBeFaithful', () => {
   it('compares with the minimum and lists the unsupported claims on failure', () => {
-    const answered = outcome({ answer: 'Traces are kept 30 days. Snapshots run hourly.', faithfulness: 0.5, unsupportedClaims: ['Snapshots run hourly.'] })
+    const answered = outcome({
+      answer: 'Traces are kept 30 days. Snapshots run hourly.',
+      faithfulness: 0.5,
+      unsupportedClaims: ['Snapshots run hourly.'],
+    })
     expect(answered).toBeFaithful({ min: 0.5 })
     expect(answered).not.toBeFaithful({ min: 0.75 })
-    expect(() => expect(answered).toBeFaithful({ min: 0.75 })).toThrow(/expected faithfulness of q-1 >= 0.75 \(got 0.5\)[\s\S]*unsupported claims:\n {2}- "Snapshots run hourly\."/)
+    expect(() => expect(answered).toBeFaithful({ min: 0.75 })).toThrow(
+      /expected faithfulness of q-1 >= 0.75 \(got 0.5\)[\s\S]*unsupported claims:\n {2}- "Snapshots run hourly\."/,
+    )
   })
   it('is undecidable when faithfulness is null', () => {
-    expect(beFaithful(outcome(), { min: 0.8 })).toEqual({ undecidable: 'q-1: faithfulness not computed (no answer, or no decidable claim)' })
+    expect(beFaithful(outcome(), { min: 0.8 })).toEqual({
+      undecidable: 'q-1: faithfulness not computed (no answer, or no decidable claim)',
+    })
   })
 })
 
@@ -126,10 +144,14 @@ describe('toCoverGoldAnswer', () => {
     const answered = outcome({ answer: 'Traces are kept 30 days.', coverage: 0.5 })
     expect(answered).toCoverGoldAnswer({ min: 0.5 })
     expect(answered).not.toCoverGoldAnswer({ min: 0.6 })
-    expect(() => expect(answered).toCoverGoldAnswer({ min: 0.6 })).toThrow(/cover >= 0.6 of the gold answer \(got 0.5\)\n\ngold answer 30 days; every 6 hours\./)
+    expect(() => expect(answered).toCoverGoldAnswer({ min: 0.6 })).toThrow(
+      /cover >= 0.6 of the gold answer \(got 0.5\)\n\ngold answer 30 days; every 6 hours\./,
+    )
   })
   it('is undecidable when coverage is null', () => {
-    expect(coverGoldAnswer(outcome(), { min: 0.5 })).toEqual({ undecidable: 'q-1: coverage not computed (no answer or no gold answer)' })
+    expect(coverGoldAnswer(outcome(), { min: 0.5 })).toEqual({
+      undecidable: 'q-1: coverage not computed (no answer or no gold answer)',
+    })
   })
 })
 
@@ -145,8 +167,12 @@ describe('toNotRegressFrom', () => {
     )
   })
   it('is undecidable when either side is null', () => {
-    expect(notRegressFrom(null, 0.5, { tolerance: 0.01, name: 'faithfulness' })).toEqual({ undecidable: 'faithfulness: not computed in this run' })
-    expect(notRegressFrom(0.5, null, { tolerance: 0.01, name: 'faithfulness' })).toEqual({ undecidable: 'faithfulness: not in the baseline' })
+    expect(notRegressFrom(null, 0.5, { tolerance: 0.01, name: 'faithfulness' })).toEqual({
+      undecidable: 'faithfulness: not computed in this run',
+    })
+    expect(notRegressFrom(0.5, null, { tolerance: 0.01, name: 'faithfulness' })).toEqual({
+      undecidable: 'faithfulness: not in the baseline',
+    })
   })
   it('is usable as an asymmetric matcher', () => {
     expect({ recall: 0.92 }).toEqual({ recall: expect.toNotRegressFrom(0.93, { tolerance: 0.01 }) })

@@ -44,7 +44,8 @@ export function ragMatchersWith(asOutcome: (matcher: string, received: unknown) 
       return settle(this, coverGoldAnswer(asOutcome('toCoverGoldAnswer', received), options))
     },
     toNotRegressFrom(this: MatcherState, received: unknown, baseline: number | null, options: RegressionOptions) {
-      if (received !== null && typeof received !== 'number') throw new TypeError(`toNotRegressFrom expects a metric value (number or null), got ${typeof received}`)
+      if (received !== null && typeof received !== 'number')
+        throw new TypeError(`toNotRegressFrom expects a metric value (number or null), got ${typeof received}`)
       return settle(this, notRegressFrom(received, baseline, options))
     },
   }

@@ -10,8 +10,26 @@ export interface HitOptions {
 }
 
 /** toHitContext(answerDocIds, { mode }): the context handed to the model holds the answer docs as the mode requires. */
-export function hitContext(outcome: QuestionEvidence & { contextDocIds: readonly string[] }, answerDocIds: readonly string[], options: HitOptions): MatcherVerdict {
-  const pass = contextHit({ type: options.mode, answerDocIds, governingDocId: options.governingDocId, contextDocIds: outcome.contextDocIds })
-  const need = options.mode === 'multi' ? 'all of' : options.mode === 'contradiction' && options.governingDocId ? 'the governing doc of' : 'one of'
-  return { pass, claim: `the context of ${outcome.id} to hold ${need} ${answerDocIds.join(', ')} (${options.mode})`, evidence: () => describeEvidence(outcome) }
+export function hitContext(
+  outcome: QuestionEvidence & { contextDocIds: readonly string[] },
+  answerDocIds: readonly string[],
+  options: HitOptions,
+): MatcherVerdict {
+  const pass = contextHit({
+    type: options.mode,
+    answerDocIds,
+    governingDocId: options.governingDocId,
+    contextDocIds: outcome.contextDocIds,
+  })
+  const need =
+    options.mode === 'multi'
+      ? 'all of'
+      : options.mode === 'contradiction' && options.governingDocId
+        ? 'the governing doc of'
+        : 'one of'
+  return {
+    pass,
+    claim: `the context of ${outcome.id} to hold ${need} ${answerDocIds.join(', ')} (${options.mode})`,
+    evidence: () => describeEvidence(outcome),
+  }
 }

@@ -19,6 +19,11 @@ export function notRegressFrom(current: number | null, baseline: number | null, 
   return {
     pass: comparison.status !== 'regressed',
     claim: `${name} not to fall below its baseline by more than ${options.tolerance}`,
-    evidence: () => [`baseline   ${baseline.toFixed(4)}`, `current    ${current.toFixed(4)}`, `delta      ${delta} (tolerance ${options.tolerance})`].join('\n'),
+    evidence: () =>
+      [
+        `baseline   ${baseline.toFixed(4)}`,
+        `current    ${current.toFixed(4)}`,
+        `delta      ${delta} (tolerance ${options.tolerance})`,
+      ].join('\n'),
   }
 }

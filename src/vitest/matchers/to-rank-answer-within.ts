@@ -6,6 +6,11 @@ export function rankAnswerWithin(outcome: QuestionEvidence & { rankedDocIds: rea
   if (outcome.answerDocIds.length === 0) return { undecidable: `${outcome.id} is a none question: there is no answer to rank` }
   const answers = new Set(outcome.answerDocIds)
   const rank = outcome.rankedDocIds.findIndex((id) => answers.has(id)) + 1
-  const found = rank === 0 ? `no answer doc in the ${outcome.rankedDocIds.length} ranked chunks` : `first answer doc at rank ${rank}`
-  return { pass: rank > 0 && rank <= k, claim: `an answer doc of ${outcome.id} within the top ${k} (${found})`, evidence: () => describeEvidence(outcome) }
+  const found =
+    rank === 0 ? `no answer doc in the ${outcome.rankedDocIds.length} ranked chunks` : `first answer doc at rank ${rank}`
+  return {
+    pass: rank > 0 && rank <= k,
+    claim: `an answer doc of ${outcome.id} within the top ${k} (${found})`,
+    evidence: () => describeEvidence(outcome),
+  }
 }

@@ -314,6 +314,9 @@ describe('the architecture of src/', () => {
   it('every folder of src/ has a README.md, and the folders its `May import` lines allow form no cycle', () => {
     // Checking the allowed graph, not only today's imports, keeps a README from blessing an import that would close a loop.
     expect(cycles(allowedImports())).toEqual([])
+    // Nothing imports upward: the Vitest glue and the bin import the library, never the other way.
+    const upward = [...allowedImports()].filter(([, named]) => named.has('vitest') || named.has('cli')).map(([folder]) => folder)
+    expect(upward).toEqual([])
   })
 
   it('no two folders import each other, and no folder reaches itself through others', () => {

@@ -33,7 +33,8 @@ export function readBaseline(dir: string): Baseline | DamagedBaseline | null {
   const questions = readBaselineFile(questionsFile, BaselineQuestionsSchema)
   if (!summary.ok || !questions.ok)
     return { damaged: [...(summary.ok ? [] : summary.problems), ...(questions.ok ? [] : questions.problems)] }
-  return { summary: summary.value, questions: questions.value.questions }
+  const { questions: accepted, systemErrors } = questions.value
+  return { summary: summary.value, questions: accepted, ...(systemErrors ? { systemErrors } : {}) }
 }
 
 type FileRead<T> = { ok: true; value: T } | { ok: false; problems: string[] }
@@ -60,7 +61,11 @@ function readBaselineFile<S extends z.ZodType>(file: string, schema: S): FileRea
     : { ok: false, problems: describeBaselineIssues(file, parsed.error.issues) }
 }
 
-/** The baseline a report would become if accepted: plain, stable-ordered data (questions sorted by id). */
+/**
+ * The baseline a report would become if accepted: plain, stable-ordered data (questions sorted by id). A
+ * question the system failed on is no outcome: it is left out of the questions (never a known miss) and
+ * named in systemErrors. Whether a run may be accepted at all: decideBaselineAcceptance.
+ */
 export function baselineFromReport(report: Report): Baseline {
   // The baseline keeps the knobs alone: the system is recorded apart, and `retriever` repeats retrieval.kind.
   const { system, retriever: _kind, ...config } = report.config
@@ -74,20 +79,31 @@ export function baselineFromReport(report: Report): Baseline {
     corpusHash: report.inputs.corpusHash,
     metrics: gatedValues(report.summary),
   }
-  const questions: BaselineQuestion[] = [...report.questions]
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  const sorted = [...report.questions].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  const questions: BaselineQuestion[] = sorted
+    .filter((q) => q.systemError === null)
     .map((q) => ({ id: q.id, type: q.type, ...questionMetrics(q) }))
-  return { summary, questions }
+  const systemErrors = sorted.filter((q) => q.systemError !== null).map((q) => q.id)
+  return { summary, questions, ...(systemErrors.length > 0 ? { systemErrors } : {}) }
 }
 
 /**
- * Writes the baseline (pretty JSON, diff-friendly). Only the eval project's global setup calls this,
- * and only under Vitest's update flag (`vitest -u`): a baseline is accepted, never drifted into.
+ * Writes the baseline (pretty JSON, diff-friendly). Only an accept path calls this (the eval project's
+ * global setup under Vitest's update flag, `vitest -u`), and only after decideBaselineAcceptance accepted
+ * the run: a baseline is accepted, never drifted into, and never from a run that did not measure the system.
  */
 export function writeBaseline(dir: string, baseline: Baseline): void {
   writeFileAtomic(join(dir, 'summary.json'), JSON.stringify(baseline.summary, null, 2) + '\n')
   writeFileAtomic(
     join(dir, 'questions.json'),
-    JSON.stringify({ schemaVersion: 1, questions: baseline.questions }, null, 2) + '\n',
+    JSON.stringify(
+      {
+        schemaVersion: 1,
+        questions: baseline.questions,
+        ...(baseline.systemErrors?.length ? { systemErrors: baseline.systemErrors } : {}),
+      },
+      null,
+      2,
+    ) + '\n',
   )
 }

@@ -2,7 +2,13 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadProjectConfig } from '../config/load-project-config.ts'
+import { baselineFromReport } from '../gate/baseline-files.ts'
+import { evaluateGate } from '../gate/gate.ts'
+import { failingOn, HTTP_422, missingOn } from '../gate/testing/system-error-runs.ts'
+import { reportOf } from '../run/assemble-report.ts'
+import { measure } from '../run/evaluate.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
+import { mergedQuestionFailures } from './merged-question-failures.ts'
 import { evaluateShard } from './evaluate-shard.ts'
 import { mergedReport, mergedReportOfBlobs } from './merged-report.ts'
 import { shardFileSha256 } from './shard-file.ts'
@@ -78,4 +84,22 @@ describe('shardWitnessesFromTasks', () => {
     const files = [{ name: 'f.eval.ts', meta: { [SHARD_WITNESS_META]: { ...witness, sha256: 'nope' } } }]
     expect(() => shardWitnessesFromTasks(files)).toThrow('f.eval.ts: its shard witness is malformed (field "sha256": ')
   })
+})
+
+describe('mergedQuestionFailures', () => {
+  it('the questions the merged view must fail: regressions of the merged gate and system errors, with their messages', async () => {
+    const good = await measure(repository, { tier: 'retrieval', env: {} })
+    const hits = good.questions.filter((q) => q.type !== 'none' && q.hit).map((q) => q.id)
+    const baseline = baselineFromReport(reportOf(repository, good, null))
+    const run = reportOf(repository, failingOn(missingOn(good, hits.slice(2, 4)), hits.slice(0, 2), { limit: 0.5 }), null)
+    const report = { ...run, gate: evaluateGate(run, baseline, 'baseline', 0.01) }
+    const expected = [
+      ...hits.slice(0, 2).map((id) => ({ id, message: `system error: ${HTTP_422}` })),
+      ...hits
+        .slice(2, 4)
+        .map((id) => ({ id, message: 'regression: the baseline passed this question (gate of the merged run, baseline/)' })),
+    ]
+    const order = new Map(good.questions.map((q, i) => [q.id, i]))
+    expect(mergedQuestionFailures(report)).toEqual(expected.sort((x, y) => order.get(x.id)! - order.get(y.id)!))
+  }, 60_000)
 })

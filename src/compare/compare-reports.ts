@@ -1,6 +1,5 @@
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import { InputError } from '../contract/input-error.ts'
-import { erroredQuestions } from '../gate/system-error-failure.ts'
 import { stableStringify } from '../model/stable-json.ts'
 import { STATISTICS_SEED } from '../statistics/defaults.ts'
 import type { CompareResult, CompareSide, Flip } from './comparison-schema.ts'
@@ -71,6 +70,11 @@ function flipsOf(metric: PairedMetric, a: Report, b: Report): { worse: Flip[]; b
     ;(vb > va === metric.higherIsBetter ? better : worse).push(flip)
   }
   return { worse, better }
+}
+
+/** A side's questions the system failed on, with their errors (the same list the gate names). */
+function erroredQuestions(report: Report): { id: string; error: string }[] {
+  return report.questions.flatMap((q) => (q.systemError === null ? [] : [{ id: q.id, error: q.systemError }]))
 }
 
 export interface CompareOptions {

@@ -1,6 +1,6 @@
 import type { Report } from '../contract/report-schema.ts'
 import { ACCEPT_BASELINE } from './baseline-location.ts'
-import { baselineFromReport, writeBaseline } from './baseline-files.ts'
+import { baselineFromReport } from './baseline-from-report.ts'
 import type { Baseline } from './baseline-schema.ts'
 import { nameIds } from './name-ids.ts'
 import { describeSystemErrorRate, erroredQuestions, systemErrorRateExceeded } from './system-error-failure.ts'
@@ -43,14 +43,4 @@ export function decideBaselineAcceptance(report: Report, baselineDir: string): B
     baseline,
     warning: `baseline accepted with system errors: ${rate}: ${ids}; the baseline has no verdict on them (they are not known misses): accept again once the system answers them`,
   }
-}
-
-/**
- * An accept path: decides (decideBaselineAcceptance) and writes the baseline into `dir` only when the run
- * is accepted; a refused run leaves `dir` as it was. `shownDir` is `dir` as messages show it.
- */
-export function acceptBaseline(report: Report, dir: string, shownDir: string): BaselineAcceptance {
-  const decision = decideBaselineAcceptance(report, shownDir)
-  if (decision.accepted) writeBaseline(dir, decision.baseline)
-  return decision
 }

@@ -72,6 +72,11 @@ function flipsOf(metric: PairedMetric, a: Report, b: Report): { worse: Flip[]; b
   return { worse, better }
 }
 
+/** A side's questions the system failed on, with their errors (the same list the gate names). */
+function erroredQuestions(report: Report): { id: string; error: string }[] {
+  return report.questions.flatMap((q) => (q.systemError === null ? [] : [{ id: q.id, error: q.systemError }]))
+}
+
 export interface CompareOptions {
   resamples: number
   alpha: number
@@ -80,7 +85,9 @@ export interface CompareOptions {
 /**
  * Run B against run A, a pure function of the two reports: every paired metric (overall and per type)
  * with its means, difference, interval and p-value, and for the binary metrics the questions that flipped
- * each way with their evidence. The runs must be of the same golden set (same question ids).
+ * each way with their evidence. The runs must be of the same golden set (same question ids). A question
+ * the system failed on, on either side, is listed with its error (systemErrors) and left out of every
+ * paired test and of the flips: an error is not a miss.
  */
 export function compareReports(
   a: Report,
@@ -105,6 +112,12 @@ export function compareReports(
   if (a.inputs.corpusHash !== b.inputs.corpusHash) warnings.push('the corpora differ between A and B')
   if (a.tier !== b.tier) warnings.push(`A is a ${a.tier}-tier run and B a ${b.tier}-tier run: generation metrics have no pairs`)
   const paired = { resamples: options.resamples, seed: STATISTICS_SEED, alpha: options.alpha }
+  // A question the system failed on (on either side) was not measured: it pairs with nothing and flips nothing.
+  const erroredA = erroredQuestions(a)
+  const erroredB = erroredQuestions(b)
+  const errored = new Set([...erroredA, ...erroredB].map((q) => q.id))
+  const measuredA = { ...a, questions: a.questions.filter((q) => !errored.has(q.id)) }
+  const measuredB = { ...b, questions: b.questions.filter((q) => !errored.has(q.id)) }
   return {
     schemaVersion: 1,
     a: side(sides.a, a),
@@ -118,12 +131,13 @@ export function compareReports(
       name: metric.name,
       label: metric.label,
       scope: metric.scope,
-      ...pairedComparison(a.questions, b.questions, metric, paired),
+      ...pairedComparison(measuredA.questions, measuredB.questions, metric, paired),
     })),
     flips: PAIRED_METRICS.filter((metric) => metric.test === 'mcnemar-exact' && !metric.name.includes('.')).map((metric) => ({
       metric: metric.name,
       label: metric.label,
-      ...flipsOf(metric, a, b),
+      ...flipsOf(metric, measuredA, measuredB),
     })),
+    ...(errored.size === 0 ? {} : { systemErrors: { a: erroredA, b: erroredB, leftOut: errored.size } }),
   }
 }

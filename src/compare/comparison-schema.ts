@@ -56,6 +56,18 @@ export const CompareResultSchema = z.object({
   metrics: z.array(PairedComparisonSchema.extend({ name: z.string(), label: z.string(), scope: z.string() })),
   /** Per binary metric (recall, refusal rates): the questions that went each way. */
   flips: z.array(z.object({ metric: z.string(), label: z.string(), worse: z.array(FlipSchema), better: z.array(FlipSchema) })),
+  /**
+   * Present only when the system failed on some question in A or B: each side's errored questions with
+   * their errors, and how many questions (errored on either side) were left out of every paired test and
+   * of the flips: an error is not a miss.
+   */
+  systemErrors: z
+    .object({
+      a: z.array(z.object({ id: z.string(), error: z.string() })),
+      b: z.array(z.object({ id: z.string(), error: z.string() })),
+      leftOut: z.number().int(),
+    })
+    .optional(),
 })
 export type CompareResult = z.infer<typeof CompareResultSchema>
 export type MetricComparison = CompareResult['metrics'][number]

@@ -68,6 +68,21 @@ function sideLine(name: 'A' | 'B', side: CompareResult['a']): string {
   return `${name}: ${side.source}${env.length > 0 ? ` with ${env.join(' ')}` : ''} (${side.kind === 'config' ? `evaluated, ${side.tier} tier` : `report, ${side.tier} tier`}, system ${side.system})`
 }
 
+/** Each side's system errors and what was left out for them; no lines when neither side has any. */
+export function systemErrorLines(result: CompareResult): string[] {
+  const errors = result.systemErrors
+  if (errors === undefined) return []
+  const side = (name: 'A' | 'B', list: { id: string; error: string }[]) => [
+    `${name}: ${list.length} system error(s)${list.length > 0 ? ':' : ''}`,
+    ...list.map((q) => `  ${q.id}: ${q.error}`),
+  ]
+  return [
+    `system errors (not misses): ${errors.leftOut} question(s) errored in A or B, left out of every paired test and of the flips (A ${errors.a.length}, B ${errors.b.length})`,
+    ...side('A', errors.a),
+    ...side('B', errors.b),
+  ]
+}
+
 /** The comparison for the terminal (text) or compare.md (markdown). */
 export function renderComparison(result: CompareResult, style: 'text' | 'markdown'): string {
   const bullet = (line: string) => (style === 'markdown' ? `- ${line}` : `  ${line}`)
@@ -85,6 +100,10 @@ export function renderComparison(result: CompareResult, style: 'text' | 'markdow
       : ['The two runs have the same config.', '']),
     ...result.warnings.map((w) => `warning: ${w}`),
     ...(result.warnings.length > 0 ? [''] : []),
+    ...systemErrorLines(result).map((line, i) =>
+      style === 'text' || i === 0 ? line : line.startsWith('  ') ? `  - ${line.trimStart()}` : `- ${line}`,
+    ),
+    ...(result.systemErrors ? [''] : []),
     formatTable(comparisonRows(result), style),
     '',
     ...(unpaired.length > 0 ? [`no pairs (not measured in both runs): ${unpaired.join(', ')}`, ''] : []),

@@ -36,7 +36,8 @@ export type MetricVerdict = z.infer<typeof MetricVerdictSchema>
 
 export const QuestionVerdictSchema = z.object({
   id: z.string(),
-  status: z.enum(['held', 'regressed', 'known-miss', 'improved', 'new', 'not-gated']),
+  /** system-error: this run could not measure the question (the system failed on it): never a regression nor a known miss. */
+  status: z.enum(['held', 'regressed', 'known-miss', 'improved', 'new', 'not-gated', 'system-error']),
   baselinePassed: z.boolean().nullable(),
   currentPassed: z.boolean().nullable(),
 })
@@ -44,6 +45,30 @@ export type QuestionVerdict = z.infer<typeof QuestionVerdictSchema>
 
 export const RegressionSchema = z.object({ name: z.string(), baseline: z.number(), current: z.number(), delta: z.number() })
 export type Regression = z.infer<typeof RegressionSchema>
+
+/** A question the system failed on in this run, with what the baseline said of it. */
+export const UnmeasuredQuestionSchema = z.object({
+  id: z.string(),
+  error: z.string(),
+  /** The baseline's verdict on the question (null: not in the baseline, or no verdict). */
+  baselinePassed: z.boolean().nullable(),
+})
+export type UnmeasuredQuestion = z.infer<typeof UnmeasuredQuestionSchema>
+
+/**
+ * The run's system errors as the gate counts them (docs/reliability.md, "How system errors count"): every
+ * errored question counts once in rate = errored / all questions, whatever the baseline said of it; above
+ * the limit (config.maxSystemErrorRate) the gate fails.
+ */
+export const SystemErrorsVerdictSchema = z.object({
+  errors: z.number().int(),
+  questions: z.number().int(),
+  rate: z.number(),
+  limit: z.number(),
+  exceeded: z.boolean(),
+  unmeasured: z.array(UnmeasuredQuestionSchema),
+})
+export type SystemErrorsVerdict = z.infer<typeof SystemErrorsVerdictSchema>
 
 export const GateResultSchema = z.object({
   /** Where the baseline was read from; null when there is none. */
@@ -73,5 +98,10 @@ export const GateResultSchema = z.object({
    * problem fails the gate. (Absent in reports written before it existed: none.)
    */
   problems: z.array(z.string()).default([]),
+  /**
+   * Present only when the system failed on some question: the errors, apart from the regressions (an
+   * error is never a miss). Exceeding maxSystemErrorRate fails the gate.
+   */
+  systemErrors: SystemErrorsVerdictSchema.optional(),
 })
 export type GateResult = z.infer<typeof GateResultSchema>

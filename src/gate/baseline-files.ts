@@ -4,20 +4,17 @@ import type { z } from 'zod'
 import { InputError } from '../contract/input-error.ts'
 import { parseJsonText } from '../files/read-json-file.ts'
 import { decodeUtf8Text } from '../files/utf8-text.ts'
-import { questionMetrics } from '../contract/question-metrics.ts'
-import type { Report } from '../contract/report-schema.ts'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
+import type { Report } from '../contract/report-schema.ts'
+import { decideBaselineAcceptance, type BaselineAcceptance } from './accept-decision.ts'
 import {
   BaselineQuestionsSchema,
   BaselineSummarySchema,
   describeBaselineIssues,
   REACCEPT_BASELINE,
   type Baseline,
-  type BaselineQuestion,
-  type BaselineSummary,
   type DamagedBaseline,
 } from './baseline-schema.ts'
-import { gatedValues } from './gated-metrics.ts'
 
 /**
  * Reads the accepted baseline from `dir`: null when it does not exist yet; a DamagedBaseline when a file
@@ -33,7 +30,8 @@ export function readBaseline(dir: string): Baseline | DamagedBaseline | null {
   const questions = readBaselineFile(questionsFile, BaselineQuestionsSchema)
   if (!summary.ok || !questions.ok)
     return { damaged: [...(summary.ok ? [] : summary.problems), ...(questions.ok ? [] : questions.problems)] }
-  return { summary: summary.value, questions: questions.value.questions }
+  const { questions: accepted, systemErrors } = questions.value
+  return { summary: summary.value, questions: accepted, ...(systemErrors ? { systemErrors } : {}) }
 }
 
 type FileRead<T> = { ok: true; value: T } | { ok: false; problems: string[] }
@@ -60,34 +58,36 @@ function readBaselineFile<S extends z.ZodType>(file: string, schema: S): FileRea
     : { ok: false, problems: describeBaselineIssues(file, parsed.error.issues) }
 }
 
-/** The baseline a report would become if accepted: plain, stable-ordered data (questions sorted by id). */
-export function baselineFromReport(report: Report): Baseline {
-  // The baseline keeps the knobs alone: the system is recorded apart, and `retriever` repeats retrieval.kind.
-  const { system, retriever: _kind, ...config } = report.config
-  const summary: BaselineSummary = {
-    schemaVersion: 1,
-    system,
-    config,
-    models: { generator: report.config.generatorModel, judge: report.config.judgeModel },
-    judgePromptsHash: report.inputs.judgePromptsHash,
-    goldenSetHash: report.inputs.goldenSetHash,
-    corpusHash: report.inputs.corpusHash,
-    metrics: gatedValues(report.summary),
-  }
-  const questions: BaselineQuestion[] = [...report.questions]
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((q) => ({ id: q.id, type: q.type, ...questionMetrics(q) }))
-  return { summary, questions }
-}
-
 /**
- * Writes the baseline (pretty JSON, diff-friendly). Only the eval project's global setup calls this,
- * and only under Vitest's update flag (`vitest -u`): a baseline is accepted, never drifted into.
+ * Writes the baseline (pretty JSON, diff-friendly). Only an accept path calls this (the eval project's
+ * global setup under Vitest's update flag, `vitest -u`), and only after decideBaselineAcceptance accepted
+ * the run: a baseline is accepted, never drifted into, and never from a run that did not measure the system.
  */
 export function writeBaseline(dir: string, baseline: Baseline): void {
   writeFileAtomic(join(dir, 'summary.json'), JSON.stringify(baseline.summary, null, 2) + '\n')
   writeFileAtomic(
     join(dir, 'questions.json'),
-    JSON.stringify({ schemaVersion: 1, questions: baseline.questions }, null, 2) + '\n',
+    JSON.stringify(
+      {
+        schemaVersion: 1,
+        questions: baseline.questions,
+        ...(baseline.systemErrors?.length ? { systemErrors: baseline.systemErrors } : {}),
+      },
+      null,
+      2,
+    ) + '\n',
   )
 }
+
+/**
+ * An accept path: decides (decideBaselineAcceptance) and writes the baseline into `dir` only when the run
+ * is accepted; a refused run leaves `dir` as it was. `shownDir` is `dir` as messages show it.
+ */
+export function acceptBaseline(report: Report, dir: string, shownDir: string): BaselineAcceptance {
+  const decision = decideBaselineAcceptance(report, shownDir)
+  if (decision.accepted) writeBaseline(dir, decision.baseline)
+  return decision
+}
+
+// The baseline a run would become lives in a pure module (the accept decision uses it); named here too for the callers.
+export { baselineFromReport } from './baseline-from-report.ts'

@@ -72,12 +72,19 @@ export const BaselineQuestionsSchema = z
     questions: z
       .array(BaselineQuestionSchema)
       .min(1, { error: 'no per-question outcomes (an accepted baseline holds one for every question of the golden set)' }),
+    /**
+     * The questions the accepted run could not measure (the system failed on them, within maxSystemErrorRate):
+     * kept out of `questions`, so they are never known misses and pair with nothing. Absent when there were none.
+     */
+    systemErrors: z.array(z.string()).optional(),
   })
   .strict()
 
 export interface Baseline {
   summary: BaselineSummary
   questions: BaselineQuestion[]
+  /** Questions the accepted run could not measure (system errors): no verdict on them. */
+  systemErrors?: string[]
 }
 
 /**

@@ -10,10 +10,10 @@ import {
   type BaselineQuestion,
   type DamagedBaseline,
 } from './baseline-schema.ts'
-import type { GateResult, QuestionVerdict, Regression } from '../contract/gate-schema.ts'
+import type { GateResult, QuestionVerdict, Regression, SystemErrorsVerdict } from '../contract/gate-schema.ts'
 import { GATED_METRICS } from './gated-metrics.ts'
 import { metricVerdict } from './metric-verdict.ts'
-import { systemErrorFailure } from './system-error-failure.ts'
+import { systemErrorFailure, systemErrorsVerdict } from './system-error-failure.ts'
 import { round4 } from '../statistics/descriptive.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from './question-checks.ts'
 
@@ -38,12 +38,16 @@ const MEASURING_FIELDS = [
 function questionVerdict(
   outcome: QuestionOutcome,
   accepted: BaselineQuestion | undefined,
+  unmeasuredInBaseline: boolean,
   thresholds: QuestionThresholds,
 ): QuestionVerdict {
-  const currentPassed = questionPassed(outcome, thresholds)
   const baselinePassed = accepted ? questionPassed(accepted, thresholds) : null
+  // The system failed on it: nothing was measured, so it is neither a regression nor a known miss (systemErrorsVerdict).
+  if (outcome.systemError !== null) return { id: outcome.id, status: 'system-error', baselinePassed, currentPassed: null }
+  const currentPassed = questionPassed(outcome, thresholds)
   let status: QuestionVerdict['status']
-  if (!accepted) status = 'new'
+  // The accepted run could not measure it either: the baseline has no verdict to hold it to.
+  if (!accepted) status = unmeasuredInBaseline ? 'not-gated' : 'new'
   else if (currentPassed === null || baselinePassed === null) status = 'not-gated'
   else if (baselinePassed && !currentPassed) status = 'regressed'
   else if (!baselinePassed && !currentPassed) status = 'known-miss'
@@ -126,7 +130,10 @@ export function judgeErrorFailure(report: Report): Regression | null {
   return { name: `judge-error rate (limit ${limit})`, baseline: limit, current: rate, delta: round4(rate - limit) }
 }
 
-/** Failures of the run itself, whatever the baseline says: a judge or a system that failed too often. */
+/**
+ * Failures of the run itself, whatever the baseline says: a judge or a system that failed too often. (The
+ * gate lists the judge's among its regressions, the system's apart: gate.systemErrors.)
+ */
 export function runFailures(report: Report): Regression[] {
   return [judgeErrorFailure(report), systemErrorFailure(report)].filter((failure) => failure !== null)
 }
@@ -146,6 +153,9 @@ export function runFailsGate(report: Report): boolean {
  * While the judge is advisory (report.calibration), judge-derived metrics regress into `advisory`
  * instead, and questions are checked without the judge's verdicts. A damaged baseline (readBaseline) or
  * one with problems (baselineProblems) fails it too, each problem named with what to do.
+ * A question the system failed on is never a regression nor a known miss (status system-error) and is
+ * left out of the metrics' comparisons (metricVerdict); the errors are listed apart (systemErrors) and
+ * fail the gate above config.maxSystemErrorRate (the rule: systemErrorsVerdict, docs/reliability.md).
  */
 export function evaluateGate(
   report: Report,
@@ -154,9 +164,13 @@ export function evaluateGate(
   tolerance: number,
 ): GateResult {
   const advisoryReason = report.calibration?.advisory ? report.calibration.reason : null
-  const failures = runFailures(report)
+  // A system error is never a regression: the rate's verdict is its own field (systemErrors), named apart.
+  const judgeFailure = judgeErrorFailure(report)
+  const failures = judgeFailure === null ? [] : [judgeFailure]
+  const noBaselineErrors = systemErrorsVerdict(report)
+  const withErrors = (verdict: SystemErrorsVerdict | null) => (verdict === null ? {} : { systemErrors: verdict })
   const policy = { policy: report.config.gatePolicy, alpha: report.config.alpha }
-  const unmeasured = {
+  const notCompared = {
     tolerance,
     ...policy,
     passed: false,
@@ -167,12 +181,18 @@ export function evaluateGate(
     questions: [],
     stale: [],
   }
-  if (!baseline) return { baseline: null, ...unmeasured, problems: [] }
-  if ('damaged' in baseline) return { baseline: baselinePath, ...unmeasured, problems: baseline.damaged }
+  if (!baseline) return { baseline: null, ...notCompared, problems: [], ...withErrors(noBaselineErrors) }
+  if ('damaged' in baseline)
+    return { baseline: baselinePath, ...notCompared, problems: baseline.damaged, ...withErrors(noBaselineErrors) }
   const thresholds = questionThresholds(report)
   const metrics = GATED_METRICS.map((metric) => metricVerdict(metric, report, baseline, tolerance))
   const accepted = new Map(baseline.questions.map((q) => [q.id, q]))
-  const questions = report.questions.map((outcome) => questionVerdict(outcome, accepted.get(outcome.id), thresholds))
+  const unmeasuredInBaseline = new Set(baseline.systemErrors ?? [])
+  const questions = report.questions.map((outcome) =>
+    questionVerdict(outcome, accepted.get(outcome.id), unmeasuredInBaseline.has(outcome.id), thresholds),
+  )
+  const verdictOf = new Map(questions.map((q) => [q.id, q.baselinePassed]))
+  const systemErrors = systemErrorsVerdict(report, (id) => verdictOf.get(id) ?? null)
   const regressions: Regression[] = []
   const advisory: Regression[] = []
   for (const [index, { name, status, baseline: accepted, current, delta }] of metrics.entries()) {
@@ -190,7 +210,7 @@ export function evaluateGate(
     baseline: baselinePath,
     tolerance,
     ...policy,
-    passed: regressions.length === 0 && problems.length === 0,
+    passed: regressions.length === 0 && problems.length === 0 && !(systemErrors?.exceeded ?? false),
     regressions,
     advisory,
     advisoryReason,
@@ -198,5 +218,6 @@ export function evaluateGate(
     questions,
     stale: staleness(report, baseline),
     problems,
+    ...withErrors(systemErrors),
   }
 }

@@ -34,14 +34,22 @@ export function policyStatus(
  * exact McNemar for hits and refusals, the sign-flip permutation test for continuous values, over the
  * questions in both with a value in both), the paired bootstrap interval of the change, and the status
  * under the policy. Resamples and alpha come from the run's config (EVAL_BOOTSTRAP, EVAL_ALPHA).
+ * Questions the system failed on (in this run, or in the accepted one) are left out of both: with any of
+ * them, baseline and current are the means over the questions measured in both runs.
  */
 export function metricVerdict(metric: GatedMetric, report: Report, baseline: Baseline, tolerance: number): MetricVerdict {
-  const byTolerance = compareMetric(metric.read(report.summary), baseline.summary.metrics[metric.name] ?? null, tolerance)
   const paired = pairedMetric(metric.name)
   const { gatePolicy: policy, alpha, bootstrapResamples: resamples } = report.config
-  const test = paired
-    ? pairedComparison(baseline.questions, report.questions, paired, { resamples, seed: STATISTICS_SEED, alpha })
-    : null
+  // A question the system failed on measured nothing: it pairs with nothing (the baseline leaves its own out).
+  const measured = report.questions.filter((q) => q.systemError === null)
+  const test = paired ? pairedComparison(baseline.questions, measured, paired, { resamples, seed: STATISTICS_SEED, alpha }) : null
+  // With unmeasured questions on either side, the summaries count them as misses: the tolerance then
+  // compares the means over the questions both runs measured (the paired test's), so an error moves no metric.
+  const unmeasured = measured.length < report.questions.length || (baseline.systemErrors?.length ?? 0) > 0
+  const byTolerance =
+    unmeasured && test !== null && test.pairs > 0
+      ? compareMetric(test.b, test.a, tolerance)
+      : compareMetric(metric.read(report.summary), baseline.summary.metrics[metric.name] ?? null, tolerance)
   const significance = test?.verdict ? ({ worse: 'drop', better: 'rise', 'no-difference': 'none' } as const)[test.verdict] : null
   return {
     name: metric.name,

@@ -1,5 +1,6 @@
 import { ACCEPT_BASELINE, HOW_TO_CREATE_BASELINE } from '../gate/baseline-location.ts'
 import type { GateResult } from '../contract/gate-schema.ts'
+import { describeSystemErrorRate } from '../gate/system-error-failure.ts'
 import { formatInterval, formatMetric, formatPValue, formatTable, formatDelta } from './format-table.ts'
 
 /**
@@ -42,7 +43,11 @@ export function renderRegressions(gate: GateResult, style: 'text' | 'markdown'):
     significant: `significant at alpha ${gate.alpha}`,
     both: `both beyond the tolerance ${gate.tolerance} and significant at alpha ${gate.alpha}`,
   }[gate.policy]
-  if (gate.regressions.length === 0) return `gate: passed, no regression ${none} against ${gate.baseline}/`
+  const errors = gate.systemErrors
+  if (gate.regressions.length === 0 && errors?.exceeded)
+    return `gate: FAILED, ${describeSystemErrorRate(errors)}: the run did not measure the system (no regression ${none} among the questions it measured, against ${gate.baseline}/)`
+  if (gate.regressions.length === 0)
+    return `gate: passed, no regression ${none} against ${gate.baseline}/${errors ? `; ${errors.errors} question(s) not measured (system errors within maxSystemErrorRate ${errors.limit}), listed above` : ''}`
   const rows = [
     ['regression', 'baseline', 'current', 'delta'],
     ...gate.regressions.map((r) => [r.name, r.baseline.toFixed(4), r.current.toFixed(4), formatDelta(r.delta)]),
@@ -51,7 +56,25 @@ export function renderRegressions(gate: GateResult, style: 'text' | 'markdown'):
     gate.policy === 'tolerance'
       ? `tolerance ${gate.tolerance}`
       : `policy ${gate.policy}, tolerance ${gate.tolerance}, alpha ${gate.alpha}`
-  return `gate: FAILED, ${gate.regressions.length} regression(s) against ${gate.baseline}/ (${policy})\n\n${formatTable(rows, style)}`
+  const alsoErrors = errors?.exceeded ? `, and ${describeSystemErrorRate(errors)}` : ''
+  return `gate: FAILED, ${gate.regressions.length} regression(s) against ${gate.baseline}/ (${policy})${alsoErrors}\n\n${formatTable(rows, style)}`
+}
+
+/**
+ * The questions the system failed on, apart from the regressions and the misses (an error is never a
+ * miss): the rate against maxSystemErrorRate, then each question with its error and what the baseline said
+ * of it. No lines when there is none.
+ */
+export function renderSystemErrors(gate: GateResult): string[] {
+  const errors = gate.systemErrors
+  if (errors === undefined) return []
+  const verdict = errors.exceeded ? 'the gate fails on it' : 'tolerated, the gate does not fail on it'
+  const before = (passed: boolean | null) =>
+    passed === null ? 'no verdict in the baseline' : passed ? 'passed in the baseline' : 'missed in the baseline'
+  return [
+    `system errors (not misses, not regressions; left out of the metrics' comparisons): ${describeSystemErrorRate(errors)}: ${verdict}`,
+    ...errors.unmeasured.map((q) => `  - ${q.id} (${before(q.baselinePassed)}): ${q.error}`),
+  ]
 }
 
 /** Judge-derived regressions that do not block because the judge is advisory, and why. */

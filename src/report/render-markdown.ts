@@ -10,6 +10,7 @@ import {
   renderQuestionChanges,
   renderRegressions,
   renderStaleness,
+  renderSystemErrors,
 } from './render-gate.ts'
 import { renderDetectableDrop } from './render-terminal.ts'
 import { renderCalibration } from './render-calibration.ts'
@@ -41,7 +42,10 @@ function failureSection(outcome: QuestionOutcome, failedChecks: string[]): strin
           `- faithfulness ${outcome.faithfulness ?? 'n/a'}, relevancy ${outcome.answerRelevancy ?? 'n/a'}, coverage ${outcome.coverage ?? 'n/a'}, diagnosis ${outcome.diagnosis ?? 'n/a'}`,
           ...(outcome.unsupportedClaims ?? []).map((claim) => `- unsupported: "${claim}"`),
         ]),
-    `- failed: ${failedChecks.join(', ')}`,
+    // An error is not a miss: the checks were not run against an answer, there was none.
+    outcome.systemError === null
+      ? `- failed: ${failedChecks.join(', ')}`
+      : `- not measured: the system failed on it, so its checks (${failedChecks.join(', ')}) had nothing to check`,
   ].join('\n')
 }
 
@@ -110,6 +114,7 @@ export function renderMarkdown(report: Report): string {
           ...renderStaleness(report.gate),
           ...renderQuestionChanges(report.gate).map((line) => `- ${line}`),
           ...renderAdvisory(report.gate),
+          ...renderSystemErrors(report.gate),
           '',
           renderRegressions(report.gate, 'markdown'),
         ]),

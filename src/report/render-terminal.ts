@@ -8,6 +8,7 @@ import {
   renderQuestionChanges,
   renderRegressions,
   renderStaleness,
+  renderSystemErrors,
 } from './render-gate.ts'
 import { renderCalibration } from './render-calibration.ts'
 import { renderModelRun, renderWarnings } from './render-model-run.ts'
@@ -15,7 +16,9 @@ import { renderModelRun, renderWarnings } from './render-model-run.ts'
 /** The end-of-run summary for the terminal: what ran, the metrics table per type, and the misses. */
 export function renderTerminalSummary(report: Report): string {
   const { config, summary, corpus } = report
-  const misses = report.questions.filter((q) => q.type !== 'none' && !q.hit)
+  // A question the system failed on is not a miss: it is listed apart, with its error.
+  const misses = report.questions.filter((q) => q.type !== 'none' && !q.hit && q.systemError === null)
+  const errored = report.questions.filter((q) => q.systemError !== null)
   const judge = summary.judge === null ? 'no answers (retrieval tier)' : `judge ${summary.judge}`
   const lines = [
     `${config.system} · ${report.tier} tier · mode ${config.mode} · ${corpus.documents ?? 'n/a'} docs / ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · budget ${config.budgetTokens} tokens · ${judge}`,
@@ -34,6 +37,11 @@ export function renderTerminalSummary(report: Report): string {
     misses.length === 0
       ? 'misses: none'
       : `misses (${misses.length}): ${misses.map((q) => `${q.id} [${q.type}] expected ${q.answerDocIds.join('+')}, context ${[...new Set(q.contextDocIds)].join(', ') || 'empty'}`).join('\n  ')}`,
+    ...(errored.length === 0
+      ? []
+      : [
+          `system errors (${errored.length}, not measured: maxSystemErrorRate ${config.maxSystemErrorRate}): ${errored.map((q) => `${q.id} [${q.type}] ${q.systemError}`).join('\n  ')}`,
+        ]),
   ]
   const skipped = Object.keys(summary.notComputed)
   if (skipped.length > 0) lines.push(`not computed: ${skipped.join(', ')} (reasons in the report)`)
@@ -75,7 +83,7 @@ export function renderLatency(report: Report): string {
 export function renderGate(gate: NonNullable<Report['gate']>): string[] {
   const lines: string[] = []
   if (gate.baseline !== null) lines.push(formatTable(gateMetricRows(gate), 'text'), describeGatePolicy(gate), '')
-  lines.push(...renderStaleness(gate), ...renderQuestionChanges(gate), ...renderAdvisory(gate))
+  lines.push(...renderStaleness(gate), ...renderQuestionChanges(gate), ...renderAdvisory(gate), ...renderSystemErrors(gate))
   if (lines.length > 0 && lines.at(-1) !== '') lines.push('')
   lines.push(renderRegressions(gate, 'text'))
   return lines

@@ -3,6 +3,7 @@ import type { Report } from '../contract/report-schema.ts'
 import { reportOf } from '../run/assemble-report.ts'
 import { mergeShards } from './merge-shards.ts'
 import { readShardFiles } from './shard-file.ts'
+import { verifyShardFiles, type BlobWitness } from './shard-witness.ts'
 
 /**
  * The report of a sharded run: the shards' files (files, or folders of them) merged and judged against
@@ -10,4 +11,20 @@ import { readShardFiles } from './shard-file.ts'
  */
 export function mergedReport(project: ProjectConfig, paths: readonly string[], baselineRoot: string | null): Report {
   return reportOf(project, mergeShards(readShardFiles(paths)), baselineRoot)
+}
+
+/**
+ * The report of a sharded run merged after its Vitest blobs (`vitest --merge-reports`): as mergedReport,
+ * once every shard file is checked against the witness its shard's blob carries (verifyShardFiles): a
+ * stale, missing or foreign piece fails the merge, naming the shard.
+ */
+export function mergedReportOfBlobs(
+  project: ProjectConfig,
+  paths: readonly string[],
+  baselineRoot: string | null,
+  witnesses: readonly BlobWitness[],
+): Report {
+  const files = readShardFiles(paths)
+  verifyShardFiles(files, witnesses)
+  return reportOf(project, mergeShards(files), baselineRoot)
 }

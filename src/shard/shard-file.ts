@@ -1,4 +1,5 @@
-import { readdirSync, statSync } from 'node:fs'
+import { createHash, randomUUID } from 'node:crypto'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { InputError } from '../contract/input-error.ts'
@@ -6,6 +7,7 @@ import { readJsonFile } from '../files/read-json-file.ts'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { MeasurementSchema, type Measurement } from '../run/measurement.ts'
 import { ShardSchema, type Shard } from '../run/shard-assignment.ts'
+import type { ShardWitness } from './shard-witness.ts'
 
 /**
  * What a shard of a run leaves for the merge (`<reports>/shards/shard-<i>-of-<n>.json`): which shard it
@@ -15,6 +17,11 @@ import { ShardSchema, type Shard } from '../run/shard-assignment.ts'
 export const ShardFileSchema = z.object({
   schemaVersion: z.literal(1),
   shard: ShardSchema,
+  /**
+   * The shard run that wrote the file (a fresh id each time): its blob records the same id and the file's
+   * sha256 (ShardWitness), so the merge tells this run's file from a stale one of the same shard.
+   */
+  runId: z.string(),
   measurement: MeasurementSchema,
 })
 export type ShardFile = z.infer<typeof ShardFileSchema>
@@ -28,15 +35,37 @@ export function shardFilePath(reportsDir: string, shard: Shard): string {
   return join(reportsDir, 'shards', `shard-${shard.index}-of-${shard.count}.json`)
 }
 
-export function writeShardFile(reportsDir: string, shard: Shard, measurement: Measurement): string {
+/** The sha256 (hex) of a shard file's bytes, as its blob records it. */
+export function shardFileSha256(bytes: string | Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex')
+}
+
+/**
+ * Writes the shard's file and returns its path and its witness: what the shard's blob must carry
+ * (shard-witness.ts) for the merge to accept the file as this run's.
+ */
+export function writeShardFile(
+  reportsDir: string,
+  shard: Shard,
+  measurement: Measurement,
+  runId: string = randomUUID(),
+): { path: string; witness: ShardWitness } {
   const path = shardFilePath(reportsDir, shard)
-  const file: ShardFile = { schemaVersion: 1, shard, measurement }
-  writeFileAtomic(path, JSON.stringify(file) + '\n')
-  return path
+  const file: ShardFile = { schemaVersion: 1, shard, runId, measurement }
+  const text = JSON.stringify(file) + '\n'
+  writeFileAtomic(path, text)
+  return { path, witness: { index: shard.index, count: shard.count, runId, sha256: shardFileSha256(text) } }
+}
+
+/** A shard file as read: where from, its content, the sha256 of its bytes. */
+export interface ReadShardFile {
+  source: string
+  file: ShardFile
+  sha256: string
 }
 
 /** The shard files among `paths`: a file as it is, a folder's shard-<i>-of-<n>.json files (a folder without any is an error). */
-export function readShardFiles(paths: readonly string[]): { source: string; file: ShardFile }[] {
+export function readShardFiles(paths: readonly string[]): ReadShardFile[] {
   const files = paths.flatMap((path) => {
     let folder: boolean
     try {
@@ -52,5 +81,9 @@ export function readShardFiles(paths: readonly string[]): { source: string; file
     if (found.length === 0) throw new InputError(`${path}: no shard files (shard-<i>-of-<n>.json) in this folder; ${HINT}`)
     return found
   })
-  return files.map((source) => ({ source, file: readJsonFile(source, ShardFileSchema, HINT) }))
+  return files.map((source) => {
+    const file = readJsonFile(source, ShardFileSchema, HINT)
+    // Hashed after a successful read: the bytes exist and are a shard file.
+    return { source, file, sha256: shardFileSha256(readFileSync(source)) }
+  })
 }

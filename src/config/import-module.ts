@@ -26,13 +26,18 @@ const JITI_SYNTAX_ERROR =
 /** This package's own code (src/ here, dist/ installed): a frame there is where the loading was asked for, not the module's. */
 const PACKAGE_CODE = fileURLToPath(new URL('..', import.meta.url))
 
-/** `file:line:column` of the first stack frame in the user's code (not Node's, an installed package's or this package's): where it threw. */
+/**
+ * `file:line:column` of the first stack frame in the user's code (not Node's, an installed package's or
+ * this package's): where it threw. TypeScript runs as jiti's transform of it, which keeps the lines but not
+ * the columns (types removed, a prefix on line 1; Node applies no source map to it): its frames give the line.
+ */
 function ownFrame(stack: string | undefined): string | null {
   for (const line of (stack ?? '').split('\n').slice(1)) {
-    const frame = /^\s*at (?:.*? \()?(?<place>(?:file:\/\/)?[^()\s]+:\d+:\d+)\)?$/.exec(line)?.groups?.place
-    if (frame === undefined || frame.startsWith('node:') || /[\\/]node_modules[\\/]/.test(frame)) continue
-    const path = frame.startsWith('file://') ? fileURLToPath(frame.replace(/:\d+:\d+$/, '')) : frame
-    if (!path.startsWith(PACKAGE_CODE)) return frame
+    const frame = /^\s*at (?:.*? \()?(?<place>(?:file:\/\/)?[^()\s]+):(?<line>\d+):(?<column>\d+)\)?$/.exec(line)?.groups
+    if (!frame?.place || frame.place.startsWith('node:') || /[\\/]node_modules[\\/]/.test(frame.place)) continue
+    const path = frame.place.startsWith('file://') ? fileURLToPath(frame.place) : frame.place
+    if (path.startsWith(PACKAGE_CODE)) continue
+    return /\.[cm]?tsx?$/.test(path) ? `${path}:${frame.line}` : `${path}:${frame.line}:${frame.column}`
   }
   return null
 }
@@ -40,7 +45,7 @@ function ownFrame(stack: string | undefined): string | null {
 /**
  * Why a module failed to load, on one line that keeps the place: a syntax error as
  * `file:line:column: syntax error: <what>` (columns from 1, as editors count them), an error its code
- * threw while loading with the `file:line:column` it was thrown at.
+ * threw while loading with the place it was thrown at (`file:line`, and the column where it is exact).
  */
 export function describeLoadFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error)

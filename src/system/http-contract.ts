@@ -12,6 +12,10 @@ export function previewValue(value: unknown): string {
   if (value === undefined) return 'nothing'
   if (Array.isArray(value)) return 'an array'
   if (value !== null && typeof value === 'object') return 'an object'
+  // What JSON has no text for, as an in-process answer may hold: NaN, Infinity, a function, a bigint, a symbol.
+  if (typeof value === 'function') return 'a function'
+  if (typeof value === 'bigint') return `${value}n`
+  if (typeof value === 'symbol' || (typeof value === 'number' && !Number.isFinite(value))) return String(value)
   const json = JSON.stringify(value)
   return json.length > 60 ? `${json.slice(0, 57)}...` : json
 }

@@ -9,7 +9,8 @@ function pathAt(span: Span, offset: number, path = ''): string | null {
   if (offset < span.start || offset >= span.end) return null
   for (const member of span.members) {
     const inner = `${path === '' ? '' : `${path}.`}${member.key}`
-    if (offset >= member.keyStart && offset < member.value.start) return `the key of ${inner}`
+    // A key's own text is no field name to show (it is the broken text): the object it belongs to is.
+    if (offset >= member.keyStart && offset < member.value.start) return `a key of ${path === '' ? 'the response' : path}`
     const found = pathAt(member.value, offset, inner)
     if (found !== null) return found
   }

@@ -101,7 +101,9 @@ describe('an in-process system is held to the contract an HTTP service is (issue
     const rejecting: RagSystem = {
       name: 'rejecting',
       answer: async ({ id }) => {
-        if (id === 'g-1') throw 'quota exceeded' // eslint-disable-line @typescript-eslint/only-throw-error -- what a user's code may do
+        // What a user's code may throw: not an Error.
+        const reason: unknown = 'quota exceeded'
+        if (id === 'g-1') throw reason
         return { ranked: [traces], context: [traces] }
       },
     }

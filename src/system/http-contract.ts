@@ -2,8 +2,8 @@ import { z } from 'zod'
 
 /**
  * The HTTP contract between the suite and a user's RAG service (docs/your-pipeline.md). These zod schemas
- * are its single source of truth: the client validates every response with them, and
- * docs/http-contract.schema.json is generated from them. Messages name what was expected and what came,
+ * are its single source of truth: the client validates every response with them, an in-process system's
+ * answers are held to them too (in-process-system.ts), and docs/http-contract.schema.json is generated from them. Messages name what was expected and what came,
  * so a schema break reads as `ranked[2].docId: expected a string, got 42`.
  */
 
@@ -31,7 +31,7 @@ const expected = (what: string) => (issue: { code?: string; input?: unknown }) =
  * must not pass silently); an in-process system's objects are TypeScript values that often carry more (a
  * database row, an embedding), their field names checked by the compiler, so extra fields are dropped.
  */
-export type UnknownFields = 'reject' | 'drop'
+type UnknownFields = 'reject' | 'drop'
 
 /** An object of the contract; with 'reject', its unknown fields are named with the fields it allows. */
 function contractObject<Shape extends z.ZodRawShape>(shape: Shape, what: string, unknownFields: UnknownFields) {
@@ -93,7 +93,7 @@ function answerSchema(unknownFields: UnknownFields) {
         .describe(
           'Every retrieved chunk, best first (the ranking that recall@k, MRR and nDCG read); may be empty; a chunk id appears once',
         )
-        // The metrics count each ranked chunk as a distinct hit: a chunk ranked twice would count twice.
+        // Chunk-level nDCG@10 gives each ranked chunk of an answer document a gain: a chunk ranked twice would earn it twice.
         .superRefine((items, context) => {
           const firstAt = new Map<string, number>()
           items.forEach((item, position) => {

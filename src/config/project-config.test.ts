@@ -70,9 +70,24 @@ describe('rag-eval.config.ts', () => {
     )
   })
 
-  it('a config that fails to load is named with its first error line', async () => {
+  it('a config that fails to load is named with its first error line and where it was thrown', async () => {
     const { dir, file } = configFile(`throw new Error('boom')\n`)
-    await expect(loadProjectConfig({ cwd: dir, env: {} })).rejects.toThrow(`${file}: the config file failed to load: boom`)
+    await expect(loadProjectConfig({ cwd: dir, env: {} })).rejects.toThrow(
+      `${file}: the config file failed to load: boom (at ${file}:1)`,
+    )
+  })
+
+  it('a syntax error in the config, or in a module it imports, is named by file:line:column (issue 22.5)', async () => {
+    const { dir, file } = configFile(`export default {\n  corpus: 'docs',,\n}\n`)
+    await expect(loadProjectConfig({ cwd: dir, env: {} })).rejects.toThrow(
+      `${file}: the config file failed to load: ${file}:2:18: syntax error: Unexpected token`,
+    )
+    const helper = join(dir, 'paths.ts')
+    writeFileSync(helper, `export const corpus = 'docs'\nexport const golden = = 'gold.json'\n`)
+    writeFileSync(file, `import { corpus } from './paths.ts'\nexport default { corpus }\n`)
+    await expect(loadProjectConfig({ cwd: dir, env: {} })).rejects.toThrow(
+      `${file}: the config file failed to load: ${helper}:2:23: syntax error: Unexpected token`,
+    )
   })
 
   it('reads a JavaScript config (loaded by Node itself): ESM .mjs, CommonJS .js, and ESM syntax in a CommonJS package', async () => {
@@ -85,7 +100,7 @@ describe('rag-eval.config.ts', () => {
     expect(runKnobs(await loadProjectConfig({ cwd: esmInCjs.dir, env: {} }), {}).budgetTokens).toBe(453)
     const failing = configFile(`throw new Error('boom in js')\n`, 'rag-eval.config.mjs')
     await expect(loadProjectConfig({ cwd: failing.dir, env: {} })).rejects.toThrow(
-      `${failing.file}: the config file failed to load: boom in js`,
+      `${failing.file}: the config file failed to load: boom in js (at ${failing.file}:1:7)`,
     )
   })
 

@@ -20,7 +20,8 @@ import { BudgetExceededError } from '../model/spending-cap.ts'
 import { UsageLedger } from '../model/usage-ledger.ts'
 import { renderEstimate } from '../report/render-model-run.ts'
 import { collectGarbageAbove } from './collect-garbage.ts'
-import { runSystem, type QuestionRun } from './run-system.ts'
+import { oversizedChunkWarning, runSystem, type QuestionRun } from './run-system.ts'
+import { closeSystem } from '../system/close-system.ts'
 import { reportOf } from './assemble-report.ts'
 import type { Measurement } from './measurement.ts'
 import { questionsOfShard, type Shard } from './shard-assignment.ts'
@@ -157,14 +158,21 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   // the vocabulary goes with the corpus work's garbage (a large corpus's chunking), before the questions run.
   if (model === null) releaseVocabulary()
   collectGarbageAbove(100)
+  let measurement: Measurement
   try {
-    const measurement = await evaluateWith(system)
+    measurement = await evaluateWith(system)
     // The pieces this run counted, for the next: a run over known texts never loads the vocabulary.
     writePieceCounts(tokenCounts, knownPieces)
-    return measurement
-  } finally {
-    await system.close?.()
+  } catch (error) {
+    // The run's own error is the one thrown; a close() failing as well is only told.
+    const closeFailure = await closeSystem(system)
+    if (closeFailure !== null) log(`warning: ${closeFailure}`)
+    throw error
   }
+  // A close() that fails keeps what was measured: it is a warning of the report.
+  const closeFailure = await closeSystem(system)
+  if (closeFailure !== null) measurement.warnings.push(closeFailure)
+  return measurement
 
   async function evaluateWith(system: RagSystem): Promise<Measurement> {
     const texts = new Map((corpus ?? []).map((doc) => [doc.id, doc.body]))
@@ -227,6 +235,7 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
       await threaded?.close()
     }
     const { outcomes, judgeMs } = judged
+    const oversized = oversizedChunkWarning(runs, config.budgetTokens)
     const retrieveTimes = runs.map((run) => run.retrieveMs)
     const generateTimes = runs.flatMap((run) => (run.generateMs === null ? [] : [run.generateMs]))
     model?.finish()
@@ -251,7 +260,7 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
       goldenSetIds: goldenSet.map((q) => q.id),
       judge: judge?.name ?? null,
       scripted: ledger.scripted,
-      warnings: [...modelWarnings.run, ...warnings],
+      warnings: [...modelWarnings.run, ...warnings, ...(oversized === null ? [] : [oversized])],
       questionWarnings: modelWarnings.perQuestion,
       run: {
         startedAt: startedAt.toISOString(),

@@ -5,6 +5,7 @@ import { importModule } from '../config/import-module.ts'
 import { answersOffline, createBuiltinSystem, type Answerer } from '../builtin/builtin-system.ts'
 import { buildCorpusWithIndexThread, worthAnIndexThread } from '../threads/corpus-index-thread.ts'
 import { isRagSystem, type RagSystem, type RagSystemContext, type RagSystemFactory } from '../system/rag-system.ts'
+import { inProcessSystem } from '../system/in-process-system.ts'
 import { countTextTokens } from '../text/tokenizer.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
 import { builtCorpusKey, readBuiltCorpus, writeBuiltCorpus } from '../builtin/built-corpus-cache.ts'
@@ -92,6 +93,13 @@ export async function openSystem(spec: SystemSpec, context: OpenSystemContext): 
       )
     return builtinSystem(context.corpus, context)
   }
+  // A system of the user's own answers within timeoutMs and by the HTTP contract's schema, like a service.
+  const heldToContract = (system: RagSystem) =>
+    inProcessSystem(system, {
+      timeoutMs: context.config.timeoutMs,
+      budgetTokens: context.config.budgetTokens,
+      countTokens: countTextTokens,
+    })
   if (typeof spec === 'string') {
     let exported: unknown
     try {
@@ -99,10 +107,10 @@ export async function openSystem(spec: SystemSpec, context: OpenSystemContext): 
     } catch (error) {
       throw new InputError(`system module ${spec} failed to load: ${(error as Error).message.split('\n')[0]}`)
     }
-    return named(await fromExport(exported, context, `system module ${spec}`), basename(spec, extname(spec)))
+    return heldToContract(named(await fromExport(exported, context, `system module ${spec}`), basename(spec, extname(spec))))
   }
   if (typeof spec === 'function' || isRagSystem(spec))
-    return named(await fromExport(spec, context, 'system (inline)'), 'inline-system')
+    return heldToContract(named(await fromExport(spec, context, 'system (inline)'), 'inline-system'))
   // The HTTP client and the service launcher are imported here: no other system needs them.
   const [{ createHttpSystem }, { startService }] = await Promise.all([
     import('../system/http-system.ts'),

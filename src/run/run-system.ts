@@ -49,7 +49,7 @@ export async function runSystem(
             userContext: question.userContext ?? null,
           })
         } catch (error) {
-          const message = `${system.name} failed: ${(error as Error).message}`
+          const message = `${system.name} failed: ${error instanceof Error ? error.message : String(error)}`
           if (stopsRun(error)) {
             // The run is over: questions still queued never start (they would be paid for and thrown away).
             limit.clearQueue()
@@ -75,4 +75,24 @@ export async function runSystem(
       }),
     ),
   )
+}
+
+/**
+ * One warning for the run when some ranked chunk alone holds more tokens than budgetTokens: a context packed
+ * within the budget stops before it (an empty context when it ranks first), which reads as a retrieval miss.
+ * It names the first such chunk in golden-set and rank order, and how many more there are.
+ */
+export function oversizedChunkWarning(runs: readonly QuestionRun[], budgetTokens: number): string | null {
+  const oversized = runs.flatMap((run) =>
+    run.output.ranked.filter((chunk) => chunk.tokens > budgetTokens).map((chunk) => ({ chunk, questionId: run.question.id })),
+  )
+  const first = oversized[0]
+  if (first === undefined) return null
+  const chunks = new Set(oversized.map(({ chunk }) => chunk.chunkId)).size
+  const questions = new Set(oversized.map(({ questionId }) => questionId)).size
+  const more =
+    chunks > 1 || questions > 1
+      ? ` (${chunks} such chunk${chunks === 1 ? '' : 's'} over ${questions} question${questions === 1 ? '' : 's'})`
+      : ''
+  return `chunk ${JSON.stringify(first.chunk.chunkId)} (ranked for ${first.questionId}) has ${first.chunk.tokens} tokens, more than budgetTokens ${budgetTokens} on its own: a context packed within the budget stops before it${more}`
 }

@@ -40,7 +40,11 @@ describe('the HTTP contract', () => {
       previewValue([1]),
       previewValue({}),
       previewValue(undefined),
-    ]).toEqual(['42', '"x"', 'null', 'an array', 'an object', 'nothing'])
+      previewValue(Number.NaN),
+      previewValue(-Infinity),
+      previewValue(() => 1),
+      previewValue(10n),
+    ]).toEqual(['42', '"x"', 'null', 'an array', 'an object', 'nothing', 'NaN', '-Infinity', 'a function', '10n'])
     expect(previewValue('y'.repeat(100))).toBe(`"${'y'.repeat(56)}...`)
   })
 })

@@ -2,8 +2,8 @@ import { z } from 'zod'
 
 /**
  * The HTTP contract between the suite and a user's RAG service (docs/your-pipeline.md). These zod schemas
- * are its single source of truth: the client validates every response with them, and
- * docs/http-contract.schema.json is generated from them. Messages name what was expected and what came,
+ * are its single source of truth: the client validates every response with them, an in-process system's
+ * answers are held to them too (in-process-system.ts), and docs/http-contract.schema.json is generated from them. Messages name what was expected and what came,
  * so a schema break reads as `ranked[2].docId: expected a string, got 42`.
  */
 
@@ -12,6 +12,10 @@ export function previewValue(value: unknown): string {
   if (value === undefined) return 'nothing'
   if (Array.isArray(value)) return 'an array'
   if (value !== null && typeof value === 'object') return 'an object'
+  // What JSON has no text for, as an in-process answer may hold: NaN, Infinity, a function, a bigint, a symbol.
+  if (typeof value === 'function') return 'a function'
+  if (typeof value === 'bigint') return `${value}n`
+  if (typeof value === 'symbol' || (typeof value === 'number' && !Number.isFinite(value))) return String(value)
   const json = JSON.stringify(value)
   return json.length > 60 ? `${json.slice(0, 57)}...` : json
 }
@@ -22,15 +26,21 @@ const expected = (what: string) => (issue: { code?: string; input?: unknown }) =
     ? `missing; expected ${what}`
     : `expected ${what}, got ${previewValue(issue.input)}`
 
-/** A strict object whose unknown fields are named with the fields it allows (a typo must not pass silently). */
-function strictObject<Shape extends z.ZodRawShape>(shape: Shape, what: string) {
+/**
+ * What an object does with fields the contract does not name. A service's JSON is rejected for them (a typo
+ * must not pass silently); an in-process system's objects are TypeScript values that often carry more (a
+ * database row, an embedding), their field names checked by the compiler, so extra fields are dropped.
+ */
+type UnknownFields = 'reject' | 'drop'
+
+/** An object of the contract; with 'reject', its unknown fields are named with the fields it allows. */
+function contractObject<Shape extends z.ZodRawShape>(shape: Shape, what: string, unknownFields: UnknownFields) {
   const allowed = Object.keys(shape).join(', ')
-  return z.strictObject(shape, {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys'
-        ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; expected only ${allowed}`
-        : `expected ${what}, got ${previewValue(issue.input)}`,
-  })
+  const error = (issue: { code?: string; input?: unknown; keys?: string[] }) =>
+    issue.code === 'unrecognized_keys' && issue.keys
+      ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; expected only ${allowed}`
+      : `expected ${what}, got ${previewValue(issue.input)}`
+  return unknownFields === 'reject' ? z.strictObject(shape, { error }) : z.object(shape, { error })
 }
 
 const metadata = z
@@ -38,34 +48,101 @@ const metadata = z
   .optional()
   .describe('Anything else the service wants to carry (source URL, page, debug data); the suite ignores it')
 
-export const HttpChunkSchema = strictObject(
-  {
-    docId: z
-      .string({ error: expected('a string') })
-      .min(1, 'expected a non-empty document id')
-      .describe('The document the chunk comes from; golden answerDocIds use the same ids'),
-    text: z
-      .string({ error: expected('a string') })
-      .describe('The chunk text, as handed to (or as it would be handed to) the model'),
-    chunkId: z
-      .string({ error: expected('a string') })
-      .min(1, 'expected a non-empty chunk id')
-      .optional()
-      .describe('Stable chunk id; default `${docId}#${position in ranked}`'),
-    score: z
-      .number({ error: expected('a finite number') })
-      .optional()
-      .describe('Retrieval score, higher is better; only the order of `ranked` counts. Default: descending by position'),
-    tokens: z
-      .number({ error: expected('a whole number of tokens') })
-      .int('expected a whole number of tokens')
-      .nonnegative('expected a whole number of tokens, 0 or more')
-      .optional()
-      .describe("Chunk size in tokens; counted with the suite's tokenizer when absent"),
-    metadata,
-  },
-  'a chunk object {"docId", "text", ...}',
-)
+function chunkSchema(unknownFields: UnknownFields) {
+  return contractObject(
+    {
+      docId: z
+        .string({ error: expected('a string') })
+        .min(1, 'expected a non-empty document id')
+        .describe('The document the chunk comes from; golden answerDocIds use the same ids'),
+      text: z
+        .string({ error: expected('a string') })
+        .describe('The chunk text, as handed to (or as it would be handed to) the model'),
+      chunkId: z
+        .string({ error: expected('a string') })
+        .min(1, 'expected a non-empty chunk id')
+        .optional()
+        .describe('Stable chunk id, unique within `ranked`; default `${docId}#${position in ranked}`'),
+      score: z
+        .number({ error: expected('a finite number') })
+        .optional()
+        .describe('Retrieval score, higher is better; only the order of `ranked` counts. Default: descending by position'),
+      tokens: z
+        .number({ error: expected('a whole number of tokens') })
+        .int('expected a whole number of tokens')
+        .nonnegative('expected a whole number of tokens, 0 or more')
+        .optional()
+        .describe("Chunk size in tokens; counted with the suite's tokenizer when absent"),
+      metadata,
+    },
+    'a chunk object {"docId", "text", ...}',
+    unknownFields,
+  )
+}
+
+/** A ranked chunk's id: its own, else `${docId}#${position}` (the default the suite gives it). */
+export const rankedChunkId = (item: { chunkId?: string | undefined; docId: string }, position: number, prefix = '') =>
+  item.chunkId ?? `${item.docId}#${prefix}${position}`
+
+/** The response (or in-process answer) schema: `ranked`, `context`, `answer`, `timingsMs`, `metadata`. */
+function answerSchema(unknownFields: UnknownFields) {
+  const chunkList = z.array(chunkSchema(unknownFields), { error: expected('an array of chunk objects') })
+  return contractObject(
+    {
+      ranked: chunkList
+        .describe(
+          'Every retrieved chunk, best first (the ranking that recall@k, MRR and nDCG read); may be empty; a chunk id appears once',
+        )
+        // Chunk-level nDCG@10 gives each ranked chunk of an answer document a gain: a chunk ranked twice would earn it twice.
+        .superRefine((items, context) => {
+          const firstAt = new Map<string, number>()
+          items.forEach((item, position) => {
+            const id = rankedChunkId(item, position)
+            const first = firstAt.get(id)
+            if (first === undefined) firstAt.set(id, position)
+            else
+              context.addIssue({
+                code: 'custom',
+                path: [position, 'chunkId'],
+                message: `${JSON.stringify(id)} is ranked twice (first as ranked[${first}]); each chunk is ranked once`,
+              })
+          })
+        }),
+      context: chunkList
+        .nullable()
+        .optional()
+        .describe(
+          'The chunks actually handed to the model, in order; absent or null: the suite packs `ranked` within its token budget',
+        ),
+      answer: z
+        .string({ error: expected('a string') })
+        .nullable()
+        .optional()
+        .describe('The generated answer; absent or null: the service only retrieves and only retrieval metrics are computed'),
+      timingsMs: contractObject(
+        {
+          retrieve: z
+            .number({ error: expected('a number of milliseconds') })
+            .nonnegative('expected 0 or more milliseconds')
+            .optional(),
+          generate: z
+            .number({ error: expected('a number of milliseconds') })
+            .nonnegative('expected 0 or more milliseconds')
+            .optional(),
+        },
+        'an object {"retrieve"?, "generate"?}',
+        unknownFields,
+      )
+        .optional()
+        .describe('Time per stage as the service measured it; the suite measures the whole call regardless'),
+      metadata,
+    },
+    `${unknownFields === 'reject' ? 'a JSON object' : 'an object'} {"ranked": [...], "context"?: [...], "answer"?: "..."}`,
+    unknownFields,
+  )
+}
+
+export const HttpChunkSchema = chunkSchema('reject')
 export type HttpChunk = z.output<typeof HttpChunkSchema>
 
 export const HttpRequestSchema = z
@@ -80,57 +157,39 @@ export const HttpRequestSchema = z
   .describe('POST <url>, Content-Type: application/json: one golden question')
 export type HttpRequest = z.output<typeof HttpRequestSchema>
 
-const chunkList = z.array(HttpChunkSchema, { error: expected('an array of chunk objects') })
-
-export const HttpResponseSchema = strictObject(
-  {
-    ranked: chunkList.describe('Every retrieved chunk, best first (the ranking that recall@k, MRR and nDCG read); may be empty'),
-    context: chunkList
-      .nullable()
-      .optional()
-      .describe(
-        'The chunks actually handed to the model, in order; absent or null: the suite packs `ranked` within its token budget',
-      ),
-    answer: z
-      .string({ error: expected('a string') })
-      .nullable()
-      .optional()
-      .describe('The generated answer; absent or null: the service only retrieves and only retrieval metrics are computed'),
-    timingsMs: strictObject(
-      {
-        retrieve: z
-          .number({ error: expected('a number of milliseconds') })
-          .nonnegative('expected 0 or more milliseconds')
-          .optional(),
-        generate: z
-          .number({ error: expected('a number of milliseconds') })
-          .nonnegative('expected 0 or more milliseconds')
-          .optional(),
-      },
-      'an object {"retrieve"?, "generate"?}',
-    )
-      .optional()
-      .describe('Time per stage as the service measured it; the suite measures the whole call regardless'),
-    metadata,
-  },
-  'a JSON object {"ranked": [...], "context"?: [...], "answer"?: "..."}',
-).describe('200 (any 2xx), Content-Type: application/json: what the service retrieved and answered')
+export const HttpResponseSchema = answerSchema('reject').describe(
+  '200 (any 2xx), Content-Type: application/json: what the service retrieved and answered',
+)
 export type HttpResponse = z.output<typeof HttpResponseSchema>
 
-/** `ranked[2].docId` for the path [ 'ranked', 2, 'docId' ]; "the response" for the top level. */
-function formatPath(path: readonly PropertyKey[]): string {
+/** The same contract for what an in-process system's answer() resolves to, its extra fields dropped. */
+const InProcessAnswerSchema = answerSchema('drop')
+
+/** `ranked[2].docId` for the path [ 'ranked', 2, 'docId' ]; `whole` for the top level. */
+function formatPath(path: readonly PropertyKey[], whole: string): string {
   let text = ''
   for (const key of path) text += typeof key === 'number' ? `[${key}]` : `${text === '' ? '' : '.'}${String(key)}`
-  return text === '' ? 'the response' : text
+  return text === '' ? whole : text
+}
+
+type Checked = { ok: true; response: HttpResponse } | { ok: false; problems: string }
+
+/** One line per broken field (at most three, then how many more). */
+function checked(result: z.ZodSafeParseResult<HttpResponse>, whole: string): Checked {
+  if (result.success) return { ok: true, response: result.data }
+  const lines = result.error.issues.map((issue) => `${formatPath(issue.path, whole)}: ${issue.message}`)
+  const shown = lines.slice(0, 3).join('; ')
+  return { ok: false, problems: lines.length > 3 ? `${shown}; and ${lines.length - 3} more` : shown }
 }
 
 /** Checks a parsed response body; on failure, one line per broken field (at most three, then how many more). */
-export function checkHttpResponse(body: unknown): { ok: true; response: HttpResponse } | { ok: false; problems: string } {
-  const result = HttpResponseSchema.safeParse(body)
-  if (result.success) return { ok: true, response: result.data }
-  const lines = result.error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`)
-  const shown = lines.slice(0, 3).join('; ')
-  return { ok: false, problems: lines.length > 3 ? `${shown}; and ${lines.length - 3} more` : shown }
+export function checkHttpResponse(body: unknown): Checked {
+  return checked(HttpResponseSchema.safeParse(body), 'the response')
+}
+
+/** Checks what an in-process system's answer() resolved to, by the HTTP response's rules but for its extra fields. */
+export function checkInProcessAnswer(value: unknown): Checked {
+  return checked(InProcessAnswerSchema.safeParse(value), 'the answer')
 }
 
 /** The contract as JSON Schema (draft 2020-12), for docs/http-contract.schema.json and the user's own validators. */

@@ -194,6 +194,64 @@ describe('createHttpSystem: responses that break the contract', () => {
   })
 })
 
+describe('createHttpSystem: text that is not valid UTF-8, and chunks ranked twice (issue 22.7)', () => {
+  /** A 200 whose body is these bytes, as a service with a Latin-1 string in it sends them. */
+  const bytes =
+    (body: Buffer): Handler =>
+    (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end(body)
+    }
+
+  it('names the byte, its offset and the field it falls in, never replacing it with U+FFFD', async () => {
+    // {"ranked":[{"docId":"cafe","text":"Caf\xE9 au lait"}]}: 0xE9 is Latin-1's é, alone it is no UTF-8 sequence.
+    const head = Buffer.from('{"ranked":[{"docId":"cafe","text":"Caf')
+    handlers = [bytes(Buffer.concat([head, Buffer.from([0xe9]), Buffer.from(' au lait"}]}')]))]
+    await expect(system().answer(question)).rejects.toThrow(
+      new SystemError(
+        'q-007',
+        `q-007: ${url} answered text that is not valid UTF-8: byte 0xE9 at byte offset ${head.length} of the body, in ranked[0].text; JSON must be sent as UTF-8 (it may be Latin-1 or Windows-1252)`,
+      ),
+    )
+    // Not retried: the same service sends the same bytes again.
+    expect(requests).toHaveLength(1)
+  })
+
+  it('names the offset alone when the body is not JSON either, and the key when the byte is in one', async () => {
+    handlers = [bytes(Buffer.from([0x6f, 0x6b, 0xff]))]
+    await expect(system().answer(question)).rejects.toThrow(
+      `q-007: ${url} answered text that is not valid UTF-8: byte 0xFF at byte offset 2 of the body; JSON must be sent as UTF-8`,
+    )
+    const head = Buffer.from('{"ranked":[],"metadata":{"r')
+    handlers = [bytes(Buffer.concat([head, Buffer.from([0xc3, 0x28]), Buffer.from('le":1}}')]))]
+    await expect(system().answer(question)).rejects.toThrow(
+      `answered text that is not valid UTF-8: byte 0xC3 at byte offset ${head.length} of the body, in a key of metadata;`,
+    )
+  })
+
+  it('takes valid multi-byte text as it is', async () => {
+    handlers = [json(200, { ranked: [{ docId: 'cafe', text: 'Café au lait ☕', chunkId: 'c', tokens: 3 }], context: [] })]
+    expect((await system().answer(question)).ranked[0]?.text).toBe('Café au lait ☕')
+  })
+
+  it('a chunk id ranked twice is a SystemError naming the question and both places (a default id too)', async () => {
+    handlers = [
+      json(200, {
+        ranked: [
+          { docId: 'a', text: 'x', chunkId: 'a#1' },
+          { docId: 'a', text: 'y' },
+        ],
+      }),
+    ]
+    await expect(system().answer(question)).rejects.toThrow(
+      new SystemError(
+        'q-007',
+        `q-007: ${url} answered ranked[1].chunkId: "a#1" is ranked twice (first as ranked[0]); each chunk is ranked once`,
+      ),
+    )
+  })
+})
+
 describe('createHttpSystem: failures and retries', () => {
   it('retries 503 and 429 and succeeds on the third attempt', async () => {
     handlers = [json(503, { error: 'warming up' }), json(429, 'slow down'), json(200, { ranked: [], answer: 'ok' })]

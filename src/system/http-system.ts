@@ -1,8 +1,9 @@
 import { InputError } from '../contract/input-error.ts'
 import { retryAfterMs, retryDelay } from '../model/backoff.ts'
-import { checkHttpResponse, type HttpChunk, type HttpRequest, type HttpResponse } from './http-contract.ts'
-import { packContext } from './context-packer.ts'
-import type { RagSystem, RetrievedChunk, SystemAnswer, SystemQuestion } from './rag-system.ts'
+import { checkHttpResponse, type HttpRequest, type HttpResponse } from './http-contract.ts'
+import { completeAnswer } from './complete-answer.ts'
+import type { RagSystem, SystemAnswer, SystemQuestion } from './rag-system.ts'
+import { decodeResponseText } from './response-text.ts'
 import { SystemError } from './system-error.ts'
 import { parseServiceUrl } from './service-url.ts'
 
@@ -37,7 +38,8 @@ function excerpt(body: string): string {
   return line.length > 200 ? `${line.slice(0, 200)}...` : line
 }
 
-type Attempt = { ok: true; body: string } | { ok: false; retryable: boolean; description: string; retryAfterMs: number | null }
+type Attempt =
+  { ok: true; body: Uint8Array } | { ok: false; retryable: boolean; description: string; retryAfterMs: number | null }
 
 /** Why fetch failed, in words: the timeout, or the connection error's code and message. */
 function describeFetchFailure(error: unknown, timeoutMs: number): string {
@@ -57,13 +59,13 @@ function describeFetchFailure(error: unknown, timeoutMs: number): string {
  * A RagSystem that is a thin client of the user's service over HTTP (the contract in http-contract.ts):
  * POSTs each question, retries what may pass on a second try (408, 429, 5xx, timeouts, dropped
  * connections; exponential backoff with jitter, or the wait the Retry-After header asks), validates the
- * response, and fills what the service left out: `context` by packing `ranked` within `budgetTokens`,
- * `tokens` with `countTokens`, `chunkId` as `${docId}#${position}`, `score` as descending by position.
+ * response (its text strictly UTF-8, its JSON by the contract), and fills what the service left out
+ * (complete-answer.ts: `context` packed within `budgetTokens`, `tokens`, `chunkId`, `score`).
  * Every failure is a SystemError naming the question and the url. It cannot tell chunk counts per
  * document, so nDCG@10 is computed at document level (chunkCountByDoc absent).
  */
 export function createHttpSystem(options: HttpSystemOptions): RagSystem {
-  const { url, timeoutMs, maxRetries, countTokens } = options
+  const { url, timeoutMs, maxRetries } = options
   const parsedUrl = parseServiceUrl('HTTP system url', url)
   if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:')
     throw new InputError(`HTTP system url ${url}: expected an http:// or https:// URL`)
@@ -77,9 +79,10 @@ export function createHttpSystem(options: HttpSystemOptions): RagSystem {
         body,
         signal: AbortSignal.timeout(timeoutMs),
       })
-      const text = await response.text()
-      if (response.ok) return { ok: true, body: text }
-      const shown = excerpt(text)
+      // The bytes as sent: a 2xx body's text is decoded strictly (response-text.ts), an error's leniently for its excerpt.
+      const bytes = new Uint8Array(await response.arrayBuffer())
+      if (response.ok) return { ok: true, body: bytes }
+      const shown = excerpt(new TextDecoder().decode(bytes))
       return {
         ok: false,
         retryable: isRetryableServiceStatus(response.status),
@@ -92,7 +95,7 @@ export function createHttpSystem(options: HttpSystemOptions): RagSystem {
   }
 
   /** The response body of the first successful attempt; a SystemError once retries are spent or pointless. */
-  async function post(question: SystemQuestion): Promise<string> {
+  async function post(question: SystemQuestion): Promise<Uint8Array> {
     const request: HttpRequest = { id: question.id, question: question.question, userContext: question.userContext ?? null }
     const body = JSON.stringify(request)
     for (let retry = 0; ; retry++) {
@@ -113,7 +116,10 @@ export function createHttpSystem(options: HttpSystemOptions): RagSystem {
     }
   }
 
-  function parse(questionId: string, text: string): HttpResponse {
+  function parse(questionId: string, body: Uint8Array): HttpResponse {
+    const decoded = decodeResponseText(body)
+    if (!decoded.ok) throw new SystemError(questionId, `${questionId}: ${url} answered ${decoded.problem}`)
+    const { text } = decoded
     let json: unknown
     try {
       json = JSON.parse(text)
@@ -129,39 +135,10 @@ export function createHttpSystem(options: HttpSystemOptions): RagSystem {
     return checked.response
   }
 
-  const toChunk = (item: HttpChunk, position: number, count: number, idPrefix: string): RetrievedChunk => ({
-    chunkId: item.chunkId ?? `${item.docId}#${idPrefix}${position}`,
-    docId: item.docId,
-    score: item.score ?? count - position,
-    tokens: item.tokens ?? countTokens(item.text),
-    text: item.text,
-  })
-
-  /**
-   * The context as the service sent it. An item without chunkId is the ranked chunk with the same docId
-   * and text when there is one (so the context stays comparable with the ranking), else `${docId}#context-${position}`.
-   */
-  function serviceContext(items: readonly HttpChunk[], ranked: readonly RetrievedChunk[]): RetrievedChunk[] {
-    return items.map((item, position) => {
-      if (item.chunkId === undefined) {
-        const same = ranked.find((chunk) => chunk.docId === item.docId && chunk.text === item.text)
-        if (same) return { ...same, tokens: item.tokens ?? same.tokens }
-      }
-      return toChunk(item, position, items.length, 'context-')
-    })
-  }
-
   return {
     name: options.name ?? url,
     async answer(question: SystemQuestion): Promise<SystemAnswer> {
-      const response = parse(question.id, await post(question))
-      const ranked = response.ranked.map((item, position) => toChunk(item, position, response.ranked.length, ''))
-      const context =
-        response.context == null ? packContext(ranked, options.budgetTokens) : serviceContext(response.context, ranked)
-      const result: SystemAnswer = { ranked, context }
-      if (response.answer != null) result.answer = response.answer
-      if (response.timingsMs) result.timingsMs = response.timingsMs
-      return result
+      return completeAnswer(parse(question.id, await post(question)), options)
     },
   }
 }

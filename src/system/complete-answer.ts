@@ -1,0 +1,53 @@
+import { rankedChunkId, type HttpChunk, type HttpResponse } from './http-contract.ts'
+import { packContext } from './context-packer.ts'
+import type { RetrievedChunk, SystemAnswer } from './rag-system.ts'
+
+export interface AnswerDefaults {
+  /** Context budget used to pack `ranked` when the system sends no `context`. */
+  budgetTokens: number
+  /** The suite's tokenizer, for chunks that come without `tokens`. */
+  countTokens: (text: string) => number
+}
+
+/**
+ * A checked answer (a service's response, or an in-process system's answer) with what it left out
+ * filled: `context` by packing `ranked` within `budgetTokens`, `tokens` with `countTokens`, `chunkId`
+ * as `${docId}#${position}`, `score` as descending by position. Chunks are new objects of the contract's
+ * fields only, so nothing else a system carries reaches the reports.
+ */
+export function completeAnswer(response: HttpResponse, defaults: AnswerDefaults): SystemAnswer {
+  const toChunk = (item: HttpChunk, position: number, count: number, idPrefix: string): RetrievedChunk => ({
+    chunkId: rankedChunkId(item, position, idPrefix),
+    docId: item.docId,
+    score: item.score ?? count - position,
+    tokens: item.tokens ?? defaults.countTokens(item.text),
+    text: item.text,
+  })
+
+  /**
+   * The context as the system sent it. An item without chunkId is the ranked chunk with the same docId
+   * and text when there is one (so the context stays comparable with the ranking), else `${docId}#context-${position}`.
+   */
+  function ownContext(items: readonly HttpChunk[], ranked: readonly RetrievedChunk[]): RetrievedChunk[] {
+    return items.map((item, position) => {
+      if (item.chunkId === undefined) {
+        const same = ranked.find((chunk) => chunk.docId === item.docId && chunk.text === item.text)
+        if (same) return { ...same, tokens: item.tokens ?? same.tokens }
+      }
+      return toChunk(item, position, items.length, 'context-')
+    })
+  }
+
+  const ranked = response.ranked.map((item, position) => toChunk(item, position, response.ranked.length, ''))
+  const context = response.context == null ? packContext(ranked, defaults.budgetTokens) : ownContext(response.context, ranked)
+  const result: SystemAnswer = { ranked, context }
+  if (response.answer != null) result.answer = response.answer
+  if (response.timingsMs) {
+    const { retrieve, generate } = response.timingsMs
+    result.timingsMs = {
+      ...(retrieve === undefined ? {} : { retrieve }),
+      ...(generate === undefined ? {} : { generate }),
+    }
+  }
+  return result
+}

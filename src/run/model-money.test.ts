@@ -170,7 +170,7 @@ describe('EVAL_MAX_USD through the CLI', () => {
     const report = readReport(args[args.length - 1]!)
     expect(report.run.usage.cacheHits).toBe(paid)
     expect(report.run.estimate?.byRole.generator.cached).toBe(report.run.usage.byRole.generator.cacheHits)
-  }, 30_000)
+  })
 })
 
 describe('EVAL_BATCH=1', () => {

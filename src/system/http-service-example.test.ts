@@ -63,7 +63,7 @@ let broken: Running
 beforeAll(async () => {
   working = await runExample(false)
   broken = await runExample(true)
-}, 30_000)
+})
 afterAll(async () => {
   await working?.service.stop()
   await broken?.service.stop()

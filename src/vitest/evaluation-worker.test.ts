@@ -94,6 +94,6 @@ describe('the evaluation dies with Vitest, and what it paid for lands in the cac
       // Far fewer calls than a whole run (120 questions, each answered and judged), and each one answered is cached.
       expect(sent).toBeLessThan(60)
       expect(filesUnder(cacheDir).filter((file) => file.endsWith('.json'))).toHaveLength(sent)
-    }, 60_000)
+    })
   }
 })

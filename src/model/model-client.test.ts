@@ -115,11 +115,12 @@ describe('the model client against the local Messages API server', () => {
 
   it('names a timeout and a dropped connection in the final error', async () => {
     server.setResponder(failing({ kind: 'hang' }, { kind: 'drop' }, { kind: 'hang' }))
-    const error = await localClient(server, { timeoutMs: 100, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 10 } })
+    // Generous, so the dropped connection fails before it, however slow the machine; the hang meets it anyway.
+    const error = await localClient(server, { timeoutMs: 5_000, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 10 } })
       .call(textCall('q-007'))
       .catch((e: unknown) => e as Error)
     expect((error as Error).message).toMatch(
-      /^q-007: test \(claude-haiku-4-5-20251001\) failed after 2 attempts \(EVAL_MAX_RETRIES=1\): no response within the 100 ms timeout; connection failed/,
+      /^q-007: test \(claude-haiku-4-5-20251001\) failed after 2 attempts \(EVAL_MAX_RETRIES=1\): no response within the 5000 ms timeout; connection failed/,
     )
   })
 

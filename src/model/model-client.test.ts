@@ -145,7 +145,16 @@ describe('the model client against the local Messages API server', () => {
   })
 
   it('never has more requests in flight than the concurrency limit (the server counts)', async () => {
-    server.latencyMs = 40
+    // The server answers a round only once three requests wait (a latency could let one finish before the
+    // third arrives on a busy machine): the limit is reached each round, and a fourth would be counted.
+    const waiting: (() => void)[] = []
+    server.setResponder(async (request) => {
+      await new Promise<void>((resolve) => {
+        waiting.push(resolve)
+        if (waiting.length === 3) for (const answer of waiting.splice(0)) answer()
+      })
+      return ok(request)
+    })
     const client = localClient(server, { concurrency: 3 })
     await Promise.all(Array.from({ length: 12 }, (_, i) => client.call(textCall(`q-${i}`, `question ${i}`))))
     expect(server.requests).toHaveLength(12)

@@ -81,5 +81,5 @@ describe('docs/comparing.md', () => {
     expected.push(`minimum detectable drop of recall is ${reports['Lucene + title'].summary.minimumDetectableRecallDrop}`)
     const missing = expected.filter((row) => !page.includes(row))
     expect(missing, `rows of docs/comparing.md to update:\n${missing.join('\n')}`).toEqual([])
-  }, 30_000)
+  })
 })

@@ -23,7 +23,7 @@ function binomial(n: number, k: number): bigint {
   return value
 }
 
-describe('rag-eval compare', { timeout: 60_000 }, () => {
+describe('rag-eval compare', () => {
   it("budget 600 against 450: recall's p-value is the exact McNemar of the two reports' per-question hits", () => {
     const out = temp.make('compare-')
     const result = runCompare([

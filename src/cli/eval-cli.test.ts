@@ -14,7 +14,7 @@ function runEval(args: string[], env: Record<string, string> = {}) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
-describe('rag-eval eval on bad input: a clear message and a non-zero exit, no stack trace', { timeout: 30_000 }, () => {
+describe('rag-eval eval on bad input: a clear message and a non-zero exit, no stack trace', () => {
   it.each([
     [
       ['--corpus', 'fixtures/corpora/missing'],

@@ -21,7 +21,7 @@ function run(name: string, args: string[]) {
 const temp = useTempDirs()
 const tempDir = () => temp.make('golden-cli-')
 
-describe('pnpm golden:check', { timeout: 30_000 }, () => {
+describe('pnpm golden:check', () => {
   it('exits 0 on a clean set and ends with the count line', () => {
     const result = run('check', ['--golden', 'fixtures/golden-lint/clean.json', '--corpus', corpus, '--floors', LOW_FLOORS])
     expect(result).toMatchObject({ code: 0, stderr: '' })
@@ -71,7 +71,7 @@ describe('pnpm golden:check', { timeout: 30_000 }, () => {
   })
 })
 
-describe('pnpm golden:export and golden:import', { timeout: 30_000 }, () => {
+describe('pnpm golden:export and golden:import', () => {
   it('exports TREC qrels and topics, imports them back, and refuses to overwrite without --force', () => {
     const dir = tempDir()
     const exported = run('export', [
@@ -154,7 +154,7 @@ describe('pnpm golden:export and golden:import', { timeout: 30_000 }, () => {
   })
 })
 
-describe('pnpm golden:add, non-interactive', { timeout: 30_000 }, () => {
+describe('pnpm golden:add, non-interactive', () => {
   const flags = [
     '--corpus',
     corpus,

@@ -84,5 +84,5 @@ describe('a live run with a bad ANTHROPIC_BASE_URL stops before the cost estimat
     const { lines, error } = await liveRun(local.server.url)
     expect(error).toBeNull()
     expect(lines.filter((line) => line.startsWith('cost estimate'))).toHaveLength(1)
-  }, 60_000)
+  })
 })

@@ -38,7 +38,7 @@ describe('the response cache under concurrent writers (shards on shared storage)
     const dir = temp.make('cache-writers-')
     expect(await Promise.all([inProcess(dir, 'a'), inProcess(dir, 'b')])).toEqual([0, 0])
     expectWholeEntries(dir, ['a', 'b'])
-  }, 60_000)
+  })
 
   it('a writer elsewhere with the same pid (another container on the volume), mid-write, keeps its temp file', () => {
     const dir = temp.make('cache-writers-')

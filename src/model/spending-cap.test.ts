@@ -35,7 +35,7 @@ describe('SpendingCap: the cap reached with nothing in flight stops the run (iss
 })
 
 describe('a live run stopped by EVAL_MAX_USD (issue 11.1)', () => {
-  it('always rejects with the budget error, on the first run and on every resumed run', { timeout: 120_000 }, async () => {
+  it('always rejects with the budget error, on the first run and on every resumed run', async () => {
     // The reproduction of the issue: the repository's golden set against a server with latency, EVAL_MAX_USD=0.2;
     // before the fix 2 of 5 first runs and 7 of 8 resumed runs never settled (the process exited 0, silently).
     local.server.latencyMs = 40
@@ -46,19 +46,12 @@ describe('a live run stopped by EVAL_MAX_USD (issue 11.1)', () => {
     }
     const env = { EVAL_MODE: 'live', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: local.server.url, EVAL_MAX_USD: '0.2' }
     for (let run = 0; run < 3; run += 1) {
-      let timer: NodeJS.Timeout | undefined
-      // A run that never settles is what the issue saw: in a CLI the event loop emptied and the process exited 0.
-      const neverSettled = new Promise<string>(
-        (resolve) => (timer = setTimeout(() => resolve('never settled within 30 s'), 30_000)),
+      // A run that never settles is what the issue saw (in a CLI the event loop emptied and the process exited 0);
+      // here it would meet the test's hang limit, whatever the machine's speed.
+      const error: unknown = await evaluate(project, { tier: 'full', env }).then(
+        () => 'resolved with a report',
+        (e: unknown) => e,
       )
-      const error: unknown = await Promise.race([
-        evaluate(project, { tier: 'full', env }).then(
-          () => 'resolved with a report',
-          (e: unknown) => e,
-        ),
-        neverSettled,
-      ])
-      clearTimeout(timer)
       expect(error, `run ${run + 1}`).toBeInstanceOf(BudgetExceededError)
       const message = (error as Error).message
       expect(message).toMatch(

@@ -24,13 +24,21 @@ const settled = <T>(promise: Promise<T>) =>
 
 describe('ModelClient.stopAndDrain', () => {
   it('sends nothing after the stop, and every response in flight lands in the cache before it resolves', async () => {
-    local.server.latencyMs = 300
+    // The server holds its answers until the stop: the two calls are in flight when it comes, however slow the machine.
+    let answer: () => void = () => undefined
+    const stopped = new Promise<void>((resolve) => (answer = resolve))
+    local.server.setResponder(async (request) => {
+      await stopped
+      return textReply(request, 'hello')
+    })
     const cacheDir = temp.make('stop-cache-')
     const client = localClient(local.server, { cacheDir, concurrency: 2 })
     const calls = [1, 2, 3, 4, 5, 6].map((n) => textCall(`q-00${n}`, `Question ${n}?`))
     const results = calls.map((call) => settled(client.call(call)))
     await until(() => local.server.inFlight === 2)
-    await client.stopAndDrain('stopped by SIGTERM')
+    const draining = client.stopAndDrain('stopped by SIGTERM')
+    answer()
+    await draining
     // Two were in flight; the four queued behind the concurrency limit were never sent.
     expect(local.server.requests.map((r) => (r.body.messages as { content: string }[])[0]!.content)).toEqual([
       'Question 1?',
@@ -66,10 +74,16 @@ describe('ModelClient.stopAndDrain', () => {
 
   it('sends no retry after the stop: a call waiting to retry fails, naming the stop and the failure it had', async () => {
     local.server.setResponder(withFaults((request) => textReply(request, 'hello'), parseFaultSpec('500')))
-    const client = localClient(local.server, { retry: { maxRetries: 3, baseDelayMs: 300, maxDelayMs: 300 }, random: () => 1 })
+    // The retry's wait ends only after the stop (the client's sleep is this test's), however slow the machine.
+    let waiting = false
+    let wake: () => void = () => undefined
+    const sleep = () => ((waiting = true), new Promise<void>((resolve) => (wake = resolve)))
+    const client = localClient(local.server, { retry: { maxRetries: 3, baseDelayMs: 300, maxDelayMs: 300 }, sleep })
     const outcome = settled(client.call(textCall('q-008')))
-    await until(() => local.server.requests.length === 1 && local.server.inFlight === 0)
-    await client.stopAndDrain('stopped by SIGTERM')
+    await until(() => waiting)
+    const draining = client.stopAndDrain('stopped by SIGTERM')
+    wake()
+    await draining
     const result = await outcome
     expect(result.ok).toBe(false)
     expect((result as { error: Error }).error.message).toBe(

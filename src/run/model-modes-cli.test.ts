@@ -75,7 +75,7 @@ describe('the live path end to end against the local server (pnpm eval:cli, the 
     expect(rerun.run.usage.savedByCache.usd).toBe(report.run.usage.usd)
     expect(rerun.run.latencyMs.judge).toBeNull()
     expect(withoutRun(rerun)).toEqual(withoutRun(report))
-  }, 60_000)
+  })
 
   it('says clearly that live mode needs ANTHROPIC_API_KEY', async () => {
     const result = await runEvalCli(['--out', temp('reports-')], { EVAL_MODE: 'live', ANTHROPIC_API_KEY: '' })
@@ -83,7 +83,7 @@ describe('the live path end to end against the local server (pnpm eval:cli, the 
     expect(result.stderr).toBe(
       'eval: EVAL_MODE=live calls the Anthropic API and needs ANTHROPIC_API_KEY in the environment; without a key use EVAL_MODE=offline (the default) or EVAL_MODE=replay (answers from fixtures/recordings/golden-set)\n',
     )
-  }, 30_000)
+  })
 })
 
 describe('record, then replay', () => {
@@ -133,7 +133,7 @@ describe('record, then replay', () => {
     // Nothing committed under fixtures/ looks like a real key either.
     for (const file of filesUnder('fixtures'))
       expect(textOf(file), file).not.toMatch(/sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{20,}/)
-  }, 60_000)
+  })
 })
 
 describe('kill and resume', () => {
@@ -182,7 +182,7 @@ describe('kill and resume', () => {
     expect(server.requests).toHaveLength(0)
     expect(third.run.usage.cacheHits).toBe(resumed.run.usage.calls + 3)
     await server.close()
-  }, 30_000)
+  })
 })
 
 describe('judge errors through the CLI', () => {
@@ -192,7 +192,7 @@ describe('judge errors through the CLI', () => {
     const args = ['--corpus', paths.corpus!.dir, '--golden', paths.goldenSet, '--baseline', '', '--out', temp('reports-')]
     const result = await runEvalCli(args, liveEnv({ EVAL_CACHE: 'off', GATE: '1' }))
     expect(result.code).toBe(1)
-  }, 30_000)
+  })
 })
 
 describe('pnpm bench:model', () => {
@@ -222,5 +222,5 @@ describe('pnpm bench:model', () => {
     expect(result.out).toMatch(/max in flight +[1-8] \(limit 8\)/)
     expect(result.out).toMatch(/ratio +\d+\.\d{3} \(target <= 1000\)/)
     expect(result.code).toBe(0)
-  }, 30_000)
+  })
 })

@@ -173,7 +173,7 @@ describe('replay errors', () => {
       evaluate(paths, { tier: 'full', env: liveEnv({ EVAL_MODE: 'record', EVAL_RECORDING: 'tiny', EVAL_CACHE: 'off' }) }),
     ).rejects.toThrow(/HTTP 400/)
     await expect(replay()).resolves.toMatchObject({ config: { mode: 'replay' } })
-  }, 30_000)
+  })
 })
 
 describe('judge errors', () => {

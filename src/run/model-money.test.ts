@@ -170,7 +170,7 @@ describe('EVAL_MAX_USD through the CLI', () => {
     const report = readReport(args[args.length - 1]!)
     expect(report.run.usage.cacheHits).toBe(paid)
     expect(report.run.estimate?.byRole.generator.cached).toBe(report.run.usage.byRole.generator.cacheHits)
-  }, 30_000)
+  })
 })
 
 describe('EVAL_BATCH=1', () => {
@@ -227,9 +227,10 @@ describe('EVAL_BATCH=1', () => {
       expect.stringMatching(
         /^batch msgbatch_local_0001: \d+ judge request\(s\) submitted to the Message Batches API \(half price; worst case \$0\.\d{4}\); polling every 5 ms$/,
       ),
-      expect.stringMatching(/in progress · \d+ processing, 0 succeeded, 0 errored, 0 expired · \d+ ms$/),
+      // The elapsed time reads "910 ms", "2.3 s" or "1 min 5 s", as long as the machine took.
+      expect.stringMatching(/in progress · \d+ processing, 0 succeeded, 0 errored, 0 expired · \d[\d. a-z]* (ms|s)$/),
       expect.stringMatching(/in progress · \d+ processing/),
-      expect.stringMatching(/ended after \d+ ms: \d+ succeeded, 1 errored, 1 expired$/),
+      expect.stringMatching(/ended after \d[\d. a-z]* (ms|s): \d+ succeeded, 1 errored, 1 expired$/),
     ])
     expect(lines.filter((l) => l.endsWith('; sending it as a normal call (full price)'))).toHaveLength(1)
     expect(renderTerminalSummary(report)).toMatch(

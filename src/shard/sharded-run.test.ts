@@ -84,7 +84,7 @@ describe('a run in 3 shards merges into the report of one run', () => {
     expect(runFailsGate(merged)).toBe(true)
     // The merged run: every shard's stage times, the slowest shard's wall time.
     expect(merged.run.durationMs).toBe(Math.max(...shardReports.map((r) => r.run.durationMs)))
-  }, 120_000)
+  })
 
   it('a missing, repeated or foreign shard is refused, naming it', async () => {
     const project = { ...repository, reports: temp.make('shard-reports-'), baseline: temp.make('shard-baseline-') }
@@ -105,7 +105,7 @@ describe('a run in 3 shards merges into the report of one run', () => {
     expect(() => mergedReport(project, [files[0]!, other, files[2]!], null)).toThrow(
       `${other}: its config differs from shard 1's (${files[0]}): the shards did not measure the same run; run every shard on one commit with one config`,
     )
-  }, 120_000)
+  })
 })
 
 /** `vitest <args>` from the repository root, as CI runs it; resolves to the exit code and the output. */
@@ -168,5 +168,5 @@ describe('vitest --shard=i/3 --reporter=blob, then vitest --merge-reports', () =
     const strip = (json: string) => JSON.stringify({ ...JSON.parse(json), run: null })
     expect(strip(readFileSync(join(project.reports, 'latest.json'), 'utf8'))).toBe(strip(singleJson))
     expect(readFileSync(join(project.reports, 'latest.md'), 'utf8')).toBe(singleMd)
-  }, 300_000)
+  })
 })

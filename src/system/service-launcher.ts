@@ -125,8 +125,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     lastLines.length === 0 ? 'last output: (none)' : `last output:\n${lastLines.map((line) => `  ${line}`).join('\n')}`
 
   let exit: { code: number | null; signal: NodeJS.Signals | null; error?: Error } | null = null
-  // Output lines may still be on their way when the process exits: 'close' comes once its pipes are
-  // drained, unless a child it left behind holds them open, hence the bound.
+  // Output lines may still be on their way when the process exits or is stopped: 'close' comes once its
+  // pipes are drained. Only a process that left the group (setsid) could hold them open after stop(),
+  // hence the bound; it is no speed budget, since the group's own output is drained whatever the load.
   const exited = new Promise<void>((resolve) => {
     child.on('exit', (code, signal) => {
       exit = { code, signal }
@@ -138,6 +139,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     })
   })
   const outputDrained = new Promise<void>((resolve) => child.on('close', () => resolve()))
+  const drained = async () => {
+    let bound: NodeJS.Timeout | undefined
+    await Promise.race([outputDrained, new Promise((resolve) => (bound = setTimeout(resolve, KILL_WAIT_MS)))])
+    clearTimeout(bound)
+  }
 
   const group = child.pid
   if (group === undefined) {
@@ -177,8 +183,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const deadline = Date.now() + timeoutMs
   for (;;) {
     if (exit !== null) {
-      await Promise.race([outputDrained, sleep(200)])
-      await stop() // children it left behind
+      await stop() // children it left behind, which may hold its pipes open
+      await drained()
       const { code, signal, error } = exit as { code: number | null; signal: NodeJS.Signals | null; error?: Error }
       const how = error ? `failed (${error.message})` : signal ? `was killed by ${signal}` : `exited with code ${code}`
       throw new InputError(`${named} ${how} before it answered at ${readyUrl}; ${lastOutput()}`)
@@ -187,6 +193,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (status !== null && !NOT_READY_STATUSES.has(status)) break
     if (Date.now() >= deadline) {
       await stop()
+      await drained()
       throw new InputError(`${named} did not answer at ${readyUrl} within ${timeoutMs} ms; ${lastOutput()}`)
     }
     await Promise.race([exited, sleep(Math.min(POLL_MS, deadline - Date.now()))])

@@ -25,7 +25,7 @@ function temp(files: Record<string, string>): string {
   return dir
 }
 
-describe('pnpm trec CLI', { timeout: 30_000 }, () => {
+describe('pnpm trec CLI', () => {
   it('default measures (recip_rank, recall.5,10, ndcg_cut.10) with per-query lines reproduce the expected file', () => {
     const result = trec([join(SHARED, 'qrels.test'), join(SHARED, 'results.test')])
     expect(result.stderr).toBe('')

@@ -47,5 +47,5 @@ describe("EVAL_COMPARE=<config>: a case per metric against that config's run", (
     expect(recall.discordant!.better).toBe(0)
     expect(recall.pValue! / (2 * 0.5 ** recall.discordant!.worse)).toBeCloseTo(1, 12)
     expect(out).toContain('A/B comparison (EVAL_COMPARE, ')
-  }, 120_000)
+  })
 })

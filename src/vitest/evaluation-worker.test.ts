@@ -85,15 +85,14 @@ describe('the evaluation dies with Vitest, and what it paid for lands in the cac
         parent.kill(signal)
       }
       // The calls in flight (300 ms each) land, then the worker exits: nothing of it may remain.
-      const deadline = Date.now() + 10_000
-      while (processesMarked(marker).length > 0 && Date.now() < deadline) await sleep(100)
-      expect(processesMarked(marker)).toEqual([])
+      // Waited for, not timed: a worker that never exits meets the test's hang limit.
+      while (processesMarked(marker).length > 0) await sleep(100)
       const sent = local.server.requests.length
       await sleep(1000)
       expect(local.server.requests.length).toBe(sent)
       // Far fewer calls than a whole run (120 questions, each answered and judged), and each one answered is cached.
       expect(sent).toBeLessThan(60)
       expect(filesUnder(cacheDir).filter((file) => file.endsWith('.json'))).toHaveLength(sent)
-    }, 60_000)
+    })
   }
 })

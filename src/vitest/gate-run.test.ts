@@ -35,13 +35,13 @@ describe('the gate through Vitest, against the committed baseline', () => {
       /^gate: FAILED, \d+ regression\(s\) against baseline\/ \(tolerance 0\.01\)\n\nregression +baseline +current +delta\nrecall +0\.\d{4} +0\.\d{4} +-0\.\d{4}\n/,
     )
     expect(out).toContain('budgetTokens: baseline 600, this run 120')
-  }, 60_000)
+  })
 
   it('a crashed evaluation is a failure even without GATE, and says why', () => {
     const { code, out } = runEvalProject({ EVAL_CONTEXT_BUDGET: '0' })
     expect(code).toBe(1)
     expect(out).toContain('the evaluation failed: EVAL_CONTEXT_BUDGET: Too small: expected number to be >0 (got 0)')
-  }, 60_000)
+  })
 
   it('reports that cannot be written fail the run, naming the file, though the evaluation reached the cases first', () => {
     // The reports folder is a file: the evaluation is measured and handed to the cases, then writing fails.
@@ -51,7 +51,7 @@ describe('the gate through Vitest, against the committed baseline', () => {
     expect(code).toBe(1)
     expect(out).toMatch(/FAIL .*reports > the run’s reports are written/)
     expect(out).toContain(`Error: the reports could not be written: EEXIST: file already exists, mkdir '${blocked}'`)
-  }, 60_000)
+  })
 
   it('a run whose files leave out the eval project’s cases evaluates nothing (its thread, started ahead, is stopped)', () => {
     const reports = tempDirs.make('gate-run-')
@@ -66,11 +66,11 @@ describe('the gate through Vitest, against the committed baseline', () => {
     expect(result.status).toBe(0)
     expect(result.stdout).toMatch(/Test Files +1 passed \(1\)/)
     expect(readdirSync(reports)).toEqual([])
-  }, 60_000)
+  })
 
   it('without GATE the same regression is reported and the run exits 0', () => {
     const { code, out } = runEvalProject({ EVAL_CONTEXT_BUDGET: '120' })
     expect(code).toBe(0)
     expect(out).toContain('gate: FAILED')
-  }, 60_000)
+  })
 })

@@ -8,7 +8,10 @@ import type { MessagesServer } from '../../local-server/messages-server.ts'
 /** A dummy key for tests against the local server: distinctive, so a scan can look for it anywhere. */
 export const TEST_API_KEY = 'sk-ant-test-local-0123456789abcdef'
 
-/** A live client on the real SDK against the local server, with tiny backoffs and short timeouts. */
+/**
+ * A live client on the real SDK against the local server, with tiny backoffs. Its per-request timeout is
+ * generous (a loaded machine may take seconds to answer locally); a test of timeouts sets its own against a hang.
+ */
 export function localClient(
   server: MessagesServer,
   options: Partial<ModelClientOptions> & { cacheDir?: string } = {},
@@ -21,7 +24,7 @@ export function localClient(
     cacheMode: cacheDir ? 'on' : 'off',
     concurrency: 4,
     retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 2_000 },
-    timeoutMs: 2_000,
+    timeoutMs: 60_000,
     prices: loadPriceTable('evals/model-prices.json'),
     secrets: [TEST_API_KEY],
     ...rest,

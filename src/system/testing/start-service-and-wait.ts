@@ -6,6 +6,6 @@ import { startService } from '../service-launcher.ts'
  */
 const [command, url] = process.argv.slice(2)
 if (command === undefined || url === undefined) throw new Error('usage: start-service-and-wait.ts <command> <url>')
-await startService({ command, url, cwd: process.cwd(), timeoutMs: 10_000, log: (line) => console.log(line) })
+await startService({ command, url, cwd: process.cwd(), log: (line) => console.log(line) })
 console.log('ready')
 setInterval(() => undefined, 60_000)

@@ -29,14 +29,15 @@ export type UserContext = z.output<typeof UserContextSchema>
 export const MAX_GRADE = 3
 
 /** A question's graded documents: document id -> grade 0..3 (0 = judged not relevant). */
+const gradeError = {
+  error: (issue: { input?: unknown }) => `expected a grade, an integer 0..${MAX_GRADE} (got ${JSON.stringify(issue.input)})`,
+}
 export const RelevanceSchema = z.record(
   z.string().min(1),
-  z
-    .number({ error: `expected a grade, an integer 0..${MAX_GRADE}` })
-    .int(`expected a grade, an integer 0..${MAX_GRADE}`)
-    .min(0, `expected a grade, an integer 0..${MAX_GRADE}`)
-    .max(MAX_GRADE, `expected a grade, an integer 0..${MAX_GRADE}`),
-  { error: 'expected a JSON object of document id -> grade, such as {"pricing": 3, "faq": 1}' },
+  z.number(gradeError).int(gradeError).min(0, gradeError).max(MAX_GRADE, gradeError),
+  {
+    error: 'expected a JSON object of document id -> grade, such as {"pricing": 3, "faq": 1}',
+  },
 )
 
 export type Relevance = z.output<typeof RelevanceSchema>

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
 import { finishImport } from '../golden/formats/imported-question.ts'
+import { goldenSetText } from '../golden/golden-set-text.ts'
 import { importTrec } from '../golden/formats/trec-qrels.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
@@ -152,7 +153,7 @@ describe('graded relevance through the golden-set path = trec_eval with graded q
       },
     )
     const file = join(tempDirs.make('graded-golden-'), 'golden-set.json')
-    writeFileSync(file, JSON.stringify({ questions: imported.questions }, null, 2))
+    writeFileSync(file, goldenSetText(imported.questions, './golden-set.schema.json'))
     const golden = loadGoldenSet(file, corpus)
     // 302 judges 77 documents 3, 303 eight documents 2: both kept as grades; 0 and -1 judgements left out.
     expect(golden.map((q) => [q.id, q.type, new Set(Object.values(q.relevance ?? {})), q.answerDocIds.length])).toEqual([

@@ -223,3 +223,18 @@ describe('graded relevance, hand-worked', () => {
     )
   })
 })
+
+describe('relevantGrade in a run', () => {
+  it('stops before the system is asked when a question has nothing graded relevantGrade or more (this repository: all ungraded)', async () => {
+    const { loadProjectConfig } = await import('../config/load-project-config.ts')
+    const { evaluate } = await import('../run/evaluate.ts')
+    const project = await loadProjectConfig()
+    const message = await evaluate(project, { tier: 'retrieval', env: { EVAL_RELEVANT_GRADE: '2' } }).then(
+      () => 'resolved',
+      (error: Error) => `${error.name}: ${error.message}`,
+    )
+    expect(message.split('\n')[0]).toBe(
+      `InputError: ${project.goldenSet}: question q-001: no document is graded 2 or more (relevantGrade 2), so nothing counts as relevant: grade its best document 2 or more in "relevance", or lower relevantGrade`,
+    )
+  })
+})

@@ -206,6 +206,8 @@ describe('graded relevance, hand-worked', () => {
     expect(at(2)).toEqual([true, round4(1 / 3), 0.5])
     // 3: a only, at rank 4
     expect(at(3)).toEqual([true, 0.25, 0])
+    // RAGAS's id-based context recall keeps every answer doc (RAGAS has no grades): c and a of a, b, c
+    expect(scoreRetrieval(question, output, chunks, { k: 3, relevantGrade: 3 }).idBasedContextRecall).toBe(round4(2 / 3))
   })
 
   it('carries the grades in the outcome of a graded question only', () => {

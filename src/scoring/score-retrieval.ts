@@ -24,8 +24,8 @@ export interface RetrievalScoring {
  * One question's retrieval outcome, a pure function of the question, what the system returned and its
  * chunking. Ranking metrics are null for none questions (there is nothing to rank); generation fields
  * stay null until the generation tier fills them. nDCG takes the question's grades as gains; hits,
- * reciprocal rank, recall@k and the id-based context metrics count the answer docs graded
- * `relevantGrade` or more (an ungraded question's answer docs are all grade 1).
+ * reciprocal rank and recall@k count the answer docs graded `relevantGrade` or more (an ungraded
+ * question's answer docs are all grade 1).
  */
 export function scoreRetrieval(
   question: GoldenQuestion,
@@ -61,8 +61,9 @@ export function scoreRetrieval(
     ndcg10: answerable && chunkCountByDoc ? round4(gradedNdcgAt10(rankedDocIds, grades, chunkCountByDoc)) : null,
     docNdcg10: answerable ? round4(gradedDocNdcgAt10(rankedDocIds, grades)) : null,
     recallAtK: answerable ? round4(recallAtK(rankedDocIds, relevant, k)) : null,
-    idBasedContextRecall: roundOrNull(idBasedContextRecall(contextDocIds, relevant)),
-    idBasedContextPrecision: roundOrNull(idBasedContextPrecision(contextDocIds, relevant)),
+    // RAGAS's id-based metrics keep every answer doc: `export --format ragas` hands RAGAS answerDocIds (it has no grades).
+    idBasedContextRecall: roundOrNull(idBasedContextRecall(contextDocIds, question.answerDocIds)),
+    idBasedContextPrecision: roundOrNull(idBasedContextPrecision(contextDocIds, question.answerDocIds)),
     topRanked: output.ranked
       .slice(0, EVIDENCE_DEPTH)
       .map(({ chunkId, docId, score }) => ({ chunkId, docId, score: round4(score) })),

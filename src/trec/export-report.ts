@@ -1,5 +1,5 @@
 import type { Report } from '../contract/report-schema.ts'
-import { qrelsLines } from '../golden/formats/trec-qrels.ts'
+import { judgedGrades } from '../scoring/retrieval/graded-relevance.ts'
 import { firstOccurrences } from '../scoring/retrieval/ndcg-at-10.ts'
 
 /**
@@ -16,7 +16,7 @@ export function exportReportToTrec(report: Report): { qrels: string; run: string
   const run: string[] = []
   for (const question of report.questions) {
     if (question.type === 'none') continue
-    for (const [docId, grade] of qrelsLines(question)) qrels.push(`${question.id} 0 ${docId} ${grade}`)
+    for (const [docId, grade] of judgedGrades(question)) qrels.push(`${question.id} 0 ${docId} ${grade}`)
     const docs = firstOccurrences(question.rankedDocIds)
     docs.forEach((docId, index) =>
       run.push(`${question.id} Q0 ${docId} ${index + 1} ${docs.length - index} ${report.config.system}`),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { MAX_GRADE, type GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { InputError } from '../../contract/input-error.ts'
+import { judgedGrades } from '../../scoring/retrieval/graded-relevance.ts'
 import { PLACEHOLDER_GOLD_ANSWER } from '../lint/placeholder-gold-answer.ts'
 import type { ImportResult } from './imported-question.ts'
 import { parseTopics } from './trec-topics.ts'
@@ -121,10 +122,5 @@ export function importTrec(qrelsText: string, qrelsFile: string, topicsText: str
  * A none question without graded documents has no line.
  */
 export function exportQrels(questions: readonly GoldenQuestion[]): string {
-  return questions.flatMap((q) => qrelsLines(q).map(([docId, grade]) => `${q.id} 0 ${docId} ${grade}\n`)).join('')
-}
-
-/** A question's judged documents and their grades, as qrels list them (an ungraded question's answer docs at 1). */
-export function qrelsLines(q: { answerDocIds: readonly string[]; relevance?: Readonly<Record<string, number>> | undefined }) {
-  return q.relevance === undefined ? q.answerDocIds.map((docId) => [docId, 1] as const) : Object.entries(q.relevance)
+  return questions.flatMap((q) => judgedGrades(q).map(([docId, grade]) => `${q.id} 0 ${docId} ${grade}\n`)).join('')
 }

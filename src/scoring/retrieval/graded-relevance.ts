@@ -21,3 +21,8 @@ export function relevantDocIds(question: GradedQuestion, relevantGrade: number):
   const grades = gradesOf(question)
   return question.answerDocIds.filter((id) => (grades.get(id) ?? 0) >= relevantGrade)
 }
+
+/** A question's judged documents and their grades, as qrels list them: an ungraded question's answer docs at 1, a graded one's relevance (0 included). */
+export function judgedGrades(question: GradedQuestion): [string, number][] {
+  return question.relevance === undefined ? question.answerDocIds.map((docId) => [docId, 1]) : Object.entries(question.relevance)
+}

@@ -81,7 +81,7 @@ async function measureSize(size: Size, seed: number, project: ProjectConfig): Pr
   const latencies = runs.map((run) => run.retrieveMs)
 
   const metricsStarted = performance.now()
-  const outcomes = runs.map((run) => scoreRetrieval(run.question, run.output, system.chunkCountByDoc, config.k))
+  const outcomes = runs.map((run) => scoreRetrieval(run.question, run.output, system.chunkCountByDoc, config))
   const summary = summarise(outcomes)
   const metricsMs = performance.now() - metricsStarted
 

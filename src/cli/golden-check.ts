@@ -4,7 +4,7 @@ import { findingsOfLoaderError } from '../golden/lint/loader-findings.ts'
 import { lintGoldenSet, RULES_NEEDING_TEXT } from '../golden/lint/lint-golden-set.ts'
 import { counts, renderFindingsJson, renderFindingsText, type LintReport } from '../golden/lint/render-findings.ts'
 import { parseFloors } from '../golden/lint/type-distribution.ts'
-import { loadGoldenSet } from '../load/golden-set.ts'
+import { checkRelevantGrade, loadGoldenSet } from '../load/golden-set.ts'
 import { InputError } from '../contract/input-error.ts'
 import { file, folder, kind, ValueRejected } from './arg-kinds.ts'
 import { flag, option } from './args.ts'
@@ -49,6 +49,7 @@ export const command = defineCommand({
     let report: LintReport
     try {
       const questions = loadGoldenSet(project.goldenSet, docs)
+      checkRelevantGrade(questions, config.relevantGrade, project.goldenSet)
       const bestChunks = docs === null ? new Map<string, null>() : await bestChunksOfNoneQuestions(questions, docs, config)
       const findings = lintGoldenSet({ questions, docs, bestChunks, floors: values.floors })
       report = { goldenSet: project.goldenSet, corpus, questions: questions.length, complete: true, findings, skipped }

@@ -20,7 +20,7 @@ export const command = defineCommand({
   description: `  Writes the golden set in another tool's format, atomically. jsonl: one {id, question, gold_answer,
   gold_sources, type} per line. ragas: {user_input, reference, reference_contexts (answer documents'
   text), reference_context_ids}, as JSON Lines when --out ends in .jsonl, else a JSON array. trec: qrels
-  "id 0 docId 1" in --out and the question texts in --topics (default: <out without extension>.topics.json;
+  "id 0 docId grade" in --out (grade 1 for an ungraded question's answer docs) and the question texts in --topics (default: <out without extension>.topics.json;
   a .tsv path writes qid<TAB>question).`,
   options: {
     format: option(oneOf(FORMATS), { required: true }),
@@ -47,7 +47,12 @@ export const command = defineCommand({
     )
     const governed = questions.filter((q) => q.governingDocId !== undefined).length
     const noted = questions.filter((q) => q.notes !== undefined).length
-    console.log(`not carried by ${format}: ${NOT_CARRIED[format]} (here: ${governed} governingDocId, ${noted} notes)`)
+    const graded = questions.filter((q) => q.relevance !== undefined).length
+    // Only said when there is something to lose: the line for an ungraded set stays as it was.
+    const lostGrades = graded > 0 && format !== 'trec' ? `, ${graded} graded` : ''
+    console.log(
+      `not carried by ${format}: ${NOT_CARRIED[format]} (here: ${governed} governingDocId, ${noted} notes${lostGrades})`,
+    )
     return 0
   },
 })

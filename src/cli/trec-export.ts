@@ -8,8 +8,8 @@ import { defineCommand } from './command.ts'
 
 export const command = defineCommand({
   usage: `usage: rag-eval trec-export [--report reports/latest.json] [--out reports/trec]`,
-  description: `  Writes a report's doc-level qrels (the golden set's answer documents) and run (each question's ranked
-  documents) as <out>/qrels.txt and <out>/run.txt, to check the suite's metrics with trec_eval or rag-eval trec.`,
+  description: `  Writes a report's doc-level qrels (the golden set's answer documents, rel 1, or a graded question's
+  documents with their grades) and run (each question's ranked documents) as <out>/qrels.txt and <out>/run.txt, to check the suite's metrics with trec_eval or rag-eval trec.`,
   options: {
     report: option(file, { default: 'reports/latest.json' }),
     out: option(folderOrAbsent, { default: 'reports/trec' }),

@@ -26,6 +26,18 @@ describe('resolveEvalConfig', () => {
   ])('rejects EVAL_CONTEXT_BUDGET=%s naming the variable', (value, message) => {
     expect(() => resolveEvalConfig({}, { EVAL_CONTEXT_BUDGET: value }, 'cfg.json')).toThrow(message)
   })
+  it('relevantGrade: absent unless set (it then means 1), 1..3 from the file or EVAL_RELEVANT_GRADE', () => {
+    const unset = resolveEvalConfig({}, {}, 'cfg.json')
+    expect('relevantGrade' in unset).toBe(false)
+    expect(resolveEvalConfig({ relevantGrade: 2 }, {}, 'cfg.json').relevantGrade).toBe(2)
+    expect(resolveEvalConfig({ relevantGrade: 2 }, { EVAL_RELEVANT_GRADE: '3' }, 'cfg.json').relevantGrade).toBe(3)
+    expect(() => resolveEvalConfig({}, { EVAL_RELEVANT_GRADE: '4' }, 'cfg.json')).toThrow(
+      'EVAL_RELEVANT_GRADE: Too big: expected number to be <=3 (got 4)',
+    )
+    expect(() => resolveEvalConfig({ relevantGrade: 0 }, {}, 'cfg.json')).toThrow(
+      'cfg.json field "relevantGrade": Too small: expected number to be >=1 (got 0)',
+    )
+  })
   it('reads fractional knobs in decimal notation only', () => {
     expect(resolveEvalConfig({}, { EVAL_TOLERANCE: '0.02' }, 'cfg.json').tolerance).toBe(0.02)
     expect(() => resolveEvalConfig({}, { EVAL_TOLERANCE: '.02' }, 'cfg.json')).toThrow(

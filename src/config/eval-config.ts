@@ -2,8 +2,10 @@ import { InputError } from '../contract/input-error.ts'
 import { EvalKnobsSchema, EvalConfigSchema, type EvalConfig } from '../contract/eval-config-schema.ts'
 import { RetrieverOptionsSchema, type RetrieverOptions } from '../contract/retriever-options.ts'
 
-/** The knobs whose value is a number (or null: maxUsd), read from the schema rather than listed by hand. */
-type NumericKnob = { [K in keyof EvalConfig]: EvalConfig[K] extends number | null ? K : never }[keyof EvalConfig]
+/** The knobs whose value is a number (or null: maxUsd; or absent: relevantGrade), read from the schema rather than listed by hand. */
+type NumericKnob = {
+  [K in keyof EvalConfig]-?: Exclude<EvalConfig[K], undefined> extends number | null ? K : never
+}[keyof EvalConfig]
 
 /** Environment variable -> config field. Documented in the README's knobs table. */
 const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {
@@ -31,6 +33,7 @@ const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {
   EVAL_BOOTSTRAP: 'bootstrapResamples',
   EVAL_ALPHA: 'alpha',
   EVAL_REPEATS: 'repeats',
+  EVAL_RELEVANT_GRADE: 'relevantGrade',
 }
 /** Knobs that take fractions; every other numeric knob is a whole number. */
 const FRACTIONAL_KNOBS: ReadonlySet<NumericKnob> = new Set([

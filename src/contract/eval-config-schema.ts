@@ -15,6 +15,9 @@ export const EvalKnobsSchema = z
     chunkOverlap: z.number().int().min(0).default(32),
     // How the built-in system ranks chunks (src/config/retriever-options.ts); a user's own system ignores it.
     retrieval: RetrieverOptionsSchema.prefault({}),
+    // The grade from which a document counts as relevant for recall, hits and MRR (nDCG uses every grade as its
+    // gain). Absent means 1, not defaulted: a run that does not set it records the config it recorded before grades.
+    relevantGrade: z.number().int().min(1).max(3).optional(),
     tokenizer: z.literal('o200k_base').default('o200k_base'),
     generatorModel: z.string().min(1).default('claude-sonnet-5'),
     judgeModel: z.string().min(1).default('claude-haiku-4-5-20251001'),

@@ -25,6 +25,23 @@ export const UserContextSchema = z.record(z.string(), z.unknown(), {
 
 export type UserContext = z.output<typeof UserContextSchema>
 
+/** The highest relevance grade (TREC's graded scale: 0 not relevant, 1 partly, 2 relevant, 3 the primary source). */
+export const MAX_GRADE = 3
+
+/** A question's graded documents: document id -> grade 0..3 (0 = judged not relevant). */
+const gradeError = {
+  error: (issue: { input?: unknown }) => `expected a grade, an integer 0..${MAX_GRADE} (got ${JSON.stringify(issue.input)})`,
+}
+export const RelevanceSchema = z.record(
+  z.string().min(1),
+  z.number(gradeError).int(gradeError).min(0, gradeError).max(MAX_GRADE, gradeError),
+  {
+    error: 'expected a JSON object of document id -> grade, such as {"pricing": 3, "faq": 1}',
+  },
+)
+
+export type Relevance = z.output<typeof RelevanceSchema>
+
 export const GoldenQuestionSchema = z
   .object({
     id: z
@@ -34,6 +51,9 @@ export const GoldenQuestionSchema = z
     type: QuestionTypeSchema.describe('single | multi | contradiction | none (aliases lookup, multi-hop, abstention)'),
     question: z.string().trim().min(1, 'expected the question text').describe('The question as a user would ask it'),
     answerDocIds: z.array(z.string().min(1)).describe('Documents that answer it; empty for none'),
+    relevance: RelevanceSchema.optional().describe(
+      'Graded relevance (optional): document id -> grade 0..3, 0 judged not relevant, 3 the primary source; the documents graded 1 or more are exactly answerDocIds',
+    ),
     goldAnswer: z.string().trim().min(1).optional().describe('One or two sentences; required unless type is none'),
     governingDocId: z.string().min(1).optional().describe('contradiction only: the document whose answer governs'),
     notes: z.string().optional().describe('Why the question exists, distractors it meets'),
@@ -69,7 +89,52 @@ export const GoldenQuestionSchema = z
       })
     if (q.governingDocId !== undefined && !q.answerDocIds.includes(q.governingDocId))
       ctx.addIssue({ code: 'custom', path: ['governingDocId'], message: `${q.governingDocId} must be one of answerDocIds` })
+    if (q.relevance !== undefined)
+      relevanceIssues(q.relevance, q.answerDocIds, q.governingDocId).forEach((issue) => ctx.addIssue(issue))
   })
+
+/**
+ * Grades and answerDocIds say the same thing twice, so they must agree: the documents graded 1 or more
+ * are exactly answerDocIds (every tool that reads answerDocIds keeps working), and grade 0 marks a
+ * document judged not relevant (a distractor), which answerDocIds does not list.
+ */
+function relevanceIssues(
+  relevance: Relevance,
+  answerDocIds: readonly string[],
+  governingDocId: string | undefined,
+): { code: 'custom'; path: (string | number)[]; message: string }[] {
+  const issues: { code: 'custom'; path: (string | number)[]; message: string }[] = []
+  const answers = new Set(answerDocIds)
+  for (const [docId, grade] of Object.entries(relevance)) {
+    if (docId === governingDocId && grade === 0)
+      issues.push({
+        code: 'custom',
+        path: ['relevance', docId],
+        message: `the governing document ${docId} is graded 0 (not relevant); grade it 1..${MAX_GRADE}`,
+      })
+    else if (grade >= 1 && !answers.has(docId))
+      issues.push({
+        code: 'custom',
+        path: ['relevance', docId],
+        message: `${docId} is graded ${grade} but answerDocIds does not list it: list it there, or grade it 0`,
+      })
+    else if (grade === 0 && answers.has(docId))
+      issues.push({
+        code: 'custom',
+        path: ['relevance', docId],
+        message: `${docId} is graded 0 (not relevant) but answerDocIds lists it: grade it 1..${MAX_GRADE}, or remove it from answerDocIds`,
+      })
+  }
+  for (const docId of answerDocIds) {
+    if (!Object.hasOwn(relevance, docId))
+      issues.push({
+        code: 'custom',
+        path: ['relevance'],
+        message: `answerDocIds lists ${docId} but relevance does not grade it: grade every answer document 1..${MAX_GRADE}`,
+      })
+  }
+  return issues
+}
 
 export type GoldenQuestion = z.output<typeof GoldenQuestionSchema>
 

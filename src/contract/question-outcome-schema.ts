@@ -56,6 +56,8 @@ export const QuestionOutcomeSchema = z.object({
   /** Why the system failed on this question; the question then counts as a miss everywhere. */
   systemError: z.string().nullable().default(null),
   answerDocIds: z.array(z.string()),
+  /** A graded question's grades (document id -> 0..3), the gains of its nDCG; absent for an ungraded question (every answer doc 1). */
+  relevance: z.record(z.string(), z.number().int()).optional(),
   governingDocId: z.string().nullable(),
   goldAnswer: z.string().nullable(),
   rankedDocIds: z.array(z.string()),

@@ -5,7 +5,7 @@ import { evaluate } from '../run/evaluate.ts'
 
 const project = await loadProjectConfig()
 import { baselineFromReport } from './baseline-files.ts'
-import { evaluateGate } from './gate.ts'
+import { evaluateGate, staleness } from './gate.ts'
 import { compareMetric } from './regression.ts'
 
 describe('compareMetric', () => {
@@ -73,6 +73,14 @@ describe('evaluateGate', () => {
     expect(lost.length).toBeGreaterThan(0)
     expect(gate.regressions.filter((r) => r.name.startsWith('question ')).map((r) => r.name)).toEqual(lost)
     expect(gate.stale).toEqual(['budgetTokens: baseline 600, this run 120'])
+  })
+
+  it('names a baseline measured under another relevantGrade stale; an absent relevantGrade is 1', async () => {
+    const accepted = await runRetrieval({})
+    const baseline = baselineFromReport(accepted)
+    const at = (relevantGrade: number) => ({ ...accepted, config: { ...accepted.config, relevantGrade } })
+    expect(staleness(at(1), baseline)).toEqual([])
+    expect(staleness(at(2), baseline)).toEqual(['relevantGrade: baseline 1, this run 2'])
   })
 
   it('fails on a single lost question even when every mean holds within the tolerance', async () => {

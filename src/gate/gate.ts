@@ -23,6 +23,7 @@ const MEASURING_FIELDS = [
   'budgetTokens',
   'k',
   'rankDepth',
+  'relevantGrade',
   'chunkTokens',
   'chunkOverlap',
   'retrieval',
@@ -60,7 +61,8 @@ function questionVerdict(
 function measuringValues(config: EvalConfig): Map<string, string> {
   const values = new Map<string, string>()
   for (const field of MEASURING_FIELDS) {
-    const value = config[field]
+    // relevantGrade is absent when not set (reports before it lack it too), which means 1.
+    const value = field === 'relevantGrade' ? (config.relevantGrade ?? 1) : config[field]
     if (typeof value === 'object')
       for (const [option, setting] of Object.entries(value)) values.set(`${field}.${option}`, String(setting))
     else values.set(field, String(value))

@@ -19,6 +19,7 @@ function fields(question: GoldenQuestion): [string, unknown][] {
     ['type', question.type],
     ['question', question.question],
     ['answerDocIds', question.answerDocIds],
+    ['relevance', question.relevance],
     ['goldAnswer', question.goldAnswer],
     ['governingDocId', question.governingDocId],
     ['notes', question.notes],
@@ -27,12 +28,18 @@ function fields(question: GoldenQuestion): [string, unknown][] {
 }
 
 function valueJson(value: unknown): string {
-  return Array.isArray(value) ? `[${value.map((item) => JSON.stringify(item)).join(', ')}]` : JSON.stringify(value)
+  if (Array.isArray(value)) return `[${value.map((item) => JSON.stringify(item)).join(', ')}]`
+  // The grades, inline as the ids are: { "doc-040": 3, "doc-012": 1 }.
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${JSON.stringify(item)}`)
+    return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`
+  }
+  return JSON.stringify(value)
 }
 
 /**
  * One question as JSON text in the repository's style: one field per line (or all on one line), the
- * answerDocIds array inline. The text starts at `{` (the caller places the first line) and ends at `}`.
+ * answerDocIds array and the relevance grades inline. The text starts at `{` (the caller places the first line) and ends at `}`.
  */
 export function questionJson(question: GoldenQuestion, layout: QuestionLayout = DEFAULT_LAYOUT): string {
   const parts = fields(question).map(([key, value]) => `${JSON.stringify(key)}: ${valueJson(value)}`)

@@ -40,6 +40,11 @@ export function validateGoldenSet(data: unknown, file: string, corpus: readonly 
       if (docIds !== null && !docIds.has(docId))
         problems.push(`${file}: question ${q.id}, field "answerDocIds": ${docId} is not a document of the corpus`)
     }
+    // Graded 0 (a distractor) is not in answerDocIds, so it is checked here (the others were above).
+    for (const [docId, grade] of Object.entries(q.relevance ?? {})) {
+      if (grade === 0 && docIds !== null && !docIds.has(docId))
+        problems.push(`${file}: question ${q.id}, field "relevance": ${docId} is not a document of the corpus`)
+    }
   }
   if (problems.length > 0) throw new InputError(problems.join('\n'))
   return questions
@@ -54,4 +59,23 @@ export function loadGoldenSet(file: string, corpus: readonly CorpusDocument[] | 
     throw new InputError(`${file}: golden set not found`)
   }
   return validateGoldenSet(parseJsonText(decodeUtf8Text(bytes, file), file), file, corpus)
+}
+
+/**
+ * With `relevantGrade` above 1, an answerable question whose documents are all graded below it has nothing
+ * left to find: its recall and MRR would be a meaningless 0, so the run stops and names it instead.
+ */
+export function checkRelevantGrade(questions: readonly GoldenQuestion[], relevantGrade: number | undefined, file: string): void {
+  const grade = relevantGrade ?? 1
+  if (grade <= 1) return
+  const below = questions.filter((q) => q.type !== 'none' && !q.answerDocIds.some((id) => (q.relevance?.[id] ?? 1) >= grade))
+  if (below.length === 0) return
+  throw new InputError(
+    below
+      .map(
+        (q) =>
+          `${file}: question ${q.id}: no document is graded ${grade} or more (relevantGrade ${grade}), so nothing counts as relevant: grade its best document ${grade} or more in "relevance", or lower relevantGrade`,
+      )
+      .join('\n'),
+  )
 }

@@ -30,10 +30,12 @@ describe("the report's RAGAS id-based metrics", () => {
     const chunk = (docId: string, n: number) => ({ chunkId: `${docId}#${n}`, docId, score: 1, tokens: 10, text: `${docId} ${n}` })
     // Context docs a, a, c: distinct {a, c}. Recall: {a, b} ∩ {a, c} = 1 of 2 = 0.5. Precision: 1 of 2 distinct retrieved = 0.5.
     const context = [chunk('a', 1), chunk('a', 2), chunk('c', 1)]
-    const outcome = scoreRetrieval(question, { ranked: context, context }, undefined, 10)
+    const outcome = scoreRetrieval(question, { ranked: context, context }, undefined, { k: 10 })
     expect([outcome.idBasedContextRecall, outcome.idBasedContextPrecision]).toEqual([0.5, 0.5])
     // A none question: recall undefined (null, RAGAS NaN), precision 0 of 1.
-    const none = scoreRetrieval({ ...question, type: 'none', answerDocIds: [] }, { ranked: context, context }, undefined, 10)
+    const none = scoreRetrieval({ ...question, type: 'none', answerDocIds: [] }, { ranked: context, context }, undefined, {
+      k: 10,
+    })
     expect([none.idBasedContextRecall, none.idBasedContextPrecision]).toEqual([null, 0])
   })
 })

@@ -4,7 +4,7 @@ import { displayPath, runKnobs, type ProjectConfig, type SystemSpec } from '../c
 import { loadCorpusFrom } from '../load/corpus.ts'
 import { InputError } from '../contract/input-error.ts'
 import type { RagSystem } from '../system/rag-system.ts'
-import { loadGoldenSet } from '../load/golden-set.ts'
+import { checkRelevantGrade, loadGoldenSet } from '../load/golden-set.ts'
 import { contentHash } from '../text/content-hash.ts'
 import type { Report } from '../contract/report-schema.ts'
 import { scoreRetrieval } from '../scoring/score-retrieval.ts'
@@ -110,6 +110,7 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   const loaded = project.corpus === null ? null : loadCorpusFrom(project.corpus)
   const corpus = loaded?.documents ?? null
   const goldenSet = loadGoldenSet(project.goldenSet, corpus)
+  checkRelevantGrade(goldenSet, config.relevantGrade, project.goldenSet)
   // A record run writes one recording of the whole golden set: n machines cannot each write their part of it.
   if (options.shard && options.shard.count > 1 && config.mode === 'record') {
     throw new InputError(
@@ -179,7 +180,7 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
     const docText = (id: string) => texts.get(id) ?? ''
     const score = (runs: Awaited<ReturnType<typeof runSystem>>) =>
       runs.map((run) => ({
-        ...scoreRetrieval(run.question, run.output, system.chunkCountByDoc, config.k),
+        ...scoreRetrieval(run.question, run.output, system.chunkCountByDoc, config),
         systemError: run.systemError,
       }))
     // The judge's calls through the Message Batches API: every question judged at once, so one batch takes them all.

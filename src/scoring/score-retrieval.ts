@@ -5,7 +5,8 @@ import { round4 } from '../statistics/descriptive.ts'
 import { contextHit } from './retrieval/context-hit.ts'
 import { idBasedContextPrecision } from './retrieval/id-based-context-precision.ts'
 import { idBasedContextRecall } from './retrieval/id-based-context-recall.ts'
-import { docNdcgAt10, ndcgAt10 } from './retrieval/ndcg-at-10.ts'
+import { gradesOf, relevantDocIds } from './retrieval/graded-relevance.ts'
+import { gradedDocNdcgAt10, gradedNdcgAt10 } from './retrieval/ndcg-at-10.ts'
 import { recallAtK } from './retrieval/recall-at-k.ts'
 import { reciprocalRank } from './retrieval/reciprocal-rank.ts'
 
@@ -13,20 +14,30 @@ const EVIDENCE_DEPTH = 10
 
 const roundOrNull = (value: number | null) => (value === null ? null : round4(value))
 
+/** The knobs retrieval scoring reads: recall@k's cut, and the grade from which a document counts as relevant (default 1). */
+export interface RetrievalScoring {
+  k: number
+  relevantGrade?: number | undefined
+}
+
 /**
  * One question's retrieval outcome, a pure function of the question, what the system returned and its
  * chunking. Ranking metrics are null for none questions (there is nothing to rank); generation fields
- * stay null until the generation tier fills them.
+ * stay null until the generation tier fills them. nDCG takes the question's grades as gains; hits,
+ * reciprocal rank and recall@k count the answer docs graded `relevantGrade` or more (an ungraded
+ * question's answer docs are all grade 1).
  */
 export function scoreRetrieval(
   question: GoldenQuestion,
   output: SystemAnswer,
   chunkCountByDoc: ReadonlyMap<string, number> | undefined,
-  k: number,
+  { k, relevantGrade = 1 }: RetrievalScoring,
 ): QuestionOutcome {
   const rankedDocIds = output.ranked.map((chunk) => chunk.docId)
   const contextDocIds = output.context.map((chunk) => chunk.docId)
   const answerable = question.type !== 'none'
+  const grades = gradesOf(question)
+  const relevant = relevantDocIds(question, relevantGrade)
   const relevantChunkCount = chunkCountByDoc
     ? question.answerDocIds.reduce((sum, id) => sum + (chunkCountByDoc.get(id) ?? 0), 0)
     : null
@@ -37,20 +48,20 @@ export function scoreRetrieval(
     userContext: question.userContext ?? null,
     systemError: null,
     answerDocIds: question.answerDocIds,
+    // Only a graded question carries its grades: an ungraded one's outcome is as it was before grades.
+    ...(question.relevance !== undefined ? { relevance: question.relevance } : {}),
     governingDocId: question.governingDocId ?? null,
     goldAnswer: question.goldAnswer ?? null,
     rankedDocIds,
     contextDocIds,
     contextTokens: output.context.reduce((sum, chunk) => sum + chunk.tokens, 0),
     relevantChunkCount,
-    hit: contextHit({ ...question, contextDocIds }),
-    reciprocalRank: answerable ? round4(reciprocalRank(rankedDocIds, question.answerDocIds)) : null,
-    ndcg10:
-      answerable && relevantChunkCount !== null
-        ? round4(ndcgAt10(rankedDocIds, question.answerDocIds, relevantChunkCount))
-        : null,
-    docNdcg10: answerable ? round4(docNdcgAt10(rankedDocIds, question.answerDocIds)) : null,
-    recallAtK: answerable ? round4(recallAtK(rankedDocIds, question.answerDocIds, k)) : null,
+    hit: contextHit({ type: question.type, answerDocIds: relevant, governingDocId: question.governingDocId, contextDocIds }),
+    reciprocalRank: answerable ? round4(reciprocalRank(rankedDocIds, relevant)) : null,
+    ndcg10: answerable && chunkCountByDoc ? round4(gradedNdcgAt10(rankedDocIds, grades, chunkCountByDoc)) : null,
+    docNdcg10: answerable ? round4(gradedDocNdcgAt10(rankedDocIds, grades)) : null,
+    recallAtK: answerable ? round4(recallAtK(rankedDocIds, relevant, k)) : null,
+    // RAGAS's id-based metrics keep every answer doc: `export --format ragas` hands RAGAS answerDocIds (it has no grades).
     idBasedContextRecall: roundOrNull(idBasedContextRecall(contextDocIds, question.answerDocIds)),
     idBasedContextPrecision: roundOrNull(idBasedContextPrecision(contextDocIds, question.answerDocIds)),
     topRanked: output.ranked

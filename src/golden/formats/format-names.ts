@@ -3,8 +3,8 @@ export type FormatName = (typeof FORMATS)[number]
 
 /** What each format cannot carry, printed by golden:import and golden:export and listed in docs/golden-set.md. */
 export const NOT_CARRIED: Record<FormatName, string> = {
-  jsonl: 'governingDocId and notes',
+  jsonl: 'governingDocId, notes and relevance grades',
   ragas:
-    'ids (q-001... by position), types (inferred from the answer docs: contradiction is lost), governingDocId, notes and userContext',
+    'ids (q-001... by position), types (inferred from the answer docs: contradiction is lost), governingDocId, notes, userContext and relevance grades',
   trec: 'gold answers (a TODO placeholder on import), types (inferred from the relevant docs: contradiction is lost), governingDocId, notes and userContext',
 }

@@ -237,7 +237,17 @@ describe('TREC qrels and topics', () => {
     )
   })
 
-  it('reads TREC <top> topics, keeps relevant judgements only, and reports unknown docnos with their qrels line', () => {
+  it('writes a graded question with its grades, 0 included, and imports the grades back (0 left out)', () => {
+    const graded: GoldenQuestion[] = [{ ...golden[2]!, relevance: { 'doc-004': 3, 'doc-003': 1, 'doc-001': 0 } }, golden[0]!]
+    expect(exportQrels(graded)).toBe('q-003 0 doc-004 3\nq-003 0 doc-003 1\nq-003 0 doc-001 0\nq-001 0 doc-001 1\n')
+    const { questions } = finish(importTrec(exportQrels(graded), 'g.qrels', exportTopics(graded, true), 'g.tsv'), 'g.qrels')
+    expect(questions.map((q) => [q.id, q.answerDocIds, q.relevance])).toEqual([
+      ['q-003', ['doc-004', 'doc-003'], { 'doc-004': 3, 'doc-003': 1 }],
+      ['q-001', ['doc-001'], undefined],
+    ])
+  })
+
+  it('reads TREC <top> topics, keeps relevant judgements and their grades, and reports unknown docnos with their qrels line', () => {
     const topics =
       '<top>\n<num> Number: 301\n<title> How long is a new API key valid?\n<desc> Description:\nKey expiry.\n</top>\n\n<top>\n<num> Number: 302\n<title> Who approves credits?\n</top>\n'
     const qrels = '301 0 doc-001 2\n301 0 doc-003 0\n302 0 doc-002 1\n302 0 doc-777 1\n'
@@ -250,14 +260,12 @@ describe('TREC qrels and topics', () => {
       'q.txt:4: question 302: docno "doc-777" is not a document of the corpus',
     )
     const { questions, warnings } = finish(imported, 'q.txt', true)
-    expect(questions.map((q) => [q.id, q.type, q.answerDocIds])).toEqual([
-      ['301', 'single', ['doc-001']],
-      ['302', 'single', ['doc-002']],
+    // 301 judged doc-001 rel 2: graded; 302 judged 1 only: ungraded, as before grades.
+    expect(questions.map((q) => [q.id, q.type, q.answerDocIds, q.relevance])).toEqual([
+      ['301', 'single', ['doc-001'], { 'doc-001': 2 }],
+      ['302', 'single', ['doc-002'], undefined],
     ])
-    expect(warnings.slice(0, 2)).toEqual([
-      'q.txt: 1 judgement with rel <= 0 not imported: a golden set lists relevant documents only',
-      'q.txt: 1 judgement with rel >= 2 imported as plain answer docs: a golden set has no relevance grades',
-    ])
+    expect(warnings[0]).toBe('q.txt: 1 judgement with rel <= 0 not imported: a golden set lists relevant documents only')
   })
 
   it('names file and line of malformed qrels and topics', () => {
@@ -279,6 +287,9 @@ describe('TREC qrels and topics', () => {
     )
     expect(failure(() => importTrec('q1 0 doc-001 1\nq1 0 doc-001 1\n', 'q.txt', good, 't.tsv'))).toBe(
       'q.txt:2: docno "doc-001" is judged twice for query "q1" (first at q.txt:1)',
+    )
+    expect(failure(() => importTrec('q1 0 doc-001 4\n', 'q.txt', good, 't.tsv'))).toBe(
+      'q.txt:1: rel 4 is above 3, the highest grade of a golden set (0..3): map the grades onto 0..3 first',
     )
     expect(failure(() => importTrec('q9 0 doc-001 1\n', 'q.txt', good, 't.tsv'))).toBe(
       'q.txt:1: query "q9" has no question in t.tsv',

@@ -11,6 +11,8 @@ export interface SourceRef {
   where: string
   /** The field and index it came from, e.g. `gold_sources[1]`. */
   field: string
+  /** Its relevance grade 1..3, for a format that grades (TREC qrels); absent: ungraded. */
+  grade?: number
 }
 
 /** A context (RAGAS) that no single corpus document contains. */
@@ -94,12 +96,15 @@ export function finishImport(
   const firstSeen = new Map<string, string>()
   const questions: GoldenQuestion[] = []
   for (const q of result.questions) {
-    const answerDocIds = [...new Set(q.sources.map((s) => s.docId).filter((id) => docIds.has(id)))]
+    const kept = q.sources.filter((s) => docIds.has(s.docId))
+    const answerDocIds = [...new Set(kept.map((s) => s.docId))]
+    const graded = kept.some((s) => s.grade !== undefined)
     const candidate = {
       id: q.id,
       type: q.type ?? inferType(answerDocIds.length),
       question: q.question,
       answerDocIds,
+      ...(graded ? { relevance: Object.fromEntries(kept.map((s) => [s.docId, s.grade ?? 1])) } : {}),
       ...(q.goldAnswer !== undefined && q.goldAnswer.trim() !== '' ? { goldAnswer: q.goldAnswer } : {}),
       ...(q.governingDocId !== undefined ? { governingDocId: q.governingDocId } : {}),
       ...(q.notes !== undefined ? { notes: q.notes } : {}),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
-import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import { MAX_GRADE, type GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { InputError } from '../../contract/input-error.ts'
+import { judgedGrades } from '../../scoring/retrieval/graded-relevance.ts'
 import { PLACEHOLDER_GOLD_ANSWER } from '../lint/placeholder-gold-answer.ts'
 import type { ImportResult } from './imported-question.ts'
 import { parseTopics } from './trec-topics.ts'
@@ -12,8 +13,10 @@ import { parseTopics } from './trec-topics.ts'
  * TREC qrels carry question ids and relevant documents; the question texts come from a topics file
  * (trec-topics.ts). They cannot carry gold answers (imported answerable questions get a placeholder
  * that golden:check reports until it is written), types (inferred: no relevant document none, one
- * single, several multi), graded relevance (rel 2 and rel 1 both become an answer doc), governingDocId
- * or notes. A none question is a topic without a relevant document.
+ * single, several multi), governingDocId or notes. A none question is a topic without a relevant
+ * document. Grades are kept: a question judged with a grade above 1 gets `relevance` (its relevant
+ * documents' grades); one judged 0/1 only stays ungraded. A grade above 3 is an error (the golden set's
+ * scale is 0..3), and judgements of 0 or below are left out (they earn no gain and count as not relevant).
  */
 export const QrelsLineSchema = z.tuple(
   [
@@ -54,6 +57,12 @@ function readQrels(text: string, file: string): Map<string, Judgement[]> {
       return
     }
     const [qid, , docno, rel] = parsed.data
+    if (rel > MAX_GRADE) {
+      problems.push(
+        `${where}: rel ${rel} is above ${MAX_GRADE}, the highest grade of a golden set (0..${MAX_GRADE}): map the grades onto 0..${MAX_GRADE} first`,
+      )
+      return
+    }
     const judgements = byQuery.get(qid) ?? []
     const earlier = judgements.find((j) => j.docno === docno)
     if (earlier)
@@ -81,22 +90,19 @@ export function importTrec(qrelsText: string, qrelsFile: string, topicsText: str
   const notices: string[] = []
   const all = [...judgements.values()].flat()
   const notRelevant = all.filter((j) => j.rel <= 0).length
-  const graded = all.filter((j) => j.rel > 1).length
   if (notRelevant > 0)
     notices.push(
       `${qrelsFile}: ${notRelevant} judgement${notRelevant === 1 ? '' : 's'} with rel <= 0 not imported: a golden set lists relevant documents only`,
     )
-  if (graded > 0)
-    notices.push(
-      `${qrelsFile}: ${graded} judgement${graded === 1 ? '' : 's'} with rel >= 2 imported as plain answer docs: a golden set has no relevance grades`,
-    )
   const questions = topics.map((topic) => {
     const relevant = (judgements.get(topic.qid) ?? []).filter((j) => j.rel >= 1)
+    // Grades only where they say more than "relevant": a 0/1 question stays ungraded, as before grades.
+    const graded = relevant.some((j) => j.rel > 1)
     return {
       where: topic.where,
       id: topic.qid,
       question: topic.question,
-      sources: relevant.map((j) => ({ docId: j.docno, where: j.where, field: 'docno' })),
+      sources: relevant.map((j) => ({ docId: j.docno, where: j.where, field: 'docno', ...(graded ? { grade: j.rel } : {}) })),
       unmatched: [],
       ...(relevant.length > 0 ? { goldAnswer: PLACEHOLDER_GOLD_ANSWER } : {}),
     }
@@ -110,7 +116,11 @@ export function importTrec(qrelsText: string, qrelsFile: string, topicsText: str
   return { questions, notices }
 }
 
-/** Qrels of questions: `id 0 docId 1` per answer doc, in question order; none questions have no line. */
+/**
+ * Qrels of questions, in question order: `id 0 docId 1` per answer doc of an ungraded question; a graded
+ * question's documents with their grades (0 included: judged not relevant), in its relevance order.
+ * A none question without graded documents has no line.
+ */
 export function exportQrels(questions: readonly GoldenQuestion[]): string {
-  return questions.flatMap((q) => q.answerDocIds.map((docId) => `${q.id} 0 ${docId} 1\n`)).join('')
+  return questions.flatMap((q) => judgedGrades(q).map(([docId, grade]) => `${q.id} 0 ${docId} ${grade}\n`)).join('')
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { loadProjectConfig } from '../../config/load-project-config.ts'
 import { runKnobs } from '../../config/project-config.ts'
 import { loadCorpus } from '../../load/corpus.ts'
-import { loadGoldenSet } from '../../load/golden-set.ts'
+import { checkRelevantGrade, loadGoldenSet } from '../../load/golden-set.ts'
+import { failureMessage as failure } from '../../testing/failure-message.ts'
 import { InputError } from '../../contract/input-error.ts'
 import { bestChunksOfNoneQuestions } from './best-chunks.ts'
 import type { Finding } from './finding.ts'
@@ -83,6 +84,54 @@ describe('golden:check rules, one broken fixture each', () => {
         fix: "correct the document id (corpus ids are in each document's front matter) or add the document to the corpus",
       },
     ])
+  })
+
+  it('grades: integers 0..3 agreeing with answerDocIds, a governing document not graded 0, graded documents in the corpus', async () => {
+    const schema = (questionId: string, message: string) => ({
+      severity: 'error',
+      rule: 'schema',
+      questionId,
+      message,
+      fix: SCHEMA_FIX,
+    })
+    expect(await lint('loader-grades')).toEqual([
+      schema('q-001', 'field "relevance.doc-001": expected a grade, an integer 0..3 (got 4)'),
+      schema('q-002', 'field "relevance.doc-002": expected a grade, an integer 0..3 (got 1.5)'),
+      schema(
+        'q-003',
+        'field "relevance": answerDocIds lists doc-004 but relevance does not grade it: grade every answer document 1..3',
+      ),
+      schema('q-004', 'field "relevance.doc-006": the governing document doc-006 is graded 0 (not relevant); grade it 1..3'),
+      schema(
+        'q-005',
+        'field "relevance.doc-007": doc-007 is graded 1 but answerDocIds does not list it: list it there, or grade it 0',
+      ),
+      schema('q-006', 'field "relevance.doc-002": expected a grade, an integer 0..3 (got "high")'),
+    ])
+    expect(await lint('loader-grade-unknown-doc')).toEqual([
+      {
+        severity: 'error',
+        rule: 'unknown-doc',
+        questionId: 'q-001',
+        message: 'field "relevance": doc-999 is not a document of the corpus',
+        fix: "correct the document id (corpus ids are in each document's front matter) or add the document to the corpus",
+      },
+    ])
+    // The clean set with grades (a distractor graded 0 on the none question) has no finding.
+    expect(await lint('graded')).toEqual([])
+  })
+
+  it('relevantGrade above 1: an answerable question with no document graded that high is named', () => {
+    const graded = loadGoldenSet(`${dir}/graded.json`, docs)
+    expect(() => checkRelevantGrade(graded, 1, 'g.json')).not.toThrow()
+    expect(() => checkRelevantGrade(graded, undefined, 'g.json')).not.toThrow()
+    // q-001 and q-002 are ungraded (grade 1); q-003 grades doc-003 3, q-004 doc-006 3; q-005 is a none question.
+    expect(failure(() => checkRelevantGrade(graded, 2, 'g.json')).split('\n')).toEqual(
+      ['q-001', 'q-002'].map(
+        (id) =>
+          `g.json: question ${id}: no document is graded 2 or more (relevantGrade 2), so nothing counts as relevant: grade its best document 2 or more in "relevance", or lower relevantGrade`,
+      ),
+    )
   })
 
   it('duplicate-question: the same text up to case and punctuation, and a content-term Jaccard >= 0.8', async () => {

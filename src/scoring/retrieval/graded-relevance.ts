@@ -1,0 +1,28 @@
+/** What a question says about its documents' relevance: its answer docs and, when graded, their grades. */
+export interface GradedQuestion {
+  answerDocIds: readonly string[]
+  relevance?: Readonly<Record<string, number>> | undefined
+}
+
+/**
+ * Each judged document's grade, the gain nDCG gives it. An ungraded question's answer docs are all
+ * grade 1 (binary relevance, as before grades existed); a document absent from the map is grade 0.
+ */
+export function gradesOf(question: GradedQuestion): ReadonlyMap<string, number> {
+  if (question.relevance === undefined) return new Map(question.answerDocIds.map((id) => [id, 1]))
+  return new Map(Object.entries(question.relevance))
+}
+
+/**
+ * The answer docs that count as relevant for recall, hits and MRR: those graded `relevantGrade` or more
+ * (trec_eval's relevance level, `-l`), in answerDocIds order. With the default 1 that is every answer doc.
+ */
+export function relevantDocIds(question: GradedQuestion, relevantGrade: number): string[] {
+  const grades = gradesOf(question)
+  return question.answerDocIds.filter((id) => (grades.get(id) ?? 0) >= relevantGrade)
+}
+
+/** A question's judged documents and their grades, as qrels list them: an ungraded question's answer docs at 1, a graded one's relevance (0 included). */
+export function judgedGrades(question: GradedQuestion): [string, number][] {
+  return question.relevance === undefined ? question.answerDocIds.map((docId) => [docId, 1]) : Object.entries(question.relevance)
+}

@@ -4,8 +4,13 @@ import type { TestProjectInlineConfiguration } from 'vitest/config'
 import type { Vitest } from 'vitest/node'
 import type { RagEvalConfig } from '../config/project-config.ts'
 import type { Shard } from '../run/shard-assignment.ts'
-import { plainlyEvaluates } from './early-start.ts'
-import { discardPrewarmedThread, prewarmEvaluationThread } from './evaluation-thread.ts'
+import { findConfigFile } from '../config/config-file.ts'
+import {
+  chooseEvaluationHost,
+  discardPrewarmedHost,
+  prewarmEvaluationHost,
+  type DeclaredMode,
+} from '../threads/evaluation-host.ts'
 import { useShardCaseFile } from './shard-cases.ts'
 
 /** ragEval()'s options: which config file, the project's name, and any config field inline (winning over the file's). */
@@ -53,7 +58,6 @@ function serialisable(inline: Record<string, unknown>): Record<string, unknown> 
 export function ragEval(options: RagEvalOptions = {}): TestProjectInlineConfiguration {
   const { config, name = 'eval', ...inline } = options
   const provided: RagEvalProjectOptions = { ...(config === undefined ? {} : { config }), inline: serialisable(inline) }
-  if (plainlyEvaluates(process.argv, process.env, name)) prewarmEvaluationThread()
   return {
     plugins: [
       {
@@ -67,16 +71,13 @@ export function ragEval(options: RagEvalOptions = {}): TestProjectInlineConfigur
           reporters.push([`${HERE}/eval-reporter.${EXT}`, name])
           // --shard=i/n: this shard's question cases, in a case file of its own (shard-cases.ts).
           if (vitest.config.shard) useShardCaseFile(vitest, project, vitest.config.shard, `${HERE}/cases`, EXT)
-          if (!vitest.config.watch && !vitest.config.mergeReports) {
-            // `vitest run` evaluates in a thread (offline, replay): started by now, it loads the evaluation's
-            // modules while Vitest starts up, and evaluates when the global setup runs.
-            prewarmEvaluationThread()
-            vitest.onClose(discardPrewarmedThread)
-            return
-          }
-          // A thread started on the command line's word that Vitest's config overrules.
-          await discardPrewarmedThread()
-          if (!vitest.config.watch) return
+          // --merge-reports evaluates nothing (the reporter merges the shards' measurements).
+          if (vitest.config.mergeReports) return
+          const watch = vitest.config.watch
+          // Decided before any host loads: a live or record run never loads the evaluation in a thread first.
+          prewarmEvaluationHost(name, chooseEvaluationHost({ watch, mode: await declaredMode(vitest, provided) }))
+          vitest.onClose(() => discardPrewarmedHost(name))
+          if (!watch) return
           // Watch mode: a change to what the evaluation reads (in no test's import graph) reruns it.
           const triggers = await watchedInputs(vitest, provided).catch(() => [])
           // Patterns are matched against absolute paths: a file, or anything under a folder.
@@ -113,4 +114,28 @@ async function watchedInputs(vitest: Vitest, provided: RagEvalProjectOptions): P
     ...system,
     ...http,
   ]
+}
+
+const MODES: readonly DeclaredMode[] = ['offline', 'replay', 'record', 'live']
+
+/**
+ * The run's mode as the evaluation will resolve it (the environment over ragEval()'s options over the
+ * config file; MOCK=1 makes live a replay), read before anything of the evaluation loads: the config
+ * file only when neither the environment nor the options say, through Vitest's module runner. 'unknown'
+ * when it cannot be read here (the evaluation then says why, in a host that is safe for every mode).
+ */
+async function declaredMode(vitest: Vitest, provided: RagEvalProjectOptions): Promise<DeclaredMode> {
+  const fromFile = async (): Promise<unknown> => {
+    const file = findConfigFile({ configFile: provided.config, cwd: process.cwd(), env: process.env })
+    if (file === null) return undefined
+    const exported = await vitest.import<{ default?: { mode?: unknown } }>(file)
+    return (exported.default ?? (exported as { mode?: unknown })).mode ?? 'offline'
+  }
+  try {
+    const mode = process.env.EVAL_MODE || (provided.inline?.mode ?? (await fromFile()))
+    const resolved = process.env.MOCK === '1' && mode === 'live' ? 'replay' : mode
+    return MODES.find((known) => known === resolved) ?? 'unknown'
+  } catch {
+    return 'unknown'
+  }
 }

@@ -100,8 +100,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     current = reportsWritten
   }
   share()
-  // Watch mode: every rerun measures again (the trigger may be a change to the corpus or the golden set).
-  project.onTestsRerun(share)
+  // Watch mode: every rerun of this project's cases measures again (the trigger may be a change to the corpus
+  // or the golden set: rag-eval-project.ts); a rerun of other projects' tests only does not.
+  project.onTestsRerun((specifications) => {
+    if (specifications.some((specification) => specification.project.name === project.name)) share()
+  })
   return async () => {
     // Whatever the cases did, the run's reports are complete before Vitest exits.
     await current

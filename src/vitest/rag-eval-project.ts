@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, watch } from 'node:fs'
 import { dirname, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { TestProjectInlineConfiguration } from 'vitest/config'
@@ -147,9 +147,7 @@ async function watchedInputs(vitest: Vitest, provided: RagEvalProjectOptions): P
 function rerunOnChangesTo(vitest: Vitest, project: TestProject, inputs: readonly string[]): void {
   if (inputs.length === 0) return
   const watcher = vitest.vite.watcher
-  // A folder that does not exist yet (the baseline before the first `vitest -u`) is watched through its parent:
-  // chokidar does not report what appears in a path it was given before it existed.
-  watcher.add(inputs.map((input) => (existsSync(input) ? input : dirname(input))))
+  watcher.add(inputs.filter((input) => existsSync(input)))
   const isInput = (file: string) =>
     !file.endsWith('.test.ts') && inputs.some((input) => file === input || file.startsWith(`${input}${sep}`))
   const changed = (file: string) => {
@@ -159,6 +157,17 @@ function rerunOnChangesTo(vitest: Vitest, project: TestProject, inputs: readonly
     })
   }
   for (const event of ['change', 'add', 'unlink'] as const) watcher.on(event, changed)
+  // Vite's watcher reports nothing inside a folder made after it started (the baseline before the first
+  // `vitest -u`): such an input is awaited in its parent, then watched, and its creation is a change.
+  for (const input of inputs.filter((path) => !existsSync(path) && existsSync(dirname(path)))) {
+    const parent = watch(dirname(input), () => {
+      if (!existsSync(input)) return
+      parent.close()
+      watcher.add(input)
+      changed(input)
+    })
+    vitest.onClose(() => parent.close())
+  }
 }
 
 const MODES: readonly DeclaredMode[] = ['offline', 'replay', 'record', 'live']

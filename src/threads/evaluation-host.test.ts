@@ -69,7 +69,7 @@ describe('the global setup reads the evaluation of this run only (issue 11.1)', 
   it('a host that exits 0 without answering is a failed evaluation, whatever reports/ holds', async () => {
     const { evaluation } = await evaluateWith('child', fakeHost('process.exit(0)'))
     expect(evaluation).toEqual({ ok: false, error: 'the evaluation exited with code 0 without sending its evaluation' })
-  })
+  }, 60_000)
 
   it('an answer tagged with another run id is refused', async () => {
     const json = '[new TextEncoder().encode(\'{"ok":true}\')]'
@@ -90,7 +90,7 @@ describe('the global setup reads the evaluation of this run only (issue 11.1)', 
       `process.send({ kind: 'evaluated', runId: request.runId, json: ${json}, reported: ${JSON.stringify(failed)}, writing: false }, () => process.exit(1))`,
     )
     expect(await evaluateWith('child', host)).toEqual({ evaluation: failed, reported: failed })
-  })
+  }, 60_000)
 })
 
 describe('the evaluation dies with Vitest, and what it paid for lands in the cache (issue 11.4)', () => {

@@ -1,4 +1,4 @@
-import { configDefaults, defineConfig } from 'vitest/config'
+import { defineConfig } from 'vitest/config'
 // This repository evaluates itself through the package's public entry point (src/vitest/index.ts is
 // what `rag-vitest-eval/vitest` exports), reading rag-eval.config.ts like any user's project.
 import { ragEval } from './src/vitest/index.ts'
@@ -18,9 +18,6 @@ export default defineConfig({
       'default',
       ...(process.env.CI ? [['json', { outputFile: 'reports/vitest-results.json' }] as ['json', { outputFile: string }]] : []),
     ],
-    // Watch mode: the evaluation runs in a child process, so no import graph sees src/; any change to it re-runs
-    // (ragEval() adds the config file, corpus, golden set and baseline). Patterns match absolute paths, hence **/.
-    forceRerunTriggers: [...configDefaults.forceRerunTriggers, '**/src/**/*.ts'],
     // Three test files at a time on two cores: the long ones mostly wait on child processes and local servers
     // (Vitest's default on two cores is one file at a time).
     maxWorkers: 3,

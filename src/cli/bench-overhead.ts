@@ -34,7 +34,7 @@ async function timeRun(cwd: string, args: readonly string[], reportsDir: string 
 }
 
 /** This repository's config file names defineConfig's module by a relative path; a user's names the package. */
-const CONFIG_IMPORT = /from '\.\/src\/project\/define-config\.ts'/
+const CONFIG_IMPORT = /from '\.\/src\/config\/define-config\.ts'/
 
 /**
  * A user's project with the packed package installed (pnpm, from the local store), holding this

@@ -1,28 +1,9 @@
-import { existsSync, readFileSync, statSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { InputError } from '../contract/input-error.ts'
+import { CONFIG_FILE_NAMES, findConfigFile } from './config-file.ts'
 import { importModule } from './import-module.ts'
 import { resolveProjectConfig, type ProjectConfig } from './project-config.ts'
-
-/** The config file names looked for at the project root, in this order. */
-const CONFIG_FILE_NAMES = ['rag-eval.config.ts', 'rag-eval.config.mts', 'rag-eval.config.js', 'rag-eval.config.mjs'] as const
-
-/** The config file to read: `--config`, else RAG_EVAL_CONFIG, else the first CONFIG_FILE_NAMES in `cwd`; null when there is none. */
-function findConfigFile(options: { configFile?: string | undefined; cwd: string; env: NodeJS.ProcessEnv }): string | null {
-  const given = options.configFile ?? (options.env.RAG_EVAL_CONFIG || undefined)
-  if (given !== undefined) {
-    const file = resolve(options.cwd, given)
-    const from = options.configFile !== undefined ? '--config' : 'RAG_EVAL_CONFIG'
-    if (!existsSync(file)) throw new InputError(`${from} ${given}: config file not found`)
-    if (statSync(file).isDirectory()) throw new InputError(`${from} ${given}: expected a config file, found a folder`)
-    return file
-  }
-  for (const name of CONFIG_FILE_NAMES) {
-    const file = resolve(options.cwd, name)
-    if (existsSync(file)) return file
-  }
-  return null
-}
 
 /** `file:line:column field "name"` of the first `name:` in the config's text, so an error points into the file. */
 function fieldLocator(file: string, text: string): (field: string) => string {

@@ -133,9 +133,9 @@ export function cachedThreadBundle(
   return { file: null, building: build }
 }
 
-/** This package's thread mains under a folder (src/ or dist/): by convention, every `*-thread-main` module. */
+/** This package's thread mains under a folder (src/ or dist/): by convention, every `*-thread-main` module, and the evaluation host's entry (a thread or a child process). */
 export function threadMains(code: string, extension: 'ts' | 'js'): string[] {
-  return sourceFiles(code, (name) => name.endsWith(`-thread-main.${extension}`))
+  return sourceFiles(code, (name) => name.endsWith(`-thread-main.${extension}`) || name === `evaluation-host-main.${extension}`)
 }
 
 /**

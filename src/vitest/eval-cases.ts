@@ -16,9 +16,6 @@ import { ragMatchersWith } from './matchers/rag-matchers-with.ts'
 
 type Evaluation = Extract<SharedEvaluation, { ok: true }>
 
-/** The run as the cases see it: what the global setup shared, and (asked when a case runs) whether its reports were written. */
-export type CaseRun = SharedRun & { reportsWritten: () => Promise<string | null> }
-
 /**
  * The outcomes of this run's report, which the cases assert on: made by this package and never edited,
  * they need no schema check (so the cases' worker loads no schema library). Anything else is a bug here.
@@ -36,12 +33,12 @@ expect.extend(
  * for it: Vitest starts this worker while the evaluation runs); null outside the eval project, or when the
  * channel fails, with a failing case saying why.
  */
-export async function sharedRun(): Promise<CaseRun | null> {
+export async function sharedRun(): Promise<SharedRun | null> {
   const provided = inject('evaluation')
   try {
     if (provided === undefined)
       throw new Error('no shared evaluation: run these files in the eval project (its globalSetup runs the evaluation)')
-    return { ...(await receiveRun(provided)), reportsWritten: () => receiveReportsWritten(provided) }
+    return await receiveRun(provided)
   } catch (error) {
     it('the evaluation runs', () => {
       throw error
@@ -136,7 +133,7 @@ function notComputedReason(report: Report, path: string): string {
 }
 
 /** One case per gated metric asserting toNotRegressFrom the baseline, and one for the baseline itself. */
-export function defineMetricCases(run: CaseRun): void {
+export function defineMetricCases(run: SharedRun): void {
   const evaluation = finishedEvaluation(run)
   if (!evaluation) return
   const { report } = evaluation
@@ -144,7 +141,7 @@ export function defineMetricCases(run: CaseRun): void {
   describe('reports', () => {
     // The evaluation is handed over before its reports are written: they are written while the cases run.
     it('the run’s reports are written (latest.json, latest.md, attribution.jsonl, contexts.jsonl)', async () => {
-      const unwritten = await run.reportsWritten()
+      const unwritten = await receiveReportsWritten(inject('evaluation'))
       if (unwritten !== null) throw new Error(unwritten)
     })
   })

@@ -1,5 +1,5 @@
 import { relative } from 'node:path'
-import type { Reporter, Vitest } from 'vitest/node'
+import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import type { Report } from '../contract/report-schema.ts'
 import { heldRun } from './shared-evaluation.ts'
 
@@ -23,9 +23,11 @@ export default class EvalReporter implements Reporter {
     this.#vitest = vitest
   }
 
-  async onTestRunEnd(): Promise<void> {
+  async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const vitest = this.#vitest
     const project = vitest?.projects.find((p) => p.name === this.#project)
+    // Watch mode: a rerun of other projects' tests only leaves this one's last run unprinted.
+    if (vitest?.config.watch && !testModules.some((module) => module.project.name === this.#project)) return
     // vitest --merge-reports: no evaluation ran here; the shards' measurements make the run's report.
     // Imported only then: vitest.config.ts loads this file, and the merge pulls in the whole report assembly.
     if (vitest && project && vitest.config.mergeReports)

@@ -1,9 +1,10 @@
 import type { TestProject } from 'vitest/node'
+import { chooseEvaluationHost, startEvaluationHost, takeEvaluationHost, type HandedOver } from '../threads/evaluation-host.ts'
 import { openEvaluationChannel } from './evaluation-channel.ts'
-import { evaluateInThread, type HandedOver } from './evaluation-thread.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 import {
   decodeEvaluation,
+  encodeEvaluation,
   encodeRun,
   holdRun,
   reportedEvaluation,
@@ -12,29 +13,6 @@ import {
   type SharedComparison,
   type SharedEvaluation,
 } from './shared-evaluation.ts'
-
-// What only some runs need (watch mode, live and record runs, vitest -u, EVAL_COMPARE) is loaded on demand.
-const child = () => import('./evaluation-child.ts')
-
-/**
- * The run's evaluation: in a worker thread of Vitest's process when that loses nothing (`vitest run`
- * offline or in replay: nothing paid for is in flight, and the thread is fresh, so it measures the current
- * code), handed over before its reports are written; otherwise in a child process (live and record runs,
- * and watch mode), which writes them first.
- */
-async function evaluateOnce(options: RagEvalProjectOptions, watch: boolean): Promise<HandedOver> {
-  const inAChild = async (): Promise<HandedOver> => {
-    const evaluation = await (await child()).runEvaluation(options)
-    return {
-      evaluation,
-      reported: reportedEvaluation(evaluation, evaluation.ok ? evaluation.report : null),
-      reportsWritten: Promise.resolve(null),
-    }
-  }
-  if (watch) return inAChild()
-  const handedOver = await evaluateInThread(options)
-  return handedOver === 'in-a-child' ? inAChild() : handedOver
-}
 
 /**
  * Runs the evaluation once per Vitest run (and per watch-mode rerun) and shares it over a local channel
@@ -49,44 +27,52 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const channel = await openEvaluationChannel()
   project.provide('evaluation', { channel: channel.address })
+  const watch = project.vitest.config.watch
   const runOnce = async (): Promise<{
-    evaluation: SharedEvaluation | EvaluationJson
+    evaluation: EvaluationJson
     reported: ReportedEvaluation
     comparison: SharedComparison
     reportsWritten: Promise<string | null>
   }> => {
     const bConfig = process.env.EVAL_COMPARE || null
-    // B runs beside A (its own child), so a comparison costs one run's wall time.
+    // B runs beside A (a host of its own, whose mode is not known here), so a comparison costs one run's wall time.
     const b =
-      bConfig === null ? null : child().then(({ runEvaluation }) => runEvaluation({ config: bConfig }, undefined, 'compare'))
+      bConfig === null
+        ? null
+        : startEvaluationHost(chooseEvaluationHost({ watch, mode: 'unknown' }))
+            .evaluate({ options: { config: bConfig }, role: 'compare' })
+            .then(({ json }) => decodeEvaluation(json))
     const update = project.config.snapshotOptions.updateSnapshot === 'all'
     // A shard measures a part of the golden set: never a baseline.
-    const refused =
+    const refused: SharedEvaluation | null =
       update && shard
         ? {
-            ok: false as const,
+            ok: false,
             error: `vitest -u cannot accept a baseline from shard ${shard.index}/${shard.count} (a part of the golden set): accept it from one whole run (vitest run --project eval -u)`,
           }
         : null
     const measured: HandedOver = refused
-      ? { evaluation: refused, reported: refused, reportsWritten: Promise.resolve(null) }
-      : await evaluateOnce(options, project.vitest.config.watch)
-    let { evaluation, reported } = measured
-    if (update) {
+      ? { json: encodeEvaluation(refused), reported: refused, reportsWritten: Promise.resolve(null) }
+      : await takeEvaluationHost(project.name, watch).evaluate({ options, role: 'run' })
+    let { json, reported } = measured
+    // Parsed here only when needed: accepting the baseline, the comparison, watch mode's diff.
+    let evaluation = update || b !== null || watch ? decodeEvaluation(json) : null
+    if (update && evaluation) {
       // Accepted once the run's reports are written: accepting re-gates and rewrites them.
       const unwritten = await measured.reportsWritten
-      const accepted =
+      evaluation =
         unwritten === null
-          ? (await import('./accept-as-baseline.ts')).acceptAsBaseline(decodeEvaluation(evaluation))
+          ? (await import('./accept-as-baseline.ts')).acceptAsBaseline(evaluation)
           : { ok: false as const, error: unwritten }
-      evaluation = accepted
-      reported = reportedEvaluation(accepted, project.vitest.config.watch && accepted.ok ? accepted.report : null)
+      json = encodeEvaluation(evaluation)
+      reported = reportedEvaluation(evaluation, null)
     }
+    if (watch && evaluation) reported = reportedEvaluation(evaluation, evaluation.ok ? evaluation.report : null)
     const comparison =
-      b === null
+      b === null || evaluation === null
         ? null
-        : await (await import('./compare-with.ts')).compareWith(bConfig!, options, decodeEvaluation(evaluation), b)
-    return { evaluation, reported, comparison, reportsWritten: measured.reportsWritten }
+        : await (await import('./compare-with.ts')).compareWith(bConfig!, options, evaluation, b)
+    return { evaluation: json, reported, comparison, reportsWritten: measured.reportsWritten }
   }
   let current: Promise<unknown> = Promise.resolve()
   const share = () => {
@@ -96,7 +82,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
         ok: false as const,
         error: `the evaluation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       }
-      return { evaluation: failed, reported: failed, comparison: null, reportsWritten: Promise.resolve(null) }
+      return { evaluation: encodeEvaluation(failed), reported: failed, comparison: null, reportsWritten: Promise.resolve(null) }
     })
     channel.publish(
       'evaluation',
@@ -114,8 +100,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     current = reportsWritten
   }
   share()
-  // Watch mode: every rerun measures again (the trigger may be a change to the corpus or the golden set).
-  project.onTestsRerun(share)
+  // Watch mode: every rerun of this project's cases measures again (the trigger may be a change to the corpus
+  // or the golden set: rag-eval-project.ts); a rerun of other projects' tests only does not.
+  project.onTestsRerun((specifications) => {
+    if (specifications.some((specification) => specification.project.name === project.name)) share()
+  })
   return async () => {
     // Whatever the cases did, the run's reports are complete before Vitest exits.
     await current

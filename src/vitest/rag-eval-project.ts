@@ -1,11 +1,17 @@
-import { dirname } from 'node:path'
+import { existsSync, watch } from 'node:fs'
+import { dirname, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { TestProjectInlineConfiguration } from 'vitest/config'
-import type { Vitest } from 'vitest/node'
+import type { TestProject, Vitest } from 'vitest/node'
 import type { RagEvalConfig } from '../config/project-config.ts'
 import type { Shard } from '../run/shard-assignment.ts'
-import { plainlyEvaluates } from './early-start.ts'
-import { discardPrewarmedThread, prewarmEvaluationThread } from './evaluation-thread.ts'
+import { findConfigFile } from '../config/config-file.ts'
+import {
+  chooseEvaluationHost,
+  discardPrewarmedHost,
+  prewarmEvaluationHost,
+  type DeclaredMode,
+} from '../threads/evaluation-host.ts'
 import { useShardCaseFile } from './shard-cases.ts'
 
 /** ragEval()'s options: which config file, the project's name, and any config field inline (winning over the file's). */
@@ -53,7 +59,6 @@ function serialisable(inline: Record<string, unknown>): Record<string, unknown> 
 export function ragEval(options: RagEvalOptions = {}): TestProjectInlineConfiguration {
   const { config, name = 'eval', ...inline } = options
   const provided: RagEvalProjectOptions = { ...(config === undefined ? {} : { config }), inline: serialisable(inline) }
-  if (plainlyEvaluates(process.argv, process.env, name)) prewarmEvaluationThread()
   return {
     plugins: [
       {
@@ -67,20 +72,15 @@ export function ragEval(options: RagEvalOptions = {}): TestProjectInlineConfigur
           reporters.push([`${HERE}/eval-reporter.${EXT}`, name])
           // --shard=i/n: this shard's question cases, in a case file of its own (shard-cases.ts).
           if (vitest.config.shard) useShardCaseFile(vitest, project, vitest.config.shard, `${HERE}/cases`, EXT)
-          if (!vitest.config.watch && !vitest.config.mergeReports) {
-            // `vitest run` evaluates in a thread (offline, replay): started by now, it loads the evaluation's
-            // modules while Vitest starts up, and evaluates when the global setup runs.
-            prewarmEvaluationThread()
-            vitest.onClose(discardPrewarmedThread)
-            return
-          }
-          // A thread started on the command line's word that Vitest's config overrules.
-          await discardPrewarmedThread()
-          if (!vitest.config.watch) return
-          // Watch mode: a change to what the evaluation reads (in no test's import graph) reruns it.
-          const triggers = await watchedInputs(vitest, provided).catch(() => [])
-          // Patterns are matched against absolute paths: a file, or anything under a folder.
-          vitest.config.forceRerunTriggers.push(...triggers.flatMap((path) => [path, `${path}/**`]))
+          // --merge-reports evaluates nothing (the reporter merges the shards' measurements).
+          if (vitest.config.mergeReports) return
+          const watch = vitest.config.watch
+          // Decided before any host loads: a live or record run never loads the evaluation in a thread first.
+          prewarmEvaluationHost(name, chooseEvaluationHost({ watch, mode: await declaredMode(vitest, provided) }))
+          vitest.onClose(() => discardPrewarmedHost(name))
+          if (!watch) return
+          // Watch mode: a change to what the evaluation reads (in no test's import graph) reruns it, and only it.
+          rerunOnChangesTo(vitest, project, await watchedInputs(vitest, provided).catch(() => []))
         },
       },
     ],
@@ -96,21 +96,98 @@ export function ragEval(options: RagEvalOptions = {}): TestProjectInlineConfigur
   }
 }
 
-/** The config file, corpus, golden set, baseline and the system's folder: what a watch-mode rerun depends on. */
+/** The project's config as ragEval() gives it, loaded through Vitest's module runner (the evaluation's own loader, jiti, does not run in Vitest's process). */
+async function configThroughVitest(
+  vitest: Vitest,
+  provided: RagEvalProjectOptions,
+): Promise<{ file: string | null; values: unknown }> {
+  const file = findConfigFile({ configFile: provided.config, cwd: process.cwd(), env: process.env })
+  const exported = file === null ? {} : await vitest.import<{ default?: unknown }>(file)
+  const fromFile = exported.default ?? exported
+  const values = typeof fromFile === 'object' && fromFile !== null ? { ...fromFile, ...provided.inline } : fromFile
+  return { file, values }
+}
+
+/**
+ * The config file, corpus, golden set, baseline and the system's source: what a watch-mode rerun depends on.
+ * The built-in system's source is this package's: it changes only in this repository (run from TypeScript).
+ */
 async function watchedInputs(vitest: Vitest, provided: RagEvalProjectOptions): Promise<string[]> {
-  // Through Vitest's module runner, as it loads a global setup: not a part of the config's bundle.
-  const { loadProjectConfig } = await vitest.import<typeof import('../config/load-project-config.ts')>(
-    `${HERE}/../config/load-project-config.${EXT}`,
+  const { file, values } = await configThroughVitest(vitest, provided)
+  const { resolveProjectConfig } = await vitest.import<typeof import('../config/project-config.ts')>(
+    `${HERE}/../config/project-config.${EXT}`,
   )
-  const project = await loadProjectConfig({ configFile: provided.config, overrides: provided.inline })
-  const system = typeof project.system === 'string' && project.system !== 'builtin' ? [dirname(project.system)] : []
+  const project = resolveProjectConfig(values, {
+    root: file === null ? process.cwd() : dirname(file),
+    source: file ?? 'ragEval() options',
+    env: process.env,
+  })
+  const system =
+    typeof project.system === 'string' && project.system !== 'builtin'
+      ? [dirname(project.system)]
+      : project.system === 'builtin' && EXT === 'ts'
+        ? [dirname(HERE)]
+        : []
   const http = typeof project.system === 'object' && 'http' in project.system && project.system.http.command ? [project.root] : []
   return [
-    project.source,
+    ...(file === null ? [] : [file]),
     ...(project.corpus ? [project.corpus.dir] : []),
     project.goldenSet,
     project.baseline,
     ...system,
     ...http,
   ]
+}
+
+/**
+ * Reruns the eval project's cases (and with them the evaluation: global-setup.ts re-evaluates on a rerun of
+ * its cases) when an input changes: to Vitest's watcher, such a change is a change of the case files, so
+ * the rerun is Vitest's own (one debounced rerun with whatever else changed), and no other project reruns.
+ */
+function rerunOnChangesTo(vitest: Vitest, project: TestProject, inputs: readonly string[]): void {
+  if (inputs.length === 0) return
+  const watcher = vitest.vite.watcher
+  watcher.add(inputs.filter((input) => existsSync(input)))
+  const isInput = (file: string) =>
+    !file.endsWith('.test.ts') && inputs.some((input) => file === input || file.startsWith(`${input}${sep}`))
+  const changed = (file: string) => {
+    if (!isInput(resolve(file))) return
+    void project.globTestFiles().then(({ testFiles }) => {
+      for (const caseFile of testFiles) vitest.watcher.onFileChange(caseFile)
+    })
+  }
+  for (const event of ['change', 'add', 'unlink'] as const) watcher.on(event, changed)
+  // Vite's watcher reports nothing inside a folder made after it started (the baseline before the first
+  // `vitest -u`): such an input is awaited in its parent, then watched, and its creation is a change.
+  for (const input of inputs.filter((path) => !existsSync(path) && existsSync(dirname(path)))) {
+    const parent = watch(dirname(input), () => {
+      if (!existsSync(input)) return
+      parent.close()
+      watcher.add(input)
+      changed(input)
+    })
+    vitest.onClose(() => parent.close())
+  }
+}
+
+const MODES: readonly DeclaredMode[] = ['offline', 'replay', 'record', 'live']
+
+/**
+ * The run's mode as the evaluation will resolve it (the environment over ragEval()'s options over the
+ * config file; MOCK=1 makes live a replay), read before anything of the evaluation loads: the config
+ * file only when neither the environment nor the options say, through Vitest's module runner. 'unknown'
+ * when it cannot be read here (the evaluation then says why, in a host that is safe for every mode).
+ */
+async function declaredMode(vitest: Vitest, provided: RagEvalProjectOptions): Promise<DeclaredMode> {
+  try {
+    const fromFile = async () => {
+      const { values } = await configThroughVitest(vitest, provided)
+      return (values as { mode?: unknown } | null)?.mode ?? 'offline'
+    }
+    const mode = process.env.EVAL_MODE || (provided.inline?.mode ?? (await fromFile()))
+    const resolved = process.env.MOCK === '1' && mode === 'live' ? 'replay' : mode
+    return MODES.find((known) => known === resolved) ?? 'unknown'
+  } catch {
+    return 'unknown'
+  }
 }

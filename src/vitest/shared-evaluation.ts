@@ -1,7 +1,7 @@
 import type { CompareResult } from '../compare/comparison-schema.ts'
 import type { Report } from '../contract/report-schema.ts'
 import type { Shard } from '../run/shard-assignment.ts'
-import type { ProjectEvaluation } from './evaluate-project.ts'
+import type { MeasuredProject } from '../run/evaluate-project.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 import { receiveFromChannel } from './evaluation-channel.ts'
 
@@ -49,31 +49,32 @@ export interface ProvidedEvaluation {
   channel: string
 }
 
-/** An evaluation as JSON in pieces (UTF-8), as the evaluation's thread sends it. */
+/** A SharedEvaluation as JSON in UTF-8 pieces: its one encoding, from the evaluation's host to the cases. */
 export type EvaluationJson = readonly Uint8Array[]
 
 /**
- * A SharedRun as the channel sends it, in pieces, from the evaluation as it came (an object, or the
- * JSON pieces the evaluation's thread transferred: 30 MB at 10,000 questions, neither parsed and
- * stringified again here nor copied into one buffer).
+ * A SharedRun as the channel sends it, in pieces: the evaluation's JSON as the host sent it (30 MB at 10,000
+ * questions, neither parsed and stringified again here nor copied into one buffer).
  */
-export function encodeRun(evaluation: SharedEvaluation | EvaluationJson, comparison: SharedComparison): Uint8Array[] {
+export function encodeRun(evaluation: EvaluationJson, comparison: SharedComparison): Uint8Array[] {
   const encoder = new TextEncoder()
-  const json = Array.isArray(evaluation) ? (evaluation as EvaluationJson) : [encoder.encode(JSON.stringify(evaluation))]
-  return [encoder.encode(`{"comparison":${JSON.stringify(comparison)},"evaluation":`), ...json, encoder.encode('}')]
+  return [encoder.encode(`{"comparison":${JSON.stringify(comparison)},"evaluation":`), ...evaluation, encoder.encode('}')]
 }
 
-/** The evaluation a thread sent as JSON pieces. */
-export function decodeEvaluation(evaluation: SharedEvaluation | EvaluationJson): SharedEvaluation {
-  return Array.isArray(evaluation)
-    ? (JSON.parse(Buffer.concat(evaluation as EvaluationJson).toString('utf8')) as SharedEvaluation)
-    : (evaluation as SharedEvaluation)
+/** An evaluation made or changed here (vitest -u accepting it, a failure), in the encoding the host uses. */
+export function encodeEvaluation(evaluation: SharedEvaluation): EvaluationJson {
+  return [new TextEncoder().encode(JSON.stringify(evaluation))]
+}
+
+/** The evaluation the host sent, as an object (vitest -u, EVAL_COMPARE, watch mode's diff). */
+export function decodeEvaluation(evaluation: EvaluationJson): SharedEvaluation {
+  return JSON.parse(Buffer.concat(evaluation).toString('utf8')) as SharedEvaluation
 }
 
 /**
- * What the reporter prints from: the run's terminal summary and where its reports are, with its report
- * only when it is at hand as an object (a child's run; watch mode diffs each run against the last). A
- * thread's run stays JSON in Vitest's main thread: 10,000 outcomes are not parsed there for a summary.
+ * What the reporter prints from: the run's terminal summary and where its reports are, with its report only
+ * in watch mode (which diffs each run against the last). The run otherwise stays JSON in Vitest's main
+ * thread: 10,000 outcomes are not parsed there for a summary.
  */
 export type ReportedEvaluation =
   | { ok: true; reportsDir: string; terminalSummary: string | null; questions: number; shard?: Shard; report: Report | null }
@@ -141,14 +142,9 @@ declare module 'vitest' {
 }
 
 /**
- * A finished evaluation as the cases receive it, with this Vitest run's conditions: GATE=1 fails on
- * regressions (never in a shard: its questions are a part of the golden set; the merge gates the whole),
- * EVAL_STRICT=1 fails on every miss.
+ * This Vitest run's conditions for the cases: GATE=1 fails on regressions (never in a shard: its questions are a
+ * part of the golden set; the merge gates the whole), EVAL_STRICT=1 fails on every miss.
  */
-export function sharedEvaluation(evaluation: ProjectEvaluation, options: RagEvalProjectOptions): SharedEvaluation {
-  return { ok: true, ...evaluation, ...runConditions(options) }
-}
-
 function runConditions(options: RagEvalProjectOptions) {
   return {
     gate: process.env.GATE === '1' && !options.shard,
@@ -163,7 +159,7 @@ function runConditions(options: RagEvalProjectOptions) {
  * (latest.json's pieces, so a large report is serialised once and never copied into one buffer).
  */
 export function sharedEvaluationJson(
-  evaluation: Omit<ProjectEvaluation, 'report'>,
+  evaluation: MeasuredProject['evaluation'],
   reportJson: readonly Uint8Array[],
   options: RagEvalProjectOptions,
 ): Uint8Array[] {

@@ -1,39 +1,19 @@
 import type { Report } from '../contract/report-schema.ts'
 import { InputError } from '../contract/input-error.ts'
-import { collectGarbageAbove } from '../run/collect-garbage.ts'
+import { collectGarbageAbove } from './collect-garbage.ts'
 import { loadProjectConfig } from '../config/load-project-config.ts'
-import { runKnobs, type ProjectConfig } from '../config/project-config.ts'
-import { withoutContextTexts } from '../report/context-sidecar.ts'
+import type { ProjectConfig } from '../config/project-config.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
-import { writeReports } from '../report/write-report.ts'
-import { evaluate } from '../run/evaluate.ts'
-import type { Shard } from '../run/shard-assignment.ts'
+import { evaluate } from './evaluate.ts'
+import type { Shard } from './shard-assignment.ts'
 import { evaluateShard } from '../shard/evaluate-shard.ts'
-import type { RagEvalProjectOptions } from './rag-eval-project.ts'
-
-/** What one evaluation of the eval project hands the global setup: the report (without context texts), its summary for the terminal, and where things live. */
-export interface ProjectEvaluation {
-  report: Report
-  /** renderTerminalSummary(report), made where the report is (the reporter then loads no renderer); null for a shard or the B side of a comparison. */
-  terminalSummary: string | null
-  reportsDir: string
-  baselineRoot: string
-  projectRoot: string
-}
 
 /** The project's config as ragEval() was given it: the config file, with the inline options winning. */
-export function loadEvalProject(options: Pick<RagEvalProjectOptions, 'config' | 'inline'>): Promise<ProjectConfig> {
+export function loadEvalProject(options: {
+  config?: string | undefined
+  inline?: Record<string, unknown> | undefined
+}): Promise<ProjectConfig> {
   return loadProjectConfig({ configFile: options.config || undefined, overrides: options.inline })
-}
-
-/**
- * Whether the run may be evaluated in a thread of Vitest's own process: offline and replay runs pay for nothing
- * and hold nothing in flight, so dying with Vitest loses nothing. Live and record runs stay in a child,
- * which drains its model calls into the cache when Vitest is killed (issue 11.4).
- */
-export function costsNothingInFlight(project: ProjectConfig, env: NodeJS.ProcessEnv): boolean {
-  const mode = runKnobs(project, env).mode
-  return mode === 'offline' || mode === 'replay'
 }
 
 function evaluationTier(value: string | undefined): Report['tier'] {
@@ -47,11 +27,17 @@ export interface MeasuredProject {
   report: Report
   /** A run's reports are written; a shard's measurement and the B side of a comparison are not. */
   writesReports: boolean
-  evaluation: Omit<ProjectEvaluation, 'report'>
+  evaluation: {
+    /** renderTerminalSummary(report), made where the report is (the reporter then loads no renderer); null for a shard or the B side of a comparison. */
+    terminalSummary: string | null
+    reportsDir: string
+    baselineRoot: string
+    projectRoot: string
+  }
 }
 
 /**
- * The eval project's evaluation, wherever it runs (a thread of Vitest's process, or the worker): EVAL_TIER
+ * The eval project's evaluation, wherever it is hosted (src/threads/evaluation-host-main.ts): EVAL_TIER
  * picks the tier (default full); a shard measures its questions only and leaves them for the merge (no
  * latest.json); the B side of EVAL_COMPARE ('compare') is measured only, without the baseline or reports.
  * The run is evaluated without GATE: the cases decide.
@@ -82,13 +68,6 @@ export async function measureProject(
     writesReports,
     evaluation: { terminalSummary, reportsDir: project.reports, baselineRoot: project.baseline, projectRoot: project.root },
   }
-}
-
-/** measureProject, then its reports written: the evaluation as the worker sends it (without the context texts, which stay in contexts.jsonl: no case reads them, and they are a third of a large report). */
-export async function evaluateProject(...args: Parameters<typeof measureProject>): Promise<ProjectEvaluation> {
-  const { report, writesReports, evaluation } = await measureProject(...args)
-  if (writesReports) writeReports(report, evaluation.reportsDir)
-  return { report: withoutContextTexts(report), ...evaluation }
 }
 
 /** An evaluation's failure as the cases show it: the input's own message, or the stack of a bug. */

@@ -131,7 +131,7 @@ function chunksOf(columns: Header['chunks'], texts: string): Chunk[] | null {
     (column) => column.length,
   )
   if (lengths.some((length) => length !== n) || (n > 0 && columns.textEnd[n - 1] !== texts.length)) return null
-  const chunks: Chunk[] = new Array(n)
+  const chunks = new Array<Chunk>(n)
   for (let i = 0, start = 0; i < n; i++) {
     const end = columns.textEnd[i]!
     if (end < start) return null

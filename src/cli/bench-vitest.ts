@@ -98,7 +98,7 @@ function resultTable(results: readonly Measured[]): string {
     s(r.wallMs),
     r.memory ? `${r.memory.peakProcessMb.toFixed(0)} MB` : 'n/a',
     r.memory ? `${r.memory.peakTreeMb.toFixed(0)} MB` : 'n/a',
-    ...names.map((name) => (r.files[name] === undefined ? '' : mb(r.files[name]!))),
+    ...names.map((name) => (r.files[name] === undefined ? '' : mb(r.files[name]))),
     r.tests,
   ])
   return formatTable([header, ...rows], 'text')

@@ -142,7 +142,7 @@ export const command = defineCommand({
       })
       const label: HumanLabel = {
         id,
-        label: choice as HumanLabel['label'],
+        label: choice,
         note,
         who: values.who,
         when: new Date().toISOString().slice(0, 10),

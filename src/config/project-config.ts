@@ -131,7 +131,7 @@ export function resolveProjectConfig(
   resolveEvalConfig(knobValues, env, source, where)
   const p = parsed.data
   const at = (path: string) => resolve(root, path)
-  const envPath = (name: string, fallback: string) => (env[name] ? resolve(env[name]!) : at(fallback))
+  const envPath = (name: string, fallback: string) => (env[name] ? resolve(env[name]) : at(fallback))
   return {
     root,
     source,

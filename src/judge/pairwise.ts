@@ -60,7 +60,7 @@ export async function comparePairwise(
     const preferred = winner === 'tie' ? 'tie' : (winner === 'A') === (order === 'first-as-A') ? 'first' : 'second'
     return { order, preferred, reason }
   }
-  const orders = (await Promise.all([ask('first-as-A'), ask('second-as-A')])) as [OrderVerdict, OrderVerdict]
+  const orders = await Promise.all([ask('first-as-A'), ask('second-as-A')])
   const [one, two] = orders
   if (one.preferred === null || two.preferred === null) return { winner: 'judge-error', orders }
   const winner = one.preferred === two.preferred && one.preferred !== 'tie' ? one.preferred : 'draw'

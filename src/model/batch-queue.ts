@@ -246,7 +246,8 @@ export class BatchQueue {
           failure.retryable && attempt < retry.maxRetries
             ? retryDelay(attempt, retry, failure.retryAfterMs, this.#options.random)
             : null
-        if (delay === null) throw new Error(`could not ${what} after ${attempt + 1} attempt(s): ${failures.join('; ')}`)
+        if (delay === null)
+          throw new Error(`could not ${what} after ${attempt + 1} attempt(s): ${failures.join('; ')}`, { cause: error })
         await this.#options.sleep(delay)
       }
     }

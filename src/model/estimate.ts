@@ -99,5 +99,5 @@ export function summariseEstimate(
       )
     }
   }
-  return { basis, byRole: byRole as RunEstimate['byRole'], usd, worstCaseUsd: worst, maxUsd: options.maxUsd, notes }
+  return { basis, byRole, usd, worstCaseUsd: worst, maxUsd: options.maxUsd, notes }
 }

@@ -107,7 +107,7 @@ export class RecordingWriter {
     if (!this.#started) throw new Error('RecordingWriter.put before start()')
     const exchange = received.scripted ? { ...received, latencyMs: 0 } : received
     let exchanges = this.#bySubject.get(exchange.subject)
-    if (!exchanges) this.#bySubject.set(exchange.subject, (exchanges = new Map()))
+    if (!exchanges) this.#bySubject.set(exchange.subject, (exchanges = new Map<string, StoredExchange>()))
     exchanges.set(exchange.key, exchange)
     const file = { schemaVersion: 1, subject: exchange.subject, exchanges: [...exchanges.values()].sort(byOrder) }
     writeFileAtomic(join(this.#partial, EXCHANGES, fileOf(exchange.subject)), JSON.stringify(file, null, 2) + '\n')

@@ -147,7 +147,8 @@ export function resolveEvalConfig(
     const issue = parsed.error.issues[0]!
     if (issue.code === 'unrecognized_keys' && issue.path[0] === 'retrieval') {
       throw new InputError(
-        `${where('retrieval')}: unknown option(s) ${issue.keys.join(', ')}; expected only ${Object.keys(RetrieverOptionsSchema.shape).join(', ')}`,
+        `${where('retrieval')}: unknown option(s) ${issue.keys.join(', ')}; ` +
+          `expected only ${Object.keys(RetrieverOptionsSchema.shape).join(', ')}`,
       )
     }
     if (issue.code === 'unrecognized_keys') {

@@ -110,7 +110,8 @@ export function resolveProjectConfig(
   const where = options.locate ?? ((field: string) => `${source} field "${field}"`)
   if (typeof values !== 'object' || values === null || Array.isArray(values)) {
     throw new InputError(
-      `${source}: expected the config object (export default defineConfig({ ... })), got ${Array.isArray(values) ? 'an array' : typeof values}`,
+      `${source}: expected the config object (export default defineConfig({ ... })), ` +
+        `got ${Array.isArray(values) ? 'an array' : typeof values}`,
     )
   }
   const entries = Object.entries(values)

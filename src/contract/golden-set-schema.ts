@@ -12,7 +12,8 @@ const typeNames = [...QUESTION_TYPES, ...(Object.keys(QUESTION_TYPE_ALIASES) as 
 export const QuestionTypeSchema = z
   .enum(typeNames, {
     error: (issue) =>
-      `unknown type ${JSON.stringify(issue.input)}; expected one of ${QUESTION_TYPES.join(', ')} (aliases: ${Object.keys(QUESTION_TYPE_ALIASES).join(', ')})`,
+      `unknown type ${JSON.stringify(issue.input)}; expected one of ${QUESTION_TYPES.join(', ')} ` +
+      `(aliases: ${Object.keys(QUESTION_TYPE_ALIASES).join(', ')})`,
   })
   .transform((name): QuestionType =>
     name in QUESTION_TYPE_ALIASES ? QUESTION_TYPE_ALIASES[name as keyof typeof QUESTION_TYPE_ALIASES] : (name as QuestionType),

@@ -23,7 +23,10 @@ export interface OrderVerdict {
 }
 
 export interface PairwiseResult {
-  /** first / second when both orders prefer it; draw when they disagree or either says tie; judge-error when an order has no valid output. */
+  /**
+   * first / second when both orders prefer it; draw when they disagree or either says tie; judge-error when an order has no
+   * valid output.
+   */
   winner: 'first' | 'second' | 'draw' | 'judge-error'
   orders: [OrderVerdict, OrderVerdict]
 }

@@ -72,11 +72,15 @@ export function summariseEstimate(
       const minimum = cacheMinTokens(prices, model)
       if (largestPrefix > 0 && largestPrefix < minimum) {
         notes.push(
-          `${role} prompt caching will not engage: its cacheable prefix (tools and system prompt, up to the cache_control breakpoint) is at most ${integer(largestPrefix)} tokens, shorter than the ${integer(minimum)} tokens ${model} caches at least, so it is billed as plain input (the breakpoint is sent anyway; it costs nothing)`,
+          `${role} prompt caching will not engage: its cacheable prefix (tools and system prompt, ` +
+            `up to the cache_control breakpoint) is at most ${integer(largestPrefix)} tokens, ` +
+            `shorter than the ${integer(minimum)} tokens ${model} caches at least, ` +
+            `so it is billed as plain input (the breakpoint is sent anyway; it costs nothing)`,
         )
       } else if (estimate.cacheReadTokens > 0) {
         notes.push(
-          `${role} prompt caching: ${integer(estimate.cacheReadTokens)} prefix tokens read from the cache at the cache-read price, ${integer(estimate.cacheWriteTokens)} written`,
+          `${role} prompt caching: ${integer(estimate.cacheReadTokens)} prefix tokens read from the cache at ` +
+            `the cache-read price, ${integer(estimate.cacheWriteTokens)} written`,
         )
       }
       return [role, { ...estimate, usd: roundUsd(estimate.usd), worstCaseUsd: roundUsd(estimate.worstCaseUsd) }]
@@ -87,7 +91,8 @@ export function summariseEstimate(
   if (options.maxUsd !== null) {
     if (usd > options.maxUsd)
       notes.push(
-        `the expected cost is above EVAL_MAX_USD: the run will stop when the next request could cross the cap; what it paid for stays in the cache and a rerun resumes from there`,
+        `the expected cost is above EVAL_MAX_USD: the run will stop when the next request could cross the ` +
+          `cap; what it paid for stays in the cache and a rerun resumes from there`,
       )
     else if (worst > options.maxUsd) {
       const batched =
@@ -95,7 +100,8 @@ export function summariseEstimate(
           ? '; a Message Batch takes only the calls whose worst cases fit beside what is in flight, the others wait for the next batch'
           : ''
       notes.push(
-        `the ceiling is above EVAL_MAX_USD: calls wait for room under the cap and, should the replies run long, the run stops before a request could cross it${batched}`,
+        `the ceiling is above EVAL_MAX_USD: calls wait for room under the cap and, ` +
+          `should the replies run long, the run stops before a request could cross it${batched}`,
       )
     }
   }

@@ -38,7 +38,8 @@ function failureSection(outcome: QuestionOutcome, failedChecks: string[]): strin
       ? []
       : [
           `- answer: ${outcome.answer}`,
-          `- faithfulness ${outcome.faithfulness ?? 'n/a'}, relevancy ${outcome.answerRelevancy ?? 'n/a'}, coverage ${outcome.coverage ?? 'n/a'}, diagnosis ${outcome.diagnosis ?? 'n/a'}`,
+          `- faithfulness ${outcome.faithfulness ?? 'n/a'}, relevancy ${outcome.answerRelevancy ?? 'n/a'}, ` +
+            `coverage ${outcome.coverage ?? 'n/a'}, diagnosis ${outcome.diagnosis ?? 'n/a'}`,
           ...(outcome.unsupportedClaims ?? []).map((claim) => `- unsupported: "${claim}"`),
         ]),
     `- failed: ${failedChecks.join(', ')}`,
@@ -58,7 +59,12 @@ export function renderMarkdown(report: Report): string {
   return [
     `# RAG evaluation: ${config.system}, ${report.tier} tier`,
     '',
-    `Mode ${config.mode} · ${corpus.documents ?? 'n/a'} documents, ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · context budget ${config.budgetTokens} tokens · chunks ${config.chunkTokens}/${config.chunkOverlap} overlap${config.system.startsWith('builtin-') ? ` · ${describeRetrieval(config.retrieval)}` : ''} · tokenizer ${config.tokenizer}`,
+    `Mode ${config.mode} · ${corpus.documents ?? 'n/a'} documents, ${corpus.chunks ?? 'n/a'} chunks ` +
+      `· ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} ` +
+      `none) · context budget ${config.budgetTokens} tokens · ` +
+      `chunks ${config.chunkTokens}/${config.chunkOverlap} ` +
+      `overlap${config.system.startsWith('builtin-') ? ` · ${describeRetrieval(config.retrieval)}` : ''} · ` +
+      `tokenizer ${config.tokenizer}`,
     '',
     ...renderWarnings(report).map((line) => `> ${line}\n`),
     ...(config.mode === 'offline'
@@ -80,7 +86,9 @@ export function renderMarkdown(report: Report): string {
     '',
     `Doc-level nDCG@10 (trec_eval ndcg_cut.10 on \`rag-eval trec-export\`): ${summary.docNdcg10 ?? 'n/a'}`,
     '',
-    `RAGAS id-based context recall / precision (its IDBasedContextRecall / IDBasedContextPrecision on \`rag-eval export --format ragas\`): ${summary.idBasedContextRecall ?? 'n/a'} / ${summary.idBasedContextPrecision ?? 'n/a'}`,
+    `RAGAS id-based context recall / precision (its IDBasedContextRecall / IDBasedContextPrecision on ` +
+      `\`rag-eval export --format ragas\`): ${summary.idBasedContextRecall ?? 'n/a'} ` +
+      `/ ${summary.idBasedContextPrecision ?? 'n/a'}`,
     '',
     ...(summary.judge === null
       ? []

@@ -18,7 +18,9 @@ export function renderTerminalSummary(report: Report): string {
   const misses = report.questions.filter((q) => q.type !== 'none' && !q.hit)
   const judge = summary.judge === null ? 'no answers (retrieval tier)' : `judge ${summary.judge}`
   const lines = [
-    `${config.system} · ${report.tier} tier · mode ${config.mode} · ${corpus.documents ?? 'n/a'} docs / ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · budget ${config.budgetTokens} tokens · ${judge}`,
+    `${config.system} · ${report.tier} tier · mode ${config.mode} · ${corpus.documents ?? 'n/a'} docs ` +
+      `/ ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} ` +
+      `answerable, ${summary.questionsByType.none} none) · budget ${config.budgetTokens} tokens · ${judge}`,
     ...renderExcluded(report),
     ...renderWarnings(report),
     renderLatency(report),
@@ -48,7 +50,8 @@ export function renderExcluded(report: Report): string[] {
   if (excluded.length === 0) return []
   const shown = excluded.slice(0, 5).map((e) => `${e.file} (${e.reason})`)
   return [
-    `corpus: ${excluded.length} file(s) left out by include/exclude: ${shown.join(', ')}${excluded.length > 5 ? `, and ${excluded.length - 5} more (report: corpus.excluded)` : ''}`,
+    `corpus: ${excluded.length} file(s) left out by ` +
+      `include/exclude: ${shown.join(', ')}${excluded.length > 5 ? `, and ${excluded.length - 5} more (report: corpus.excluded)` : ''}`,
   ]
 }
 
@@ -57,8 +60,15 @@ export function renderDetectableDrop(report: Report): string {
   const { minimumDetectableRecallDrop: drop, answerable } = report.summary
   const intervals = 'intervals: 95%, Wilson for rates, bootstrap for means'
   if (drop === null)
-    return `${intervals}; minimum detectable drop of recall: n/a (${report.summary.notComputed.minimumDetectableRecallDrop ?? 'not computed'})`
-  return `${intervals}; minimum detectable drop of recall: ${drop.toFixed(3)} (80% power, alpha ${report.config.alpha}, ${answerable} answerable questions): a smaller regression cannot be told from noise`
+    return (
+      `${intervals}; minimum detectable drop of recall: ` +
+      `n/a (${report.summary.notComputed.minimumDetectableRecallDrop ?? 'not computed'})`
+    )
+  return (
+    `${intervals}; minimum detectable drop of recall: ${drop.toFixed(3)} (80% power, ` +
+    `alpha ${report.config.alpha}, ${answerable} answerable questions): ` +
+    `a smaller regression cannot be told from noise`
+  )
 }
 
 /** The latency bill, per stage (p50/p95 in ms), and in offline mode the (nil) money bill. */

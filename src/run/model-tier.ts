@@ -71,7 +71,9 @@ function hostOf(baseURL: string): string {
 /** The self-preference warning, when the generator and the judge are one model. */
 export function selfPreferenceWarning(config: Pick<EvalConfig, 'generatorModel' | 'judgeModel'>): string | null {
   return config.generatorModel === config.judgeModel
-    ? `the generator and the judge are the same model (${config.judgeModel}): a model tends to prefer its own answers (self-preference bias), so its scores run high; set EVAL_JUDGE_MODEL to another model`
+    ? `the generator and the judge are the same model (${config.judgeModel}): ` +
+        `a model tends to prefer its own answers (self-preference bias), so its scores run high; ` +
+        `set EVAL_JUDGE_MODEL to another model`
     : null
 }
 
@@ -114,7 +116,8 @@ async function estimateRun(
     `dry run: the generator's ${generated.length} prompts as they will be sent, ${answered} of them answered by the cache; ` +
     (unknown === 0
       ? `the judge's prompts as they will be sent, built on the cached answers`
-      : `the judge's built on ${answered > 0 ? `the ${answered} cached answers and on ` : ''}stand-in answers (extractive, from the same context) for the ${unknown} not yet known`)
+      : `the judge's built on ${answered > 0 ? `the ${answered} cached answers and on ` : ''}stand-in ` +
+        `answers (extractive, from the same context) for the ${unknown} not yet known`)
   return summariseEstimate(
     observed,
     prices,
@@ -204,7 +207,8 @@ export function openModelTier(
       )
     if (recorded.judgePromptsHash !== JUDGE_PROMPTS_HASH) {
       throw new InputError(
-        `replay: the judge prompts changed since the recording at ${dir} was made (hash ${recorded.judgePromptsHash}, now ${JUDGE_PROMPTS_HASH}); ${HOW_TO_RECORD}`,
+        `replay: the judge prompts changed since the recording at ${dir} was made ` +
+          `(hash ${recorded.judgePromptsHash}, now ${JUDGE_PROMPTS_HASH}); ${HOW_TO_RECORD}`,
       )
     }
     if (recorded.scripted)
@@ -215,7 +219,8 @@ export function openModelTier(
     const apiKey = env.ANTHROPIC_API_KEY?.trim()
     if (!apiKey) {
       throw new InputError(
-        `EVAL_MODE=${mode} calls the Anthropic API and needs ANTHROPIC_API_KEY in the environment; without a key use EVAL_MODE=offline (the default) or EVAL_MODE=replay (answers from ${dir})`,
+        `EVAL_MODE=${mode} calls the Anthropic API and needs ANTHROPIC_API_KEY in the environment; ` +
+          `without a key use EVAL_MODE=offline (the default) or EVAL_MODE=replay (answers from ${dir})`,
       )
     }
     secrets = [apiKey]
@@ -291,7 +296,8 @@ export function openModelTier(
         ...warnings,
         ...(mode !== 'replay' && client.ledger.scripted
           ? [
-              `the server at ${describeBaseUrl(baseURL)} is scripted (it marks its responses so): its numbers measure scripted outputs, not a real model`,
+              `the server at ${describeBaseUrl(baseURL)} is scripted (it marks its responses so): ` +
+                `its numbers measure scripted outputs, not a real model`,
             ]
           : []),
       ],
@@ -304,7 +310,8 @@ export function openModelTier(
         const missing = inputs.questionIds.filter((id) => !recorded.has(id))
         if (missing.length > 0) {
           throw new InputError(
-            `replay: the recording at ${dir} holds no responses for ${missing.length} question(s) of the golden set: ${missing.join(', ')}; ${HOW_TO_RECORD}`,
+            `replay: the recording at ${dir} holds no responses for ${missing.length} question(s) ` +
+              `of the golden set: ${missing.join(', ')}; ${HOW_TO_RECORD}`,
           )
         }
       }
@@ -321,7 +328,8 @@ export function openModelTier(
           : describeBaseUrl(baseURL),
         questions: [...run.questionIds],
         note: scripted
-          ? 'SCRIPTED: every response comes from the local scripted Messages API server (src/model/testing/), not from a model. Its numbers exercise the pipeline; they say nothing about Claude.'
+          ? 'SCRIPTED: every response comes from the local scripted Messages API server (src/model/testing/), ' +
+            'not from a model. Its numbers exercise the pipeline; they say nothing about Claude.'
           : 'Responses of the Anthropic Messages API as recorded.',
       })
     },

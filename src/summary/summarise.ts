@@ -62,7 +62,8 @@ export function summarise(
   const noAnswerable = 'no answerable questions in the golden set'
   const ndcgReason =
     answerable.length > 0
-      ? 'the system does not report its chunk counts per document (chunkCountByDoc), which the ideal ranking needs: docNdcg10, the doc-level nDCG@10, stands in for it'
+      ? 'the system does not report its chunk counts per document (chunkCountByDoc), ' +
+        'which the ideal ranking needs: docNdcg10, the doc-level nDCG@10, stands in for it'
       : noAnswerable
 
   const generated = outcomes.some((o) => o.generation !== null)
@@ -162,7 +163,10 @@ export function summarise(
   return summary
 }
 
-/** The smallest drop of recall the paired McNemar test detects at 80% power on this many answerable questions; null with its reason otherwise. */
+/**
+ * The smallest drop of recall the paired McNemar test detects at 80% power on this many answerable questions; null with its
+ * reason otherwise.
+ */
 function detectableRecallDrop(
   answerable: number,
   recall: number | null,
@@ -175,7 +179,8 @@ function detectableRecallDrop(
   }
   const drop = minimumDetectableDrop(answerable, recall, { alpha, power: 0.8 })
   if (drop === null)
-    notComputed.minimumDetectableRecallDrop = `even losing every hit (recall ${recall}) is not detectable on ${answerable} answerable questions at 80% power`
+    notComputed.minimumDetectableRecallDrop =
+      `even losing every hit (recall ${recall}) is not detectable on ${answerable} answerable ` + `questions at 80% power`
   return drop === null ? null : round4(drop)
 }
 

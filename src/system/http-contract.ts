@@ -146,7 +146,8 @@ export function httpContractJsonSchema(): Record<string, unknown> {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: 'rag-vitest-eval HTTP system contract',
     description:
-      'The suite POSTs one Request per golden question to the configured url and expects one Response. Generated from src/system/http-contract.ts; see docs/your-pipeline.md.',
+      'The suite POSTs one Request per golden question to the configured url and expects one Response. ' +
+      'Generated from src/system/http-contract.ts; see docs/your-pipeline.md.',
     $defs: { Request: generate(HttpRequestSchema), Response: generate(HttpResponseSchema) },
   }
 }

@@ -106,7 +106,9 @@ export function createHttpSystem(options: HttpSystemOptions): RagSystem {
       if (delay === null) {
         throw new SystemError(
           question.id,
-          `${question.id}: ${url} ${outcome.description} and asked to wait ${Math.round(outcome.retryAfterMs ?? 0)} ms (Retry-After), longer than retryMaxMs=${options.retryMaxMs}${tried}`,
+          `${question.id}: ${url} ${outcome.description} and asked to ` +
+            `wait ${Math.round(outcome.retryAfterMs ?? 0)} ms (Retry-After), ` +
+            `longer than retryMaxMs=${options.retryMaxMs}${tried}`,
         )
       }
       await new Promise((resolve) => setTimeout(resolve, delay))

@@ -92,7 +92,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   if ((await probe(readyUrl, PROBE_TIMEOUT_MS)) !== null) {
     if (options.reuseExisting) return { pid: null, stop: async () => undefined }
     throw new InputError(
-      `${named} was not started: something already answers at ${readyUrl} (the port is in use, or the service is already running); stop it, or set reuseExisting: true to evaluate the running service`,
+      `${named} was not started: something already answers at ${readyUrl} (the port is in use, ` +
+        `or the service is already running); stop it, or set reuseExisting: true to evaluate the running service`,
     )
   }
   let isFolder = false

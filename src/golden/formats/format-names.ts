@@ -6,5 +6,7 @@ export const NOT_CARRIED: Record<FormatName, string> = {
   jsonl: 'governingDocId and notes',
   ragas:
     'ids (q-001... by position), types (inferred from the answer docs: contradiction is lost), governingDocId, notes and userContext',
-  trec: 'gold answers (a TODO placeholder on import), types (inferred from the relevant docs: contradiction is lost), governingDocId, notes and userContext',
+  trec:
+    'gold answers (a TODO placeholder on import), types (inferred from the relevant docs: ' +
+    'contradiction is lost), governingDocId, notes and userContext',
 }

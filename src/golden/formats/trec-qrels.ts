@@ -84,11 +84,13 @@ export function importTrec(qrelsText: string, qrelsFile: string, topicsText: str
   const graded = all.filter((j) => j.rel > 1).length
   if (notRelevant > 0)
     notices.push(
-      `${qrelsFile}: ${notRelevant} judgement${notRelevant === 1 ? '' : 's'} with rel <= 0 not imported: a golden set lists relevant documents only`,
+      `${qrelsFile}: ${notRelevant} judgement${notRelevant === 1 ? '' : 's'} with rel <= 0 not imported: ` +
+        `a golden set lists relevant documents only`,
     )
   if (graded > 0)
     notices.push(
-      `${qrelsFile}: ${graded} judgement${graded === 1 ? '' : 's'} with rel >= 2 imported as plain answer docs: a golden set has no relevance grades`,
+      `${qrelsFile}: ${graded} judgement${graded === 1 ? '' : 's'} with rel >= 2 imported as plain answer ` +
+        `docs: a golden set has no relevance grades`,
     )
   const questions = topics.map((topic) => {
     const relevant = (judgements.get(topic.qid) ?? []).filter((j) => j.rel >= 1)
@@ -104,7 +106,8 @@ export function importTrec(qrelsText: string, qrelsFile: string, topicsText: str
   const placeholders = questions.filter((q) => q.goldAnswer !== undefined).length
   if (placeholders > 0) {
     notices.push(
-      `${placeholders} question${placeholders === 1 ? '' : 's'} got the placeholder gold answer "${PLACEHOLDER_GOLD_ANSWER}" (qrels carry no answers): golden:check reports each until it is written`,
+      `${placeholders} question${placeholders === 1 ? '' : 's'} got the placeholder gold answer ` +
+        `"${PLACEHOLDER_GOLD_ANSWER}" (qrels carry no answers): golden:check reports each until it is written`,
     )
   }
   return { questions, notices }

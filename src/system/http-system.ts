@@ -53,6 +53,81 @@ function describeFetchFailure(error: unknown, timeoutMs: number): string {
   return `could not be reached (${detail})`
 }
 
+/** One POST of the question: the body, or what went wrong and whether another try may pass. */
+async function attempt(url: string, body: string, timeoutMs: number): Promise<Attempt> {
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+    })
+    const text = await response.text()
+    if (response.ok) return { ok: true, body: text }
+    const shown = excerpt(text)
+    return {
+      ok: false,
+      retryable: isRetryableServiceStatus(response.status),
+      description: `answered HTTP ${response.status}${shown ? `: ${shown}` : ''}`,
+      retryAfterMs: retryAfterMs(response.headers),
+    }
+  } catch (error) {
+    return { ok: false, retryable: true, description: describeFetchFailure(error, timeoutMs), retryAfterMs: null }
+  }
+}
+
+/** The service's response, checked against the contract; a SystemError naming the question and the url otherwise. */
+function parse(url: string, questionId: string, text: string): HttpResponse {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new SystemError(
+      questionId,
+      `${questionId}: ${url} answered a body that is not JSON (${reason}): ${excerpt(text) || '(empty body)'}`,
+    )
+  }
+  const checked = checkHttpResponse(json)
+  if (!checked.ok) throw new SystemError(questionId, `${questionId}: ${url} answered ${checked.problems}`)
+  return checked.response
+}
+
+/** A chunk with what the service left out filled in (chunkId from docId and position, score by position, tokens counted). */
+function toChunk(
+  item: HttpChunk,
+  position: number,
+  count: number,
+  idPrefix: string,
+  countTokens: (text: string) => number,
+): RetrievedChunk {
+  return {
+    chunkId: item.chunkId ?? `${item.docId}#${idPrefix}${position}`,
+    docId: item.docId,
+    score: item.score ?? count - position,
+    tokens: item.tokens ?? countTokens(item.text),
+    text: item.text,
+  }
+}
+
+/**
+ * The context as the service sent it. An item without chunkId is the ranked chunk with the same docId
+ * and text when there is one (so the context stays comparable with the ranking), else `${docId}#context-${position}`.
+ */
+function serviceContext(
+  items: readonly HttpChunk[],
+  ranked: readonly RetrievedChunk[],
+  countTokens: (text: string) => number,
+): RetrievedChunk[] {
+  return items.map((item, position) => {
+    if (item.chunkId === undefined) {
+      const same = ranked.find((chunk) => chunk.docId === item.docId && chunk.text === item.text)
+      if (same) return { ...same, tokens: item.tokens ?? same.tokens }
+    }
+    return toChunk(item, position, items.length, 'context-', countTokens)
+  })
+}
+
 /**
  * A RagSystem that is a thin client of the user's service over HTTP (the contract in http-contract.ts):
  * POSTs each question, retries what may pass on a second try (408, 429, 5xx, timeouts, dropped
@@ -69,34 +144,12 @@ export function createHttpSystem(options: HttpSystemOptions): RagSystem {
     throw new InputError(`HTTP system url ${url}: expected an http:// or https:// URL`)
   const policy = { maxRetries, baseDelayMs: options.retryBaseMs, maxDelayMs: options.retryMaxMs }
 
-  async function attempt(body: string): Promise<Attempt> {
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body,
-        signal: AbortSignal.timeout(timeoutMs),
-      })
-      const text = await response.text()
-      if (response.ok) return { ok: true, body: text }
-      const shown = excerpt(text)
-      return {
-        ok: false,
-        retryable: isRetryableServiceStatus(response.status),
-        description: `answered HTTP ${response.status}${shown ? `: ${shown}` : ''}`,
-        retryAfterMs: retryAfterMs(response.headers),
-      }
-    } catch (error) {
-      return { ok: false, retryable: true, description: describeFetchFailure(error, timeoutMs), retryAfterMs: null }
-    }
-  }
-
   /** The response body of the first successful attempt; a SystemError once retries are spent or pointless. */
   async function post(question: SystemQuestion): Promise<string> {
     const request: HttpRequest = { id: question.id, question: question.question, userContext: question.userContext ?? null }
     const body = JSON.stringify(request)
     for (let retry = 0; ; retry++) {
-      const outcome = await attempt(body)
+      const outcome = await attempt(url, body, timeoutMs)
       if (outcome.ok) return outcome.body
       const attempts = retry + 1
       const tried = attempts > 1 ? ` (after ${attempts} attempts)` : ''
@@ -115,51 +168,15 @@ export function createHttpSystem(options: HttpSystemOptions): RagSystem {
     }
   }
 
-  function parse(questionId: string, text: string): HttpResponse {
-    let json: unknown
-    try {
-      json = JSON.parse(text)
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error)
-      throw new SystemError(
-        questionId,
-        `${questionId}: ${url} answered a body that is not JSON (${reason}): ${excerpt(text) || '(empty body)'}`,
-      )
-    }
-    const checked = checkHttpResponse(json)
-    if (!checked.ok) throw new SystemError(questionId, `${questionId}: ${url} answered ${checked.problems}`)
-    return checked.response
-  }
-
-  const toChunk = (item: HttpChunk, position: number, count: number, idPrefix: string): RetrievedChunk => ({
-    chunkId: item.chunkId ?? `${item.docId}#${idPrefix}${position}`,
-    docId: item.docId,
-    score: item.score ?? count - position,
-    tokens: item.tokens ?? countTokens(item.text),
-    text: item.text,
-  })
-
-  /**
-   * The context as the service sent it. An item without chunkId is the ranked chunk with the same docId
-   * and text when there is one (so the context stays comparable with the ranking), else `${docId}#context-${position}`.
-   */
-  function serviceContext(items: readonly HttpChunk[], ranked: readonly RetrievedChunk[]): RetrievedChunk[] {
-    return items.map((item, position) => {
-      if (item.chunkId === undefined) {
-        const same = ranked.find((chunk) => chunk.docId === item.docId && chunk.text === item.text)
-        if (same) return { ...same, tokens: item.tokens ?? same.tokens }
-      }
-      return toChunk(item, position, items.length, 'context-')
-    })
-  }
-
   return {
     name: options.name ?? url,
     async answer(question: SystemQuestion): Promise<SystemAnswer> {
-      const response = parse(question.id, await post(question))
-      const ranked = response.ranked.map((item, position) => toChunk(item, position, response.ranked.length, ''))
+      const response = parse(url, question.id, await post(question))
+      const ranked = response.ranked.map((item, position) => toChunk(item, position, response.ranked.length, '', countTokens))
       const context =
-        response.context == null ? packContext(ranked, options.budgetTokens) : serviceContext(response.context, ranked)
+        response.context == null
+          ? packContext(ranked, options.budgetTokens)
+          : serviceContext(response.context, ranked, countTokens)
       const result: SystemAnswer = { ranked, context }
       if (response.answer != null) result.answer = response.answer
       if (response.timingsMs) result.timingsMs = response.timingsMs

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { statSync } from 'node:fs'
 import { Socket } from 'node:net'
 import { createInterface } from 'node:readline'
+import type { Readable } from 'node:stream'
 import { InputError } from '../contract/input-error.ts'
 import { isGroupAlive, signalGroup } from './process-group.ts'
 import { startWatchdog } from './service-watchdog.ts'
@@ -69,83 +70,46 @@ async function waitUntil(done: () => boolean, ms: number): Promise<boolean> {
 }
 
 /**
- * Starts the user's service for a run, like Playwright's webServer: runs `command` through the shell in
- * a process group of its own, waits until readyUrl answers, and returns a handle whose stop() ends the
- * whole group (the service and every child it started). Ready means an HTTP response of any status but
- * 502, 503 and 504 (a 404 or a 501 for GET on a POST-only path still proves the server listens; those
- * three mean a proxy or a warming service that cannot answer yet).
- *
- * The group also dies with this process: exit, SIGINT and SIGTERM handlers signal it, and a detached
- * watchdog kills it when this process disappears without running them (SIGKILL, a crash of Node itself).
- * Failures are InputErrors naming the command: something already answers before the start (unless
- * reuseExisting), the command exits before it answers, or it does not answer within timeoutMs; each
- * with the last lines the service printed.
+ * Whether something answers at readyUrl before the start: fine with reuseExisting (the running service is
+ * evaluated), else an InputError.
  */
-export async function startService(options: ServiceOptions): Promise<RunningService> {
-  const { command, cwd } = options
-  const named = `service ${JSON.stringify(command)}`
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS
-  const readyUrl = options.readyUrl ?? `${parseServiceUrl(`${named}: url`, options.url).origin}/`
-  parseServiceUrl(`${named}: readyUrl`, readyUrl)
+async function alreadyAnswering(named: string, readyUrl: string, reuseExisting: boolean | undefined): Promise<boolean> {
+  if ((await probe(readyUrl, PROBE_TIMEOUT_MS)) === null) return false
+  if (reuseExisting) return true
+  throw new InputError(
+    `${named} was not started: something already answers at ${readyUrl} (the port is in use, ` +
+      `or the service is already running); stop it, or set reuseExisting: true to evaluate the running service`,
+  )
+}
 
-  if ((await probe(readyUrl, PROBE_TIMEOUT_MS)) !== null) {
-    if (options.reuseExisting) return { pid: null, stop: async () => undefined }
-    throw new InputError(
-      `${named} was not started: something already answers at ${readyUrl} (the port is in use, ` +
-        `or the service is already running); stop it, or set reuseExisting: true to evaluate the running service`,
-    )
-  }
-  let isFolder = false
+function isFolder(path: string): boolean {
   try {
-    isFolder = statSync(cwd).isDirectory()
+    return statSync(path).isDirectory()
   } catch {
-    // reported below
+    return false
   }
-  if (!isFolder) throw new InputError(`${named}: its folder (cwd) ${cwd} is not a folder`)
+}
 
-  const child = spawn(command, {
-    cwd,
-    env: { ...process.env, ...options.env },
-    shell: true,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  // Unreferenced: a caller that forgets stop() does not hang; the exit handler and the watchdog still end the group.
-  child.unref()
+/** Passes the service's output lines to `log` and keeps the last ones; returns them as a message shows them. */
+function keepLastLines(streams: Readable[], log: ((line: string) => void) | undefined): () => string {
   const lastLines: string[] = []
-  for (const stream of [child.stdout, child.stderr]) {
+  for (const stream of streams) {
     if (stream instanceof Socket) stream.unref()
     createInterface({ input: stream }).on('line', (line) => {
       lastLines.push(line)
       if (lastLines.length > LAST_LINES) lastLines.shift()
-      options.log?.(`[service] ${line}`)
+      log?.(`[service] ${line}`)
     })
   }
-  const lastOutput = () =>
+  return () =>
     lastLines.length === 0 ? 'last output: (none)' : `last output:\n${lastLines.map((line) => `  ${line}`).join('\n')}`
+}
 
-  let exit: { code: number | null; signal: NodeJS.Signals | null; error?: Error } | null = null
-  // Output lines may still be on their way when the process exits: 'close' comes once its pipes are
-  // drained, unless a child it left behind holds them open, hence the bound.
-  const exited = new Promise<void>((resolve) => {
-    child.on('exit', (code, signal) => {
-      exit = { code, signal }
-      resolve()
-    })
-    child.on('error', (error) => {
-      exit = { code: null, signal: null, error }
-      resolve()
-    })
-  })
-  const outputDrained = new Promise<void>((resolve) => child.on('close', () => resolve()))
-
-  const group = child.pid
-  if (group === undefined) {
-    await exited
-    throw new InputError(`${named} could not be started: ${exit!.error?.message ?? 'no process id'}`)
-  }
-
+/**
+ * Ties the process group to this process (exit and signal handlers, a watchdog) and stops it: SIGTERM, then
+ * SIGKILL after graceMs; stop() does it once however often it is called.
+ */
+function groupStopper(group: number, graceMs: number): { stop: () => Promise<void>; readonly stopping: boolean } {
   const stopWatchdog = startWatchdog(group, graceMs)
   const onExit = () => signalGroup(group, 'SIGTERM')
   const onSignal = (signal: NodeJS.Signals) => {
@@ -174,6 +138,72 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       }
       stopWatchdog()
     })())
+  return {
+    stop,
+    get stopping() {
+      return stopping !== null
+    },
+  }
+}
+
+/**
+ * Starts the user's service for a run, like Playwright's webServer: runs `command` through the shell in
+ * a process group of its own, waits until readyUrl answers, and returns a handle whose stop() ends the
+ * whole group (the service and every child it started). Ready means an HTTP response of any status but
+ * 502, 503 and 504 (a 404 or a 501 for GET on a POST-only path still proves the server listens; those
+ * three mean a proxy or a warming service that cannot answer yet).
+ *
+ * The group also dies with this process: exit, SIGINT and SIGTERM handlers signal it, and a detached
+ * watchdog kills it when this process disappears without running them (SIGKILL, a crash of Node itself).
+ * Failures are InputErrors naming the command: something already answers before the start (unless
+ * reuseExisting), the command exits before it answers, or it does not answer within timeoutMs; each
+ * with the last lines the service printed.
+ */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const { command, cwd } = options
+  const named = `service ${JSON.stringify(command)}`
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS
+  const readyUrl = options.readyUrl ?? `${parseServiceUrl(`${named}: url`, options.url).origin}/`
+  parseServiceUrl(`${named}: readyUrl`, readyUrl)
+
+  if (await alreadyAnswering(named, readyUrl, options.reuseExisting)) return { pid: null, stop: async () => undefined }
+  if (!isFolder(cwd)) throw new InputError(`${named}: its folder (cwd) ${cwd} is not a folder`)
+
+  const child = spawn(command, {
+    cwd,
+    env: { ...process.env, ...options.env },
+    shell: true,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  // Unreferenced: a caller that forgets stop() does not hang; the exit handler and the watchdog still end the group.
+  child.unref()
+  const lastOutput = keepLastLines([child.stdout, child.stderr], options.log)
+
+  let exit: { code: number | null; signal: NodeJS.Signals | null; error?: Error } | null = null
+  // Output lines may still be on their way when the process exits: 'close' comes once its pipes are
+  // drained, unless a child it left behind holds them open, hence the bound.
+  const exited = new Promise<void>((resolve) => {
+    child.on('exit', (code, signal) => {
+      exit = { code, signal }
+      resolve()
+    })
+    child.on('error', (error) => {
+      exit = { code: null, signal: null, error }
+      resolve()
+    })
+  })
+  const outputDrained = new Promise<void>((resolve) => child.on('close', () => resolve()))
+
+  const group = child.pid
+  if (group === undefined) {
+    await exited
+    throw new InputError(`${named} could not be started: ${exit!.error?.message ?? 'no process id'}`)
+  }
+
+  const stopper = groupStopper(group, graceMs)
+  const stop = stopper.stop
 
   const deadline = Date.now() + timeoutMs
   for (;;) {
@@ -194,7 +224,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   }
 
   child.on('exit', (code, signal) => {
-    if (stopping === null)
+    if (!stopper.stopping)
       options.log?.(`[service] ${named} exited ${signal ? `on ${signal}` : `with code ${code}`} during the run`)
   })
   return { pid: group, stop }

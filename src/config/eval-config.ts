@@ -161,7 +161,8 @@ export function resolveEvalConfig(
     const nested = issue.path.length === 2 ? `${field}.${String(issue.path[1])}` : null
     const got = nested === null ? merged[field] : (merged[field] as Record<string, unknown>)[String(issue.path[1])]
     throw new InputError(
-      `${(nested === null ? undefined : origin[nested]) ?? origin[field] ?? where(nested ?? field)}: ${issue.message} (got ${JSON.stringify(got)})`,
+      `${(nested === null ? undefined : origin[nested]) ?? origin[field] ?? where(nested ?? field)}: ` +
+        `${issue.message} (got ${JSON.stringify(got)})`,
     )
   }
   return parsed.data

@@ -337,7 +337,8 @@ export class ModelClient {
       if (!recorded) {
         throw new ReplayMissError(
           `replay: no recorded response for ${call.subject} ${call.purpose} ` +
-            `(${call.request.model}): ${recording!.explainMiss(call.subject, call.purpose, parts)}; ${this.#options.howToRecord ?? 're-record it'}`,
+            `(${call.request.model}): ${recording!.explainMiss(call.subject, call.purpose, parts)}; ` +
+            `${this.#options.howToRecord ?? 're-record it'}`,
         )
       }
       return {

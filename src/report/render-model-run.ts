@@ -27,8 +27,10 @@ export function renderEstimate(estimate: RunEstimate): string[] {
     `cost estimate before any model call (${estimate.basis}):`,
     role('generator'),
     role('judge'),
-    `  total ~${usd(estimate.usd)}, ceiling ${usd(estimate.worstCaseUsd)} (every reply at ` +
-      `max_tokens)${estimate.maxUsd === null ? ' · no cap (EVAL_MAX_USD unset)' : ` · EVAL_MAX_USD ${usd(estimate.maxUsd)}: no request is sent whose worst case could cross it`}`,
+    `  total ~${usd(estimate.usd)}, ceiling ${usd(estimate.worstCaseUsd)} (every reply at max_tokens)` +
+      (estimate.maxUsd === null
+        ? ' · no cap (EVAL_MAX_USD unset)'
+        : ` · EVAL_MAX_USD ${usd(estimate.maxUsd)}: no request is sent whose worst case could cross it`),
     ...estimate.notes.map((note) => `  note: ${note}`),
   ]
 }
@@ -64,7 +66,8 @@ export function renderModelRun(report: Report): string[] {
   const lines = [
     `model calls: ${integer(usage.calls)} to the API ` +
       `(generator ${integer(usage.byRole.generator.calls)}, ` +
-      `judge ${integer(usage.byRole.judge.calls)}), ${integer(usage.cacheHits)} ${replay ? 'replayed' : 'from the cache'}, ${integer(usage.retries)} retries`,
+      `judge ${integer(usage.byRole.judge.calls)}), ` +
+      `${integer(usage.cacheHits)} ${replay ? 'replayed' : 'from the cache'}, ${integer(usage.retries)} retries`,
     `model cost: ${usd(usage.usd)} (generator ${usd(usage.byRole.generator.usd)}, ` +
       `judge ${usd(usage.byRole.judge.usd)}) · latency generate ${ms(latencyMs.generate)}, ` +
       `judge ${ms(latencyMs.judge)}`,

@@ -33,9 +33,7 @@ export function renderTerminalSummary(report: Report): string {
     ...[generationSummaryRows(summary), diagnosisRows(summary)]
       .filter((rows) => rows.length > 0)
       .flatMap((rows) => [formatTable(rows, 'text'), '']),
-    misses.length === 0
-      ? 'misses: none'
-      : `misses (${misses.length}): ${misses.map((q) => `${q.id} [${q.type}] expected ${q.answerDocIds.join('+')}, context ${[...new Set(q.contextDocIds)].join(', ') || 'empty'}`).join('\n  ')}`,
+    misses.length === 0 ? 'misses: none' : `misses (${misses.length}): ${misses.map(describeMiss).join('\n  ')}`,
   ]
   const skipped = Object.keys(summary.notComputed)
   if (skipped.length > 0) lines.push(`not computed: ${skipped.join(', ')} (reasons in the report)`)
@@ -89,4 +87,9 @@ export function renderGate(gate: NonNullable<Report['gate']>): string[] {
   if (lines.length > 0 && lines.at(-1) !== '') lines.push('')
   lines.push(renderRegressions(gate, 'text'))
   return lines
+}
+
+/** A missed question as the terminal lists it: what was expected, and which documents the context held. */
+function describeMiss(q: Report['questions'][number]): string {
+  return `${q.id} [${q.type}] expected ${q.answerDocIds.join('+')}, context ${[...new Set(q.contextDocIds)].join(', ') || 'empty'}`
 }

@@ -28,7 +28,8 @@ function strictObject<Shape extends z.ZodRawShape>(shape: Shape, what: string) {
   return z.strictObject(shape, {
     error: (issue) =>
       issue.code === 'unrecognized_keys'
-        ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; expected only ${allowed}`
+        ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; ` +
+          `expected only ${allowed}`
         : `expected ${what}, got ${previewValue(issue.input)}`,
   })
 }

@@ -96,9 +96,9 @@ type MeanKind = 'proportion' | 'mean'
 interface SummaryMeans {
   readonly notComputed: Record<string, string>
   readonly intervalRequests: IntervalRequest[]
-  mean(path: string, values: readonly number[], emptyReason: string, kind?: MeanKind): number | null
+  readonly mean: (path: string, values: readonly number[], emptyReason: string, kind?: MeanKind) => number | null
   /** Null, the reason being that the system generated no answers. */
-  noAnswers(path: string): null
+  readonly noAnswers: (path: string) => null
 }
 
 function summaryMeans(noAnswersReason: string): SummaryMeans {
@@ -108,13 +108,13 @@ function summaryMeans(noAnswersReason: string): SummaryMeans {
   return {
     notComputed,
     intervalRequests,
-    mean(path, values, emptyReason, kind = 'mean') {
+    mean: (path, values, emptyReason, kind = 'mean') => {
       const value = meanOrNull(values)
       if (value === null) notComputed[path] = emptyReason
       intervalRequests.push({ path, values, kind })
       return value === null ? null : round4(value)
     },
-    noAnswers(path) {
+    noAnswers: (path) => {
       notComputed[path] = noAnswersReason
       return null
     },

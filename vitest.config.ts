@@ -23,8 +23,8 @@ export default defineConfig({
     maxWorkers: 3,
     // One temp folder for the whole run; anything a test leaves in it fails the run (issue 11.9).
     globalSetup: ['src/testing/temp-hygiene.global-setup.ts'],
-    // No project says `extends: true`: each that does makes Vite bundle and load this file again (about 0.05 s
-    // of `vitest run --project eval`), and the root's options they would inherit (the global setup above,
+    // No project says `extends: true`: each that does makes Vite bundle and load this file again (a start-up
+    // cost; docs/scaling.md), and the root's options they would inherit (the global setup above,
     // maxWorkers, the module cache, the reporters) apply to the whole run anyway.
     projects: [
       {

@@ -3,9 +3,12 @@
 import { readFileSync } from 'node:fs'
 
 const file = process.argv[2] ?? 'reports/vitest-results.json'
+/** @typedef {{ numFailedTestSuites?: number, numFailedTests?: number, numPassedTests?: number, success?: boolean }} Results */
+/** @type {Results} */
 let results
 try {
-  results = JSON.parse(readFileSync(file, 'utf8'))
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- JSON.parse's `any`, cast to Results for the reads below
+  results = /** @type {Results} */ (JSON.parse(readFileSync(file, 'utf8')))
 } catch (error) {
   console.log(`no Vitest JSON results at ${file} (${error.message})`)
   console.log('0 passed, 1 failed')

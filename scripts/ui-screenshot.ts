@@ -349,7 +349,8 @@ async function main(): Promise<void> {
   await step(`screenshot saved`, 30_000, () => page.screenshot({ path: outPath, fullPage: true, animations: 'disabled' }))
   const size = page.viewportSize()
   log(
-    `selected ${page.url().slice(url.length - 1)} (${notes.length} annotation${notes.length === 1 ? '' : 's'}: ${notes.map((n) => n.split('\n')[0]).join(', ')})`,
+    `selected ${page.url().slice(url.length - 1)} (${notes.length} ` +
+      `annotation${notes.length === 1 ? '' : 's'}: ${notes.map((n) => n.split('\n')[0]).join(', ')})`,
   )
   log(`wrote ${outPath} (${size?.width}x${size?.height}, ${statSync(outPath).size} bytes)`)
 }

@@ -348,31 +348,33 @@ interface DocPlan {
   topic: Topic
 }
 
-function makeDocument(
-  rng: Rng,
-  writer: Writer,
-  id: string,
-  topic: Topic,
-  minWords: number,
-  maxWords: number,
-  dayOffset: number,
-): CorpusDocument {
-  const target = rng.int(minWords, maxWords)
-  const title = `${capitalise(topic.own[0]!)} ${capitalise(rng.pick(topic.cluster))} ${rng.pick(TITLE_NOUNS)}`
-  const lines: string[] = [`# ${title}`, '']
-  let count = 3
-  let paragraph: string[] = []
-  let sectionHasText = false
-  let sections = 0
+/** A document's markdown as it is written: its lines, the words so far against the target, the open paragraph. */
+class DocumentLines {
+  readonly lines: string[]
+  /** Words so far (the title's count as 3). */
+  count = 3
+  /** Whether the current section has a sentence yet. */
+  sectionHasText = false
+  #paragraph: string[] = []
 
-  const flush = () => {
-    if (paragraph.length > 0) lines.push(paragraph.join(' '), '')
-    paragraph = []
+  constructor(
+    title: string,
+    readonly target: number,
+    private readonly writer: Writer,
+    private readonly topic: Topic,
+  ) {
+    this.lines = [`# ${title}`, '']
   }
+
+  flush(): void {
+    if (this.#paragraph.length > 0) this.lines.push(this.#paragraph.join(' '), '')
+    this.#paragraph = []
+  }
+
   /** Adds a sentence, cut short if it would pass the target. Returns false once the target is reached. */
-  const addSentence = (into: 'paragraph' | 'item'): boolean => {
-    let words = writer.sentenceWords(topic)
-    const room = target - count
+  addSentence(into: 'paragraph' | 'item'): boolean {
+    let words = this.writer.sentenceWords(this.topic)
+    const room = this.target - this.count
     if (room <= 0) return false
     if (wordsOf(words) > room) {
       const kept: string[] = []
@@ -385,50 +387,76 @@ function makeDocument(
       }
       words = kept
     }
-    count += wordsOf(words)
+    this.count += wordsOf(words)
     const sentence = renderSentence(words)
-    if (into === 'paragraph') paragraph.push(sentence)
-    else lines.push(`- ${sentence}`)
-    sectionHasText = true
-    return count < target
+    if (into === 'paragraph') this.#paragraph.push(sentence)
+    else this.lines.push(`- ${sentence}`)
+    this.sectionHasText = true
+    return this.count < this.target
   }
+
+  text(): string {
+    return (
+      this.lines
+        .join('\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trimEnd() + '\n'
+    )
+  }
+}
+
+function makeDocument(
+  rng: Rng,
+  writer: Writer,
+  id: string,
+  topic: Topic,
+  minWords: number,
+  maxWords: number,
+  dayOffset: number,
+): CorpusDocument {
+  const target = rng.int(minWords, maxWords)
+  const title = `${capitalise(topic.own[0]!)} ${capitalise(rng.pick(topic.cluster))} ${rng.pick(TITLE_NOUNS)}`
+  const doc = new DocumentLines(title, target, writer, topic)
+  let sections = 0
 
   // Introduction, then sections until the word target is reached.
   let going = true
-  for (let s = rng.int(1, 3); s > 0 && going; s--) going = addSentence('paragraph')
-  flush()
+  for (let s = rng.int(1, 3); s > 0 && going; s--) going = doc.addSentence('paragraph')
+  doc.flush()
   while (going) {
-    if (target - count < 12 && sections > 0 && sectionHasText) {
+    if (target - doc.count < 12 && sections > 0 && doc.sectionHasText) {
       // Too little room left for a new section: finish the current one.
-      while (going) going = addSentence('paragraph')
+      while (going) going = doc.addSentence('paragraph')
       break
     }
-    const level = sections > 0 && sectionHasText && rng.chance(0.15) ? '###' : '##'
+    going = addSection(rng, writer, topic, doc, sections > 0)
     sections++
-    const headingWords = [capitalise(writer.content(topic)), rng.pick(HEADING_NOUNS)]
-    if (rng.chance(0.4)) headingWords.splice(1, 0, writer.content(topic))
-    lines.push(`${level} ${headingWords.join(' ')}`, '')
-    count += headingWords.length
-    sectionHasText = false
-    for (let p = rng.int(1, 3); p > 0 && going; p--) {
-      if (rng.chance(0.18)) {
-        flush()
-        for (let i = rng.int(3, 5); i > 0 && going; i--) going = addSentence('item')
-        lines.push('')
-      } else {
-        for (let i = rng.int(2, 6); i > 0 && going; i--) going = addSentence('paragraph')
-        flush()
-      }
+  }
+  doc.flush()
+  const date = new Date(Date.UTC(2024, 0, 1) + dayOffset * 86_400_000).toISOString().slice(0, 10)
+  return { id, title, updated: date, file: `synthetic/${id}.md`, body: doc.text() }
+}
+
+/** A heading (a subsection now and then) and one to three paragraphs or lists; false once the word target is reached. */
+function addSection(rng: Rng, writer: Writer, topic: Topic, doc: DocumentLines, afterAnother: boolean): boolean {
+  const level = afterAnother && doc.sectionHasText && rng.chance(0.15) ? '###' : '##'
+  const headingWords = [capitalise(writer.content(topic)), rng.pick(HEADING_NOUNS)]
+  if (rng.chance(0.4)) headingWords.splice(1, 0, writer.content(topic))
+  doc.lines.push(`${level} ${headingWords.join(' ')}`, '')
+  doc.count += headingWords.length
+  doc.sectionHasText = false
+  let going = true
+  for (let p = rng.int(1, 3); p > 0 && going; p--) {
+    if (rng.chance(0.18)) {
+      doc.flush()
+      for (let i = rng.int(3, 5); i > 0 && going; i--) going = doc.addSentence('item')
+      doc.lines.push('')
+    } else {
+      for (let i = rng.int(2, 6); i > 0 && going; i--) going = doc.addSentence('paragraph')
+      doc.flush()
     }
   }
-  flush()
-  const body =
-    lines
-      .join('\n')
-      .replace(/\n{3,}/g, '\n\n')
-      .trimEnd() + '\n'
-  const date = new Date(Date.UTC(2024, 0, 1) + dayOffset * 86_400_000).toISOString().slice(0, 10)
-  return { id, title, updated: date, file: `synthetic/${id}.md`, body }
+  return going
 }
 
 // ---------------------------------------------------------------------------------------------------

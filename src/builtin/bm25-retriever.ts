@@ -11,10 +11,10 @@ import { buildBm25Index, type Bm25Index, type Bm25Options } from './bm25-index.t
  * Equal scores are ordered by corpus position, so rankings are stable.
  *
  * With MINISEARCH_RETRIEVER_OPTIONS (k1 = 1.2, b = 0.7, delta = 0.5, coordination on, no possessive
- * filter, no title field; the defaults before Lucene's scoring) the scores are, to the last bit, those of MiniSearch 7 (`new MiniSearch({ fields: ['text'], tokenize:
- * tokenizeWords, processTerm: termOf })`, default search options), which this class used until its
- * per-match objects and whole-result sorts made a 10,000-document corpus take seconds per hundred
- * queries. Kept identical on purpose, because rankings feed every report:
+ * filter, no title field; the defaults before Lucene's scoring) the scores are, to the last bit, those of
+ * MiniSearch 7 (`new MiniSearch({ fields: ['text'], tokenize: tokenizeWords, processTerm: termOf })`,
+ * default search options), which this class used until its per-match objects and whole-result sorts
+ * proved too slow on large corpora (docs/scaling.md). Kept identical on purpose, because rankings feed every report:
  * - a chunk's length is its number of distinct words, stopwords included; the average length is
  *   accumulated chunk by chunk as `(avg * i + length) / (i + 1)`;
  * - a term scores `idf * (delta + tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / avg)))` with

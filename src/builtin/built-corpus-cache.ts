@@ -32,7 +32,7 @@ const FORMAT = 'rag-eval-built-corpus/1'
  * as UTF-8 (chunk i's text ends at character textEnd[i] of their concatenation); zero padding to a multiple
  * of 8 from the file's start; then the BM25 index's arrays as raw bytes: postingStart (terms + 1 int32),
  * postingChunk (postings int32), padding to 8, postingWeight (postings float64). The chunks are columns,
- * and the bulk is raw: reading a 10,000-document corpus's file costs a tenth of building it, with no
+ * and the bulk is raw: reading the file costs a fraction of building the corpus (docs/scaling.md), with no
  * second copy of the texts or the index in memory.
  */
 const HeaderSchema = z.object({
@@ -66,7 +66,10 @@ export interface BuiltCorpusKnobs {
 
 const pad8 = (n: number) => (8 - (n % 8)) % 8
 
-/** The source files of the system's code (this package's system/ folder, its tokenizer and the tokenizer's helpers), null when they cannot be read (a bundle). */
+/**
+ * The source files of the system's code (this package's system/ folder, its tokenizer and the tokenizer's helpers), null when
+ * they cannot be read (a bundle).
+ */
 function codeFingerprint(): string | null {
   try {
     const extension = extname(fileURLToPath(import.meta.url))
@@ -131,7 +134,7 @@ function chunksOf(columns: Header['chunks'], texts: string): Chunk[] | null {
     (column) => column.length,
   )
   if (lengths.some((length) => length !== n) || (n > 0 && columns.textEnd[n - 1] !== texts.length)) return null
-  const chunks: Chunk[] = new Array(n)
+  const chunks = new Array<Chunk>(n)
   for (let i = 0, start = 0; i < n; i++) {
     const end = columns.textEnd[i]!
     if (end < start) return null
@@ -153,7 +156,7 @@ function coherent(index: Pick<Bm25Index, 'postingStart' | 'postingChunk' | 'post
   const { postingStart, postingChunk, postingWeight } = index
   if (postingStart[0] !== 0 || postingStart[postingStart.length - 1] !== postingChunk.length) return false
   for (let t = 1; t < postingStart.length; t++) if (postingStart[t]! < postingStart[t - 1]!) return false
-  // Indexed loops: a for...of over 3,000,000 postings costs five times as much.
+  // Indexed loops: for...of is several times slower over millions of postings (docs/scaling.md).
   for (let p = 0; p < postingChunk.length; p++) if (postingChunk[p]! < 0 || postingChunk[p]! >= chunkCount) return false
   for (let p = 0; p < postingWeight.length; p++) if (!Number.isFinite(postingWeight[p]!)) return false
   return true

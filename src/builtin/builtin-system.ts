@@ -35,7 +35,10 @@ type BuiltinOptions = Pick<
   built?: BuiltCorpus | null | undefined
 }
 
-/** The offline extractive answerer, weighing terms by inverse document frequency over chunks, log(1 + N / df) (0 for a term no chunk has). */
+/**
+ * The offline extractive answerer, weighing terms by inverse document frequency over chunks, log(1 + N / df) (0 for a term no
+ * chunk has).
+ */
 function extractiveAnswerer(chunkCount: number, df: ReadonlyMap<string, number>, options: BuiltinOptions): Answerer {
   const idf = (term: string) => {
     const count = df.get(term)
@@ -64,7 +67,10 @@ export function answersOffline(options: Pick<BuiltinOptions, 'generate' | 'answe
   return options.generate && options.answerer === undefined
 }
 
-/** The corpus built for these options: the parts `reuse` holds (made from the same corpus and options) taken as they are, the rest computed. */
+/**
+ * The corpus built for these options: the parts `reuse` holds (made from the same corpus and options) taken as they are, the
+ * rest computed.
+ */
 function buildCorpus(corpus: readonly CorpusDocument[], options: BuiltinOptions, reuse: BuiltCorpus | null): BuiltCorpus {
   const chunks = reuse?.chunks ?? chunkCorpus(corpus, options)
   const bm25 = reuse?.bm25 ?? buildBm25Index(chunks, options.retrieval ?? DEFAULT_RETRIEVER_OPTIONS)

@@ -14,8 +14,8 @@ import { IntList } from './int-list.ts'
  * alike. A query is weighted the same way over the grams the corpus has (grams no chunk has are out of the
  * vocabulary and left out, as in scikit-learn), and a chunk's score is the cosine of the two vectors.
  * Equal scores are ordered by corpus position. The index is flat typed arrays, as in Bm25Retriever, with
- * the chunk weights in single precision (half the memory; cosines agree to about 7 digits), so the
- * 10,000-document benchmark corpus fits.
+ * the chunk weights in single precision (half the memory; cosines agree to about 7 digits), so large
+ * corpora fit.
  */
 export class CharNgramRetriever implements Retriever {
   readonly #chunks: readonly Chunk[]
@@ -25,7 +25,10 @@ export class CharNgramRetriever implements Retriever {
   /** Gram ids of each distinct word met, so a repeated word is cut into grams once. */
   readonly #wordGrams = new Map<string, Int32Array>()
   readonly #idf: Float64Array
-  /** Postings of gram g: chunk ids in #postingChunk[#postingStart[g] ..< #postingStart[g + 1]], ascending, with the gram's weight in each chunk's unit vector. */
+  /**
+   * Postings of gram g: chunk ids in #postingChunk[#postingStart[g] ..< #postingStart[g + 1]], ascending, with the gram's
+   * weight in each chunk's unit vector.
+   */
   readonly #postingStart: Int32Array
   readonly #postingChunk: Int32Array
   readonly #postingWeight: Float32Array

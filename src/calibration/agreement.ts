@@ -58,7 +58,8 @@ export function judgeAgreement(labels: readonly HumanLabel[], outcomes: readonly
     agreement === null
       ? 'no current human labels to compare with: run `rag-eval label`'
       : advisory
-        ? `the judge agrees with people on ${(agreement * 100).toFixed(0)}% of ${pairs.length} labelled answers, below ${AGREEMENT_THRESHOLD * 100}%`
+        ? `the judge agrees with people on ${(agreement * 100).toFixed(0)}% of ${pairs.length} labelled ` +
+          `answers, below ${AGREEMENT_THRESHOLD * 100}%`
         : `the judge agrees with people on ${(agreement * 100).toFixed(0)}% of ${pairs.length} labelled answers`
   return { compared: pairs.length, stale, agreement, kappa: cohenKappa(verdicts), disagreements, advisory, reason }
 }

@@ -47,7 +47,8 @@ export function stratifiedSample(outcomes: readonly QuestionOutcome[], size: num
     }
   }
   const explanation = [
-    `seed ${seed}, ${ids.length} of ${[...strata.values()].reduce((n, m) => n + m.length, 0)} answered questions, strata type/retrieval/judge visited round-robin, smallest first:`,
+    `seed ${seed}, ${ids.length} of ${[...strata.values()].reduce((n, m) => n + m.length, 0)} answered ` +
+      `questions, strata type/retrieval/judge visited round-robin, smallest first:`,
     ...queues.map((s) => `  ${s.key}: ${s.size} question(s), picked ${s.picked.join(', ') || 'none'}`),
   ]
   return { ids, explanation }

@@ -59,7 +59,8 @@ export const command = defineCommand({
       const { generate, judge } = report.run.latencyMs
       console.log(`model tier throughput: ${n} questions, concurrency ${concurrency}, server latency ${latencyMs} ms`)
       console.log(
-        `  API calls         ${calls} (generator ${report.run.usage.byRole.generator.calls}, judge ${report.run.usage.byRole.judge.calls}), retries ${report.run.usage.retries}`,
+        `  API calls         ${calls} (generator ${report.run.usage.byRole.generator.calls}, ` +
+          `judge ${report.run.usage.byRole.judge.calls}), retries ${report.run.usage.retries}`,
       )
       console.log(`  max in flight     ${server.maxInFlight} (limit ${concurrency})`)
       console.log(`  ideal             ${(idealMs / 1000).toFixed(2)} s (calls x latency / concurrency)`)
@@ -68,7 +69,8 @@ export const command = defineCommand({
       )
       console.log(`  ratio             ${ratio.toFixed(3)} (target <= ${maxRatio})`)
       console.log(
-        `  call latency      generate p50 ${generate?.p50.toFixed(0)} ms p95 ${generate?.p95.toFixed(0)} ms, judge p50 ${judge?.p50.toFixed(0)} ms p95 ${judge?.p95.toFixed(0)} ms`,
+        `  call latency      generate p50 ${generate?.p50.toFixed(0)} ms p95 ${generate?.p95.toFixed(0)} ` +
+          `ms, judge p50 ${judge?.p50.toFixed(0)} ms p95 ${judge?.p95.toFixed(0)} ms`,
       )
       console.log(
         `  throughput        ${((calls / wallMs) * 1000).toFixed(1)} calls/s (ideal ${((concurrency / latencyMs) * 1000).toFixed(1)})`,

@@ -18,7 +18,10 @@ interface Run {
   evaluateMs: number | null
 }
 
-/** `vitest <args>` in `cwd` (with that project's Vitest when `bin` is given), timed, with the evaluation's own duration from the report in `reportsDir` (if any). */
+/**
+ * `vitest <args>` in `cwd` (with that project's Vitest when `bin` is given), timed, with the evaluation's own duration from the
+ * report in `reportsDir` (if any).
+ */
 async function timeRun(cwd: string, args: readonly string[], reportsDir: string | null, bin?: string): Promise<Run> {
   const { wallMs, memory, code } = await timeVitest(args, { cwd, ...(bin ? { bin } : {}) })
   let evaluateMs: number | null = null
@@ -56,7 +59,8 @@ async function installedProject(root: string): Promise<{ project: TempProject; r
       writeFileSync(join(project.dir, 'rag-eval.config.ts'), config.replace(CONFIG_IMPORT, "from 'rag-vitest-eval/config'"))
       writeFileSync(
         join(project.dir, 'vitest.config.ts'),
-        "import { defineConfig } from 'vitest/config'\nimport { ragEval } from 'rag-vitest-eval/vitest'\n\nexport default defineConfig({ test: { projects: [ragEval()] } })\n",
+        "import { defineConfig } from 'vitest/config'\nimport { ragEval } from " +
+          "'rag-vitest-eval/vitest'\n\nexport default defineConfig({ test: { projects: [ragEval()] } })\n",
       )
       return { project, removeTarball: remove }
     } catch (error) {
@@ -143,7 +147,8 @@ export const command = defineCommand({
         if (typeof evalite !== 'string')
           other.push(await timeRun(evalite.dir, ['run'], null, join(evalite.dir, 'node_modules', 'evalite', 'dist', 'bin.js')))
         console.log(
-          `  run ${i + 1}/${values.runs}: bare ${s(bare[i]!.wallMs)}, eval here ${s(here[i]!.wallMs)}, eval installed ${s(user[i]!.wallMs)}${other[i] ? `, evalite ${s(other[i]!.wallMs)}` : ''}`,
+          `  run ${i + 1}/${values.runs}: bare ${s(bare[i]!.wallMs)}, eval here ${s(here[i]!.wallMs)}, ` +
+            `eval installed ${s(user[i]!.wallMs)}${other[i] ? `, evalite ${s(other[i]!.wallMs)}` : ''}`,
         )
       }
       const failed = [...bare, ...here, ...user, ...other].filter((r) => r.code !== 0).length
@@ -163,12 +168,14 @@ export const command = defineCommand({
       )
       if (typeof evalite === 'string') console.log(`\nevalite left out: it could not be installed (${evalite})`)
       console.log(
-        `\n${ratio(here) <= values.target ? 'PASS' : 'MISS'}  eval / bare = ${ratio(here).toFixed(2)}x (target ${values.target.toFixed(1)}x)${failed > 0 ? `; ${failed} run(s) exited non-zero` : ''}`,
+        `\n${ratio(here) <= values.target ? 'PASS' : 'MISS'}  eval / bare = ${ratio(here).toFixed(2)}x ` +
+          `(target ${values.target.toFixed(1)}x)${failed > 0 ? `; ${failed} run(s) exited non-zero` : ''}`,
       )
       if (other.length > 0) {
         const [ours, theirs] = [median(here.map((r) => r.wallMs)), median(other.map((r) => r.wallMs))]
         console.log(
-          `${ours < theirs ? 'faster' : 'slower'} than evalite's 100 trivial cases: ${s(ours)} against ${s(theirs)} (the installed package: ${s(median(user.map((r) => r.wallMs)))})`,
+          `${ours < theirs ? 'faster' : 'slower'} than evalite's 100 trivial cases: ${s(ours)} ` +
+            `against ${s(theirs)} (the installed package: ${s(median(user.map((r) => r.wallMs)))})`,
         )
       }
       return failed > 0 ? 1 : 0

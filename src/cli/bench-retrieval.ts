@@ -199,8 +199,12 @@ function linearityNote(results: readonly SizeResult[]): string | null {
   const perChunk = (r: SizeResult) => r.buildMs / r.chunks
   const work = (r: SizeResult) => r.questions * r.chunks
   return [
-    `linearity: the corpus grows x${scale.toFixed(2)}; build time per chunk goes ${(perChunk(first) * 1000).toFixed(1)} -> ${(perChunk(last) * 1000).toFixed(1)} us (x${(perChunk(last) / perChunk(first)).toFixed(2)}, 1.00 = linear).`,
-    `           retrieval does questions x chunks work (x${(work(last) / work(first)).toFixed(2)}): a BM25 query walks posting lists that grow with the corpus, so its latency grows with it.`,
+    `linearity: the corpus grows x${scale.toFixed(2)}; ` +
+      `build time per chunk goes ${(perChunk(first) * 1000).toFixed(1)} ` +
+      `-> ${(perChunk(last) * 1000).toFixed(1)} us (x${(perChunk(last) / perChunk(first)).toFixed(2)}, ` +
+      `1.00 = linear).`,
+    `           retrieval does questions x chunks work (x${(work(last) / work(first)).toFixed(2)}): ` +
+      `a BM25 query walks posting lists that grow with the corpus, so its latency grows with it.`,
   ].join('\n')
 }
 
@@ -249,8 +253,10 @@ export const command = defineCommand({
     const isolated = !values['in-process']
     const config = runKnobs(project, process.env)
     console.log(
-      `bench:retrieval: seed ${seed}; chunkTokens ${config.chunkTokens}, chunkOverlap ${config.chunkOverlap}, rankDepth ${config.rankDepth}, ` +
-        `budgetTokens ${config.budgetTokens}, concurrency ${config.concurrency}; ${isolated ? 'one fresh process per measurement' : 'all in this process'}\n`,
+      `bench:retrieval: seed ${seed}; chunkTokens ${config.chunkTokens}, ` +
+        `chunkOverlap ${config.chunkOverlap}, rankDepth ${config.rankDepth}, ` +
+        `budgetTokens ${config.budgetTokens}, ` +
+        `concurrency ${config.concurrency}; ${isolated ? 'one fresh process per measurement' : 'all in this process'}\n`,
     )
 
     let repo: RepoResult | null = null
@@ -278,7 +284,8 @@ export const command = defineCommand({
       const warm = [...repo.warmMs].sort((a, b) => a - b)
       const median = warm.length > 0 ? warm[Math.floor((warm.length - 1) / 2)]! : null
       console.log(
-        `\nrepository retrieval tier, evaluate(project, { tier: 'retrieval' }) in-process (${repo.documents} docs, ${repo.chunks ?? '?'} chunks, ${repo.questions} questions):` +
+        `\nrepository retrieval tier, evaluate(project, { tier: 'retrieval' }) ` +
+          `in-process (${repo.documents} docs, ${repo.chunks ?? '?'} chunks, ${repo.questions} questions):` +
           `\n  first call ${ms(repo.firstMs)}` +
           (median === null
             ? ''

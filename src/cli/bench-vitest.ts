@@ -14,7 +14,10 @@ type Tier = 'retrieval' | 'full'
 interface Measured {
   questions: number
   tier: Tier
-  /** Whether the built corpus an earlier run kept (<root>/.cache/index/) was removed first: the run chunks and indexes the corpus itself. */
+  /**
+   * Whether the built corpus an earlier run kept (<root>/.cache/index/) was removed first: the run chunks and indexes the
+   * corpus itself.
+   */
   coldIndex: boolean
   code: number | null
   wallMs: number
@@ -98,7 +101,7 @@ function resultTable(results: readonly Measured[]): string {
     s(r.wallMs),
     r.memory ? `${r.memory.peakProcessMb.toFixed(0)} MB` : 'n/a',
     r.memory ? `${r.memory.peakTreeMb.toFixed(0)} MB` : 'n/a',
-    ...names.map((name) => (r.files[name] === undefined ? '' : mb(r.files[name]!))),
+    ...names.map((name) => (r.files[name] === undefined ? '' : mb(r.files[name]))),
     r.tests,
   ])
   return formatTable([header, ...rows], 'text')
@@ -114,7 +117,9 @@ function growthLines(results: readonly Measured[]): string[] {
     const scale = last.questions / first.questions
     const json = (r: Measured) => r.files['latest.json'] ?? 0
     return [
-      `${tier}: questions x${scale.toFixed(1)}; wall x${(last.wallMs / first.wallMs).toFixed(2)}, latest.json x${(json(last) / json(first)).toFixed(2)} (${(json(last) / last.questions / 1000).toFixed(2)} kB a question)` +
+      `${tier}: questions x${scale.toFixed(1)}; wall x${(last.wallMs / first.wallMs).toFixed(2)}, ` +
+        `latest.json x${(json(last) / json(first)).toFixed(2)} ` +
+        `(${(json(last) / last.questions / 1000).toFixed(2)} kB a question)` +
         (first.memory && last.memory ? `, peak RSS x${(last.memory.peakProcessMb / first.memory.peakProcessMb).toFixed(2)}` : ''),
     ]
   })
@@ -149,14 +154,17 @@ export const command = defineCommand({
       const started = performance.now()
       writeBenchProject(dir, documents, counts, seed)
       console.log(
-        `bench:vitest: ${int(documents)} synthetic documents (seed ${seed}) written in ${s(performance.now() - started)} to ${dir}; offline; one \`vitest run --project eval\` per golden set and tier\n`,
+        `bench:vitest: ${int(documents)} synthetic documents (seed ${seed}) ` +
+          `written in ${s(performance.now() - started)} to ${dir}; offline; ` +
+          `one \`vitest run --project eval\` per golden set and tier\n`,
       )
       const results: Measured[] = []
       const measureRun = async (questions: number, tier: Tier, coldIndex: boolean) => {
         const result = await runEvalProject(dir, questions, tier, coldIndex)
         results.push(result)
         console.log(
-          `  ${int(questions)} questions, ${tier} tier${coldIndex ? ', corpus index built (none kept)' : ''}: ${s(result.wallMs)}, exit ${result.code}`,
+          `  ${int(questions)} questions, ${tier} ` +
+            `tier${coldIndex ? ', corpus index built (none kept)' : ''}: ${s(result.wallMs)}, exit ${result.code}`,
         )
       }
       // First the largest full-tier run with no built corpus kept (a corpus's first run, or one just changed);
@@ -171,7 +179,9 @@ export const command = defineCommand({
         const wallOk = largest.wallMs <= values['target-s'] * 1000
         const memoryOk = largest.memory === null ? null : largest.memory.peakProcessMb <= values['target-mb']
         console.log(
-          `${wallOk && memoryOk !== false ? 'PASS' : 'MISS'}  ${int(largest.questions)} questions, full tier, corpus index ${largest.coldIndex ? 'built' : 'kept'}: ${s(largest.wallMs)} (target < ${values['target-s']} s), ` +
+          `${wallOk && memoryOk !== false ? 'PASS' : 'MISS'}  ${int(largest.questions)} questions, full tier, ` +
+            `corpus index ${largest.coldIndex ? 'built' : 'kept'}: ${s(largest.wallMs)} (target ` +
+            `< ${values['target-s']} s), ` +
             `peak RSS ${largest.memory ? `${largest.memory.peakProcessMb.toFixed(0)} MB` : 'n/a'} (target < ${values['target-mb']} MB)`,
         )
       }

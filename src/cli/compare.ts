@@ -40,7 +40,8 @@ async function loadSide(
   const sideEnv = { ...process.env, ...overrides }
   const project = await loadProjectConfig({ configFile: path, env: sideEnv })
   log(
-    `evaluating ${name.toUpperCase()}: ${path}${env.length > 0 ? ` with ${env.map(([k, v]) => `${k}=${v}`).join(' ')}` : ''} (${tier} tier)`,
+    `evaluating ${name.toUpperCase()}: ${path}` +
+      `${env.length > 0 ? ` with ${env.map(([k, v]) => `${k}=${v}`).join(' ')}` : ''} (${tier} tier)`,
   )
   const report = await evaluate(project, { tier, env: sideEnv, baselineRoot: null, log })
   return { report, source: { source: path, kind: 'config', env: overrides, report: null }, reportsDir: project.reports }

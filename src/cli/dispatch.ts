@@ -170,7 +170,8 @@ export async function ragEval(argv: readonly string[], io: Io = processIo): Prom
       first === undefined
         ? 'missing command'
         : group.length > 0
-          ? `${first}: ${second === undefined ? 'missing command' : `unknown command ${second}`}: expected one of ${group.map((s) => s.name.split(' ')[1]).join(', ')}`
+          ? `${first}: ${second === undefined ? 'missing command' : `unknown command ${second}`}: ` +
+            `expected one of ${group.map((s) => s.name.split(' ')[1]).join(', ')}`
           : `unknown command ${first}`
     io.err(`rag-eval: ${problem}\n${USAGE}\n${commandList(listed)}`)
     return 2

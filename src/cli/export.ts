@@ -8,7 +8,9 @@ import { option } from './args.ts'
 import { defineCommand } from './command.ts'
 
 export const command = defineCommand({
-  usage: `usage: rag-eval export --format ragas [--report reports/latest.json] [--contexts <report's folder>/${CONTEXTS_FILE}] [--out reports/ragas.jsonl]`,
+  usage:
+    `usage: rag-eval export --format ragas [--report reports/latest.json] [--contexts <report's ` +
+    `folder>/${CONTEXTS_FILE}] [--out reports/ragas.jsonl]`,
   description: `  Writes a run for another tool. ragas: RAGAS's EvaluationDataset as JSON Lines (EvaluationDataset.from_jsonl),
   one sample per question: user_input, response, retrieved_contexts (the packed context's texts, read from
   ${CONTEXTS_FILE} beside the report), retrieved_context_ids (their document ids), reference,

@@ -100,7 +100,8 @@ function append(file: string, read: GoldenFile, question: GoldenQuestion, docs: 
       const now = readGoldenFile(file, docs)
       if (now.questions.some((q) => q.id === question.id))
         throw new InputError(
-          `${question.id} was added to ${file} meanwhile; run golden:add again (next free id: ${nextQuestionId(now.questions.map((q) => q.id))})`,
+          `${question.id} was added to ${file} meanwhile; run golden:add again (next free ` +
+            `id: ${nextQuestionId(now.questions.map((q) => q.id))})`,
         )
     }
   }
@@ -152,53 +153,11 @@ export const command = defineCommand({
     const docs = projectDocuments(project, 'golden add')
     const read = readGoldenFile(golden, docs)
     const existingIds = read.questions.map((q) => q.id)
-    const suggested = nextQuestionId(existingIds)
     const system = createBuiltinSystem(docs, { ...config, generate: false })
 
     try {
-      const id = values.id?.trim() ?? (interactive ? await askId(suggested, existingIds) : suggested)
-      ensure(checkId(id, existingIds), '--id')
-      const type = values.type ?? (await askType())
-      const questionText = values.question ?? (await askQuestion())
-      ensure(checkQuestionText(questionText), '--question')
-
-      let answerDocIds: string[] = []
-      if (values['answer-docs'] !== undefined) {
-        answerDocIds = splitDocIds(values['answer-docs'])
-        ensure(checkAnswerDocs(answerDocIds, type, docs), '--answer-docs')
-      } else if (type !== 'none') {
-        const { ranked } = await system.answer({ id, question: questionText, userContext: null })
-        const bestRank = new Map<string, number>()
-        ranked.forEach((chunk, index) => bestRank.has(chunk.docId) || bestRank.set(chunk.docId, index + 1))
-        answerDocIds = await askAnswerDocs(type, docs, bestRank)
-      }
-
-      let governingDocId: string | undefined
-      if (type === 'contradiction') {
-        governingDocId = values.governing ?? (await askGoverning(answerDocIds, docs))
-        ensure(checkGoverning(governingDocId, answerDocIds), '--governing')
-      } else if (values.governing !== undefined) {
-        throw new InputError(`--governing: only contradiction questions have a governing document (this one is ${type})`)
-      }
-
-      const goldAnswer = values['gold-answer'] ?? (type === 'none' ? undefined : await askGoldAnswer(type))
-      if (goldAnswer !== undefined) ensure(checkGoldAnswer(goldAnswer, type), '--gold-answer')
-      const notes = values.notes ?? (interactive ? await askNotes() : undefined)
-
-      const built = buildQuestion({ id, type, question: questionText, answerDocIds, goldAnswer, governingDocId, notes })
-      if ('errors' in built) throw new InputError(built.errors.join('\n'))
-
-      const preview = await previewRanking(built, system, config.budgetTokens)
-      console.log(`\n${renderRankingPreview(preview, built)}`)
-      const bestChunks = await bestChunksOfNoneQuestions([built], docs, config)
-      const findings = lintGoldenSet({
-        questions: [...read.questions, built],
-        docs,
-        bestChunks,
-        floors: { single: 0, multi: 0, contradiction: 0, none: 0 },
-      }).filter((f) => f.questionId === built.id)
-      console.log(findings.length === 0 ? 'golden:check: no finding for this question' : 'golden:check on this question:')
-      for (const f of findings) console.log(`  ${f.severity} ${f.rule}: ${f.message}\n    fix: ${f.fix}`)
+      const built = await composeQuestion(values, interactive, existingIds, docs, system)
+      await showRankingAndFindings(built, system, config.budgetTokens, read, docs, config)
 
       if (!values.yes) {
         if (!interactive)
@@ -222,3 +181,81 @@ export const command = defineCommand({
     }
   },
 })
+
+type BuiltinSystem = ReturnType<typeof createBuiltinSystem>
+
+/** The flags that give the question's fields; what they leave out is asked for on a terminal. */
+interface QuestionFlags {
+  id?: string | undefined
+  type?: QuestionType | undefined
+  question?: string | undefined
+  'answer-docs'?: string | undefined
+  'gold-answer'?: string | undefined
+  governing?: string | undefined
+  notes?: string | undefined
+}
+
+/** The question from its flags and the answers to what they leave out, each field checked as it comes. */
+async function composeQuestion(
+  values: QuestionFlags,
+  interactive: boolean,
+  existingIds: string[],
+  docs: readonly CorpusDocument[],
+  system: BuiltinSystem,
+): Promise<GoldenQuestion> {
+  const suggested = nextQuestionId(existingIds)
+  const id = values.id?.trim() ?? (interactive ? await askId(suggested, existingIds) : suggested)
+  ensure(checkId(id, existingIds), '--id')
+  const type = values.type ?? (await askType())
+  const questionText = values.question ?? (await askQuestion())
+  ensure(checkQuestionText(questionText), '--question')
+
+  let answerDocIds: string[] = []
+  if (values['answer-docs'] !== undefined) {
+    answerDocIds = splitDocIds(values['answer-docs'])
+    ensure(checkAnswerDocs(answerDocIds, type, docs), '--answer-docs')
+  } else if (type !== 'none') {
+    const { ranked } = await system.answer({ id, question: questionText, userContext: null })
+    const bestRank = new Map<string, number>()
+    ranked.forEach((chunk, index) => bestRank.has(chunk.docId) || bestRank.set(chunk.docId, index + 1))
+    answerDocIds = await askAnswerDocs(type, docs, bestRank)
+  }
+
+  let governingDocId: string | undefined
+  if (type === 'contradiction') {
+    governingDocId = values.governing ?? (await askGoverning(answerDocIds, docs))
+    ensure(checkGoverning(governingDocId, answerDocIds), '--governing')
+  } else if (values.governing !== undefined) {
+    throw new InputError(`--governing: only contradiction questions have a governing document (this one is ${type})`)
+  }
+
+  const goldAnswer = values['gold-answer'] ?? (type === 'none' ? undefined : await askGoldAnswer(type))
+  if (goldAnswer !== undefined) ensure(checkGoldAnswer(goldAnswer, type), '--gold-answer')
+  const notes = values.notes ?? (interactive ? await askNotes() : undefined)
+
+  const built = buildQuestion({ id, type, question: questionText, answerDocIds, goldAnswer, governingDocId, notes })
+  if ('errors' in built) throw new InputError(built.errors.join('\n'))
+  return built
+}
+
+/** Prints how the built-in system ranks the new question and what golden:check finds in it, beside the set's questions. */
+async function showRankingAndFindings(
+  built: GoldenQuestion,
+  system: BuiltinSystem,
+  budgetTokens: number,
+  read: GoldenFile,
+  docs: readonly CorpusDocument[],
+  config: Parameters<typeof bestChunksOfNoneQuestions>[2],
+): Promise<void> {
+  const preview = await previewRanking(built, system, budgetTokens)
+  console.log(`\n${renderRankingPreview(preview, built)}`)
+  const bestChunks = await bestChunksOfNoneQuestions([built], docs, config)
+  const findings = lintGoldenSet({
+    questions: [...read.questions, built],
+    docs,
+    bestChunks,
+    floors: { single: 0, multi: 0, contradiction: 0, none: 0 },
+  }).filter((f) => f.questionId === built.id)
+  console.log(findings.length === 0 ? 'golden:check: no finding for this question' : 'golden:check on this question:')
+  for (const f of findings) console.log(`  ${f.severity} ${f.rule}: ${f.message}\n    fix: ${f.fix}`)
+}

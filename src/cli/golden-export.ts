@@ -16,7 +16,9 @@ function topicsPathFor(out: string): string {
 }
 
 export const command = defineCommand({
-  usage: `usage: rag-eval golden export --format jsonl|ragas|trec --out file [--topics file] [--golden evals/golden-set.json] [--corpus corpus]`,
+  usage:
+    `usage: rag-eval golden export --format jsonl|ragas|trec --out file [--topics file] [--golden ` +
+    `evals/golden-set.json] [--corpus corpus]`,
   description: `  Writes the golden set in another tool's format, atomically. jsonl: one {id, question, gold_answer,
   gold_sources, type} per line. ragas: {user_input, reference, reference_contexts (answer documents'
   text), reference_context_ids}, as JSON Lines when --out ends in .jsonl, else a JSON array. trec: qrels
@@ -43,7 +45,8 @@ export const command = defineCommand({
       written.push(topics)
     }
     console.log(
-      `exported ${questions.length} question${questions.length === 1 ? '' : 's'} from ${values.golden} to ${written.join(' and ')} (${format})`,
+      `exported ${questions.length} question${questions.length === 1 ? '' : 's'} from ${values.golden} ` +
+        `to ${written.join(' and ')} (${format})`,
     )
     const governed = questions.filter((q) => q.governingDocId !== undefined).length
     const noted = questions.filter((q) => q.notes !== undefined).length

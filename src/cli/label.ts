@@ -23,7 +23,8 @@ function readFullReport(path: string): Report {
   const report = readReport(path)
   if (report.tier !== 'full')
     throw new InputError(
-      `${path}: a retrieval-tier report has no answers to label; run the full evaluation (\`vitest run --project eval\` or \`rag-eval eval\`)`,
+      `${path}: a retrieval-tier report has no answers to label; ` +
+        `run the full evaluation (\`vitest run --project eval\` or \`rag-eval eval\`)`,
     )
   return report
 }
@@ -116,7 +117,8 @@ export const command = defineCommand({
       return !done || done.answer !== byId.get(id)?.answer
     })
     console.log(
-      `${state.sample.ids.length - todo.length} of ${state.sample.ids.length} labelled; ${todo.length} to go. Saved after each answer; Ctrl-C to stop and resume later.`,
+      `${state.sample.ids.length - todo.length} of ${state.sample.ids.length} labelled; ${todo.length} to ` +
+        `go. Saved after each answer; Ctrl-C to stop and resume later.`,
     )
     for (const [index, id] of todo.entries()) {
       const outcome = byId.get(id)
@@ -142,7 +144,7 @@ export const command = defineCommand({
       })
       const label: HumanLabel = {
         id,
-        label: choice as HumanLabel['label'],
+        label: choice,
         note,
         who: values.who,
         when: new Date().toISOString().slice(0, 10),

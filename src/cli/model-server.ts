@@ -37,7 +37,8 @@ export const command = defineCommand({
       promptCache: (model) => cacheMinTokens(prices, model),
     })
     console.log(
-      `scripted Messages API on ${server.url} (latency ${latencyMs} ms${fault ? `, faults: ${fault.map((f) => `${f.kind} every ${f.every} after ${f.after}`).join(', ')}` : ''}); Ctrl-C to stop`,
+      `scripted Messages API on ${server.url} (latency ${latencyMs} ` +
+        `ms${fault ? `, faults: ${fault.map((f) => `${f.kind} every ${f.every} after ${f.after}`).join(', ')}` : ''}); Ctrl-C to stop`,
     )
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve)

@@ -40,7 +40,8 @@ export const command = defineCommand({
       const report = await evaluate(project, { tier: 'full', env, baselineRoot: null })
       const dir = recordingDir(project.recordingsDir, values.recording)
       console.log(
-        `recorded ${report.summary.questions} questions, ${server.requests.length} exchanges (scripted) into ${dir} in ${Math.round(performance.now() - started)} ms`,
+        `recorded ${report.summary.questions} questions, ${server.requests.length} exchanges (scripted) ` +
+          `into ${dir} in ${Math.round(performance.now() - started)} ms`,
       )
       console.log(`replay it with EVAL_MODE=replay pnpm eval (or MOCK=1 EVAL_MODE=live); commit ${dir}/`)
       return 0

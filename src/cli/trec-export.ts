@@ -21,7 +21,8 @@ export const command = defineCommand({
     writeFileAtomic(qrelsFile, qrels)
     writeFileAtomic(runFile, run)
     console.log(
-      `wrote ${qrelsFile} and ${runFile}\ncheck with: rag-eval trec ${qrelsFile} ${runFile}   (or trec_eval -q -m ndcg_cut.10 ${qrelsFile} ${runFile})`,
+      `wrote ${qrelsFile} and ${runFile}\ncheck with: rag-eval trec ${qrelsFile} ${runFile}   (or ` +
+        `trec_eval -q -m ndcg_cut.10 ${qrelsFile} ${runFile})`,
     )
     return 0
   },

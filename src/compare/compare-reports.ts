@@ -107,7 +107,8 @@ export function compareReports(
   const warnings: string[] = []
   if (a.inputs.goldenSetHash !== b.inputs.goldenSetHash)
     warnings.push(
-      'the golden sets have the same question ids but differ in content (questions, answers or documents): the pairs may not measure the same thing',
+      'the golden sets have the same question ids but differ in content (questions, ' +
+        'answers or documents): the pairs may not measure the same thing',
     )
   if (a.inputs.corpusHash !== b.inputs.corpusHash) warnings.push('the corpora differ between A and B')
   if (a.tier !== b.tier) warnings.push(`A is a ${a.tier}-tier run and B a ${b.tier}-tier run: generation metrics have no pairs`)

@@ -43,7 +43,8 @@ function flipLine(flip: Flip): string {
   const inContext = (side: Flip['a'], doc: string) => (side.contextDocIds.includes(doc) ? 'yes' : 'no')
   const docs = flip.answerDocIds.map(
     (doc, i) =>
-      `${doc} rank ${rank(flip.a.answerRanks[i])} -> ${rank(flip.b.answerRanks[i])}, in context ${inContext(flip.a, doc)} -> ${inContext(flip.b, doc)}`,
+      `${doc} rank ${rank(flip.a.answerRanks[i])} -> ${rank(flip.b.answerRanks[i])}, ` +
+      `in context ${inContext(flip.a, doc)} -> ${inContext(flip.b, doc)}`,
   )
   const refusal = (side: Flip['a']) => (side.refused === null ? 'n/a' : side.refused ? 'refused' : 'answered')
   const answer = flip.a.refused === flip.b.refused ? '' : `; ${refusal(flip.a)} -> ${refusal(flip.b)}`
@@ -65,7 +66,11 @@ export function flipLines(result: CompareResult): string[] {
 
 function sideLine(name: 'A' | 'B', side: CompareResult['a']): string {
   const env = Object.entries(side.env).map(([key, value]) => `${key}=${value}`)
-  return `${name}: ${side.source}${env.length > 0 ? ` with ${env.join(' ')}` : ''} (${side.kind === 'config' ? `evaluated, ${side.tier} tier` : `report, ${side.tier} tier`}, system ${side.system})`
+  return (
+    `${name}: ${side.source}${env.length > 0 ? ` with ${env.join(' ')}` : ''} ` +
+    `(${side.kind === 'config' ? `evaluated, ${side.tier} tier` : `report, ${side.tier} tier`}, ` +
+    `system ${side.system})`
+  )
 }
 
 /** Each side's system errors and what was left out for them; no lines when neither side has any. */
@@ -93,7 +98,10 @@ export function renderComparison(result: CompareResult, style: 'text' | 'markdow
     bullet(sideLine('A', result.a)),
     bullet(sideLine('B', result.b)),
     '',
-    `${result.questions} questions, paired: each metric over the questions with a value in both runs; 95% paired bootstrap interval of B - A (${result.resamples} resamples); two-sided p-value (exact McNemar for yes/no outcomes, sign-flip permutation for continuous values); alpha ${result.alpha}.`,
+    `${result.questions} questions, paired: each metric over the questions with a value in both runs; ` +
+      `95% paired bootstrap interval of B - A (${result.resamples} resamples); ` +
+      `two-sided p-value (exact McNemar for yes/no outcomes, sign-flip permutation for continuous values); ` +
+      `alpha ${result.alpha}.`,
     '',
     ...(result.configDifferences.length > 0
       ? ['What differs:', ...result.configDifferences.map(bullet), '']

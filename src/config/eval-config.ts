@@ -150,7 +150,8 @@ export function resolveEvalConfig(
     const issue = parsed.error.issues[0]!
     if (issue.code === 'unrecognized_keys' && issue.path[0] === 'retrieval') {
       throw new InputError(
-        `${where('retrieval')}: unknown option(s) ${issue.keys.join(', ')}; expected only ${Object.keys(RetrieverOptionsSchema.shape).join(', ')}`,
+        `${where('retrieval')}: unknown option(s) ${issue.keys.join(', ')}; ` +
+          `expected only ${Object.keys(RetrieverOptionsSchema.shape).join(', ')}`,
       )
     }
     if (issue.code === 'unrecognized_keys') {
@@ -163,7 +164,8 @@ export function resolveEvalConfig(
     const nested = issue.path.length === 2 ? `${field}.${String(issue.path[1])}` : null
     const got = nested === null ? merged[field] : (merged[field] as Record<string, unknown>)[String(issue.path[1])]
     throw new InputError(
-      `${(nested === null ? undefined : origin[nested]) ?? origin[field] ?? where(nested ?? field)}: ${issue.message} (got ${JSON.stringify(got)})`,
+      `${(nested === null ? undefined : origin[nested]) ?? origin[field] ?? where(nested ?? field)}: ` +
+        `${issue.message} (got ${JSON.stringify(got)})`,
     )
   }
   return parsed.data

@@ -8,8 +8,8 @@ const JAVASCRIPT_FILE = /\.[cm]?js$/
 let loader: Jiti | undefined
 /**
  * jiti, for TypeScript without tsx in the user's project, made on first need and through its CommonJS
- * build: importing it as ESM makes Node scan its 190 kB bundle for export names, a tenth of `rag-eval
- * retrieval`'s start-up. Its transforms are cached on disk (node_modules/.cache/jiti). Without a module
+ * build: importing it as ESM makes Node scan its whole bundle for export names, a cost every start-up would
+ * pay (docs/scaling.md). Its transforms are cached on disk (node_modules/.cache/jiti). Without a module
  * cache: the user's config and system are read as they are now (in watch mode, every run).
  */
 function typeScriptLoader(): Jiti {

@@ -110,7 +110,8 @@ export function resolveProjectConfig(
   const where = options.locate ?? ((field: string) => `${source} field "${field}"`)
   if (typeof values !== 'object' || values === null || Array.isArray(values)) {
     throw new InputError(
-      `${source}: expected the config object (export default defineConfig({ ... })), got ${Array.isArray(values) ? 'an array' : typeof values}`,
+      `${source}: expected the config object (export default defineConfig({ ... })), ` +
+        `got ${Array.isArray(values) ? 'an array' : typeof values}`,
     )
   }
   const entries = Object.entries(values)
@@ -131,7 +132,7 @@ export function resolveProjectConfig(
   resolveEvalConfig(knobValues, env, source, where)
   const p = parsed.data
   const at = (path: string) => resolve(root, path)
-  const envPath = (name: string, fallback: string) => (env[name] ? resolve(env[name]!) : at(fallback))
+  const envPath = (name: string, fallback: string) => (env[name] ? resolve(env[name]) : at(fallback))
   return {
     root,
     source,

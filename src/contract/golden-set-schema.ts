@@ -12,7 +12,8 @@ const typeNames = [...QUESTION_TYPES, ...(Object.keys(QUESTION_TYPE_ALIASES) as 
 export const QuestionTypeSchema = z
   .enum(typeNames, {
     error: (issue) =>
-      `unknown type ${JSON.stringify(issue.input)}; expected one of ${QUESTION_TYPES.join(', ')} (aliases: ${Object.keys(QUESTION_TYPE_ALIASES).join(', ')})`,
+      `unknown type ${JSON.stringify(issue.input)}; expected one of ${QUESTION_TYPES.join(', ')} ` +
+      `(aliases: ${Object.keys(QUESTION_TYPE_ALIASES).join(', ')})`,
   })
   .transform((name): QuestionType =>
     name in QUESTION_TYPE_ALIASES ? QUESTION_TYPE_ALIASES[name as keyof typeof QUESTION_TYPE_ALIASES] : (name as QuestionType),
@@ -149,5 +150,5 @@ export type GoldenSet = z.output<typeof GoldenSetSchema>
 
 /** The JSON Schema editors use to complete and check golden-set files (generated from the zod schema). */
 export function goldenSetJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(GoldenSetSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>
+  return z.toJSONSchema(GoldenSetSchema, { io: 'input', unrepresentable: 'any' })
 }

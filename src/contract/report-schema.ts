@@ -44,7 +44,10 @@ export const SummarySchema = z.object({
   ndcg10: metric,
   ndcg10ByType: byAnswerableType,
   docNdcg10: metric,
-  /** RAGAS's id-based context recall and precision, each the mean over the questions where it is defined (RAGAS's nanmean over the exported samples). */
+  /**
+   * RAGAS's id-based context recall and precision, each the mean over the questions where it is defined (RAGAS's nanmean over
+   * the exported samples).
+   */
   idBasedContextRecall: metric.default(null),
   idBasedContextPrecision: metric.default(null),
   refusalRate: metric,
@@ -70,7 +73,10 @@ export const SummarySchema = z.object({
   judgeErrors: z.number().int().nullable(),
   /** judgeErrors over the judged answers; above config.maxJudgeErrorRate the gate fails. */
   judgeErrorRate: metric.default(null),
-  /** Questions the system failed on (error, response breaking the contract); above config.maxSystemErrorRate of all questions the gate fails. */
+  /**
+   * Questions the system failed on (error, response breaking the contract); above config.maxSystemErrorRate of all questions
+   * the gate fails.
+   */
   systemErrors: z.number().int().default(0),
   systemErrorRate: z.number().default(0),
   /** Why each null metric above is null, keyed by its path (e.g. "recallByType.multi"). */
@@ -109,7 +115,10 @@ export const RunInfoSchema = z.object({
       .object({ generator: RoleUsageSchema, judge: RoleUsageSchema })
       .default({ generator: ZERO_ROLE_USAGE, judge: ZERO_ROLE_USAGE }),
     savedByCache: SavedUsageSchema.default({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, usd: 0 }),
-    /** Prompt caching (cache_control on the fixed instructions): tokens read and written, and what it saved (negative when writes were never read). */
+    /**
+     * Prompt caching (cache_control on the fixed instructions): tokens read and written, and what it saved (negative when
+     * writes were never read).
+     */
     savedByPromptCache: z
       .object({ cacheReadTokens: z.number().int(), cacheWriteTokens: z.number().int(), usd: z.number() })
       .default({ cacheReadTokens: 0, cacheWriteTokens: 0, usd: 0 }),

@@ -7,8 +7,11 @@ export interface JsonSyntaxError {
   problem: string
 }
 
-class Stop {
-  constructor(readonly error: JsonSyntaxError) {}
+/** Unwinds the scanner at the first mistake; findJsonSyntaxError catches it and returns its error. */
+class Stop extends Error {
+  constructor(readonly error: JsonSyntaxError) {
+    super(error.problem)
+  }
 }
 
 /** A character as a message shows it: printable ones quoted, others (spaces, controls) as U+XXXX. */

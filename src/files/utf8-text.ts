@@ -49,7 +49,8 @@ export function decodeUtf8Text(bytes: Uint8Array, file: string): string {
     const line = bytes.subarray(0, offset).filter((byte) => byte === 0x0a).length + 1
     const hex = bytes[offset]!.toString(16).toUpperCase().padStart(2, '0')
     throw new InputError(
-      `${file}: not valid UTF-8: byte 0x${hex} at byte offset ${offset} (line ${line}) does not start a valid UTF-8 sequence; save the file as UTF-8 (it may be Latin-1 or Windows-1252)`,
+      `${file}: not valid UTF-8: byte 0x${hex} at byte offset ${offset} (line ${line}) ` +
+        `does not start a valid UTF-8 sequence; save the file as UTF-8 (it may be Latin-1 or Windows-1252)`,
     )
   }
 }

@@ -10,4 +10,7 @@ export function baselineDirFor(root: string, mode: 'offline' | 'live' | 'record'
 }
 /** The command that accepts a run as the baseline, as hints name it (ragEval()'s project is named eval by default). */
 export const ACCEPT_BASELINE = 'vitest run --project eval -u'
-export const HOW_TO_CREATE_BASELINE = `create it with \`${ACCEPT_BASELINE}\` (here: pnpm baseline:update) under the same EVAL_MODE, and commit it (one folder per mode under the config's baseline root: offline at the root, live/ and replay/ inside)`
+export const HOW_TO_CREATE_BASELINE =
+  `create it with \`${ACCEPT_BASELINE}\` (here: pnpm baseline:update) under the same EVAL_MODE, ` +
+  `and commit it (one folder per mode under the config's baseline root: offline at the root, ` +
+  `live/ and replay/ inside)`

@@ -26,7 +26,8 @@ export const BaselineMetricsSchema = z.strictObject(
   {
     error: (issue) =>
       issue.code === 'unrecognized_keys'
-        ? `unknown gated metric ${issue.keys.map((k) => `"${k}"`).join(', ')} (misspelled?); the gated metrics are ${GATED_NAMES.join(', ')}`
+        ? `unknown gated metric ${issue.keys.map((k) => `"${k}"`).join(', ')} (misspelled?); ` +
+          `the gated metrics are ${GATED_NAMES.join(', ')}`
         : undefined,
   },
 )

@@ -63,6 +63,8 @@ export function judgeNoiseWarnings(noise: JudgeNoise | null, tolerance: number):
     .filter((metric) => metric.stdDev !== null && metric.stdDev > tolerance)
     .map(
       (metric) =>
-        `judge noise: ${metric.label} varies by ${metric.stdDev} (standard deviation over ${noise.repeats} judgements of the same answers), more than the gate's tolerance ${tolerance}: a drop that small can be the judge, not the system (raise EVAL_TOLERANCE, or use EVAL_GATE_POLICY=both)`,
+        `judge noise: ${metric.label} varies by ${metric.stdDev} (standard deviation over ${noise.repeats} ` +
+        `judgements of the same answers), more than the gate's tolerance ${tolerance}: ` +
+        `a drop that small can be the judge, not the system (raise EVAL_TOLERANCE, or use EVAL_GATE_POLICY=both)`,
     )
 }

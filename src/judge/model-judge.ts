@@ -42,7 +42,10 @@ export function checkVerdicts(output: FaithfulnessOutput, claimCount: number, ch
   for (const verdict of output.verdicts) {
     if (verdict.verdict === 'not_found') continue
     if (verdict.chunkId === null || !chunkIds.has(verdict.chunkId))
-      return `claim ${verdict.claim} (${verdict.verdict}) relies on ${JSON.stringify(verdict.chunkId)}, which is not a chunk of the material`
+      return (
+        `claim ${verdict.claim} (${verdict.verdict}) relies on ${JSON.stringify(verdict.chunkId)}, ` +
+        `which is not a chunk of the material`
+      )
   }
   return null
 }

@@ -23,7 +23,10 @@ export interface OrderVerdict {
 }
 
 export interface PairwiseResult {
-  /** first / second when both orders prefer it; draw when they disagree or either says tie; judge-error when an order has no valid output. */
+  /**
+   * first / second when both orders prefer it; draw when they disagree or either says tie; judge-error when an order has no
+   * valid output.
+   */
   winner: 'first' | 'second' | 'draw' | 'judge-error'
   orders: [OrderVerdict, OrderVerdict]
 }
@@ -60,7 +63,7 @@ export async function comparePairwise(
     const preferred = winner === 'tie' ? 'tie' : (winner === 'A') === (order === 'first-as-A') ? 'first' : 'second'
     return { order, preferred, reason }
   }
-  const orders = (await Promise.all([ask('first-as-A'), ask('second-as-A')])) as [OrderVerdict, OrderVerdict]
+  const orders = await Promise.all([ask('first-as-A'), ask('second-as-A')])
   const [one, two] = orders
   if (one.preferred === null || two.preferred === null) return { winner: 'judge-error', orders }
   const winner = one.preferred === two.preferred && one.preferred !== 'tie' ? one.preferred : 'draw'

@@ -110,8 +110,10 @@ export async function callStructured<S extends z.ZodType>(
   if (first.ok) return { ok: true, output: first.output, repaired: false }
   if (first.final) return { ok: false, error: first.problem }
   const note = first.cutOff
-    ? `Your previous reply was cut off at the token limit before the ${spec.template.tool.name} call was complete. Call ${spec.template.tool.name} again, with shorter reasons.`
-    : `Your previous call of ${spec.template.tool.name} was rejected: ${first.problem}. Call ${spec.template.tool.name} again with a corrected input that follows its schema.`
+    ? `Your previous reply was cut off at the token limit before the ${spec.template.tool.name} call was ` +
+      `complete. Call ${spec.template.tool.name} again, with shorter reasons.`
+    : `Your previous call of ${spec.template.tool.name} was rejected: ${first.problem}. ` +
+      `Call ${spec.template.tool.name} again with a corrected input that follows its schema.`
   const second = await attempt(
     `${spec.purpose}:repair`,
     first.cutOff ? spec.maxTokens * 2 : spec.maxTokens,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { countTextTokens } from '../text/tokenizer.ts'
 import { SCRIPTED_HEADER } from '../model/model-types.ts'
@@ -120,173 +120,281 @@ export interface MessagesServerOptions {
   promptCache?: (model: string) => number
 }
 
-/** Starts the server on 127.0.0.1 (a free port unless given). */
-export async function startMessagesServer(responder: Responder, options: MessagesServerOptions = {}): Promise<MessagesServer> {
-  let current = responder
-  const requests: ReceivedRequest[] = []
-  const batches: ReceivedBatch[] = []
-  let batchCount = 0
-  let inFlight = 0
-  let maxInFlight = 0
-  const sockets = new Set<Socket>()
-  const promptCache = options.promptCache ? new PromptCacheSimulator(options.promptCache) : null
-  const billInput = (body: Record<string, unknown>) => (promptCache ? promptCache.split(body, rawRequestTokens(body)) : undefined)
+/** The routes the server knows: POST a message or a batch, GET a batch or its results. */
+const BATCH_PATH = /^\/v1\/messages\/batches(?:\/([A-Za-z0-9_-]+)(\/results)?)?$/
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** Checks the key and version headers as the API does; sends the error and returns null when one is wrong. */
+function acceptedVersion(req: IncomingMessage, res: ServerResponse): string | null {
+  // The SDK sends the key as `Authorization: Bearer <key>` (older versions: x-api-key); either will do.
+  const bearer = req.headers.authorization
+  const hasApiKey =
+    (typeof req.headers['x-api-key'] === 'string' && req.headers['x-api-key'] !== '') ||
+    (typeof bearer === 'string' && /^Bearer \S+/.test(bearer))
+  if (!hasApiKey) {
+    sendJson(res, 401, apiErrorBody('authentication_error', 'an API key is required (x-api-key or Authorization: Bearer)'))
+    return null
+  }
+  const version = req.headers['anthropic-version']
+  if (typeof version !== 'string') {
+    sendJson(res, 400, apiErrorBody('invalid_request_error', 'anthropic-version header is required'))
+    return null
+  }
+  return version
+}
+
+/** The request body as a JSON object; sends the error and returns null when it is not one. */
+function jsonObjectBody(chunks: Buffer[], res: ServerResponse): Record<string, unknown> | null {
+  let body: unknown
+  try {
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+  } catch {
+    sendJson(res, 400, apiErrorBody('invalid_request_error', 'request body is not valid JSON'))
+    return null
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    sendJson(res, 400, apiErrorBody('invalid_request_error', 'request body must be a JSON object'))
+    return null
+  }
+  return body as Record<string, unknown>
+}
+
+function missingField(fields: Record<string, unknown>): string | null {
+  for (const field of ['model', 'max_tokens', 'messages'] as const) if (fields[field] === undefined) return field
+  return null
+}
+
+/** What is wrong with a batch's list of requests, as the API words it; null when nothing is. */
+function batchRequestsProblem(items: unknown): string | null {
+  if (!Array.isArray(items) || items.length === 0) return 'requests: expected a non-empty list'
+  const ids = new Set<string>()
+  for (const [i, item] of items.entries()) {
+    const { custom_id: id, params } = (item ?? {}) as { custom_id?: unknown; params?: unknown }
+    if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(id))
+      return `requests.${i}.custom_id: 1 to 64 letters, digits, _ or -`
+    if (ids.has(id)) return `requests.${i}.custom_id: ${id} is not unique`
+    ids.add(id)
+    if (typeof params !== 'object' || params === null) return `requests.${i}.params: Field required`
+    const missing = missingField(params as Record<string, unknown>)
+    if (missing) return `requests.${i}.params.${missing}: Field required`
+  }
+  return null
+}
+
+/** A batch as the Message Batches API describes it; `url` is the server's, for the results_url. */
+function batchObject(batch: ReceivedBatch, url: string) {
+  const counts = { processing: 0, succeeded: 0, errored: 0, canceled: 0, expired: 0 }
+  if (!batch.ended) counts.processing = batch.requests.length
+  for (const line of batch.results ?? []) {
+    const type = (line as { result: { type: keyof typeof counts } }).result.type
+    counts[type] += 1
+  }
+  return {
+    id: batch.id,
+    type: 'message_batch',
+    processing_status: batch.ended ? 'ended' : 'in_progress',
+    request_counts: counts,
+    ended_at: batch.ended ? new Date().toISOString() : null,
+    created_at: new Date().toISOString(),
+    expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+    archived_at: null,
+    cancel_initiated_at: null,
+    results_url: batch.ended ? `${url}/v1/messages/batches/${batch.id}/results` : null,
+  }
+}
+
+/** One line of a batch's results file for an item the responder answered. */
+function batchResultLine(customId: string, reply: ScriptedReply): unknown {
+  if (reply.kind === 'message') return { custom_id: customId, result: { type: 'succeeded', message: reply.body } }
+  if (reply.kind === 'error')
+    return { custom_id: customId, result: { type: 'errored', error: apiErrorBody(reply.errorType, reply.message) } }
+  return {
+    custom_id: customId,
+    result: { type: 'errored', error: apiErrorBody('api_error', `the item ended without a message (${reply.kind})`) },
+  }
+}
+
+function sendResults(res: ServerResponse, batch: ReceivedBatch): void {
+  if (!batch.ended || !batch.results)
+    return sendJson(res, 400, apiErrorBody('invalid_request_error', `message batch ${batch.id} has not ended`))
+  const text = batch.results.map((line) => JSON.stringify(line)).join('\n') + '\n'
+  res.writeHead(200, {
+    'content-type': 'application/binary',
+    'content-length': Buffer.byteLength(text),
+    [SCRIPTED_HEADER]: SCRIPTED_SERVER_NAME,
+  })
+  res.end(text)
+}
+
+/** Sends the responder's reply to a Messages request (or drops the connection, or never answers). */
+function sendReply(req: IncomingMessage, res: ServerResponse, reply: ScriptedReply): void {
+  switch (reply.kind) {
+    case 'message':
+      return sendJson(res, 200, reply.body, reply.headers)
+    case 'error':
+      return sendJson(res, reply.status, apiErrorBody(reply.errorType, reply.message), reply.headers)
+    case 'raw':
+      res.writeHead(reply.status, {
+        'content-type': 'application/json',
+        [SCRIPTED_HEADER]: SCRIPTED_SERVER_NAME,
+        ...reply.headers,
+      })
+      res.end(reply.body)
+      return
+    case 'drop':
+      req.socket.destroy()
+      return
+    case 'hang':
+      return
+  }
+}
+
+/** The server's state and request handling; startMessagesServer hands it out once it listens. */
+class LocalMessagesServer implements MessagesServer {
+  url = ''
+  readonly requests: ReceivedRequest[] = []
+  readonly batches: ReceivedBatch[] = []
+  latencyMs: number
+  batchPlan: BatchPlan = DEFAULT_BATCH_PLAN
+  #responder: Responder
+  #batchCount = 0
+  #inFlight = 0
+  #maxInFlight = 0
+  readonly #sockets = new Set<Socket>()
+  readonly #promptCache: PromptCacheSimulator | null
+  readonly #httpServer: Server
+
+  constructor(responder: Responder, options: MessagesServerOptions) {
+    this.#responder = responder
+    this.latencyMs = options.latencyMs ?? 0
+    this.#promptCache = options.promptCache ? new PromptCacheSimulator(options.promptCache) : null
+    this.#httpServer = createServer((req, res) => {
+      this.#handle(req, res).catch(() => res.destroy())
+    })
+    this.#httpServer.on('connection', (socket) => {
+      this.#sockets.add(socket)
+      socket.on('close', () => this.#sockets.delete(socket))
+    })
+  }
+
+  get inFlight(): number {
+    return this.#inFlight
+  }
+
+  get maxInFlight(): number {
+    return this.#maxInFlight
+  }
+
+  setResponder(next: Responder): void {
+    this.#responder = next
+  }
+
+  resetStats(): void {
+    this.requests.length = 0
+    this.batches.length = 0
+    this.#maxInFlight = this.#inFlight
+  }
+
+  close(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      for (const socket of this.#sockets) socket.destroy()
+      this.#httpServer.close(() => resolve())
+    })
+  }
+
+  /** Listens on 127.0.0.1 (a free port when `port` is 0); the url is set once listening. */
+  async listen(port: number): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.#httpServer.once('error', reject)
+      this.#httpServer.listen(port, '127.0.0.1', () => resolve())
+    })
+    this.url = `http://127.0.0.1:${(this.#httpServer.address() as AddressInfo).port}`
+  }
+
+  #billInput(body: Record<string, unknown>): PromptCacheSplit | undefined {
+    return this.#promptCache ? this.#promptCache.split(body, rawRequestTokens(body)) : undefined
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
     const path = (req.url ?? '').split('?')[0] ?? ''
-    const batchPath = /^\/v1\/messages\/batches(?:\/([A-Za-z0-9_-]+)(\/results)?)?$/.exec(path)
+    const batchPath = BATCH_PATH.exec(path)
     const known =
       (req.method === 'POST' && (path === '/v1/messages' || path === '/v1/messages/batches')) ||
       (req.method === 'GET' && batchPath?.[1] !== undefined)
     if (!known) return sendJson(res, 404, apiErrorBody('not_found_error', `${req.method} ${req.url}: not found`))
-    // The SDK sends the key as `Authorization: Bearer <key>` (older versions: x-api-key); either will do.
-    const bearer = req.headers.authorization
-    const hasApiKey =
-      (typeof req.headers['x-api-key'] === 'string' && req.headers['x-api-key'] !== '') ||
-      (typeof bearer === 'string' && /^Bearer \S+/.test(bearer))
-    if (!hasApiKey)
-      return sendJson(
-        res,
-        401,
-        apiErrorBody('authentication_error', 'an API key is required (x-api-key or Authorization: Bearer)'),
-      )
-    const version = req.headers['anthropic-version']
-    if (typeof version !== 'string')
-      return sendJson(res, 400, apiErrorBody('invalid_request_error', 'anthropic-version header is required'))
-    if (req.method === 'GET') {
-      const batch = batches.find((b) => b.id === batchPath?.[1])
-      if (!batch) return sendJson(res, 404, apiErrorBody('not_found_error', `no message batch ${batchPath?.[1]}`))
-      if (batchPath?.[2]) return sendResults(res, batch)
-      batch.polls += 1
-      if (!batch.ended && batch.polls > server.batchPlan.pollsInProgress) await endBatch(batch)
-      return sendJson(res, 200, batchObject(batch))
-    }
-    let body: unknown
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8'))
-    } catch {
-      return sendJson(res, 400, apiErrorBody('invalid_request_error', 'request body is not valid JSON'))
-    }
-    if (typeof body !== 'object' || body === null || Array.isArray(body))
-      return sendJson(res, 400, apiErrorBody('invalid_request_error', 'request body must be a JSON object'))
-    const fields = body as Record<string, unknown>
-    if (path === '/v1/messages/batches') return createBatch(res, fields)
+    const version = acceptedVersion(req, res)
+    if (version === null) return
+    if (req.method === 'GET') return this.#retrieveBatch(res, batchPath?.[1], batchPath?.[2] !== undefined)
+    const fields = jsonObjectBody(chunks, res)
+    if (fields === null) return
+    if (path === '/v1/messages/batches') return this.#createBatch(res, fields)
     const missing = missingField(fields)
     if (missing) return sendJson(res, 400, apiErrorBody('invalid_request_error', `${missing}: Field required`))
     const retryHeader = req.headers['x-stainless-retry-count']
-    const split = billInput(fields)
+    const split = this.#billInput(fields)
     const received: ReceivedRequest = {
-      index: requests.length,
+      index: this.requests.length,
       body: fields,
-      hasApiKey,
+      hasApiKey: true,
       anthropicVersion: version,
       sdkRetryCount: typeof retryHeader === 'string' ? Number(retryHeader) : null,
       receivedAt: Date.now(),
       ...(split ? { promptCache: split } : {}),
     }
-    requests.push(received)
-    inFlight += 1
-    maxInFlight = Math.max(maxInFlight, inFlight)
+    await this.#answer(req, res, received)
+  }
+
+  /** Answers a Messages request by the responder, counting it in flight until its connection closes. */
+  async #answer(req: IncomingMessage, res: ServerResponse, received: ReceivedRequest): Promise<void> {
+    this.requests.push(received)
+    this.#inFlight += 1
+    this.#maxInFlight = Math.max(this.#maxInFlight, this.#inFlight)
     let settled = false
     const settle = () => {
       if (settled) return
       settled = true
-      inFlight -= 1
+      this.#inFlight -= 1
     }
     res.on('close', settle)
     try {
-      const reply = await current(received)
-      if (server.latencyMs > 0) await sleep(server.latencyMs)
-      switch (reply.kind) {
-        case 'message':
-          return sendJson(res, 200, reply.body, reply.headers)
-        case 'error':
-          return sendJson(res, reply.status, apiErrorBody(reply.errorType, reply.message), reply.headers)
-        case 'raw':
-          res.writeHead(reply.status, {
-            'content-type': 'application/json',
-            [SCRIPTED_HEADER]: SCRIPTED_SERVER_NAME,
-            ...reply.headers,
-          })
-          res.end(reply.body)
-          return
-        case 'drop':
-          req.socket.destroy()
-          return
-        case 'hang':
-          return
-      }
+      const reply = await this.#responder(received)
+      if (this.latencyMs > 0) await sleep(this.latencyMs)
+      sendReply(req, res, reply)
     } catch (error) {
       sendJson(res, 500, apiErrorBody('api_error', `scripted responder failed: ${(error as Error).message}`))
     }
   }
 
-  function missingField(fields: Record<string, unknown>): string | null {
-    for (const field of ['model', 'max_tokens', 'messages'] as const) if (fields[field] === undefined) return field
-    return null
+  /** A retrieve ends the batch once the plan's in-progress polls are used up; `results` asks for its results file. */
+  async #retrieveBatch(res: ServerResponse, id: string | undefined, results: boolean): Promise<void> {
+    const batch = this.batches.find((b) => b.id === id)
+    if (!batch) return sendJson(res, 404, apiErrorBody('not_found_error', `no message batch ${id}`))
+    if (results) return sendResults(res, batch)
+    batch.polls += 1
+    if (!batch.ended && batch.polls > this.batchPlan.pollsInProgress) await this.#endBatch(batch)
+    return sendJson(res, 200, batchObject(batch, this.url))
   }
 
-  function batchObject(batch: ReceivedBatch) {
-    const counts = { processing: 0, succeeded: 0, errored: 0, canceled: 0, expired: 0 }
-    if (!batch.ended) counts.processing = batch.requests.length
-    for (const line of batch.results ?? []) {
-      const type = (line as { result: { type: keyof typeof counts } }).result.type
-      counts[type] += 1
-    }
-    return {
-      id: batch.id,
-      type: 'message_batch',
-      processing_status: batch.ended ? 'ended' : 'in_progress',
-      request_counts: counts,
-      ended_at: batch.ended ? new Date().toISOString() : null,
-      created_at: new Date().toISOString(),
-      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
-      archived_at: null,
-      cancel_initiated_at: null,
-      results_url: batch.ended ? `${server.url}/v1/messages/batches/${batch.id}/results` : null,
-    }
-  }
-
-  function createBatch(res: ServerResponse, fields: Record<string, unknown>): void {
-    const items = fields.requests
-    if (!Array.isArray(items) || items.length === 0)
-      return sendJson(res, 400, apiErrorBody('invalid_request_error', 'requests: expected a non-empty list'))
-    const ids = new Set<string>()
-    for (const [i, item] of items.entries()) {
-      const { custom_id: id, params } = (item ?? {}) as { custom_id?: unknown; params?: unknown }
-      if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(id))
-        return sendJson(
-          res,
-          400,
-          apiErrorBody('invalid_request_error', `requests.${i}.custom_id: 1 to 64 letters, digits, _ or -`),
-        )
-      if (ids.has(id))
-        return sendJson(res, 400, apiErrorBody('invalid_request_error', `requests.${i}.custom_id: ${id} is not unique`))
-      ids.add(id)
-      if (typeof params !== 'object' || params === null)
-        return sendJson(res, 400, apiErrorBody('invalid_request_error', `requests.${i}.params: Field required`))
-      const missing = missingField(params as Record<string, unknown>)
-      if (missing)
-        return sendJson(res, 400, apiErrorBody('invalid_request_error', `requests.${i}.params.${missing}: Field required`))
-    }
+  #createBatch(res: ServerResponse, fields: Record<string, unknown>): void {
+    const problem = batchRequestsProblem(fields.requests)
+    if (problem !== null) return sendJson(res, 400, apiErrorBody('invalid_request_error', problem))
     const batch: ReceivedBatch = {
-      id: `msgbatch_local_${String((batchCount += 1)).padStart(4, '0')}`,
-      requests: items as ReceivedBatch['requests'],
+      id: `msgbatch_local_${String((this.#batchCount += 1)).padStart(4, '0')}`,
+      requests: fields.requests as ReceivedBatch['requests'],
       polls: 0,
       ended: false,
       results: null,
     }
-    batches.push(batch)
-    sendJson(res, 200, batchObject(batch))
+    this.batches.push(batch)
+    sendJson(res, 200, batchObject(batch, this.url))
   }
 
   /** Ends a batch: each item's outcome by the plan, the succeeded ones answered by the responder, in submission order. */
-  async function endBatch(batch: ReceivedBatch): Promise<void> {
+  async #endBatch(batch: ReceivedBatch): Promise<void> {
     const results: unknown[] = []
     for (const [index, { custom_id: customId, params }] of batch.requests.entries()) {
-      const outcome = server.batchPlan.outcome({ customId, index, params })
+      const outcome = this.batchPlan.outcome({ customId, index, params })
       if (outcome === 'expired' || outcome === 'canceled') {
         results.push({ custom_id: customId, result: { type: outcome } })
         continue
@@ -295,93 +403,42 @@ export async function startMessagesServer(responder: Responder, options: Message
         results.push({ custom_id: customId, result: { type: 'errored', error: { type: 'error', error: outcome.errored } } })
         continue
       }
-      const split = billInput(params)
-      const received: ReceivedRequest = {
-        index: -1,
-        body: params,
-        hasApiKey: true,
-        anthropicVersion: null,
-        sdkRetryCount: null,
-        receivedAt: Date.now(),
-        batch: { id: batch.id, customId },
-        ...(split ? { promptCache: split } : {}),
-      }
-      let reply: ScriptedReply
-      try {
-        reply = await current(received)
-      } catch (error) {
-        reply = {
-          kind: 'error',
-          status: 500,
-          errorType: 'api_error',
-          message: `scripted responder failed: ${(error as Error).message}`,
-        }
-      }
-      if (reply.kind === 'message') results.push({ custom_id: customId, result: { type: 'succeeded', message: reply.body } })
-      else if (reply.kind === 'error')
-        results.push({ custom_id: customId, result: { type: 'errored', error: apiErrorBody(reply.errorType, reply.message) } })
-      else
-        results.push({
-          custom_id: customId,
-          result: { type: 'errored', error: apiErrorBody('api_error', `the item ended without a message (${reply.kind})`) },
-        })
+      results.push(batchResultLine(customId, await this.#answerBatchItem(batch, customId, params)))
     }
     batch.results = results
     batch.ended = true
   }
 
-  function sendResults(res: ServerResponse, batch: ReceivedBatch): void {
-    if (!batch.ended || !batch.results)
-      return sendJson(res, 400, apiErrorBody('invalid_request_error', `message batch ${batch.id} has not ended`))
-    const text = batch.results.map((line) => JSON.stringify(line)).join('\n') + '\n'
-    res.writeHead(200, {
-      'content-type': 'application/binary',
-      'content-length': Buffer.byteLength(text),
-      [SCRIPTED_HEADER]: SCRIPTED_SERVER_NAME,
-    })
-    res.end(text)
+  /** The responder's reply to a batch item; its failure becomes an api_error, as the API's would. */
+  async #answerBatchItem(batch: ReceivedBatch, customId: string, params: Record<string, unknown>): Promise<ScriptedReply> {
+    const split = this.#billInput(params)
+    const received: ReceivedRequest = {
+      index: -1,
+      body: params,
+      hasApiKey: true,
+      anthropicVersion: null,
+      sdkRetryCount: null,
+      receivedAt: Date.now(),
+      batch: { id: batch.id, customId },
+      ...(split ? { promptCache: split } : {}),
+    }
+    try {
+      return await this.#responder(received)
+    } catch (error) {
+      return {
+        kind: 'error',
+        status: 500,
+        errorType: 'api_error',
+        message: `scripted responder failed: ${(error as Error).message}`,
+      }
+    }
   }
+}
 
-  const httpServer = createServer((req, res) => {
-    handle(req, res).catch(() => res.destroy())
-  })
-  httpServer.on('connection', (socket) => {
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
-  })
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject)
-    httpServer.listen(options.port ?? 0, '127.0.0.1', () => resolve())
-  })
-  const { port } = httpServer.address() as AddressInfo
-
-  const server: MessagesServer = {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    get inFlight() {
-      return inFlight
-    },
-    get maxInFlight() {
-      return maxInFlight
-    },
-    latencyMs: options.latencyMs ?? 0,
-    batches,
-    batchPlan: DEFAULT_BATCH_PLAN,
-    setResponder(next) {
-      current = next
-    },
-    resetStats() {
-      requests.length = 0
-      batches.length = 0
-      maxInFlight = inFlight
-    },
-    close() {
-      return new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy()
-        httpServer.close(() => resolve())
-      })
-    },
-  }
+/** Starts the server on 127.0.0.1 (a free port unless given). */
+export async function startMessagesServer(responder: Responder, options: MessagesServerOptions = {}): Promise<MessagesServer> {
+  const server = new LocalMessagesServer(responder, options)
+  await server.listen(options.port ?? 0)
   return server
 }
 

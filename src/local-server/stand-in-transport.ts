@@ -15,7 +15,7 @@ export function standInTransport(promptCache: PromptCacheSimulator): MessagesTra
   return async (request) => {
     // A plain JSON copy, as a server would receive it.
     const body = JSON.parse(JSON.stringify(request)) as Record<string, unknown>
-    const reply = await scriptedReply({
+    const reply = scriptedReply({
       index: index++,
       body,
       hasApiKey: false,

@@ -16,7 +16,8 @@ export function parseBaseUrl(raw: string): URL {
     url = new URL(raw)
   } catch {
     throw new InputError(
-      `ANTHROPIC_BASE_URL=${raw} is not a URL; expected e.g. https://api.anthropic.com or http://127.0.0.1:8787 (pnpm model:server), or unset it for the Anthropic API`,
+      `ANTHROPIC_BASE_URL=${raw} is not a URL; expected e.g. ` +
+        `https://api.anthropic.com or http://127.0.0.1:8787 (pnpm model:server), or unset it for the Anthropic API`,
     )
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {

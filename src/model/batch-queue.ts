@@ -75,7 +75,10 @@ function elapsed(ms: number): string {
 
 function describeCounts(status: BatchStatus): string {
   const { processing, succeeded, errored, expired, canceled } = status.counts
-  return `${processing} processing, ${succeeded} succeeded, ${errored} errored, ${expired} expired${canceled > 0 ? `, ${canceled} canceled` : ''}`
+  return (
+    `${processing} processing, ${succeeded} succeeded, ${errored} errored, ${expired} ` +
+    `expired${canceled > 0 ? `, ${canceled} canceled` : ''}`
+  )
 }
 
 /**
@@ -181,7 +184,8 @@ export class BatchQueue {
       )
       id = created.status.id
       progress(
-        `batch ${id}: ${items.length} ${roles} request(s) submitted to the Message Batches API (half price; worst case ${formatUsd(worst)}); polling every ${elapsed(pollMs)}`,
+        `batch ${id}: ${items.length} ${roles} request(s) submitted to the Message Batches API (half price; ` +
+          `worst case ${formatUsd(worst)}); polling every ${elapsed(pollMs)}`,
       )
       let status = created.status
       let polls = 0
@@ -212,7 +216,8 @@ export class BatchQueue {
       }
       this.log.push(log)
       progress(
-        `batch ${id}: ended after ${elapsed(wallMs)}: ${log.succeeded} succeeded, ${log.errored} errored, ${log.expired} expired${log.canceled > 0 ? `, ${log.canceled} canceled` : ''}`,
+        `batch ${id}: ended after ${elapsed(wallMs)}: ${log.succeeded} succeeded, ${log.errored} ` +
+          `errored, ${log.expired} expired${log.canceled > 0 ? `, ${log.canceled} canceled` : ''}`,
       )
       for (const item of items) {
         const result: BatchItemResult = byId.get(item.key) ?? {
@@ -246,7 +251,8 @@ export class BatchQueue {
           failure.retryable && attempt < retry.maxRetries
             ? retryDelay(attempt, retry, failure.retryAfterMs, this.#options.random)
             : null
-        if (delay === null) throw new Error(`could not ${what} after ${attempt + 1} attempt(s): ${failures.join('; ')}`)
+        if (delay === null)
+          throw new Error(`could not ${what} after ${attempt + 1} attempt(s): ${failures.join('; ')}`, { cause: error })
         await this.#options.sleep(delay)
       }
     }

@@ -90,7 +90,8 @@ export function resultOf(line: unknown): BatchItemResult {
         errorType: result.error.error?.type ?? 'unknown_error',
         message: result.error.error?.message ?? 'no message',
       }
-    default:
+    case 'canceled':
+    case 'expired':
       return { customId, type: result.type }
   }
 }

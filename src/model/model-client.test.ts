@@ -234,7 +234,7 @@ describe('failing fast', () => {
     )
     expect(server.requests).toHaveLength(1)
     expect(results.map((r) => r.status)).toEqual(Array(6).fill('rejected'))
-    expect(String((results[5] as PromiseRejectedResult).reason.message)).toBe(
+    expect(((results[5] as PromiseRejectedResult).reason as Error).message).toBe(
       'q-5: test not sent: the run already failed (q-0: test (claude-haiku-4-5-20251001) failed after 1 attempt (not retryable): HTTP 401 authentication_error: invalid key (check ANTHROPIC_API_KEY))',
     )
   })

@@ -286,7 +286,10 @@ export class ModelClient {
   #resumeHint(): string {
     const { cache, cacheMode } = this.#options
     if (!cache || cacheMode === 'off') return 'Nothing is cached (EVAL_CACHE=off): a rerun pays again for every call'
-    return `Every response paid for is in the cache (${cache.dir}): a rerun${cacheMode === 'refresh' ? ' with EVAL_CACHE=on' : ''} resumes from it and pays only for the rest`
+    return (
+      `Every response paid for is in the cache (${cache.dir}): ` +
+      `a rerun${cacheMode === 'refresh' ? ' with EVAL_CACHE=on' : ''} resumes from it and pays only for the rest`
+    )
   }
 
   /**
@@ -333,7 +336,9 @@ export class ModelClient {
       const recorded = recording!.get(key)
       if (!recorded) {
         throw new ReplayMissError(
-          `replay: no recorded response for ${call.subject} ${call.purpose} (${call.request.model}): ${recording!.explainMiss(call.subject, call.purpose, parts)}; ${this.#options.howToRecord ?? 're-record it'}`,
+          `replay: no recorded response for ${call.subject} ${call.purpose} ` +
+            `(${call.request.model}): ${recording!.explainMiss(call.subject, call.purpose, parts)}; ` +
+            `${this.#options.howToRecord ?? 're-record it'}`,
         )
       }
       return {
@@ -474,7 +479,8 @@ export class ModelClient {
         const delay = retryDelay(attempt, retry, failure.retryAfterMs, this.#random)
         if (delay === null)
           throw fail(
-            `after ${attempts} attempts: the server asked to wait ${Math.round(failure.retryAfterMs ?? 0)} ms, longer than EVAL_RETRY_MAX_MS=${retry.maxDelayMs}`,
+            `after ${attempts} attempts: the server asked to wait ${Math.round(failure.retryAfterMs ?? 0)} ms, ` +
+              `longer than EVAL_RETRY_MAX_MS=${retry.maxDelayMs}`,
           )
         await this.#sleep(delay)
         const stoppedWhileWaiting = stopped()

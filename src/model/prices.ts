@@ -64,7 +64,8 @@ export function assertPriced(table: PriceTable, models: readonly string[], file:
   const missing = [...new Set(models)].filter((model) => priceOf(table, model) === null)
   if (missing.length > 0) {
     throw new InputError(
-      `${file}: no price for ${missing.join(', ')}; add USD per million tokens (input, output, cacheWrite, cacheRead) for it so the run can report its cost`,
+      `${file}: no price for ${missing.join(', ')}; add USD per million tokens (input, output, ` +
+        `cacheWrite, cacheRead) for it so the run can report its cost`,
     )
   }
 }

@@ -8,7 +8,8 @@ import { StoredExchangeSchema, describePartsChange, type CallParts, type StoredE
 /**
  * Recordings: fixtures/recordings/<name>/ holds metadata.json and exchanges/<question id>.json (the
  * question's calls, sorted, pretty JSON: diff-friendly in review). EVAL_MODE=record writes one as the
- * run goes, beside the previous one, and swaps it in when complete; EVAL_MODE=replay answers from it alone, and a request it does not hold is an error that
+ * run goes, beside the previous one, and swaps it in when complete; EVAL_MODE=replay answers from it alone, and a request it
+ * does not hold is an error that
  * names the question and what changed. Nothing in a recording is a credential: requests are stored
  * only as hashes, and the metadata names the server without its userinfo.
  */
@@ -107,7 +108,7 @@ export class RecordingWriter {
     if (!this.#started) throw new Error('RecordingWriter.put before start()')
     const exchange = received.scripted ? { ...received, latencyMs: 0 } : received
     let exchanges = this.#bySubject.get(exchange.subject)
-    if (!exchanges) this.#bySubject.set(exchange.subject, (exchanges = new Map()))
+    if (!exchanges) this.#bySubject.set(exchange.subject, (exchanges = new Map<string, StoredExchange>()))
     exchanges.set(exchange.key, exchange)
     const file = { schemaVersion: 1, subject: exchange.subject, exchanges: [...exchanges.values()].sort(byOrder) }
     writeFileAtomic(join(this.#partial, EXCHANGES, fileOf(exchange.subject)), JSON.stringify(file, null, 2) + '\n')
@@ -204,7 +205,10 @@ export class RecordingReader {
     if (!recorded || recorded.length === 0) return `nothing was recorded for ${subject}`
     const same = recorded.filter((e) => e.purpose === purpose)
     if (same.length === 0) return `${subject} was recorded without a ${purpose} call`
-    return `it differs from the recorded ${purpose} call of ${subject}: ${describePartsChange(parts, same[0]!.parts) || 'unknown difference'}`
+    return (
+      `it differs from the recorded ${purpose} call ` +
+      `of ${subject}: ${describePartsChange(parts, same[0]!.parts) || 'unknown difference'}`
+    )
   }
 
   get size(): number {

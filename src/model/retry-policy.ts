@@ -26,14 +26,16 @@ export function describeFailure(error: unknown, timeoutMs: number): FailureInfo 
     return { retryable: true, description: `connection failed${cause}`, status: null, retryAfterMs: null }
   }
   if (error instanceof APIError && typeof error.status === 'number') {
-    const shouldRetry = error.headers?.get('x-should-retry')
+    // `instanceof` leaves the SDK's generic header type as `any`.
+    const headers = error.headers as Headers | undefined
+    const shouldRetry = headers?.get('x-should-retry')
     const retryable = shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : isRetryableStatus(error.status)
     const detail = [error.type, error.apiMessage].filter(Boolean).join(': ')
     return {
       retryable,
       description: `HTTP ${error.status}${detail ? ` ${detail}` : ''}`,
       status: error.status,
-      retryAfterMs: retryAfterMs(error.headers),
+      retryAfterMs: retryAfterMs(headers),
     }
   }
   if (error instanceof MalformedResponseError)

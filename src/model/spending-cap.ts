@@ -27,8 +27,11 @@ export class BudgetExceededError extends InputError {
     inFlightUsd: number,
   ) {
     super(
-      `EVAL_MAX_USD=${formatUsd(stop.maxUsd)} reached: ${stop.what} was not sent, because its worst case (${formatUsd(stop.worstUsd)}, the reply at max_tokens) could take the run over the cap. ` +
-        `Spent: ${formatUsd(spentUsd)} on ${paidCalls} API call(s)${inFlightUsd > 0 ? `, with up to ${formatUsd(inFlightUsd)} more in flight (awaited, and kept)` : ''}. ` +
+      `EVAL_MAX_USD=${formatUsd(stop.maxUsd)} reached: ${stop.what} was not sent, ` +
+        `because its worst case (${formatUsd(stop.worstUsd)}, the reply at max_tokens) ` +
+        `could take the run over the cap. ` +
+        `Spent: ${formatUsd(spentUsd)} on ${paidCalls} API ` +
+        `call(s)${inFlightUsd > 0 ? `, with up to ${formatUsd(inFlightUsd)} more in flight (awaited, and kept)` : ''}. ` +
         `${stop.resume}; or raise EVAL_MAX_USD.`,
     )
   }
@@ -51,7 +54,8 @@ export interface Reservation {
  * request goes only if what was spent, plus what calls in flight may still cost, plus this worst case
  * stays within the cap. A request that does not fit while others are in flight waits for them to land
  * (their real cost is usually far below their worst case); one that does not fit with nothing in flight
- * stops the run. (A Message Batch is admitted item by item: the items that do not fit wait for the next.) When a response arrives its reservation becomes its real cost. Without a cap it only counts.
+ * stops the run. (A Message Batch is admitted item by item: the items that do not fit wait for the next.) When a response
+ * arrives its reservation becomes its real cost. Without a cap it only counts.
  */
 export class SpendingCap {
   #spent = 0

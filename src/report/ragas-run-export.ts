@@ -25,11 +25,13 @@ export function exportRunToRagas(
       const expected = q.context.map((entry) => entry.chunkId).join(', ')
       if (context === undefined)
         throw new InputError(
-          `${contextsFile}: no context for question ${q.id}; it is not from the run of the report: run the evaluation again (it writes both)`,
+          `${contextsFile}: no context for question ${q.id}; it is not from the run of the report: ` +
+            `run the evaluation again (it writes both)`,
         )
       if (context.map((entry) => entry.chunkId).join(', ') !== expected) {
         throw new InputError(
-          `${contextsFile}: question ${q.id} has context [${context.map((e) => e.chunkId).join(', ')}], the report [${expected}]; it is not from the run of the report: run the evaluation again (it writes both)`,
+          `${contextsFile}: question ${q.id} has context [${context.map((e) => e.chunkId).join(', ')}], ` +
+            `the report [${expected}]; it is not from the run of the report: run the evaluation again (it writes both)`,
         )
       }
       const sample = {

@@ -4,7 +4,9 @@ import type { Calibration } from '../contract/report-schema.ts'
 export function renderCalibration(calibration: Calibration): string[] {
   const percent = calibration.agreement === null ? 'n/a' : `${(calibration.agreement * 100).toFixed(0)}%`
   const lines = [
-    `judge ${calibration.judge}${calibration.scripted ? ' (SCRIPTED recording, not a model)' : ''} vs ${calibration.compared} human label(s) in ${calibration.labelsFile}: agreement ${percent}, Cohen's kappa ${calibration.kappa ?? 'n/a'}`,
+    `judge ${calibration.judge}${calibration.scripted ? ' (SCRIPTED recording, not a model)' : ''} ` +
+      `vs ${calibration.compared} human label(s) in ${calibration.labelsFile}: agreement ${percent}, ` +
+      `Cohen's kappa ${calibration.kappa ?? 'n/a'}`,
     calibration.advisory
       ? `ADVISORY: the judge's metrics (faithfulness, answer relevancy, coverage) do not block the gate: ${calibration.reason}`
       : `the judge may block the gate: ${calibration.reason}`,

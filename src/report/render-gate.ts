@@ -29,7 +29,11 @@ export function describeGatePolicy(gate: GateResult): string {
     significant: `a drop significant at alpha ${gate.alpha} (paired test), whatever its size`,
     both: `a drop beyond the tolerance ${gate.tolerance} that is also significant at alpha ${gate.alpha}`,
   }[gate.policy]
-  return `gate policy ${gate.policy}: fails on ${rule}. p: exact McNemar (recall, refusal) or sign-flip permutation (the rest) against the baseline's per-question outcomes; interval: paired bootstrap of the change`
+  return (
+    `gate policy ${gate.policy}: fails on ${rule}. p: exact McNemar (recall, refusal) ` +
+    `or sign-flip permutation (the rest) against the baseline's per-question outcomes; interval: ` +
+    `paired bootstrap of the change`
+  )
 }
 
 /** The regressions table (name, baseline, current, delta), or the line saying there are none. */

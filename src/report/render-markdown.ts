@@ -39,7 +39,8 @@ function failureSection(outcome: QuestionOutcome, failedChecks: string[]): strin
       ? []
       : [
           `- answer: ${outcome.answer}`,
-          `- faithfulness ${outcome.faithfulness ?? 'n/a'}, relevancy ${outcome.answerRelevancy ?? 'n/a'}, coverage ${outcome.coverage ?? 'n/a'}, diagnosis ${outcome.diagnosis ?? 'n/a'}`,
+          `- faithfulness ${outcome.faithfulness ?? 'n/a'}, relevancy ${outcome.answerRelevancy ?? 'n/a'}, ` +
+            `coverage ${outcome.coverage ?? 'n/a'}, diagnosis ${outcome.diagnosis ?? 'n/a'}`,
           ...(outcome.unsupportedClaims ?? []).map((claim) => `- unsupported: "${claim}"`),
         ]),
     // An error is not a miss: the checks were not run against an answer, there was none.
@@ -51,7 +52,7 @@ function failureSection(outcome: QuestionOutcome, failedChecks: string[]): strin
 
 /** reports/latest.md: the summary per type, what could not be computed and why, and every miss with its evidence. */
 export function renderMarkdown(report: Report): string {
-  const { config, summary, corpus } = report
+  const { summary } = report
   const failures = report.questions.flatMap((q) => {
     const failed = questionChecks(q, questionThresholds(report))
       .filter((c) => !c.passed)
@@ -60,9 +61,38 @@ export function renderMarkdown(report: Report): string {
   })
   const notComputed = Object.entries(summary.notComputed).map(([name, reason]) => `- ${name}: ${reason}`)
   return [
+    ...headerLines(report),
+    ...retrievalLines(report),
+    ...(summary.judge === null ? [] : generationLines(summary, summary.judge)),
+    ...(report.calibration === null ? [] : ['## Judge calibration', '', ...renderCalibration(report.calibration), '']),
+    '## Against the baseline',
+    '',
+    ...(report.gate === null ? ['Not compared with a baseline in this run.'] : baselineLines(report.gate)),
+    '',
+    '## Not computed',
+    '',
+    notComputed.length > 0 ? notComputed.join('\n') : 'Everything was computed.',
+    '',
+    `## Failing questions (${failures.length})`,
+    '',
+    failures.length > 0
+      ? failures.map(({ q, failed }) => failureSection(q, failed)).join('\n\n')
+      : 'Every question passed its checks.',
+    '',
+  ].join('\n')
+}
+
+/** The title, what was run on what, the warnings, and (model modes) the model calls and the estimate. */
+function headerLines(report: Report): string[] {
+  const { config, summary, corpus } = report
+  const retrieval = config.system.startsWith('builtin-') ? ` · ${describeRetrieval(config.retrieval)}` : ''
+  return [
     `# RAG evaluation: ${config.system}, ${report.tier} tier`,
     '',
-    `Mode ${config.mode} · ${corpus.documents ?? 'n/a'} documents, ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · context budget ${config.budgetTokens} tokens · chunks ${config.chunkTokens}/${config.chunkOverlap} overlap${config.system.startsWith('builtin-') ? ` · ${describeRetrieval(config.retrieval)}` : ''} · tokenizer ${config.tokenizer}`,
+    `Mode ${config.mode} · ${corpus.documents ?? 'n/a'} documents, ${corpus.chunks ?? 'n/a'} chunks ` +
+      `· ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} ` +
+      `none) · context budget ${config.budgetTokens} tokens · ` +
+      `chunks ${config.chunkTokens}/${config.chunkOverlap} overlap${retrieval} · tokenizer ${config.tokenizer}`,
     '',
     ...renderWarnings(report).map((line) => `> ${line}\n`),
     ...(config.mode === 'offline'
@@ -76,6 +106,12 @@ export function renderMarkdown(report: Report): string {
     ...(report.run.estimate
       ? ['The estimate made before the first model call:', '', '```text', ...renderEstimate(report.run.estimate), '```', '']
       : []),
+  ]
+}
+
+function retrievalLines(report: Report): string[] {
+  const { config, summary } = report
+  return [
     '## Retrieval',
     '',
     formatTable(retrievalSummaryRows(summary, config.k), 'markdown'),
@@ -84,50 +120,38 @@ export function renderMarkdown(report: Report): string {
     '',
     `Doc-level nDCG@10 (trec_eval ndcg_cut.10 on \`rag-eval trec-export\`): ${summary.docNdcg10 ?? 'n/a'}`,
     '',
-    `RAGAS id-based context recall / precision (its IDBasedContextRecall / IDBasedContextPrecision on \`rag-eval export --format ragas\`): ${summary.idBasedContextRecall ?? 'n/a'} / ${summary.idBasedContextPrecision ?? 'n/a'}`,
+    `RAGAS id-based context recall / precision (its IDBasedContextRecall / IDBasedContextPrecision on ` +
+      `\`rag-eval export --format ragas\`): ${summary.idBasedContextRecall ?? 'n/a'} ` +
+      `/ ${summary.idBasedContextPrecision ?? 'n/a'}`,
     '',
-    ...(summary.judge === null
-      ? []
-      : [
-          `## Generation (judge: ${summary.judge})`,
-          '',
-          formatTable(generationSummaryRows(summary), 'markdown'),
-          '',
-          `Unclear refusals (left out of both refusal rates, for the model judge to decide): ${summary.refusalUnclear ?? 'n/a'}`,
-          '',
-          '## Diagnosis: recall x faithfulness',
-          '',
-          formatTable(diagnosisRows(summary), 'markdown'),
-          '',
-          ...whereToLook(summary).map((line) => `- ${line}`),
-          '',
-        ]),
-    ...(report.calibration === null ? [] : ['## Judge calibration', '', ...renderCalibration(report.calibration), '']),
-    '## Against the baseline',
+  ]
+}
+
+function generationLines(summary: Report['summary'], judge: string): string[] {
+  return [
+    `## Generation (judge: ${judge})`,
     '',
-    ...(report.gate === null
-      ? ['Not compared with a baseline in this run.']
-      : [
-          ...(report.gate.baseline !== null
-            ? [formatTable(gateMetricRows(report.gate), 'markdown'), '', describeGatePolicy(report.gate), '']
-            : []),
-          ...renderStaleness(report.gate),
-          ...renderQuestionChanges(report.gate).map((line) => `- ${line}`),
-          ...renderAdvisory(report.gate),
-          ...renderSystemErrors(report.gate),
-          '',
-          renderRegressions(report.gate, 'markdown'),
-        ]),
+    formatTable(generationSummaryRows(summary), 'markdown'),
     '',
-    '## Not computed',
+    `Unclear refusals (left out of both refusal rates, for the model judge to decide): ${summary.refusalUnclear ?? 'n/a'}`,
     '',
-    notComputed.length > 0 ? notComputed.join('\n') : 'Everything was computed.',
+    '## Diagnosis: recall x faithfulness',
     '',
-    `## Failing questions (${failures.length})`,
+    formatTable(diagnosisRows(summary), 'markdown'),
     '',
-    failures.length > 0
-      ? failures.map(({ q, failed }) => failureSection(q, failed)).join('\n\n')
-      : 'Every question passed its checks.',
+    ...whereToLook(summary).map((line) => `- ${line}`),
     '',
-  ].join('\n')
+  ]
+}
+
+function baselineLines(gate: NonNullable<Report['gate']>): string[] {
+  return [
+    ...(gate.baseline !== null ? [formatTable(gateMetricRows(gate), 'markdown'), '', describeGatePolicy(gate), ''] : []),
+    ...renderStaleness(gate),
+    ...renderQuestionChanges(gate).map((line) => `- ${line}`),
+    ...renderAdvisory(gate),
+    ...renderSystemErrors(gate),
+    '',
+    renderRegressions(gate, 'markdown'),
+  ]
 }

@@ -21,7 +21,9 @@ export function renderTerminalSummary(report: Report): string {
   const errored = report.questions.filter((q) => q.systemError !== null)
   const judge = summary.judge === null ? 'no answers (retrieval tier)' : `judge ${summary.judge}`
   const lines = [
-    `${config.system} · ${report.tier} tier · mode ${config.mode} · ${corpus.documents ?? 'n/a'} docs / ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} answerable, ${summary.questionsByType.none} none) · budget ${config.budgetTokens} tokens · ${judge}`,
+    `${config.system} · ${report.tier} tier · mode ${config.mode} · ${corpus.documents ?? 'n/a'} docs ` +
+      `/ ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} ` +
+      `answerable, ${summary.questionsByType.none} none) · budget ${config.budgetTokens} tokens · ${judge}`,
     ...renderExcluded(report),
     ...renderWarnings(report),
     renderLatency(report),
@@ -34,9 +36,7 @@ export function renderTerminalSummary(report: Report): string {
     ...[generationSummaryRows(summary), diagnosisRows(summary)]
       .filter((rows) => rows.length > 0)
       .flatMap((rows) => [formatTable(rows, 'text'), '']),
-    misses.length === 0
-      ? 'misses: none'
-      : `misses (${misses.length}): ${misses.map((q) => `${q.id} [${q.type}] expected ${q.answerDocIds.join('+')}, context ${[...new Set(q.contextDocIds)].join(', ') || 'empty'}`).join('\n  ')}`,
+    misses.length === 0 ? 'misses: none' : `misses (${misses.length}): ${misses.map(describeMiss).join('\n  ')}`,
     ...(errored.length === 0
       ? []
       : [
@@ -56,7 +56,8 @@ export function renderExcluded(report: Report): string[] {
   if (excluded.length === 0) return []
   const shown = excluded.slice(0, 5).map((e) => `${e.file} (${e.reason})`)
   return [
-    `corpus: ${excluded.length} file(s) left out by include/exclude: ${shown.join(', ')}${excluded.length > 5 ? `, and ${excluded.length - 5} more (report: corpus.excluded)` : ''}`,
+    `corpus: ${excluded.length} file(s) left out by ` +
+      `include/exclude: ${shown.join(', ')}${excluded.length > 5 ? `, and ${excluded.length - 5} more (report: corpus.excluded)` : ''}`,
   ]
 }
 
@@ -65,8 +66,15 @@ export function renderDetectableDrop(report: Report): string {
   const { minimumDetectableRecallDrop: drop, answerable } = report.summary
   const intervals = 'intervals: 95%, Wilson for rates, bootstrap for means'
   if (drop === null)
-    return `${intervals}; minimum detectable drop of recall: n/a (${report.summary.notComputed.minimumDetectableRecallDrop ?? 'not computed'})`
-  return `${intervals}; minimum detectable drop of recall: ${drop.toFixed(3)} (80% power, alpha ${report.config.alpha}, ${answerable} answerable questions): a smaller regression cannot be told from noise`
+    return (
+      `${intervals}; minimum detectable drop of recall: ` +
+      `n/a (${report.summary.notComputed.minimumDetectableRecallDrop ?? 'not computed'})`
+    )
+  return (
+    `${intervals}; minimum detectable drop of recall: ${drop.toFixed(3)} (80% power, ` +
+    `alpha ${report.config.alpha}, ${answerable} answerable questions): ` +
+    `a smaller regression cannot be told from noise`
+  )
 }
 
 /** The latency bill, per stage (p50/p95 in ms), and in offline mode the (nil) money bill. */
@@ -87,4 +95,9 @@ export function renderGate(gate: NonNullable<Report['gate']>): string[] {
   if (lines.length > 0 && lines.at(-1) !== '') lines.push('')
   lines.push(renderRegressions(gate, 'text'))
   return lines
+}
+
+/** A missed question as the terminal lists it: what was expected, and which documents the context held. */
+function describeMiss(q: Report['questions'][number]): string {
+  return `${q.id} [${q.type}] expected ${q.answerDocIds.join('+')}, context ${[...new Set(q.contextDocIds)].join(', ') || 'empty'}`
 }

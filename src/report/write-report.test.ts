@@ -37,6 +37,6 @@ describe('serialisedReport', () => {
     const report = await evaluate(await loadProjectConfig(), { tier: 'retrieval', env: {} })
     const empty: Report = { ...report, questions: [] }
     expect(serialiseReport(empty)).toBe(expectedText(empty))
-    expect(JSON.parse(serialiseReport(empty)).questions).toEqual([])
+    expect((JSON.parse(serialiseReport(empty)) as Report).questions).toEqual([])
   })
 })

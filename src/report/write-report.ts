@@ -13,8 +13,8 @@ const PIECE_CHARS = 1 << 20
  * comes from the builder), except that each question is one line: the same JSON value, a third smaller
  * for a large golden set (no indentation repeated in every nested field of every question), and a diff
  * shows one line per question that changed. As UTF-8 pieces of about a megabyte, encoded as the
- * questions are serialised: a 10,000-question report (31 MB) never exists as one text, which took three
- * copies of it (its lines, joined, spliced in) beside its bytes at the run's peak.
+ * questions are serialised: a large report never exists as one text, which took three copies of it (its
+ * lines, joined, spliced in) beside its bytes at the run's peak (docs/scaling.md).
  */
 export function serialisedReport(report: Report): Uint8Array[] {
   const lean = withoutContextTexts(report)

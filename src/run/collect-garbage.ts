@@ -8,7 +8,7 @@ let gc: (() => void) | undefined
  * heap is time for nothing). After a large evaluation (10,000 questions), or a large corpus chunked and
  * indexed, most of the heap is garbage that V8, far from its limit, would keep: collected, the process's
  * peak memory is what the run retains plus what comes next (the questions; writing the reports and
- * Vitest's 10,000 test results), not their sum (10,000 documents and questions: 600 -> 550 MB). Node
+ * Vitest's test results), not their sum (docs/scaling.md). Node
  * exposes gc() only behind --expose-gc, a flag the user's `vitest` process was not started with: it is
  * set at run time and gc() taken from a new context.
  */

@@ -71,7 +71,9 @@ function hostOf(baseURL: string): string {
 /** The self-preference warning, when the generator and the judge are one model. */
 export function selfPreferenceWarning(config: Pick<EvalConfig, 'generatorModel' | 'judgeModel'>): string | null {
   return config.generatorModel === config.judgeModel
-    ? `the generator and the judge are the same model (${config.judgeModel}): a model tends to prefer its own answers (self-preference bias), so its scores run high; set EVAL_JUDGE_MODEL to another model`
+    ? `the generator and the judge are the same model (${config.judgeModel}): ` +
+        `a model tends to prefer its own answers (self-preference bias), so its scores run high; ` +
+        `set EVAL_JUDGE_MODEL to another model`
     : null
 }
 
@@ -114,7 +116,8 @@ async function estimateRun(
     `dry run: the generator's ${generated.length} prompts as they will be sent, ${answered} of them answered by the cache; ` +
     (unknown === 0
       ? `the judge's prompts as they will be sent, built on the cached answers`
-      : `the judge's built on ${answered > 0 ? `the ${answered} cached answers and on ` : ''}stand-in answers (extractive, from the same context) for the ${unknown} not yet known`)
+      : `the judge's built on ${answered > 0 ? `the ${answered} cached answers and on ` : ''}stand-in ` +
+        `answers (extractive, from the same context) for the ${unknown} not yet known`)
   return summariseEstimate(
     observed,
     prices,
@@ -181,55 +184,11 @@ export function openModelTier(
   const warning = selfPreferenceWarning(config)
   if (warning) warnings.push(warning)
 
-  let transport: MessagesTransport | null = null
-  let batch: BatchSettings | null = null
-  let reader: RecordingReader | undefined
-  let writer: RecordingWriter | undefined
-  let secrets: string[] = []
-  /** The server the SDK will reach (live, record): probed by checkServer. */
-  let serverUrl: URL | null = null
   const baseURL = env.ANTHROPIC_BASE_URL?.trim() || DEFAULT_BASE_URL
-  if (mode === 'replay') {
-    reader = RecordingReader.load(dir, HOW_TO_RECORD)
-    const recorded = reader.metadata
-    const mismatched = [
-      recorded.models.generator !== config.generatorModel
-        ? `generator ${recorded.models.generator} (this run: ${config.generatorModel})`
-        : null,
-      recorded.models.judge !== config.judgeModel ? `judge ${recorded.models.judge} (this run: ${config.judgeModel})` : null,
-    ].filter((m): m is string => m !== null)
-    if (mismatched.length > 0)
-      throw new InputError(
-        `replay: the recording at ${dir} was made with ${mismatched.join(' and ')}; set the models back, or ${HOW_TO_RECORD}`,
-      )
-    if (recorded.judgePromptsHash !== JUDGE_PROMPTS_HASH) {
-      throw new InputError(
-        `replay: the judge prompts changed since the recording at ${dir} was made (hash ${recorded.judgePromptsHash}, now ${JUDGE_PROMPTS_HASH}); ${HOW_TO_RECORD}`,
-      )
-    }
-    if (recorded.scripted)
-      warnings.push(
-        `replaying ${dir}, a scripted recording (${recorded.server}): its numbers measure scripted outputs, not a real model`,
-      )
-  } else {
-    const apiKey = env.ANTHROPIC_API_KEY?.trim()
-    if (!apiKey) {
-      throw new InputError(
-        `EVAL_MODE=${mode} calls the Anthropic API and needs ANTHROPIC_API_KEY in the environment; without a key use EVAL_MODE=offline (the default) or EVAL_MODE=replay (answers from ${dir})`,
-      )
-    }
-    secrets = [apiKey]
-    // Not a URL: said now, before the estimate (an injected transport uses none).
-    if (!options.transport) serverUrl = parseBaseUrl(baseURL)
-    transport = options.transport ?? createSdkTransport({ apiKey, baseURL })
-    if (config.batch)
-      batch = {
-        roles: ['judge'],
-        transport: options.batchTransport ?? createSdkBatchTransport({ apiKey, baseURL }),
-        pollMs: config.batchPollMs,
-      }
-    if (mode === 'record') writer = new RecordingWriter(dir)
-  }
+  const reader = mode === 'replay' ? openRecording(config, dir, warnings) : undefined
+  const { transport, batch, secrets, serverUrl } =
+    mode === 'replay' ? replayConnection() : connectionOf(mode, config, env, dir, baseURL, options)
+  const writer = mode === 'record' ? new RecordingWriter(dir) : undefined
 
   const cache = mode === 'replay' || config.cache === 'off' ? null : new DiskCache(join(paths.cacheDir, cacheNamespace(baseURL)))
   const client = new ModelClient({
@@ -249,28 +208,10 @@ export function openModelTier(
     batch,
     ...(options.progress ? { progress: options.progress } : {}),
   })
-  const agents = (on: ModelClient, warn: (message: string) => void): ModelAgents => ({
-    answerer: createClaudeAnswerer(on, {
-      model: config.generatorModel,
-      maxTokens: config.generatorMaxTokens,
-      sentences: config.answerSentences,
-      warn,
-    }),
-    judge: createModelJudge(on, { model: config.judgeModel, maxTokens: config.judgeMaxTokens }),
-  })
+  const agents = agentsOf(config)
 
   let run: RunInputs | null = null
-  /** What a recording's metadata says of the run, at its start and at its end. */
-  const metadataOf = (inputs: RunInputs) => ({
-    schemaVersion: 1 as const,
-    name: config.recording,
-    recordedAt: now().toISOString(),
-    models: { generator: config.generatorModel, judge: config.judgeModel },
-    judgePromptsHash: JUDGE_PROMPTS_HASH,
-    goldenSetHash: inputs.goldenSetHash,
-    corpusHash: inputs.corpusHash,
-    sdkVersion: SDK_VERSION,
-  })
+  const metadataOf = (inputs: RunInputs) => recordingMetadata(config, now, inputs)
   const checkServer = async () => {
     if (serverUrl) await probeBaseUrl(serverUrl)
   }
@@ -287,43 +228,153 @@ export function openModelTier(
       return estimateRun(config, prices, cache, batch?.roles ?? [], agents, dryRun)
     },
     warnings: () => ({
-      run: [
-        ...warnings,
-        ...(mode !== 'replay' && client.ledger.scripted
-          ? [
-              `the server at ${describeBaseUrl(baseURL)} is scripted (it marks its responses so): its numbers measure scripted outputs, not a real model`,
-            ]
-          : []),
-      ],
+      run: [...warnings, ...(mode !== 'replay' && client.ledger.scripted ? [scriptedServerWarning(baseURL)] : [])],
       perQuestion: [...perQuestion],
     }),
     begin(inputs) {
       run = inputs
-      if (reader) {
-        const recorded = new Set(reader.metadata.questions)
-        const missing = inputs.questionIds.filter((id) => !recorded.has(id))
-        if (missing.length > 0) {
-          throw new InputError(
-            `replay: the recording at ${dir} holds no responses for ${missing.length} question(s) of the golden set: ${missing.join(', ')}; ${HOW_TO_RECORD}`,
-          )
-        }
-      }
+      if (reader) assertRecorded(reader, dir, inputs)
       writer?.start({ ...metadataOf(inputs), scripted: false, server: describeBaseUrl(baseURL), note: 'record run under way' })
     },
     finish() {
       if (!writer || !run) return null
-      const scripted = writer.scripted
-      return writer.finish({
-        ...metadataOf(run),
-        scripted,
-        server: scripted
-          ? `scripted local Messages API server (src/model/testing/) on ${hostOf(baseURL)}`
-          : describeBaseUrl(baseURL),
-        questions: [...run.questionIds],
-        note: scripted
-          ? 'SCRIPTED: every response comes from the local scripted Messages API server (src/model/testing/), not from a model. Its numbers exercise the pipeline; they say nothing about Claude.'
-          : 'Responses of the Anthropic Messages API as recorded.',
-      })
+      return finishRecording(writer, metadataOf(run), run, baseURL)
     },
   }
+}
+
+/** How the client reaches the API (live, record), and what a replay has instead: nothing. */
+interface Connection {
+  transport: MessagesTransport | null
+  batch: BatchSettings | null
+  /** Strings the client must never write anywhere (the key). */
+  secrets: string[]
+  /** The server the SDK will reach (live, record): probed by checkServer. */
+  serverUrl: URL | null
+}
+
+const replayConnection = (): Connection => ({ transport: null, batch: null, secrets: [], serverUrl: null })
+
+/** The recording a replay answers from, checked against this run's models and judge prompts. */
+function openRecording(config: EvalConfig, dir: string, warnings: string[]): RecordingReader {
+  const reader = RecordingReader.load(dir, HOW_TO_RECORD)
+  const recorded = reader.metadata
+  const mismatched = [
+    recorded.models.generator !== config.generatorModel
+      ? `generator ${recorded.models.generator} (this run: ${config.generatorModel})`
+      : null,
+    recorded.models.judge !== config.judgeModel ? `judge ${recorded.models.judge} (this run: ${config.judgeModel})` : null,
+  ].filter((m): m is string => m !== null)
+  if (mismatched.length > 0)
+    throw new InputError(
+      `replay: the recording at ${dir} was made with ${mismatched.join(' and ')}; set the models back, or ${HOW_TO_RECORD}`,
+    )
+  if (recorded.judgePromptsHash !== JUDGE_PROMPTS_HASH) {
+    throw new InputError(
+      `replay: the judge prompts changed since the recording at ${dir} was made ` +
+        `(hash ${recorded.judgePromptsHash}, now ${JUDGE_PROMPTS_HASH}); ${HOW_TO_RECORD}`,
+    )
+  }
+  if (recorded.scripted)
+    warnings.push(
+      `replaying ${dir}, a scripted recording (${recorded.server}): its numbers measure scripted outputs, not a real model`,
+    )
+  return reader
+}
+
+/** Live and record: the key checked, the transports made (or the injected ones taken). */
+function connectionOf(
+  mode: ModelMode,
+  config: EvalConfig,
+  env: NodeJS.ProcessEnv,
+  dir: string,
+  baseURL: string,
+  options: { transport?: MessagesTransport; batchTransport?: BatchTransport },
+): Connection {
+  const apiKey = env.ANTHROPIC_API_KEY?.trim()
+  if (!apiKey) {
+    throw new InputError(
+      `EVAL_MODE=${mode} calls the Anthropic API and needs ANTHROPIC_API_KEY in the environment; ` +
+        `without a key use EVAL_MODE=offline (the default) or EVAL_MODE=replay (answers from ${dir})`,
+    )
+  }
+  return {
+    secrets: [apiKey],
+    // Not a URL: said now, before the estimate (an injected transport uses none).
+    serverUrl: options.transport ? null : parseBaseUrl(baseURL),
+    transport: options.transport ?? createSdkTransport({ apiKey, baseURL }),
+    batch: config.batch
+      ? {
+          roles: ['judge'],
+          transport: options.batchTransport ?? createSdkBatchTransport({ apiKey, baseURL }),
+          pollMs: config.batchPollMs,
+        }
+      : null,
+  }
+}
+
+/** The generator and the judge on a client; `warn` takes the per-question warnings. */
+function agentsOf(config: EvalConfig): (on: ModelClient, warn: (message: string) => void) => ModelAgents {
+  return (on, warn) => ({
+    answerer: createClaudeAnswerer(on, {
+      model: config.generatorModel,
+      maxTokens: config.generatorMaxTokens,
+      sentences: config.answerSentences,
+      warn,
+    }),
+    judge: createModelJudge(on, { model: config.judgeModel, maxTokens: config.judgeMaxTokens }),
+  })
+}
+
+/** What a recording's metadata says of the run, at its start and at its end. */
+function recordingMetadata(config: EvalConfig, now: () => Date, inputs: RunInputs) {
+  return {
+    schemaVersion: 1 as const,
+    name: config.recording,
+    recordedAt: now().toISOString(),
+    models: { generator: config.generatorModel, judge: config.judgeModel },
+    judgePromptsHash: JUDGE_PROMPTS_HASH,
+    goldenSetHash: inputs.goldenSetHash,
+    corpusHash: inputs.corpusHash,
+    sdkVersion: SDK_VERSION,
+  }
+}
+
+/** Replay: the recording must hold every question of the golden set. */
+function assertRecorded(reader: RecordingReader, dir: string, inputs: RunInputs): void {
+  const recorded = new Set(reader.metadata.questions)
+  const missing = inputs.questionIds.filter((id) => !recorded.has(id))
+  if (missing.length > 0) {
+    throw new InputError(
+      `replay: the recording at ${dir} holds no responses for ${missing.length} question(s) ` +
+        `of the golden set: ${missing.join(', ')}; ${HOW_TO_RECORD}`,
+    )
+  }
+}
+
+function scriptedServerWarning(baseURL: string): string {
+  return (
+    `the server at ${describeBaseUrl(baseURL)} is scripted (it marks its responses so): ` +
+    `its numbers measure scripted outputs, not a real model`
+  )
+}
+
+/** Record: completes the recording, marked as scripted when a scripted server answered. */
+function finishRecording(
+  writer: RecordingWriter,
+  metadata: ReturnType<typeof recordingMetadata>,
+  run: RunInputs,
+  baseURL: string,
+): RecordingMetadata {
+  const scripted = writer.scripted
+  return writer.finish({
+    ...metadata,
+    scripted,
+    server: scripted ? `scripted local Messages API server (src/model/testing/) on ${hostOf(baseURL)}` : describeBaseUrl(baseURL),
+    questions: [...run.questionIds],
+    note: scripted
+      ? 'SCRIPTED: every response comes from the local scripted Messages API server (src/model/testing/), ' +
+        'not from a model. Its numbers exercise the pipeline; they say nothing about Claude.'
+      : 'Responses of the Anthropic Messages API as recorded.',
+  })
 }

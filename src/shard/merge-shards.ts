@@ -53,7 +53,8 @@ export function mergeShards(shards: readonly { source: string; file: ShardFile }
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !byIndex.has(index))
   if (missing.length > 0)
     throw new InputError(
-      `missing shard(s) ${missing.map((i) => `${i}/${count}`).join(', ')}: the merge needs all ${count} shards of the run (got ${shards.map(bySource).join(', ')})`,
+      `missing shard(s) ${missing.map((i) => `${i}/${count}`).join(', ')}: ` +
+        `the merge needs all ${count} shards of the run (got ${shards.map(bySource).join(', ')})`,
     )
 
   const ordered = [...shards].sort((a, b) => a.file.shard.index - b.file.shard.index)
@@ -62,7 +63,8 @@ export function mergeShards(shards: readonly { source: string; file: ShardFile }
     for (const field of SAME_IN_EVERY_SHARD) {
       if (JSON.stringify(file.measurement[field]) !== JSON.stringify(first[field])) {
         throw new InputError(
-          `${source}: its ${field} differs from shard 1's (${ordered[0]!.source}): the shards did not measure the same run; run every shard on one commit with one config`,
+          `${source}: its ${field} differs from shard 1's (${ordered[0]!.source}): ` +
+            `the shards did not measure the same run; run every shard on one commit with one config`,
         )
       }
     }
@@ -79,7 +81,8 @@ export function mergeShards(shards: readonly { source: string; file: ShardFile }
   const unmeasured = first.goldenSetIds.filter((id) => !measuredBy.has(id))
   if (unmeasured.length > 0)
     throw new InputError(
-      `no shard measured ${unmeasured.length} question(s) of the golden set: ${unmeasured.slice(0, 10).join(', ')}${unmeasured.length > 10 ? ', ...' : ''}`,
+      `no shard measured ${unmeasured.length} question(s) ` +
+        `of the golden set: ${unmeasured.slice(0, 10).join(', ')}${unmeasured.length > 10 ? ', ...' : ''}`,
     )
   const known = new Set(first.goldenSetIds)
   const unknown = [...measuredBy.keys()].filter((id) => !known.has(id))

@@ -17,7 +17,8 @@ export default function setup(): () => void {
     rmSync(dir, { recursive: true, force: true })
     if (left.length > 0)
       throw new Error(
-        `tests left ${left.length} temp entr${left.length === 1 ? 'y' : 'ies'} behind (each test must remove what it creates): ${left.sort().join(', ')}`,
+        `tests left ${left.length} temp entr${left.length === 1 ? 'y' : 'ies'} behind (each test must ` +
+          `remove what it creates): ${left.sort().join(', ')}`,
       )
   }
 }

@@ -53,7 +53,7 @@ const spans = reusedSpans()
  * chars < 0x80 only. Returns null at the first char >= 0x80 (the pattern's Unicode classes decide there:
  * the caller falls back to the regex), else the shared spans, valid until the next call. Case is kept.
  * One loop, each piece's hash computed as its chars are read: helper functions per alternative, with
- * a second pass for the hash, took half as long again. Every read is bounds-checked: reading past the
+ * a second pass for the hash, were slower (docs/scaling.md). Every read is bounds-checked: reading past the
  * end (NaN) makes V8 throw the optimised code away.
  */
 export function o200kAsciiPieces(text: string): TextSpans | null {

@@ -1,4 +1,4 @@
-// The English list alone: the package's main module loads its 62 languages (a tenth of `rag-eval retrieval`'s start-up).
+// The English list alone: the package's main module loads all its languages, a start-up cost (docs/scaling.md).
 import { eng as englishStopwords } from 'stopword/src/stopwords_eng.js'
 import { stemmer } from 'stemmer'
 import { SpanTable } from './span-table.ts'

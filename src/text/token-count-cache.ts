@@ -9,7 +9,7 @@ const isTokenCount = (value: unknown): boolean => Number.isInteger(value) && (va
 
 /**
  * The token counts of the pieces a project's texts are cut into, kept between runs. The thousands of
- * counts are checked in one loop: zod's record parse of them took a fiftieth of `rag-eval retrieval`.
+ * counts are checked in one loop: zod's record parse of them was a visible share of a run (docs/scaling.md).
  */
 const PieceCountsSchema = z.object({
   tokenizer: z.string(),

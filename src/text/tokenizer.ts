@@ -15,14 +15,14 @@ type O200k = typeof import('gpt-tokenizer/encoding/o200k_base')
 const require = createRequire(import.meta.url)
 let o200k: O200k | undefined
 /**
- * The vocabulary, loaded on first use (synchronously, through its CommonJS build): loading it takes a
- * fifth of a second, which a run whose pieces are all known (token-count-cache.ts) never pays. Loaded by
+ * The vocabulary, loaded on first use (synchronously, through its CommonJS build): its loading time is
+ * what a run whose pieces are all known (token-count-cache.ts) never pays (docs/scaling.md). Loaded by
  * a require of its own, which nothing keeps: releaseVocabulary can let it go.
  */
 const vocabulary = (): O200k => (o200k ??= createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as O200k)
 
 /**
- * Lets the vocabulary go (about 85 MB of a process once loaded, a third of it given back at once) when a
+ * Lets the vocabulary go (tens of megabytes once loaded, part of it given back at once; docs/scaling.md) when a
  * run is done counting, the corpus chunked: the next count loads it again. Its CommonJS modules leave
  * Node's module cache with it.
  */
@@ -39,7 +39,10 @@ export const TOKENIZER_VERSION: string = (require('gpt-tokenizer/package.json') 
 /** Token counts of the pieces o200k's pre-tokenizer cuts text into: a corpus repeats its words. */
 const PIECE_TOKENS = new Map<string, number>()
 
-/** The pre-tokenizer's pattern (global), our own instance: text.match over it is a fraction of matchAll's cost, which copies the pattern and builds an iterator per text. */
+/**
+ * The pre-tokenizer's pattern (global), our own instance: text.match over it is a fraction of matchAll's cost, which copies the
+ * pattern and builds an iterator per text.
+ */
 const PIECES = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX.flags)
 
 /** The pieces counted so far (by this process, or read from a cache file), for token-count-cache.ts. */
@@ -71,8 +74,8 @@ const ASCII_PIECE_TOKENS = new SpanTable<number>(pieceTokens)
  * corpus's distinct words). A special-token string in a text ("<|endoftext|>" in a document about
  * tokenizers) is text like any other: its pieces are counted (gpt-tokenizer would refuse the whole text).
  * ASCII text (nearly all of an English corpus) is cut by char code and its pieces looked up by span, no
- * string per piece: two thirds of the time of match() and a Map lookup per piece over the sentences of a
- * 10,000-document corpus (0.48 s against 0.72 s). A text with any other char is cut by the pattern.
+ * string per piece, faster than match() and a Map lookup per piece (docs/scaling.md). A text with any
+ * other char is cut by the pattern.
  */
 export function countTextTokens(text: string): number {
   let count = 0

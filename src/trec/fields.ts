@@ -5,8 +5,8 @@ function isSpace(code: number): boolean {
 
 /**
  * Splits a line into its whitespace-separated fields (any run of spaces/tabs separates; leading and
- * trailing whitespace is ignored). A hand-written scanner rather than `trim().split(/\s+/)` (same
- * speed on a 1M-line run, ~130 ms) because JavaScript's `\s` also matches bytes C does not treat as
+ * trailing whitespace is ignored). A hand-written scanner rather than `trim().split(/\s+/)` (as fast;
+ * docs/scaling.md) because JavaScript's `\s` also matches bytes C does not treat as
  * whitespace: with latin1-decoded lines, a UTF-8 id containing byte 0xA0 (e.g. "à" = C3 A0) would be
  * split in two.
  */

@@ -19,7 +19,7 @@ export function forEachLine(path: string, label: string, onLine: LineHandler): P
     let lineNumber = 0
     let settled = false
 
-    const fail = (error: unknown): void => {
+    const fail = (error: Error): void => {
       if (settled) return
       settled = true
       lines.close()
@@ -38,7 +38,7 @@ export function forEachLine(path: string, label: string, onLine: LineHandler): P
       try {
         onLine(line, lineNumber)
       } catch (error) {
-        fail(error)
+        fail(error instanceof Error ? error : new Error(String(error)))
       }
     })
     lines.on('close', () => {

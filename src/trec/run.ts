@@ -70,7 +70,8 @@ export class RunBuilder {
     this.#lastBucket = bucket
     if (bucket.docnos.has(docno)) {
       throw new TrecError(
-        `${this.#source}:${lineNumber}: duplicate docno ${displayId(docno)} for query ${displayId(qid)} (trec_eval rejects a document retrieved twice for one query)`,
+        `${this.#source}:${lineNumber}: duplicate docno ${displayId(docno)} for query ${displayId(qid)} ` +
+          `(trec_eval rejects a document retrieved twice for one query)`,
       )
     }
     bucket.docnos.add(docno)

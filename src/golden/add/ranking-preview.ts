@@ -63,7 +63,9 @@ export async function previewRanking(question: GoldenQuestion, system: RagSystem
     verdict =
       top === undefined
         ? 'none question: no chunk shares a term with it, so any system refuses it (golden:check warns: too easy)'
-        : `none question: the system should refuse; its nearest chunk ${top.chunkId} shares ${shared.length} content term${shared.length === 1 ? '' : 's'} (${shared.join(', ') || '-'})${shared.length < 2 ? ': too easy, golden:check warns' : ''}`
+        : `none question: the system should refuse; its nearest chunk ${top.chunkId} shares ${shared.length} ` +
+          `content term${shared.length === 1 ? '' : 's'} ` +
+          `(${shared.join(', ') || '-'})${shared.length < 2 ? ': too easy, golden:check warns' : ''}`
   } else {
     hit = contextHit({
       type: question.type,
@@ -101,7 +103,8 @@ export function renderRankingPreview(preview: RankingPreview, question: GoldenQu
   return [
     `Top ${preview.rows.length} chunk${preview.rows.length === 1 ? '' : 's'} of the built-in system for ${question.id}:`,
     formatTable([header, ...rows], 'text'),
-    `context: ${preview.contextChunks} chunk${preview.contextChunks === 1 ? '' : 's'}, ${preview.contextTokens} of ${preview.budgetTokens} tokens`,
+    `context: ${preview.contextChunks} ` +
+      `chunk${preview.contextChunks === 1 ? '' : 's'}, ${preview.contextTokens} of ${preview.budgetTokens} tokens`,
     preview.verdict,
   ].join('\n')
 }

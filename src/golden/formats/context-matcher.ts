@@ -35,7 +35,9 @@ export function createContextMatcher(docs: readonly CorpusDocument[]): (context:
     if (found.length === 0) return { docId: null, reason: 'matches no corpus document' }
     return {
       docId: null,
-      reason: `is found in ${found.length} documents (${found.slice(0, 5).join(', ')}${found.length > 5 ? ', ...' : ''}): too short to tell which`,
+      reason:
+        `is found in ${found.length} documents ` +
+        `(${found.slice(0, 5).join(', ')}${found.length > 5 ? ', ...' : ''}): too short to tell which`,
     }
   }
 }

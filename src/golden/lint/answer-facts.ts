@@ -317,19 +317,26 @@ function scan(
   return { text: masked, found }
 }
 
+/** Runs one pass over what the earlier passes left: its facts are kept, its matches masked. */
+type Pass = (pattern: RegExp, toFound: (match: RegExpExecArray) => Found | null) => void
+
 /** Facts other than names, in the order of the passes above. `lenient` also reads number words. */
 function scanValues(input: string, lenient: boolean): { found: Found[]; rest: string } {
   const found: Found[] = []
   let text = input
-  const pass = (pattern: RegExp, toFound: (match: RegExpExecArray) => Found | null) => {
+  const pass: Pass = (pattern, toFound) => {
     const result = scan(text, pattern, toFound)
     text = result.text
     found.push(...result.found)
   }
-  const quantity = lenient ? `(?:${NUMBER}|${NUMBER_WORD}|an?)` : `(?:${NUMBER})`
-  const valueOf = (raw: string) =>
-    /^\d/.test(raw) ? normaliseNumber(raw) : raw.toLowerCase() === 'a' || raw.toLowerCase() === 'an' ? 1 : numberWordValue(raw)
+  identifierAndDatePasses(pass)
+  timeAndMoneyPasses(pass)
+  quantityPasses(pass, lenient)
+  return { found, rest: text }
+}
 
+/** Passes 1 and 2. */
+function identifierAndDatePasses(pass: Pass): void {
   // 1. identifiers and three-part versions
   pass(
     /(?<![\p{L}\p{N}_.-])(?:[A-Za-z][A-Za-z0-9_]*(?:[-_.][A-Za-z0-9_]+)*|\d+(?:\.\d+){2,})(?![\p{L}\p{N}_]|[-.][\p{L}\p{N}])/gu,
@@ -350,6 +357,10 @@ function scanValues(input: string, lenient: boolean): { found: Found[]; rest: st
   pass(new RegExp(String.raw`\b(${MONTH})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`, 'g'), (m) => {
     return { kind: 'date', text: m[0].trim(), keys: dateKeys(monthIndex(m[1]!), Number(m[2]), m[3]) }
   })
+}
+
+/** Passes 3 and 4. */
+function timeAndMoneyPasses(pass: Pass): void {
   // 3. times of day
   pass(/\b([01]?\d|2[0-3]):([0-5]\d)(?:\s*([ap])\.?m\.?(?![\p{L}]))?/giu, (m) => {
     let hour = Number(m[1])
@@ -378,6 +389,14 @@ function scanValues(input: string, lenient: boolean): { found: Found[]; rest: st
     new RegExp(String.raw`(?<![\p{L}\p{N}.,])(${NUMBER})(${MAGNITUDE})\s?(${CODE}\b|dollars?\b|euros?\b|pounds?\b)`, 'gu'),
     (m) => money(CURRENCY_WORDS[m[3]!.toLowerCase()] ?? m[3]!, m[1]!, m[2], m[0]),
   )
+}
+
+/** Passes 5 to 7 (number words too when `lenient`). */
+function quantityPasses(pass: Pass, lenient: boolean): void {
+  const quantity = lenient ? `(?:${NUMBER}|${NUMBER_WORD}|an?)` : `(?:${NUMBER})`
+  const valueOf = (raw: string) =>
+    /^\d/.test(raw) ? normaliseNumber(raw) : raw.toLowerCase() === 'a' || raw.toLowerCase() === 'an' ? 1 : numberWordValue(raw)
+
   // 5. percentages
   pass(new RegExp(String.raw`(?<![\p{L}\p{N}.,])(${NUMBER})\s?(?:%|percent\b|per cent\b)`, 'gu'), (m) => {
     const value = formatNumber(normaliseNumber(m[1]!))
@@ -408,7 +427,6 @@ function scanValues(input: string, lenient: boolean): { found: Found[]; rest: st
       keys: [`num:${numberWordValue(m[1]!)}`],
     }))
   }
-  return { found, rest: text }
 }
 
 /** Proper names of the text left after the value passes (see the module comment, pass 8). */

@@ -28,13 +28,15 @@ export function contradictionWithoutGoverning(questions: readonly GoldenQuestion
             .filter((id) => question.answerDocIds.includes(id))
             .join(', ')})`
         : newest !== undefined
-          ? `set "governingDocId" to the answer doc whose answer holds, likely "${newest.id}" (the most recently updated, ${newest.updated})`
+          ? `set "governingDocId" to the answer doc whose answer holds, ` +
+            `likely "${newest.id}" (the most recently updated, ${newest.updated})`
           : 'set "governingDocId" to the answer doc whose answer holds'
     findings.push(
       finding(
         'contradiction-without-governing',
         question.id,
-        'contradiction question without governingDocId: its hit accepts any answer doc, even the stale one, and contradiction handling is not scored',
+        'contradiction question without governingDocId: its hit accepts any answer doc, even the stale one, ' +
+          'and contradiction handling is not scored',
         suggestion,
       ),
     )

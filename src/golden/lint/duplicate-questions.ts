@@ -55,7 +55,9 @@ export function duplicateQuestions(questions: readonly GoldenQuestion[]): Findin
         finding(
           'duplicate-question',
           later.q.id,
-          `near-duplicate of ${earlier.q.id} ("${earlier.q.question}"): content-term Jaccard ${similarity.toFixed(2)} >= ${NEAR_DUPLICATE_JACCARD} (${shared.length} of ${union} terms shared: ${shared.join(', ')})`,
+          `near-duplicate of ${earlier.q.id} ("${earlier.q.question}"): ` +
+            `content-term Jaccard ${similarity.toFixed(2)} >= ${NEAR_DUPLICATE_JACCARD} (${shared.length} ` +
+            `of ${union} terms shared: ${shared.join(', ')})`,
           `delete one of the two, or make ${later.q.id} ask about a different fact, tier or condition than ${earlier.q.id}`,
         ),
       )

@@ -62,8 +62,11 @@ export function multiFactsInOneDoc(
       finding(
         'multi-facts-in-one-doc',
         question.id,
-        `${holder.id} alone states every fact of its goldAnswer (${facts.map(describeFact).join(', ')}) and every distinctive term of the question and answer; ${others.join(', ')} add${others.length === 1 ? 's' : ''} nothing`,
-        `put in the goldAnswer the fact only ${others.join(' / ')} state${others.length === 1 ? 's' : ''}, or make it a single question with answerDocIds ["${holder.id}"]`,
+        `${holder.id} alone states every fact of its goldAnswer (${facts.map(describeFact).join(', ')}) ` +
+          `and every distinctive term of the question and answer; ${others.join(', ')} ` +
+          `add${others.length === 1 ? 's' : ''} nothing`,
+        `put in the goldAnswer the fact only ${others.join(' / ')} state${others.length === 1 ? 's' : ''}, ` +
+          `or make it a single question with answerDocIds ["${holder.id}"]`,
       ),
     )
   }

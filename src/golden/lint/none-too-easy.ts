@@ -31,13 +31,15 @@ export function noneTooEasy(questions: readonly GoldenQuestion[], bestChunks: Re
     const what =
       best === null
         ? 'no chunk shares a content term with it'
-        : `its best chunk ${best.chunkId} shares ${shared.length} content term${shared.length === 1 ? '' : 's'} with it${shared.length > 0 ? ` (${shared.join(', ')})` : ''}`
+        : `its best chunk ${best.chunkId} shares ${shared.length} content ` +
+          `term${shared.length === 1 ? '' : 's'} with it${shared.length > 0 ? ` (${shared.join(', ')})` : ''}`
     findings.push(
       finding(
         'none-too-easy',
         question.id,
         `${what}; below ${MIN_SHARED_TERMS}, any system refuses it, so it measures the tokenizer, not abstention`,
-        'ask about something the corpus almost answers: reuse the words of a near-miss document (same topic, missing fact) so that it ranks a strong distractor',
+        'ask about something the corpus almost answers: reuse the words of a near-miss document (same ' +
+          'topic, missing fact) so that it ranks a strong distractor',
       ),
     )
   }

@@ -18,7 +18,8 @@ export function placeholderGoldAnswers(questions: readonly GoldenQuestion[]): Fi
         'placeholder-gold-answer',
         q.id,
         `goldAnswer is a placeholder: "${q.goldAnswer}"`,
-        `write the answer in one or two sentences, using only facts ${q.answerDocIds.join(', ')} state${q.answerDocIds.length === 1 ? 's' : ''}`,
+        `write the answer in one or two sentences, using only facts ${q.answerDocIds.join(', ')} ` +
+          `state${q.answerDocIds.length === 1 ? 's' : ''}`,
       ),
     )
 }

@@ -39,7 +39,7 @@ export function parseFloors(text: string, defaults: TypeFloors = DEFAULT_FLOORS)
     .map((p) => p.trim())
     .filter((p) => p !== '')) {
     const match = /^([a-z-]+)=(\d+)$/.exec(part)
-    const type = match === null ? undefined : (QuestionTypeSchema.safeParse(match[1]).data as QuestionType | undefined)
+    const type = match === null ? undefined : QuestionTypeSchema.safeParse(match[1]).data
     if (match === null || type === undefined) return `--floors: "${part}" is not type=count (types: ${QUESTION_TYPES.join(', ')})`
     floors[type] = Number(match[2])
   }

@@ -56,7 +56,8 @@ export function unsupportedFacts(
     const state = question.answerDocIds.length === 1 ? 'states' : 'state'
     const fix =
       elsewhere.size > 0
-        ? `correct ${them} to what ${docs} ${state}, or, if another document is the source, add it to answerDocIds (stated in ${[...elsewhere].join(', ')})`
+        ? `correct ${them} to what ${docs} ${state}, or, if another document is the source, ` +
+          `add it to answerDocIds (stated in ${[...elsewhere].join(', ')})`
         : `correct ${them} to what ${docs} ${state}, or drop ${them}: no corpus document states ${them}`
     findings.push(
       finding(

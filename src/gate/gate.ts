@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type { EvalConfig } from '../contract/eval-config-schema.ts'
+import type { MeanResampler } from '../statistics/mean-resamples.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import {
   BaselineMetricsSchema,
@@ -152,6 +153,7 @@ export function evaluateGate(
   baseline: Baseline | DamagedBaseline | null,
   baselinePath: string,
   tolerance: number,
+  resampler?: MeanResampler,
 ): GateResult {
   const advisoryReason = report.calibration?.advisory ? report.calibration.reason : null
   const failures = runFailures(report)
@@ -170,7 +172,7 @@ export function evaluateGate(
   if (!baseline) return { baseline: null, ...unmeasured, problems: [] }
   if ('damaged' in baseline) return { baseline: baselinePath, ...unmeasured, problems: baseline.damaged }
   const thresholds = questionThresholds(report)
-  const metrics = GATED_METRICS.map((metric) => metricVerdict(metric, report, baseline, tolerance))
+  const metrics = GATED_METRICS.map((metric) => metricVerdict(metric, report, baseline, tolerance, resampler))
   const accepted = new Map(baseline.questions.map((q) => [q.id, q]))
   const questions = report.questions.map((outcome) => questionVerdict(outcome, accepted.get(outcome.id), thresholds))
   const regressions: Regression[] = []

@@ -3,6 +3,7 @@ import { pairedComparison } from '../statistics/paired-comparison.ts'
 import { pairedMetric } from '../statistics/paired-metrics.ts'
 import type { Report } from '../contract/report-schema.ts'
 import { STATISTICS_SEED } from '../statistics/defaults.ts'
+import type { MeanResampler } from '../statistics/mean-resamples.ts'
 import type { Baseline } from './baseline-schema.ts'
 import type { Comparison, MetricVerdict } from '../contract/gate-schema.ts'
 import type { GatedMetric } from './gated-metrics.ts'
@@ -33,14 +34,26 @@ export function policyStatus(
  * (delta), the paired test of the baseline's per-question outcomes against this run's (baseline/questions.json:
  * exact McNemar for hits and refusals, the sign-flip permutation test for continuous values, over the
  * questions in both with a value in both), the paired bootstrap interval of the change, and the status
- * under the policy. Resamples and alpha come from the run's config (EVAL_BOOTSTRAP, EVAL_ALPHA).
+ * under the policy. Resamples and alpha come from the run's config (EVAL_BOOTSTRAP, EVAL_ALPHA); `resampler`
+ * computes the bootstrap's replicates (on this thread when absent; the same to the bit either way).
  */
-export function metricVerdict(metric: GatedMetric, report: Report, baseline: Baseline, tolerance: number): MetricVerdict {
+export function metricVerdict(
+  metric: GatedMetric,
+  report: Report,
+  baseline: Baseline,
+  tolerance: number,
+  resampler?: MeanResampler,
+): MetricVerdict {
   const byTolerance = compareMetric(metric.read(report.summary), baseline.summary.metrics[metric.name] ?? null, tolerance)
   const paired = pairedMetric(metric.name)
   const { gatePolicy: policy, alpha, bootstrapResamples: resamples } = report.config
   const test = paired
-    ? pairedComparison(baseline.questions, report.questions, paired, { resamples, seed: STATISTICS_SEED, alpha })
+    ? pairedComparison(baseline.questions, report.questions, paired, {
+        resamples,
+        seed: STATISTICS_SEED,
+        alpha,
+        ...(resampler === undefined ? {} : { resampler }),
+      })
     : null
   const significance = test?.verdict ? ({ worse: 'drop', better: 'rise', 'no-difference': 'none' } as const)[test.verdict] : null
   return {

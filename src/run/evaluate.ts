@@ -24,6 +24,7 @@ import { runSystem, type QuestionRun } from './run-system.ts'
 import { reportOf } from './assemble-report.ts'
 import type { Measurement } from './measurement.ts'
 import { questionsOfShard, type Shard } from './shard-assignment.ts'
+import { offlineJudgeOnThread } from '../threads/index.ts'
 
 /** A full run's judging, imported on first use: the retrieval tier never loads the judge or the generation metrics. */
 const judgeAnswers: typeof import('./judge-answers.ts').judgeAnswers = async (...args) =>
@@ -201,7 +202,7 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
     // A large offline run judges on a second thread, each answer as soon as it is given: beside the answering.
     const threaded =
       generate && model === null
-        ? (await import('../threads/offline-judge-thread.ts')).offlineJudgeOnThread(questions.length)
+        ? await offlineJudgeOnThread(questions.length)
         : null
     const judge = generate ? (model?.judge ?? threaded ?? (await import('../judge/offline-judge.ts')).offlineJudge) : null
     const prefetch = threaded

@@ -200,10 +200,7 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
     }
 
     // A large offline run judges on a second thread, each answer as soon as it is given: beside the answering.
-    const threaded =
-      generate && model === null
-        ? await offlineJudgeOnThread(questions.length)
-        : null
+    const threaded = generate && model === null ? await offlineJudgeOnThread(questions.length) : null
     const judge = generate ? (model?.judge ?? threaded ?? (await import('../judge/offline-judge.ts')).offlineJudge) : null
     const prefetch = threaded
       ? await import('./judge-answers.ts').then(({ judgeInputOf }) => (run: QuestionRun) => {

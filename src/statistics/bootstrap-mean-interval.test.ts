@@ -83,5 +83,4 @@ describe('resampling on two threads', () => {
     expect(blocks.replicates).toEqual(whole.replicates)
     expect(new Set(whole.replicates).size).toBe(lists * 40)
   })
-
 })

@@ -13,5 +13,7 @@ export function threadsEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   const value = env[THREADS_VARIABLE]
   if (value === undefined || value === '' || value === '1') return true
   if (value === '0') return false
-  throw new InputError(`${THREADS_VARIABLE} must be 0 (one thread) or 1 (helper threads, the default), got ${JSON.stringify(value)}`)
+  throw new InputError(
+    `${THREADS_VARIABLE} must be 0 (one thread) or 1 (helper threads, the default), got ${JSON.stringify(value)}`,
+  )
 }

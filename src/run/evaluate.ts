@@ -101,7 +101,7 @@ interface RunContext {
 }
 
 /** The run's inputs: the corpus (null for a system of the user's own without one), the golden set, the questions to run and their hashes. */
-interface RunInputs {
+interface LoadedInputs {
   loaded: ReturnType<typeof loadCorpusFrom> | null
   corpus: CorpusDocument[] | null
   goldenSet: GoldenQuestion[]
@@ -193,7 +193,7 @@ async function openModel(
 }
 
 /** The corpus and golden set, loaded and checked, with the questions this run (or shard) answers and their hashes. */
-function loadInputs({ project, options, config }: RunContext): RunInputs {
+function loadInputs({ project, options, config }: RunContext): LoadedInputs {
   const loaded = project.corpus === null ? null : loadCorpusFrom(project.corpus)
   const corpus = loaded?.documents ?? null
   const goldenSet = loadGoldenSet(project.goldenSet, corpus)
@@ -275,7 +275,7 @@ function scoreRuns(runs: readonly QuestionRun[], system: RagSystem, k: number): 
  */
 async function estimateCost(
   { config, spec, log, model }: RunContext,
-  { questions, corpus }: RunInputs,
+  { questions, corpus }: LoadedInputs,
   system: RagSystem,
   answerer: SwitchableAnswerer | null,
 ): Promise<RunEstimate | null> {
@@ -320,7 +320,7 @@ async function chooseJudge(
 /** Runs the system on every question, scores each answer's retrieval and (in the full tier) judges it. */
 async function answerAndJudge(
   run: RunContext,
-  { questions, corpus }: RunInputs,
+  { questions, corpus }: LoadedInputs,
   system: RagSystem,
   estimate: RunEstimate | null,
 ): Promise<Answered> {
@@ -348,7 +348,7 @@ async function answerAndJudge(
 /** The measurement of a run: its outcomes, inputs and facts (the model's usage, the stages' times). */
 function measurementOf(
   { project, options, config, spec, model }: RunContext,
-  { loaded, corpus, goldenSet, corpusHash, goldenSetHash }: RunInputs,
+  { loaded, corpus, goldenSet, corpusHash, goldenSetHash }: LoadedInputs,
   system: RagSystem,
   { runs, outcomes, judgeMs, judge, estimate }: Answered,
   warnings: readonly string[],

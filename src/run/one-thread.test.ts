@@ -38,7 +38,7 @@ async function coldRun(): Promise<string> {
   return serialiseReport({ ...report, run: null } as unknown as Report)
 }
 
-describe('RAG_EVAL_THREADS=0 on a 2,000-question synthetic set', { timeout: 240_000 }, () => {
+describe('RAG_EVAL_THREADS=0 on a 2,000-question synthetic set', { timeout: 600_000 }, () => {
   afterAll(() => {
     vi.unstubAllEnvs()
     rmSync(dir, { recursive: true, force: true })

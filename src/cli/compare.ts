@@ -8,6 +8,7 @@ import type { Report } from '../contract/report-schema.ts'
 import { serialiseReport } from '../report/write-report.ts'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { evaluate } from '../run/evaluate.ts'
+import { parallelMeanResampler } from '../threads/index.ts'
 import { file, folderOrAbsent, kind, oneOf, ValueRejected } from './arg-kinds.ts'
 import { option, repeatable, UsageError } from './args.ts'
 import { defineCommand } from './command.ts'
@@ -90,7 +91,7 @@ export const command = defineCommand({
       return { ...side.source, report: path }
     }
     const sources = { a: written(a, 'a'), b: written(b, 'b') }
-    const result = compareReports(a.report, b.report, sources)
+    const result = compareReports(a.report, b.report, sources, { resampler: parallelMeanResampler })
     const { json, markdown } = writeComparison(out, result)
     context.out(`\n${renderComparison(result, 'text')}\nwritten: ${json}, ${markdown}\n`)
     return 0

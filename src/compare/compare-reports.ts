@@ -2,6 +2,7 @@ import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import { InputError } from '../contract/input-error.ts'
 import { stableStringify } from '../model/stable-json.ts'
 import { STATISTICS_SEED } from '../statistics/defaults.ts'
+import type { MeanResampler } from '../statistics/mean-resamples.ts'
 import type { CompareResult, CompareSide, Flip } from './comparison-schema.ts'
 import { pairedComparison } from '../statistics/paired-comparison.ts'
 import { inScope, PAIRED_METRICS, type PairedMetric } from '../statistics/paired-metrics.ts'
@@ -80,6 +81,8 @@ function erroredQuestions(report: Report): { id: string; error: string }[] {
 export interface CompareOptions {
   resamples: number
   alpha: number
+  /** How the bootstrap intervals' replicates are computed (statistics/mean-resamples.ts); on this thread when absent. */
+  resampler?: MeanResampler
 }
 
 /**
@@ -93,9 +96,10 @@ export function compareReports(
   a: Report,
   b: Report,
   sides: { a: SideSource; b: SideSource },
-  // A's statistics settings unless given: A is the run B is judged against.
-  options: CompareOptions = { resamples: a.config.bootstrapResamples, alpha: a.config.alpha },
+  options: Partial<CompareOptions> = {},
 ): CompareResult {
+  // A's statistics settings unless given: A is the run B is judged against.
+  const { resamples = a.config.bootstrapResamples, alpha = a.config.alpha, resampler } = options
   checkSameQuestions(a, b, { a: sides.a.source, b: sides.b.source })
   const side = (source: SideSource, report: Report): CompareSide => ({
     ...source,
@@ -112,7 +116,7 @@ export function compareReports(
     )
   if (a.inputs.corpusHash !== b.inputs.corpusHash) warnings.push('the corpora differ between A and B')
   if (a.tier !== b.tier) warnings.push(`A is a ${a.tier}-tier run and B a ${b.tier}-tier run: generation metrics have no pairs`)
-  const paired = { resamples: options.resamples, seed: STATISTICS_SEED, alpha: options.alpha }
+  const paired = { resamples, seed: STATISTICS_SEED, alpha, ...(resampler === undefined ? {} : { resampler }) }
   // A question the system failed on (on either side) was not measured: it pairs with nothing and flips nothing.
   const erroredA = erroredQuestions(a)
   const erroredB = erroredQuestions(b)
@@ -124,8 +128,8 @@ export function compareReports(
     a: side(sides.a, a),
     b: side(sides.b, b),
     questions: a.questions.length,
-    alpha: options.alpha,
-    resamples: options.resamples,
+    alpha,
+    resamples,
     configDifferences: configDifferences(a, b),
     warnings,
     metrics: PAIRED_METRICS.map((metric) => ({

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type { EvalConfig } from '../contract/eval-config-schema.ts'
+import type { MeanResampler } from '../statistics/mean-resamples.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import {
   BaselineMetricsSchema,
@@ -164,6 +165,7 @@ export function evaluateGate(
   baseline: Baseline | DamagedBaseline | null,
   baselinePath: string,
   tolerance: number,
+  resampler?: MeanResampler,
 ): GateResult {
   const advisoryReason = report.calibration?.advisory ? report.calibration.reason : null
   // A system error is never a regression: the rate's verdict is its own field (systemErrors), named apart.
@@ -187,7 +189,7 @@ export function evaluateGate(
   if ('damaged' in baseline)
     return { baseline: baselinePath, ...notCompared, problems: baseline.damaged, ...withErrors(noBaselineErrors) }
   const thresholds = questionThresholds(report)
-  const metrics = GATED_METRICS.map((metric) => metricVerdict(metric, report, baseline, tolerance))
+  const metrics = GATED_METRICS.map((metric) => metricVerdict(metric, report, baseline, tolerance, resampler))
   const accepted = new Map(baseline.questions.map((q) => [q.id, q]))
   const unmeasuredInBaseline = new Set(baseline.systemErrors ?? [])
   const questions = report.questions.map((outcome) =>

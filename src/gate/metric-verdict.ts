@@ -3,6 +3,7 @@ import { pairedComparison } from '../statistics/paired-comparison.ts'
 import { pairedMetric } from '../statistics/paired-metrics.ts'
 import type { Report } from '../contract/report-schema.ts'
 import { STATISTICS_SEED } from '../statistics/defaults.ts'
+import type { MeanResampler } from '../statistics/mean-resamples.ts'
 import type { Baseline } from './baseline-schema.ts'
 import type { Comparison, MetricVerdict } from '../contract/gate-schema.ts'
 import type { GatedMetric } from './gated-metrics.ts'
@@ -33,16 +34,30 @@ export function policyStatus(
  * (delta), the paired test of the baseline's per-question outcomes against this run's (baseline/questions.json:
  * exact McNemar for hits and refusals, the sign-flip permutation test for continuous values, over the
  * questions in both with a value in both), the paired bootstrap interval of the change, and the status
- * under the policy. Resamples and alpha come from the run's config (EVAL_BOOTSTRAP, EVAL_ALPHA).
+ * under the policy. Resamples and alpha come from the run's config (EVAL_BOOTSTRAP, EVAL_ALPHA); `resampler`
+ * computes the bootstrap's replicates (on this thread when absent; the same to the bit either way).
  * Questions the system failed on (in this run, or in the accepted one) are left out of both: with any of
  * them, baseline and current are the means over the questions measured in both runs.
  */
-export function metricVerdict(metric: GatedMetric, report: Report, baseline: Baseline, tolerance: number): MetricVerdict {
+export function metricVerdict(
+  metric: GatedMetric,
+  report: Report,
+  baseline: Baseline,
+  tolerance: number,
+  resampler?: MeanResampler,
+): MetricVerdict {
   const paired = pairedMetric(metric.name)
   const { gatePolicy: policy, alpha, bootstrapResamples: resamples } = report.config
   // A question the system failed on measured nothing: it pairs with nothing (the baseline leaves its own out).
   const measured = report.questions.filter((q) => q.systemError === null)
-  const test = paired ? pairedComparison(baseline.questions, measured, paired, { resamples, seed: STATISTICS_SEED, alpha }) : null
+  const test = paired
+    ? pairedComparison(baseline.questions, measured, paired, {
+        resamples,
+        seed: STATISTICS_SEED,
+        alpha,
+        ...(resampler === undefined ? {} : { resampler }),
+      })
+    : null
   // With unmeasured questions on either side, the summaries count them as misses: the tolerance then
   // compares the means over the questions both runs measured (the paired test's), so an error moves no metric.
   const unmeasured = measured.length < report.questions.length || (baseline.systemErrors?.length ?? 0) > 0

@@ -11,6 +11,8 @@ import { percentile, round4 } from '../statistics/descriptive.ts'
 import { NO_ANSWERS_REASON, summarise } from '../summary/summarise.ts'
 import type { Measurement } from './measurement.ts'
 import { judgeNoiseWarnings, measureJudgeNoise } from '../judge/judge-noise.ts'
+import type { MeanResampler } from '../statistics/mean-resamples.ts'
+import { parallelMeanResampler } from '../threads/index.ts'
 
 /** Why generation metrics are null in a full run whose system returned no answer. */
 const NO_SYSTEM_ANSWERS_REASON =
@@ -41,12 +43,14 @@ function readReportReferences(
 
 /**
  * The report of a measurement of `project`, gated against the baseline under `baselineRoot` (default the
- * project's; null: not compared): what a run, a shard and a merge of shards each end with.
+ * project's; null: not compared): what a run, a shard and a merge of shards each end with. A large run's
+ * bootstrap draws on two threads (threads/: the same intervals to the bit).
  */
 export function reportOf(project: ProjectConfig, measurement: Measurement, baselineRoot: string | null | undefined): Report {
   return assembleReport(
     measurement,
     readReportReferences(project, baselineRoot === undefined ? project.baseline : baselineRoot, measurement.config.mode),
+    parallelMeanResampler,
   )
 }
 
@@ -60,9 +64,10 @@ function latency(times: readonly number[]): { p50: number; p95: number } | null 
 /**
  * The report of a measurement, a pure function: the summary and the judge's calibration over all its
  * questions, the run's latencies, and the gate against the baseline. One run and the merge of its
- * shards go through it alike, hence the same report.
+ * shards go through it alike, hence the same report. `resampler` computes the bootstrap intervals'
+ * replicates of the summary and the gate (on this thread when absent; the same to the bit either way).
  */
-export function assembleReport(measurement: Measurement, references: ReportReferences): Report {
+export function assembleReport(measurement: Measurement, references: ReportReferences, resampler?: MeanResampler): Report {
   const { questions, judge, run } = measurement
   const full = measurement.tier === 'full'
   const judgeErrors = questions.filter((q) => (q.generation?.judgeErrors.length ?? 0) > 0).length
@@ -77,6 +82,7 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
     summary: summarise(questions, judge, judgeErrors, full ? NO_SYSTEM_ANSWERS_REASON : NO_ANSWERS_REASON, {
       resamples: measurement.config.bootstrapResamples,
       alpha: measurement.config.alpha,
+      ...(resampler === undefined ? {} : { resampler }),
     }),
     questions,
     calibration:
@@ -99,6 +105,12 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
     ],
   }
   if (references.baseline !== null)
-    report.gate = evaluateGate(report, references.baseline.accepted, references.baseline.shownAs, measurement.config.tolerance)
+    report.gate = evaluateGate(
+      report,
+      references.baseline.accepted,
+      references.baseline.shownAs,
+      measurement.config.tolerance,
+      resampler,
+    )
   return report
 }

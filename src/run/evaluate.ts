@@ -1,7 +1,11 @@
 import { join } from 'node:path'
 import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import { displayPath, runKnobs, type ProjectConfig, type SystemSpec } from '../config/project-config.ts'
-import { loadCorpusFrom } from '../load/corpus.ts'
+import { loadCorpusFrom, type CorpusDocument } from '../load/corpus.ts'
+import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
+import type { QuestionOutcome } from '../contract/question-outcome-schema.ts'
+import type { Judge } from '../judge/judge.ts'
+import type { ModelTier } from './model-tier.ts'
 import { InputError } from '../contract/input-error.ts'
 import type { RagSystem } from '../system/rag-system.ts'
 import { checkRelevantGrade, loadGoldenSet } from '../load/golden-set.ts'
@@ -25,6 +29,7 @@ import { closeSystem } from '../system/close-system.ts'
 import { reportOf } from './assemble-report.ts'
 import type { Measurement } from './measurement.ts'
 import { questionsOfShard, type Shard } from './shard-assignment.ts'
+import { offlineJudgeOnThread, type PrefetchingJudge } from '../threads/index.ts'
 
 /** A full run's judging, imported on first use: the retrieval tier never loads the judge or the generation metrics. */
 const judgeAnswers: typeof import('./judge-answers.ts').judgeAnswers = async (...args) =>
@@ -83,6 +88,39 @@ export async function evaluate(project: ProjectConfig, options: EvaluateOptions)
   return reportOf(project, await measure(project, options), options.baselineRoot)
 }
 
+/** What every step of a run reads: its project, options and knobs, the system's spec and the model tier. */
+interface RunContext {
+  project: ProjectConfig
+  options: EvaluateOptions
+  config: EvalConfig
+  /** The full tier: the system answers and its answers are judged (the retrieval tier only retrieves). */
+  generate: boolean
+  spec: SystemSpec
+  log: (line: string) => void
+  /** live, record, replay: Claude answers and judges through one model client (src/model/); null offline and in the retrieval tier. */
+  model: ModelTier | null
+}
+
+/** The run's inputs: the corpus (null for a system of the user's own without one), the golden set, the questions to run and their hashes. */
+interface LoadedInputs {
+  loaded: ReturnType<typeof loadCorpusFrom> | null
+  corpus: CorpusDocument[] | null
+  goldenSet: GoldenQuestion[]
+  /** The golden set's questions, or the shard's. */
+  questions: GoldenQuestion[]
+  corpusHash: string
+  goldenSetHash: string
+}
+
+/** What answering and judging the questions gave: the system's runs, their outcomes and the judge's times. */
+interface Answered {
+  runs: QuestionRun[]
+  outcomes: QuestionOutcome[]
+  judgeMs: number[]
+  judge: Judge | null
+  estimate: RunEstimate | null
+}
+
 /**
  * The measuring half of evaluate(): load and validate inputs, run the system under test on every
  * question (of the shard, if one is given), score and judge each; nothing over the questions as a whole.
@@ -94,74 +132,45 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   const env = options.env ?? process.env
   const config: EvalConfig = runKnobs(project, env)
   const generate = options.tier === 'full'
-  // live, record, replay: Claude answers and judges through one model client (src/model/); the retrieval tier asks it nothing.
   const log = options.log ?? (() => {})
-  // Imported only here: an offline or retrieval-tier run never loads the SDK (a fifth of `rag-eval retrieval`'s start-up).
-  const { mode } = config
-  const model =
-    mode === 'offline' || !generate
-      ? null
-      : await import('./model-tier.ts').then((tier) =>
-          tier.openModelTier({ ...config, mode }, env, tier.modelTierPaths(project), now, { progress: log }),
-        )
+  const model = await openModel(project, config, generate, env, now, log)
+  const run: RunContext = { project, options, config, generate, spec: options.system ?? project.system, log, model }
   // Token counts of the pieces earlier runs met (<root>/.cache/tokens/): chunking known texts needs no vocabulary.
   const tokenCounts = pieceCountsFile(join(project.root, '.cache', 'tokens'))
   const knownPieces = readPieceCounts(tokenCounts)
-  const loaded = project.corpus === null ? null : loadCorpusFrom(project.corpus)
-  const corpus = loaded?.documents ?? null
-  const goldenSet = loadGoldenSet(project.goldenSet, corpus)
-  checkRelevantGrade(goldenSet, config.relevantGrade, project.goldenSet)
-  // A record run writes one recording of the whole golden set: n machines cannot each write their part of it.
-  if (options.shard && options.shard.count > 1 && config.mode === 'record') {
-    throw new InputError(
-      `EVAL_MODE=record cannot run in shards (this is shard ${options.shard.index}/${options.shard.count}): record on one machine, then replay or run live in shards`,
-    )
-  }
-  const questions = options.shard ? questionsOfShard(goldenSet, options.shard) : goldenSet
-  const corpusHash = contentHash((corpus ?? []).flatMap((doc) => [doc.id, doc.title, doc.updated ?? '', doc.body]))
-  const goldenSetHash = contentHash([JSON.stringify(goldenSet)])
-  const warnings: string[] = []
-  const spec = options.system ?? project.system
-  // A token covers at least one character, so the exact count is needed only for a budget near the corpus's size.
-  const corpusChars = corpus === null ? 0 : corpus.reduce((sum, doc) => sum + doc.body.length, 0)
-  const corpusTokens =
-    corpus === null || config.budgetTokens * 4 < corpusChars
-      ? null
-      : corpus.reduce((sum, doc) => sum + countTextTokens(doc.body), 0)
-  // Only where the suite packs the context (the built-in system, an HTTP service that sends no context).
-  const suitePacks = spec === 'builtin' || (typeof spec === 'object' && 'http' in spec)
-  if (suitePacks && corpusTokens !== null && config.budgetTokens > corpusTokens) {
-    warnings.push(
-      `budgetTokens ${config.budgetTokens} exceeds the whole corpus (${corpusTokens} tokens): every ranked chunk fits, so recall does not measure the context budget`,
-    )
-  }
-  model?.begin({ questionIds: questions.map((q) => q.id), goldenSetHash, corpusHash })
-  // Stopped (SIGTERM, Vitest gone): the model client sends nothing more, and what is in flight lands in the cache.
-  options.signal?.addEventListener(
-    'abort',
-    () =>
-      void model?.client.stopAndDrain(String((options.signal?.reason as Error | undefined)?.message ?? 'the run was stopped')),
-    { once: true },
-  )
-  // In the model modes the system answers through Claude; while the cost estimate is made, through its stand-in.
-  let standInAnswerer: Answerer | null = null
-  const answerer: Answerer | undefined = model
-    ? (question, context) => (standInAnswerer ?? model.answerer)(question, context)
-    : undefined
+  const inputs = loadInputs(run)
+  const warnings = budgetWarnings(run, inputs.corpus)
+  model?.begin({
+    questionIds: inputs.questions.map((q) => q.id),
+    goldenSetHash: inputs.goldenSetHash,
+    corpusHash: inputs.corpusHash,
+  })
+  stopModelOnAbort(run)
+  const answerer = model ? switchableAnswerer(model.answerer) : null
   // The built-in system's chunks and index, as an earlier run over this corpus built them (<root>/.cache/index/).
   const corpusCache = {
     folder: join(project.root, '.cache', 'index'),
-    corpusHash,
+    corpusHash: inputs.corpusHash,
     warn: (message: string) => warnings.push(message),
   }
-  const system = await openSystem(spec, { corpus, config, generate, answerer, root: project.root, log, corpusCache })
+  const system = await openSystem(run.spec, {
+    corpus: inputs.corpus,
+    config,
+    generate,
+    answerer: answerer?.answer,
+    root: project.root,
+    log,
+    corpusCache,
+  })
   // An offline run counts no tokens once the corpus is chunked (a model run prices its requests by them):
   // the vocabulary goes with the corpus work's garbage (a large corpus's chunking), before the questions run.
   if (model === null) releaseVocabulary()
   collectGarbageAbove(100)
   let measurement: Measurement
   try {
-    measurement = await evaluateWith(system)
+    const estimate = await estimateCost(run, inputs, system, answerer)
+    const answered = await answerAndJudge(run, inputs, system, estimate)
+    measurement = measurementOf(run, inputs, system, answered, warnings, { startedAt, started })
     // The pieces this run counted, for the next: a run over known texts never loads the vocabulary.
     writePieceCounts(tokenCounts, knownPieces)
   } catch (error) {
@@ -174,109 +183,226 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   const closeFailure = await closeSystem(system)
   if (closeFailure !== null) measurement.warnings.push(closeFailure)
   return measurement
+}
 
-  async function evaluateWith(system: RagSystem): Promise<Measurement> {
-    const texts = new Map((corpus ?? []).map((doc) => [doc.id, doc.body]))
-    const docText = (id: string) => texts.get(id) ?? ''
-    const score = (runs: Awaited<ReturnType<typeof runSystem>>) =>
-      runs.map((run) => ({
-        ...scoreRetrieval(run.question, run.output, system.chunkCountByDoc, config),
-        systemError: run.systemError,
-      }))
-    // The judge's calls through the Message Batches API: every question judged at once, so one batch takes them all.
-    const judgeConcurrency = model?.batching ? Number.POSITIVE_INFINITY : config.concurrency
+/** The model tier of a run that answers in a model mode; imported only here: an offline or retrieval-tier run never loads the SDK. */
+async function openModel(
+  project: ProjectConfig,
+  config: EvalConfig,
+  generate: boolean,
+  env: NodeJS.ProcessEnv,
+  now: () => Date,
+  log: (line: string) => void,
+): Promise<ModelTier | null> {
+  const { mode } = config
+  if (mode === 'offline' || !generate) return null
+  const tier = await import('./model-tier.ts')
+  return tier.openModelTier({ ...config, mode }, env, tier.modelTierPaths(project), now, { progress: log })
+}
 
-    // live and record: the money, before any call (replay costs nothing; a system of the user's own cannot be dry-run).
-    let estimate: RunEstimate | null = null
-    if (model !== null && model.mode !== 'replay') {
-      if (spec !== 'builtin') {
-        // No dry run to do it: the API's address is checked before the run starts paying.
-        await model.checkServer()
-        log(
-          `cost estimate: none: the system under test is not the built-in one, so the prompts it will send are not known before it runs${config.maxUsd === null ? '' : `; EVAL_MAX_USD=${config.maxUsd} still holds for every model call`}`,
-        )
-      } else {
-        estimate = await model
-          .estimate(async (agents) => {
-            standInAnswerer = agents.answerer
-            const dryRuns = await runSystem(system, questions, config.concurrency, stopsRun)
-            await judgeAnswers(score(dryRuns), dryRuns, agents.judge, docText, config.concurrency, undefined, config.repeats)
-          })
-          .finally(() => (standInAnswerer = null))
-        log(renderEstimate(estimate).join('\n'))
-      }
-    }
+/** The corpus and golden set, loaded and checked, with the questions this run (or shard) answers and their hashes. */
+function loadInputs({ project, options, config }: RunContext): LoadedInputs {
+  const loaded = project.corpus === null ? null : loadCorpusFrom(project.corpus)
+  const corpus = loaded?.documents ?? null
+  const goldenSet = loadGoldenSet(project.goldenSet, corpus)
+  checkRelevantGrade(goldenSet, config.relevantGrade, project.goldenSet)
+  // A record run writes one recording of the whole golden set: n machines cannot each write their part of it.
+  if (options.shard && options.shard.count > 1 && config.mode === 'record') {
+    throw new InputError(
+      `EVAL_MODE=record cannot run in shards (this is shard ${options.shard.index}/${options.shard.count}): record on one machine, then replay or run live in shards`,
+    )
+  }
+  return {
+    loaded,
+    corpus,
+    goldenSet,
+    questions: options.shard ? questionsOfShard(goldenSet, options.shard) : goldenSet,
+    corpusHash: contentHash((corpus ?? []).flatMap((doc) => [doc.id, doc.title, doc.updated ?? '', doc.body])),
+    goldenSetHash: contentHash([JSON.stringify(goldenSet)]),
+  }
+}
 
-    // A large offline run judges on a second thread, each answer as soon as it is given: beside the answering.
-    const threaded =
-      generate && model === null
-        ? (await import('../threads/offline-judge-thread.ts')).offlineJudgeOnThread(questions.length)
-        : null
-    const judge = generate ? (model?.judge ?? threaded ?? (await import('../judge/offline-judge.ts')).offlineJudge) : null
-    const prefetch = threaded
-      ? await import('./judge-answers.ts').then(({ judgeInputOf }) => (run: QuestionRun) => {
-          const input = judgeInputOf(run, 0)
-          if (input) threaded.prefetch(input)
-        })
-      : undefined
-    let runs: Awaited<ReturnType<typeof runSystem>>
-    let judged: Awaited<ReturnType<typeof judgeAnswers>>
-    try {
-      runs = await runSystem(system, questions, config.concurrency, stopsRun, options.signal, prefetch)
-      const retrieved = score(runs)
-      judged = judge
-        ? await judgeAnswers(retrieved, runs, judge, docText, judgeConcurrency, options.signal, config.repeats)
-        : { outcomes: retrieved, judgeMs: [] }
-      options.signal?.throwIfAborted()
-    } catch (error) {
-      // Whatever is in flight has been (or will be) paid for: let it land in the cache before the run ends.
-      await model?.client.drain()
-      throw budgetStop(error, model?.client)
-    } finally {
-      await threaded?.close()
-    }
-    const { outcomes, judgeMs } = judged
-    const oversized = oversizedChunkWarning(runs, config.budgetTokens)
-    const retrieveTimes = runs.map((run) => run.retrieveMs)
-    const generateTimes = runs.flatMap((run) => (run.generateMs === null ? [] : [run.generateMs]))
-    model?.finish()
-    const ledger = model?.client.ledger ?? new UsageLedger()
-    const modelWarnings = model?.warnings() ?? { run: [], perQuestion: [] }
-    return {
-      tier: options.tier,
-      // `retriever` (the built-in retrieval's kind) stays in the report contract beside the options that replaced it.
-      config: { ...config, system: system.name, retriever: config.retrieval.kind },
-      corpus: {
-        documents: corpus?.length ?? null,
-        chunks: system.chunkCountByDoc ? [...system.chunkCountByDoc.values()].reduce((a, b) => a + b, 0) : null,
-        goldenSet: displayPath(project, project.goldenSet),
-        excluded: (loaded?.excluded ?? []).map(({ file, reason }) => ({ file: displayPath(project, file), reason })),
+/** The run's first warnings: a context budget larger than the whole corpus measures nothing. */
+function budgetWarnings({ config, spec }: RunContext, corpus: readonly CorpusDocument[] | null): string[] {
+  // A token covers at least one character, so the exact count is needed only for a budget near the corpus's size.
+  const corpusChars = corpus === null ? 0 : corpus.reduce((sum, doc) => sum + doc.body.length, 0)
+  const corpusTokens =
+    corpus === null || config.budgetTokens * 4 < corpusChars
+      ? null
+      : corpus.reduce((sum, doc) => sum + countTextTokens(doc.body), 0)
+  // Only where the suite packs the context (the built-in system, an HTTP service that sends no context).
+  const suitePacks = spec === 'builtin' || (typeof spec === 'object' && 'http' in spec)
+  return suitePacks && corpusTokens !== null && config.budgetTokens > corpusTokens
+    ? [
+        `budgetTokens ${config.budgetTokens} exceeds the whole corpus (${corpusTokens} tokens): every ranked chunk fits, so recall does not measure the context budget`,
+      ]
+    : []
+}
+
+/** Stopped (SIGTERM, Vitest gone): the model client sends nothing more, and what is in flight lands in the cache. */
+function stopModelOnAbort({ options, model }: RunContext): void {
+  options.signal?.addEventListener(
+    'abort',
+    () =>
+      void model?.client.stopAndDrain(String((options.signal?.reason as Error | undefined)?.message ?? 'the run was stopped')),
+    { once: true },
+  )
+}
+
+/** The built-in system's answerer in a model mode: Claude, or its stand-in while the cost estimate is made. */
+interface SwitchableAnswerer {
+  answer: Answerer
+  /** Answers through `standIn` until it is given null. */
+  standIn(standIn: Answerer | null): void
+}
+
+function switchableAnswerer(claude: Answerer): SwitchableAnswerer {
+  let standIn: Answerer | null = null
+  return {
+    answer: (question, context) => (standIn ?? claude)(question, context),
+    standIn: (answerer) => (standIn = answerer),
+  }
+}
+
+/** The texts of the corpus's documents by id, for the judge's evidence ('' for an unknown id). */
+function docTextOf(corpus: readonly CorpusDocument[] | null): (id: string) => string {
+  const texts = new Map((corpus ?? []).map((doc) => [doc.id, doc.body]))
+  return (id) => texts.get(id) ?? ''
+}
+
+/** Each run's retrieval scores, with the system's error where it failed. */
+function scoreRuns(runs: readonly QuestionRun[], system: RagSystem, config: EvalConfig): QuestionOutcome[] {
+  return runs.map((run) => ({
+    ...scoreRetrieval(run.question, run.output, system.chunkCountByDoc, config),
+    systemError: run.systemError,
+  }))
+}
+
+/**
+ * live and record: the money, before any call, from a dry run of the whole pipeline through the model's
+ * stand-in (replay costs nothing; a system of the user's own cannot be dry-run, so its server is checked instead).
+ */
+async function estimateCost(
+  { config, spec, log, model }: RunContext,
+  { questions, corpus }: LoadedInputs,
+  system: RagSystem,
+  answerer: SwitchableAnswerer | null,
+): Promise<RunEstimate | null> {
+  if (model === null || model.mode === 'replay') return null
+  if (spec !== 'builtin') {
+    // No dry run to do it: the API's address is checked before the run starts paying.
+    await model.checkServer()
+    log(
+      `cost estimate: none: the system under test is not the built-in one, so the prompts it will send are not known before it runs${config.maxUsd === null ? '' : `; EVAL_MAX_USD=${config.maxUsd} still holds for every model call`}`,
+    )
+    return null
+  }
+  const estimate = await model
+    .estimate(async (agents) => {
+      answerer?.standIn(agents.answerer)
+      const dryRuns = await runSystem(system, questions, config.concurrency, stopsRun)
+      const scored = scoreRuns(dryRuns, system, config)
+      await judgeAnswers(scored, dryRuns, agents.judge, docTextOf(corpus), config.concurrency, undefined, config.repeats)
+    })
+    .finally(() => answerer?.standIn(null))
+  log(renderEstimate(estimate).join('\n'))
+  return estimate
+}
+
+/** The judge of a full run (null in the retrieval tier) and, for a large offline run, its thread, handed each answer as it is given. */
+async function chooseJudge(
+  { generate, model }: RunContext,
+  questions: number,
+): Promise<{ judge: Judge | null; threaded: PrefetchingJudge | null; prefetch: ((run: QuestionRun) => void) | undefined }> {
+  // A large offline run judges on a second thread, each answer as soon as it is given: beside the answering.
+  const threaded = generate && model === null ? await offlineJudgeOnThread(questions) : null
+  const judge = generate ? (model?.judge ?? threaded ?? (await import('../judge/offline-judge.ts')).offlineJudge) : null
+  const prefetch = threaded
+    ? await import('./judge-answers.ts').then(({ judgeInputOf }) => (run: QuestionRun) => {
+        const input = judgeInputOf(run, 0)
+        if (input) threaded.prefetch(input)
+      })
+    : undefined
+  return { judge, threaded, prefetch }
+}
+
+/** Runs the system on every question, scores each answer's retrieval and (in the full tier) judges it. */
+async function answerAndJudge(
+  run: RunContext,
+  { questions, corpus }: LoadedInputs,
+  system: RagSystem,
+  estimate: RunEstimate | null,
+): Promise<Answered> {
+  const { config, options, model } = run
+  const { judge, threaded, prefetch } = await chooseJudge(run, questions.length)
+  // The judge's calls through the Message Batches API: every question judged at once, so one batch takes them all.
+  const judgeConcurrency = model?.batching ? Number.POSITIVE_INFINITY : config.concurrency
+  try {
+    const runs = await runSystem(system, questions, config.concurrency, stopsRun, options.signal, prefetch)
+    const retrieved = scoreRuns(runs, system, config)
+    const { outcomes, judgeMs } = judge
+      ? await judgeAnswers(retrieved, runs, judge, docTextOf(corpus), judgeConcurrency, options.signal, config.repeats)
+      : { outcomes: retrieved, judgeMs: [] }
+    options.signal?.throwIfAborted()
+    return { runs, outcomes, judgeMs, judge, estimate }
+  } catch (error) {
+    // Whatever is in flight has been (or will be) paid for: let it land in the cache before the run ends.
+    await model?.client.drain()
+    throw budgetStop(error, model?.client)
+  } finally {
+    await threaded?.close()
+  }
+}
+
+/** The measurement of a run: its outcomes, inputs and facts (the model's usage, the stages' times). */
+function measurementOf(
+  { project, options, config, spec, model }: RunContext,
+  { loaded, corpus, goldenSet, corpusHash, goldenSetHash }: LoadedInputs,
+  system: RagSystem,
+  { runs, outcomes, judgeMs, judge, estimate }: Answered,
+  warnings: readonly string[],
+  clock: { startedAt: Date; started: number },
+): Measurement {
+  const oversized = oversizedChunkWarning(runs, config.budgetTokens)
+  const retrieveTimes = runs.map((run) => run.retrieveMs)
+  const generateTimes = runs.flatMap((run) => (run.generateMs === null ? [] : [run.generateMs]))
+  model?.finish()
+  const ledger = model?.client.ledger ?? new UsageLedger()
+  const modelWarnings = model?.warnings() ?? { run: [], perQuestion: [] }
+  return {
+    tier: options.tier,
+    // `retriever` (the built-in retrieval's kind) stays in the report contract beside the options that replaced it.
+    config: { ...config, system: system.name, retriever: config.retrieval.kind },
+    corpus: {
+      documents: corpus?.length ?? null,
+      chunks: system.chunkCountByDoc ? [...system.chunkCountByDoc.values()].reduce((a, b) => a + b, 0) : null,
+      goldenSet: displayPath(project, project.goldenSet),
+      excluded: (loaded?.excluded ?? []).map(({ file, reason }) => ({ file: displayPath(project, file), reason })),
+    },
+    inputs: {
+      corpusHash,
+      goldenSetHash,
+      judgePromptsHash: model && judge ? model.judgePromptsHash : null,
+    },
+    questions: outcomes,
+    goldenSetIds: goldenSet.map((q) => q.id),
+    judge: judge?.name ?? null,
+    scripted: ledger.scripted,
+    warnings: [...modelWarnings.run, ...warnings, ...(oversized === null ? [] : [oversized])],
+    questionWarnings: modelWarnings.perQuestion,
+    run: {
+      startedAt: clock.startedAt.toISOString(),
+      durationMs: round4(performance.now() - clock.started),
+      // The model stages: the client's API calls (cache hits and replays have no latency); else the stage's wall times.
+      stageMs: {
+        retrieve: retrieveTimes,
+        generate: model && spec === 'builtin' ? ledger.latencies('generator') : generateTimes,
+        judge: model ? ledger.latencies('judge') : judgeMs,
       },
-      inputs: {
-        corpusHash,
-        goldenSetHash,
-        judgePromptsHash: model && judge ? model.judgePromptsHash : null,
-      },
-      questions: outcomes,
-      goldenSetIds: goldenSet.map((q) => q.id),
-      judge: judge?.name ?? null,
-      scripted: ledger.scripted,
-      warnings: [...modelWarnings.run, ...warnings, ...(oversized === null ? [] : [oversized])],
-      questionWarnings: modelWarnings.perQuestion,
-      run: {
-        startedAt: startedAt.toISOString(),
-        durationMs: round4(performance.now() - started),
-        // The model stages: the client's API calls (cache hits and replays have no latency); else the stage's wall times.
-        stageMs: {
-          retrieve: retrieveTimes,
-          generate: model && spec === 'builtin' ? ledger.latencies('generator') : generateTimes,
-          judge: model ? ledger.latencies('judge') : judgeMs,
-        },
-        usage: ledger.usage(),
-        modelCalls: ledger.calls(),
-        estimate,
-        batches: (model?.client.batches ?? []).map((batch) => ({ ...batch })),
-      },
-    }
+      usage: ledger.usage(),
+      modelCalls: ledger.calls(),
+      estimate,
+      batches: (model?.client.batches ?? []).map((batch) => ({ ...batch })),
+    },
   }
 }

@@ -3,7 +3,7 @@ import type { SystemSpec } from '../config/project-config.ts'
 import { InputError } from '../contract/input-error.ts'
 import { importModule } from '../config/import-module.ts'
 import { answersOffline, createBuiltinSystem, type Answerer } from '../builtin/builtin-system.ts'
-import { buildCorpusWithIndexThread, worthAnIndexThread } from '../threads/corpus-index-thread.ts'
+import { builtCorpusOnTwoThreads } from '../threads/index.ts'
 import { isRagSystem, type RagSystem, type RagSystemContext, type RagSystemFactory } from '../system/rag-system.ts'
 import { inProcessSystem } from '../system/in-process-system.ts'
 import { countTextTokens } from '../text/tokenizer.ts'
@@ -62,11 +62,7 @@ async function builtinSystem(corpus: readonly CorpusDocument[], context: OpenSys
   const key = cache ? builtCorpusKey(cache.corpusHash, config) : null
   const kept = cache && key ? readBuiltCorpus(cache.folder, key) : null
   const options = { ...config, generate: context.generate, answerer: context.answerer }
-  const built =
-    kept ??
-    (worthAnIndexThread(corpus)
-      ? await buildCorpusWithIndexThread(corpus, { ...config, countFrequencies: answersOffline(options) })
-      : null)
+  const built = kept ?? (await builtCorpusOnTwoThreads(corpus, { ...config, countFrequencies: answersOffline(options) }))
   const system = createBuiltinSystem(corpus, { ...options, built })
   if (cache && key && system.built !== kept) {
     try {

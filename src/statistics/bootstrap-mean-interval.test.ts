@@ -83,13 +83,4 @@ describe('resampling on two threads', () => {
     expect(blocks.replicates).toEqual(whole.replicates)
     expect(new Set(whole.replicates).size).toBe(lists * 40)
   })
-
-  it('bootstrapMeanIntervals with millions of draws (a second thread helps) is still bootstrapInterval of the mean to the bit', () => {
-    const random = mulberry32(21)
-    const lists = [20_000, 7_000, 20_000, 20_000, 7_000].map((n) =>
-      Array.from({ length: n }, () => (random() < 0.4 ? random() : 0)),
-    )
-    const options = { resamples: 300, seed: 8 }
-    expect(bootstrapMeanIntervals(lists, options)).toStrictEqual(lists.map((values) => bootstrapInterval(values, mean, options)))
-  })
 })

@@ -4,6 +4,7 @@ import { IntervalSchema } from '../contract/interval-schema.ts'
 import { pairedBootstrapDeltaInterval } from './paired-bootstrap-delta-interval.ts'
 import { pairedPermutationTest } from './paired-permutation-test.ts'
 import { meanOrNull, round4 } from './descriptive.ts'
+import type { MeanResampler } from './mean-resamples.ts'
 import { inScope, type PairedMetric, type ScoredQuestion } from './paired-metrics.ts'
 
 /**
@@ -35,6 +36,8 @@ export type PairedComparison = z.infer<typeof PairedComparisonSchema>
 export interface PairedOptions {
   resamples: number
   seed: number
+  /** How the bootstrap interval's replicates are computed (bootstrap-interval.ts); on this thread when absent. */
+  resampler?: MeanResampler
   /** Significance level of `verdict`. */
   alpha: number
 }

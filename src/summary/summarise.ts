@@ -2,6 +2,7 @@ import { QUESTION_TYPES, ANSWERABLE_TYPES } from '../contract/question-types.ts'
 import { DIAGNOSES, type QuestionOutcome, type Summary } from '../contract/report-schema.ts'
 import { minimumDetectableDrop } from '../statistics/minimum-detectable-drop.ts'
 import { meanOrNull, percentile, round4 } from '../statistics/descriptive.ts'
+import type { MeanResampler } from '../statistics/mean-resamples.ts'
 import { summaryIntervals, type IntervalRequest } from './summary-interval.ts'
 
 type AnswerableType = (typeof ANSWERABLE_TYPES)[number]
@@ -10,10 +11,14 @@ type RankingField = 'reciprocalRank' | 'ndcg10' | 'docNdcg10' | 'recallAtK' | 'i
 /** Why generation metrics are null in the retrieval tier. */
 export const NO_ANSWERS_REASON = 'retrieval tier: the system generated no answers'
 
-/** The statistics of a summary: bootstrap resamples (config bootstrapResamples) and alpha (config alpha). */
+/**
+ * The statistics of a summary: bootstrap resamples (config bootstrapResamples) and alpha (config alpha),
+ * and how the bootstrap's replicates are computed (on this thread unless the caller hands another way).
+ */
 export interface SummaryStatistics {
   resamples: number
   alpha: number
+  resampler?: MeanResampler
 }
 
 /**
@@ -80,7 +85,7 @@ export function summarise(
     intervals: {},
     minimumDetectableRecallDrop: null,
   }
-  if (statistics) summary.intervals = summaryIntervals(means.intervalRequests, statistics.resamples)
+  if (statistics) summary.intervals = summaryIntervals(means.intervalRequests, statistics.resamples, statistics.resampler)
   summary.minimumDetectableRecallDrop = detectableRecallDrop(
     answerable.length,
     summary.recall,

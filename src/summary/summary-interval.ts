@@ -1,5 +1,6 @@
 import { bootstrapMeanIntervals } from '../statistics/bootstrap-interval.ts'
 import { STATISTICS_SEED } from '../statistics/defaults.ts'
+import type { MeanResampler } from '../statistics/mean-resamples.ts'
 import type { Interval } from '../contract/interval-schema.ts'
 import { wilsonInterval } from '../statistics/wilson-interval.ts'
 import { round4 } from '../statistics/descriptive.ts'
@@ -17,13 +18,18 @@ export interface IntervalRequest {
  * Wilson interval; a mean of continuous values (MRR, nDCG@10, faithfulness...) the percentile bootstrap
  * over questions, seeded (STATISTICS_SEED) so the same values always give the same interval (the means
  * over equally many questions share their draws: bootstrapMeanIntervals). Bounds rounded to 4 decimals,
- * as every number in the reports. A metric without values has no interval.
+ * as every number in the reports. A metric without values has no interval. `resampler` computes the
+ * bootstrap's replicates (the same to the bit however it does: on this thread by default).
  */
-export function summaryIntervals(requests: readonly IntervalRequest[], resamples: number): Record<string, Interval> {
+export function summaryIntervals(
+  requests: readonly IntervalRequest[],
+  resamples: number,
+  resampler?: MeanResampler,
+): Record<string, Interval> {
   const means = requests.filter((request) => request.kind === 'mean')
   const bootstrapped = bootstrapMeanIntervals(
     means.map((request) => request.values),
-    { resamples, seed: STATISTICS_SEED },
+    { resamples, seed: STATISTICS_SEED, ...(resampler === undefined ? {} : { resampler }) },
   )
   const ofMean = new Map(means.map((request, i) => [request, bootstrapped[i]!]))
   const intervals: Record<string, Interval> = {}

@@ -9,26 +9,16 @@ import type { IndexThreadReply, IndexThreadRequest } from './corpus-index-thread
 const port = parentPort!
 let index: Bm25IndexBuilder | null = null
 let frequencies: TermFrequencyCounter | null = null
-let claims: Int32Array | null = null
-/** Chunks seen, and those whose frequencies this thread counted (the first ones, until the parent's claim met its own). */
-let seen = 0
-let counted = 0
 
 port.on('message', (request: IndexThreadRequest) => {
   if (request.kind === 'start') {
     index = bm25IndexBuilder(request.options)
-    claims = request.claims
-    frequencies = claims ? termFrequencyCounter() : null
+    frequencies = request.countFrequencies ? termFrequencyCounter() : null
   } else if (request.kind === 'chunks') {
     const { texts, headings } = request
-    for (let i = 0; i < texts.length; i++, seen++) {
+    for (let i = 0; i < texts.length; i++) {
       index!.add(texts[i]!, headings[i]!)
-      // The claims protocol (corpus-index-thread.ts): claim, then count unless the parent's claim reached this chunk.
-      if (claims === null || counted < seen) continue
-      Atomics.store(claims, 0, seen + 1)
-      if (Atomics.load(claims, 1) <= seen) continue
-      frequencies!.add(texts[i]!)
-      counted++
+      frequencies?.add(texts[i]!)
     }
   } else {
     const { termIds, postingStart, postingChunk, postingWeight } = index!.finish()
@@ -38,7 +28,6 @@ port.on('message', (request: IndexThreadRequest) => {
       postingChunk,
       postingWeight,
       frequencies: frequencies?.finish() ?? null,
-      counted,
     }
     // The builder's arrays own their buffers (never a SharedArrayBuffer, never a view into a larger one).
     port.postMessage(reply, [

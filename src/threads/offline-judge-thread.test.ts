@@ -3,6 +3,9 @@ import type { JudgeInput } from '../judge/judge.ts'
 import { offlineJudge } from '../judge/offline-judge.ts'
 import { offlineJudgeOnThread } from './offline-judge-thread.ts'
 
+// A worker thread's start and its modules' loading take seconds on a busy machine: the verdict waits for it.
+const THREAD_TEST = { timeout: 60_000 }
+
 const context = [
   { chunkId: 'doc-1#0', text: 'Refunds\nRefunds are issued within 5 business days. The billing team approves each refund.' },
   { chunkId: 'doc-2#1', text: 'Escalation\nA sev-1 incident pages the on-call engineer within 15 minutes.' },
@@ -22,7 +25,7 @@ const inputs: JudgeInput[] = Array.from({ length: 150 }, (_, i) => ({
   repeat: 0,
 }))
 
-describe('offlineJudgeOnThread', () => {
+describe('offlineJudgeOnThread', THREAD_TEST, () => {
   it('is only for large runs: below 2,000 questions the offline judge judges on this thread', () => {
     expect(offlineJudgeOnThread(1999)).toBeNull()
   })

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { ownModuleThread } from './own-module-thread.ts'
+import { threadsEnabled } from './threads-switch.ts'
 import type { Judge, Judgement, JudgeInput } from '../judge/judge.ts'
 import { offlineJudge } from '../judge/offline-judge.ts'
 
@@ -40,12 +41,12 @@ function sameInput(a: JudgeInput, b: JudgeInput): boolean {
 }
 
 /**
- * The offline judge on a second thread for a run of `questions`, when the run is large and a second core
- * is there (else null: the offline judge itself). The same verdicts: the judge is deterministic, and a
+ * The offline judge on a second thread for a run of `questions`, when the run is large, a second core is
+ * there and threads are on (else null: the offline judge itself). The same verdicts: the judge is deterministic, and a
  * verdict asked for an input other than the one prefetched is made on this thread.
  */
 export function offlineJudgeOnThread(questions: number): PrefetchingJudge | null {
-  return questions >= MIN_QUESTIONS && availableParallelism() >= 2 ? startJudgeThread() : null
+  return questions >= MIN_QUESTIONS && availableParallelism() >= 2 && threadsEnabled() ? startJudgeThread() : null
 }
 
 function startJudgeThread(): PrefetchingJudge {

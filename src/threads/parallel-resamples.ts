@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { ownModuleThread } from './own-module-thread.ts'
-import { resampleMeans, type MeanResampleGroup } from '../statistics/mean-resamples.ts'
+import { threadsEnabled } from './threads-switch.ts'
+import { resampleMeans, type MeanResampleGroup, type MeanResampler } from '../statistics/mean-resamples.ts'
 
 /** Resamples per task: small enough that the last task a thread is in the middle of costs little to redo. */
 const TASK_RESAMPLES = 16
@@ -48,19 +49,15 @@ export function takeTasks(job: ResampleJob, drawn: Int32Array = scratchOf(job)):
 
 /**
  * Every group's replicates (resampleMeans over all resamples), with a second thread helping when the work is
- * large and a second core is there. Both threads take tasks as they go; a thread that starts late just
+ * large, a second core is there and threads are on. Both threads take tasks as they go; a thread that starts late just
  * takes fewer. This thread never waits: once no task is free it redoes the ones still being done (at most
  * the one the helper is in the middle of), which gives the same replicates to the bit, then leaves the
  * helper to finish or be stopped.
  */
-export function allMeanResamples(
-  groups: readonly { n: number; columns: Float64Array[] }[],
-  seed: number,
-  resamples: number,
-): Float64Array[] {
+export const parallelMeanResampler: MeanResampler = (groups, seed, resamples) => {
   if (groups.length === 0) return []
   const work = groups.reduce((sum, group) => sum + resamples * group.n * (group.columns.length + 1), 0)
-  const parallel = work >= MIN_WORK && availableParallelism() >= 2
+  const parallel = work >= MIN_WORK && availableParallelism() >= 2 && threadsEnabled()
   const memory = (bytes: number) => (parallel ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes))
   const shared: MeanResampleGroup[] = groups.map(({ n, columns }) => {
     const flat = new Float64Array(memory(n * columns.length * 8))

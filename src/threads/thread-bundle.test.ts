@@ -6,6 +6,9 @@ import { describe, expect, it } from 'vitest'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { bundleThreads, cachedThreadBundle } from './thread-bundle.ts'
 
+// esbuild's builds and a worker thread's start take seconds on a busy machine: the verdict waits for them.
+const BUILD_TEST = { timeout: 60_000 }
+
 const temp = useTempDirs()
 
 /** A thread main that reads a file beside one of its modules (by import.meta.url) and loads another module on demand. */
@@ -34,7 +37,7 @@ function runThread(file: string): Promise<unknown> {
   })
 }
 
-describe('bundleThreads', () => {
+describe('bundleThreads', BUILD_TEST, () => {
   it('bundles a thread main whose modules still find their own files, with what it imports on demand in a chunk of its own', async () => {
     const root = temp.make('thread-bundle-')
     const sources = writeThreadSources(root)
@@ -51,7 +54,7 @@ describe('bundleThreads', () => {
   })
 })
 
-describe('cachedThreadBundle', () => {
+describe('cachedThreadBundle', BUILD_TEST, () => {
   it('has no bundle until its build is done, then the built one, and a new one once a source changes', async () => {
     const root = temp.make('thread-bundle-cache-')
     const sources = writeThreadSources(root)

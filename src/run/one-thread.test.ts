@@ -53,6 +53,6 @@ describe('RAG_EVAL_THREADS=0 on a 2,000-question synthetic set', { timeout: 600_
     // Each helper ran (on a machine with a second core, which every CI runner has).
     expect(threaded.started).toEqual({ 'corpus-index-thread-main': 1, 'offline-judge-thread-main': 1, 'resample-thread-main': 1 })
     expect(threaded.result).toBe(alone.result)
-    expect(JSON.parse(alone.result).questions).toHaveLength(2000)
+    expect((JSON.parse(alone.result) as { questions: unknown[] }).questions).toHaveLength(2000)
   })
 })

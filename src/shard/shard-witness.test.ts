@@ -34,7 +34,12 @@ describe('a merge verifies its pieces against the blobs (issue 22.3)', () => {
     const { project, shards, folder, blobs } = await threeShards()
     for (const [i, shard] of shards.entries()) {
       const text = readFileSync(shard.shardFile, 'utf8')
-      expect(shard.witness).toEqual({ index: i + 1, count: 3, runId: JSON.parse(text).runId, sha256: shardFileSha256(text) })
+      expect(shard.witness).toEqual({
+        index: i + 1,
+        count: 3,
+        runId: (JSON.parse(text) as { runId: string }).runId,
+        sha256: shardFileSha256(text),
+      })
     }
     expect(mergedReportOfBlobs(project, [folder], null, blobs)).toEqual(mergedReport(project, [folder], null))
   }, 120_000)
@@ -42,7 +47,7 @@ describe('a merge verifies its pieces against the blobs (issue 22.3)', () => {
   it('a stale shard-3 file beside a fresh blob 3: the merge fails naming shard 3', async () => {
     const { project, shards, folder, blobs, blob } = await threeShards()
     const stale = readFileSync(shards[2]!.shardFile)
-    const staleRun = JSON.parse(stale.toString()).runId as string
+    const staleRun = (JSON.parse(stale.toString()) as { runId: string }).runId
     // Shard 3 runs again (its blob is this run's); the file of the earlier run is put back in its place.
     const fresh = await evaluateShard(project, { tier: 'retrieval', shard: { index: 3, count: 3 } })
     writeFileSync(fresh.shardFile, stale)

@@ -144,9 +144,8 @@ export function threadMains(code: string, extension: 'ts' | 'js'): string[] {
  */
 export async function cacheThreadBundles(): Promise<void> {
   if (!import.meta.url.endsWith('.ts')) return
-  await Promise.all(
-    threadMains(PACKAGE_CODE, 'ts').map((main) => cachedThreadBundle(main, PACKAGE_CODE, CACHED_BUNDLES).building),
-  )
+  const builds = threadMains(PACKAGE_CODE, 'ts').map((main) => cachedThreadBundle(main, PACKAGE_CODE, CACHED_BUNDLES).building)
+  await Promise.all(builds.filter((build) => build !== null))
 }
 
 /**

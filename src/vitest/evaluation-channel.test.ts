@@ -53,7 +53,9 @@ describe('the run reaches the cases over a local channel while the global setup 
       channel.publish('evaluation', Promise.resolve(encodeRun(encodeEvaluation(evaluation(1)), null)))
       channel.publish('reports', new Promise((resolve) => (written = resolve)))
       const reports = receiveFromChannel(channel.address, 'reports')
-      expect(JSON.parse(await receiveFromChannel(channel.address, 'evaluation')).evaluation).toEqual(evaluation(1))
+      expect((JSON.parse(await receiveFromChannel(channel.address, 'evaluation')) as { evaluation: unknown }).evaluation).toEqual(
+        evaluation(1),
+      )
       written([new TextEncoder().encode(JSON.stringify({ error: 'reports/latest.json: ENOSPC' }))])
       expect(JSON.parse(await reports)).toEqual({ error: 'reports/latest.json: ENOSPC' })
     } finally {

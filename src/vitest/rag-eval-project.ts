@@ -63,7 +63,9 @@ export function ragEval(options: RagEvalOptions = {}): TestProjectInlineConfigur
     plugins: [
       {
         name: 'rag-vitest-eval',
-        // A project cannot list root reporters or watch triggers, but its plugin may add them.
+        // A project cannot list root reporters or watch triggers, but its plugin may add them. Vitest types the
+        // hook as returning void but awaits every plugin's (Promise.all in Vitest 4's resolveProjects).
+        // eslint-disable-next-line @typescript-eslint/no-misused-promises
         async configureVitest({ vitest, project }) {
           if (project.name !== name) return
           // By path, not by instance: Vitest loads it when it makes the reporters, so loading vitest.config.ts

@@ -36,7 +36,9 @@ export interface RagMatchers<R = unknown> {
 
 declare module 'vitest' {
   // The type parameter must repeat Vitest's own declaration (`T = any`) for the interfaces to merge.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // Declaration merging adds the matchers to Vitest's interfaces: an empty body is the point.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-empty-object-type
   interface Assertion<T = any> extends RagMatchers<T> {}
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface AsymmetricMatchersContaining extends RagMatchers {}
 }

@@ -1,30 +1,39 @@
-import { baselineFromReport, writeBaseline } from '../gate/baseline-files.ts'
+import { acceptBaseline } from '../gate/baseline-files.ts'
 import { baselineDirFor } from '../gate/baseline-location.ts'
 import { evaluateGate } from '../gate/gate.ts'
 import { displayPath } from '../config/project-config.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { writeReports } from '../report/write-report.ts'
+import { parallelMeanResampler } from '../threads/index.ts'
 import type { SharedEvaluation } from './shared-evaluation.ts'
 
 /**
  * Under Vitest's update flag (`vitest -u`, `pnpm baseline:update`) the run becomes the baseline: the
- * only place the baseline is written. The report is then re-gated against it and rewritten.
+ * only place the baseline is written, and only from a run that measured the system (gate/accept-decision.ts:
+ * a run with more system errors than maxSystemErrorRate allows is refused, the baseline left as it was).
+ * The report is then re-gated against it and rewritten.
  */
 export function acceptAsBaseline(evaluation: SharedEvaluation): SharedEvaluation {
   if (!evaluation.ok) return evaluation
-  const baseline = baselineFromReport(evaluation.report)
   const dir = baselineDirFor(evaluation.baselineRoot, evaluation.report.config.mode)
-  writeBaseline(dir, baseline)
   // Shown as the report shows paths: relative to the project root.
-  const report = {
-    ...evaluation.report,
-    gate: evaluateGate(
-      evaluation.report,
-      baseline,
-      displayPath({ root: evaluation.projectRoot }, dir),
-      evaluation.report.config.tolerance,
-    ),
-  }
+  const shown = displayPath({ root: evaluation.projectRoot }, dir)
+  const decision = acceptBaseline(evaluation.report, dir, shown)
+  if (!decision.accepted) return { ok: false, error: decision.refusal }
+  const gate = evaluateGate(
+    evaluation.report,
+    decision.baseline,
+    shown,
+    evaluation.report.config.tolerance,
+    parallelMeanResampler,
+  )
+  const report = { ...evaluation.report, gate }
   writeReports(report, evaluation.reportsDir)
-  return { ...evaluation, report, terminalSummary: renderTerminalSummary(report), baselineUpdated: true }
+  return {
+    ...evaluation,
+    report,
+    terminalSummary: renderTerminalSummary(report),
+    baselineUpdated: true,
+    ...(decision.warning === null ? {} : { baselineWarning: decision.warning }),
+  }
 }

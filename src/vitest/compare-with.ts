@@ -2,6 +2,7 @@ import { compareReports } from '../compare/compare-reports.ts'
 import { renderComparison } from '../compare/render-comparison.ts'
 import { writeComparison } from '../compare/write-comparison.ts'
 import { InputError } from '../contract/input-error.ts'
+import { parallelMeanResampler } from '../threads/index.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 import type { SharedComparison, SharedEvaluation } from './shared-evaluation.ts'
 
@@ -21,10 +22,15 @@ export async function compareWith(
   if (!measured.ok) return { ok: false, error: `B (EVAL_COMPARE=${bConfig}) failed: ${measured.error}` }
   const side = (source: string) => ({ source, kind: 'config' as const, env: {}, report: null })
   try {
-    const result = compareReports(a.report, measured.report, {
-      a: side(options.config ?? (process.env.RAG_EVAL_CONFIG || 'the project config')),
-      b: side(bConfig),
-    })
+    const result = compareReports(
+      a.report,
+      measured.report,
+      {
+        a: side(options.config ?? (process.env.RAG_EVAL_CONFIG || 'the project config')),
+        b: side(bConfig),
+      },
+      { resampler: parallelMeanResampler },
+    )
     writeComparison(a.reportsDir, result)
     return { ok: true, result, text: renderComparison(result, 'text') }
   } catch (error) {

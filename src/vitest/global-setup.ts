@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node'
-import { chooseEvaluationHost, startEvaluationHost, takeEvaluationHost, type HandedOver } from '../threads/evaluation-host.ts'
+import { chooseEvaluationHost, startEvaluationHost, takeEvaluationHost, type HandedOver } from './evaluation-host.ts'
 import { openEvaluationChannel } from './evaluation-channel.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 import {

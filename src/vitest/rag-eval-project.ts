@@ -11,7 +11,7 @@ import {
   discardPrewarmedHost,
   prewarmEvaluationHost,
   type DeclaredMode,
-} from '../threads/evaluation-host.ts'
+} from './evaluation-host.ts'
 import { useShardCaseFile } from './shard-cases.ts'
 
 /** ragEval()'s options: which config file, the project's name, and any config field inline (winning over the file's). */

@@ -1,7 +1,7 @@
 import type { CompareResult } from '../compare/comparison-schema.ts'
 import type { Report } from '../contract/report-schema.ts'
 import type { Shard } from '../run/shard-assignment.ts'
-import type { MeasuredProject } from '../run/evaluate-project.ts'
+import type { MeasuredProject } from './evaluate-project.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 import { receiveFromChannel } from './evaluation-channel.ts'
 
@@ -27,6 +27,8 @@ export type SharedEvaluation =
       strict: boolean
       /** The baseline was just rewritten from this run (vitest -u). */
       baselineUpdated: boolean
+      /** Accepted with system errors at or under maxSystemErrorRate: the warning naming the questions left out of it. */
+      baselineWarning?: string
       /** vitest --shard=i/n: the report holds shard i's questions only; the merge reports and gates the run. */
       shard?: Shard
     }

@@ -1,6 +1,6 @@
 // Stands in for the Vitest process in the worker tests: runs the eval project's evaluation (the forked
 // worker) as the global setup does, prints the outcome as one JSON line, and can be killed at any time.
-import { startEvaluationHost } from '../../threads/evaluation-host.ts'
+import { startEvaluationHost } from '../evaluation-host.ts'
 import { decodeEvaluation } from '../shared-evaluation.ts'
 
 const evaluation = decodeEvaluation((await startEvaluationHost('child').evaluate({ options: { inline: {} }, role: 'run' })).json)

@@ -1,11 +1,11 @@
 import type { Report } from '../contract/report-schema.ts'
 import { InputError } from '../contract/input-error.ts'
-import { collectGarbageAbove } from './collect-garbage.ts'
+import { collectGarbageAbove } from '../run/collect-garbage.ts'
 import { loadProjectConfig } from '../config/load-project-config.ts'
 import type { ProjectConfig } from '../config/project-config.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
-import { evaluate } from './evaluate.ts'
-import type { Shard } from './shard-assignment.ts'
+import { evaluate } from '../run/evaluate.ts'
+import type { Shard } from '../run/shard-assignment.ts'
 import { evaluateShard } from '../shard/evaluate-shard.ts'
 
 /** The project's config as ragEval() was given it: the config file, with the inline options winning. */
@@ -37,7 +37,7 @@ export interface MeasuredProject {
 }
 
 /**
- * The eval project's evaluation, wherever it is hosted (src/threads/evaluation-host-main.ts): EVAL_TIER
+ * The eval project's evaluation, wherever it is hosted (src/vitest/evaluation-host-main.ts): EVAL_TIER
  * picks the tier (default full); a shard measures its questions only and leaves them for the merge (no
  * latest.json); the B side of EVAL_COMPARE ('compare') is measured only, without the baseline or reports.
  * The run is evaluated without GATE: the cases decide.

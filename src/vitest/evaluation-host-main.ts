@@ -8,8 +8,8 @@
 // service it started, and exits without answering.
 import { parentPort, type TransferListItem } from 'node:worker_threads'
 import { serialisedReport, writeLatestJson, writeReportCompanions } from '../report/write-report.ts'
-import { failureMessage, loadEvalProject, measureProject, type MeasuredProject } from '../run/evaluate-project.ts'
-import { reportedRun, sharedEvaluationJson, type SharedEvaluation } from '../vitest/shared-evaluation.ts'
+import { failureMessage, loadEvalProject, measureProject, type MeasuredProject } from './evaluate-project.ts'
+import { reportedRun, sharedEvaluationJson, type SharedEvaluation } from './shared-evaluation.ts'
 import type { EvaluationHostMessage, EvaluationRequest } from './evaluation-host.ts'
 
 /** The host's side of its transport: the parent thread's port, or the child's IPC channel. */

@@ -6,7 +6,7 @@ import { filesUnder } from '../model/testing/eval-child.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
-import { decodeEvaluation } from '../vitest/shared-evaluation.ts'
+import { decodeEvaluation } from './shared-evaluation.ts'
 import { chooseEvaluationHost, startEvaluationHost, type EvaluationHostKind } from './evaluation-host.ts'
 
 const temp = useTempDirs()

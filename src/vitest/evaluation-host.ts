@@ -2,10 +2,10 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import type { Worker } from 'node:worker_threads'
-import type { RagEvalProjectOptions } from '../vitest/rag-eval-project.ts'
-import type { EvaluationJson, ReportedEvaluation } from '../vitest/shared-evaluation.ts'
-import { ownModuleThread } from './own-module-thread.ts'
-import { threadBundle } from './thread-bundle.ts'
+import type { RagEvalProjectOptions } from './rag-eval-project.ts'
+import type { EvaluationJson, ReportedEvaluation } from './shared-evaluation.ts'
+import { ownModuleThread } from '../threads/own-module-thread.ts'
+import { threadBundle } from '../threads/thread-bundle.ts'
 
 /**
  * Where an evaluation runs. A worker thread of Vitest's process for offline and replay `vitest run`s

@@ -6,12 +6,7 @@ import type { TestProject, Vitest } from 'vitest/node'
 import type { RagEvalConfig } from '../config/project-config.ts'
 import type { Shard } from '../run/shard-assignment.ts'
 import { findConfigFile } from '../config/config-file.ts'
-import {
-  chooseEvaluationHost,
-  discardPrewarmedHost,
-  prewarmEvaluationHost,
-  type DeclaredMode,
-} from './evaluation-host.ts'
+import { chooseEvaluationHost, discardPrewarmedHost, prewarmEvaluationHost, type DeclaredMode } from './evaluation-host.ts'
 import { useShardCaseFile } from './shard-cases.ts'
 
 /** ragEval()'s options: which config file, the project's name, and any config field inline (winning over the file's). */

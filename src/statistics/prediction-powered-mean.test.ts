@@ -11,8 +11,9 @@ describe('predictionPoweredMean', () => {
     // Stratum B, N=4: f = 0.5 x4 (mean 0.5, variance 0); labelled: (f 0.5, y 1), (f 0.5, y 0),
     //   errors -0.5, 0.5 (mean 0, sample variance 0.5). theta_B = 0.5.
     // Weights 4/8 each: estimate = 0.5*0.25 + 0.5*0.5 = 0.375; judge mean = 0.5*0.75 + 0.5*0.5 = 0.625; rectifier 0.25.
-    // Variance = 0.25*(0.25/4 + 0.5/2) + 0.25*(0/4 + 0.5/2) = 0.078125 + 0.0625 = 0.140625, sd 0.375;
-    // half-width = 1.959963984540054 * 0.375 = 0.7349864942025203.
+    // Covariance of (f, f - y) on the labelled: A: pairs (1, 1), (0, 0) -> 0.5; B: f constant -> 0.
+    // Variance = 0.25*(0.25/4 + 0.5/2 - 2*0.5/4) + 0.25*(0/4 + 0.5/2 - 0) = 0.015625 + 0.0625 = 0.078125;
+    // half-width = 1.959963984540054 * sqrt(0.078125) = 0.5478265878603635.
     const result = predictionPoweredMean([
       item('A', 1, 0),
       item('A', 1),
@@ -26,8 +27,8 @@ describe('predictionPoweredMean', () => {
     expect(result.estimate).toBeCloseTo(0.375, 14)
     expect(result.judgeMean).toBeCloseTo(0.625, 14)
     expect(result.rectifier).toBeCloseTo(0.25, 14)
-    expect(result.low).toBeCloseTo(0.375 - 0.7349864942025203, 12)
-    expect(result.high).toBeCloseTo(0.375 + 0.7349864942025203, 12)
+    expect(result.low).toBeCloseTo(0.375 - 0.5478265878603635, 12)
+    expect(result.high).toBeCloseTo(0.375 + 0.5478265878603635, 12)
     expect(result).toMatchObject({
       questions: 8,
       labelled: 4,
@@ -61,7 +62,7 @@ describe('predictionPoweredMean', () => {
   it('covers the true mean 95% of the time for a biased, noisy judge on an unevenly stratified sample (2,000 seeds)', () => {
     // Superpopulation: stratum A (300 questions) has y = 1 with probability 0.8, stratum B (100) with 0.3, so the
     // true mean is (300*0.8 + 100*0.3)/400 = 0.675. The judge is lenient and noisy: f = 0.5 + 0.4 y + uniform(-0.3, 0.3).
-    // Labels: 20 per stratum, so B is oversampled and only the stratum weights keep the estimate unbiased.
+    // Labels: 40 per stratum, so B is oversampled and only the stratum weights keep the estimate unbiased.
     const truth = 0.675
     let covered = 0
     let judgeMeans = 0
@@ -76,8 +77,8 @@ describe('predictionPoweredMean', () => {
         for (let i = 0; i < size; i++) {
           const y = random.next() < rate ? 1 : 0
           const f = 0.5 + 0.4 * y + (random.next() - 0.5) * 0.6
-          // The first 20 of each stratum are labelled: the draws are independent, so these are a random sample.
-          items.push({ stratum, judge: f, human: i < 20 ? y : null })
+          // The first 40 of each stratum are labelled: the draws are independent, so these are a random sample.
+          items.push({ stratum, judge: f, human: i < 40 ? y : null })
         }
       }
       const result = predictionPoweredMean(items)!

@@ -33,6 +33,14 @@ function sampleVariance(values: readonly number[]): number {
   return values.reduce((s, v) => s + (v - mean) ** 2, 0) / (values.length - 1)
 }
 
+/** Sample covariance (n - 1 in the denominator) of paired values; 0 for a single pair. */
+function sampleCovariance(pairs: readonly (readonly [number, number])[]): number {
+  if (pairs.length < 2) return 0
+  const meanA = pairs.reduce((s, [a]) => s + a, 0) / pairs.length
+  const meanB = pairs.reduce((s, [, b]) => s + b, 0) / pairs.length
+  return pairs.reduce((s, [a, b]) => s + (a - meanA) * (b - meanB), 0) / (pairs.length - 1)
+}
+
 /**
  * Strata with fewer than 2 labels have no variance of f - y: they are pooled into one stratum, and if that
  * pool still has fewer than 2 labels it joins the stratum with the most questions.
@@ -64,7 +72,8 @@ function poolStrata(items: readonly PredictionPoweredItem[]): Map<string, Predic
  * Science 382): the judge scores all N questions, people label n of them. Per stratum h (weight
  * w_h = N_h / N): theta_h = mean_{N_h} f - mean_{n_h} (f - y), the judge's mean corrected by its mean
  * error on the labelled questions; the estimate is sum_h w_h theta_h, and its variance (normal
- * approximation, the two terms independent) sum_h w_h^2 (var_{N_h}(f) / N_h + var_{n_h}(f - y) / n_h).
+ * approximation) sum_h w_h^2 (var_{N_h}(f) / N_h + var_{n_h}(f - y) / n_h - 2 cov_{n_h}(f, f - y) / N_h): the
+ * last term because the n labelled questions are among the N (without it a lenient judge's interval undercovers).
  * Unbiased for the mean of y however biased the judge is; a good judge only narrows the interval.
  * null when fewer than 2 questions are labelled (no variance of the error).
  */
@@ -87,12 +96,18 @@ export function predictionPoweredMean(
   for (const [stratum, members] of [...poolStrata(items).entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const weight = members.length / total
     const scores = members.map((m) => m.judge)
-    const errors = members.filter((m) => m.human !== null).map((m) => m.judge - m.human!)
+    const labelled = members.filter((m) => m.human !== null).map((m) => [m.judge, m.judge - m.human!] as const)
+    const errors = labelled.map(([, error]) => error)
     const meanScore = scores.reduce((s, v) => s + v, 0) / scores.length
     const meanError = errors.reduce((s, v) => s + v, 0) / errors.length
     judgeMean += weight * meanScore
     estimate += weight * (meanScore - meanError)
-    variance += weight ** 2 * (sampleVariance(scores) / scores.length + sampleVariance(errors) / errors.length)
+    // The labelled questions are among the N, so the two means share terms: - 2 cov(f, f - y) / N_h.
+    const stratumVariance =
+      sampleVariance(scores) / scores.length +
+      sampleVariance(errors) / errors.length -
+      (2 * sampleCovariance(labelled)) / scores.length
+    variance += weight ** 2 * Math.max(0, stratumVariance)
     strata.push({ stratum, questions: members.length, labelled: errors.length })
   }
   const half = normalQuantile(1 - (1 - level) / 2) * Math.sqrt(variance)

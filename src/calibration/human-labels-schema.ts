@@ -32,6 +32,10 @@ export const HumanLabelSchema = z
       .describe(
         "The share of the golden answer's facts the answer states (0 for a refusal); null for a question with no golden answer",
       ),
+    ratesNote: z
+      .string()
+      .optional()
+      .describe('Why those two values, and who added them when if not the labeller: kept apart from the note the report quotes'),
   })
   .strict()
 export type HumanLabel = z.infer<typeof HumanLabelSchema>

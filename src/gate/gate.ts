@@ -12,6 +12,7 @@ import {
 } from './baseline-schema.ts'
 import type { GateResult, QuestionVerdict, Regression } from '../contract/gate-schema.ts'
 import { GATED_METRICS } from './gated-metrics.ts'
+import { correctedVerdict } from './judge-correction.ts'
 import { metricVerdict } from './metric-verdict.ts'
 import { systemErrorFailure } from './system-error-failure.ts'
 import { round4 } from '../statistics/descriptive.ts'
@@ -170,14 +171,17 @@ export function evaluateGate(
   if (!baseline) return { baseline: null, ...unmeasured, problems: [] }
   if ('damaged' in baseline) return { baseline: baselinePath, ...unmeasured, problems: baseline.damaged }
   const thresholds = questionThresholds(report)
-  const metrics = GATED_METRICS.map((metric) => metricVerdict(metric, report, baseline, tolerance))
+  const metrics = GATED_METRICS.map((metric) =>
+    correctedVerdict(metricVerdict(metric, report, baseline, tolerance), report, tolerance),
+  )
   const accepted = new Map(baseline.questions.map((q) => [q.id, q]))
   const questions = report.questions.map((outcome) => questionVerdict(outcome, accepted.get(outcome.id), thresholds))
   const regressions: Regression[] = []
   const advisory: Regression[] = []
   for (const [index, { name, status, baseline: accepted, current, delta }] of metrics.entries()) {
     if (status !== 'regressed' || accepted === null || current === null || delta === null) continue
-    const blocking = !(advisoryReason !== null && GATED_METRICS[index]!.judgeDerived)
+    // A metric judged on its corrected estimate (judgeCorrection 'ppi') blocks even while the judge is advisory.
+    const blocking = !(advisoryReason !== null && GATED_METRICS[index]!.judgeDerived && !metrics[index]!.judgeCorrection)
     ;(blocking ? regressions : advisory).push({ name, baseline: accepted, current, delta })
   }
   // Under 'significant' and 'both' a lost question is reported, not failed: the metrics' paired tests decide.

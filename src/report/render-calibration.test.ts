@@ -43,5 +43,9 @@ describe('renderCalibration', () => {
       '  refusal correctness  judge 0.6750  corrected 0.6750 (95% CI 0.6250 to 0.7250, PPI), 30 of 120 labelled',
       '  coverage             judge 0.5000  not corrected: 1 current human label(s) carry this rate; the correction needs at least 2',
     ])
+    // Under judgeCorrection 'ppi' the corrected metrics are gated on their estimates: only the others stay advisory.
+    expect(renderCalibration(calibration, 'ppi')[1]).toBe(
+      "ADVISORY: the judge's metrics (answer relevancy, coverage) do not block the gate: the judge agrees with people on 67% of 30 labelled answers, below 85%; faithfulness is gated on the corrected estimate (judgeCorrection ppi)",
+    )
   })
 })

@@ -31,14 +31,22 @@ function renderJudgeCorrected(corrected: JudgeCorrected): string[] {
   return lines
 }
 
+/** The gated judge metrics gated on their corrected estimates instead (judgeCorrection 'ppi': src/gate/judge-correction.ts). */
+function correctedMetrics(calibration: Calibration, judgeCorrection: 'none' | 'ppi'): string[] {
+  if (judgeCorrection !== 'ppi') return []
+  return (['faithfulness', 'coverage'] as const).filter((key) => calibration.judgeCorrected?.[key].estimate != null)
+}
+
 /** The agreement block: the judge against people's labels, kappa, the corrected rates, and each disagreement with the disputed sentences. */
-export function renderCalibration(calibration: Calibration): string[] {
+export function renderCalibration(calibration: Calibration, judgeCorrection: 'none' | 'ppi' = 'none'): string[] {
   const agreement = calibration.agreement === null ? 'n/a' : `${(calibration.agreement * 100).toFixed(0)}%`
   const threshold = calibration.minAgreement === undefined ? '' : `; minJudgeAgreement ${percent(calibration.minAgreement)}`
+  const corrected = correctedMetrics(calibration, judgeCorrection)
+  const advisory = ['faithfulness', 'answer relevancy', 'coverage'].filter((name) => !(corrected as string[]).includes(name))
   const lines = [
     `judge ${calibration.judge}${calibration.scripted ? ' (SCRIPTED recording, not a model)' : ''} vs ${calibration.compared} human label(s) in ${calibration.labelsFile}: agreement ${agreement}${ci(calibration.agreementInterval, percent, 'Wilson')}, Cohen's kappa ${calibration.kappa ?? 'n/a'}${ci(calibration.kappaInterval, String, 'bootstrap')}${threshold}`,
     calibration.advisory
-      ? `ADVISORY: the judge's metrics (faithfulness, answer relevancy, coverage) do not block the gate: ${calibration.reason}`
+      ? `ADVISORY: the judge's metrics (${advisory.join(', ')}) do not block the gate: ${calibration.reason}${corrected.length === 0 ? '' : `; ${corrected.join(' and ')} ${corrected.length === 1 ? 'is' : 'are'} gated on the corrected estimate (judgeCorrection ppi)`}`
       : `the judge may block the gate: ${calibration.reason}`,
   ]
   if (calibration.judgeCorrected) lines.push(...renderJudgeCorrected(calibration.judgeCorrected))

@@ -98,7 +98,9 @@ export function renderMarkdown(report: Report): string {
           ...whereToLook(summary).map((line) => `- ${line}`),
           '',
         ]),
-    ...(report.calibration === null ? [] : ['## Judge calibration', '', ...renderCalibration(report.calibration), '']),
+    ...(report.calibration === null
+      ? []
+      : ['## Judge calibration', '', ...renderCalibration(report.calibration, report.config.judgeCorrection), '']),
     '## Against the baseline',
     '',
     ...(report.gate === null

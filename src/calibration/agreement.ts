@@ -1,9 +1,22 @@
+import type { Interval } from '../contract/interval-schema.ts'
 import type { QuestionOutcome } from '../contract/report-schema.ts'
+import { wilsonInterval } from '../statistics/wilson-interval.ts'
 import { cohenKappa } from './cohen-kappa.ts'
 import type { HumanLabel } from './human-labels-schema.ts'
+import { kappaInterval } from './kappa-interval.ts'
 
-/** Below this raw agreement the judge's metrics are advisory: reported, never blocking the gate. */
+/**
+ * The default of the knob minJudgeAgreement (src/contract/eval-config-schema.ts), below which the judge's
+ * metrics are advisory; kept for the Vitest case that names it.
+ */
 export const AGREEMENT_THRESHOLD = 0.8
+
+/** How the agreement is judged: the knob minJudgeAgreement, and the kappa bootstrap's resamples and seed. */
+export interface AgreementOptions {
+  minAgreement: number
+  resamples: number
+  seed: number
+}
 
 export interface Disagreement {
   id: string
@@ -19,9 +32,13 @@ export interface Agreement {
   /** Labels left out because the answer changed since it was labelled. */
   stale: string[]
   agreement: number | null
+  /** Wilson 95% interval of the agreement. */
+  agreementInterval: Interval | null
   kappa: number | null
+  /** Seeded percentile bootstrap 95% interval of kappa over the labelled answers. */
+  kappaInterval: Interval | null
   disagreements: Disagreement[]
-  /** True when agreement is below AGREEMENT_THRESHOLD or cannot be computed. */
+  /** True when agreement is below options.minAgreement or cannot be computed. */
   advisory: boolean
   reason: string
 }
@@ -34,9 +51,14 @@ export function judgeVerdict(outcome: QuestionOutcome): HumanLabel['label'] {
 /**
  * Agreement between the human labels and the judge's verdicts on the same answers: raw agreement,
  * Cohen's kappa and the disagreements. A label whose answer has changed since it was labelled is
- * stale and left out. Below AGREEMENT_THRESHOLD (or with nothing to compare) the judge is advisory.
+ * stale and left out. Below options.minAgreement (or with nothing to compare) the judge is advisory.
  */
-export function judgeAgreement(labels: readonly HumanLabel[], outcomes: readonly QuestionOutcome[]): Agreement {
+export function judgeAgreement(
+  labels: readonly HumanLabel[],
+  outcomes: readonly QuestionOutcome[],
+  options: AgreementOptions,
+): Agreement {
+  const threshold = options.minAgreement
   const byId = new Map(outcomes.map((o) => [o.id, o]))
   const stale: string[] = []
   const pairs: [HumanLabel, QuestionOutcome][] = []
@@ -46,20 +68,30 @@ export function judgeAgreement(labels: readonly HumanLabel[], outcomes: readonly
     else pairs.push([label, outcome])
   }
   const verdicts = pairs.map(([label, outcome]) => [label.label, judgeVerdict(outcome)] as const)
-  const agreement = pairs.length === 0 ? null : verdicts.filter(([h, j]) => h === j).length / pairs.length
+  const agreed = verdicts.filter(([h, j]) => h === j).length
+  const agreement = pairs.length === 0 ? null : agreed / pairs.length
   const disagreements = pairs.flatMap(([label, outcome]) => {
     const judge = judgeVerdict(outcome)
     if (judge === label.label) return []
     const disputed = judge === 'unsupported' ? (outcome.unsupportedClaims ?? []) : [label.note]
     return [{ id: label.id, human: label.label, judge, disputed }]
   })
-  const advisory = agreement === null || agreement < AGREEMENT_THRESHOLD
+  const advisory = agreement === null || agreement < threshold
   const reason =
     agreement === null
       ? 'no current human labels to compare with: run `rag-eval label`'
       : advisory
-        ? `the judge agrees with people on ${(agreement * 100).toFixed(0)}% of ${pairs.length} labelled ` +
-          `answers, below ${AGREEMENT_THRESHOLD * 100}%`
+        ? `the judge agrees with people on ${(agreement * 100).toFixed(0)}% of ${pairs.length} labelled answers, below ${+(threshold * 100).toFixed(2)}%`
         : `the judge agrees with people on ${(agreement * 100).toFixed(0)}% of ${pairs.length} labelled answers`
-  return { compared: pairs.length, stale, agreement, kappa: cohenKappa(verdicts), disagreements, advisory, reason }
+  return {
+    compared: pairs.length,
+    stale,
+    agreement,
+    agreementInterval: wilsonInterval(agreed, pairs.length),
+    kappa: cohenKappa(verdicts),
+    kappaInterval: kappaInterval(verdicts, options.resamples, options.seed),
+    disagreements,
+    advisory,
+    reason,
+  }
 }

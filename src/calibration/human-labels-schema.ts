@@ -18,6 +18,24 @@ export const HumanLabelSchema = z
       .regex(/^\d{4}-\d{2}-\d{2}/, 'expected an ISO date')
       .describe('When it was labelled (ISO date)'),
     answer: z.string().describe('The answer that was labelled, verbatim'),
+    // Optional: the person's values of the judge's other rates, for their prediction-powered estimates (docs/judging.md).
+    refusalCorrect: z
+      .boolean()
+      .optional()
+      .describe('Whether answering or refusing was right: refusing is right exactly when no document of the corpus answers'),
+    coverage: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .optional()
+      .describe(
+        "The share of the golden answer's facts the answer states (0 for a refusal); null for a question with no golden answer",
+      ),
+    ratesNote: z
+      .string()
+      .optional()
+      .describe('Why those two values, and who added them when if not the labeller: kept apart from the note the report quotes'),
   })
   .strict()
 export type HumanLabel = z.infer<typeof HumanLabelSchema>
@@ -27,7 +45,14 @@ export const HumanLabelsSchema = z
     $schema: z.string().optional(),
     /** How the sample was drawn (seed and strata), so the draw can be reproduced. */
     sample: z
-      .object({ seed: z.number().int(), size: z.number().int().positive(), report: z.string(), ids: z.array(z.string()) })
+      .object({
+        seed: z.number().int(),
+        size: z.number().int().positive(),
+        report: z.string(),
+        ids: z.array(z.string()),
+        /** How the sample grew, when it did (kept labels topped up with a new draw). */
+        note: z.string().optional(),
+      })
       .strict(),
     labels: z.array(HumanLabelSchema),
   })

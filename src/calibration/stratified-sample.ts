@@ -1,9 +1,14 @@
 import type { QuestionOutcome } from '../contract/report-schema.ts'
 import { mulberry32 } from '../statistics/seeded-random.ts'
 
-/** The stratum of a question: its type, whether it hit (or refused, for none), and the judge's verdict. */
+/**
+ * The stratum of a question: its type, whether it hit (answerable) and whether the judge counted a refusal,
+ * and the judge's faithfulness verdict. Both of the judge's verdicts split the strata so that refusals and
+ * unsupported answers, where judge and people part, are in every sample.
+ */
 export function stratumOf(outcome: QuestionOutcome): string {
-  const retrieval = outcome.type === 'none' ? (outcome.refused ? 'refused' : 'answered') : outcome.hit ? 'hit' : 'miss'
+  const refusal = outcome.refused ? 'refused' : 'answered'
+  const retrieval = outcome.type === 'none' ? refusal : `${outcome.hit ? 'hit' : 'miss'}/${refusal}`
   const judge = (outcome.unsupportedClaims?.length ?? 0) > 0 ? 'judge-low' : 'judge-high'
   return `${outcome.type}/${retrieval}/${judge}`
 }
@@ -15,11 +20,18 @@ export interface Sample {
 }
 
 /**
- * Draws a stratified sample of answered questions: strata by type x hit/miss x judge high/low
- * (stratumOf); the strata are visited round-robin, smallest first, each shuffled with the seed, so every
- * type and both sides of each split are represented before any stratum gets a second pick.
+ * Draws a stratified sample of answered questions: strata by type x hit/miss x the judge's refusal and
+ * faithfulness verdicts (stratumOf); the strata are visited round-robin, smallest first, each shuffled
+ * with the seed, so every type and both sides of each split are represented before any stratum gets a
+ * second pick. `keep`: questions already labelled, which count as their strata's first picks, so a
+ * sample grows (10 labels topped up to 30) without relabelling or skewing the strata.
  */
-export function stratifiedSample(outcomes: readonly QuestionOutcome[], size: number, seed: number): Sample {
+export function stratifiedSample(
+  outcomes: readonly QuestionOutcome[],
+  size: number,
+  seed: number,
+  keep: readonly string[] = [],
+): Sample {
   const random = mulberry32(seed)
   const strata = new Map<string, QuestionOutcome[]>()
   for (const outcome of outcomes) {
@@ -27,6 +39,7 @@ export function stratifiedSample(outcomes: readonly QuestionOutcome[], size: num
     const key = stratumOf(outcome)
     strata.set(key, [...(strata.get(key) ?? []), outcome])
   }
+  const kept = new Set(keep)
   const queues = [...strata.entries()]
     .sort(([a, x], [b, y]) => x.length - y.length || (a < b ? -1 : 1))
     .map(([key, members]) => {
@@ -35,20 +48,22 @@ export function stratifiedSample(outcomes: readonly QuestionOutcome[], size: num
         const j = Math.floor(random() * (i + 1))
         ;[shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!]
       }
-      return { key, size: members.length, queue: shuffled, picked: [] as string[] }
+      const picked = shuffled.filter((o) => kept.has(o.id)).map((o) => o.id)
+      return { key, size: members.length, queue: shuffled.filter((o) => !kept.has(o.id)), picked }
     })
-  const ids: string[] = []
-  while (ids.length < size && queues.some((q) => q.queue.length > 0)) {
-    for (const stratum of queues) {
-      const next = stratum.queue.shift()
-      if (next === undefined || ids.length >= size) continue
-      ids.push(next.id)
-      stratum.picked.push(next.id)
-    }
+  const ids = queues.flatMap((q) => q.picked)
+  // Round-robin, smallest first: the next pick goes to the stratum with the fewest picks that has members left.
+  while (ids.length < size) {
+    const open = queues.filter((q) => q.queue.length > 0)
+    if (open.length === 0) break
+    const fewest = Math.min(...open.map((q) => q.picked.length))
+    const stratum = open.find((q) => q.picked.length === fewest)!
+    const next = stratum.queue.shift()!
+    ids.push(next.id)
+    stratum.picked.push(next.id)
   }
   const explanation = [
-    `seed ${seed}, ${ids.length} of ${[...strata.values()].reduce((n, m) => n + m.length, 0)} answered ` +
-      `questions, strata type/retrieval/judge visited round-robin, smallest first:`,
+    `seed ${seed}, ${ids.length} of ${[...strata.values()].reduce((n, m) => n + m.length, 0)} answered questions${kept.size > 0 ? ` (${kept.size} kept)` : ''}, strata type/retrieval/refusal/judge visited round-robin, smallest first:`,
     ...queues.map((s) => `  ${s.key}: ${s.size} question(s), picked ${s.picked.join(', ') || 'none'}`),
   ]
   return { ids, explanation }

@@ -47,6 +47,19 @@ describe('resolveEvalConfig', () => {
       'EVAL_TOLERANCE="2e-2": expected a decimal number such as 0.5',
     )
   })
+  it('reads the judge-calibration knobs: minJudgeAgreement (default 0.8) and judgeCorrection (default none)', () => {
+    expect(resolveEvalConfig({}, {}, 'cfg.json')).toMatchObject({ minJudgeAgreement: 0.8, judgeCorrection: 'none' })
+    expect(resolveEvalConfig({}, { EVAL_MIN_JUDGE_AGREEMENT: '0.85', EVAL_JUDGE_CORRECTION: 'ppi' }, 'cfg.json')).toMatchObject({
+      minJudgeAgreement: 0.85,
+      judgeCorrection: 'ppi',
+    })
+    expect(() => resolveEvalConfig({}, { EVAL_MIN_JUDGE_AGREEMENT: '1.2' }, 'cfg.json')).toThrow(
+      'EVAL_MIN_JUDGE_AGREEMENT: Too big: expected number to be <=1 (got 1.2)',
+    )
+    expect(() => resolveEvalConfig({}, { EVAL_JUDGE_CORRECTION: 'ares' }, 'cfg.json')).toThrow(
+      'EVAL_JUDGE_CORRECTION: Invalid option: expected one of "none"|"ppi" (got "ares")',
+    )
+  })
   it('names the file field when the file holds a bad value', () => {
     expect(() => resolveEvalConfig({ chunkTokens: 100, chunkOverlap: 100 }, {}, 'cfg.json')).toThrow(
       'cfg.json field "chunkOverlap": chunkOverlap must be smaller than chunkTokens (got 100)',

@@ -34,6 +34,7 @@ const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {
   EVAL_ALPHA: 'alpha',
   EVAL_REPEATS: 'repeats',
   EVAL_RELEVANT_GRADE: 'relevantGrade',
+  EVAL_MIN_JUDGE_AGREEMENT: 'minJudgeAgreement',
 }
 /** Knobs that take fractions; every other numeric knob is a whole number. */
 const FRACTIONAL_KNOBS: ReadonlySet<NumericKnob> = new Set([
@@ -45,6 +46,7 @@ const FRACTIONAL_KNOBS: ReadonlySet<NumericKnob> = new Set([
   'maxSystemErrorRate',
   'maxUsd',
   'alpha',
+  'minJudgeAgreement',
 ])
 
 /** Yes/no knobs: 1/true or 0/false. */
@@ -58,6 +60,7 @@ const STRING_OVERRIDES = {
   EVAL_CACHE: 'cache',
   EVAL_RECORDING: 'recording',
   EVAL_GATE_POLICY: 'gatePolicy',
+  EVAL_JUDGE_CORRECTION: 'judgeCorrection',
 } as const
 
 /**

@@ -31,6 +31,11 @@ export const MetricVerdictSchema = ComparisonSchema.extend({
   /** Whether the change is significant at the gate's alpha, and which way. */
   significance: z.enum(['drop', 'rise', 'none']).nullable().default(null),
   testReason: z.string().nullable().default(null),
+  /**
+   * With judgeCorrection 'ppi' (docs/judging.md): the corrected estimate and its 95% interval, and the baseline
+   * on the same scale (the baseline's judge mean minus the judge's measured error); `status` was decided on them.
+   */
+  judgeCorrection: z.object({ estimate: z.number().nullable(), interval: IntervalSchema, baseline: z.number() }).optional(),
 })
 export type MetricVerdict = z.infer<typeof MetricVerdictSchema>
 

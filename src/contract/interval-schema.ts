@@ -5,7 +5,7 @@ export const IntervalSchema = z
   .object({
     low: z.number(),
     high: z.number(),
-    method: z.enum(['bootstrap-percentile', 'wilson']),
+    method: z.enum(['bootstrap-percentile', 'wilson', 'prediction-powered']),
   })
   .strict()
 

@@ -149,6 +149,31 @@ export const RunInfoSchema = z.object({
 })
 export type RunInfo = z.infer<typeof RunInfoSchema>
 
+/**
+ * A judge-derived rate twice (docs/judging.md): the judge's own mean, and its prediction-powered estimate
+ * corrected by the human labels, with the 95% interval; null with the reason when too few labels carry it.
+ */
+export const JudgeCorrectedRateSchema = z.object({
+  judgeMean: metric,
+  estimate: metric,
+  interval: IntervalSchema.nullable(),
+  /** judgeMean - estimate: how far the judge runs above people (negative: below). */
+  rectifier: metric,
+  /** Questions the judge scored, and those of them with a current human label carrying this rate. */
+  questions: z.number().int(),
+  labelled: z.number().int(),
+  /** What the estimate estimates: the person's value. */
+  means: z.string(),
+  reason: z.string().nullable(),
+})
+export type JudgeCorrectedRate = z.infer<typeof JudgeCorrectedRateSchema>
+export const JudgeCorrectedSchema = z.object({
+  faithfulness: JudgeCorrectedRateSchema,
+  refusalCorrectness: JudgeCorrectedRateSchema,
+  coverage: JudgeCorrectedRateSchema,
+})
+export type JudgeCorrected = z.infer<typeof JudgeCorrectedSchema>
+
 /** The judge against the human labels (evals/human-labels.json): agreement, kappa, disagreements. */
 export const CalibrationSchema = z.object({
   labelsFile: z.string(),
@@ -160,6 +185,13 @@ export const CalibrationSchema = z.object({
   stale: z.array(z.string()),
   agreement: z.number().nullable(),
   kappa: z.number().nullable(),
+  /** The knob minJudgeAgreement this run held the agreement to (absent in older reports: 0.8). */
+  minAgreement: z.number().optional(),
+  /** Wilson 95% interval of the agreement; seeded percentile bootstrap 95% interval of kappa. */
+  agreementInterval: IntervalSchema.nullable().optional(),
+  kappaInterval: IntervalSchema.nullable().optional(),
+  /** The judge-derived rates corrected by the labels (prediction-powered inference), beside the judge's own means. */
+  judgeCorrected: JudgeCorrectedSchema.optional(),
   disagreements: z.array(z.object({ id: z.string(), human: z.string(), judge: z.string(), disputed: z.array(z.string()) })),
   /** Judge-derived metrics are reported but do not block the gate (agreement below the threshold or unknown). */
   advisory: z.boolean(),

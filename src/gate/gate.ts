@@ -13,6 +13,7 @@ import {
 } from './baseline-schema.ts'
 import type { GateResult, QuestionVerdict, Regression, SystemErrorsVerdict } from '../contract/gate-schema.ts'
 import { GATED_METRICS } from './gated-metrics.ts'
+import { correctedVerdict } from './judge-correction.ts'
 import { metricVerdict } from './metric-verdict.ts'
 import { systemErrorFailure, systemErrorsVerdict } from './system-error-failure.ts'
 import { round4 } from '../statistics/descriptive.ts'
@@ -189,7 +190,9 @@ export function evaluateGate(
   if ('damaged' in baseline)
     return { baseline: baselinePath, ...notCompared, problems: baseline.damaged, ...withErrors(noBaselineErrors) }
   const thresholds = questionThresholds(report)
-  const metrics = GATED_METRICS.map((metric) => metricVerdict(metric, report, baseline, tolerance, resampler))
+  const metrics = GATED_METRICS.map((metric) =>
+    correctedVerdict(metricVerdict(metric, report, baseline, tolerance, resampler), report, tolerance),
+  )
   const accepted = new Map(baseline.questions.map((q) => [q.id, q]))
   const unmeasuredInBaseline = new Set(baseline.systemErrors ?? [])
   const questions = report.questions.map((outcome) =>
@@ -201,7 +204,8 @@ export function evaluateGate(
   const advisory: Regression[] = []
   for (const [index, { name, status, baseline: accepted, current, delta }] of metrics.entries()) {
     if (status !== 'regressed' || accepted === null || current === null || delta === null) continue
-    const blocking = !(advisoryReason !== null && GATED_METRICS[index]!.judgeDerived)
+    // A metric judged on its corrected estimate (judgeCorrection 'ppi') blocks even while the judge is advisory.
+    const blocking = !(advisoryReason !== null && GATED_METRICS[index]!.judgeDerived && !metrics[index]!.judgeCorrection)
     ;(blocking ? regressions : advisory).push({ name, baseline: accepted, current, delta })
   }
   // Under 'significant' and 'both' a lost question is reported, not failed: the metrics' paired tests decide.

@@ -64,7 +64,9 @@ export function renderMarkdown(report: Report): string {
     ...headerLines(report),
     ...retrievalLines(report),
     ...(summary.judge === null ? [] : generationLines(summary, summary.judge)),
-    ...(report.calibration === null ? [] : ['## Judge calibration', '', ...renderCalibration(report.calibration), '']),
+    ...(report.calibration === null
+      ? []
+      : ['## Judge calibration', '', ...renderCalibration(report.calibration, report.config.judgeCorrection), '']),
     '## Against the baseline',
     '',
     ...(report.gate === null ? ['Not compared with a baseline in this run.'] : baselineLines(report.gate)),

@@ -45,7 +45,7 @@ export function renderTerminalSummary(report: Report): string {
   ]
   const skipped = Object.keys(summary.notComputed)
   if (skipped.length > 0) lines.push(`not computed: ${skipped.join(', ')} (reasons in the report)`)
-  if (report.calibration) lines.push('', ...renderCalibration(report.calibration))
+  if (report.calibration) lines.push('', ...renderCalibration(report.calibration, report.config.judgeCorrection))
   if (report.gate) lines.push('', ...renderGate(report.gate))
   return lines.join('\n')
 }

@@ -7,6 +7,7 @@ import { readBaseline } from '../gate/baseline-files.ts'
 import { baselineDirFor } from '../gate/baseline-location.ts'
 import { evaluateGate } from '../gate/gate.ts'
 import type { Report } from '../contract/report-schema.ts'
+import { STATISTICS_SEED } from '../statistics/defaults.ts'
 import { percentile, round4 } from '../statistics/descriptive.ts'
 import { NO_ANSWERS_REASON, summarise } from '../summary/summarise.ts'
 import type { Measurement } from './measurement.ts'
@@ -86,7 +87,13 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
     }),
     questions,
     calibration:
-      full && judge !== null ? calibrate(references.labels, questions, references.labelsFile, judge, measurement.scripted) : null,
+      full && judge !== null
+        ? calibrate(references.labels, questions, references.labelsFile, judge, measurement.scripted, {
+            minAgreement: measurement.config.minJudgeAgreement,
+            resamples: measurement.config.bootstrapResamples,
+            seed: STATISTICS_SEED,
+          })
+        : null,
     gate: null,
     run: {
       startedAt: runFacts.startedAt,

@@ -42,7 +42,7 @@ export function renderCalibration(calibration: Calibration, judgeCorrection: 'no
   const agreement = calibration.agreement === null ? 'n/a' : `${(calibration.agreement * 100).toFixed(0)}%`
   const threshold = calibration.minAgreement === undefined ? '' : `; minJudgeAgreement ${percent(calibration.minAgreement)}`
   const corrected = correctedMetrics(calibration, judgeCorrection)
-  const advisory = ['faithfulness', 'answer relevancy', 'coverage'].filter((name) => !(corrected as string[]).includes(name))
+  const advisory = ['faithfulness', 'answer relevancy', 'coverage'].filter((name) => !corrected.includes(name))
   const lines = [
     `judge ${calibration.judge}${calibration.scripted ? ' (SCRIPTED recording, not a model)' : ''} vs ${calibration.compared} human label(s) in ${calibration.labelsFile}: agreement ${agreement}${ci(calibration.agreementInterval, percent, 'Wilson')}, Cohen's kappa ${calibration.kappa ?? 'n/a'}${ci(calibration.kappaInterval, String, 'bootstrap')}${threshold}`,
     calibration.advisory

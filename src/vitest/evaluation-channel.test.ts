@@ -1,8 +1,11 @@
-import { existsSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { Report } from '../contract/report-schema.ts'
-import { openEvaluationChannel, receiveFromChannel } from './evaluation-channel.ts'
+import { openEvaluationChannel, receiveFromChannel, sweepStaleChannelFolders } from './evaluation-channel.ts'
+import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import {
   decodeEvaluation,
   encodeEvaluation,
@@ -134,5 +137,68 @@ describe('the run reaches the cases over a local channel while the global setup 
     await expect(receiveFromChannel(channel.address, 'evaluation')).rejects.toThrow(
       `the evaluation's channel ${channel.address} could not be read`,
     )
+  })
+})
+
+describe('the channel leaves no folder behind (issue 22.6)', () => {
+  const temp = useTempDirs()
+  const CHANNEL = fileURLToPath(new URL('./evaluation-channel.ts', import.meta.url))
+  const channelFolders = (parent: string) => readdirSync(parent).filter((name) => name.startsWith('rag-vitest-eval-'))
+
+  /** A process that opens a channel in `tmp`, says so, and waits; it ends as `end` makes it. */
+  function channelOwner(tmp: string): Promise<ChildProcess> {
+    const script = `import { openEvaluationChannel } from ${JSON.stringify(pathToFileURL(CHANNEL).href)}
+const channel = await openEvaluationChannel()
+process.stdout.write('open ' + channel.address + '\\n')
+setInterval(() => {}, 1000)`
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      env: { ...process.env, TMPDIR: tmp },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    return new Promise((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('open ') && resolve(child))
+      child.once('exit', (code) => reject(new Error(`the channel's owner exited with code ${code} before it opened`)))
+    })
+  }
+
+  it.each(['SIGINT', 'SIGTERM', 'SIGKILL'] as const)(
+    'a run ended by %s: its folder is gone once the next run opens its channel, which keeps its own',
+    async (signal) => {
+      const tmp = temp.make('rag-channel-tmp-')
+      const owner = await channelOwner(tmp)
+      expect(channelFolders(tmp)).toHaveLength(1)
+      const ended = new Promise((resolve) => owner.once('exit', resolve))
+      owner.kill(signal)
+      await ended
+      const next = await channelOwner(tmp)
+      const left = channelFolders(tmp)
+      next.kill('SIGKILL')
+      // Only the next run's own folder: the ended run's is swept however it ended.
+      expect(left).toEqual([expect.stringMatching(new RegExp(`^rag-vitest-eval-${next.pid}-`))])
+    },
+  )
+
+  it('sweeps only the folders of processes that are gone', async () => {
+    const parent = temp.make('rag-channel-sweep-')
+    const gone = spawn(process.execPath, ['-e', ''])
+    await new Promise((resolve) => gone.once('exit', resolve))
+    for (const name of [
+      `rag-vitest-eval-${gone.pid}-a`,
+      `rag-vitest-eval-${process.pid}-b`,
+      `rag-vitest-eval-${process.ppid}-c`,
+      'other',
+    ])
+      mkdirSync(join(parent, name))
+    expect(sweepStaleChannelFolders(parent)).toEqual([`rag-vitest-eval-${gone.pid}-a`])
+    expect(readdirSync(parent).sort()).toEqual(
+      [`rag-vitest-eval-${process.pid}-b`, `rag-vitest-eval-${process.ppid}-c`, 'other'].sort(),
+    )
+  })
+
+  it('a channel closed normally removes its folder', async () => {
+    const channel = await openEvaluationChannel()
+    expect(existsSync(dirname(channel.address))).toBe(true)
+    await channel.close()
+    expect(existsSync(dirname(channel.address))).toBe(false)
   })
 })

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { createConnection, createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,8 +22,42 @@ export interface EvaluationChannel {
   close(): Promise<void>
 }
 
+/** The channel folders' prefix: the owner's pid follows, so a folder whose owner is gone can be told. */
+const FOLDER_PREFIX = 'rag-vitest-eval-'
+
+/** Whether process `pid` exists (EPERM: it does, and is someone else's). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Removes the channel folders of Vitest processes that are gone: a run killed outright (SIGKILL), or
+ * ended by a signal it did not handle, leaves its folder behind, and nothing else would ever remove it.
+ */
+export function sweepStaleChannelFolders(parent: string = tmpdir()): string[] {
+  const swept: string[] = []
+  for (const name of readdirSync(parent)) {
+    const owner = new RegExp(`^${FOLDER_PREFIX}(\\d+)-`).exec(name)
+    if (owner === null || Number(owner[1]) === process.pid || alive(Number(owner[1]))) continue
+    rmSync(join(parent, name), { recursive: true, force: true })
+    swept.push(name)
+  }
+  return swept
+}
+
 export async function openEvaluationChannel(): Promise<EvaluationChannel> {
-  const folder = process.platform === 'win32' ? null : mkdtempSync(join(tmpdir(), 'rag-vitest-eval-'))
+  if (process.platform !== 'win32') sweepStaleChannelFolders()
+  const folder = process.platform === 'win32' ? null : mkdtempSync(join(tmpdir(), `${FOLDER_PREFIX}${process.pid}-`))
+  // Every exit that runs exit handlers (an ended run, process.exit on Ctrl-C or SIGTERM) removes the folder.
+  const removeFolder = () => {
+    if (folder !== null) rmSync(folder, { recursive: true, force: true })
+  }
+  process.once('exit', removeFolder)
   const address =
     folder === null
       ? `\\\\.\\pipe\\rag-vitest-eval-${process.pid}-${randomBytes(6).toString('hex')}`
@@ -64,7 +98,8 @@ export async function openEvaluationChannel(): Promise<EvaluationChannel> {
     close: () =>
       new Promise((resolve) => {
         server.close(() => {
-          if (folder !== null) rmSync(folder, { recursive: true, force: true })
+          process.removeListener('exit', removeFolder)
+          removeFolder()
           resolve()
         })
       }),

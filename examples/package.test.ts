@@ -39,7 +39,7 @@ describe('from the packed tarball, in a fresh project', () => {
     expect(init.code, init.output).toBe(0)
     expect(init.stdout).toContain('created rag-eval.config.ts')
     // The evaluation's thread runs from the bundle `pnpm build` made (src/threads/thread-bundle.ts).
-    expect(existsSync(join(project.dir, 'node_modules/rag-vitest-eval/dist/vitest/evaluation-host-main.mjs'))).toBe(true)
+    expect(existsSync(join(project.dir, 'node_modules/rag-vitest-eval/dist/threads/evaluation-host-main.mjs'))).toBe(true)
     const first = await vitest(project, [])
     expect(first.code, first.output).toBe(0)
     // One case per golden question, named `<id> [<type>] <question>`.

@@ -41,6 +41,9 @@ describe('the gate through Vitest, against the committed baseline', () => {
     const { code, out } = runEvalProject({ EVAL_CONTEXT_BUDGET: '0' })
     expect(code).toBe(1)
     expect(out).toContain('the evaluation failed: EVAL_CONTEXT_BUDGET: Too small: expected number to be >0 (got 0)')
+    // One failing case says it (the question and the metric cases both need the run; issue 22.5).
+    expect(out.match(/FAIL .*the evaluation runs/g)).toHaveLength(1)
+    expect(out).toMatch(/Tests +1 failed \(1\)/)
   })
 
   it('reports that cannot be written fail the run, naming the file, though the evaluation reached the cases first', () => {

@@ -12,7 +12,8 @@ import { mergedQuestionFailures } from './merged-question-failures.ts'
 import { evaluateShard } from './evaluate-shard.ts'
 import { mergedReport, mergedReportOfBlobs } from './merged-report.ts'
 import { shardFileSha256 } from './shard-file.ts'
-import { SHARD_WITNESS_META, shardWitnessesFromTasks, type BlobWitness, type ShardWitness } from './shard-witness.ts'
+import { SHARD_WITNESS_META } from './shard-witness-meta.ts'
+import { shardWitnessesFromTasks, type BlobWitness, type ShardWitness } from './shard-witness.ts'
 
 const temp = useTempDirs()
 const repository = await loadProjectConfig()

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { InputError } from '../contract/input-error.ts'
 import type { ReadShardFile } from './shard-file.ts'
+import { SHARD_WITNESS_META } from './shard-witness-meta.ts'
 
 /**
  * What a shard's Vitest blob carries about the shard file its run wrote: which shard, the run's id and the
@@ -15,9 +16,6 @@ export const ShardWitnessSchema = z.object({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
 })
 export type ShardWitness = z.infer<typeof ShardWitnessSchema>
-
-/** The key of the witness in a Vitest task's meta (task.meta), the way it travels inside the blob. */
-export const SHARD_WITNESS_META = 'ragEvalShardWitness'
 
 /** A witness and the blob's file it was found in (named in errors). */
 export interface BlobWitness {

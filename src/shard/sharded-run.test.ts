@@ -13,6 +13,7 @@ import { serialiseReport } from '../report/write-report.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { evaluateShard } from './evaluate-shard.ts'
+import { shardFilePath } from './shard-file.ts'
 import { mergedReport } from './merged-report.ts'
 import { assignShards } from '../run/shard-assignment.ts'
 
@@ -161,12 +162,25 @@ describe('vitest --shard=i/3 --reporter=blob, then vitest --merge-reports', () =
 
     const merge = await vitest(['--merge-reports', blobs], env)
     expect(merge.code).toBe(1)
-    // Every question's case, from the three shards' case files.
-    expect(merge.out).toMatch(/Tests +\d+ passed \| \d+ expected fail \(120\)/)
+    // Every question's case, from the three shards' case files, and each shard's witness case.
+    expect(merge.out).toMatch(/Tests +\d+ passed \| \d+ expected fail \(123\)/)
     expect(merge.out).toContain('RAG evaluation, merged from its shards')
     for (const id of lost) expect(merge.out).toContain(id)
     const strip = (json: string) => JSON.stringify({ ...JSON.parse(json), run: null })
     expect(strip(readFileSync(join(project.reports, 'latest.json'), 'utf8'))).toBe(strip(singleJson))
     expect(readFileSync(join(project.reports, 'latest.md'), 'utf8')).toBe(singleMd)
+
+    // Shard 3 runs again (a fresh blob), then the earlier run's file is put back: the merge refuses it (issue 22.3).
+    const third = shardFilePath(project.reports, { index: 3, count: SHARDS })
+    const stale = readFileSync(third)
+    const again = await vitest(
+      ['run', '--project', 'eval', `--shard=3/${SHARDS}`, '--reporter=blob', `--outputFile=${join(blobs, 'blob-3.json')}`],
+      env,
+    )
+    expect(again.code).toBe(0)
+    writeFileSync(third, stale)
+    const refused = await vitest(['--merge-reports', blobs], env)
+    expect(refused.code).toBe(1)
+    expect(refused.out).toMatch(/the shards could not be merged: shard 3\/3: /)
   })
 })

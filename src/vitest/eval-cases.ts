@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import { ACCEPT_BASELINE, HOW_TO_CREATE_BASELINE, baselineDirFor } from '../gate/baseline-location.ts'
 import { GATED_METRICS } from '../gate/gated-metrics.ts'
 import { systemErrorRateCase } from '../gate/system-error-failure.ts'
+import { SHARD_WITNESS_META } from '../shard/shard-witness-meta.ts'
 import { AGREEMENT_THRESHOLD } from '../calibration/agreement.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from '../gate/question-checks.ts'
 import { QUESTION_TYPES } from '../contract/question-types.ts'
@@ -314,5 +315,19 @@ export function defineCompareCases(run: SharedRun): void {
         expect(metric.verdict, `${row(metric)}: B is significantly worse at alpha ${result.alpha}`).not.toBe('worse')
       })
     }
+  })
+}
+
+/**
+ * A shard's one case beyond its questions: it carries the shard's witness in its meta, which the blob keeps, so
+ * `vitest --merge-reports` accepts only the shard files these runs wrote (shard/shard-witness.ts).
+ */
+export function defineShardWitnessCase(run: SharedRun): void {
+  const evaluation = run.evaluation
+  if (!evaluation.ok || !evaluation.shard || !evaluation.shardWitness) return
+  const witness = evaluation.shardWitness
+  it(`shard ${evaluation.shard.index}/${evaluation.shard.count} wrote its measurement`, ({ task }) => {
+    ;(task.meta as Record<string, unknown>)[SHARD_WITNESS_META] = witness
+    expect(witness.index).toBe(evaluation.shard!.index)
   })
 }

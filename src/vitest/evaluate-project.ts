@@ -7,6 +7,7 @@ import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { evaluate } from '../run/evaluate.ts'
 import type { Shard } from '../run/shard-assignment.ts'
 import { evaluateShard } from '../shard/evaluate-shard.ts'
+import type { ShardWitness } from '../shard/shard-witness.ts'
 
 /** The project's config as ragEval() was given it: the config file, with the inline options winning. */
 export function loadEvalProject(options: {
@@ -33,6 +34,8 @@ export interface MeasuredProject {
     reportsDir: string
     baselineRoot: string
     projectRoot: string
+    /** A shard's: what its blob carries so the merge can tell the file this run wrote (shard/shard-witness.ts). */
+    shardWitness?: ShardWitness
   }
 }
 
@@ -54,9 +57,8 @@ export async function measureProject(
     ...run,
     ...(comparing ? { baselineRoot: null } : {}),
   } as const
-  const report = request.shard
-    ? (await evaluateShard(project, { ...options, shard: request.shard })).report
-    : await evaluate(project, options)
+  const shard = request.shard ? await evaluateShard(project, { ...options, shard: request.shard }) : null
+  const report = shard ? shard.report : await evaluate(project, options)
   // The run's garbage (the index, the rankings, the texts) goes before the reports are written and Vitest
   // collects its test results: the peak is then what is retained plus what comes next, not their sum
   // (a small run's heap is not worth a full collection).
@@ -66,7 +68,13 @@ export async function measureProject(
   return {
     report,
     writesReports,
-    evaluation: { terminalSummary, reportsDir: project.reports, baselineRoot: project.baseline, projectRoot: project.root },
+    evaluation: {
+      terminalSummary,
+      reportsDir: project.reports,
+      baselineRoot: project.baseline,
+      projectRoot: project.root,
+      ...(shard ? { shardWitness: shard.witness } : {}),
+    },
   }
 }
 

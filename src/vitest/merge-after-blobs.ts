@@ -5,7 +5,8 @@ import { runFailsGate } from '../gate/gate.ts'
 import { InputError } from '../contract/input-error.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { writeReports } from '../report/write-report.ts'
-import { mergedReport } from '../shard/merged-report.ts'
+import { mergedReportOfBlobs } from '../shard/merged-report.ts'
+import { shardWitnessesFromTasks } from '../shard/shard-witness.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 
 /**
@@ -18,7 +19,9 @@ export async function mergeShardsAfterBlobs(vitest: Vitest, options: RagEvalProj
   const log = (text: string) => vitest.logger.log(text)
   try {
     const project = await loadProjectConfig({ configFile: options.config, overrides: options.inline })
-    const report = mergedReport(project, [join(project.reports, 'shards')], project.baseline)
+    // Each shard file is checked against the witness its shard's blob carries: a stale or missing piece fails the merge.
+    const witnesses = shardWitnessesFromTasks(vitest.state.getFiles())
+    const report = mergedReportOfBlobs(project, [join(project.reports, 'shards')], project.baseline, witnesses)
     writeReports(report, project.reports)
     const reports = relative(process.cwd(), project.reports) || '.'
     log(

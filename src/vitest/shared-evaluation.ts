@@ -1,6 +1,7 @@
 import type { CompareResult } from '../compare/comparison-schema.ts'
 import type { Report } from '../contract/report-schema.ts'
 import type { Shard } from '../run/shard-assignment.ts'
+import type { ShardWitness } from '../shard/shard-witness.ts'
 import type { MeasuredProject } from './evaluate-project.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 import { receiveFromChannel } from './evaluation-channel.ts'
@@ -31,6 +32,8 @@ export type SharedEvaluation =
       baselineWarning?: string
       /** vitest --shard=i/n: the report holds shard i's questions only; the merge reports and gates the run. */
       shard?: Shard
+      /** A shard's witness of the file it wrote, carried in its blob for the merge to check. */
+      shardWitness?: ShardWitness
     }
   | { ok: false; error: string }
 

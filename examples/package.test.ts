@@ -2,6 +2,7 @@
 // local store), then the commands a user types. Slow by nature (each step is a real Vitest run), so it
 // is its own Vitest project ('package') that runs beside the unit tests.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ReportSchema } from '../src/contract/report-schema.ts'
@@ -155,6 +156,9 @@ describe('from the packed tarball, in a fresh project', () => {
 
   it('examples/http-service: the Python service started by the suite, per-question cases, GATE=1 failing when the service is broken', async () => {
     const project = await userProject('examples/http-service')
+    // A port of its own: two checkouts testing at once must not meet on the example's 8765.
+    const config = join(project.dir, 'rag-eval.config.ts')
+    writeFileSync(config, readFileSync(config, 'utf8').replaceAll('8765', String(await freePort())))
     rmSync(join(project.dir, 'baseline'), { recursive: true, force: true })
     const accepted = await vitest(project, ['-u'])
     expect(accepted.code, accepted.output).toBe(0)
@@ -168,3 +172,15 @@ describe('from the packed tarball, in a fresh project', () => {
     expect(broken.stdout).toContain('gate: FAILED')
   })
 })
+
+/** A TCP port nobody listens on now (the OS's choice). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}

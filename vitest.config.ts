@@ -2,9 +2,7 @@ import { defineConfig } from 'vitest/config'
 // This repository evaluates itself through the package's public entry point (src/vitest/index.ts is
 // what `rag-vitest-eval/vitest` exports), reading rag-eval.config.ts like any user's project.
 import { ragEval } from './src/vitest/index.ts'
-
-/** A test still running after this long is hung (the slowest unit test took about 70 s on two cores at load 20). */
-const TEST_HANG_LIMIT_MS = 600_000
+import { TEST_HANG_LIMIT_MS } from './src/testing/hang-limit.ts'
 
 export default defineConfig({
   test: {

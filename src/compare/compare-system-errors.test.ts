@@ -31,7 +31,7 @@ beforeAll(async () => {
   answerable = good.questions.filter((q) => q.type !== 'none').length
   a = reportOf(project, good, null)
   b = reportOf(project, failingOn(good, errored), null)
-}, 60_000)
+})
 
 const sides = {
   a: { source: 'a.json', kind: 'report', env: {}, report: null },
@@ -93,5 +93,5 @@ describe('compare when B’s system failed on 10 questions A hit (issue 22.2)', 
     const json = CompareResultSchema.parse(JSON.parse(readFileSync(join(dir, 'compare.json'), 'utf8')))
     expect(json.systemErrors).toEqual({ a: [], b: errored.map((id) => ({ id, error: HTTP_422 })), leftOut: 10 })
     expect(json.metrics.find((m) => m.name === 'recall')?.pairs).toBe(answerable - 10)
-  }, 60_000)
+  })
 })

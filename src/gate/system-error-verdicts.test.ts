@@ -26,7 +26,7 @@ let hits: string[]
 beforeAll(async () => {
   good = await measure(project, { tier: 'retrieval', env: {} })
   hits = good.questions.filter((q) => q.type !== 'none' && q.hit).map((q) => q.id)
-}, 60_000)
+})
 
 describe('a baseline is accepted only from a run that measured the system (issue 22.1)', () => {
   it('10 questions answering HTTP 422 (limit 0): refused, naming them; the baseline stays byte-identical', () => {

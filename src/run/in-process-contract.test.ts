@@ -46,7 +46,6 @@ describe('an in-process system is held to the contract an HTTP service is (issue
 
   it(
     'end to end in its own process (rag-eval eval): the report of the answered question is written, naming the two failed ones',
-    { timeout: 120_000 },
     () => {
       const dir = temp.make('faulty-project-')
       const config = join(dir, 'rag-eval.config.ts')

@@ -96,10 +96,8 @@ function expectOutcomeMatches(question: GoldenQuestion, qid: string): void {
   ).toEqual([want('recip_rank'), want('ndcg_cut_10'), want('ndcg_cut_10'), want('recall_5'), want('recall_10')])
 }
 
-// Generous limits: reading the shared files and loading the repository's project take seconds on a busy machine.
 describe(
   'graded relevance through the golden-set path = trec_eval with graded qrels (qrels.rel_level)',
-  { timeout: 60_000 },
   () => {
     const tempDirs = useTempDirs()
 
@@ -231,7 +229,7 @@ describe('graded relevance, hand-worked', () => {
   })
 })
 
-describe('relevantGrade in a run', { timeout: 60_000 }, () => {
+describe('relevantGrade in a run', () => {
   it('stops before the system is asked when a question has nothing graded relevantGrade or more (this repository: all ungraded)', async () => {
     const { loadProjectConfig } = await import('../config/load-project-config.ts')
     const { evaluate } = await import('../run/evaluate.ts')

@@ -43,7 +43,7 @@ describe('a merge verifies its pieces against the blobs (issue 22.3)', () => {
       })
     }
     expect(mergedReportOfBlobs(project, [folder], null, blobs)).toEqual(mergedReport(project, [folder], null))
-  }, 120_000)
+  })
 
   it('a stale shard-3 file beside a fresh blob 3: the merge fails naming shard 3', async () => {
     const { project, shards, folder, blobs, blob } = await threeShards()
@@ -55,7 +55,7 @@ describe('a merge verifies its pieces against the blobs (issue 22.3)', () => {
     expect(() => mergedReportOfBlobs(project, [folder], null, [blobs[0]!, blobs[1]!, blob(fresh.witness, 3)])).toThrow(
       `shard 3/3: ${fresh.shardFile} is not the file its blob's run wrote (file: run ${staleRun}, sha256 ${shardFileSha256(stale).slice(0, 12)}; blob blob-3.json: run ${fresh.witness.runId}, sha256 ${fresh.witness.sha256.slice(0, 12)}): a stale or foreign shard file; ${REMEDY}`,
     )
-  }, 120_000)
+  })
 
   it('a missing blob with its file present, and a blob without its file: each fails naming the shard', async () => {
     const { project, shards, folder, blobs } = await threeShards()
@@ -69,7 +69,7 @@ describe('a merge verifies its pieces against the blobs (issue 22.3)', () => {
     expect(() => mergedReportOfBlobs(project, [folder], null, [])).toThrow(
       `no blob of this merge carries a shard witness, so no shard file can be checked against its run; ${REMEDY}`,
     )
-  }, 120_000)
+  })
 })
 
 describe('shardWitnessesFromTasks', () => {
@@ -107,5 +107,5 @@ describe('mergedQuestionFailures', () => {
     ]
     const order = new Map(good.questions.map((q, i) => [q.id, i]))
     expect(mergedQuestionFailures(report)).toEqual(expected.sort((x, y) => order.get(x.id)! - order.get(y.id)!))
-  }, 60_000)
+  })
 })

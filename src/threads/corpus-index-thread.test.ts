@@ -6,9 +6,8 @@ import { createBuiltinSystem } from '../builtin/builtin-system.ts'
 import { buildCorpusWithIndexThread } from './corpus-index-thread.ts'
 
 // A worker thread's start and its modules' loading take seconds on a busy machine: the verdict waits for it.
-const THREAD_TEST = { timeout: 60_000 }
 
-describe('building a corpus with its index on a second thread', THREAD_TEST, () => {
+describe('building a corpus with its index on a second thread', () => {
   const corpus = loadCorpus('corpus')
 
   it.each([

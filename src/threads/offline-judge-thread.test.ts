@@ -4,7 +4,6 @@ import { offlineJudge } from '../judge/offline-judge.ts'
 import { offlineJudgeOnThread } from './offline-judge-thread.ts'
 
 // A worker thread's start and its modules' loading take seconds on a busy machine: the verdict waits for it.
-const THREAD_TEST = { timeout: 60_000 }
 
 const context = [
   { chunkId: 'doc-1#0', text: 'Refunds\nRefunds are issued within 5 business days. The billing team approves each refund.' },
@@ -25,7 +24,7 @@ const inputs: JudgeInput[] = Array.from({ length: 150 }, (_, i) => ({
   repeat: 0,
 }))
 
-describe('offlineJudgeOnThread', THREAD_TEST, () => {
+describe('offlineJudgeOnThread', () => {
   it('is only for large runs: below 2,000 questions the offline judge judges on this thread', () => {
     expect(offlineJudgeOnThread(1999)).toBeNull()
   })

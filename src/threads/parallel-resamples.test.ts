@@ -5,7 +5,6 @@ import { mulberry32 } from '../statistics/seeded-random.ts'
 import { parallelMeanResampler, threadsStarted } from './index.ts'
 
 // A worker thread's start and its modules' loading take seconds on a busy machine: the verdict waits for it.
-const THREAD_TEST = { timeout: 60_000 }
 
 const mean = (sample: readonly number[]) => meanOrNull(sample)!
 const helpers = () => threadsStarted()['resample-thread-main'] ?? 0
@@ -16,7 +15,7 @@ const lists = [20_000, 7_000, 20_000, 20_000, 7_000].map((n) => Array.from({ len
 const options = { resamples: 300, seed: 8 }
 const expected = lists.map((values) => bootstrapInterval(values, mean, options))
 
-describe('parallelMeanResampler', THREAD_TEST, () => {
+describe('parallelMeanResampler', () => {
   afterEach(() => vi.unstubAllEnvs())
 
   it('with millions of draws, a second thread helps and bootstrapMeanIntervals is still bootstrapInterval of the mean to the bit', () => {

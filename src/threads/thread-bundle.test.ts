@@ -7,7 +7,6 @@ import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { bundleThreads, cachedThreadBundle } from './thread-bundle.ts'
 
 // esbuild's builds and a worker thread's start take seconds on a busy machine: the verdict waits for them.
-const BUILD_TEST = { timeout: 60_000 }
 
 const temp = useTempDirs()
 
@@ -37,7 +36,7 @@ function runThread(file: string): Promise<unknown> {
   })
 }
 
-describe('bundleThreads', BUILD_TEST, () => {
+describe('bundleThreads', () => {
   it('bundles a thread main whose modules still find their own files, with what it imports on demand in a chunk of its own', async () => {
     const root = temp.make('thread-bundle-')
     const sources = writeThreadSources(root)
@@ -54,7 +53,7 @@ describe('bundleThreads', BUILD_TEST, () => {
   })
 })
 
-describe('cachedThreadBundle', BUILD_TEST, () => {
+describe('cachedThreadBundle', () => {
   it('has no bundle until its build is done, then the built one, and a new one once a source changes', async () => {
     const root = temp.make('thread-bundle-cache-')
     const sources = writeThreadSources(root)

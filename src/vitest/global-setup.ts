@@ -2,7 +2,6 @@ import type { TestProject } from 'vitest/node'
 import { chooseEvaluationHost, startEvaluationHost, takeEvaluationHost, type HandedOver } from './evaluation-host.ts'
 import { openEvaluationChannel } from './evaluation-channel.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
-import { ACCEPT_BASELINE } from '../gate/baseline-location.ts'
 import {
   decodeEvaluation,
   encodeEvaluation,
@@ -49,7 +48,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       update && shard
         ? {
             ok: false,
-            error: `vitest -u cannot accept a baseline from shard ${shard.index}/${shard.count} (a part of the golden set): accept it from one whole run (${ACCEPT_BASELINE})`,
+            error: `vitest -u cannot accept a baseline from shard ${shard.index}/${shard.count} (a part of the golden set): accept it from one whole run (npx vitest run --project eval -u)`,
           }
         : null
     const measured: HandedOver = refused

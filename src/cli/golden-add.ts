@@ -101,7 +101,7 @@ function append(file: string, read: GoldenFile, question: GoldenQuestion, docs: 
       const now = readGoldenFile(file, docs)
       if (now.questions.some((q) => q.id === question.id))
         throw new InputError(
-          `${question.id} was added to ${file} meanwhile; run golden:add again (next free ` +
+          `${question.id} was added to ${file} meanwhile; run rag-eval golden add again (next free ` +
             `id: ${nextQuestionId(now.questions.map((q) => q.id))})`,
         )
     }

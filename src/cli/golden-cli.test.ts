@@ -124,7 +124,7 @@ describe('pnpm golden:export and golden:import', () => {
     ])
     expect(again).toMatchObject({
       code: 2,
-      stderr: `golden import: ${out} exists: pass --force to replace it, or --out another file (golden:add appends one question at a time)\n`,
+      stderr: `golden import: ${out} exists: pass --force to replace it, or --out another file (rag-eval golden add appends one question at a time)\n`,
     })
   })
 

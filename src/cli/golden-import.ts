@@ -50,7 +50,7 @@ export const command = defineCommand({
     const { questions, warnings } = finishImport(imported, source, docs, { allowUnknown: values['allow-unknown'] })
     if (existsSync(values.out) && !values.force) {
       throw new InputError(
-        `${values.out} exists: pass --force to replace it, or --out another file (golden:add appends one question at a time)`,
+        `${values.out} exists: pass --force to replace it, or --out another file (rag-eval golden add appends one question at a time)`,
       )
     }
     writeFileAtomic(values.out, goldenSetText(questions, schemaReference(values.out)))

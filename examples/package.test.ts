@@ -135,12 +135,12 @@ describe('from the packed tarball, in a fresh project', () => {
     // Two files that are not UTF-8: both named, in path order.
     writeFileSync(at('docs/3.md'), Uint8Array.from([0x92, ...Buffer.from(' quoted\n')]))
     writeFileSync(at('docs/4.md'), Uint8Array.from([...Buffer.from('ok\nCa'), 0xe9, 0x0a]))
-    const check = await ragEval(project, ['golden', 'check', '--corpus', 'docs'])
+    const check = await ragEval(project, ['golden', 'import', 'ragas.jsonl', '--format', 'ragas', '--corpus', 'docs', '--force'])
     expect(check.code).toBe(2)
     const hint = 'does not start a valid UTF-8 sequence; save the file as UTF-8 (it may be Latin-1 or Windows-1252)'
     expect(check.stderr).toBe(
       [
-        'golden check: 2 corpus files are not valid UTF-8:',
+        'golden import: 2 corpus files are not valid UTF-8:',
         `docs/3.md: not valid UTF-8: byte 0x92 at byte offset 0 (line 1) ${hint}`,
         `docs/4.md: not valid UTF-8: byte 0xE9 at byte offset 5 (line 2) ${hint}`,
         '',

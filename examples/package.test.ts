@@ -45,6 +45,11 @@ describe('from the packed tarball, in a fresh project', () => {
     expect(first.code, first.output).toBe(0)
     // One case per golden question, named `<id> [<type>] <question>`.
     expect(first.stdout).toContain('q-003 [none] What is the office parking policy?')
+    // Without a baseline the hint names what this project can run, not a script of this repository.
+    expect(first.stdout).toContain(
+      'gate: no baseline; create it with `npx vitest run --project eval -u` under the same EVAL_MODE',
+    )
+    expect(first.output).not.toMatch(/pnpm (baseline:update|eval|golden:|model:server)/)
     const report = readReport(join(project.dir, 'evals/reports/latest.json'))
     expect(report.summary).toMatchObject({ questions: 3, recall: 1, refusalRate: 1 })
     expect(report.config.system).toBe('starter-keyword-system')
@@ -53,6 +58,101 @@ describe('from the packed tarball, in a fresh project', () => {
     const gated = await vitest(project, [], { GATE: '1' })
     expect(gated.code, gated.output).toBe(0)
     expect(gated.stdout).toContain('gate: passed, no regression beyond the tolerance 0.01 against evals/baseline/')
+  })
+
+  it('the rough edges of a new project: folders created, a $schema that exists, every non-UTF-8 file named, RAGAS ids and --allow-unknown, the README inside the package', async () => {
+    const project = await userProject()
+    const at = (path: string) => join(project.dir, path)
+    mkdirSync(at('docs'))
+    // Corpus ids from the file names: 1 and 2, as RAGAS's integer context ids name them.
+    writeFileSync(at('docs/1.md'), '# Plans\n\nThe Team plan costs 10 EUR per seat and month.\n')
+    writeFileSync(at('docs/2.md'), '# Parking\n\nThe office has no parking spaces for visitors.\n')
+    const sample = (question: string, reference: string | null, ids: unknown[]) =>
+      JSON.stringify({ user_input: question, ...(reference === null ? {} : { reference }), reference_context_ids: ids })
+    const answerable = sample('How much is the Team plan?', '10 EUR per seat and month.', [1])
+    const none = sample('How large is the bonus pool?', null, [])
+    const onlyUnknown = sample('Where do visitors park?', 'Nowhere.', [3])
+    writeFileSync(at('ragas.jsonl'), [answerable, onlyUnknown, none].join('\n') + '\n')
+
+    // --allow-unknown: the question whose only source (3) is not in the corpus is rejected, not retyped as none.
+    const rejected = await ragEval(project, [
+      'golden',
+      'import',
+      'ragas.jsonl',
+      '--format',
+      'ragas',
+      '--corpus',
+      'docs',
+      '--allow-unknown',
+    ])
+    expect(rejected.code).toBe(2)
+    expect(rejected.stderr).toBe(
+      'golden import: ragas.jsonl:2: question q-002: every source was dropped (--allow-unknown), so it has no answer document left; it is not retyped as a none question (one the system must refuse): correct its sources or remove it\n',
+    )
+    expect(existsSync(at('evals'))).toBe(false)
+
+    // The default --out, evals/golden-set.json, in a project without evals/: created, integer ids read.
+    writeFileSync(at('ragas.jsonl'), [answerable, none].join('\n') + '\n')
+    const imported = await ragEval(project, ['golden', 'import', 'ragas.jsonl', '--format', 'ragas', '--corpus', 'docs'])
+    expect(imported.code, imported.output).toBe(0)
+    expect(imported.stdout).toContain('imported 2 questions (1 single, 1 none) from ragas.jsonl into evals/golden-set.json')
+    const golden = JSON.parse(readFileSync(at('evals/golden-set.json'), 'utf8')) as {
+      $schema: string
+      questions: { id: string; type: string; answerDocIds: string[] }[]
+    }
+    expect(golden.questions.map((q) => [q.id, q.type, q.answerDocIds])).toEqual([
+      ['q-001', 'single', ['1']],
+      ['q-002', 'none', []],
+    ])
+    // $schema points at the installed package's schema, and that file is there.
+    expect(golden.$schema).toBe('../node_modules/rag-vitest-eval/evals/golden-set.schema.json')
+    const schema = JSON.parse(readFileSync(join(at('evals'), golden.$schema), 'utf8')) as { properties: object }
+    expect(Object.keys(schema.properties)).toContain('questions')
+
+    // Export into folders that do not exist yet; the none row carries the refusal it expects as its reference.
+    const exported = await ragEval(project, [
+      'golden',
+      'export',
+      '--format',
+      'ragas',
+      '--out',
+      'out/ragas/set.jsonl',
+      '--corpus',
+      'docs',
+    ])
+    expect(exported.code, exported.output).toBe(0)
+    const rows = readFileSync(at('out/ragas/set.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as object)
+    expect(rows[1]).toEqual({
+      user_input: 'How large is the bonus pool?',
+      reference: 'The provided documents do not contain the answer to this question.',
+      reference_contexts: [],
+      reference_context_ids: [],
+    })
+
+    // Two files that are not UTF-8: both named, in path order.
+    writeFileSync(at('docs/3.md'), Uint8Array.from([0x92, ...Buffer.from(' quoted\n')]))
+    writeFileSync(at('docs/4.md'), Uint8Array.from([...Buffer.from('ok\nCa'), 0xe9, 0x0a]))
+    const check = await ragEval(project, ['golden', 'import', 'ragas.jsonl', '--format', 'ragas', '--corpus', 'docs', '--force'])
+    expect(check.code).toBe(2)
+    const hint = 'does not start a valid UTF-8 sequence; save the file as UTF-8 (it may be Latin-1 or Windows-1252)'
+    expect(check.stderr).toBe(
+      [
+        'golden import: 2 corpus files are not valid UTF-8:',
+        `docs/3.md: not valid UTF-8: byte 0x92 at byte offset 0 (line 1) ${hint}`,
+        `docs/4.md: not valid UTF-8: byte 0xE9 at byte offset 5 (line 2) ${hint}`,
+        '',
+      ].join('\n'),
+    )
+
+    // The README the package ships sends readers nowhere outside it: the metric definitions are in its docs/.
+    const readme = readFileSync(at('node_modules/rag-vitest-eval/README.md'), 'utf8')
+    expect(readme).not.toMatch(/\.\.\/shared|DESIGN\.md/)
+    const docs = [...new Set([...readme.matchAll(/\bdocs\/[\w-]+\.md\b/g)].map((m) => m[0]))]
+    expect(docs).toContain('docs/metrics.md')
+    expect(docs.filter((doc) => !existsSync(at(`node_modules/rag-vitest-eval/${doc}`)))).toEqual([])
   })
 
   it('every entry point type-checks and works from the tarball: rag-vitest-eval, /config, /vitest, /matchers', async () => {

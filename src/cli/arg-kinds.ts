@@ -115,14 +115,25 @@ export const folder: Kind<string> = kind('a folder', (path) => {
 /** A file if there is one (an optional input), never a folder. */
 export const fileOrAbsent: Kind<string> = kind('a file (or nothing there yet)', notAFolder)
 
-/** A folder if there is one (an output folder, created when absent), never a file; '' passes through. */
-export const folderOrAbsent: Kind<string> = kind('a folder (or nothing there yet)', notAFile)
+/** The path, unless a file stands where one of its folders should be (the folders are created when written). */
+function foldersCanBeMade(path: string): string {
+  for (let parent = dirname(path); ; parent = dirname(parent)) {
+    const found = stat(parent)
+    if (found !== null) {
+      if (!found.isDirectory()) throw new ValueRejected(`${parent} is a file, not a folder`)
+      return path
+    }
+    if (dirname(parent) === parent) return path
+  }
+}
 
-/** A file to write: not a folder, in a folder that exists (a typo in the folder is not a new folder). */
-export const fileToWrite: Kind<string> = kind('a file to write in an existing folder', (path) => {
-  notAFolder(path)
-  const parent = stat(dirname(path))
-  if (parent === null) throw new ValueRejected(`folder ${dirname(path)} not found (expected a file in an existing folder)`)
-  if (!parent.isDirectory()) throw new ValueRejected(`${dirname(path)} is a file, not a folder`)
-  return path
-})
+/** A folder if there is one (an output folder, created with its parents when absent), never a file; '' passes through. */
+export const folderOrAbsent: Kind<string> = kind('a folder (or nothing there yet)', (path) =>
+  path === '' ? path : foldersCanBeMade(notAFile(path)),
+)
+
+/**
+ * A file to write, never a folder. Missing folders are created when it is written (writeFileAtomic), so
+ * `--out evals/golden-set.json` works in a project without evals/.
+ */
+export const fileToWrite: Kind<string> = kind('a file to write', (path) => foldersCanBeMade(notAFolder(path)))

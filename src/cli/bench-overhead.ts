@@ -102,7 +102,7 @@ const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`
 
 export const command = defineCommand({
   usage: 'usage: rag-eval bench overhead [--runs 5] [--target 2]',
-  description: `  The evaluation's overhead over Vitest itself (pnpm bench:overhead), on this repository: a bare
+  description: `  The evaluation's overhead over Vitest itself, on this repository: a bare
   \`vitest run\` of one trivial test (its own folder under .cache/, no config of ours) beside
   \`vitest run --project eval\` (this repository's golden set, offline) twice: here, from the sources (which
   Vite transforms), and in a fresh project with the packed package installed (compiled JavaScript, as a

@@ -223,7 +223,7 @@ export const command = defineCommand({
   retrieval tier (its rag-eval.config.ts), evaluate(project, { tier: 'retrieval' }), in-process. Each size (and the
   repository tier) runs in a fresh Node process so that peak memory and JIT state are its own;
   --in-process runs everything in this process (for --cpu-prof; peak RSS is then cumulative).
-  Chunking options come from the config and the EVAL_* variables, as in pnpm eval.`,
+  Chunking options come from the config and the EVAL_* variables, as in the evaluation.`,
   options: {
     sizes: option(sizesKind, { default: '5000:1000,10000:2000' }),
     seed: option(integer(), { default: '42' }),

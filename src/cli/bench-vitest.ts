@@ -128,7 +128,7 @@ function growthLines(results: readonly Measured[]): string[] {
 export const command = defineCommand({
   usage: `usage: rag-eval bench vitest [--documents 10000] [--questions 1000,10000] [--tiers retrieval,full] [--seed 42]
                              [--target-s 12] [--target-mb 600] [--keep]`,
-  description: `  The evaluation through Vitest on large golden sets (pnpm bench:vitest): writes the synthetic corpus
+  description: `  The evaluation through Vitest on large golden sets: writes the synthetic corpus
   (src/bench/synthetic-corpus.ts) as Markdown files and a golden set per question count into a temp folder,
   then runs \`vitest run --project eval\` on each (offline, EVAL_TIER=retrieval and the full tier) from the
   current folder, which must be this repository (its vitest.config.ts holds the eval project). Prints each

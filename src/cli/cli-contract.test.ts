@@ -255,27 +255,24 @@ describe('values are checked before anything runs', () => {
     expectUsageError(await rag(...argv), name, message)
   })
 
-  it('golden add --golden with a typo is an error, not a new golden set; --create starts one', async () => {
+  it('golden add --golden with a typo is an error, not a new golden set; --create starts one, folders and all', async () => {
     const typo = 'evals/golden-st.json'
     const result = await rag('golden', 'add', '--golden', typo, '--type', 'none', '--question', 'Q?', '--yes')
     expectUsageError(result, 'golden add', `--golden ${typo}: not found (expected a file)`)
     expect(existsSync(typo)).toBe(false)
-    const folderMissing = await rag(
+    // A file where a folder of the path should be is named; nothing is written.
+    const blocked = await rag(
       'golden',
       'add',
       '--create',
       '--golden',
-      'evalz/golden-set.json',
+      'package.json/golden-set.json',
       '--type',
       'none',
       '--question',
       'Q?',
       '--yes',
     )
-    expectUsageError(
-      folderMissing,
-      'golden add',
-      '--golden evalz/golden-set.json: folder evalz not found (expected a file in an existing folder)',
-    )
+    expectUsageError(blocked, 'golden add', '--golden package.json/golden-set.json: package.json is a file, not a folder')
   })
 })

@@ -51,7 +51,7 @@ async function loadSide(
 export const command = defineCommand({
   usage: `usage: rag-eval compare --a <config-or-report> --b <config-or-report> [--out reports] [--tier retrieval|full]
                        [--a-env KEY=VALUE]... [--b-env KEY=VALUE]...`,
-  description: `  Run B against run A on the same golden set, question by question (pnpm eval:compare). --a and --b are
+  description: `  Run B against run A on the same golden set, question by question. --a and --b are
   each a config file (rag-eval.config.ts: evaluated now, offline unless EVAL_MODE says otherwise) or a
   report (a .json file written by an earlier run, e.g. reports/latest.json). --b-env KEY=VALUE (repeatable)
   sets an environment variable for B only, so one config compares with itself under another knob:

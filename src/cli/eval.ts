@@ -11,8 +11,8 @@ export const command = defineCommand({
   usage: `usage: rag-eval eval [--tier retrieval|full] [--config rag-eval.config.ts] [--out reports] [--corpus folder]
                      [--golden file] [--labels file] [--baseline folder] [--quiet]
        rag-eval retrieval [...]   (= rag-eval eval --tier retrieval)`,
-  description: `  The evaluation of the config's system without Vitest (pnpm eval:cli; pnpm eval:retrieval for the retrieval
-  tier; pnpm eval is the Vitest run and takes no options): runs a corpus folder against a golden set and
+  description: `  The evaluation of the config's system without Vitest (rag-eval retrieval for the retrieval
+  tier; \`npx vitest run --project eval\` is the Vitest run): runs a corpus folder against a golden set and
   writes <out>/latest.json and <out>/latest.md. --corpus, --golden, --labels, --baseline and --out replace
   the config's corpus, goldenSet, humanLabels, baseline and reports. EVAL_MODE: offline (default, no key),
   live (Claude answers and judges; needs ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL optional), record (live,

@@ -16,7 +16,9 @@ export const command = defineCommand({
   ${CONTEXTS_FILE} beside the report), retrieved_context_ids (their document ids), reference,
   reference_context_ids (the answer documents) and id. RAGAS's IDBasedContextRecall and IDBasedContextPrecision
   on it equal the report's idBasedContextRecall / idBasedContextPrecision; its model-judged metrics score
-  the same answers as the suite's judge, for a cross-check.`,
+  the same answers as the suite's judge, for a cross-check. A none question's row has reference_context_ids
+  [] and, without a gold answer, the expected refusal as its reference; RAGAS drops id on load, so its
+  results come back in the file's row order (row i of result.to_pandas() is line i).`,
   options: {
     format: option(oneOf(['ragas'] as const), { required: true }),
     report: option(file, { default: 'reports/latest.json' }),
@@ -31,8 +33,19 @@ export const command = defineCommand({
       `run the evaluation (it writes ${CONTEXTS_FILE} beside latest.json), or name the file with --contexts`,
     )
     writeFileAtomic(values.out, exportRunToRagas(report, contexts, contextsFile))
+    const none = report.questions.filter((q) => q.type === 'none').length
     console.log(
-      `wrote ${values.out}: ${report.questions.length} RAGAS samples\nload it with: EvaluationDataset.from_jsonl("${values.out}")`,
+      [
+        `wrote ${values.out}: ${report.questions.length} RAGAS samples`,
+        `load it with: EvaluationDataset.from_jsonl("${values.out}")`,
+        `RAGAS drops "id": its results come back in the file's row order (row i of result.to_pandas() is line i)`,
+        ...(none > 0
+          ? [
+              `${none} none question${none === 1 ? '' : 's'} (reference_context_ids []): keep them out of ID-based context metrics ` +
+                `with EvaluationDataset([s for s in dataset if s.reference_context_ids])`,
+            ]
+          : []),
+      ].join('\n'),
     )
     return 0
   },

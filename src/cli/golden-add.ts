@@ -23,7 +23,8 @@ import {
   type Check,
 } from '../golden/add/question-draft.ts'
 import { previewRanking, renderRankingPreview } from '../golden/add/ranking-preview.ts'
-import { goldenSetText, schemaReference } from '../golden/golden-set-text.ts'
+import { goldenSetText } from '../golden/golden-set-text.ts'
+import { schemaReference } from '../golden/schema-reference.ts'
 import { bestChunksOfNoneQuestions } from '../golden/lint/best-chunks.ts'
 import { lintGoldenSet } from '../golden/lint/lint-golden-set.ts'
 import { nextQuestionId } from '../golden/question-ids.ts'
@@ -100,7 +101,7 @@ function append(file: string, read: GoldenFile, question: GoldenQuestion, docs: 
       const now = readGoldenFile(file, docs)
       if (now.questions.some((q) => q.id === question.id))
         throw new InputError(
-          `${question.id} was added to ${file} meanwhile; run golden:add again (next free ` +
+          `${question.id} was added to ${file} meanwhile; run rag-eval golden add again (next free ` +
             `id: ${nextQuestionId(now.questions.map((q) => q.id))})`,
         )
     }

@@ -124,8 +124,46 @@ describe('pnpm golden:export and golden:import', () => {
     ])
     expect(again).toMatchObject({
       code: 2,
-      stderr: `golden import: ${out} exists: pass --force to replace it, or --out another file (golden:add appends one question at a time)\n`,
+      stderr: `golden import: ${out} exists: pass --force to replace it, or --out another file (rag-eval golden add appends one question at a time)\n`,
     })
+  })
+
+  it('creates the folders of the files it writes: import, export (qrels and topics) and schema into folders that do not exist', () => {
+    const dir = tempDir()
+    const file = join(dir, 'gold.jsonl')
+    writeFileSync(
+      file,
+      '{"question": "How long is a new API key valid?", "gold_answer": "API keys expire after 90 days by default.", "gold_sources": ["doc-001"], "type": "single"}\n',
+    )
+    const out = join(dir, 'fresh/evals/golden-set.json')
+    const imported = run('import', [file, '--format', 'jsonl', '--out', out, '--corpus', corpus])
+    expect(imported.stderr).toBe('')
+    expect(imported.code).toBe(0)
+    expect(loadGoldenSet(out, loadCorpus(corpus)).map((q) => [q.id, q.answerDocIds])).toEqual([['q-001', ['doc-001']]])
+    const exported = run('export', [
+      '--format',
+      'trec',
+      '--out',
+      join(dir, 'a/b/gold.qrels'),
+      '--topics',
+      join(dir, 'c/topics.tsv'),
+      '--golden',
+      out,
+      '--corpus',
+      corpus,
+    ])
+    expect(exported.code, exported.stderr).toBe(0)
+    expect(readFileSync(join(dir, 'a/b/gold.qrels'), 'utf8')).toBe('q-001 0 doc-001 1\n')
+    expect(readFileSync(join(dir, 'c/topics.tsv'), 'utf8')).toBe('q-001\tHow long is a new API key valid?\n')
+    const schema = run('schema', ['--out', join(dir, 'd/e/golden-set.schema.json')])
+    expect(schema.code, schema.stderr).toBe(0)
+    expect(JSON.parse(readFileSync(join(dir, 'd/e/golden-set.schema.json'), 'utf8'))).toHaveProperty('properties.questions')
+    // A file where a folder of the path should be is an error naming it, before anything is read.
+    const blocked = run('import', [file, '--format', 'jsonl', '--out', join(file, 'golden-set.json'), '--corpus', corpus])
+    expect(blocked.code).toBe(2)
+    expect(blocked.stderr.split('\n')[0]).toBe(
+      `golden import: --out ${join(file, 'golden-set.json')}: ${file} is a file, not a folder`,
+    )
   })
 
   it('fails on unknown sources with their line numbers and writes nothing; --allow-unknown drops them with a warning', () => {

@@ -4,7 +4,8 @@ import { finishImport, type ImportResult } from '../golden/formats/imported-ques
 import { FORMATS, NOT_CARRIED } from '../golden/formats/format-names.ts'
 import { importRagas } from '../golden/formats/ragas.ts'
 import { importTrec } from '../golden/formats/trec-qrels.ts'
-import { goldenSetText, schemaReference } from '../golden/golden-set-text.ts'
+import { goldenSetText } from '../golden/golden-set-text.ts'
+import { schemaReference } from '../golden/schema-reference.ts'
 import { loadCorpus } from '../load/corpus.ts'
 import { QUESTION_TYPES } from '../contract/question-types.ts'
 import { InputError } from '../contract/input-error.ts'
@@ -49,7 +50,7 @@ export const command = defineCommand({
     const { questions, warnings } = finishImport(imported, source, docs, { allowUnknown: values['allow-unknown'] })
     if (existsSync(values.out) && !values.force) {
       throw new InputError(
-        `${values.out} exists: pass --force to replace it, or --out another file (golden:add appends one question at a time)`,
+        `${values.out} exists: pass --force to replace it, or --out another file (rag-eval golden add appends one question at a time)`,
       )
     }
     writeFileAtomic(values.out, goldenSetText(questions, schemaReference(values.out)))

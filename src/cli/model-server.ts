@@ -17,7 +17,7 @@ const faultSpec = kind('a fault spec', (text) => {
 export const command = defineCommand({
   usage: `usage: rag-eval model-server [--port 8787] [--latency-ms 0] [--fault kind[:every=N][:after=N][,kind...]]`,
   description: `  Serves the local scripted Messages API on 127.0.0.1 until interrupted, to try the live mode without
-  a key or network:  ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ANTHROPIC_API_KEY=dummy EVAL_MODE=live pnpm eval
+  a key or network:  ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ANTHROPIC_API_KEY=dummy EVAL_MODE=live npx vitest run --project eval
   Its outputs are scripted (src/local-server/scripted-responder.ts), not a model's. It bills prompt
   caching as the API does (evals/model-prices.json: cacheMinTokens) and serves the Message Batches API
   (EVAL_BATCH=1; a batch ends at its second poll, every item answered).

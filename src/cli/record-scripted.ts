@@ -43,7 +43,7 @@ export const command = defineCommand({
         `recorded ${report.summary.questions} questions, ${server.requests.length} exchanges (scripted) ` +
           `into ${dir} in ${Math.round(performance.now() - started)} ms`,
       )
-      console.log(`replay it with EVAL_MODE=replay pnpm eval (or MOCK=1 EVAL_MODE=live); commit ${dir}/`)
+      console.log(`replay it with EVAL_MODE=replay npx vitest run --project eval (or MOCK=1 EVAL_MODE=live); commit ${dir}/`)
       return 0
     } finally {
       await server.close()

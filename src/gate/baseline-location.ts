@@ -8,9 +8,13 @@
 export function baselineDirFor(root: string, mode: 'offline' | 'live' | 'record' | 'replay'): string {
   return mode === 'offline' ? root : `${root}/${mode === 'record' ? 'live' : mode}`
 }
-/** The command that accepts a run as the baseline, as hints name it (ragEval()'s project is named eval by default). */
-export const ACCEPT_BASELINE = 'vitest run --project eval -u'
+/**
+ * The command that accepts a run as the baseline, as hints name it: what a user can type in their own
+ * project (npx finds the project's Vitest; ragEval()'s project is named eval by default), never a
+ * script of this repository's package.json.
+ */
+export const ACCEPT_BASELINE = 'npx vitest run --project eval -u'
 export const HOW_TO_CREATE_BASELINE =
-  `create it with \`${ACCEPT_BASELINE}\` (here: pnpm baseline:update) under the same EVAL_MODE, ` +
+  `create it with \`${ACCEPT_BASELINE}\` under the same EVAL_MODE, ` +
   `and commit it (one folder per mode under the config's baseline root: offline at the root, ` +
   `live/ and replay/ inside)`

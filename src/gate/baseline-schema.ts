@@ -2,9 +2,10 @@ import { z } from 'zod'
 import { RecordedEvalConfigSchema } from '../contract/eval-config-schema.ts'
 import { QUESTION_TYPES } from '../contract/question-types.ts'
 import { GATED_METRICS } from './gated-metrics.ts'
+import { ACCEPT_BASELINE } from './baseline-location.ts'
 
 /** What to do about a damaged baseline: accept this run's numbers again (after checking them). */
-export const REACCEPT_BASELINE = 're-accept the baseline with `pnpm baseline:update` (vitest run --project eval -u)'
+export const REACCEPT_BASELINE = `re-accept the baseline with \`${ACCEPT_BASELINE}\``
 
 /** The schema's message for a gated metric the baseline lacks (folded into one line by describeBaselineIssues). */
 const MISSING_METRIC = 'missing'

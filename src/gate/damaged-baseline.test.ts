@@ -12,7 +12,7 @@ import { evaluateGate } from './gate.ts'
 
 // Issue 11.2: a damaged baseline must fail the gate with what to do, never let a metric or a question through unwatched.
 
-const REACCEPT = 're-accept the baseline with `pnpm baseline:update` (vitest run --project eval -u)'
+const REACCEPT = 're-accept the baseline with `npx vitest run --project eval -u`'
 const ALL_METRICS =
   '"recall", "recall.single", "recall.multi", "recall.contradiction", "mrr", "ndcg10", "refusalRate", "faithfulness", "answerRelevancy", "coverage"'
 const temp = useTempDirs()

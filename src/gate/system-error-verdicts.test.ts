@@ -39,7 +39,7 @@ describe('a baseline is accepted only from a run that measured the system (issue
     const decision = acceptBaseline(run, dir, 'baseline')
     expect(decision).toEqual({
       accepted: false,
-      refusal: `baseline not accepted: the system failed on 10 of 120 question(s), rate 0.0833 > limit 0 (maxSystemErrorRate, EVAL_MAX_SYSTEM_ERROR_RATE): ${errored.join(', ')}; a baseline must measure the system: fix these errors (latest.md shows each) or raise maxSystemErrorRate, then run \`vitest run --project eval -u\` again; baseline/ left as it was`,
+      refusal: `baseline not accepted: the system failed on 10 of 120 question(s), rate 0.0833 > limit 0 (maxSystemErrorRate, EVAL_MAX_SYSTEM_ERROR_RATE): ${errored.join(', ')}; a baseline must measure the system: fix these errors (latest.md shows each) or raise maxSystemErrorRate, then run \`npx vitest run --project eval -u\` again; baseline/ left as it was`,
     })
     expect(['summary.json', 'questions.json'].map((f) => readFileSync(join(dir, f)))).toEqual(before)
     // The issue's sequel: those 10 and 13 more lost their context; against the good baseline, kept, the gate fails on all 13.

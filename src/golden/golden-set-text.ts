@@ -1,4 +1,3 @@
-import { relative } from 'node:path'
 import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
 
 /** How questions are laid out in a golden-set file. */
@@ -47,16 +46,9 @@ export function questionJson(question: GoldenQuestion, layout: QuestionLayout = 
   return `{\n${parts.map((part) => layout.fieldIndent + part).join(',\n')}\n${layout.indent}}`
 }
 
-/** The `$schema` reference of a golden-set file written at `file`: the editors' schema in evals/, relative to it. */
-export function schemaReference(file: string, schemaFile = 'evals/golden-set.schema.json'): string {
-  const path = relative(relative('.', file).split(/[\\/]/).slice(0, -1).join('/') || '.', schemaFile)
-    .split('\\')
-    .join('/')
-  return path.startsWith('.') ? path : `./${path}`
-}
-
-/** A whole golden-set file in the style of evals/golden-set.json, with a trailing newline. */
-export function goldenSetText(questions: readonly GoldenQuestion[], schemaRef: string): string {
+/** A whole golden-set file in the style of evals/golden-set.json, with a trailing newline; no `$schema` line when `schemaRef` is null. */
+export function goldenSetText(questions: readonly GoldenQuestion[], schemaRef: string | null): string {
   const items = questions.map((q) => DEFAULT_LAYOUT.indent + questionJson(q)).join(',\n')
-  return `{\n  "$schema": ${JSON.stringify(schemaRef)},\n  "questions": [${questions.length === 0 ? '' : `\n${items}\n  `}]\n}\n`
+  const schemaLine = schemaRef === null ? '' : `\n  "$schema": ${JSON.stringify(schemaRef)},`
+  return `{${schemaLine}\n  "questions": [${questions.length === 0 ? '' : `\n${items}\n  `}]\n}\n`
 }

@@ -170,6 +170,29 @@ describe('loadCorpusFrom: input never altered or ignored in silence', () => {
     )
   })
 
+  it('names every file that is not UTF-8, in path order, not only the first', () => {
+    // Windows-1252 bytes: 0x92 (a curly apostrophe) at offset 3 on line 1; 0xE9 at offset 7 ("Line\n" 5, "Ca" 2) on line 2;
+    // 0xFC (ü) at offset 0. A UTF-8 é (C3 A9) and a truncated sequence (C3 at the end, offset 4) beside them.
+    const files = {
+      'a/one.md': Uint8Array.from([...Buffer.from('It'), 0x20, 0x92, ...Buffer.from('s\n')]),
+      'b.md': '# Fine\n\nCaf\u00e9.\n',
+      'c/two.txt': Uint8Array.from([...Buffer.from('Line\nCa'), 0xe9, ...Buffer.from('\n')]),
+      'd.md': Uint8Array.from([0xfc, ...Buffer.from('ber\n')]),
+      'e.md': Uint8Array.from([...Buffer.from('Last'), 0xc3]),
+    }
+    const dir = corpusOf(files)
+    const hint = 'does not start a valid UTF-8 sequence; save the file as UTF-8 (it may be Latin-1 or Windows-1252)'
+    expect(failure(() => loadCorpus(dir))).toBe(
+      [
+        '4 corpus files are not valid UTF-8:',
+        `${join(dir, 'a/one.md')}: not valid UTF-8: byte 0x92 at byte offset 3 (line 1) ${hint}`,
+        `${join(dir, 'c/two.txt')}: not valid UTF-8: byte 0xE9 at byte offset 7 (line 2) ${hint}`,
+        `${join(dir, 'd.md')}: not valid UTF-8: byte 0xFC at byte offset 0 (line 1) ${hint}`,
+        `${join(dir, 'e.md')}: not valid UTF-8: byte 0xC3 at byte offset 4 (line 1) ${hint}`,
+      ].join('\n'),
+    )
+  })
+
   it('rejects an impossible updated date, naming the file and the field', () => {
     for (const date of ['2026-13-45', '2026-02-30', '2025-02-29']) {
       const dir = corpusOf({ 'a.md': `---\nupdated: ${date}\n---\nText.\n` })

@@ -142,15 +142,10 @@ export function loadCorpusFrom(spec: { dir: string; include?: readonly string[];
           : ` (${excluded.length} left out: ${examples.join('; ')}${excluded.length > 3 ? '; ...' : ''})`),
     )
   }
+  const texts = decodeEveryFile(files)
   const seen = new Map<string, string>()
-  const documents = files.map(({ path, file }) => {
-    let bytes: Uint8Array
-    try {
-      bytes = readFileSync(file)
-    } catch (error) {
-      throw new InputError(`${file}: cannot read the document (${(error as Error).message})`)
-    }
-    const doc = parseCorpusDocument(decodeUtf8Text(bytes, file), file, path)
+  const documents = files.map(({ path, file }, i) => {
+    const doc = parseCorpusDocument(texts[i]!, file, path)
     const earlier = seen.get(doc.id)
     if (earlier) throw new InputError(`${file}: duplicate document id ${doc.id} (already used by ${earlier})`)
     seen.set(doc.id, file)
@@ -165,6 +160,32 @@ export function loadCorpusFrom(spec: { dir: string; include?: readonly string[];
   )
   if (unknown.length > 0) throw new InputError(unknown.join('\n'))
   return { documents, excluded }
+}
+
+/**
+ * The text of every file, or one error naming every file that is not UTF-8 (as a compiler lists every
+ * error: a corpus converted from Windows-1252 has many, and fixing them one run at a time is slow).
+ */
+function decodeEveryFile(files: readonly { file: string }[]): string[] {
+  const problems: string[] = []
+  const texts = files.map(({ file }) => {
+    let bytes: Uint8Array
+    try {
+      bytes = readFileSync(file)
+    } catch (error) {
+      throw new InputError(`${file}: cannot read the document (${(error as Error).message})`)
+    }
+    try {
+      return decodeUtf8Text(bytes, file)
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error
+      problems.push(error.message)
+      return ''
+    }
+  })
+  if (problems.length === 1) throw new InputError(problems[0])
+  if (problems.length > 1) throw new InputError([`${problems.length} corpus files are not valid UTF-8:`, ...problems].join('\n'))
+  return texts
 }
 
 /** The documents of a corpus folder with the default include/exclude globs (see loadCorpusFrom). */

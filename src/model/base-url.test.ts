@@ -39,7 +39,7 @@ describe('parseBaseUrl', () => {
   it('names a value that is not a URL, and one that is not http(s)', () => {
     expect(() => parseBaseUrl('not a url')).toThrow(
       new InputError(
-        'ANTHROPIC_BASE_URL=not a url is not a URL; expected e.g. https://api.anthropic.com or http://127.0.0.1:8787 (pnpm model:server), or unset it for the Anthropic API',
+        'ANTHROPIC_BASE_URL=not a url is not a URL; expected e.g. https://api.anthropic.com or http://127.0.0.1:8787 (npx rag-eval model-server), or unset it for the Anthropic API',
       ),
     )
     // Without a scheme, "localhost:8787" parses as the scheme "localhost:".
@@ -59,7 +59,7 @@ describe('probeBaseUrl', () => {
   it('names the URL and the refusal when nothing listens', async () => {
     const port = await closedPort()
     await expect(probeBaseUrl(new URL(`http://127.0.0.1:${port}`))).rejects.toThrow(
-      `ANTHROPIC_BASE_URL=http://127.0.0.1:${port}: cannot connect to 127.0.0.1:${port} (ECONNREFUSED: nothing accepts connections there); start the server (e.g. pnpm model:server) or fix the URL`,
+      `ANTHROPIC_BASE_URL=http://127.0.0.1:${port}: cannot connect to 127.0.0.1:${port} (ECONNREFUSED: nothing accepts connections there); start the server (e.g. npx rag-eval model-server) or fix the URL`,
     )
   })
 })
@@ -76,7 +76,7 @@ describe('a live run with a bad ANTHROPIC_BASE_URL stops before the cost estimat
     const { lines, error } = await liveRun(`http://127.0.0.1:${port}`)
     expect(error).toBeInstanceOf(InputError)
     expect((error as Error).message).toBe(
-      `ANTHROPIC_BASE_URL=http://127.0.0.1:${port}: cannot connect to 127.0.0.1:${port} (ECONNREFUSED: nothing accepts connections there); start the server (e.g. pnpm model:server) or fix the URL`,
+      `ANTHROPIC_BASE_URL=http://127.0.0.1:${port}: cannot connect to 127.0.0.1:${port} (ECONNREFUSED: nothing accepts connections there); start the server (e.g. npx rag-eval model-server) or fix the URL`,
     )
     expect(lines.filter((line) => line.startsWith('cost estimate'))).toEqual([])
   })

@@ -17,7 +17,7 @@ export function parseBaseUrl(raw: string): URL {
   } catch {
     throw new InputError(
       `ANTHROPIC_BASE_URL=${raw} is not a URL; expected e.g. ` +
-        `https://api.anthropic.com or http://127.0.0.1:8787 (pnpm model:server), or unset it for the Anthropic API`,
+        `https://api.anthropic.com or http://127.0.0.1:8787 (npx rag-eval model-server), or unset it for the Anthropic API`,
     )
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -38,7 +38,7 @@ export function probeBaseUrl(url: URL, timeoutMs: number = PROBE_TIMEOUT_MS): Pr
   const where = `ANTHROPIC_BASE_URL=${describeBaseUrl(url.toString())}`
   const unreachable = (why: string) =>
     new InputError(
-      `${where}: cannot connect to ${host}:${port} (${why}); start the server (e.g. pnpm model:server) or fix the URL`,
+      `${where}: cannot connect to ${host}:${port} (${why}); start the server (e.g. npx rag-eval model-server) or fix the URL`,
     )
   return new Promise<void>((resolve, reject) => {
     const socket = connect({ host, port })

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { ragEval } from '../cli/dispatch.ts'
 import { loadProjectConfig } from '../config/load-project-config.ts'
 import { importRagas, RagasRecordSchema } from '../golden/formats/ragas.ts'
@@ -16,6 +16,7 @@ import { writeReports } from './write-report.ts'
 const tempDirs = useTempDirs()
 const project = await loadProjectConfig()
 const corpus = loadCorpus('corpus')
+const golden = () => loadGoldenSet('evals/golden-set.json', corpus)
 
 async function rag(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
@@ -50,8 +51,22 @@ describe('rag-eval export --format ragas', () => {
     expect(readFileSync(written.json, 'utf8')).not.toMatch(/"text":/)
 
     const out = join(dir, 'ragas.jsonl')
+    const logged = vi.spyOn(console, 'log').mockImplementation(() => {})
     const result = await rag('export', '--format', 'ragas', '--report', written.json, '--out', out)
+    const printed = logged.mock.calls.map((call) => `${String(call[0])}\n`).join('')
+    logged.mockRestore()
     expect(result).toMatchObject({ code: 0, err: '' })
+    const noneCount = report.questions.filter((q) => q.type === 'none').length
+    expect(noneCount).toBe(golden().filter((q) => q.type === 'none').length)
+    expect(printed).toBe(
+      [
+        `wrote ${out}: 120 RAGAS samples`,
+        `load it with: EvaluationDataset.from_jsonl("${out}")`,
+        `RAGAS drops "id": its results come back in the file's row order (row i of result.to_pandas() is line i)`,
+        `${noneCount} none questions (reference_context_ids []): keep them out of ID-based context metrics with EvaluationDataset([s for s in dataset if s.reference_context_ids])`,
+        '',
+      ].join('\n'),
+    )
     const text = readFileSync(out, 'utf8')
     const samples = text
       .trimEnd()
@@ -61,10 +76,24 @@ describe('rag-eval export --format ragas', () => {
 
     // Back through the golden-set importer: the same ids, questions, gold answers and answer documents.
     const imported = importRagas(text, out, corpus)
-    const golden = loadGoldenSet('evals/golden-set.json', corpus)
     expect(imported.questions.map((q) => [q.id, q.question, q.goldAnswer ?? null, q.sources.map((s) => s.docId)])).toEqual(
-      golden.map((q) => [q.id, q.question, q.goldAnswer ?? null, q.answerDocIds]),
+      golden().map((q) => [q.id, q.question, q.goldAnswer ?? null, q.answerDocIds]),
     )
+    // Every row carries a reference (RAGAS's reference-based metrics need one): a none question's is the refusal expected.
+    const rows = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; reference?: string; reference_context_ids: string[] })
+    report.questions.forEach((q, i) => {
+      expect(rows[i]!.id).toBe(q.id)
+      if (q.type === 'none' && q.goldAnswer === null)
+        expect(rows[i]).toMatchObject({
+          reference: 'The provided documents do not contain the answer to this question.',
+          reference_context_ids: [],
+        })
+      else expect(rows[i]!.reference).toBe(q.goldAnswer ?? undefined)
+    })
+    expect(rows.filter((row) => !row.reference)).toEqual([])
 
     // The contexts are the built-in chunker's texts of the chunks the report packed, in packing order.
     const chunkText = new Map(chunkCorpus(corpus, report.config).map((chunk) => [chunk.chunkId, chunk.text]))

@@ -1,14 +1,17 @@
 import { InputError } from '../contract/input-error.ts'
 import type { ContextRecord } from './context-sidecar.ts'
 import type { Report } from '../contract/report-schema.ts'
+import { RAGAS_NONE_REFERENCE } from '../contract/ragas-none-reference.ts'
 
 /**
  * A run as RAGAS's EvaluationDataset JSON Lines (`EvaluationDataset.from_jsonl`), one SingleTurnSample
  * per question: user_input (the question), response (the answer), retrieved_contexts (the packed
  * context's chunk texts, in packing order) with retrieved_context_ids (each chunk's document id, so they
- * compare with the references), reference (the gold answer) and reference_context_ids (the answer
- * documents). Fields that are null here are left out, as RAGAS's own to_jsonl leaves out None; `id` (the
- * question id, which RAGAS ignores) lets its scores be joined back. RAGAS's IDBasedContextRecall and
+ * compare with the references), reference (the gold answer; for a none question without one,
+ * RAGAS_NONE_REFERENCE, the refusal expected) and reference_context_ids (the answer documents, [] for a
+ * none question). Fields that are null here are left out, as RAGAS's own to_jsonl leaves out None. `id` is
+ * the question id for people reading the file: RAGAS drops it on load, and its results come back in the
+ * file's row order, so row i of `result.to_pandas()` is line i's question. RAGAS's IDBasedContextRecall and
  * IDBasedContextPrecision on these samples are the report's idBasedContextRecall / idBasedContextPrecision.
  *
  * `contexts` is the report's contexts.jsonl: every question must be there with the same chunks as in
@@ -40,7 +43,7 @@ export function exportRunToRagas(
         ...(q.answer === null ? {} : { response: q.answer }),
         retrieved_contexts: context.map((entry) => entry.text),
         retrieved_context_ids: context.map((entry) => entry.docId),
-        ...(q.goldAnswer === null ? {} : { reference: q.goldAnswer }),
+        ...(q.goldAnswer !== null ? { reference: q.goldAnswer } : q.type === 'none' ? { reference: RAGAS_NONE_REFERENCE } : {}),
         reference_context_ids: q.answerDocIds,
       }
       return JSON.stringify(sample) + '\n'

@@ -33,7 +33,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       update && shard
         ? {
             ok: false,
-            error: `vitest -u cannot accept a baseline from shard ${shard.index}/${shard.count} (a part of the golden set): accept it from one whole run (vitest run --project eval -u)`,
+            error: `vitest -u cannot accept a baseline from shard ${shard.index}/${shard.count} (a part of the golden set): accept it from one whole run (npx vitest run --project eval -u)`,
           }
         : null
     const measured = refused

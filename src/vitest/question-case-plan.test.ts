@@ -47,7 +47,7 @@ describe('planQuestionCase', () => {
       notes: [
         {
           type: 'notice',
-          message: 'improvement: the baseline missed this question; accept it with `vitest run --project eval -u`',
+          message: 'improvement: the baseline missed this question; accept it with `npx vitest run --project eval -u`',
         },
       ],
     })
@@ -63,7 +63,7 @@ describe('planQuestionCase', () => {
       notes: [
         {
           type: 'warning',
-          message: 'new miss: the question is not in the baseline; accept it with `vitest run --project eval -u`',
+          message: 'new miss: the question is not in the baseline; accept it with `npx vitest run --project eval -u`',
         },
       ],
     })

@@ -94,9 +94,9 @@ describe('JSONL gold', () => {
       'gold.jsonl:3: question q-003: gold_sources[0] "doc-999" is not a document of the corpus',
       '2 unknown sources: correct them, add the documents to the corpus, or pass --allow-unknown to drop them',
     ])
-    // Dropping q-003's only source leaves a single question without an answer doc: the schema says so, with the line.
+    // Dropping q-003's only source leaves it without an answer doc: rejected, with the line.
     expect(failure(() => finish(imported, 'gold.jsonl', true))).toBe(
-      'gold.jsonl:3: question q-003, field "answerDocIds": a single question needs at least one answer document',
+      'gold.jsonl:3: question q-003: every source was dropped (--allow-unknown), so it has no answer document left; it is not retyped as a none question (one the system must refuse): correct its sources or remove it',
     )
     const { questions, warnings } = finish(
       importJsonlGold(text.split('\n').slice(0, 2).join('\n'), 'gold.jsonl'),
@@ -202,9 +202,90 @@ describe('RAGAS', () => {
     ])
   })
 
+  it('gives a none question without a gold answer the expected refusal as its reference, and reads it back as no gold answer', () => {
+    const samples = exportRagas(golden, docs, true)
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { reference: string; reference_context_ids: string[] })
+    expect(golden[4]).toMatchObject({ type: 'none', answerDocIds: [] })
+    expect(golden[4]!.goldAnswer).toBeUndefined()
+    expect(samples[4]).toMatchObject({
+      reference: 'The provided documents do not contain the answer to this question.',
+      reference_context_ids: [],
+    })
+    // Every row has a non-empty reference, so RAGAS's reference-based metrics can score each one.
+    expect(samples.filter((sample) => sample.reference.trim() === '')).toEqual([])
+    const { questions } = finish(importRagas(exportRagas(golden, docs, true), 'data.jsonl', docs), 'data.jsonl')
+    expect(questions[4]).toEqual({ id: 'q-005', type: 'none', question: golden[4]!.question, answerDocIds: [] })
+    // The same sentence on an answerable sample is its author's gold answer, and kept.
+    const answerable = importRagas(
+      '{"user_input": "A?", "reference": "The provided documents do not contain the answer to this question.", "reference_context_ids": ["doc-001"]}\n',
+      'data.jsonl',
+      docs,
+    )
+    expect(answerable.questions[0]!.goldAnswer).toBe('The provided documents do not contain the answer to this question.')
+  })
+
+  it('reads integer context ids (RAGAS types them str | int) as the document ids they spell, and names any other value', () => {
+    const numbered = [...docs, { ...docs[0]!, id: '7', file: 'seven.md' }, { ...docs[1]!, id: '12', file: 'twelve.md' }]
+    const text = [
+      '{"user_input": "How long is a new API key valid?", "reference": "90 days.", "reference_context_ids": [7], "retrieved_context_ids": [3, "doc-001"]}',
+      '{"user_input": "Who approves credits?", "reference": "The CFO.", "reference_context_ids": [12, 7]}',
+    ].join('\n')
+    const { questions } = finishImport(importRagas(text, 'data.jsonl', numbered), 'data.jsonl', numbered, { allowUnknown: false })
+    expect(questions.map((q) => [q.id, q.type, q.answerDocIds])).toEqual([
+      ['q-001', 'single', ['7']],
+      ['q-002', 'multi', ['12', '7']],
+    ])
+    for (const [value, line] of [
+      ['1.5', 2],
+      ['true', 2],
+      ['""', 2],
+    ] as const) {
+      const bad = `{"user_input": "A?", "reference_context_ids": [7]}\n{"user_input": "B?", "reference_context_ids": [${value}]}\n`
+      expect(failure(() => importRagas(bad, 'data.jsonl', numbered))).toBe(
+        `data.jsonl:${line}: field "reference_context_ids.0": expected a document id${value === '""' ? '' : ' (a string or an integer)'}`,
+      )
+    }
+  })
+
   it('names the line of a sample missing user_input', () => {
     expect(failure(() => importRagas('{"user_input": "A?"}\n{"reference": "b"}\n', 'data.jsonl', docs))).toBe(
       'data.jsonl:2: field "user_input": missing',
+    )
+  })
+})
+
+describe('--allow-unknown', () => {
+  it('drops unknown sources but rejects, naming each, a question left with none: it is never retyped as a none question', () => {
+    const jsonl = [
+      '{"question": "How long is a new API key valid?", "gold_answer": "90 days.", "gold_sources": ["doc-404"], "type": "lookup"}',
+      '{"question": "Who approves a big credit?", "gold_answer": "The CFO.", "gold_sources": ["doc-002", "doc-405"], "type": "lookup"}',
+      '{"question": "How long is the audit log kept?", "gold_answer": "", "gold_sources": [], "type": "abstention"}',
+    ].join('\n')
+    expect(failure(() => finish(importJsonlGold(jsonl, 'gold.jsonl'), 'gold.jsonl', true))).toBe(
+      'gold.jsonl:1: question q-001: every source was dropped (--allow-unknown), so it has no answer document left; it is not retyped as a none question (one the system must refuse): correct its sources or remove it',
+    )
+    // Without the question whose only source is unknown, the rest imports: the unknown source dropped, the none question kept.
+    const { questions, warnings } = finish(
+      importJsonlGold(jsonl.split('\n').slice(1).join('\n'), 'gold.jsonl'),
+      'gold.jsonl',
+      true,
+    )
+    expect(questions.map((q) => [q.id, q.type, q.answerDocIds])).toEqual([
+      ['q-001', 'single', ['doc-002']],
+      ['q-002', 'none', []],
+    ])
+    expect(warnings).toEqual([
+      'gold.jsonl:1: question q-001: gold_sources[1] "doc-405" is not a document of the corpus (dropped: --allow-unknown)',
+    ])
+    // RAGAS, whose type is inferred from what is left: a sample whose only context matches no document is rejected too.
+    const ragas = [
+      '{"user_input": "Who approves credits?", "reference": "The CFO.", "reference_contexts": ["Nobody wrote this."]}',
+      '{"user_input": "What is the parking policy?", "reference_contexts": []}',
+    ].join('\n')
+    expect(failure(() => finish(importRagas(ragas, 'data.jsonl', docs), 'data.jsonl', true))).toBe(
+      'data.jsonl:1: question q-001: every source was dropped (--allow-unknown), so it has no answer document left; it is not retyped as a none question (one the system must refuse): correct its sources or remove it',
     )
   })
 })

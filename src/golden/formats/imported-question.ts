@@ -70,7 +70,8 @@ function inferType(answerDocCount: number): QuestionType {
  *
  * Unknown sources (doc ids not in the corpus, contexts matching no document) are all listed with their
  * line numbers and fail the import; with `allowUnknown` they are dropped and listed as warnings
- * instead. They are never dropped silently. A document named twice by one record is kept once.
+ * instead. They are never dropped silently. A question left with no source is rejected, naming it, never
+ * turned into a none question. A document named twice by one record is kept once.
  */
 export function finishImport(
   result: ImportResult,
@@ -98,6 +99,15 @@ export function finishImport(
   for (const q of result.questions) {
     const kept = q.sources.filter((s) => docIds.has(s.docId))
     const answerDocIds = [...new Set(kept.map((s) => s.docId))]
+    // A question with sources, all of them dropped, is no none question: retyped, it would expect the
+    // system to refuse a question its author thought answerable.
+    if (answerDocIds.length === 0 && q.sources.length + q.unmatched.length > 0) {
+      problems.push(
+        `${q.where}: question ${q.id}: every source was dropped (--allow-unknown), so it has no answer document left; ` +
+          'it is not retyped as a none question (one the system must refuse): correct its sources or remove it',
+      )
+      continue
+    }
     const graded = kept.some((s) => s.grade !== undefined)
     const candidate = {
       id: q.id,

@@ -5,13 +5,20 @@ import { assignQuestionIds } from '../question-ids.ts'
 import { createContextMatcher } from './context-matcher.ts'
 import type { ImportResult, SourceRef, UnmatchedContext } from './imported-question.ts'
 import { parseRecords } from '../../files/read-records.ts'
+import { RAGAS_NONE_REFERENCE } from '../../contract/ragas-none-reference.ts'
 
 const contexts = z.array(z.string()).nullable().optional()
+
+/** A context id: RAGAS types them `str | int` (SingleTurnSample), so an integer id is read as its decimal text. */
+const contextId = z.union([z.string().min(1, 'expected a document id'), z.int().transform(String)], {
+  error: 'expected a document id (a string or an integer)',
+})
 
 /**
  * One sample of a RAGAS-style dataset (a JSON array or JSON Lines): `user_input` (the question),
  * `reference` (the gold answer), `reference_contexts` (the gold passages), and RAGAS's optional
- * `reference_context_ids` (their document ids). `retrieved_contexts` / `retrieved_context_ids` are a
+ * `reference_context_ids` (their document ids, strings or integers as RAGAS allows: 7 names the
+ * document with id "7"). `retrieved_contexts` / `retrieved_context_ids` are a
  * system's output, not gold, and are accepted but not used; other fields (response, rubrics,
  * synthesizer_name...) are ignored with a notice. A non-standard `id` is kept when present.
  *
@@ -25,9 +32,9 @@ export const RagasRecordSchema = z.looseObject({
   user_input: z.string().trim().min(1, 'expected the question text'),
   reference: z.string().nullable().optional(),
   reference_contexts: contexts,
-  reference_context_ids: z.array(z.string().min(1, 'expected a document id')).nullable().optional(),
+  reference_context_ids: z.array(contextId).nullable().optional(),
   retrieved_contexts: contexts,
-  retrieved_context_ids: z.array(z.string()).nullable().optional(),
+  retrieved_context_ids: z.array(contextId).nullable().optional(),
 })
 
 export type RagasRecord = z.output<typeof RagasRecordSchema>
@@ -81,7 +88,9 @@ export function importRagas(text: string, file: string, docs: readonly CorpusDoc
         question: record.user_input,
         sources,
         unmatched,
-        ...(record.reference ? { goldAnswer: record.reference } : {}),
+        ...(record.reference && !(record.reference === RAGAS_NONE_REFERENCE && sources.length + unmatched.length === 0)
+          ? { goldAnswer: record.reference }
+          : {}),
       }
     }),
     notices,
@@ -89,7 +98,7 @@ export function importRagas(text: string, file: string, docs: readonly CorpusDoc
 }
 
 /**
- * Writes questions as RAGAS samples: user_input, reference (empty for a none question without one),
+ * Writes questions as RAGAS samples: user_input, reference (RAGAS_NONE_REFERENCE for a none question without one),
  * reference_contexts (the full text of each answer document) and reference_context_ids. `jsonl` picks
  * JSON Lines over a JSON array.
  */
@@ -97,7 +106,7 @@ export function exportRagas(questions: readonly GoldenQuestion[], docs: readonly
   const bodies = new Map(docs.map((doc) => [doc.id, doc.body.trim()]))
   const samples = questions.map((q) => ({
     user_input: q.question,
-    reference: q.goldAnswer ?? '',
+    reference: q.goldAnswer ?? (q.type === 'none' ? RAGAS_NONE_REFERENCE : ''),
     reference_contexts: q.answerDocIds.map((id) => bodies.get(id) ?? ''),
     reference_context_ids: q.answerDocIds,
   }))

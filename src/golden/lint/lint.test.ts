@@ -30,7 +30,8 @@ async function lint(name: string, floors: TypeFloors = LOW_FLOORS): Promise<Find
   }
 }
 
-const SCHEMA_FIX = 'change the field as the message says; evals/golden-set.schema.json gives editors completion for every field'
+const SCHEMA_FIX =
+  'change the field as the message says; the $schema of the golden set (evals/golden-set.schema.json in the package) gives editors completion for every field'
 const NONE_FIX =
   'ask about something the corpus almost answers: reuse the words of a near-miss document (same topic, missing fact) so that it ranks a strong distractor'
 
@@ -74,7 +75,7 @@ describe('golden:check rules, one broken fixture each', () => {
         rule: 'duplicate-id',
         questionId: 'q-001',
         message: 'field "id": duplicate id',
-        fix: 'give one of the two questions a new id (pnpm golden:add suggests the next free q-NNN); never reuse the id of a deleted question',
+        fix: 'give one of the two questions a new id (rag-eval golden add suggests the next free q-NNN); never reuse the id of a deleted question',
       },
       {
         severity: 'error',

@@ -13,9 +13,10 @@ function ruleOf(problem: string): RuleId {
 const FIXES: Record<string, string> = {
   'invalid-json': 'fix the JSON syntax at that line and column (a missing comma or quote, a trailing comma)',
   'duplicate-id':
-    'give one of the two questions a new id (pnpm golden:add suggests the next free q-NNN); never reuse the id of a deleted question',
+    'give one of the two questions a new id (rag-eval golden add suggests the next free q-NNN); never reuse the id of a deleted question',
   'unknown-doc': "correct the document id (corpus ids are in each document's front matter) or add the document to the corpus",
-  schema: 'change the field as the message says; evals/golden-set.schema.json gives editors completion for every field',
+  schema:
+    'change the field as the message says; the $schema of the golden set (evals/golden-set.schema.json in the package) gives editors completion for every field',
 }
 
 /**

@@ -10,7 +10,7 @@ import { QUESTION_TYPES } from '../contract/question-types.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import type { GateResult, MetricVerdict } from '../contract/gate-schema.ts'
 import { formatInterval, formatMetric, formatPValue } from '../report/format-table.ts'
-import { caseNote, planQuestionCase, type CasePlan } from './question-case-plan.ts'
+import { caseNote, planQuestionCase, questionCaseName, type CasePlan } from './question-case-plan.ts'
 import { receiveReportsWritten, receiveRun, type SharedEvaluation, type SharedRun } from './shared-evaluation.ts'
 // The matchers' types (the module augmentation of vitest's Assertion), without loading the schema checks.
 import type {} from './matchers/index.ts'
@@ -134,7 +134,7 @@ export function defineQuestionCases(run: SharedRun): void {
           else if (plan.kind === 'expected-failure') withoutStack(() => assertQuestion(outcome, thresholds))
           else assertQuestion(outcome, thresholds)
         }
-        const name = `${outcome.id} [${outcome.type}] ${outcome.question}`
+        const name = questionCaseName(outcome)
         if (plan.kind === 'expected-failure') it.fails(name, body)
         else it(name, body)
       }

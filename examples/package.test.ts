@@ -1,6 +1,7 @@
 // The package as a user gets it: the packed tarball installed into fresh temp projects (pnpm, from the
 // local store), then the commands a user types. Slow by nature (each step is a real Vitest run), so it
 // is its own Vitest project ('package') that runs beside the unit tests.
+import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
@@ -33,7 +34,36 @@ const ragEval = (project: TempProject, args: string[], env: Record<string, strin
 const readReport = (file: string) => ReportSchema.parse(JSON.parse(readFileSync(file, 'utf8')))
 const committed = (example: string, file: string) => readFileSync(join('examples', example, 'baseline', file), 'utf8')
 
+/**
+ * The stack frames in a run's output that name a file of the installed package (`...node_modules/rag-vitest-eval/<path>:<line>:<column>`):
+ * the path inside the package, whether that file is installed and has that line.
+ */
+function packageFrames(
+  output: string,
+  projectDir: string,
+): { text: string; shipped: string; exists: boolean; lineExists: boolean }[] {
+  return [...output.matchAll(/(\S*node_modules\/rag-vitest-eval\/([^\s:()]+)):(\d+):\d+/g)].map((m) => {
+    const file = join(projectDir, m[1]!)
+    const exists = existsSync(file)
+    return {
+      text: m[0],
+      shipped: m[2]!,
+      exists,
+      lineExists: exists && readFileSync(file, 'utf8').split('\n').length >= Number(m[3]),
+    }
+  })
+}
+
 describe('from the packed tarball, in a fresh project', () => {
+  it('the tarball ships dist/ without source maps (src/ is not shipped: a map would send frames to files a user does not have)', () => {
+    const entries = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n')
+    expect(entries).toContain('package/dist/vitest/eval-cases.js')
+    expect(entries.filter((entry) => entry.endsWith('.map') || entry.startsWith('package/src/'))).toEqual([])
+    const cases = execFileSync('tar', ['-xzOf', tarball, 'package/dist/vitest/eval-cases.js'], { encoding: 'utf8' })
+    expect(cases).toContain('export function defineQuestionCases(')
+    expect(cases).not.toContain('sourceMappingURL')
+  })
+
   it('rag-eval init, then vitest run passes, vitest run -u writes the baseline, GATE=1 passes against it', async () => {
     const project = await userProject()
     const init = await ragEval(project, ['init'])
@@ -248,6 +278,11 @@ describe('from the packed tarball, in a fresh project', () => {
     expect(broken.code).toBe(1)
     expect(broken.stdout).toMatch(/× .*gated metrics > mrr does not regress/)
     expect(broken.stdout).toContain('gate: FAILED')
+    // The failing cases' stack frames name files the package ships, at lines they have (issue 22.5): the
+    // package ships no source maps, which sent them to src/ files it does not ship.
+    const frames = packageFrames(broken.output, project.dir)
+    expect(frames.map((f) => f.shipped)).toContain('dist/vitest/eval-cases.js')
+    for (const frame of frames) expect(frame, frame.text).toMatchObject({ exists: true, lineExists: true })
     // The retrieval tier through the bin, without Vitest: the same config, TypeScript system module and all.
     const retrieval = await ragEval(project, ['retrieval'])
     expect(retrieval.code, retrieval.output).toBe(0)

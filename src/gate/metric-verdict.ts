@@ -61,10 +61,16 @@ export function metricVerdict(
   // With unmeasured questions on either side, the summaries count them as misses: the tolerance then
   // compares the means over the questions both runs measured (the paired test's), so an error moves no metric.
   const unmeasured = measured.length < report.questions.length || (baseline.systemErrors?.length ?? 0) > 0
+  // No question measured in both runs (every one errored): nothing to compare; the errors fail the gate apart.
   const byTolerance =
     unmeasured && test !== null && test.pairs > 0
       ? compareMetric(test.b, test.a, tolerance)
-      : compareMetric(metric.read(report.summary), baseline.summary.metrics[metric.name] ?? null, tolerance)
+      : unmeasured && measured.length === 0
+        ? {
+            ...compareMetric(null, baseline.summary.metrics[metric.name] ?? null, tolerance),
+            reason: 'no question measured: the system failed on every one',
+          }
+        : compareMetric(metric.read(report.summary), baseline.summary.metrics[metric.name] ?? null, tolerance)
   const significance = test?.verdict ? ({ worse: 'drop', better: 'rise', 'no-difference': 'none' } as const)[test.verdict] : null
   return {
     name: metric.name,

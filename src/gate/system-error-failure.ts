@@ -8,9 +8,13 @@ export function erroredQuestions(report: Pick<Report, 'questions'>): { id: strin
   return report.questions.flatMap((q) => (q.systemError === null ? [] : [{ id: q.id, error: q.systemError }]))
 }
 
-/** Whether the run's system error rate is above config.maxSystemErrorRate (a rate of exactly the limit is allowed). */
+/**
+ * Whether the run's system errors fail it: a rate above config.maxSystemErrorRate (a rate of exactly the limit
+ * is allowed), or an error on every question whatever the limit (even 1): such a run measured nothing.
+ */
 export function systemErrorRateExceeded(report: Report): boolean {
-  return report.summary.systemErrors > 0 && report.summary.systemErrorRate > report.config.maxSystemErrorRate
+  const { systemErrors, systemErrorRate } = report.summary
+  return systemErrors > 0 && (systemErrorRate > report.config.maxSystemErrorRate || systemErrors === report.questions.length)
 }
 
 /**
@@ -58,6 +62,8 @@ export function systemErrorsVerdict(
 
 /** `the system failed on 10 of 100 question(s), rate 0.1 > limit 0 (maxSystemErrorRate, EVAL_MAX_SYSTEM_ERROR_RATE)`. */
 export function describeSystemErrorRate(verdict: Pick<SystemErrorsVerdict, 'errors' | 'questions' | 'rate' | 'limit'>): string {
+  if (verdict.errors > 0 && verdict.errors === verdict.questions && verdict.rate <= verdict.limit)
+    return `the system failed on every question (${verdict.errors} of ${verdict.questions}), so the run measured nothing, whatever the limit ${verdict.limit} allows (maxSystemErrorRate, EVAL_MAX_SYSTEM_ERROR_RATE)`
   const comparison = verdict.rate > verdict.limit ? `> limit ${verdict.limit}` : `within the limit ${verdict.limit}`
   return `the system failed on ${verdict.errors} of ${verdict.questions} question(s), rate ${verdict.rate} ${comparison} (maxSystemErrorRate, EVAL_MAX_SYSTEM_ERROR_RATE)`
 }

@@ -152,6 +152,31 @@ describe('a system error is never a miss (issue 22.2)', () => {
     )
   })
 
+  it('every question failing fails the rate case and the gate even at maxSystemErrorRate 1, and no metric reads it as misses', () => {
+    const all = good.questions.map((q) => q.id)
+    const run = reportOfRun(failingOn(good, all, { limit: 1 }))
+    const everything =
+      'the system failed on every question (120 of 120), so the run measured nothing, whatever the limit 1 allows (maxSystemErrorRate, EVAL_MAX_SYSTEM_ERROR_RATE)'
+    expect(systemErrorRateCase(run)).toEqual({
+      passed: false,
+      message: `${everything}: ${all.slice(0, 10).join(', ')} and 110 more; the run did not measure the system (latest.md shows each error)`,
+    })
+    const report = { ...run, gate: evaluateGate(run, baselineFromReport(reportOfRun(good)), 'baseline', 0.01) }
+    expect(report.gate.passed).toBe(false)
+    expect(report.gate.systemErrors).toMatchObject({ errors: 120, questions: 120, rate: 1, limit: 1, exceeded: true })
+    // Not a regression of any metric (the errors are no misses): nothing was measured to compare.
+    expect(report.gate.regressions).toEqual([])
+    expect(report.gate.metrics.find((m) => m.name === 'recall')).toMatchObject({
+      status: 'not-comparable',
+      current: null,
+      reason: 'no question measured: the system failed on every one',
+    })
+    expect(runFailsGate(report)).toBe(true)
+    expect(renderTerminalSummary(report)).toContain(
+      `gate: FAILED, ${everything}: the run did not measure the system (no regression beyond the tolerance 0.01 among the questions it measured, against baseline/)`,
+    )
+  })
+
   it('the rate case fails above the limit whatever GATE says: 70% of the questions errored', () => {
     const errored = good.questions.slice(0, 84).map((q) => q.id)
     const verdict = systemErrorRateCase(reportOfRun(failingOn(good, errored)))

@@ -17,7 +17,10 @@ import { renderCalibration } from './render-calibration.ts'
 import { renderEstimate, renderModelRun, renderWarnings } from './render-model-run.ts'
 
 function tokensOf(outcome: QuestionOutcome): string {
-  if (outcome.context.length === 0) return 'nothing (the first ranked chunk did not fit the budget)'
+  if (outcome.context.length === 0)
+    return outcome.topRanked.length === 0
+      ? 'nothing (nothing was ranked)'
+      : 'nothing (the first ranked chunk did not fit the budget)'
   return outcome.context.map((c) => `${c.chunkId} (${c.tokens} tok)`).join(', ')
 }
 

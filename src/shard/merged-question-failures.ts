@@ -1,27 +1,37 @@
 import type { Report } from '../contract/report-schema.ts'
 
+/** A question case the merged Vitest view fails: its question id and the message the case shows. */
+export interface MergedQuestionFailure {
+  id: string
+  message: string
+}
+
 /**
- * The question cases the merged Vitest view must show failed, from the merged report (a pure function):
- * each shard ran its question cases without gating (shards never gate), so a question that regressed
- * against the baseline, or that the system failed on, passed (or was expected to fail) in its blob. The
- * merge's gate decides: under gatePolicy 'tolerance' every regressed question fails; under every policy a
- * system error fails (never an expected failure). In golden-set order, each with the message its case shows.
+ * The question cases the merged Vitest view must show failed, from the merged report (a pure function),
+ * as one run's cases would fail: each shard ran its question cases without gating (shards never gate), so
+ * a question that regressed against the baseline passed in its blob. A system error fails under every
+ * policy, with or without GATE (never an expected failure); a regressed question fails when the merge gates
+ * (`gating`: GATE=1) under gatePolicy 'tolerance' (under 'significant' and 'both' the metrics' paired tests
+ * decide, and a lost question is reported, as in one run). In golden-set order.
  */
-export function mergedQuestionFailures(report: Report): { id: string; message: string }[] {
+export function mergedQuestionFailures(report: Report, gating: boolean): MergedQuestionFailure[] {
   const gate = report.gate
   const errors = new Map(report.questions.map((q) => [q.id, q.systemError]))
   if (gate === null)
     return report.questions.flatMap((q) => (q.systemError === null ? [] : [systemErrorFailure(q.id, q.systemError)]))
   return gate.questions.flatMap((verdict) => {
     if (verdict.status === 'system-error') return [systemErrorFailure(verdict.id, errors.get(verdict.id) ?? '')]
-    if (verdict.status === 'regressed' && gate.policy === 'tolerance')
+    if (verdict.status === 'regressed' && gating && gate.policy === 'tolerance')
       return [
-        { id: verdict.id, message: `regression: the baseline passed this question (gate of the merged run, ${gate.baseline}/)` },
+        {
+          id: verdict.id,
+          message: `${verdict.id}: regression: the baseline passed this question (the merged run's gate against ${gate.baseline}/, GATE=1)`,
+        },
       ]
     return []
   })
 }
 
-function systemErrorFailure(id: string, error: string): { id: string; message: string } {
-  return { id, message: `system error: ${error}` }
+function systemErrorFailure(id: string, error: string): MergedQuestionFailure {
+  return { id, message: `${id}: not measured: the system under test failed on it: ${error}` }
 }

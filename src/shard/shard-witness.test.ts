@@ -93,19 +93,29 @@ describe('shardWitnessesFromTasks', () => {
 })
 
 describe('mergedQuestionFailures', () => {
-  it('the questions the merged view must fail: regressions of the merged gate and system errors, with their messages', async () => {
+  it('the questions the merged view must fail: system errors always, regressions of the merged gate under GATE=1', async () => {
     const good = await measure(repository, { tier: 'retrieval', env: {} })
     const hits = good.questions.filter((q) => q.type !== 'none' && q.hit).map((q) => q.id)
     const baseline = baselineFromReport(reportOf(repository, good, null))
     const run = reportOf(repository, failingOn(missingOn(good, hits.slice(2, 4)), hits.slice(0, 2), { limit: 0.5 }), null)
     const report = { ...run, gate: evaluateGate(run, baseline, 'baseline', 0.01) }
-    const expected = [
-      ...hits.slice(0, 2).map((id) => ({ id, message: `system error: ${HTTP_422}` })),
-      ...hits
-        .slice(2, 4)
-        .map((id) => ({ id, message: 'regression: the baseline passed this question (gate of the merged run, baseline/)' })),
-    ]
     const order = new Map(good.questions.map((q, i) => [q.id, i]))
-    expect(mergedQuestionFailures(report)).toEqual(expected.sort((x, y) => order.get(x.id)! - order.get(y.id)!))
+    const inOrder = <T extends { id: string }>(list: T[]) => list.sort((x, y) => order.get(x.id)! - order.get(y.id)!)
+    const errors = hits
+      .slice(0, 2)
+      .map((id) => ({ id, message: `${id}: not measured: the system under test failed on it: ${HTTP_422}` }))
+    const regressions = hits.slice(2, 4).map((id) => ({
+      id,
+      message: `${id}: regression: the baseline passed this question (the merged run's gate against baseline/, GATE=1)`,
+    }))
+    expect(mergedQuestionFailures(report, true)).toEqual(inOrder([...errors, ...regressions]))
+    // Without GATE=1 a regression is reported, not failed (as in one run); a system error fails all the same.
+    expect(mergedQuestionFailures(report, false)).toEqual(inOrder([...errors]))
+    // Under gatePolicy 'significant' the metrics' paired tests decide: the lost questions are not failed.
+    expect(mergedQuestionFailures({ ...report, gate: { ...report.gate, policy: 'significant' } }, true)).toEqual(
+      inOrder([...errors]),
+    )
+    // Not compared with a baseline: the system errors only.
+    expect(mergedQuestionFailures({ ...report, gate: null }, true)).toEqual(inOrder([...errors]))
   })
 })

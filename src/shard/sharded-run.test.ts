@@ -123,8 +123,13 @@ function vitest(args: string[], env: Record<string, string>): Promise<{ code: nu
   })
 }
 
+/** The ids of the question cases a Vitest run's output lists as failed (`FAIL  |eval| <file> > <type> questions > <id> [<type>] ...`). */
+function failedQuestions(out: string): string[] {
+  return [...new Set([...out.matchAll(/FAIL .*> \w+ questions > (\S+) \[/g)].map((m) => m[1]!))].sort()
+}
+
 describe('vitest --shard=i/3 --reporter=blob, then vitest --merge-reports', () => {
-  it('shards do not gate; the merge writes the single run’s latest.json and latest.md and fails GATE=1 as it does', async () => {
+  it('shards do not gate; the merge writes the single run’s latest.json and latest.md, fails the cases it fails and GATE=1 as it does', async () => {
     const { project, lost } = await shardedProject()
     const dir = temp.make('shard-config-')
     const config = join(dir, 'rag-eval.config.ts')
@@ -133,12 +138,19 @@ describe('vitest --shard=i/3 --reporter=blob, then vitest --merge-reports', () =
       config,
       `import base from ${JSON.stringify(join(repository.root, 'rag-eval.config.ts'))}\nexport default { ...base, corpus: ${JSON.stringify(repository.corpus!.dir)}, goldenSet: ${JSON.stringify(repository.goldenSet)}, humanLabels: ${JSON.stringify(repository.humanLabels)}, prices: ${JSON.stringify(repository.prices)}, recordingsDir: ${JSON.stringify(repository.recordingsDir)}, baseline: ${JSON.stringify(project.baseline)}, reports: ${JSON.stringify(project.reports)} }\n`,
     )
-    const env = { RAG_EVAL_CONFIG: config, EVAL_GATE_POLICY: 'significant', GATE: '1' }
+    // Under gatePolicy 'tolerance' a lost question the gate calls regressed fails its case under GATE=1.
+    const env = { RAG_EVAL_CONFIG: config, EVAL_GATE_POLICY: 'tolerance', GATE: '1' }
     const blobs = temp.make('shard-blobs-')
 
     const single = await vitest(['run', '--project', 'eval'], env)
     expect(single.code).toBe(1)
     const singleJson = readFileSync(join(project.reports, 'latest.json'), 'utf8')
+    // The lost questions the gate calls regressions (a lost hit whose baseline answer failed a check is not one).
+    const singleGate = (JSON.parse(singleJson) as Report).gate!
+    const regressed = singleGate.questions.filter((q) => q.status === 'regressed').map((q) => q.id)
+    expect(regressed.length).toBeGreaterThan(0)
+    expect(lost).toEqual(expect.arrayContaining(regressed))
+    expect(failedQuestions(single.out)).toEqual(regressed.sort())
     const singleMd = readFileSync(join(project.reports, 'latest.md'), 'utf8')
 
     const shards = await Promise.all(
@@ -163,9 +175,15 @@ describe('vitest --shard=i/3 --reporter=blob, then vitest --merge-reports', () =
     const merge = await vitest(['--merge-reports', blobs], env)
     expect(merge.code).toBe(1)
     // Every question's case, from the three shards' case files, and each shard's witness case.
-    expect(merge.out).toMatch(/Tests +\d+ passed \| \d+ expected fail \(123\)/)
+    // The shards passed the lost questions' cases (no gate there); the merged view fails them, as the single run does.
+    for (const shard of shards) expect(failedQuestions(shard.out)).toEqual([])
+    expect(merge.out).toMatch(new RegExp(`Tests +${regressed.length} failed \\| \\d+ passed \\| \\d+ expected fail \\(123\\)`))
+    expect(failedQuestions(merge.out)).toEqual(regressed)
+    for (const id of regressed)
+      expect(merge.out).toContain(
+        `${id}: regression: the baseline passed this question (the merged run's gate against ${singleGate.baseline}/, GATE=1)`,
+      )
     expect(merge.out).toContain('RAG evaluation, merged from its shards')
-    for (const id of lost) expect(merge.out).toContain(id)
     const strip = (json: string) => JSON.stringify({ ...JSON.parse(json), run: null })
     expect(strip(readFileSync(join(project.reports, 'latest.json'), 'utf8'))).toBe(strip(singleJson))
     expect(readFileSync(join(project.reports, 'latest.md'), 'utf8')).toBe(singleMd)

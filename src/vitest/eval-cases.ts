@@ -10,7 +10,7 @@ import { QUESTION_TYPES } from '../contract/question-types.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import type { GateResult, MetricVerdict } from '../contract/gate-schema.ts'
 import { formatInterval, formatMetric, formatPValue } from '../report/format-table.ts'
-import { caseNote, planQuestionCase, type CasePlan } from './question-case-plan.ts'
+import { caseNote, planQuestionCase, questionCaseName, type CasePlan } from './question-case-plan.ts'
 import { receiveReportsWritten, receiveRun, type SharedRun } from './shared-run.ts'
 // The matchers' types (the module augmentation of vitest's Assertion), without loading the schema checks.
 import type {} from './matchers/index.ts'
@@ -131,7 +131,7 @@ export function defineQuestionCases(run: SharedRun): void {
           else if (plan.kind === 'expected-failure') withoutStack(() => assertQuestion(outcome, thresholds))
           else assertQuestion(outcome, thresholds)
         }
-        const name = `${outcome.id} [${outcome.type}] ${outcome.question}`
+        const name = questionCaseName(outcome)
         if (plan.kind === 'expected-failure') it.fails(name, body)
         else it(name, body)
       }
@@ -223,11 +223,14 @@ export function defineMetricCases(run: SharedRun): void {
   describe('gated metrics', () => {
     for (const metric of GATED_METRICS) {
       it(`${metric.name} does not regress`, async ({ annotate, skip }) => {
-        const current = metric.read(report.summary)
-        if (current === null) return skip(notComputedReason(report, metric.path))
+        if (metric.read(report.summary) === null) return skip(notComputedReason(report, metric.path))
         const verdict = gate?.metrics.find((m) => m.name === metric.name)
         if (!verdict || verdict.baseline === null)
           return skip(gate?.baseline ? `${metric.name} is not in the baseline` : `no baseline: ${HOW_TO_CREATE_BASELINE}`)
+        // The value the gate compared: with system errors in either run, the mean over the questions both measured
+        // (the summary counts an errored question as a miss: docs/reliability.md, how system errors count).
+        const current = verdict.current
+        if (current === null) return skip(verdict.reason ?? 'not comparable with the baseline')
         const options = { tolerance: report.config.tolerance, name: metric.name }
         if (verdict.pValue !== null)
           await annotate(

@@ -12,6 +12,8 @@ import { heldRun } from './shared-run.ts'
 export default class EvalReporter implements Reporter {
   #vitest: Vitest | undefined
   #previous: Report | undefined
+  /** vitest --merge-reports: prints the merged run (made in onInit, before the blobs' cases are reported). */
+  #finishMerge: Promise<() => void> | undefined
   readonly #project: string
 
   /** `project`: the name of the eval project (ragEval({ name })) whose shared run this reporter prints. */
@@ -19,8 +21,20 @@ export default class EvalReporter implements Reporter {
     this.#project = project
   }
 
-  onInit(vitest: Vitest): void {
+  // Vitest types onInit as returning void but awaits every reporter's (Promise.all in Vitest 4's report()).
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises
+  async onInit(vitest: Vitest): Promise<void> {
     this.#vitest = vitest
+    const project = vitest.projects.find((p) => p.name === this.#project)
+    // vitest --merge-reports: no evaluation ran here; the shards' measurements make the run's report. Merged now,
+    // once the blobs are read and before their cases are reported: the cases the merged gate fails show failed.
+    // Imported only then: vitest.config.ts loads this file, and the merge pulls in the whole report assembly.
+    if (project && vitest.config.mergeReports && vitest.state.blobs) {
+      this.#finishMerge = import('./merge-after-blobs.ts').then((merge) =>
+        merge.mergeShardsOfBlobs(vitest, project.config.provide?.ragEvalOptions ?? {}),
+      )
+      await this.#finishMerge
+    }
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
@@ -28,10 +42,7 @@ export default class EvalReporter implements Reporter {
     const project = vitest?.projects.find((p) => p.name === this.#project)
     // Watch mode: a rerun of other projects' tests only leaves this one's last run unprinted.
     if (vitest?.config.watch && !testModules.some((module) => module.project.name === this.#project)) return
-    // vitest --merge-reports: no evaluation ran here; the shards' measurements make the run's report.
-    // Imported only then: vitest.config.ts loads this file, and the merge pulls in the whole report assembly.
-    if (vitest && project && vitest.config.mergeReports)
-      return (await import('./merge-after-blobs.ts')).mergeShardsAfterBlobs(vitest, project.config.provide?.ragEvalOptions ?? {})
+    if (this.#finishMerge) return (await this.#finishMerge)()
     const provided = project?.getProvidedContext().evaluation
     const run = provided && heldRun(provided.channel)
     if (!vitest || !run) return

@@ -7,31 +7,45 @@ import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { writeReports } from '../report/write-report.ts'
 import { mergedReportOfBlobs } from '../shard/merged-report.ts'
 import { shardWitnessesFromTasks } from '../shard/shard-witness.ts'
+import { failMergedQuestionCases, type MergedTask } from './merged-view.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 
 /**
  * `vitest --merge-reports` after `vitest run --shard=i/n --reporter=blob` on n machines: the shards'
  * measurements (<reports>/shards/, next to the blobs in CI) merged into the report one run would have
- * written (latest.json, latest.md), gated against the baseline, printed; under GATE=1 a failed gate sets
- * the exit code, as the metric cases of a single run would. A merge that cannot be made fails the run.
+ * written (latest.json, latest.md), gated against the baseline. Called once the blobs are read and before
+ * any reporter sees their cases (EvalReporter.onInit), so the question cases the merged gate fails are failed
+ * in the merged view (failMergedQuestionCases); the returned function prints the merge at the end of the run
+ * and, under GATE=1, sets the exit code on a failed gate, as the metric cases of a single run would. A merge
+ * that cannot be made fails the run.
  */
-export async function mergeShardsAfterBlobs(vitest: Vitest, options: RagEvalProjectOptions): Promise<void> {
+export async function mergeShardsOfBlobs(vitest: Vitest, options: RagEvalProjectOptions): Promise<() => void> {
   const log = (text: string) => vitest.logger.log(text)
+  const gating = process.env.GATE === '1'
   try {
     const project = await loadProjectConfig({ configFile: options.config, overrides: options.inline })
+    const files = (vitest.state.blobs?.files ?? []) as unknown as MergedTask[]
     // Each shard file is checked against the witness its shard's blob carries: a stale or missing piece fails the merge.
-    const witnesses = shardWitnessesFromTasks(vitest.state.getFiles())
+    const witnesses = shardWitnessesFromTasks(files)
     const report = mergedReportOfBlobs(project, [join(project.reports, 'shards')], project.baseline, witnesses)
+    const unshown = failMergedQuestionCases(files, report, gating)
     writeReports(report, project.reports)
     const reports = relative(process.cwd(), project.reports) || '.'
-    log(
-      `\nRAG evaluation, merged from its shards (${reports}/latest.json, ${reports}/latest.md)\n\n${renderTerminalSummary(report)}`,
-    )
-    if (process.env.GATE === '1' && runFailsGate(report)) process.exitCode = 1
+    return () => {
+      log(
+        `\nRAG evaluation, merged from its shards (${reports}/latest.json, ${reports}/latest.md)\n\n${renderTerminalSummary(report)}`,
+      )
+      if (unshown.length > 0)
+        log(`the merged run fails question(s) no blob has a case of: ${unshown.join(', ')} (their shards' blobs are incomplete)`)
+      if (gating && runFailsGate(report)) process.exitCode = 1
+      if (unshown.length > 0) process.exitCode = 1
+    }
   } catch (error) {
-    log(
-      `\nRAG evaluation: the shards could not be merged: ${error instanceof InputError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-    )
-    process.exitCode = 1
+    return () => {
+      log(
+        `\nRAG evaluation: the shards could not be merged: ${error instanceof InputError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      )
+      process.exitCode = 1
+    }
   }
 }

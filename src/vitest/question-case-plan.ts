@@ -18,6 +18,11 @@ export interface CasePlan {
   notes: CaseNote[]
 }
 
+/** A question case's name, `<id> [<type>] <question>`: the merge finds a shard's case of a question by it. */
+export function questionCaseName(outcome: Pick<QuestionOutcome, 'id' | 'type' | 'question'>): string {
+  return `${outcome.id} [${outcome.type}] ${outcome.question}`
+}
+
 const UPDATE_HINT = `accept it with \`${ACCEPT_BASELINE}\``
 
 /**

@@ -22,7 +22,9 @@ export function describeEvidence(outcome: QuestionEvidence): string {
   const governing = outcome.governingDocId ? ` (governing: ${outcome.governingDocId})` : ''
   const context =
     outcome.context.length === 0
-      ? '  (empty: the first ranked chunk did not fit the budget)'
+      ? outcome.topRanked.length === 0
+        ? '  (empty: nothing was ranked)'
+        : '  (empty: the first ranked chunk did not fit the budget)'
       : outcome.context.map((c) => `  ${c.chunkId}  ${c.tokens} tokens`).join('\n')
   const ranked =
     outcome.topRanked.length === 0

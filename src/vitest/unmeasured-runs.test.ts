@@ -1,0 +1,199 @@
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { useTempDirs } from '../testing/use-temp-dirs.ts'
+
+/**
+ * Issue 22's reproductions as a user meets them: `vitest run` (and `-u`) against a fault-injecting HTTP
+ * service and a faulty in-process system module. Every run that did not measure the system fails GATE=1,
+ * and no such run becomes the baseline.
+ */
+const temp = useTempDirs()
+const TINY = resolve('fixtures/corpora/tiny')
+const DOCS = ['t-001', 't-002', 't-003']
+const QUESTIONS = 20
+const ids = Array.from({ length: QUESTIONS }, (_, i) => `q-${String(i + 1).padStart(2, '0')}`)
+/** Question i's answer is in DOCS[i % 3]. */
+const goldDoc = (id: string) => DOCS[(Number(id.slice(2)) - 1) % DOCS.length]!
+
+/** What the service does with a question: answer it well, answer HTTP 422, or rank everything but its answer. */
+type Fault = '422' | 'lose'
+const faults = new Map<string, Fault>()
+let server: Server
+let url = ''
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
+    req.on('end', () => {
+      const { id } = JSON.parse(body) as { id: string }
+      const fault = faults.get(id)
+      if (fault === '422') {
+        res.writeHead(422, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ detail: 'question rejected' }))
+        return
+      }
+      const gold = goldDoc(id)
+      const docs = fault === 'lose' ? DOCS.filter((d) => d !== gold) : [gold, ...DOCS.filter((d) => d !== gold)]
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ ranked: docs.map((docId, i) => ({ docId, score: 3 - i, text: `text of ${docId}` })) }))
+    })
+  })
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rag`
+})
+afterAll(() => new Promise<void>((done) => server.close(() => done())))
+
+/** A user's project: the tiny corpus, 20 questions, the service above; its baseline and reports in a temp folder. */
+function userProject(system: unknown, goldenSet?: string): { dir: string; config: string } {
+  const dir = temp.make('unmeasured-')
+  const golden =
+    goldenSet ??
+    (() => {
+      const file = join(dir, 'golden-set.json')
+      const questions = ids.map((id) => ({
+        id,
+        type: 'single',
+        question: `What does document ${goldDoc(id)} say, question ${id}?`,
+        answerDocIds: [goldDoc(id)],
+        goldAnswer: 'What it says.',
+      }))
+      writeFileSync(file, JSON.stringify({ questions }))
+      return file
+    })()
+  const config = join(dir, 'rag-eval.config.ts')
+  const fields = { corpus: TINY, goldenSet: golden, system, baseline: join(dir, 'baseline'), reports: join(dir, 'reports') }
+  writeFileSync(config, `export default ${JSON.stringify(fields)}\n`)
+  return { dir, config }
+}
+
+/** `vitest run --project eval <args>` as a user runs it (asynchronously: the service answers from this process). */
+function vitest(config: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', 'eval', ...args], {
+      env: {
+        ...process.env,
+        CI: '',
+        GATE: '',
+        EVAL_STRICT: '',
+        FORCE_COLOR: '0',
+        NO_COLOR: '1',
+        RAG_EVAL_CONFIG: config,
+        ...env,
+      },
+    })
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()))
+    child.on('error', fail)
+    child.on('close', (code) => done({ code, out }))
+  })
+}
+
+const failedCases = (out: string) => [...out.matchAll(/FAIL .*> \w+ questions > (q-\d+) \[/g)].map((m) => m[1]!).sort()
+const baselineBytes = (dir: string) =>
+  ['summary.json', 'questions.json'].map((f) => readFileSync(join(dir, 'baseline', f), 'utf8'))
+/** The system error the service's 422 leaves on question `id`. */
+const http422 = (id: string) => `${url} failed: ${id}: ${url} answered HTTP 422: {"detail":"question rejected"}`
+const setFaults = (entries: [string[], Fault][]) => {
+  faults.clear()
+  for (const [list, fault] of entries) for (const id of list) faults.set(id, fault)
+}
+
+describe('a fault-injecting HTTP service under vitest (issue 22)', () => {
+  it('-u refuses a run with system errors, the baseline unchanged; GATE=1 fails every run that did not measure the system', async () => {
+    const { dir, config } = userProject({ http: { url } })
+    setFaults([])
+    const accepted = await vitest(config, ['-u'])
+    expect(accepted.code, accepted.out).toBe(0)
+    const good = baselineBytes(dir)
+    expect(JSON.parse(good[0]!)).toMatchObject({ metrics: { recall: 1, mrr: 1 } })
+
+    // 2 of 20 questions answer HTTP 422 (limit 0): -u refuses, naming them, and leaves the baseline byte-identical.
+    const errored = ['q-03', 'q-11']
+    setFaults([[errored, '422']])
+    const refused = await vitest(config, ['-u'])
+    expect(refused.code).toBe(1)
+    expect(refused.out).toContain(
+      `baseline not accepted: the system failed on 2 of 20 question(s), rate 0.1 > limit 0 (maxSystemErrorRate, EVAL_MAX_SYSTEM_ERROR_RATE): q-03, q-11;`,
+    )
+    expect(baselineBytes(dir)).toEqual(good)
+
+    // The same errors and 3 more questions lose their answer: GATE=1 fails, the errors named apart from the 3 regressions.
+    const lost = ['q-05', 'q-06', 'q-16']
+    setFaults([
+      [errored, '422'],
+      [lost, 'lose'],
+    ])
+    const gated = await vitest(config, [], { GATE: '1' })
+    expect(gated.code).toBe(1)
+    expect(failedCases(gated.out)).toEqual([...errored, ...lost].sort())
+    for (const id of errored)
+      expect(gated.out).toContain(`${id}: not measured: the system under test failed on it: ${http422(id)}`)
+    // Its evidence says nothing was ranked (it said the first ranked chunk did not fit the budget).
+    expect(gated.out).toContain('(empty: nothing was ranked)')
+    expect(gated.out).not.toContain('did not fit the budget')
+    expect(gated.out).toMatch(
+      /gate: FAILED, \d+ regression\(s\) against .*baseline\/ \(tolerance 0\.01\), and the system failed on 2 of 20/,
+    )
+    for (const id of lost) expect(gated.out).toMatch(new RegExp(`question ${id} +1\\.0000 +0\\.0000`))
+    expect(gated.out).not.toMatch(/question q-03 |question q-11 /)
+
+    // Without GATE, 14 of 20 (70%) erroring fails the rate case: never shown as passed.
+    setFaults([[ids.slice(0, 14), '422']])
+    const ungated = await vitest(config, [])
+    expect(ungated.code).toBe(1)
+    expect(ungated.out).toMatch(
+      /FAIL .*system errors > the system under test failed on no more questions than maxSystemErrorRate allows/,
+    )
+    expect(ungated.out).toContain('the system failed on 14 of 20 question(s), rate 0.7 > limit 0')
+
+    // Every question failing, even at maxSystemErrorRate 1: -u refuses, GATE=1 fails (the run measured nothing).
+    setFaults([[ids, '422']])
+    const all = { EVAL_MAX_SYSTEM_ERROR_RATE: '1' }
+    const zeros = await vitest(config, ['-u'], all)
+    expect(zeros.code).toBe(1)
+    expect(zeros.out).toContain('baseline not accepted: the system failed on every question (20 of 20: ')
+    expect(baselineBytes(dir)).toEqual(good)
+    const nothing = await vitest(config, [], { ...all, GATE: '1' })
+    expect(nothing.code).toBe(1)
+    expect(nothing.out).toContain('gate: FAILED, the system failed on every question (20 of 20), so the run measured nothing')
+
+    // At the limit (2 of 20, limit 0.1): accepted with a warning; the errored questions are not known misses. Their
+    // cases fail as errors (a system error is never a pass); the gate passes, and no metric case reads them as misses.
+    setFaults([[errored, '422']])
+    const tolerated = await vitest(config, ['-u', '--reporter=verbose'], { EVAL_MAX_SYSTEM_ERROR_RATE: '0.1' })
+    expect(tolerated.code).toBe(1)
+    expect(tolerated.out).toMatch(/Tests +2 failed \| /)
+    expect(failedCases(tolerated.out)).toEqual(errored)
+    expect(tolerated.out).toContain('gate: passed, no regression beyond the tolerance 0.01 against')
+    expect(tolerated.out).toContain(
+      'baseline accepted with system errors: the system failed on 2 of 20 question(s), rate 0.1 within the limit 0.1',
+    )
+    const questions = JSON.parse(baselineBytes(dir)[1]!) as { systemErrors?: string[]; questions: { id: string }[] }
+    expect(questions.systemErrors).toEqual(errored)
+    expect(questions.questions.map((q) => q.id)).toEqual(ids.filter((id) => !errored.includes(id)))
+  })
+})
+
+describe('a faulty in-process system module under vitest (issue 22.4)', () => {
+  it('GATE=1 fails on the wrong shape and the call that never settles, naming each; the report is written despite close() throwing', async () => {
+    // fixtures/systems/faulty-system.ts: g-1 answered, g-2 in the wrong shape, g-3 never settles, close() throws.
+    const { dir, config } = userProject(resolve('fixtures/systems/faulty-system.ts'), resolve('fixtures/golden/valid.json'))
+    const run = await vitest(config, [], { GATE: '1', EVAL_TIMEOUT_MS: '200' })
+    expect(run.code).toBe(1)
+    expect(run.out).not.toMatch(/TypeError|Cannot read properties/)
+    expect(run.out).toContain(
+      'g-2: not measured: the system under test failed on it: faulty failed: g-2: the answer breaks the contract: ranked: missing; expected an array of chunk objects',
+    )
+    expect(run.out).toContain(
+      'g-3: not measured: the system under test failed on it: faulty failed: g-3: did not answer within 200 ms (timeoutMs)',
+    )
+    expect(run.out).toContain('warning: the system faulty failed to close (the connection pool was already closed)')
+    expect(existsSync(join(dir, 'reports', 'latest.json'))).toBe(true)
+  })
+})

@@ -7,6 +7,7 @@
 // channel, and the run starts no new work, lets the model calls in flight land in the cache, stops a
 // service it started, and exits without answering.
 import { parentPort, type TransferListItem } from 'node:worker_threads'
+import { redactSecrets } from '../contract/secrets.ts'
 import { serialisedReport, writeLatestJson, writeReportCompanions } from '../report/write-report.ts'
 import { failureMessage, loadEvalProject, measureProject, type MeasuredProject } from './evaluate-project.ts'
 import { reportedRun, sharedEvaluationJson, type SharedEvaluation } from './shared-evaluation.ts'
@@ -57,12 +58,13 @@ async function serve({ runId, options, role }: EvaluationRequest): Promise<void>
     measured = await measureProject(
       project,
       { role, shard: options.shard ?? null },
-      { log: (line) => console.log(line), signal: parent.stop },
+      // What leaves the host in words is redacted here (files are, where they are written): its log and its failure.
+      { log: (line) => console.log(redactSecrets(line)), signal: parent.stop },
     )
   } catch (error) {
     const message = failureMessage(error)
     const why = parent.stop.aborted ? `${String((parent.stop.reason as Error).message)}: ${message}` : message
-    const failed = { ok: false as const, error: `the evaluation failed: ${why}` }
+    const failed = { ok: false as const, error: redactSecrets(`the evaluation failed: ${why}`) }
     const json = [new TextEncoder().encode(JSON.stringify(failed satisfies SharedEvaluation))]
     await parent.send({ kind: 'evaluated', runId, json, reported: failed, writing: false }, [])
     return
@@ -103,7 +105,7 @@ parent.onRequest((request) => {
   serve(request).then(
     () => parent.done(),
     (error: unknown) => {
-      console.error(error)
+      console.error(redactSecrets(error instanceof Error ? (error.stack ?? error.message) : String(error)))
       process.exitCode = 1
       parent.done()
     },

@@ -104,8 +104,31 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   }
   if (!isFolder) throw new InputError(`${named}: its folder (cwd) ${cwd} is not a folder`)
 
-  const child = spawn(command, {
-    cwd,
+  const service = spawnServiceGroup(options)
+  const group = service.child.pid
+  if (group === undefined) {
+    await service.exited
+    throw new InputError(`${named} could not be started: ${service.exit()?.error?.message ?? 'no process id'}`)
+  }
+  const stop = groupStopper(group, graceMs)
+  await waitUntilReady(service, stop, { named, readyUrl, timeoutMs })
+  service.child.on('exit', (code, signal) => {
+    if (!stop.started())
+      options.log?.(`[service] ${named} exited ${signal ? `on ${signal}` : `with code ${code}`} during the run`)
+  })
+  return { pid: group, stop }
+}
+
+interface ServiceExit {
+  code: number | null
+  signal: NodeJS.Signals | null
+  error?: Error
+}
+
+/** Runs the command through the shell in a process group of its own, keeping its last output lines for error messages. */
+function spawnServiceGroup(options: ServiceOptions) {
+  const child = spawn(options.command, {
+    cwd: options.cwd,
     env: { ...process.env, ...options.env },
     shell: true,
     detached: true,
@@ -127,7 +150,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const lastOutput = () =>
     lastLines.length === 0 ? 'last output: (none)' : `last output:\n${lastLines.map((line) => `  ${line}`).join('\n')}`
 
-  let exit: { code: number | null; signal: NodeJS.Signals | null; error?: Error } | null = null
+  let exit: ServiceExit | null = null
   // Output lines may still be on their way when the process exits or is stopped: 'close' comes once its
   // pipes are drained. Only a process that left the group (setsid) could hold them open after stop(),
   // hence the bound; it is no speed budget, since the group's own output is drained whatever the load.
@@ -147,13 +170,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     await Promise.race([outputDrained, new Promise((resolve) => (bound = setTimeout(resolve, KILL_WAIT_MS)))])
     clearTimeout(bound)
   }
+  return { child, exited, exit: (): ServiceExit | null => exit, drained, lastOutput }
+}
 
-  const group = child.pid
-  if (group === undefined) {
-    await exited
-    throw new InputError(`${named} could not be started: ${exit!.error?.message ?? 'no process id'}`)
-  }
-
+/**
+ * stop() for a started group, once: SIGTERM, then SIGKILL after graceMs. Until then the group dies with this
+ * process: exit, SIGINT and SIGTERM handlers signal it, and a detached watchdog kills it when this process
+ * disappears without running them.
+ */
+function groupStopper(group: number, graceMs: number): (() => Promise<void>) & { started: () => boolean } {
   const stopWatchdog = startWatchdog(group, graceMs)
   const onExit = () => signalGroup(group, 'SIGTERM')
   const onSignal = (signal: NodeJS.Signals) => {
@@ -182,29 +207,32 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       }
       stopWatchdog()
     })())
+  return Object.assign(stop, { started: () => stopping !== null })
+}
 
+/** Polls readyUrl until it answers (a status but 502, 503 and 504); the service exiting first, or timeoutMs passing, stops it and is an InputError with its last output. */
+async function waitUntilReady(
+  service: ReturnType<typeof spawnServiceGroup>,
+  stop: () => Promise<void>,
+  { named, readyUrl, timeoutMs }: { named: string; readyUrl: string; timeoutMs: number },
+): Promise<void> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
+    const exit = service.exit()
     if (exit !== null) {
       await stop() // children it left behind, which may hold its pipes open
-      await drained()
-      const { code, signal, error } = exit as { code: number | null; signal: NodeJS.Signals | null; error?: Error }
+      await service.drained()
+      const { code, signal, error } = exit
       const how = error ? `failed (${error.message})` : signal ? `was killed by ${signal}` : `exited with code ${code}`
-      throw new InputError(`${named} ${how} before it answered at ${readyUrl}; ${lastOutput()}`)
+      throw new InputError(`${named} ${how} before it answered at ${readyUrl}; ${service.lastOutput()}`)
     }
     const status = await probe(readyUrl, Math.min(PROBE_TIMEOUT_MS, deadline - Date.now()))
-    if (status !== null && !NOT_READY_STATUSES.has(status)) break
+    if (status !== null && !NOT_READY_STATUSES.has(status)) return
     if (Date.now() >= deadline) {
       await stop()
-      await drained()
-      throw new InputError(`${named} did not answer at ${readyUrl} within ${timeoutMs} ms; ${lastOutput()}`)
+      await service.drained()
+      throw new InputError(`${named} did not answer at ${readyUrl} within ${timeoutMs} ms; ${service.lastOutput()}`)
     }
-    await Promise.race([exited, sleep(Math.min(POLL_MS, deadline - Date.now()))])
+    await Promise.race([service.exited, sleep(Math.min(POLL_MS, deadline - Date.now()))])
   }
-
-  child.on('exit', (code, signal) => {
-    if (stopping === null)
-      options.log?.(`[service] ${named} exited ${signal ? `on ${signal}` : `with code ${code}`} during the run`)
-  })
-  return { pid: group, stop }
 }

@@ -51,8 +51,9 @@ describe('the token counts kept between runs', () => {
       expect(pieceTokenCounts().has('qjxgoodpiece')).toBe(false)
     }
     writeFileSync(file, JSON.stringify({ tokenizer: 'o200k_base', version: TOKENIZER_VERSION, counts: [3] }))
+    // An array's "0" is not read as a count of 3 (the piece "0", counted elsewhere in this worker, is 1 token).
     readPieceCounts(file)
-    expect(pieceTokenCounts().has('0')).toBe(false)
+    expect(pieceTokenCounts().get('0') ?? countTokens('0')).toBe(countTokens('0'))
     writeFileSync(file, '{ not json')
     expect(() => readPieceCounts(file)).not.toThrow()
   })

@@ -5,7 +5,7 @@ import { displayPath } from '../config/project-config.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { writeReports } from '../report/write-report.ts'
 import { parallelMeanResampler } from '../threads/index.ts'
-import type { SharedEvaluation } from './shared-evaluation.ts'
+import type { SharedRun } from './shared-run.ts'
 
 /**
  * Under Vitest's update flag (`vitest -u`, `pnpm baseline:update`) the run becomes the baseline: the
@@ -13,7 +13,7 @@ import type { SharedEvaluation } from './shared-evaluation.ts'
  * a run with more system errors than maxSystemErrorRate allows is refused, the baseline left as it was).
  * The report is then re-gated against it and rewritten.
  */
-export function acceptAsBaseline(evaluation: SharedEvaluation): SharedEvaluation {
+export function acceptAsBaseline(evaluation: SharedRun): SharedRun {
   if (!evaluation.ok) return evaluation
   const dir = baselineDirFor(evaluation.baselineRoot, evaluation.report.config.mode)
   // Shown as the report shows paths: relative to the project root.

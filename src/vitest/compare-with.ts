@@ -4,21 +4,21 @@ import { writeComparison } from '../compare/write-comparison.ts'
 import { InputError } from '../contract/input-error.ts'
 import { parallelMeanResampler } from '../threads/index.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
-import type { SharedComparison, SharedEvaluation } from './shared-evaluation.ts'
+import type { Report } from '../contract/report-schema.ts'
+import type { SharedRun } from './shared-run.ts'
 
 /**
  * EVAL_COMPARE=<config>: run B (that config, measured only) against run A (the project's run), question by
  * question, written beside A's reports as compare.json and compare.md; the cases fail a metric B is
- * significantly worse on. Two golden sets that differ, or a side that failed, are a failed comparison.
+ * significantly worse on. Two golden sets that differ, or a B that failed, are a failed comparison.
  */
 export async function compareWith(
   bConfig: string,
   options: RagEvalProjectOptions,
-  a: SharedEvaluation,
-  b: Promise<SharedEvaluation>,
-): Promise<SharedComparison> {
+  a: { report: Report; reportsDir: string },
+  b: Promise<SharedRun>,
+): Promise<(SharedRun & { ok: true })['comparison']> {
   const measured = await b
-  if (!a.ok) return { ok: false, error: `A (this project's run) failed: ${a.error}` }
   if (!measured.ok) return { ok: false, error: `B (EVAL_COMPARE=${bConfig}) failed: ${measured.error}` }
   const side = (source: string) => ({ source, kind: 'config' as const, env: {}, report: null })
   try {

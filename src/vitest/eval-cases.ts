@@ -11,12 +11,10 @@ import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import type { GateResult, MetricVerdict } from '../contract/gate-schema.ts'
 import { formatInterval, formatMetric, formatPValue } from '../report/format-table.ts'
 import { caseNote, planQuestionCase, type CasePlan } from './question-case-plan.ts'
-import { receiveReportsWritten, receiveRun, type SharedEvaluation, type SharedRun } from './shared-evaluation.ts'
+import { receiveReportsWritten, receiveRun, type SharedRun } from './shared-run.ts'
 // The matchers' types (the module augmentation of vitest's Assertion), without loading the schema checks.
 import type {} from './matchers/index.ts'
 import { ragMatchersWith } from './matchers/rag-matchers-with.ts'
-
-type Evaluation = Extract<SharedEvaluation, { ok: true }>
 
 /**
  * The outcomes of this run's report, which the cases assert on: made by this package and never edited,
@@ -52,19 +50,18 @@ export async function sharedRun(): Promise<SharedRun | null> {
 /** The runs whose failure already has its case: the question and metric cases both ask, one case tells it. */
 const failureShown = new WeakSet<SharedRun>()
 
-/** The shared evaluation, or one failing case when it crashed: a broken evaluation is never a pass. */
-function finishedEvaluation(run: SharedRun): Evaluation | null {
-  const evaluation = run.evaluation
-  if (!evaluation.ok) {
+/** The measured run, or one failing case when the evaluation crashed: a broken evaluation is never a pass. */
+function finishedEvaluation(run: SharedRun): (SharedRun & { ok: true }) | null {
+  if (!run.ok) {
     if (!failureShown.has(run)) {
       failureShown.add(run)
       it('the evaluation runs', () => {
-        throw new Error(evaluation.error)
+        throw new Error(run.error)
       })
     }
     return null
   }
-  return evaluation
+  return run
 }
 
 /**
@@ -288,7 +285,8 @@ async function assertPolicyVerdict(
  * row as annotations, and the questions that flipped. Nothing without EVAL_COMPARE.
  */
 export function defineCompareCases(run: SharedRun): void {
-  const comparison = run.comparison
+  // A run that failed has its one failing case (finishedEvaluation).
+  const comparison = run.ok ? run.comparison : null
   if (comparison === null) return
   describe('A/B comparison (EVAL_COMPARE)', () => {
     if (!comparison.ok) {
@@ -323,11 +321,10 @@ export function defineCompareCases(run: SharedRun): void {
  * `vitest --merge-reports` accepts only the shard files these runs wrote (shard/shard-witness.ts).
  */
 export function defineShardWitnessCase(run: SharedRun): void {
-  const evaluation = run.evaluation
-  if (!evaluation.ok || !evaluation.shard || !evaluation.shardWitness) return
-  const witness = evaluation.shardWitness
-  it(`shard ${evaluation.shard.index}/${evaluation.shard.count} wrote its measurement`, ({ task }) => {
+  if (!run.ok || !run.shard || !run.shardWitness) return
+  const { shard, shardWitness: witness } = run
+  it(`shard ${shard.index}/${shard.count} wrote its measurement`, ({ task }) => {
     ;(task.meta as Record<string, unknown>)[SHARD_WITNESS_META] = witness
-    expect(witness.index).toBe(evaluation.shard!.index)
+    expect(witness.index).toBe(shard.index)
   })
 }

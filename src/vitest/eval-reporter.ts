@@ -1,7 +1,7 @@
 import { relative } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import type { Report } from '../contract/report-schema.ts'
-import { heldRun } from './shared-evaluation.ts'
+import { heldRun } from './shared-run.ts'
 
 /**
  * Prints the evaluation at the end of every Vitest run: the metrics per type, the gated metrics against
@@ -35,7 +35,7 @@ export default class EvalReporter implements Reporter {
     const provided = project?.getProvidedContext().evaluation
     const run = provided && heldRun(provided.channel)
     if (!vitest || !run) return
-    const { evaluation, comparison } = await run
+    const evaluation = await run
     const log = (text: string) => vitest.logger.log(text)
     log('')
     if (!evaluation.ok) {
@@ -55,6 +55,7 @@ export default class EvalReporter implements Reporter {
     if (this.#previous && evaluation.report)
       lines.push(...(await import('../report/render-run-diff.ts')).renderRunDiff(this.#previous, evaluation.report), '')
     // EVAL_COMPARE: run B against this run, before the run's own summary (which ends with the gate).
+    const comparison = evaluation.comparison
     if (comparison)
       lines.push(
         comparison.ok

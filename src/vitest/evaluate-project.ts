@@ -7,7 +7,7 @@ import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { evaluate } from '../run/evaluate.ts'
 import type { Shard } from '../run/shard-assignment.ts'
 import { evaluateShard } from '../shard/evaluate-shard.ts'
-import type { ShardWitness } from '../shard/shard-witness.ts'
+import type { SharedRun } from './shared-run.ts'
 
 /** The project's config as ragEval() was given it: the config file, with the inline options winning. */
 export function loadEvalProject(options: {
@@ -23,38 +23,23 @@ function evaluationTier(value: string | undefined): Report['tier'] {
   throw new InputError(`EVAL_TIER=${JSON.stringify(value)}: expected retrieval or full`)
 }
 
-/** A measured run of the eval project: the report (with its context texts), whether it is written, and where things live. */
-export interface MeasuredProject {
-  report: Report
-  /** A run's reports are written; a shard's measurement and the B side of a comparison are not. */
-  writesReports: boolean
-  evaluation: {
-    /** renderTerminalSummary(report), made where the report is (the reporter then loads no renderer); null for a shard or the B side of a comparison. */
-    terminalSummary: string | null
-    reportsDir: string
-    baselineRoot: string
-    projectRoot: string
-    /** A shard's: what its blob carries so the merge can tell the file this run wrote (shard/shard-witness.ts). */
-    shardWitness?: ShardWitness
-  }
-}
-
 /**
  * The eval project's evaluation, wherever it is hosted (src/vitest/evaluation-host-main.ts): EVAL_TIER
  * picks the tier (default full); a shard measures its questions only and leaves them for the merge (no
  * latest.json); the B side of EVAL_COMPARE ('compare') is measured only, without the baseline or reports.
- * The run is evaluated without GATE: the cases decide.
+ * The run is evaluated without GATE: the cases decide. Gives the report, whether the run's reports are
+ * written, and the run to share, its report left out (the host sends latest.json's bytes in its place).
  */
 export async function measureProject(
   project: ProjectConfig,
   request: { role: 'run' | 'compare'; shard: Shard | null },
-  run: { log: (line: string) => void; signal?: AbortSignal },
-): Promise<MeasuredProject> {
+  io: { log: (line: string) => void; signal?: AbortSignal },
+) {
   const comparing = request.role === 'compare'
   const options = {
     tier: evaluationTier(process.env.EVAL_TIER),
     env: { ...process.env, GATE: '' },
-    ...run,
+    ...io,
     ...(comparing ? { baselineRoot: null } : {}),
   } as const
   const shard = request.shard ? await evaluateShard(project, { ...options, shard: request.shard }) : null
@@ -63,19 +48,27 @@ export async function measureProject(
   // collects its test results: the peak is then what is retained plus what comes next, not their sum
   // (a small run's heap is not worth a full collection).
   collectGarbageAbove(100)
+  // A run's reports are written; a shard's measurement and the B side of a comparison are not.
   const writesReports = !comparing && !request.shard
-  const terminalSummary = writesReports ? renderTerminalSummary(report) : null
-  return {
-    report,
-    writesReports,
-    evaluation: {
-      terminalSummary,
-      reportsDir: project.reports,
-      baselineRoot: project.baseline,
-      projectRoot: project.root,
-      ...(shard ? { shardWitness: shard.witness } : {}),
-    },
-  }
+  const run = {
+    ok: true,
+    report: null,
+    questions: report.questions.length,
+    // Rendered where the report is: the reporter then loads no renderer.
+    terminalSummary: writesReports ? renderTerminalSummary(report) : null,
+    reportsDir: project.reports,
+    projectRoot: project.root,
+    baselineRoot: project.baseline,
+    // GATE=1 fails on regressions, never in a shard (its questions are a part of the golden set; the merge gates the whole).
+    gate: process.env.GATE === '1' && !request.shard,
+    // EVAL_STRICT=1 fails on every miss.
+    strict: process.env.EVAL_STRICT === '1',
+    baselineUpdated: false,
+    ...(request.shard ? { shard: request.shard } : {}),
+    ...(shard ? { shardWitness: shard.witness } : {}),
+    comparison: null,
+  } satisfies SharedRun<null>
+  return { report, writesReports, run }
 }
 
 /** An evaluation's failure as the cases show it: the input's own message, or the stack of a bug. */

@@ -6,15 +6,9 @@ import { describe, expect, it } from 'vitest'
 import type { Report } from '../contract/report-schema.ts'
 import { openEvaluationChannel, receiveFromChannel, sweepStaleChannelFolders } from './evaluation-channel.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
-import {
-  decodeEvaluation,
-  encodeEvaluation,
-  encodeRun,
-  sharedEvaluationJson,
-  type SharedEvaluation,
-} from './shared-evaluation.ts'
+import { decodeRun, encodeRun, sharedRunJson, type SharedRun } from './shared-run.ts'
 
-function evaluation(questions: number): SharedEvaluation {
+function evaluation(questions: number, comparison: (SharedRun & { ok: true })['comparison'] = null): SharedRun & { ok: true } {
   // The channel carries what the report holds; it does not look inside it.
   const report = {
     schemaVersion: 1,
@@ -23,6 +17,7 @@ function evaluation(questions: number): SharedEvaluation {
   return {
     ok: true,
     report,
+    questions,
     terminalSummary: 'summary',
     reportsDir: '/r',
     projectRoot: '/p',
@@ -30,6 +25,7 @@ function evaluation(questions: number): SharedEvaluation {
     gate: false,
     strict: false,
     baselineUpdated: false,
+    comparison,
   }
 }
 
@@ -40,8 +36,8 @@ describe('the run reaches the cases over a local channel while the global setup 
       let finish: (json: readonly Uint8Array[]) => void = () => {}
       channel.publish('evaluation', new Promise((resolve) => (finish = resolve)))
       const early = receiveFromChannel(channel.address, 'evaluation')
-      const shared = { evaluation: evaluation(3), comparison: null }
-      setTimeout(() => finish(encodeRun(encodeEvaluation(shared.evaluation), null)), 30)
+      const shared = evaluation(3)
+      setTimeout(() => finish(encodeRun(shared)), 30)
       expect(JSON.parse(await early)).toEqual(shared)
       expect(JSON.parse(await receiveFromChannel(channel.address, 'evaluation'))).toEqual(shared)
     } finally {
@@ -53,12 +49,10 @@ describe('the run reaches the cases over a local channel while the global setup 
     const channel = await openEvaluationChannel()
     try {
       let written: (json: readonly Uint8Array[]) => void = () => {}
-      channel.publish('evaluation', Promise.resolve(encodeRun(encodeEvaluation(evaluation(1)), null)))
+      channel.publish('evaluation', Promise.resolve(encodeRun(evaluation(1))))
       channel.publish('reports', new Promise((resolve) => (written = resolve)))
       const reports = receiveFromChannel(channel.address, 'reports')
-      expect((JSON.parse(await receiveFromChannel(channel.address, 'evaluation')) as { evaluation: unknown }).evaluation).toEqual(
-        evaluation(1),
-      )
+      expect(JSON.parse(await receiveFromChannel(channel.address, 'evaluation'))).toEqual(evaluation(1))
       written([new TextEncoder().encode(JSON.stringify({ error: 'reports/latest.json: ENOSPC' }))])
       expect(JSON.parse(await reports)).toEqual({ error: 'reports/latest.json: ENOSPC' })
     } finally {
@@ -69,48 +63,30 @@ describe('the run reaches the cases over a local channel while the global setup 
   it('a watch-mode rerun publishes its own run: connections from then on receive it', async () => {
     const channel = await openEvaluationChannel()
     try {
-      channel.publish('evaluation', Promise.resolve(encodeRun(encodeEvaluation(evaluation(1)), null)))
-      channel.publish('evaluation', Promise.resolve(encodeRun(encodeEvaluation(evaluation(2)), { ok: false, error: 'B failed' })))
-      expect(JSON.parse(await receiveFromChannel(channel.address, 'evaluation'))).toEqual({
-        evaluation: evaluation(2),
-        comparison: { ok: false, error: 'B failed' },
-      })
+      channel.publish('evaluation', Promise.resolve(encodeRun(evaluation(1))))
+      channel.publish('evaluation', Promise.resolve(encodeRun(evaluation(2, { ok: false, error: 'B failed' }))))
+      expect(JSON.parse(await receiveFromChannel(channel.address, 'evaluation'))).toEqual(
+        evaluation(2, { ok: false, error: 'B failed' }),
+      )
     } finally {
       await channel.close()
     }
   })
 
-  it('the evaluation as its host sends it (JSON pieces) travels as it is and decodes to the same run', () => {
+  it('a run as its host sends it (JSON pieces) decodes to the same run', () => {
     const object = evaluation(4)
     const text = JSON.stringify(object)
     const pieces = [new TextEncoder().encode(text.slice(0, 40)), new TextEncoder().encode(text.slice(40))]
-    expect(Buffer.concat(encodeRun(pieces, null)).toString('utf8')).toBe(
-      Buffer.concat(encodeRun(encodeEvaluation(object), null)).toString('utf8'),
-    )
-    expect(decodeEvaluation(pieces)).toEqual(object)
+    expect(Buffer.concat(pieces).toString('utf8')).toBe(Buffer.concat(encodeRun(object)).toString('utf8'))
+    expect(decodeRun(pieces)).toEqual(object)
   })
 
-  it('a host sends the report as latest.json holds it, spliced into the evaluation: the same run once parsed', () => {
-    const {
-      report,
-      ok: _,
-      gate: _g,
-      strict: _s,
-      baselineUpdated: _b,
-      ...where
-    } = evaluation(2) as Extract<SharedEvaluation, { ok: true }>
+  it('a host sends the report as latest.json holds it, spliced into the run: the same run once parsed', () => {
+    const { report, ...rest } = evaluation(2)
     const shard = { index: 2, count: 3 }
-    const spliced = sharedEvaluationJson(where, [new TextEncoder().encode(JSON.stringify(report, null, 2))], { shard })
-    expect(decodeEvaluation(spliced)).toEqual({
-      ok: true,
-      report,
-      ...where,
-      gate: false,
-      strict: false,
-      baselineUpdated: false,
-      shard,
-    })
-    expect(decodeEvaluation(spliced)).toMatchObject({
+    const spliced = sharedRunJson({ ...rest, report: null, shard }, [new TextEncoder().encode(JSON.stringify(report, null, 2))])
+    expect(decodeRun(spliced)).toEqual({ ...rest, report, shard })
+    expect(decodeRun(spliced)).toMatchObject({
       ok: true,
       gate: false,
       shard,
@@ -121,7 +97,7 @@ describe('the run reaches the cases over a local channel while the global setup 
   it('a topic nothing was published for is answered by a closed connection: an error naming the channel and the topic', async () => {
     const channel = await openEvaluationChannel()
     try {
-      channel.publish('evaluation', Promise.resolve(encodeRun(encodeEvaluation(evaluation(1)), null)))
+      channel.publish('evaluation', Promise.resolve(encodeRun(evaluation(1))))
       await expect(receiveFromChannel(channel.address, 'reports')).rejects.toThrow(
         `the evaluation's channel ${channel.address} closed without the run's reports: the run was stopped`,
       )

@@ -9,8 +9,8 @@
 import { parentPort, type TransferListItem } from 'node:worker_threads'
 import { redactSecrets } from '../contract/secrets.ts'
 import { serialisedReport, writeLatestJson, writeReportCompanions } from '../report/write-report.ts'
-import { failureMessage, loadEvalProject, measureProject, type MeasuredProject } from './evaluate-project.ts'
-import { reportedRun, sharedEvaluationJson, type SharedEvaluation } from './shared-evaluation.ts'
+import { failureMessage, loadEvalProject, measureProject } from './evaluate-project.ts'
+import { encodeRun, sharedRunJson, type SharedRun } from './shared-run.ts'
 import type { EvaluationHostMessage, EvaluationRequest } from './evaluation-host.ts'
 
 /** The host's side of its transport: the parent thread's port, or the child's IPC channel. */
@@ -52,26 +52,27 @@ function childParent(): Parent {
 const parent = parentPort ? threadParent(parentPort) : childParent()
 
 async function serve({ runId, options, role }: EvaluationRequest): Promise<void> {
-  let measured: MeasuredProject
-  try {
-    const project = await loadEvalProject(options)
-    measured = await measureProject(
-      project,
-      { role, shard: options.shard ?? null },
-      // What leaves the host in words is redacted here (files are, where they are written): its log and its failure.
-      { log: (line) => console.log(redactSecrets(line)), signal: parent.stop },
+  const measured = await loadEvalProject(options)
+    .then((project) =>
+      measureProject(
+        project,
+        { role, shard: options.shard ?? null },
+        // What leaves the host in words is redacted here (files are, where they are written): its log and its failure.
+        { log: (line) => console.log(redactSecrets(line)), signal: parent.stop },
+      ),
     )
-  } catch (error) {
-    const message = failureMessage(error)
-    const why = parent.stop.aborted ? `${String((parent.stop.reason as Error).message)}: ${message}` : message
-    const failed = { ok: false as const, error: redactSecrets(`the evaluation failed: ${why}`) }
-    const json = [new TextEncoder().encode(JSON.stringify(failed satisfies SharedEvaluation))]
-    await parent.send({ kind: 'evaluated', runId, json, reported: failed, writing: false }, [])
+    .catch((error: unknown) => {
+      const message = failureMessage(error)
+      const why = parent.stop.aborted ? `${String((parent.stop.reason as Error).message)}: ${message}` : message
+      return { ok: false, error: redactSecrets(`the evaluation failed: ${why}`) } satisfies SharedRun
+    })
+  if ('error' in measured) {
+    await parent.send({ kind: 'evaluated', runId, json: encodeRun(measured), reported: measured, writing: false }, [])
     return
   }
   // Stopped mid-run: what was paid for is in the cache; nobody reads an answer.
   if (parent.stop.aborted) return
-  const { report, writesReports, evaluation } = measured
+  const { report, writesReports, run } = measured
   // Serialised once, straight to UTF-8 pieces: latest.json's bytes are also what the cases receive.
   // latest.json is written before they are handed over, the other reports after.
   const reportJson = serialisedReport(report)
@@ -84,19 +85,13 @@ async function serve({ runId, options, role }: EvaluationRequest): Promise<void>
       unwritten = `the reports could not be written: ${error instanceof Error ? error.message : String(error)}`
     }
   }
-  if (writesReports) write(() => writeLatestJson(evaluation.reportsDir, reportJson))
-  const reported = reportedRun(
-    { ...evaluation, ...(options.shard ? { shard: options.shard } : {}) },
-    report.questions.length,
-    null,
-  )
-  const json = sharedEvaluationJson(evaluation, reportJson, options)
+  if (writesReports) write(() => writeLatestJson(run.reportsDir, reportJson))
   await parent.send(
-    { kind: 'evaluated', runId, json, reported, writing: writesReports },
+    { kind: 'evaluated', runId, json: sharedRunJson(run, reportJson), reported: run, writing: writesReports },
     reportJson.map((piece) => piece.buffer as ArrayBuffer),
   )
   if (!writesReports) return
-  write(() => writeReportCompanions(report, evaluation.reportsDir))
+  write(() => writeReportCompanions(report, run.reportsDir))
   await parent.send({ kind: 'reports', runId, error: unwritten }, [])
 }
 

@@ -6,7 +6,7 @@ import { filesUnder } from '../model/testing/eval-child.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
-import { decodeEvaluation } from './shared-evaluation.ts'
+import { decodeRun } from './shared-run.ts'
 import { chooseEvaluationHost, startEvaluationHost, type EvaluationHostKind } from './evaluation-host.ts'
 
 const temp = useTempDirs()
@@ -23,7 +23,7 @@ function fakeHost(body: string): string {
 /** The evaluation a host answers with, as an object. */
 async function evaluateWith(kind: EvaluationHostKind, entry?: string, inline: Record<string, unknown> = {}) {
   const handedOver = await startEvaluationHost(kind, entry).evaluate({ options: { inline }, role: 'compare' })
-  return { evaluation: decodeEvaluation(handedOver.json), reported: handedOver.reported }
+  return { evaluation: decodeRun(handedOver.json), reported: handedOver.reported }
 }
 
 /** Processes whose environment carries `marker` (the evaluation's child host started for one test). */

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import type { Worker } from 'node:worker_threads'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
-import type { EvaluationJson, ReportedEvaluation } from './shared-evaluation.ts'
+import type { Report } from '../contract/report-schema.ts'
+import { encodeRun, type SharedRun } from './shared-run.ts'
 import { ownModuleThread } from '../threads/own-module-thread.ts'
 import { threadBundle } from '../threads/thread-bundle.ts'
 
@@ -35,20 +36,13 @@ export interface EvaluationRequest {
 }
 
 /**
- * What the host answers, in a thread or a child alike: the shared evaluation as JSON in UTF-8 pieces
- * (latest.json's bytes inside, serialised once), with the reporter's view of it, as soon as it is measured;
- * then, when it writes the run's reports (`writing`), whether that worked.
+ * What the host answers, in a thread or a child alike: the run as JSON in UTF-8 pieces (latest.json's bytes
+ * inside, serialised once), with the reporter's view of it (no report), as soon as it is measured; then, when
+ * it writes the run's reports (`writing`), whether that worked.
  */
 export type EvaluationHostMessage =
-  | { kind: 'evaluated'; runId: string; json: EvaluationJson; reported: ReportedEvaluation; writing: boolean }
+  | { kind: 'evaluated'; runId: string; json: readonly Uint8Array[]; reported: SharedRun<null>; writing: boolean }
   | { kind: 'reports'; runId: string; error: string | null }
-
-/** An evaluation handed over before its reports are written: `reportsWritten` settles with null once they are, or why they are not. */
-export interface HandedOver {
-  json: EvaluationJson
-  reported: ReportedEvaluation
-  reportsWritten: Promise<string | null>
-}
 
 const EXT = import.meta.url.endsWith('.ts') ? 'ts' : 'js'
 /** The one entry module of every host. */
@@ -57,7 +51,15 @@ export const EVALUATION_HOST_MAIN = fileURLToPath(new URL(`./evaluation-host-mai
 /** A started host: it loads the evaluation's modules at once and evaluates when asked (once). */
 export interface EvaluationHost {
   readonly kind: EvaluationHostKind
-  evaluate(request: Omit<EvaluationRequest, 'runId'>): Promise<HandedOver>
+  /**
+   * The run, handed over before its reports are written: `reportsWritten` settles with null once they are, or
+   * why they are not.
+   */
+  evaluate(request: Omit<EvaluationRequest, 'runId'>): Promise<{
+    json: readonly Uint8Array[]
+    reported: SharedRun<Report | null>
+    reportsWritten: Promise<string | null>
+  }>
   /** Stops a host no run asked. */
   discard(): Promise<void>
 }
@@ -168,7 +170,7 @@ export function startEvaluationHost(kind: EvaluationHostKind, entry: string = EV
           // Each settles once: whatever the host already said stands.
           const failed = { ok: false as const, error }
           resolve({
-            json: [new TextEncoder().encode(JSON.stringify(failed))],
+            json: encodeRun(failed),
             reported: failed,
             reportsWritten: Promise.resolve(null),
           })

@@ -1,18 +1,8 @@
 import type { TestProject } from 'vitest/node'
-import { chooseEvaluationHost, startEvaluationHost, takeEvaluationHost, type HandedOver } from './evaluation-host.ts'
+import { chooseEvaluationHost, startEvaluationHost, takeEvaluationHost } from './evaluation-host.ts'
 import { openEvaluationChannel } from './evaluation-channel.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
-import {
-  decodeEvaluation,
-  encodeEvaluation,
-  encodeRun,
-  holdRun,
-  reportedEvaluation,
-  type EvaluationJson,
-  type ReportedEvaluation,
-  type SharedComparison,
-  type SharedEvaluation,
-} from './shared-evaluation.ts'
+import { decodeRun, encodeRun, holdRun, reporterView, type SharedRun } from './shared-run.ts'
 
 /**
  * Runs the evaluation once per Vitest run (and per watch-mode rerun) and shares it over a local channel
@@ -28,12 +18,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const channel = await openEvaluationChannel()
   project.provide('evaluation', { channel: channel.address })
   const watch = project.vitest.config.watch
-  const runOnce = async (): Promise<{
-    evaluation: EvaluationJson
-    reported: ReportedEvaluation
-    comparison: SharedComparison
-    reportsWritten: Promise<string | null>
-  }> => {
+  const runOnce = async () => {
     const bConfig = process.env.EVAL_COMPARE || null
     // B runs beside A (a host of its own, whose mode is not known here), so a comparison costs one run's wall time.
     const b =
@@ -41,52 +26,48 @@ export default async function setup(project: TestProject): Promise<() => Promise
         ? null
         : startEvaluationHost(chooseEvaluationHost({ watch, mode: 'unknown' }))
             .evaluate({ options: { config: bConfig }, role: 'compare' })
-            .then(({ json }) => decodeEvaluation(json))
+            .then(({ json }) => decodeRun(json))
     const update = project.config.snapshotOptions.updateSnapshot === 'all'
     // A shard measures a part of the golden set: never a baseline.
-    const refused: SharedEvaluation | null =
+    const refused: SharedRun | null =
       update && shard
         ? {
             ok: false,
             error: `vitest -u cannot accept a baseline from shard ${shard.index}/${shard.count} (a part of the golden set): accept it from one whole run (vitest run --project eval -u)`,
           }
         : null
-    const measured: HandedOver = refused
-      ? { json: encodeEvaluation(refused), reported: refused, reportsWritten: Promise.resolve(null) }
+    const measured = refused
+      ? { json: encodeRun(refused), reported: refused, reportsWritten: Promise.resolve(null) }
       : await takeEvaluationHost(project.name, watch).evaluate({ options, role: 'run' })
-    let { json, reported } = measured
     // Parsed here only when needed: accepting the baseline, the comparison, watch mode's diff.
-    let evaluation = update || b !== null || watch ? decodeEvaluation(json) : null
-    if (update && evaluation) {
+    if (!update && b === null && !watch) return measured
+    let run = decodeRun(measured.json)
+    if (update) {
       // Accepted once the run's reports are written: accepting re-gates and rewrites them.
       const unwritten = await measured.reportsWritten
-      evaluation =
-        unwritten === null
-          ? (await import('./accept-as-baseline.ts')).acceptAsBaseline(evaluation)
-          : { ok: false as const, error: unwritten }
-      json = encodeEvaluation(evaluation)
-      reported = reportedEvaluation(evaluation, null)
+      run = unwritten === null ? (await import('./accept-as-baseline.ts')).acceptAsBaseline(run) : { ok: false, error: unwritten }
     }
-    if (watch && evaluation) reported = reportedEvaluation(evaluation, evaluation.ok ? evaluation.report : null)
-    const comparison =
-      b === null || evaluation === null
-        ? null
-        : await (await import('./compare-with.ts')).compareWith(bConfig!, options, evaluation, b)
-    return { evaluation: json, reported, comparison, reportsWritten: measured.reportsWritten }
+    if (b !== null && run.ok)
+      run = { ...run, comparison: await (await import('./compare-with.ts')).compareWith(bConfig!, options, run, b) }
+    return {
+      json: update || b !== null ? encodeRun(run) : measured.json,
+      reported: reporterView(run, watch),
+      reportsWritten: measured.reportsWritten,
+    }
   }
   let current: Promise<unknown> = Promise.resolve()
   const share = () => {
     // A failure anywhere (accepting the baseline, the comparison) is this run's failed evaluation, shown by its cases.
     const run = runOnce().catch((error: unknown) => {
       const failed = {
-        ok: false as const,
+        ok: false,
         error: `the evaluation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      }
-      return { evaluation: encodeEvaluation(failed), reported: failed, comparison: null, reportsWritten: Promise.resolve(null) }
+      } satisfies SharedRun
+      return { json: encodeRun(failed), reported: failed, reportsWritten: Promise.resolve(null) }
     })
     channel.publish(
       'evaluation',
-      run.then(({ evaluation, comparison }) => encodeRun(evaluation, comparison)),
+      run.then(({ json }) => json),
     )
     const reportsWritten = run.then((r) => r.reportsWritten)
     channel.publish(
@@ -95,7 +76,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     )
     holdRun(
       channel.address,
-      run.then(({ reported, comparison }) => ({ evaluation: reported, comparison })),
+      run.then(({ reported }) => reported),
     )
     current = reportsWritten
   }

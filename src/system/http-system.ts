@@ -70,8 +70,7 @@ function describeFetchFailure(error: unknown, timeoutMs: number): string {
  * Every failure is a SystemError naming the question and the url. The run's secrets (an Authorization
  * header's value) are redacted from what comes back before anything reads it: a service that echoes its
  * request into an error body or an answer cannot carry them into a message, a report or a model prompt.
- * It cannot tell chunk counts per
- * document, so nDCG@10 is computed at document level (chunkCountByDoc absent).
+ * It cannot tell chunk counts per document, so nDCG@10 is computed at document level (chunkCountByDoc absent).
  */
 export function createHttpSystem(options: HttpSystemOptions): RagSystem {
   const { url, timeoutMs, maxRetries } = options

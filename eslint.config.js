@@ -17,7 +17,13 @@ export default defineConfig(
       parserOptions: {
         projectService: {
           // Files outside tsconfig.json's program get tsconfig.lint.json's types (see its header).
-          allowDefaultProject: ['eslint.config.js', 'scripts/*.mjs', 'examples/*/*.ts', 'examples/*/src/*.ts'],
+          allowDefaultProject: [
+            'eslint.config.js',
+            'scripts/*.mjs',
+            'examples/*/*.ts',
+            'examples/*/*.mjs',
+            'examples/*/src/*.ts',
+          ],
           defaultProject: 'tsconfig.lint.json',
         },
         tsconfigRootDir: import.meta.dirname,

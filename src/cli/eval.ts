@@ -1,3 +1,4 @@
+import { redactSecrets } from '../contract/secrets.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { writeReports } from '../report/write-report.ts'
 import { evaluate } from '../run/evaluate.ts'
@@ -38,7 +39,7 @@ export const command = defineCommand({
     const project = await projectWith(values.config ?? context.config, values)
     const baselineRoot = values.baseline === '' ? null : (values.baseline ?? project.baseline)
     // The cost estimate (before any model call) and the Message Batches progress go to the terminal as they come.
-    const report = await evaluate(project, { tier: values.tier, baselineRoot, log: (line) => console.log(line) })
+    const report = await evaluate(project, { tier: values.tier, baselineRoot, log: (line) => console.log(redactSecrets(line)) })
     const written = writeReports(report, values.out ?? project.reports)
     if (!values.quiet) {
       console.log(`reports: ${written.json}, ${written.markdown} (${report.run.durationMs.toFixed(0)} ms)\n`)

@@ -5,6 +5,7 @@ import { CorpusSpecSchema, type CorpusSpec } from '../load/corpus-spec.ts'
 import { isRagSystem, type RagSystem, type RagSystemFactory } from '../system/rag-system.ts'
 import { EvalKnobsSchema, type EvalConfig } from '../contract/eval-config-schema.ts'
 import { resolveEvalConfig } from './eval-config.ts'
+import { HttpHeadersSchema } from './http-headers.ts'
 
 /** A service the suite starts before the run and stops after it (like Playwright's webServer). */
 export const HttpSystemSpecSchema = z
@@ -12,6 +13,7 @@ export const HttpSystemSpecSchema = z
     http: z
       .object({
         url: z.url({ error: 'expected the URL the suite POSTs each question to, e.g. http://127.0.0.1:8000/rag' }),
+        headers: HttpHeadersSchema,
         command: z
           .string()
           .min(1)

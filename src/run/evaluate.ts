@@ -159,6 +159,8 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
     generate,
     answerer: answerer?.answer,
     root: project.root,
+    source: project.source,
+    env,
     log,
     corpusCache,
   })

@@ -9,6 +9,8 @@ import { inProcessSystem } from '../system/in-process-system.ts'
 import { countTextTokens } from '../text/tokenizer.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
 import { builtCorpusKey, readBuiltCorpus, writeBuiltCorpus } from '../builtin/built-corpus-cache.ts'
+import { resolveHttpHeaders } from '../config/http-headers.ts'
+import { registerSecret } from '../contract/secrets.ts'
 
 /** What opening a system needs beyond its spec: the run's corpus and knobs, and where relative paths start. */
 export interface OpenSystemContext extends RagSystemContext {
@@ -18,6 +20,10 @@ export interface OpenSystemContext extends RagSystemContext {
   answerer?: Answerer | undefined
   /** The config file's folder: an HTTP service's command runs there unless it names its own cwd. */
   root: string
+  /** The config file, for messages (default 'rag-eval.config.ts'). */
+  source?: string | undefined
+  /** Where an HTTP system's `${env:NAME}` header references are read (default: this process's environment). */
+  env?: NodeJS.ProcessEnv | undefined
   log: (line: string) => void
   /**
    * Where the built-in system keeps its corpus work between runs (built-corpus-cache.ts), for the corpus
@@ -113,6 +119,14 @@ export async function openSystem(spec: SystemSpec, context: OpenSystemContext): 
     import('../system/service-launcher.ts'),
   ])
   const { http } = spec
+  // Resolved before the service starts and before any request: a missing variable fails the run at once.
+  // The values are secrets of this process from now on: every writer and message redacts them.
+  const { headers, secrets } = resolveHttpHeaders(
+    http.headers,
+    context.env ?? process.env,
+    `${context.source ?? 'rag-eval.config.ts'} system.http`,
+  )
+  for (const secret of secrets) registerSecret(secret)
   const service = http.command
     ? await startService({
         command: http.command,
@@ -128,6 +142,7 @@ export async function openSystem(spec: SystemSpec, context: OpenSystemContext): 
     : null
   const system = createHttpSystem({
     url: http.url,
+    headers,
     timeoutMs: context.config.timeoutMs,
     maxRetries: context.config.maxRetries,
     retryBaseMs: context.config.retryBaseMs,

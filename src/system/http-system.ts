@@ -1,4 +1,5 @@
 import { InputError } from '../contract/input-error.ts'
+import { redactSecrets, redactSecretsIn } from '../contract/secrets.ts'
 import { retryAfterMs, retryDelay } from '../model/backoff.ts'
 import { checkHttpResponse, type HttpRequest, type HttpResponse } from './http-contract.ts'
 import { completeAnswer } from './complete-answer.ts'
@@ -10,6 +11,11 @@ import { parseServiceUrl } from './service-url.ts'
 export interface HttpSystemOptions {
   /** Where each question is POSTed (http or https). */
   url: string
+  /**
+   * Sent with each request (e.g. Authorization), beside the contract's content-type and accept. Secret values
+   * must be registered (contract/secrets.ts): the service's answers and every error are redacted with them.
+   */
+  headers?: Readonly<Record<string, string>>
   /** Limit for one attempt, from the request until the whole body is read. */
   timeoutMs: number
   /** Retries after the first attempt, for 408, 429, 5xx, timeouts and connection failures. */
@@ -61,8 +67,10 @@ function describeFetchFailure(error: unknown, timeoutMs: number): string {
  * connections; exponential backoff with jitter, or the wait the Retry-After header asks), validates the
  * response (its text strictly UTF-8, its JSON by the contract), and fills what the service left out
  * (complete-answer.ts: `context` packed within `budgetTokens`, `tokens`, `chunkId`, `score`).
- * Every failure is a SystemError naming the question and the url. It cannot tell chunk counts per
- * document, so nDCG@10 is computed at document level (chunkCountByDoc absent).
+ * Every failure is a SystemError naming the question and the url. The run's secrets (an Authorization
+ * header's value) are redacted from what comes back before anything reads it: a service that echoes its
+ * request into an error body or an answer cannot carry them into a message, a report or a model prompt.
+ * It cannot tell chunk counts per document, so nDCG@10 is computed at document level (chunkCountByDoc absent).
  */
 export function createHttpSystem(options: HttpSystemOptions): RagSystem {
   const { url, timeoutMs, maxRetries } = options
@@ -75,14 +83,15 @@ export function createHttpSystem(options: HttpSystemOptions): RagSystem {
     try {
       const response = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        headers: { accept: 'application/json', ...options.headers, 'content-type': 'application/json' },
         body,
         signal: AbortSignal.timeout(timeoutMs),
       })
       // The bytes as sent: a 2xx body's text is decoded strictly (response-text.ts), an error's leniently for its excerpt.
       const bytes = new Uint8Array(await response.arrayBuffer())
       if (response.ok) return { ok: true, body: bytes }
-      const shown = excerpt(new TextDecoder().decode(bytes))
+      // Redacted before the excerpt is cut: a secret cut in two would no longer be found.
+      const shown = excerpt(redactSecrets(new TextDecoder().decode(bytes)))
       return {
         ok: false,
         retryable: isRetryableServiceStatus(response.status),
@@ -94,6 +103,9 @@ export function createHttpSystem(options: HttpSystemOptions): RagSystem {
     }
   }
 
+  /** Every failure's error; its message quotes the service's words and the fetch error, redacted. */
+  const failure = (questionId: string, message: string) => new SystemError(questionId, redactSecrets(message))
+
   /** The response body of the first successful attempt; a SystemError once retries are spent or pointless. */
   async function post(question: SystemQuestion): Promise<Uint8Array> {
     const request: HttpRequest = { id: question.id, question: question.question, userContext: question.userContext ?? null }
@@ -104,10 +116,10 @@ export function createHttpSystem(options: HttpSystemOptions): RagSystem {
       const attempts = retry + 1
       const tried = attempts > 1 ? ` (after ${attempts} attempts)` : ''
       if (!outcome.retryable || retry >= maxRetries)
-        throw new SystemError(question.id, `${question.id}: ${url} ${outcome.description}${tried}`)
+        throw failure(question.id, `${question.id}: ${url} ${outcome.description}${tried}`)
       const delay = retryDelay(retry, policy, outcome.retryAfterMs)
       if (delay === null) {
-        throw new SystemError(
+        throw failure(
           question.id,
           `${question.id}: ${url} ${outcome.description} and asked to wait ${Math.round(outcome.retryAfterMs ?? 0)} ms (Retry-After), longer than retryMaxMs=${options.retryMaxMs}${tried}`,
         )
@@ -118,20 +130,21 @@ export function createHttpSystem(options: HttpSystemOptions): RagSystem {
 
   function parse(questionId: string, body: Uint8Array): HttpResponse {
     const decoded = decodeResponseText(body)
-    if (!decoded.ok) throw new SystemError(questionId, `${questionId}: ${url} answered ${decoded.problem}`)
-    const { text } = decoded
+    if (!decoded.ok) throw failure(questionId, `${questionId}: ${url} answered ${decoded.problem}`)
+    const text = redactSecrets(decoded.text)
     let json: unknown
     try {
       json = JSON.parse(text)
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
-      throw new SystemError(
+      throw failure(
         questionId,
         `${questionId}: ${url} answered a body that is not JSON (${reason}): ${excerpt(text) || '(empty body)'}`,
       )
     }
-    const checked = checkHttpResponse(json)
-    if (!checked.ok) throw new SystemError(questionId, `${questionId}: ${url} answered ${checked.problems}`)
+    // Strings are redacted once parsed too: an escape (\u0026) may have hidden a secret from the text.
+    const checked = checkHttpResponse(redactSecretsIn(json))
+    if (!checked.ok) throw failure(questionId, `${questionId}: ${url} answered ${checked.problems}`)
     return checked.response
   }
 

@@ -3,6 +3,7 @@ import { statSync } from 'node:fs'
 import { Socket } from 'node:net'
 import { createInterface } from 'node:readline'
 import { InputError } from '../contract/input-error.ts'
+import { redactSecrets } from '../contract/secrets.ts'
 import { isGroupAlive, signalGroup } from './process-group.ts'
 import { startWatchdog } from './service-watchdog.ts'
 import { parseServiceUrl } from './service-url.ts'
@@ -138,7 +139,9 @@ function spawnServiceGroup(options: ServiceOptions) {
   const lastLines: string[] = []
   for (const stream of [child.stdout, child.stderr]) {
     if (stream instanceof Socket) stream.unref()
-    createInterface({ input: stream }).on('line', (line) => {
+    // A service may log the requests it gets, headers and all: its lines are redacted as they arrive.
+    createInterface({ input: stream }).on('line', (printed) => {
+      const line = redactSecrets(printed)
       lastLines.push(line)
       if (lastLines.length > LAST_LINES) lastLines.shift()
       options.log?.(`[service] ${line}`)

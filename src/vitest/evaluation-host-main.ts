@@ -7,6 +7,7 @@
 // channel, and the run starts no new work, lets the model calls in flight land in the cache, stops a
 // service it started, and exits without answering.
 import { parentPort, type TransferListItem } from 'node:worker_threads'
+import { redactSecrets } from '../contract/secrets.ts'
 import { serialisedReport, writeLatestJson, writeReportCompanions } from '../report/write-report.ts'
 import { failureMessage, loadEvalProject, measureProject } from './evaluate-project.ts'
 import { encodeRun, sharedRunJson, type SharedRun } from './shared-run.ts'
@@ -53,12 +54,17 @@ const parent = parentPort ? threadParent(parentPort) : childParent()
 async function serve({ runId, options, role }: EvaluationRequest): Promise<void> {
   const measured = await loadEvalProject(options)
     .then((project) =>
-      measureProject(project, { role, shard: options.shard ?? null }, { log: (line) => console.log(line), signal: parent.stop }),
+      measureProject(
+        project,
+        { role, shard: options.shard ?? null },
+        // What leaves the host in words is redacted here (files are, where they are written): its log and its failure.
+        { log: (line) => console.log(redactSecrets(line)), signal: parent.stop },
+      ),
     )
     .catch((error: unknown) => {
       const message = failureMessage(error)
       const why = parent.stop.aborted ? `${String((parent.stop.reason as Error).message)}: ${message}` : message
-      return { ok: false, error: `the evaluation failed: ${why}` } satisfies SharedRun
+      return { ok: false, error: redactSecrets(`the evaluation failed: ${why}`) } satisfies SharedRun
     })
   if ('error' in measured) {
     await parent.send({ kind: 'evaluated', runId, json: encodeRun(measured), reported: measured, writing: false }, [])
@@ -94,7 +100,7 @@ parent.onRequest((request) => {
   serve(request).then(
     () => parent.done(),
     (error: unknown) => {
-      console.error(error)
+      console.error(redactSecrets(error instanceof Error ? (error.stack ?? error.message) : String(error)))
       process.exitCode = 1
       parent.done()
     },

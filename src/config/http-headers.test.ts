@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest'
+import { resolveProjectConfig } from './project-config.ts'
+import { resolveHttpHeaders } from './http-headers.ts'
+
+const where = 'rag-eval.config.ts system.http'
+const spec = (headers: unknown) => ({ system: { http: { url: 'http://127.0.0.1:9/rag', headers } } })
+const configError = (headers: unknown) => {
+  try {
+    resolveProjectConfig(spec(headers), { root: '/project', source: 'rag-eval.config.ts', env: {} })
+  } catch (error) {
+    return (error as Error).message
+  }
+  return 'no error'
+}
+
+describe('resolveHttpHeaders: ${env:NAME} read when the run starts', () => {
+  it('substitutes each reference; values that reference the environment, and their variables, are the secrets', () => {
+    const resolved = resolveHttpHeaders(
+      { Authorization: 'Bearer ${env:RAG_API_KEY}', 'X-Tenant': 'acme', 'X-Route': 'eu-${env:REGION}-${env:RAG_API_KEY}' },
+      { RAG_API_KEY: 'sk-live-0123456789', REGION: 'west-central' },
+      where,
+    )
+    expect(resolved.headers).toEqual({
+      Authorization: 'Bearer sk-live-0123456789',
+      'X-Tenant': 'acme',
+      'X-Route': 'eu-west-central-sk-live-0123456789',
+    })
+    expect(resolved.secrets.sort()).toEqual(
+      ['Bearer sk-live-0123456789', 'sk-live-0123456789', 'eu-west-central-sk-live-0123456789', 'west-central'].sort(),
+    )
+  })
+
+  it('takes a literal value of a credential header as a secret too (Authorization, Cookie, *key*, *token*)', () => {
+    const resolved = resolveHttpHeaders(
+      { 'X-Api-Key': 'literal-key-123', Cookie: 'session=abcdef12', Accept: 'application/json' },
+      {},
+      where,
+    )
+    expect(resolved.secrets.sort()).toEqual(['literal-key-123', 'session=abcdef12'])
+  })
+
+  it('names every variable that is not set or empty, and the headers using them, before any request', () => {
+    expect(() =>
+      resolveHttpHeaders(
+        { Authorization: 'Bearer ${env:RAG_API_KEY}', 'X-Org': '${env:ORG_ID}', 'X-Other': '${env:SET_ONE}' },
+        { ORG_ID: '', SET_ONE: 'present-value' },
+        where,
+      ),
+    ).toThrow(
+      'rag-eval.config.ts system.http: the environment variables RAG_API_KEY, ORG_ID are not set (or empty), referenced by headers.Authorization, headers.X-Org; set them before the run',
+    )
+    expect(() => resolveHttpHeaders({ Authorization: 'Bearer ${env:RAG_API_KEY}' }, {}, where)).toThrow(
+      'rag-eval.config.ts system.http: the environment variable RAG_API_KEY is not set (or empty), referenced by headers.Authorization; set it before the run',
+    )
+  })
+
+  it('refuses a value no header can carry, and a secret too short to redact, without quoting the value', () => {
+    const attempt = (env: Record<string, string>) => () => resolveHttpHeaders({ Authorization: 'Bearer ${env:KEY}' }, env, where)
+    expect(attempt({ KEY: 'sk-one\nX-Injected: 1' })).toThrow(
+      'rag-eval.config.ts system.http: headers.Authorization (from ${env:KEY}): character 14 of the value cannot be sent in an HTTP header (a line break, NUL, or beyond Latin-1)',
+    )
+    expect(attempt({ KEY: 'abc' })).toThrow(
+      'rag-eval.config.ts system.http: headers.Authorization (from ${env:KEY}): a secret of 3 characters is too short to be kept out of reports (at least 8: a shorter one would mask ordinary text); write a value that is no secret literally, without ${env:}',
+    )
+    const messages = [attempt({ KEY: 'sk-one\nX-Injected: 1' }), attempt({ KEY: 'abc' })].map((f) => {
+      try {
+        f()
+      } catch (error) {
+        return (error as Error).message
+      }
+      return ''
+    })
+    expect(messages.join(' ')).not.toMatch(/sk-one|abc\b/)
+  })
+})
+
+describe('the headers in rag-eval.config.ts', () => {
+  it('are checked with the config: names, the suite’s own headers, references', () => {
+    expect(configError({ 'Content-Type': 'text/plain' })).toBe(
+      'rag-eval.config.ts field "system" (system.http.headers.Content-Type): Content-Type is set by the suite (the contract\'s JSON body and its framing); leave it out',
+    )
+    expect(configError({ Authorization: 'Bearer ${ENV:RAG_API_KEY}' })).toBe(
+      'rag-eval.config.ts field "system" (system.http.headers.Authorization): holds a "${" that is not a reference; write ${env:NAME} (NAME of letters, digits and _)',
+    )
+    expect(configError({ 'bad name': 'x' })).toBe(
+      'rag-eval.config.ts field "system" (system.http.headers.bad name): "bad name" is not an HTTP header name',
+    )
+    // A reference is not resolved when the config is read: an unset variable fails the run, not the config.
+    expect(configError({ Authorization: 'Bearer ${env:UNSET_WHILE_LOADING}' })).toBe('no error')
+  })
+})

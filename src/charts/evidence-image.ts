@@ -29,8 +29,9 @@ export function evidenceImage(evidence: string, title: string): string {
   const lines = evidence.split('\n').flatMap((l) => wrapLine(l, MAX_CHARS))
   const longest = Math.max(40, ...lines.map((l) => l.length))
   const body = [
-    `<g ${MONO} xml:space="preserve" fill="${COLOURS.ink}">`,
-    ...lines.map((l, i) => `<text x="${LEFT}" y="${px(TOP + i * LINE_HEIGHT)}">${escapeXml(l)}</text>`),
+    `<g ${MONO} fill="${COLOURS.ink}">`,
+    // No-break spaces: renderers collapse runs of spaces in SVG text (Chromium ignores xml:space), the columns need them.
+    ...lines.map((l, i) => `<text x="${LEFT}" y="${px(TOP + i * LINE_HEIGHT)}">${escapeXml(l).replaceAll(' ', '\u00a0')}</text>`),
     '</g>',
   ]
   return svgDocument(

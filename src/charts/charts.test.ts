@@ -183,9 +183,9 @@ describe('comparison charts', () => {
     expect(svg).toContain('2 questions flipped: 1 worse in B (▼), 2 better in B (▲)')
     // q-2 first (row 96), q-10 second (row 116); recall's column at 260, refusal's at 390.
     expect(svg.indexOf('>q-2 [single]</text>')).toBeLessThan(svg.indexOf('>q-10 [multi]</text>'))
-    expect(svg).toContain('<polygon points="260 90 266 100.2 254 100.2" fill="#009e73">')
-    expect(svg).toContain('<polygon points="260 122 266 111.8 254 111.8" fill="#d55e00">')
-    expect(svg).toContain('<polygon points="390 110 396 120.2 384 120.2" fill="#009e73">')
+    expect(svg).toContain('<polygon points="240 90 246 100.2 234 100.2" fill="#009e73">')
+    expect(svg).toContain('<polygon points="240 122 246 111.8 234 111.8" fill="#d55e00">')
+    expect(svg).toContain('<polygon points="430 110 436 120.2 424 120.2" fill="#009e73">')
   })
   it('caps the rows at 60 and says how many more compare.md lists', () => {
     const worse = Array.from({ length: 65 }, (_, i) => ({ id: `q-${i + 1}`, type: 'single' }))

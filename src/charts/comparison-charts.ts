@@ -86,7 +86,7 @@ export function deltaChart(metrics: readonly ComparedMetric[], title = 'B vs A: 
 }
 
 /** Geometry for the tests: the question in row i at ROW_TOP + i * ROW_HEIGHT, metric j's column centred at COLUMN_LEFT + j * COLUMN_WIDTH. */
-export const FLIP_CHART = { ROW_TOP: 96, ROW_HEIGHT: 20, COLUMN_LEFT: 260, COLUMN_WIDTH: 130, MAX_ROWS: 60 } as const
+export const FLIP_CHART = { ROW_TOP: 96, ROW_HEIGHT: 20, COLUMN_LEFT: 240, COLUMN_WIDTH: 190, MAX_ROWS: 60 } as const
 
 /**
  * The questions that flipped between A and B, one row each (by id), one column per binary metric: a vermilion ▼ where B

@@ -5,6 +5,7 @@ import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import type { Report } from '../contract/report-schema.ts'
 import { evidenceImage } from '../charts/evidence-image.ts'
+import { metricIntervalsChart, metricRows } from '../charts/metric-intervals-chart.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { describeEvidence } from './matchers/evidence.ts'
 
@@ -46,5 +47,9 @@ describe('EVAL_HTML=1: a static Vitest UI of the run (the CI artifact)', () => {
       expect(existsSync(join(reports, 'charts', file))).toBe(true)
       expect(holds(readFileSync(join(reports, 'charts', file), 'utf8'))).toBe(true)
     }
+    // Each gated metric's case: its own rows (recall: overall and per type) against the baseline.
+    const recallRows = metricRows(report).filter((row) => row.name === 'recall' || row.name.startsWith('recall.'))
+    expect(recallRows.map((row) => row.name)).toEqual(['recall', 'recall.single', 'recall.multi', 'recall.contradiction'])
+    expect(holds(metricIntervalsChart(recallRows, 'recall (context): this run vs the baseline'))).toBe(true)
   })
 })

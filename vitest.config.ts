@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { defineConfig } from 'vitest/config'
 // This repository evaluates itself through the package's public entry point (src/vitest/index.ts is
 // what `rag-vitest-eval/vitest` exports), reading rag-eval.config.ts like any user's project.
@@ -15,6 +16,16 @@ export default defineConfig({
     reporters: [
       'default',
       ...(process.env.CI ? [['json', { outputFile: 'reports/vitest-results.json' }] as ['json', { outputFile: string }]] : []),
+      // EVAL_HTML=1: Vitest's own html reporter writes a static Vitest UI of the run, every case with its annotations
+      // (evidence, charts), to <reports>/html/ (docs/charts.md: open it with `npx vite preview --outDir reports/html`).
+      ...(process.env.EVAL_HTML
+        ? [
+            ['html', { outputFile: join(process.env.EVAL_REPORTS_DIR ?? 'reports', 'html/index.html') }] as [
+              'html',
+              { outputFile: string },
+            ],
+          ]
+        : []),
     ],
     // Three test files at a time on two cores: the long ones mostly wait on child processes and local servers
     // (Vitest's default on two cores is one file at a time).

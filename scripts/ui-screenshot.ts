@@ -1,7 +1,8 @@
 // Checks in a real browser that Vitest UI shows why a question fails: starts `vitest --ui` on the eval
 // project in strict mode (EVAL_STRICT=1, so every miss fails), opens the UI in headless Chromium (Debian's
 // /usr/bin/chromium, driven by playwright-core), clicks the failing question in the explorer, waits for its
-// report (the error and the "Test Annotations" that carry the evidence) and saves a screenshot under docs/.
+// report (the error and the "Test Annotations" that carry the evidence, as text and as a multi-line image) and saves a
+// screenshot under docs/.
 // Everything it starts (Vitest's process group, Chromium, the temporary profile) is shut down at the end.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
@@ -262,6 +263,12 @@ async function checkReport(page: Page): Promise<string[]> {
   for (const part of ['expected', 'context', 'tokens', 'top-10 ranked']) {
     if (!evidence.includes(part)) throw new Error(`the evidence annotation lacks "${part}"`)
   }
+  // Its lines: the UI runs the message into one paragraph, the attached image (src/charts/evidence-image.ts) keeps them.
+  const image = page.getByRole('note').filter({ hasText: 'top-10 ranked' }).first().locator('img').first()
+  await image.waitFor({ state: 'visible', timeout: 5_000 })
+  const height = await image.evaluate((element) => (element as unknown as { naturalHeight: number }).naturalHeight)
+  // Line i of the image at 52 + 16 i: six lines at the least (question, expected, context, a chunk, the ranking, a chunk).
+  if (height < 52 + 16 * 6) throw new Error(`the evidence image is ${height} px high: fewer than 6 lines`)
   return notes
 }
 

@@ -104,4 +104,15 @@ describe('judge-sharded.yml (docs/scaling.md)', () => {
       expect(job.steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with).toEqual({ 'node-version': 20 })
     }
   })
+
+  it('the merge also writes the static Vitest UI of the run (EVAL_HTML=1, reports/html/) and uploads it as an artifact of its own', () => {
+    expect(merge.env).toMatchObject({ EVAL_HTML: '1' })
+    const uploads = merge.steps.filter((s) => s.uses?.startsWith('actions/upload-artifact@'))
+    expect(uploads.map((s) => s.with?.path)).toEqual(['reports/', 'reports/html/'])
+    expect(uploads[1]).toMatchObject({ if: 'always()', with: { name: 'vitest-ui-judge-sharded-${{ github.run_id }}' } })
+    // EVAL_HTML=1 is what adds the html reporter, writing under the reports folder.
+    const config = readFileSync('vitest.config.ts', 'utf8')
+    expect(config).toContain('process.env.EVAL_HTML')
+    expect(config).toContain("join(process.env.EVAL_REPORTS_DIR ?? 'reports', 'html/index.html')")
+  })
 })

@@ -92,8 +92,8 @@ export const command = defineCommand({
     }
     const sources = { a: written(a, 'a'), b: written(b, 'b') }
     const result = compareReports(a.report, b.report, sources, { resampler: parallelMeanResampler })
-    const { json, markdown } = writeComparison(out, result)
-    context.out(`\n${renderComparison(result, 'text')}\nwritten: ${json}, ${markdown}\n`)
+    const { json, markdown, charts } = writeComparison(out, result)
+    context.out(`\n${renderComparison(result, 'text')}\nwritten: ${json}, ${markdown}, ${charts.join(', ')}\n`)
     return 0
   },
 })

@@ -1,4 +1,5 @@
 import { formatInterval, formatMetric, formatPValue, formatTable, formatDelta } from '../report/format-table.ts'
+import { chartLinks, comparisonCharts } from '../charts/run-charts.ts'
 import type { CompareResult, Flip } from './comparison-schema.ts'
 
 const TEST_NAMES = { 'mcnemar-exact': 'McNemar', 'paired-permutation': 'permutation' } as const
@@ -93,6 +94,8 @@ export function renderComparison(result: CompareResult, style: 'text' | 'markdow
   const bullet = (line: string) => (style === 'markdown' ? `- ${line}` : `  ${line}`)
   const unpaired = result.metrics.filter((m) => m.pairs === 0).map((m) => m.name)
   const flips = flipLines(result)
+  // compare.md shows its charts (written beside it under charts/ by writeComparison).
+  const [deltas, flipped] = chartLinks(comparisonCharts(result))
   const lines = [
     ...(style === 'markdown' ? ['# A/B comparison', ''] : []),
     bullet(sideLine('A', result.a)),
@@ -114,8 +117,9 @@ export function renderComparison(result: CompareResult, style: 'text' | 'markdow
     ...(result.systemErrors ? [''] : []),
     formatTable(comparisonRows(result), style),
     '',
+    ...(style === 'markdown' ? [deltas, ''] : []),
     ...(unpaired.length > 0 ? [`no pairs (not measured in both runs): ${unpaired.join(', ')}`, ''] : []),
-    ...(style === 'markdown' ? ['## Questions that flipped', ''] : []),
+    ...(style === 'markdown' ? ['## Questions that flipped', '', flipped, ''] : []),
     ...(flips.length > 0
       ? flips.map((line) => (style === 'markdown' ? (line.startsWith('  ') ? `  - ${line.trimStart()}` : `- ${line}`) : line))
       : ['No question flipped a yes/no outcome.']),

@@ -93,11 +93,19 @@ export const SummarySchema = z.object({
 export type Summary = z.infer<typeof SummarySchema>
 
 const latency = z.object({ p50: z.number(), p95: z.number() }).nullable()
+const latencyPercentiles = z.array(z.number()).length(21).nullable()
 
 export const RunInfoSchema = z.object({
   startedAt: z.string(),
   durationMs: z.number(),
   latencyMs: z.object({ retrieve: latency, generate: latency, judge: latency }),
+  /**
+   * Each stage's wall times as 21 nearest-rank percentiles (0, 5, ..., 100), for the latency chart
+   * (src/charts/): the distribution's shape at a fixed size, whatever the golden set's; null for a stage that did not run.
+   */
+  latencyPercentilesMs: z
+    .object({ retrieve: latencyPercentiles, generate: latencyPercentiles, judge: latencyPercentiles })
+    .default({ retrieve: null, generate: null, judge: null }),
   /**
    * Model usage of the run (src/model/usage-ledger.ts): tokens and USD of the API calls made; cache hits
    * (and replayed responses) counted apart, left out of cost and latency, their would-be cost in savedByCache.

@@ -15,6 +15,7 @@ import {
 import { renderDetectableDrop } from './render-terminal.ts'
 import { renderCalibration } from './render-calibration.ts'
 import { renderEstimate, renderModelRun, renderWarnings } from './render-model-run.ts'
+import { chartLinks, runCharts } from '../charts/run-charts.ts'
 
 function tokensOf(outcome: QuestionOutcome): string {
   if (outcome.context.length === 0)
@@ -65,6 +66,9 @@ export function renderMarkdown(report: Report): string {
   const notComputed = Object.entries(summary.notComputed).map(([name, reason]) => `- ${name}: ${reason}`)
   return [
     ...headerLines(report),
+    '## Charts',
+    '',
+    ...chartLinks(runCharts(report)).flatMap((link) => [link, '']),
     ...retrievalLines(report),
     ...(summary.judge === null ? [] : generationLines(summary, summary.judge)),
     ...(report.calibration === null

@@ -1,5 +1,7 @@
+import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
+import { CHARTS_DIR, runCharts, type Chart } from '../charts/run-charts.ts'
 import type { Report } from '../contract/report-schema.ts'
 import { attributionRecords } from './attribution.ts'
 import { CONTEXTS_FILE, contextRecords, withoutContextTexts } from './context-sidecar.ts'
@@ -57,7 +59,7 @@ export function serialiseReport(report: Report): string {
 export function writeReports(
   report: Report,
   dir: string,
-): { json: string; markdown: string; attribution: string; contexts: string | null } {
+): { json: string; markdown: string; attribution: string; contexts: string | null; charts: string[] } {
   return { json: writeLatestJson(dir, serialisedReport(report)), ...writeReportCompanions(report, dir) }
 }
 
@@ -68,13 +70,35 @@ export function writeLatestJson(dir: string, latestJson: readonly Uint8Array[]):
   return json
 }
 
-/** The reports beside latest.json: latest.md, attribution.jsonl and (with context texts) contexts.jsonl, each atomically. */
+/** The run's charts that a run of another kind may have left behind (a full run's diagnosis after a retrieval-tier run). */
+const RUN_CHART_FILES = ['metrics.svg', 'diagnosis.svg', 'latency.svg']
+
+/**
+ * Writes `charts` as SVG files under `dir`/charts/ (each atomically), and removes those of `known` this run has not
+ * drawn, so latest.md never sits beside a chart of another run; returns their paths.
+ */
+export function writeCharts(dir: string, charts: readonly Chart[], known: readonly string[] = []): string[] {
+  const chartsDir = join(dir, CHARTS_DIR)
+  mkdirSync(chartsDir, { recursive: true })
+  for (const file of known) if (!charts.some((chart) => chart.file === file)) rmSync(join(chartsDir, file), { force: true })
+  return charts.map((chart) => {
+    const path = join(chartsDir, chart.file)
+    writeFileAtomic(path, chart.render())
+    return path
+  })
+}
+
+/**
+ * The reports beside latest.json: latest.md, attribution.jsonl, (with context texts) contexts.jsonl and the charts
+ * latest.md links to (charts/*.svg), each atomically.
+ */
 export function writeReportCompanions(
   report: Report,
   dir: string,
-): { markdown: string; attribution: string; contexts: string | null } {
+): { markdown: string; attribution: string; contexts: string | null; charts: string[] } {
   const markdown = join(dir, 'latest.md')
   const attribution = join(dir, 'attribution.jsonl')
+  const charts = writeCharts(dir, runCharts(report), RUN_CHART_FILES)
   writeFileAtomic(markdown, renderMarkdown(report))
   writeFileAtomic(
     attribution,
@@ -83,8 +107,8 @@ export function writeReportCompanions(
       .join(''),
   )
   const texts = contextRecords(report)
-  if (texts === null) return { markdown, attribution, contexts: null }
+  if (texts === null) return { markdown, attribution, contexts: null, charts }
   const contexts = join(dir, CONTEXTS_FILE)
   writeFileAtomic(contexts, texts)
-  return { markdown, attribution, contexts }
+  return { markdown, attribution, contexts, charts }
 }

@@ -62,6 +62,13 @@ function latency(times: readonly number[]): { p50: number; p95: number } | null 
   return p50 === null || p95 === null ? null : { p50: round4(p50), p95: round4(p95) }
 }
 
+/** A stage's wall times at every fifth percentile (0 to 100, nearest rank); null when the stage did not run. */
+function percentiles(times: readonly number[]): number[] | null {
+  if (times.length === 0) return null
+  const sorted = [...times].sort((a, b) => a - b)
+  return Array.from({ length: 21 }, (_, i) => round4(sorted[Math.max(1, Math.ceil((i / 20) * sorted.length)) - 1]!))
+}
+
 /**
  * The report of a measurement, a pure function: the summary and the judge's calibration over all its
  * questions, the run's latencies, and the gate against the baseline. One run and the merge of its
@@ -99,6 +106,11 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
       startedAt: runFacts.startedAt,
       durationMs: runFacts.durationMs,
       latencyMs: { retrieve: latency(stageMs.retrieve), generate: latency(stageMs.generate), judge: latency(stageMs.judge) },
+      latencyPercentilesMs: {
+        retrieve: percentiles(stageMs.retrieve),
+        generate: percentiles(stageMs.generate),
+        judge: percentiles(stageMs.judge),
+      },
       usage: runFacts.usage,
       modelCalls: runFacts.modelCalls,
       estimate: runFacts.estimate,

@@ -26,6 +26,6 @@ export const MeasurementSchema = z.object({
   warnings: z.array(z.string()),
   /** Warnings about single questions (a truncated answer), in any order: the report sorts them after the run's own. */
   questionWarnings: z.array(z.string()),
-  run: RunInfoSchema.omit({ latencyMs: true }).extend({ stageMs: StageTimesSchema }),
+  run: RunInfoSchema.omit({ latencyMs: true, latencyPercentilesMs: true }).extend({ stageMs: StageTimesSchema }),
 })
 export type Measurement = z.infer<typeof MeasurementSchema>

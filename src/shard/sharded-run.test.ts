@@ -25,7 +25,13 @@ const SHARDS = 3
 const withoutRun = (report: Report) =>
   serialiseReport({
     ...report,
-    run: { ...report.run, startedAt: '', durationMs: 0, latencyMs: { retrieve: null, generate: null, judge: null } },
+    run: {
+      ...report.run,
+      startedAt: '',
+      durationMs: 0,
+      latencyMs: { retrieve: null, generate: null, judge: null },
+      latencyPercentilesMs: { retrieve: null, generate: null, judge: null },
+    },
   })
 
 /**

@@ -2,7 +2,10 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { gunzipSync } from 'node:zlib'
 import { CompareResultSchema } from '../compare/comparison-schema.ts'
+import { comparisonCharts } from '../charts/run-charts.ts'
+import { deltaChart } from '../charts/comparison-charts.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 
 const tempDirs = useTempDirs()
@@ -29,6 +32,7 @@ describe("EVAL_COMPARE=<config>: a case per metric against that config's run", (
         NO_COLOR: '1',
         EVAL_REPORTS_DIR: reports,
         EVAL_COMPARE: bConfig,
+        EVAL_HTML: '1',
       },
     })
     const out = result.stdout + result.stderr
@@ -47,5 +51,17 @@ describe("EVAL_COMPARE=<config>: a case per metric against that config's run", (
     expect(recall.discordant!.better).toBe(0)
     expect(recall.pValue! / (2 * 0.5 ** recall.discordant!.worse)).toBeCloseTo(1, 12)
     expect(out).toContain('A/B comparison (EVAL_COMPARE, ')
+
+    // The comparison's charts: written beside compare.md, which links them, and attached to the cases (the html report's data).
+    const meta = gunzipSync(readFileSync(join(reports, 'html', 'html.meta.json.gz'))).toString('utf8')
+    const markdown = readFileSync(join(reports, 'compare.md'), 'utf8')
+    for (const chart of comparisonCharts(comparison)) {
+      expect(markdown).toContain(`](charts/${chart.file})`)
+      expect(readFileSync(join(reports, 'charts', chart.file), 'utf8')).toBe(chart.render())
+      expect(meta).toContain(JSON.stringify(chart.render()))
+    }
+    // Recall's case: its rows (overall and per type) as a chart of their own.
+    const recallRows = comparison.metrics.filter((m) => m.name === 'recall' || m.name.startsWith('recall.'))
+    expect(meta).toContain(JSON.stringify(deltaChart(recallRows, `${recall.label}: B - A with its 95% interval`)))
   })
 })

@@ -15,6 +15,21 @@ import { receiveReportsWritten, receiveRun, type SharedRun } from './shared-run.
 // The matchers' types (the module augmentation of vitest's Assertion), without loading the schema checks.
 import type {} from './matchers/index.ts'
 import { ragMatchersWith } from './matchers/rag-matchers-with.ts'
+import { describeEvidence } from './matchers/evidence.ts'
+import { evidenceImage } from '../charts/evidence-image.ts'
+import { metricIntervalsChart, metricRows } from '../charts/metric-intervals-chart.ts'
+import { comparisonCharts, runCharts, type Chart } from '../charts/run-charts.ts'
+import { deltaChart } from '../charts/comparison-charts.ts'
+
+/** An SVG as an annotation's attachment: Vitest UI (live and the static HTML report) shows it as an image. */
+function svgAttachment(svg: string): { contentType: string; body: string; bodyEncoding: 'utf-8' } {
+  return { contentType: 'image/svg+xml', body: svg, bodyEncoding: 'utf-8' }
+}
+
+/** Each chart as its own annotation, named by its title and file under reports/charts/. */
+async function annotateCharts(annotate: TestContext['annotate'], charts: readonly Chart[]): Promise<void> {
+  for (const chart of charts) await annotate(`${chart.title} (charts/${chart.file})`, svgAttachment(chart.render()))
+}
 
 /**
  * The outcomes of this run's report, which the cases assert on: made by this package and never edited,
@@ -123,7 +138,14 @@ export function defineQuestionCases(run: SharedRun): void {
           // A case with something to report carries it with the question's evidence, in one annotation (each
           // is a round trip to the main process: 10,000 cases). A plain pass has none: latest.md holds every question.
           const note = caseNote(outcome, plan.notes, passed)
-          if (note) void annotate(note.message, note.type)
+          // A miss's evidence also goes as an image: Vitest UI runs a message's lines into one paragraph, an image keeps them.
+          if (note && passed === false)
+            void annotate(
+              note.message,
+              note.type,
+              svgAttachment(evidenceImage(describeEvidence(outcome), `${outcome.id}: evidence`)),
+            )
+          else if (note) void annotate(note.message, note.type)
           // A regression without GATE=1 is reported (annotation above), not failed.
           if (outcome.systemError !== null)
             throw new Error(`${outcome.id}: not measured: the system under test failed on it: ${outcome.systemError}`)
@@ -151,9 +173,12 @@ export function defineMetricCases(run: SharedRun): void {
   const gate = report.gate
   describe('reports', () => {
     // The evaluation is handed over before its reports are written: they are written while the cases run.
-    it('the run’s reports are written (latest.json, latest.md, attribution.jsonl, contexts.jsonl)', async () => {
+    it('the run’s reports are written (latest.json, latest.md, attribution.jsonl, contexts.jsonl, charts/)', async ({
+      annotate,
+    }) => {
       const unwritten = await receiveReportsWritten(inject('evaluation'))
       if (unwritten !== null) throw new Error(unwritten)
+      await annotateCharts(annotate, runCharts(report))
     })
   })
   describe('baseline', () => {
@@ -231,6 +256,12 @@ export function defineMetricCases(run: SharedRun): void {
         // (the summary counts an errored question as a miss: docs/reliability.md, how system errors count).
         const current = verdict.current
         if (current === null) return skip(verdict.reason ?? 'not comparable with the baseline')
+        // The metric's row of reports/charts/metrics.svg (with its per-type rows), now vs the baseline with its interval.
+        const rows = metricRows(report).filter((row) => row.name === metric.name || row.name.startsWith(`${metric.name}.`))
+        await annotate(
+          `${metric.label}: this run vs the baseline`,
+          svgAttachment(metricIntervalsChart(rows, `${metric.label}: this run vs the baseline`)),
+        )
         const options = { tolerance: report.config.tolerance, name: metric.name }
         if (verdict.pValue !== null)
           await annotate(
@@ -301,6 +332,7 @@ export function defineCompareCases(run: SharedRun): void {
     const { result } = comparison
     it('A and B', async ({ annotate }) => {
       await annotate(comparison.text)
+      await annotateCharts(annotate, comparisonCharts(result))
       expect(result.questions).toBeGreaterThan(0)
     })
     for (const metric of result.metrics.filter((m) => !m.name.includes('.'))) {
@@ -308,8 +340,9 @@ export function defineCompareCases(run: SharedRun): void {
         if (metric.pairs === 0) return skip(metric.reason ?? 'no pairs')
         const row = (m: typeof metric) =>
           `${m.label}: A ${formatMetric(m.a)}, B ${formatMetric(m.b)}, delta ${m.delta} ${formatInterval(m.deltaInterval, 3)}, p ${formatPValue(m.pValue)} (${m.test}, ${m.pairs} questions)`
-        for (const m of result.metrics.filter((m) => m.name === metric.name || m.name.startsWith(`${metric.name}.`)))
-          await annotate(row(m), m.verdict === 'worse' ? 'error' : 'notice')
+        const rows = result.metrics.filter((m) => m.name === metric.name || m.name.startsWith(`${metric.name}.`))
+        for (const m of rows) await annotate(row(m), m.verdict === 'worse' ? 'error' : 'notice')
+        await annotate(`${metric.label}: B - A`, svgAttachment(deltaChart(rows, `${metric.label}: B - A with its 95% interval`)))
         const flips = result.flips.find((f) => f.metric === metric.name)
         if (flips && flips.worse.length > 0) await annotate(`worse in B: ${flips.worse.map((f) => f.id).join(', ')}`, 'warning')
         if (flips && flips.better.length > 0) await annotate(`better in B: ${flips.better.map((f) => f.id).join(', ')}`)

@@ -39,7 +39,39 @@ describe('planQuestionCase', () => {
   })
   it('shows a known miss as an expected failure without a note, and fails it under EVAL_STRICT=1', () => {
     expect(planQuestionCase(verdict('known-miss', false, false), false, gated)).toEqual({ kind: 'expected-failure', notes: [] })
-    expect(planQuestionCase(verdict('known-miss', false, false), false, { gate: true, strict: true }).kind).toBe('assert')
+    expect(planQuestionCase(verdict('known-miss', false, false), false, { gate: true, strict: true })).toEqual({
+      kind: 'assert',
+      notes: [{ type: 'warning', message: 'known miss: the baseline missed this question too (EVAL_STRICT=1 fails every miss)' }],
+    })
+  })
+  it('under EVAL_STRICT=1 a failing known miss carries its evidence in its annotation (it showed none in Vitest UI)', () => {
+    const plan = planQuestionCase(verdict('known-miss', false, false), false, { gate: false, strict: true })
+    const outcome = {
+      id: 'q-014',
+      type: 'single' as const,
+      question: 'Which port?',
+      userContext: null,
+      answerDocIds: ['doc-a'],
+      governingDocId: null,
+      context: [{ chunkId: 'doc-b#0', docId: 'doc-b', tokens: 120, text: '' }],
+      contextTokens: 120,
+      topRanked: [{ chunkId: 'doc-b#0', docId: 'doc-b', score: 1.5 }],
+      answer: null,
+      unsupportedClaims: null,
+      systemError: null,
+    }
+    const note = caseNote(outcome, plan.notes, false)
+    expect(note?.type).toBe('warning')
+    expect(note?.message.split('\n')).toEqual([
+      'known miss: the baseline missed this question too (EVAL_STRICT=1 fails every miss)',
+      '',
+      'question   q-014 [single] Which port?',
+      'expected   doc-a',
+      'context    120 tokens:',
+      '  doc-b#0  120 tokens',
+      'top-10 ranked (chunk, score):',
+      '   1. doc-b#0  1.5000',
+    ])
   })
   it('reports an improvement with the hint to update the baseline', () => {
     expect(planQuestionCase(verdict('improved', false, true), true, gated)).toEqual({
@@ -55,7 +87,10 @@ describe('planQuestionCase', () => {
   it('without a baseline: a miss is expected, a hit asserted, and no case carries a note (the baseline case says how to create one)', () => {
     expect(planQuestionCase(undefined, false, gated)).toEqual({ kind: 'expected-failure', notes: [] })
     expect(planQuestionCase(undefined, true, gated)).toEqual({ kind: 'assert', notes: [] })
-    expect(planQuestionCase(undefined, false, { gate: true, strict: true })).toEqual({ kind: 'assert', notes: [] })
+    expect(planQuestionCase(undefined, false, { gate: true, strict: true })).toEqual({
+      kind: 'assert',
+      notes: [{ type: 'warning', message: 'miss: EVAL_STRICT=1 fails every miss' }],
+    })
   })
   it('names a question the baseline does not hold as new', () => {
     expect(planQuestionCase(verdict('new', null, false), false, gated)).toEqual({

@@ -87,8 +87,15 @@ export function planQuestionCase(
         return { kind: 'assert', notes: [] }
     }
   })()
-  // EVAL_STRICT=1: every miss fails, whatever the baseline says.
-  return mode.strict && missing ? { ...plan, kind: 'assert' } : plan
+  // EVAL_STRICT=1: every miss fails, whatever the baseline says, and says why it fails now (a failing case always carries
+  // a note, so caseNote adds its evidence: an expected failure made to fail must not fail silent in Vitest UI).
+  if (!(mode.strict && missing)) return plan
+  if (plan.kind !== 'expected-failure') return { ...plan, kind: 'assert' }
+  const why =
+    verdict?.status === 'known-miss'
+      ? 'known miss: the baseline missed this question too (EVAL_STRICT=1 fails every miss)'
+      : 'miss: EVAL_STRICT=1 fails every miss'
+  return { kind: 'assert', notes: [...plan.notes, { type: 'warning', message: why }] }
 }
 
 const SEVERITY = { notice: 0, warning: 1, error: 2 } as const

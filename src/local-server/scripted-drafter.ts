@@ -101,14 +101,12 @@ export function clozeQuestion(sentence: string, heading: string, target?: string
   return `${question.charAt(0).toUpperCase()}${question.slice(1)}?`
 }
 
-/** The last part of a passage's heading path (its first line), lower-cased unless it starts with an acronym. */
+/** What a passage is about, by its heading path (its first line): its section in its document ("why we do this" in Deployment Freeze Windows). */
 function headingOf(passage: Passage): string {
-  const last = (passage.text.split('\n')[0] ?? '')
-    .split(' > ')
-    .at(-1)!
-    .replace(/^#+\s*/, '')
-    .trim()
-  return /^[A-Z]{2}/.test(last) ? last : `${last.charAt(0).toLowerCase()}${last.slice(1)}`
+  const path = (passage.text.split('\n')[0] ?? '').replace(/^#+\s*/, '').split(' > ')
+  const last = path.at(-1)!.trim()
+  const section = /^[A-Z]{2}/.test(last) ? last : `${last.charAt(0).toLowerCase()}${last.slice(1)}`
+  return path.length > 1 ? `"${section}" in ${path[0]!.trim()}` : last
 }
 
 /** The first part of a passage's heading path: its document's title. */

@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync } from 'node:fs'
-import { dirname, relative, sep } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { relative, sep } from 'node:path'
 import picomatch from 'picomatch'
 import { z } from 'zod'
 import { runKnobs } from '../config/project-config.ts'
@@ -18,7 +18,7 @@ import type { CorpusDocument } from '../load/corpus.ts'
 import { BudgetExceededError, formatUsd } from '../model/spending-cap.ts'
 import { sha256Of } from '../model/stable-json.ts'
 import { modelTierPaths } from '../run/model-tier.ts'
-import { file, fileOrAbsent, integer, kind, positiveInteger, text, ValueRejected } from './arg-kinds.ts'
+import { file, fileToWrite, folder, integer, kind, positiveInteger, text, ValueRejected } from './arg-kinds.ts'
 import { flag, option } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
@@ -113,10 +113,10 @@ export const command = defineCommand({
   rag-eval golden verify, then rag-eval golden review.`,
   options: {
     config: option(file),
-    corpus: option(text),
+    corpus: option(folder),
     count: option(positiveInteger, { default: '100' }),
     mix: option(mix, { default: DEFAULT_MIX }),
-    out: option(fileOrAbsent, { default: 'evals/drafts.jsonl' }),
+    out: option(fileToWrite, { default: 'evals/drafts.jsonl' }),
     docs: option(text),
     'user-contexts': option(file),
     seed: option(integer(), { default: '1' }),
@@ -189,7 +189,6 @@ export const command = defineCommand({
       throw error
     }
     drafter.finish(plan.tasks.map((t) => t.key))
-    mkdirSync(dirname(values.out), { recursive: true })
     writeFileAtomic(values.out, run.questions.map((q) => JSON.stringify(q)).join('\n') + (run.questions.length > 0 ? '\n' : ''))
     const usage = drafter.client.ledger
     const byRole = usage.byRole('generator')

@@ -72,7 +72,8 @@ function renderEstimateLines(estimate: RunEstimate, batch: boolean): string[] {
       `${integerCount(r.cached)} from the cache; ~${integerCount(r.inputTokens)} input + ${integerCount(r.outputTokens)} ` +
       `output tokens: ~${formatUsd(r.usd)} (ceiling ${formatUsd(r.worstCaseUsd)}, every reply at max_tokens)` +
       (estimate.maxUsd === null ? ' · no cap (EVAL_MAX_USD unset)' : ` · EVAL_MAX_USD ${formatUsd(estimate.maxUsd)}`),
-    ...estimate.notes.map((note) => `  note: ${note}`),
+    // The drafter is accounted as the generator role (the model that writes): its notes say drafter.
+    ...estimate.notes.map((note) => `  note: ${note.replace(/^generator /, 'drafter ')}`),
   ]
 }
 

@@ -52,6 +52,11 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
     load: async () => (await import('./golden-add.ts')).command,
   },
   {
+    name: 'golden draft',
+    summary: 'draft a first golden set with the model: typed, tied to documents, for review',
+    load: async () => (await import('./golden-draft.ts')).command,
+  },
+  {
     name: 'golden schema',
     summary: 'regenerate the golden set JSON Schema',
     load: async () => (await import('./write-golden-schema.ts')).command,

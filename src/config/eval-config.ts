@@ -57,6 +57,7 @@ const STRING_OVERRIDES = {
   EVAL_MODE: 'mode',
   EVAL_GENERATOR_MODEL: 'generatorModel',
   EVAL_JUDGE_MODEL: 'judgeModel',
+  EVAL_DRAFTER_MODEL: 'drafterModel',
   EVAL_CACHE: 'cache',
   EVAL_RECORDING: 'recording',
   EVAL_GATE_POLICY: 'gatePolicy',

@@ -21,6 +21,9 @@ export const EvalKnobsSchema = z
     tokenizer: z.literal('o200k_base').default('o200k_base'),
     generatorModel: z.string().min(1).default('claude-sonnet-5'),
     judgeModel: z.string().min(1).default('claude-haiku-4-5-20251001'),
+    // The model `rag-eval golden draft` drafts questions with. Absent means the generator model, not defaulted: a run
+    // that does not set it records the config it recorded before drafting existed.
+    drafterModel: z.string().min(1).optional(),
     tolerance: z.number().min(0).max(1).default(0.01),
     concurrency: z.number().int().positive().default(4),
     refusalThreshold: z.number().min(0).max(1).default(0.5),

@@ -43,6 +43,25 @@ export const RelevanceSchema = z.record(
 
 export type Relevance = z.output<typeof RelevanceSchema>
 
+/**
+ * Where a question came from: written by hand, imported from another tool, or drafted by a model (`rag-eval
+ * golden draft`), and for a drafted one who reviewed it. Reports and exports tell a drafted question from a
+ * hand-written one by it; absent means hand-written (every question before drafting existed).
+ */
+export const ProvenanceSchema = z
+  .object({
+    origin: z.enum(['drafted', 'hand-written', 'imported']).describe('drafted | hand-written | imported'),
+    model: z.string().min(1).optional().describe('drafted: the model that drafted it'),
+    promptHash: z.string().min(1).optional().describe("drafted: the hash of the drafter's prompt template"),
+    draftedAt: z.string().min(1).optional().describe('drafted: when (ISO 8601)'),
+    reviewedBy: z.string().min(1).optional().describe('who accepted it in golden review'),
+    reviewedAt: z.string().min(1).optional().describe('when it was accepted (ISO 8601)'),
+    unreviewed: z.boolean().optional().describe('true: accepted by a script (--accept-kept) without a person reading it'),
+  })
+  .strict()
+
+export type Provenance = z.output<typeof ProvenanceSchema>
+
 export const GoldenQuestionSchema = z
   .object({
     id: z
@@ -60,6 +79,9 @@ export const GoldenQuestionSchema = z
     notes: z.string().optional().describe('Why the question exists, distractors it meets'),
     userContext: UserContextSchema.optional().describe(
       'Who asks: any JSON object (tenant, role, permissions...), passed verbatim to the system with the question',
+    ),
+    provenance: ProvenanceSchema.optional().describe(
+      'Where the question came from (drafted by a model, imported, hand-written) and who reviewed it; absent: hand-written',
     ),
   })
   .strict()

@@ -4,7 +4,15 @@ import { goldCoverage } from '../scoring/generation/coverage.ts'
 import { lexicalFaithfulness } from '../scoring/generation/faithfulness.ts'
 import { extractiveAnswer } from '../builtin/extractive-answerer.ts'
 import { contentTerms } from '../text/text-analyzer.ts'
-import { forcedToolName, textReply, toolUseReply, type ReceivedRequest, type ScriptedReply } from './messages-server.ts'
+import {
+  forcedToolName,
+  textReply,
+  toolUseReply,
+  type ReceivedRequest,
+  type Responder,
+  type ScriptedReply,
+} from './messages-server.ts'
+import { scriptedDraft, type BadDraftKind } from './scripted-drafter.ts'
 
 /**
  * Scripted, plausible model outputs for the local Messages API server: it reads our own prompts (the
@@ -126,10 +134,38 @@ function preference(text: string) {
   }
 }
 
+export interface ScriptedOptions {
+  /** `rag-eval golden draft`'s prompts get some bad drafts of these kinds (scripted-drafter.ts). */
+  badDrafts?: readonly BadDraftKind[]
+}
+
+/** The scripted responder, with options (bad drafts on request). */
+export function scriptedResponder(options: ScriptedOptions = {}): Responder {
+  return (request) => scriptedReplyWith(request, options)
+}
+
 /** The scripted reply to one request of this tool's prompts (a Responder for startMessagesServer). */
 export function scriptedReply(request: ReceivedRequest): ScriptedReply {
+  return scriptedReplyWith(request, {})
+}
+
+function scriptedReplyWith(request: ReceivedRequest, options: ScriptedOptions): ScriptedReply {
   const text = userText(request)
-  switch (forcedToolName(request)) {
+  const tool = forcedToolName(request)
+  const draft =
+    tool === null
+      ? null
+      : scriptedDraft({
+          tool,
+          material: materialChunks(text),
+          focus: /^Focus passage: (\S+)$/m.exec(text)?.[1] ?? null,
+          round: Number(/^This is draft (\d+) from this passage/m.exec(text)?.[1] ?? 1) - 1,
+          persona: blockText(text, 'persona'),
+          documents: /^The documents: (.*)$/m.exec(text)?.[1] ?? null,
+          badDrafts: options.badDrafts ?? [],
+        })
+  if (draft !== null) return toolUseReply(request, draft)
+  switch (tool) {
     case null:
       return textReply(request, scriptedAnswer(text))
     case 'record_faithfulness':

@@ -15,6 +15,7 @@ export const DATA_TAGS = [
   'claim',
   'answer_a',
   'answer_b',
+  'persona',
 ] as const
 export type DataTag = (typeof DATA_TAGS)[number]
 

@@ -1,0 +1,203 @@
+import { readFileSync } from 'node:fs'
+import { relative, sep } from 'node:path'
+import picomatch from 'picomatch'
+import { z } from 'zod'
+import { runKnobs } from '../config/project-config.ts'
+import { InputError } from '../contract/input-error.ts'
+import { UserContextSchema, type UserContext } from '../contract/golden-set-schema.ts'
+import { QUESTION_TYPES } from '../contract/question-types.ts'
+import type { RunEstimate } from '../contract/model-usage-schema.ts'
+import { chunkCorpus } from '../builtin/chunker.ts'
+import { createRetriever } from '../builtin/create-retriever.ts'
+import { writeFileAtomic } from '../files/write-file-atomic.ts'
+import { draftSet, type DraftRun } from '../golden/draft/draft-set.ts'
+import { allocate, DEFAULT_MIX, parseMix } from '../golden/draft/mix.ts'
+import { planDrafts } from '../golden/draft/plan.ts'
+import { askConfirm } from '../golden/add/prompts.ts'
+import type { CorpusDocument } from '../load/corpus.ts'
+import { BudgetExceededError, formatUsd } from '../model/spending-cap.ts'
+import { sha256Of } from '../model/stable-json.ts'
+import { modelTierPaths } from '../run/model-tier.ts'
+import { file, fileToWrite, folder, integer, kind, positiveInteger, text, ValueRejected } from './arg-kinds.ts'
+import { flag, option } from './args.ts'
+import { projectDocuments, projectWith } from './cli-project.ts'
+import { defineCommand } from './command.ts'
+import { openDrafterClient } from './drafter-client.ts'
+
+const mix = kind(`type=share,... (default ${DEFAULT_MIX})`, (value) => {
+  try {
+    return parseMix(value)
+  } catch (error) {
+    throw new ValueRejected((error as Error).message)
+  }
+})
+
+const integerCount = (n: number) => n.toLocaleString('en-US')
+const percent = (part: number, whole: number) => (whole === 0 ? '0%' : `${Math.round((100 * part) / whole)}%`)
+
+/** --user-contexts: a JSON list of personas ({"role": "support", "tenant": "acme"}), each a userContext. */
+function readPersonas(path: string): UserContext[] {
+  let data: unknown
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new InputError(`--user-contexts ${path}: not JSON (${(error as Error).message})`)
+  }
+  const parsed = z.array(UserContextSchema).min(1, 'expected at least one persona').safeParse(data)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    const where = issue.path.length > 0 ? `persona ${Number(issue.path[0]) + 1}: ` : ''
+    throw new InputError(
+      `--user-contexts ${path}: ${where}${issue.message}; expected a JSON list of objects such as [{"role": "support", "tenant": "acme"}]`,
+    )
+  }
+  return parsed.data
+}
+
+/** --docs: the documents whose path under the corpus folder (or id) the glob matches. */
+function selectDocs(docs: readonly CorpusDocument[], corpusDir: string, glob: string | undefined): CorpusDocument[] {
+  if (glob === undefined) return [...docs]
+  const matches = picomatch(glob, { dot: true })
+  const selected = docs.filter((d) => matches(relative(corpusDir, d.file).split(sep).join('/')) || matches(d.id))
+  if (selected.length === 0)
+    throw new InputError(`--docs ${glob}: matches none of the corpus's ${docs.length} documents (paths relative to ${corpusDir})`)
+  return selected
+}
+
+function renderEstimateLines(estimate: RunEstimate, batch: boolean): string[] {
+  const r = estimate.byRole.generator
+  return [
+    `cost estimate before any model call (${estimate.basis}):`,
+    `  drafter (${r.model}${batch ? ', in batches at the batch price' : ''}): ${integerCount(r.calls)} call(s) to send, ` +
+      `${integerCount(r.cached)} from the cache; ~${integerCount(r.inputTokens)} input + ${integerCount(r.outputTokens)} ` +
+      `output tokens: ~${formatUsd(r.usd)} (ceiling ${formatUsd(r.worstCaseUsd)}, every reply at max_tokens)` +
+      (estimate.maxUsd === null ? ' · no cap (EVAL_MAX_USD unset)' : ` · EVAL_MAX_USD ${formatUsd(estimate.maxUsd)}`),
+    // The drafter is accounted as the generator role (the model that writes): its notes say drafter.
+    ...estimate.notes.map((note) => `  note: ${note.replace(/^generator /, 'drafter ')}`),
+  ]
+}
+
+function renderOutcome(run: DraftRun, out: string): string[] {
+  const got = (type: (typeof QUESTION_TYPES)[number]) => run.questions.filter((q) => q.type === type).length
+  const { coverage } = run
+  return [
+    `drafted ${run.questions.length} of ${QUESTION_TYPES.reduce((s, t) => s + run.wanted[t], 0)}: ` +
+      QUESTION_TYPES.map((t) => `${t} ${got(t)} of ${run.wanted[t]}`).join(', '),
+    `coverage: ${coverage.used} of ${coverage.documents} documents (${percent(coverage.used, coverage.documents)}) ` +
+      `answer at least one draft; most uses of one document: ` +
+      (coverage.mostUses === null ? 'none' : `${coverage.mostUses.drafts} (${coverage.mostUses.docId})`),
+    ...(run.dropped.length > 0
+      ? [`not kept (${run.dropped.length}):`, ...run.dropped.map((d) => `  ${d.key}: ${d.reason}`)]
+      : []),
+    `wrote ${run.questions.length} draft(s) to ${out}: unreviewed; check them with rag-eval golden verify ${out}, ` +
+      `then accept them with rag-eval golden review`,
+  ]
+}
+
+export const command = defineCommand({
+  usage: `usage: rag-eval golden draft [--config rag-eval.config.ts] [--corpus folder] [--count 100]
+                           [--mix single=0.55,multi=0.25,contradiction=0.1,none=0.1] [--out evals/drafts.jsonl]
+                           [--docs glob] [--user-contexts file] [--seed 1] [--batch] [--recording golden-draft]
+                           [--estimate] [--yes]`,
+  description: `  Drafts a first golden set from the corpus with the drafter model (drafterModel, EVAL_DRAFTER_MODEL; default
+  the generator model): --count questions typed by --mix, each tied to the documents and verbatim quotes that
+  answer it, written as JSON Lines of golden-set questions with their provenance. Documents are drawn
+  stratified over folders and sizes (the output reports coverage); multi drafts come from documents that share
+  rare terms (BM25), contradiction drafts from sentences that state other numbers for the same fact (confirmed
+  by the model; the governing document by supersedes, else the newer updated date, else the model's reason,
+  flagged for review); none drafts stay on the corpus's subjects. --user-contexts (a JSON list of personas)
+  gives each draft a userContext and drafts the questions that persona would ask.
+  The model client's cache, retries, concurrency, ledger and EVAL_MAX_USD cap apply; the cost estimate is
+  printed before the first call (confirm on a terminal, --yes otherwise; --estimate prints it and stops).
+  --batch sends the calls through the Message Batches API (half price); EVAL_MODE=record and replay record
+  to and draft from fixtures/recordings/<--recording>. Drafts are never golden questions until reviewed:
+  rag-eval golden verify, then rag-eval golden review.`,
+  options: {
+    config: option(file),
+    corpus: option(folder),
+    count: option(positiveInteger, { default: '100' }),
+    mix: option(mix, { default: DEFAULT_MIX }),
+    out: option(fileToWrite, { default: 'evals/drafts.jsonl' }),
+    docs: option(text),
+    'user-contexts': option(file),
+    seed: option(integer(), { default: '1' }),
+    batch: flag(),
+    recording: option(
+      kind('a recording name of letters, digits, . _ -', (value) => {
+        if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value)) throw new ValueRejected('expected letters, digits, . _ -')
+        return value
+      }),
+      { default: 'golden-draft' },
+    ),
+    estimate: flag(),
+    yes: flag(),
+  },
+  run: async ({ values, context }) => {
+    const project = await projectWith(values.config ?? context.config, { corpus: values.corpus })
+    const config = runKnobs(project, process.env)
+    const docs = selectDocs(projectDocuments(project, 'golden draft'), project.corpus!.dir, values.docs)
+    const personas = values['user-contexts'] === undefined ? [] : readPersonas(values['user-contexts'])
+    const wanted = allocate(values.count, values.mix)
+    const chunks = chunkCorpus(docs, config)
+    const plan = planDrafts(docs, chunks, wanted, {
+      seed: values.seed,
+      personas,
+      retriever: createRetriever(chunks, config.retrieval),
+    })
+    for (const line of plan.shortfalls) console.log(`note: ${line}`)
+    if (plan.tasks.length === 0) throw new InputError('nothing to draft: the corpus has no passage')
+
+    const drafter = openDrafterClient(config, process.env, modelTierPaths(project), {
+      batch: values.batch,
+      recording: values.recording,
+      progress: (line) => console.log(line),
+    })
+    const runOptions = { model: drafter.model, maxTokens: config.generatorMaxTokens, now: () => new Date() }
+    console.log(
+      `drafting ${values.count} question(s) (${QUESTION_TYPES.map((t) => `${t} ${wanted[t]}`).join(', ')}) from ` +
+        `${docs.length} document(s) with ${drafter.model} (${drafter.mode}, ${drafter.serverName}): ${plan.tasks.length} call(s) planned`,
+    )
+    if (drafter.mode !== 'replay') {
+      await drafter.checkServer()
+      const estimate = await drafter.estimate(async (standIn) => {
+        await draftSet(standIn, plan, docs, wanted, runOptions)
+      })
+      console.log(renderEstimateLines(estimate, values.batch).join('\n'))
+      if (values.estimate) return 0
+      if (!values.yes) {
+        if (!(process.stdin.isTTY && process.stdout.isTTY))
+          throw new InputError('not drafted: stdin is not a terminal, so golden draft cannot ask to go ahead; pass --yes')
+        if (!(await askConfirm('Draft now?'))) {
+          console.log('nothing drafted')
+          return 1
+        }
+      }
+    }
+
+    drafter.begin({
+      corpusHash: sha256Of(docs.map((d) => [d.id, d.body])).slice(0, 16),
+      planHash: sha256Of(plan.tasks.map((t) => [t.key, t.passages.map((p) => p.chunkId)])).slice(0, 16),
+    })
+    let run: DraftRun
+    try {
+      run = await draftSet(drafter.client, plan, docs, wanted, runOptions)
+    } catch (error) {
+      await drafter.client.drain()
+      if (error instanceof BudgetExceededError)
+        throw new InputError(
+          `${error.settled(drafter.client.spentUsd, drafter.client.paidCalls).message}\nnothing written to ${values.out}`,
+        )
+      throw error
+    }
+    drafter.finish(plan.tasks.map((t) => t.key))
+    writeFileAtomic(values.out, run.questions.map((q) => JSON.stringify(q)).join('\n') + (run.questions.length > 0 ? '\n' : ''))
+    const usage = drafter.client.ledger
+    const byRole = usage.byRole('generator')
+    console.log(renderOutcome(run, values.out).join('\n'))
+    console.log(
+      `model calls: ${byRole.calls} to the API, ${byRole.cacheHits} from the cache, ${byRole.retries} retries; ` +
+        `${formatUsd(byRole.usd)}${drafter.scripted() ? ' (a scripted server: its drafts say nothing about a model)' : ''}`,
+    )
+    return 0
+  },
+})

@@ -1,0 +1,197 @@
+import type { Chunk } from '../../builtin/chunker.ts'
+import type { Retriever } from '../../builtin/retriever.ts'
+import type { UserContext } from '../../contract/golden-set-schema.ts'
+import type { QuestionType } from '../../contract/question-types.ts'
+import type { CorpusDocument } from '../../load/corpus.ts'
+import { Mulberry32 } from '../../statistics/seeded-random.ts'
+import {
+  bestChunkFor,
+  chunkHolding,
+  contradictionCandidates,
+  relatedPairs,
+  termStats,
+  type ContradictionCandidate,
+  type DocumentGroup,
+} from './candidates.ts'
+import { shuffled, stratifiedOrder } from './stratify.ts'
+
+/** One model call of a drafting run: what to draft, from which passages, for whom. */
+export interface DraftTask {
+  /** Stable across reruns of the same plan (the subject of its model call: the cache and recordings key on it). */
+  key: string
+  type: QuestionType
+  /** The documents the draft must answer from (none: empty). */
+  docIds: string[]
+  /** The passages the drafter reads, in order. */
+  passages: Chunk[]
+  /** single: the passage to draft from. */
+  focus?: string
+  /** single: how many drafts come from the focus passage before this one (a small document is drafted more than once). */
+  earlier?: number
+  /** none: the document whose subject the question is on. */
+  topicDocId?: string
+  /** contradiction: the lexical candidate the drafter is asked to confirm. */
+  candidate?: ContradictionCandidate
+  /** multi: the rare terms its documents share. */
+  shared?: string[]
+  persona: UserContext | null
+}
+
+export interface DraftPlan {
+  tasks: DraftTask[]
+  /** Per type, why fewer tasks than asked for could be planned (e.g. no related documents). */
+  shortfalls: string[]
+}
+
+export interface PlanOptions {
+  seed: number
+  personas: readonly UserContext[]
+  /** The built-in retriever over `chunks` (related documents, a none question's neighbours). */
+  retriever: Retriever
+}
+
+/** Contradiction candidates asked about per draft wanted: the drafter confirms only some of the lexical candidates. */
+export const CONTRADICTION_OVERSAMPLING = 2
+
+const key = (type: QuestionType, n: number) => `${type}-${String(n + 1).padStart(3, '0')}`
+
+function byDoc(chunks: readonly Chunk[]): Map<string, Chunk[]> {
+  const map = new Map<string, Chunk[]>()
+  for (const chunk of chunks) map.set(chunk.docId, [...(map.get(chunk.docId) ?? []), chunk])
+  return map
+}
+
+/** The focus passage and its neighbours on each side: enough context to read the focus right. */
+function around(docChunks: readonly Chunk[], focus: Chunk): Chunk[] {
+  const at = docChunks.indexOf(focus)
+  return docChunks.slice(Math.max(0, at - 1), at + 2)
+}
+
+/**
+ * Multi groups spread over the corpus: each time the related pair whose documents have been used least (then the
+ * best scored), each pair once; every third group grows to three documents when a third one is related to both.
+ */
+function pickGroups(pairs: readonly DocumentGroup[], count: number, uses: Map<string, number>): DocumentGroup[] {
+  const left = [...pairs]
+  const related = (a: string, b: string) => pairs.find((p) => p.docIds.includes(a) && p.docIds.includes(b))
+  const groups: DocumentGroup[] = []
+  while (groups.length < count && left.length > 0) {
+    const use = (p: DocumentGroup) => p.docIds.reduce((sum, id) => sum + (uses.get(id) ?? 0), 0)
+    let at = 0
+    for (let i = 1; i < left.length; i++) if (use(left[i]!) < use(left[at]!)) at = i
+    const [pair] = left.splice(at, 1) as [DocumentGroup]
+    let group = pair
+    if (groups.length % 3 === 2) {
+      const third = pairs
+        .flatMap((p) => p.docIds)
+        .filter((id) => !pair.docIds.includes(id))
+        .find((id) => related(id, pair.docIds[0]!) && related(id, pair.docIds[1]!))
+      if (third !== undefined) {
+        const shared = pair.shared.filter(
+          (t) => related(third, pair.docIds[0]!)!.shared.includes(t) || related(third, pair.docIds[1]!)!.shared.includes(t),
+        )
+        group = { docIds: [...pair.docIds, third].sort(), shared: shared.length > 0 ? shared : pair.shared, score: pair.score }
+      }
+    }
+    for (const id of group.docIds) uses.set(id, (uses.get(id) ?? 0) + 1)
+    groups.push(group)
+  }
+  return groups
+}
+
+/**
+ * The drafting plan: which documents and passages each draft is made from. Deterministic for a corpus, counts,
+ * seed and personas, so a rerun sends the same requests and the cache answers what was paid for.
+ * - single: documents in stratified order (stratify.ts), every document once before any twice; a document's
+ *   k-th draft focuses on another of its passages.
+ * - multi: pairs (every third a triple) of documents sharing rare terms, found with BM25, least-used first.
+ * - contradiction: sentence pairs that say nearly the same with other numbers, CONTRADICTION_OVERSAMPLING per
+ *   draft wanted (the drafter confirms or rejects each; the first confirmed ones are kept).
+ * - none: the next documents of the stratified order as topics, with the passages BM25 ranks nearest, so the
+ *   drafter sees what the corpus says around the subject.
+ * Personas, when given, go round the tasks in order.
+ */
+export function planDrafts(
+  docs: readonly CorpusDocument[],
+  chunks: readonly Chunk[],
+  counts: Record<QuestionType, number>,
+  options: PlanOptions,
+): DraftPlan {
+  const tasks: Omit<DraftTask, 'persona'>[] = []
+  const shortfalls: string[] = []
+  const chunksOf = byDoc(chunks)
+  const order = stratifiedOrder(docs, options.seed).filter((d) => (chunksOf.get(d.id)?.length ?? 0) > 0)
+  if (order.length === 0) return { tasks: [], shortfalls: ['the corpus has no passage to draft from'] }
+  const random = new Mulberry32(options.seed + 1)
+  const passageOrder = new Map(order.map((d) => [d.id, shuffled(chunksOf.get(d.id)!, random)]))
+  const uses = new Map<string, number>()
+
+  for (let i = 0; i < counts.single; i++) {
+    const doc = order[i % order.length]!
+    const rotation = passageOrder.get(doc.id)!
+    const round = Math.floor(i / order.length)
+    const focus = rotation[round % rotation.length]!
+    uses.set(doc.id, (uses.get(doc.id) ?? 0) + 1)
+    tasks.push({
+      key: key('single', i),
+      type: 'single',
+      docIds: [doc.id],
+      passages: around(chunksOf.get(doc.id)!, focus),
+      focus: focus.chunkId,
+      earlier: Math.floor(round / rotation.length),
+    })
+  }
+
+  if (counts.multi > 0) {
+    const stats = termStats(order)
+    const groups = pickGroups(relatedPairs(order, stats, options.retriever), counts.multi, uses)
+    if (groups.length < counts.multi)
+      shortfalls.push(
+        `multi: ${groups.length} of ${counts.multi} planned: only ${groups.length} group(s) of documents share rare terms`,
+      )
+    groups.forEach((group, i) =>
+      tasks.push({
+        key: key('multi', i),
+        type: 'multi',
+        docIds: group.docIds,
+        passages: group.docIds.map((id) => bestChunkFor(chunksOf.get(id)!, group.shared)),
+        shared: group.shared,
+      }),
+    )
+  }
+
+  if (counts.contradiction > 0) {
+    const candidates = contradictionCandidates(order).slice(0, counts.contradiction * CONTRADICTION_OVERSAMPLING)
+    if (candidates.length < counts.contradiction)
+      shortfalls.push(
+        `contradiction: ${candidates.length} candidate pair(s) for ${counts.contradiction} wanted: few sentences of two ` +
+          `documents say nearly the same with other numbers`,
+      )
+    candidates.forEach((candidate, i) =>
+      tasks.push({
+        key: key('contradiction', i),
+        type: 'contradiction',
+        docIds: [...candidate.docIds],
+        passages: candidate.docIds.map((id, n) => chunkHolding(chunksOf.get(id)!, candidate.sentences[n]!)),
+        candidate,
+      }),
+    )
+  }
+
+  for (let i = 0; i < counts.none; i++) {
+    const doc = order[(counts.single + i) % order.length]!
+    const topic = passageOrder.get(doc.id)![0]!
+    const neighbours = options.retriever
+      .search(topic.text, 20)
+      .map((s) => s.chunk)
+      .filter((c) => c.docId !== doc.id)
+      .slice(0, 3)
+    tasks.push({ key: key('none', i), type: 'none', docIds: [], passages: [topic, ...neighbours], topicDocId: doc.id })
+  }
+
+  const personas = options.personas
+  return {
+    tasks: tasks.map((task, i) => ({ ...task, persona: personas.length > 0 ? personas[i % personas.length]! : null })),
+    shortfalls,
+  }
+}

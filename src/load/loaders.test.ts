@@ -113,7 +113,17 @@ describe('loadGoldenSet', () => {
     expect(validateGoldenSet({ questions: [{ ...question, history }] }, 'g.json', tiny)[0]!.history).toEqual(history)
     expect(() =>
       validateGoldenSet(
-        { questions: [{ ...question, history: [{ role: 'bot', content: 'Hi' }, { role: 'user', content: 'Hi', at: 3 }] }] },
+        {
+          questions: [
+            {
+              ...question,
+              history: [
+                { role: 'bot', content: 'Hi' },
+                { role: 'user', content: 'Hi', at: 3 },
+              ],
+            },
+          ],
+        },
         'g.json',
         tiny,
       ),

@@ -47,7 +47,10 @@ describe('the HTTP contract', () => {
       id: 'q-2',
       question: 'And Enterprise?',
       userContext: null,
-      history: [{ role: 'system', content: 'x' }, { role: 'user', content: ' ' }],
+      history: [
+        { role: 'system', content: 'x' },
+        { role: 'user', content: ' ' },
+      ],
     })
     expect(bad.success ? [] : bad.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)).toEqual([
       'history.0.role: unknown role "system"; expected user or assistant',

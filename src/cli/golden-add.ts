@@ -28,6 +28,7 @@ import {
   parseUserContext,
   splitDocIds,
   type Check,
+  type Parsed,
 } from '../golden/add/question-draft.ts'
 import { previewRanking, renderRankingPreview } from '../golden/add/ranking-preview.ts'
 import { goldenSetText, schemaReference } from '../golden/golden-set-text.ts'
@@ -57,12 +58,11 @@ const questionType = kind<QuestionType>(
 )
 
 /** A parser of question-draft.ts as an argument kind: its error becomes the option's message. */
-function parsedKind<T>(expected: string, parse: (value: string) => T | { error: string }): Kind<T> {
+function parsedKind<T>(expected: string, parse: (value: string) => Parsed<T>): Kind<T> {
   return kind<T>(expected, (value) => {
     const parsed = parse(value)
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && 'error' in parsed)
-      throw new ValueRejected(String(parsed.error))
-    return parsed as T
+    if ('error' in parsed) throw new ValueRejected(parsed.error)
+    return parsed.value
   })
 }
 

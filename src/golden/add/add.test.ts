@@ -171,9 +171,9 @@ describe('ranking preview', () => {
 
 describe('the flags of graded relevance, userContext and history', () => {
   it('reads doc=grade pairs in their order, the answer docs being those graded 1 or more', () => {
-    const relevance = parseRelevance(' doc-006=3, doc-007 = 0,doc-005=1 ')
-    expect(relevance).toEqual({ 'doc-006': 3, 'doc-007': 0, 'doc-005': 1 })
-    expect(answerDocsOf(relevance as Record<string, number>)).toEqual(['doc-006', 'doc-005'])
+    const relevance = { 'doc-006': 3, 'doc-007': 0, 'doc-005': 1 }
+    expect(parseRelevance(' doc-006=3, doc-007 = 0,doc-005=1 ')).toEqual({ value: relevance })
+    expect(answerDocsOf(relevance)).toEqual(['doc-006', 'doc-005'])
     expect(checkGradedDocs({ 'doc-006': 3, 'doc-404': 0 }, docs)).toBe('not in the corpus: doc-404')
   })
 
@@ -195,7 +195,7 @@ describe('the flags of graded relevance, userContext and history', () => {
       { role: 'user', content: 'What does Pro cost?' },
       { role: 'assistant', content: 'USD 49 a month.' },
     ]
-    expect(parseHistory(JSON.stringify(turns))).toEqual(turns)
+    expect(parseHistory(JSON.stringify(turns))).toEqual({ value: turns })
     expect(parseHistory('[{"role": "user", "content": "Hi"}, {"role": "bot", "content": ""}]')).toEqual({
       error: 'history[1].role: unknown role "bot"; expected user or assistant; history[1].content: expected the text of the turn',
     })
@@ -205,7 +205,9 @@ describe('the flags of graded relevance, userContext and history', () => {
     expect((parseHistory("[{role: 'user'}]") as { error: string }).error).toMatch(
       /^not JSON \(.+\); expected a JSON list such as \[\{"role": "user", "content": "What does Pro cost\?"\}\]$/,
     )
-    expect(parseUserContext('{"role": "admin", "tenant": "acme"}')).toEqual({ role: 'admin', tenant: 'acme' })
+    expect(parseUserContext('{"role": "admin", "tenant": "acme"}')).toEqual({ value: { role: 'admin', tenant: 'acme' } })
+    // A context whose own field is named "error" is a context, not a failure.
+    expect(parseUserContext('{"error": "none"}')).toEqual({ value: { error: 'none' } })
     expect(parseUserContext('["admin"]')).toEqual({ error: 'expected a JSON object such as {"tenant": "acme", "role": "admin"}' })
   })
 

@@ -72,7 +72,10 @@ function pathText(root: string, path: readonly PropertyKey[]): string {
   return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`), root)
 }
 
-function parseJson(text: string, example: string): { value: unknown } | { error: string } {
+/** A parsed flag: its value, or the message saying what is wrong (a wrapper, since a JSON object may have an `error` key). */
+export type Parsed<T> = { value: T } | { error: string }
+
+function parseJson(text: string, example: string): Parsed<unknown> {
   try {
     return { value: JSON.parse(text) as unknown }
   } catch (error) {
@@ -81,27 +84,27 @@ function parseJson(text: string, example: string): { value: unknown } | { error:
 }
 
 /** The turns before a follow-up question, as JSON: `[{"role": "user", "content": "..."}, ...]`. */
-export function parseHistory(text: string): HistoryTurn[] | { error: string } {
+export function parseHistory(text: string): Parsed<HistoryTurn[]> {
   const json = parseJson(text, 'a JSON list such as [{"role": "user", "content": "What does Pro cost?"}]')
   if ('error' in json) return json
   const parsed = HistorySchema.safeParse(json.value)
-  if (parsed.success) return parsed.data
+  if (parsed.success) return { value: parsed.data }
   return { error: parsed.error.issues.map((issue) => `${pathText('history', issue.path)}: ${issue.message}`).join('; ') }
 }
 
 /** Who asks, as a JSON object: `{"tenant": "acme", "role": "admin"}`. */
-export function parseUserContext(text: string): UserContext | { error: string } {
+export function parseUserContext(text: string): Parsed<UserContext> {
   const json = parseJson(text, 'a JSON object such as {"tenant": "acme", "role": "admin"}')
   if ('error' in json) return json
   const parsed = UserContextSchema.safeParse(json.value)
-  return parsed.success ? parsed.data : { error: parsed.error.issues[0]!.message }
+  return parsed.success ? { value: parsed.data } : { error: parsed.error.issues[0]!.message }
 }
 
 /**
  * Graded relevance as `doc-040=3, doc-012=1, doc-031=0`: each document with its grade 0..3, in the order
  * given (0: judged not relevant, a distractor; 1..3: an answer document, 3 the primary source).
  */
-export function parseRelevance(text: string): Relevance | { error: string } {
+export function parseRelevance(text: string): Parsed<Relevance> {
   const relevance: Relevance = {}
   const items = splitDocIds(text)
   if (items.length === 0) return { error: `expected doc=grade pairs such as doc-040=3,doc-012=1 (grades 0..${MAX_GRADE})` }
@@ -114,7 +117,7 @@ export function parseRelevance(text: string): Relevance | { error: string } {
     if (Object.hasOwn(relevance, docId)) return { error: `${docId} is graded twice` }
     relevance[docId] = Number(gradeText)
   }
-  return relevance
+  return { value: relevance }
 }
 
 /** The documents a grading makes answer documents (graded 1 or more), in the order they were graded. */

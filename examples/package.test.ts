@@ -254,7 +254,7 @@ describe('from the packed tarball, in a fresh project', () => {
     expect(unit.stdout).toMatch(/Tests +1 passed \(1\)/)
   })
 
-  it('examples/in-process: per-question cases with userContext, the committed baseline reproduced by vitest -u, GATE=1 failing when the system is broken', async () => {
+  it('examples/in-process: per-question cases with userContext and a follow-up question, the committed baseline reproduced by vitest -u, GATE=1 failing when the system is broken', async () => {
     const project = await userProject('examples/in-process', ['minisearch@7.2.0'])
     rmSync(join(project.dir, 'baseline'), { recursive: true, force: true })
     const accepted = await vitest(project, ['-u'])
@@ -275,6 +275,16 @@ describe('from the packed tarball, in a fresh project', () => {
       refused: true,
       rankedDocIds: expect.not.arrayContaining(['finance/bonus-2026']),
     })
+    // A follow-up question: the system searched with its history and answered from the vacation page.
+    expect(report.questions.find((q) => q.id === 'q-011')).toMatchObject({
+      history: [
+        { role: 'user', content: 'How many days of paid vacation do employees get per year?' },
+        { role: 'assistant', content: '25 days of paid vacation per calendar year, on top of public holidays.' },
+      ],
+      hit: true,
+      refused: false,
+    })
+    expect(report.questions.find((q) => q.id === 'q-011')!.rankedDocIds[0]).toBe('handbook/vacation')
     const gated = await vitest(project, [], { GATE: '1' })
     expect(gated.code, gated.output).toBe(0)
     const broken = await vitest(project, [], { GATE: '1', RAG_EXAMPLE_BROKEN: '1' })
@@ -306,6 +316,18 @@ describe('from the packed tarball, in a fresh project', () => {
     const summary = readFileSync(join(project.dir, 'baseline/summary.json'), 'utf8')
     expect(summary.replaceAll(`127.0.0.1:${port}`, '127.0.0.1:8765')).toBe(committed('http-service', 'summary.json'))
     expect(readFileSync(join(project.dir, 'baseline/questions.json'), 'utf8')).toBe(committed('http-service', 'questions.json'))
+    // The follow-up question reached the service with its history: the pets page first, the two-dogs sentence.
+    expect(readReport(join(project.dir, 'reports/latest.json')).questions.find((q) => q.id === 'h-013')).toMatchObject({
+      history: [
+        { role: 'user', content: 'Can I bring my dog on the ferry?' },
+        { role: 'assistant', content: 'Yes: dogs are welcome on the open upper deck, on a short leash.' },
+      ],
+      hit: true,
+      answer: 'Dogs are welcome on the open upper deck, on a short leash, with at most two dogs per passenger.',
+    })
+    expect(readReport(join(project.dir, 'reports/latest.json')).questions.find((q) => q.id === 'h-013')!.rankedDocIds[0]).toBe(
+      'passengers/pets',
+    )
     const gated = await vitest(project, [], { GATE: '1' })
     expect(gated.code, gated.output).toBe(0)
     const broken = await vitest(project, [], { GATE: '1', BROKEN: '1' })

@@ -2,13 +2,14 @@
 
 It implements the suite's HTTP contract (docs/your-pipeline.md in the rag-vitest-eval repository):
 
-    POST /rag  {"id": "h-001", "question": "...", "userContext": {"role": "crew"} | null}
+    POST /rag  {"id": "h-001", "question": "...", "userContext": {"role": "crew"} | null, "history"?: [{"role", "content"}]}
     200        {"ranked": [{"docId", "chunkId", "text", "score"}, ...], "context": [...], "answer": "..."}
 
 over the Markdown files under corpus/ (nested folders, front matter optional): BM25 over heading
 sections, a context of the best sections within CONTEXT_TOKENS, and an extractive answer (the question's
 best-covered sentences, or a refusal). A document whose front matter has `roles: [...]` is retrieved only
-when userContext.role is one of them. GET / answers {"status": "ok"} (the suite's readiness check).
+when userContext.role is one of them. A follow-up question (one with a history) is searched and answered
+after the user's earlier turns. GET / answers {"status": "ok"} (the suite's readiness check).
 
     PORT=8000 python3 service.py            # the port from the environment, default 8000
     python3 service.py --broken             # or BROKEN=1: ranks unrelated documents (to see the gate fail)
@@ -223,13 +224,19 @@ def make_handler(index, broken, context_tokens):
                 question, question_id, user_context = request["question"], request["id"], request.get("userContext")
                 if not isinstance(question, str) or not isinstance(question_id, str):
                     raise ValueError("id and question must be strings")
+                # A follow-up question comes with the turns before it; it is searched after the user's earlier turns.
+                history = request.get("history") or []
+                if not isinstance(history, list) or not all(isinstance(turn, dict) for turn in history):
+                    raise ValueError("history must be a list of {role, content} turns")
+                earlier = [str(turn.get("content", "")) for turn in history if turn.get("role") == "user"]
             except (ValueError, KeyError, TypeError) as error:
                 self.send_json(400, {"error": f"expected {{'id', 'question', 'userContext'}}: {error}"})
                 return
-            hits = index.search(question, user_context, broken)
+            asked = " ".join(earlier + [question])
+            hits = index.search(asked, user_context, broken)
             retrieved = time.perf_counter()
             context = pack_context([chunk for _, chunk in hits], context_tokens)
-            answer = extractive_answer(question, context, index)
+            answer = extractive_answer(asked, context, index)
             ranked = [as_item(chunk, score) for score, chunk in hits]
             finished = time.perf_counter()
             self.send_json(

@@ -1,5 +1,6 @@
 import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
+import type { ConversationTurn } from '../model/delimit.ts'
 import { chunkCorpus, type Chunk } from './chunker.ts'
 import { packContext } from '../system/context-packer.ts'
 import { buildBm25Index, type Bm25Index } from './bm25-index.ts'
@@ -19,7 +20,20 @@ export interface BuiltinSystem extends RagSystem {
  * Answers a question from the context packed for it: the offline extractive answerer by default, Claude
  * (builtin/claude-answerer.ts) in the model modes. Injected, so the retrieval and packing stay one code path.
  */
-export type Answerer = (question: { id: string; question: string }, context: readonly RetrievedChunk[]) => Promise<string>
+export type Answerer = (
+  question: { id: string; question: string; history?: readonly ConversationTurn[] },
+  context: readonly RetrievedChunk[],
+) => Promise<string>
+
+/**
+ * What the built-in system searches for: the question, after the user's earlier turns for a follow-up
+ * question ("and on the Enterprise plan?" alone names no plan's price). The assistant's replies are left
+ * out: they would pull the documents of the previous answer back in.
+ */
+export function retrievalQuery(question: { question: string; history?: readonly ConversationTurn[] }): string {
+  const asked = (question.history ?? []).filter((turn) => turn.role === 'user').map((turn) => turn.content)
+  return [...asked, question.question].join('\n')
+}
 
 type BuiltinOptions = Pick<
   EvalConfig,
@@ -97,7 +111,7 @@ export function createBuiltinSystem(corpus: readonly CorpusDocument[], options: 
     chunkCountByDoc,
     async answer(question): Promise<SystemAnswer> {
       const started = performance.now()
-      const ranked: RetrievedChunk[] = retriever.search(question.question, options.rankDepth).map(({ chunk, score }) => ({
+      const ranked: RetrievedChunk[] = retriever.search(retrievalQuery(question), options.rankDepth).map(({ chunk, score }) => ({
         chunkId: chunk.chunkId,
         docId: chunk.docId,
         score,

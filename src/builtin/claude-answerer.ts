@@ -1,5 +1,5 @@
 import type { ModelClient } from '../model/model-client.ts'
-import { block, materialBlock } from '../model/delimit.ts'
+import { materialBlock, questionBlock } from '../model/delimit.ts'
 import { responseText } from '../model/model-types.ts'
 import { renderUser, templateHash } from '../model/prompt-template.ts'
 import type { Answerer } from './builtin-system.ts'
@@ -28,7 +28,7 @@ export function createClaudeAnswerer(client: ModelClient, options: ClaudeAnswere
     const passages = context.map(({ chunkId, text }) => ({ chunkId, text }))
     const user = renderUser(GENERATOR_PROMPT, {
       material: materialBlock(passages),
-      question: block('question', question.question),
+      question: questionBlock(question.question, question.history),
       sentences: String(options.sentences),
     })
     const { response } = await client.call({
@@ -37,7 +37,13 @@ export function createClaudeAnswerer(client: ModelClient, options: ClaudeAnswere
       purpose: 'generate',
       templateHash: hash,
       schemaHash: null,
-      inputs: { question: question.question, context: passages, sentences: options.sentences },
+      inputs: {
+        question: question.question,
+        // Only a follow-up question's key holds its history: the cached answers of the others stay valid.
+        ...(question.history === undefined ? {} : { history: question.history }),
+        context: passages,
+        sentences: options.sentences,
+      },
       sample: 0,
       request: {
         model: options.model,

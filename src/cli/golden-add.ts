@@ -6,21 +6,29 @@ import {
   askConfirm,
   askGoldAnswer,
   askGoverning,
+  askGrades,
+  askHistory,
   askId,
   askNotes,
   askQuestion,
   askType,
 } from '../golden/add/prompts.ts'
 import {
+  answerDocsOf,
   buildQuestion,
   checkAnswerDocs,
+  checkGradedDocs,
   checkGoldAnswer,
   checkGoverning,
   checkId,
   checkQuestionText,
+  parseHistory,
+  parseRelevance,
   parseType,
+  parseUserContext,
   splitDocIds,
   type Check,
+  type Parsed,
 } from '../golden/add/question-draft.ts'
 import { previewRanking, renderRankingPreview } from '../golden/add/ranking-preview.ts'
 import { goldenSetText } from '../golden/golden-set-text.ts'
@@ -30,12 +38,12 @@ import { lintGoldenSet } from '../golden/lint/lint-golden-set.ts'
 import { nextQuestionId } from '../golden/question-ids.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
 import { loadGoldenSet, validateGoldenSet } from '../load/golden-set.ts'
-import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
+import type { GoldenQuestion, HistoryTurn, Relevance, UserContext } from '../contract/golden-set-schema.ts'
 import type { QuestionType } from '../contract/question-types.ts'
 import { InputError } from '../contract/input-error.ts'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { createBuiltinSystem } from '../builtin/builtin-system.ts'
-import { file, fileToWrite, folder, kind, text, ValueRejected } from './arg-kinds.ts'
+import { file, fileToWrite, folder, kind, text, ValueRejected, type Kind } from './arg-kinds.ts'
 import { flag, option, parseValue } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
@@ -49,6 +57,19 @@ const questionType = kind<QuestionType>(
     return type
   },
 )
+
+/** A parser of question-draft.ts as an argument kind: its error becomes the option's message. */
+function parsedKind<T>(expected: string, parse: (value: string) => Parsed<T>): Kind<T> {
+  return kind<T>(expected, (value) => {
+    const parsed = parse(value)
+    if ('error' in parsed) throw new ValueRejected(parsed.error)
+    return parsed.value
+  })
+}
+
+const historyTurns = parsedKind<HistoryTurn[]>('a JSON list of turns [{"role": "user", "content": "..."}, ...]', parseHistory)
+const grades = parsedKind<Relevance>('doc=grade pairs such as doc-040=3,doc-012=1,doc-031=0', parseRelevance)
+const userContextObject = parsedKind<UserContext>('a JSON object such as {"role": "admin"}', parseUserContext)
 
 interface GoldenFile {
   /** The file's text when read; null when it does not exist yet. */
@@ -82,11 +103,12 @@ function ensure(check: Check, flag: string): void {
 }
 
 /** The flags a non-interactive run must give for a question of `type` (unknown: the type itself is missing). */
-function missingFlags(values: Record<string, string | boolean | undefined>, type: QuestionType | undefined): string[] {
+function missingFlags(values: Record<string, unknown>, type: QuestionType | undefined): string[] {
   const missing: string[] = []
   if (values.type === undefined) missing.push('--type')
   if (values.question === undefined) missing.push('--question')
-  if (type !== 'none' && values['answer-docs'] === undefined) missing.push('--answer-docs')
+  if (type !== 'none' && values['answer-docs'] === undefined && values.relevance === undefined)
+    missing.push('--answer-docs (or --relevance)')
   if (type !== 'none' && values['gold-answer'] === undefined) missing.push('--gold-answer')
   if (type === 'contradiction' && values.governing === undefined) missing.push('--governing')
   return missing
@@ -114,13 +136,19 @@ function append(file: string, read: GoldenFile, question: GoldenQuestion, docs: 
 export const command = defineCommand({
   usage: `usage: rag-eval golden add [--config rag-eval.config.ts] [--golden file] [--create] [--corpus folder]
                          [--id q-NNN] [--type single|multi|contradiction|none] [--question text]
-                         [--answer-docs doc-001,doc-002] [--gold-answer text] [--governing doc-id] [--notes text] [--yes]`,
+                         [--answer-docs doc-001,doc-002] [--relevance doc-001=3,doc-002=1,doc-009=0]
+                         [--gold-answer text] [--governing doc-id] [--notes text] [--user-context json]
+                         [--history json] [--yes]`,
   description: `  Appends one question to the golden set (the config's goldenSet, or --golden). Missing fields are asked for when stdin is a terminal (else
   they must be flags; --id defaults to the next free q-NNN; types accept the aliases lookup, multi-hop,
   abstention). Before saving it shows the built-in system's top 10 chunks for the question, whether the
   context packed within the budget hits, and what golden:check says about the question; then asks for
   confirmation (--yes skips it). The file is written atomically and every existing byte is kept. The
-  golden set must exist; --create starts a new one when there is none.`,
+  golden set must exist; --create starts a new one when there is none. --relevance grades documents 0..3
+  (0 judged not relevant, 3 the primary source; those graded 1+ are the answer docs, so --answer-docs may
+  be left out). --user-context is who asks, a JSON object. --history makes a follow-up question: the turns
+  before it as JSON, [{"role": "user", "content": "..."}, {"role": "assistant", "content": "..."}]; on a
+  terminal both the history and the grades are asked for.`,
   options: {
     config: option(file),
     golden: option(text),
@@ -130,9 +158,12 @@ export const command = defineCommand({
     type: option(questionType),
     question: option(text),
     'answer-docs': option(text),
+    relevance: option(grades),
     'gold-answer': option(text),
     governing: option(text),
     notes: option(text),
+    'user-context': option(userContextObject),
+    history: option(historyTurns),
     yes: flag(),
   },
   run: async ({ values, context }) => {
@@ -191,9 +222,12 @@ interface QuestionFlags {
   type?: QuestionType | undefined
   question?: string | undefined
   'answer-docs'?: string | undefined
+  relevance?: Relevance | undefined
   'gold-answer'?: string | undefined
   governing?: string | undefined
   notes?: string | undefined
+  'user-context'?: UserContext | undefined
+  history?: HistoryTurn[] | undefined
 }
 
 /** The question from its flags and the answers to what they leave out, each field checked as it comes. */
@@ -208,18 +242,33 @@ async function composeQuestion(
   const id = values.id?.trim() ?? (interactive ? await askId(suggested, existingIds) : suggested)
   ensure(checkId(id, existingIds), '--id')
   const type = values.type ?? (await askType())
+  const userContext = values['user-context']
+  // The conversation comes first: the question is written as it follows it ("and on the Enterprise plan?").
+  const history = values.history ?? (interactive && values.question === undefined ? await askHistory() : [])
   const questionText = values.question ?? (await askQuestion())
   ensure(checkQuestionText(questionText), '--question')
+  const asked = { id, question: questionText, userContext: userContext ?? null, ...(history.length > 0 ? { history } : {}) }
 
+  let relevance = values.relevance
+  if (relevance !== undefined) ensure(checkGradedDocs(relevance, docs), '--relevance')
   let answerDocIds: string[] = []
+  let rankedDocIds: string[] = []
   if (values['answer-docs'] !== undefined) {
     answerDocIds = splitDocIds(values['answer-docs'])
     ensure(checkAnswerDocs(answerDocIds, type, docs), '--answer-docs')
+  } else if (relevance !== undefined) {
+    answerDocIds = answerDocsOf(relevance)
+    ensure(checkAnswerDocs(answerDocIds, type, docs), '--relevance')
   } else if (type !== 'none') {
-    const { ranked } = await system.answer({ id, question: questionText, userContext: null })
+    const { ranked } = await system.answer(asked)
     const bestRank = new Map<string, number>()
     ranked.forEach((chunk, index) => bestRank.has(chunk.docId) || bestRank.set(chunk.docId, index + 1))
+    rankedDocIds = [...bestRank.keys()]
     answerDocIds = await askAnswerDocs(type, docs, bestRank)
+  }
+  if (relevance === undefined && interactive && type !== 'none' && values['answer-docs'] === undefined) {
+    const others = rankedDocIds.filter((docId) => !answerDocIds.includes(docId)).slice(0, 10)
+    relevance = (await askGrades(answerDocIds, others, docs)) ?? undefined
   }
 
   let governingDocId: string | undefined
@@ -234,7 +283,18 @@ async function composeQuestion(
   if (goldAnswer !== undefined) ensure(checkGoldAnswer(goldAnswer, type), '--gold-answer')
   const notes = values.notes ?? (interactive ? await askNotes() : undefined)
 
-  const built = buildQuestion({ id, type, question: questionText, answerDocIds, goldAnswer, governingDocId, notes })
+  const built = buildQuestion({
+    id,
+    type,
+    question: questionText,
+    answerDocIds,
+    relevance,
+    goldAnswer,
+    governingDocId,
+    notes,
+    userContext,
+    history,
+  })
   if ('errors' in built) throw new InputError(built.errors.join('\n'))
   return built
 }

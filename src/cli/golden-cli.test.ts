@@ -269,7 +269,7 @@ describe('pnpm golden:add, non-interactive', () => {
     expect(missing).toMatchObject({
       code: 2,
       stderr:
-        'golden add: missing --answer-docs, --gold-answer, --governing: stdin is not a terminal, so golden:add cannot ask for them\n',
+        'golden add: missing --answer-docs (or --relevance), --gold-answer, --governing: stdin is not a terminal, so golden:add cannot ask for them\n',
     })
   })
 })

@@ -51,11 +51,18 @@ export const command = defineCommand({
     const governed = questions.filter((q) => q.governingDocId !== undefined).length
     const noted = questions.filter((q) => q.notes !== undefined).length
     const graded = questions.filter((q) => q.relevance !== undefined).length
-    // Only said when there is something to lose: the line for an ungraded set stays as it was.
-    const lostGrades = graded > 0 && format !== 'trec' ? `, ${graded} graded` : ''
-    console.log(
-      `not carried by ${format}: ${NOT_CARRIED[format]} (here: ${governed} governingDocId, ${noted} notes${lostGrades})`,
-    )
+    const withContext = questions.filter((q) => q.userContext !== undefined).length
+    const followUps = questions.filter((q) => q.history !== undefined).length
+    // Only said when there is something to lose: the line for a set without them stays as it was.
+    const lost = [
+      graded > 0 && format !== 'trec' ? `${graded} graded` : '',
+      withContext > 0 && format !== 'jsonl' ? `${withContext} userContext` : '',
+      followUps > 0 && format !== 'jsonl' ? `${followUps} history` : '',
+    ]
+      .filter(Boolean)
+      .map((item) => `, ${item}`)
+      .join('')
+    console.log(`not carried by ${format}: ${NOT_CARRIED[format]} (here: ${governed} governingDocId, ${noted} notes${lost})`)
     return 0
   },
 })

@@ -1,5 +1,8 @@
 import { z } from 'zod'
 import { QUESTION_TYPES, type QuestionType } from './question-types.ts'
+import { HistorySchema } from './history-schema.ts'
+
+export { HISTORY_ROLES, HistorySchema, HistoryTurnSchema, type HistoryTurn } from './history-schema.ts'
 
 /** Names other tools use for the same types (RAG gold JSONL, RAGAS): accepted on input, stored canonical. */
 export const QUESTION_TYPE_ALIASES = { lookup: 'single', 'multi-hop': 'multi', abstention: 'none' } as const satisfies Record<
@@ -69,6 +72,9 @@ export const GoldenQuestionSchema = z
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected an id of letters, digits, . _ -')
       .describe('Stable question id, e.g. q-001'),
     type: QuestionTypeSchema.describe('single | multi | contradiction | none (aliases lookup, multi-hop, abstention)'),
+    history: HistorySchema.optional().describe(
+      'Follow-up questions only: the conversation before the question, oldest first, each turn {role: user | assistant, content}',
+    ),
     question: z.string().trim().min(1, 'expected the question text').describe('The question as a user would ask it'),
     answerDocIds: z.array(z.string().min(1)).describe('Documents that answer it; empty for none'),
     relevance: RelevanceSchema.optional().describe(

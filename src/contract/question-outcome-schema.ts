@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { QUESTION_TYPES } from './question-types.ts'
+import { HistorySchema } from './history-schema.ts'
 import { JudgeRepeatsSchema } from './judge-noise-schema.ts'
 
 // One question's outcome in reports/latest.json (the report contract: report-schema.ts), in a module of its
@@ -53,6 +54,8 @@ export const QuestionOutcomeSchema = z.object({
   question: z.string(),
   /** The golden question's userContext, passed verbatim to the system. */
   userContext: z.record(z.string(), z.unknown()).nullable().default(null),
+  /** A follow-up question's conversation before it, oldest first; absent for a standalone question. */
+  history: HistorySchema.optional(),
   /** Why the system failed on this question; the question then counts as a miss everywhere. */
   systemError: z.string().nullable().default(null),
   answerDocIds: z.array(z.string()),

@@ -1,4 +1,4 @@
-import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
+import { GoldenQuestionSchema, type GoldenQuestion } from '../contract/golden-set-schema.ts'
 
 /** How questions are laid out in a golden-set file. */
 export interface QuestionLayout {
@@ -11,37 +11,40 @@ export interface QuestionLayout {
 /** The layout of evals/golden-set.json: questions 4 spaces in, fields 6, arrays of ids inline. */
 export const DEFAULT_LAYOUT: QuestionLayout = { indent: '    ', fieldIndent: '      ' }
 
+/**
+ * Every field the schema defines, in its order: taken from the schema itself, so a field added there is
+ * written by every writer (import, add, export's round trip) without a list here to forget it in.
+ */
+const FIELD_NAMES = Object.keys(GoldenQuestionSchema.shape) as (keyof GoldenQuestion)[]
+
 /** A question's fields in the schema's order, leaving out absent ones. */
 function fields(question: GoldenQuestion): [string, unknown][] {
-  const all: [string, unknown][] = [
-    ['id', question.id],
-    ['type', question.type],
-    ['question', question.question],
-    ['answerDocIds', question.answerDocIds],
-    ['relevance', question.relevance],
-    ['goldAnswer', question.goldAnswer],
-    ['governingDocId', question.governingDocId],
-    ['notes', question.notes],
-  ]
-  return all.filter(([, value]) => value !== undefined)
+  return FIELD_NAMES.map((name): [string, unknown] => [name, question[name]]).filter(([, value]) => value !== undefined)
 }
 
+/** JSON on one line with a space after each `:` and `,` (`{ "role": "user", "content": "..." }`), as a person types it. */
 function valueJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => JSON.stringify(item)).join(', ')}]`
-  // The grades, inline as the ids are: { "doc-040": 3, "doc-012": 1 }.
+  if (Array.isArray(value)) return `[${value.map(valueJson).join(', ')}]`
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${JSON.stringify(item)}`)
+    const entries = Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${valueJson(item)}`)
     return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`
   }
   return JSON.stringify(value)
 }
 
+/** A field's value; a list of objects (the history's turns) one item per line when the fields have lines of their own. */
+function fieldValueJson(value: unknown, fieldIndent: string | null): string {
+  const listOfObjects = Array.isArray(value) && value.some((item) => typeof item === 'object' && item !== null)
+  if (fieldIndent === null || !listOfObjects) return valueJson(value)
+  return `[\n${value.map((item) => `${fieldIndent}  ${valueJson(item)}`).join(',\n')}\n${fieldIndent}]`
+}
+
 /**
  * One question as JSON text in the repository's style: one field per line (or all on one line), the
- * answerDocIds array and the relevance grades inline. The text starts at `{` (the caller places the first line) and ends at `}`.
+ * answerDocIds array, the relevance grades and the userContext inline, the history a turn per line. The text starts at `{` (the caller places the first line) and ends at `}`.
  */
 export function questionJson(question: GoldenQuestion, layout: QuestionLayout = DEFAULT_LAYOUT): string {
-  const parts = fields(question).map(([key, value]) => `${JSON.stringify(key)}: ${valueJson(value)}`)
+  const parts = fields(question).map(([key, value]) => `${JSON.stringify(key)}: ${fieldValueJson(value, layout.fieldIndent)}`)
   if (layout.fieldIndent === null) return `{ ${parts.join(', ')} }`
   return `{\n${parts.map((part) => layout.fieldIndent + part).join(',\n')}\n${layout.indent}}`
 }

@@ -3,11 +3,17 @@ import type { CoverageResult } from '../scoring/generation/coverage.ts'
 import type { MetricResult } from '../scoring/generation/metric-result.ts'
 import type { RelevancyStatus } from '../scoring/generation/answer-relevancy.ts'
 import type { RefusalVerdict } from '../scoring/generation/refusal.ts'
+import type { HistoryTurn } from '../contract/golden-set-schema.ts'
 
 /** What a judge is shown of one answered question. */
 export interface JudgeInput {
   questionId: string
   question: string
+  /**
+   * A follow-up question's conversation before it, oldest first: its meaning depends on it ("and on the
+   * Enterprise plan?"), so the judges read the question in its light. Absent for a standalone question.
+   */
+  history?: readonly HistoryTurn[]
   answer: string
   goldAnswer: string | null
   context: readonly ContextPassage[]

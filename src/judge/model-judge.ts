@@ -1,5 +1,5 @@
 import type { ModelClient } from '../model/model-client.ts'
-import { block, claimsBlock, materialBlock } from '../model/delimit.ts'
+import { block, claimsBlock, materialBlock, questionBlock } from '../model/delimit.ts'
 import { renderUser } from '../model/prompt-template.ts'
 import { lexicalAnswerRelevancy, type RelevancyStatus } from '../scoring/generation/answer-relevancy.ts'
 import { splitClaims } from '../scoring/generation/claims.ts'
@@ -20,6 +20,9 @@ export interface ModelJudgeOptions {
   /** max_tokens of a judge call (EVAL_JUDGE_MAX_TOKENS); a cut-off reply is repaired once with twice as many. */
   maxTokens: number
 }
+
+/** A follow-up question's history in a call's cache key; nothing for a standalone question, whose keys stay as they were. */
+const historyInput = (input: JudgeInput) => (input.history === undefined ? {} : { history: input.history })
 
 type Scored<T> = { result: T; error: JudgeError | null }
 
@@ -76,12 +79,17 @@ export async function judgeFaithfulness(
     maxTokens: options.maxTokens,
     sample: input.repeat ?? 0,
     user: renderUser(FAITHFULNESS_PROMPT, {
-      question: block('question', input.question),
+      question: questionBlock(input.question, input.history),
       material: materialBlock(input.context),
       claims: claimsBlock(claims),
       claimCount: String(claims.length),
     }),
-    inputs: { question: input.question, claims, context: input.context.map(({ chunkId, text }) => ({ chunkId, text })) },
+    inputs: {
+      question: input.question,
+      ...historyInput(input),
+      claims,
+      context: input.context.map(({ chunkId, text }) => ({ chunkId, text })),
+    },
     check: (output) => checkVerdicts(output, claims.length, chunkIds),
   })
   if (!outcome.ok)
@@ -128,10 +136,10 @@ export async function judgeRelevancy(
     maxTokens: options.maxTokens,
     sample: input.repeat ?? 0,
     user: renderUser(ANSWER_RELEVANCY_PROMPT, {
-      question: block('question', input.question),
+      question: questionBlock(input.question, input.history),
       answer: block('answer', input.answer),
     }),
-    inputs: { question: input.question, answer: input.answer },
+    inputs: { question: input.question, ...historyInput(input), answer: input.answer },
   })
   if (!outcome.ok)
     return { result: relevancyError(), error: { metric: 'answerRelevancy', message: `relevancy judge: ${outcome.error}` } }
@@ -155,11 +163,11 @@ export async function judgeCoverage(
     maxTokens: options.maxTokens,
     sample: input.repeat ?? 0,
     user: renderUser(COVERAGE_PROMPT, {
-      question: block('question', input.question),
+      question: questionBlock(input.question, input.history),
       goldAnswer: block('gold_answer', input.goldAnswer),
       answer: block('answer', input.answer),
     }),
-    inputs: { question: input.question, goldAnswer: input.goldAnswer, answer: input.answer },
+    inputs: { question: input.question, ...historyInput(input), goldAnswer: input.goldAnswer, answer: input.answer },
   })
   if (!outcome.ok) return { result: coverageError(), error: { metric: 'coverage', message: `coverage judge: ${outcome.error}` } }
   const facts = outcome.output.facts
@@ -193,10 +201,10 @@ export async function judgeUnclearRefusal(
     maxTokens: options.maxTokens,
     sample: input.repeat ?? 0,
     user: renderUser(UNCLEAR_REFUSAL_PROMPT, {
-      question: block('question', input.question),
+      question: questionBlock(input.question, input.history),
       answer: block('answer', input.answer),
     }),
-    inputs: { question: input.question, answer: input.answer },
+    inputs: { question: input.question, ...historyInput(input), answer: input.answer },
   })
   if (!outcome.ok) return { verdict: 'unclear', error: { metric: 'refusal', message: `unclear-refusal judge: ${outcome.error}` } }
   return { verdict: outcome.output.verdict, error: null }
@@ -231,7 +239,7 @@ export function createModelJudge(client: ModelClient, options: ModelJudgeOptions
         return {
           refusal,
           faithfulness: lexicalFaithfulness(input.answer, true, input.context),
-          answerRelevancy: lexicalAnswerRelevancy(input.question, input.answer, true),
+          answerRelevancy: lexicalAnswerRelevancy(input.question, input.answer, true, input.history),
           coverage: goldCoverage(input.goldAnswer, input.answer, true),
           judgeErrors: [],
         }

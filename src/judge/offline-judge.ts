@@ -17,7 +17,7 @@ export const offlineJudge: Judge = {
     return {
       refusal,
       faithfulness: lexicalFaithfulness(input.answer, refused, input.context),
-      answerRelevancy: lexicalAnswerRelevancy(input.question, input.answer, refused),
+      answerRelevancy: lexicalAnswerRelevancy(input.question, input.answer, refused, input.history),
       coverage: goldCoverage(input.goldAnswer, input.answer, refused),
     }
   },

@@ -104,6 +104,42 @@ describe('loadGoldenSet', () => {
       'g.json: question g-1, field "userContext": expected a JSON object such as {"tenant": "acme", "role": "admin"}',
     )
   })
+  it("keeps a follow-up question's history in order and names each bad turn", () => {
+    const question = { id: 'g-2', type: 'single', question: 'And in the EU?', answerDocIds: ['t-001'], goldAnswer: '30 days.' }
+    const history = [
+      { role: 'user', content: 'How long are traces kept?' },
+      { role: 'assistant', content: '30 days in the US region.' },
+    ]
+    expect(validateGoldenSet({ questions: [{ ...question, history }] }, 'g.json', tiny)[0]!.history).toEqual(history)
+    expect(() =>
+      validateGoldenSet(
+        {
+          questions: [
+            {
+              ...question,
+              history: [
+                { role: 'bot', content: 'Hi' },
+                { role: 'user', content: 'Hi', at: 3 },
+              ],
+            },
+          ],
+        },
+        'g.json',
+        tiny,
+      ),
+    ).toThrow(
+      [
+        'g.json: question g-2, field "history.0.role": unknown role "bot"; expected user or assistant',
+        'g.json: question g-2: unknown field(s) "at"',
+      ].join('\n'),
+    )
+    expect(() => validateGoldenSet({ questions: [{ ...question, history: [] }] }, 'g.json', tiny)).toThrow(
+      'g.json: question g-2, field "history": an empty history: leave the field out for a question that follows no conversation',
+    )
+    expect(() => validateGoldenSet({ questions: [{ ...question, history: 'What about the EU?' }] }, 'g.json', tiny)).toThrow(
+      'g.json: question g-2, field "history": expected a list of turns such as [{"role": "user", "content": "..."}, {"role": "assistant", "content": "..."}]',
+    )
+  })
 })
 
 describe('golden-set JSON Schema', () => {

@@ -33,6 +33,12 @@ function failureSection(outcome: QuestionOutcome, failedChecks: string[]): strin
   return [
     `### ${outcome.id} [${outcome.type}] ${outcome.question}`,
     '',
+    ...(outcome.history === undefined
+      ? []
+      : [
+          '- follows the conversation:',
+          ...outcome.history.map((turn, i) => `  ${i + 1}. ${turn.role}: ${turn.content.replace(/\s+/g, ' ')}`),
+        ]),
     ...(outcome.userContext === null ? [] : [`- user context: \`${JSON.stringify(outcome.userContext)}\``]),
     ...(outcome.systemError === null ? [] : [`- system error: ${outcome.systemError}`]),
     `- expected docs: ${expected}`,

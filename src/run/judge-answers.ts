@@ -12,6 +12,7 @@ export function judgeInputOf(run: QuestionRun, repeat: number): JudgeInput | nul
   return {
     questionId: question.id,
     question: question.question,
+    ...(question.history === undefined ? {} : { history: question.history }),
     answer,
     goldAnswer: question.goldAnswer ?? null,
     context: run.output.context.map(({ chunkId, text }) => ({ chunkId, text })),

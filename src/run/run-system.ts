@@ -1,6 +1,6 @@
 import pLimit from 'p-limit'
 import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
-import type { RagSystem, SystemAnswer } from '../system/rag-system.ts'
+import { systemQuestionOf, type RagSystem, type SystemAnswer } from '../system/rag-system.ts'
 
 export interface QuestionRun {
   question: GoldenQuestion
@@ -43,11 +43,7 @@ export async function runSystem(
         const started = performance.now()
         let output: SystemAnswer
         try {
-          output = await system.answer({
-            id: question.id,
-            question: question.question,
-            userContext: question.userContext ?? null,
-          })
+          output = await system.answer(systemQuestionOf(question))
         } catch (error) {
           const message = `${system.name} failed: ${error instanceof Error ? error.message : String(error)}`
           if (stopsRun(error)) {

@@ -46,6 +46,8 @@ export function scoreRetrieval(
     type: question.type,
     question: question.question,
     userContext: question.userContext ?? null,
+    // Only a follow-up question carries its history: a standalone one's outcome is as it was before histories.
+    ...(question.history !== undefined ? { history: question.history } : {}),
     systemError: null,
     answerDocIds: question.answerDocIds,
     // Only a graded question carries its grades: an ungraded one's outcome is as it was before grades.

@@ -32,6 +32,32 @@ describe('the HTTP contract', () => {
     })
   })
 
+  it('describes a follow-up request: history turns of role user or assistant, with text', () => {
+    const history = [
+      { role: 'user', content: 'What does Pro cost?' },
+      { role: 'assistant', content: 'USD 49.' },
+    ]
+    expect(HttpRequestSchema.parse({ id: 'q-2', question: 'And Enterprise?', userContext: null, history })).toEqual({
+      id: 'q-2',
+      question: 'And Enterprise?',
+      userContext: null,
+      history,
+    })
+    const bad = HttpRequestSchema.safeParse({
+      id: 'q-2',
+      question: 'And Enterprise?',
+      userContext: null,
+      history: [
+        { role: 'system', content: 'x' },
+        { role: 'user', content: ' ' },
+      ],
+    })
+    expect(bad.success ? [] : bad.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)).toEqual([
+      'history.0.role: unknown role "system"; expected user or assistant',
+      'history.1.content: expected the text of the turn',
+    ])
+  })
+
   it('previews values in messages: short JSON for scalars, the kind for containers', () => {
     expect([
       previewValue(42),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { HistorySchema } from '../contract/history-schema.ts'
 
 /**
  * The HTTP contract between the suite and a user's RAG service (docs/your-pipeline.md). These zod schemas
@@ -153,6 +154,9 @@ export const HttpRequestSchema = z
       .record(z.string(), z.unknown())
       .nullable()
       .describe("The golden question's userContext (tenant, role, permissions), verbatim; null when it has none"),
+    history: HistorySchema.optional().describe(
+      "A follow-up question's conversation before it, oldest first, as [{role: user | assistant, content}]; absent for a standalone question (a service that ignores it answers the question alone)",
+    ),
   })
   .describe('POST <url>, Content-Type: application/json: one golden question')
 export type HttpRequest = z.output<typeof HttpRequestSchema>

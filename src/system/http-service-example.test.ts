@@ -5,7 +5,7 @@ import { loadGoldenSet } from '../load/golden-set.ts'
 import { detectRefusal } from '../scoring/generation/refusal.ts'
 import { HttpResponseSchema } from './http-contract.ts'
 import { createHttpSystem } from './http-system.ts'
-import type { SystemAnswer } from './rag-system.ts'
+import { systemQuestionOf, type SystemAnswer } from './rag-system.ts'
 import { startService, type RunningService } from './service-launcher.ts'
 import { countTextTokens } from '../text/tokenizer.ts'
 
@@ -50,11 +50,7 @@ async function runExample(broken: boolean): Promise<Running> {
     countTokens: countTextTokens,
   })
   const answers = new Map<string, SystemAnswer>()
-  for (const question of golden)
-    answers.set(
-      question.id,
-      await system.answer({ id: question.id, question: question.question, userContext: question.userContext ?? null }),
-    )
+  for (const question of golden) answers.set(question.id, await system.answer(systemQuestionOf(question)))
   return { url, service, log, answers }
 }
 
@@ -79,7 +75,7 @@ const contextHit = (answer: SystemAnswer, question: (typeof golden)[number]) => 
 }
 
 describe('examples/http-service', () => {
-  it('has a golden set of 12 questions, five with a userContext', () => {
+  it('has a golden set of 13 questions, six with a userContext, one a follow-up', () => {
     expect(golden.map((question) => question.id)).toEqual([
       'h-001',
       'h-002',
@@ -93,6 +89,7 @@ describe('examples/http-service', () => {
       'h-010',
       'h-011',
       'h-012',
+      'h-013',
     ])
     expect(golden.filter((question) => question.userContext !== undefined).map((question) => question.id)).toEqual([
       'h-001',
@@ -100,7 +97,28 @@ describe('examples/http-service', () => {
       'h-008',
       'h-009',
       'h-011',
+      'h-013',
     ])
+    expect(golden.filter((question) => question.history !== undefined).map((question) => question.id)).toEqual(['h-013'])
+  })
+
+  it("searches a follow-up question after the user's earlier turns: asked alone, h-013 misses the pets page", async () => {
+    const ask = async (body: object) => {
+      const response = await fetch(working.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+      return HttpResponseSchema.parse(await response.json()).ranked.map((chunk) => chunk.docId)
+    }
+    const h013 = golden.find((question) => question.id === 'h-013')!
+    // An id of its own: the log test counts the golden questions' requests.
+    const request = { id: 'x-13', question: h013.question, userContext: { role: 'passenger' } }
+    expect((await ask(request))[0]).not.toBe('passengers/pets')
+    expect((await ask({ ...request, history: h013.history }))[0]).toBe('passengers/pets')
+    expect(working.answers.get('h-013')!.answer).toBe(
+      'Dogs are welcome on the open upper deck, on a short leash, with at most two dogs per passenger.',
+    )
   })
 
   it('answers with a body that follows the contract, and GET / for the readiness check', async () => {

@@ -81,6 +81,20 @@ describe('createHttpSystem: the request and a valid response', () => {
     expect(JSON.parse(requests[0]!.body)).toEqual({ id: 'q-1', question: 'Hi?', userContext: null })
   })
 
+  it("sends a follow-up question's history, oldest turn first, and no history field for a standalone question", async () => {
+    handlers = [json(200, { ranked: [] })]
+    const history = [
+      { role: 'user' as const, content: 'What does the Pro plan cost?' },
+      { role: 'assistant' as const, content: 'USD 49 a month.' },
+    ]
+    await system().answer({ id: 'q-2', question: 'And the Enterprise plan?', userContext: { tenant: 'acme' }, history })
+    await system().answer({ id: 'q-3', question: 'Hi?', userContext: null })
+    expect(requests.map((request) => request.body)).toEqual([
+      '{"id":"q-2","question":"And the Enterprise plan?","userContext":{"tenant":"acme"},"history":[{"role":"user","content":"What does the Pro plan cost?"},{"role":"assistant","content":"USD 49 a month."}]}',
+      '{"id":"q-3","question":"Hi?","userContext":null}',
+    ])
+  })
+
   it('fills a minimal response: chunk ids by position, descending scores, counted tokens, the context packed within the budget, no answer', async () => {
     // Word counts 2, 3, 1: the budget of 5 holds the first two (2 + 3 = 5); the third would make 6.
     handlers = [

@@ -108,7 +108,13 @@ export function createHttpSystem(options: HttpSystemOptions): RagSystem {
 
   /** The response body of the first successful attempt; a SystemError once retries are spent or pointless. */
   async function post(question: SystemQuestion): Promise<Uint8Array> {
-    const request: HttpRequest = { id: question.id, question: question.question, userContext: question.userContext ?? null }
+    // history only for a follow-up question: a standalone question's request is as it always was.
+    const request: HttpRequest = {
+      id: question.id,
+      question: question.question,
+      userContext: question.userContext ?? null,
+      ...(question.history === undefined ? {} : { history: [...question.history] }),
+    }
     const body = JSON.stringify(request)
     for (let retry = 0; ; retry++) {
       const outcome = await attempt(body)

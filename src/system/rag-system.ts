@@ -1,4 +1,5 @@
 import type { EvalConfig } from '../contract/eval-config-schema.ts'
+import type { HistoryTurn } from '../contract/golden-set-schema.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
 
 /**
@@ -40,12 +41,32 @@ export interface RagSystem {
   close?(): Promise<void>
 }
 
-/** What the system is asked: the golden question's id and text, and the user's context verbatim. */
+/** What the system is asked: the golden question's id and text, the user's context verbatim, and the conversation before it. */
 export interface SystemQuestion {
   id: string
   question: string
   /** The golden question's `userContext` (tenant, role, permissions...), null when it has none. */
   userContext: Record<string, unknown> | null
+  /**
+   * A follow-up question's `history`: the turns before it, oldest first, as the golden set writes them.
+   * Absent for a question that follows no conversation (the system answers it on its own).
+   */
+  history?: readonly HistoryTurn[]
+}
+
+/** The question a system is asked for a golden question: its history passed only when it has one. */
+export function systemQuestionOf(question: {
+  id: string
+  question: string
+  userContext?: Record<string, unknown> | undefined
+  history?: readonly HistoryTurn[] | undefined
+}): SystemQuestion {
+  return {
+    id: question.id,
+    question: question.question,
+    userContext: question.userContext ?? null,
+    ...(question.history === undefined ? {} : { history: question.history }),
+  }
 }
 
 /** What a system factory receives: the corpus the suite loaded (null when the system owns its documents) and the run's knobs. */

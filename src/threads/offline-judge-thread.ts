@@ -33,6 +33,7 @@ const keyOf = (input: JudgeInput) => `${input.questionId}\u0000${input.repeat ??
 function sameInput(a: JudgeInput, b: JudgeInput): boolean {
   return (
     a.question === b.question &&
+    JSON.stringify(a.history) === JSON.stringify(b.history) &&
     a.answer === b.answer &&
     a.goldAnswer === b.goldAnswer &&
     a.context.length === b.context.length &&

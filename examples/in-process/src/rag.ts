@@ -1,5 +1,6 @@
 // A small RAG system of the kind a team writes: MiniSearch full-text search over paragraphs, documents
-// visible only to the roles their front matter lists (userContext.role decides), and an extractive answer.
+// visible only to the roles their front matter lists (userContext.role decides), follow-up questions searched
+// with the conversation before them (history), and an extractive answer.
 import MiniSearch from 'minisearch'
 import { defineRagSystem, type RetrievedChunk } from 'rag-vitest-eval'
 
@@ -62,10 +63,13 @@ export default defineRagSystem(({ corpus, config }) => {
 
   return {
     name: 'minisearch-rbac',
-    async answer({ question, userContext }) {
+    async answer({ question, userContext, history }) {
       const role = typeof userContext?.role === 'string' ? userContext.role : 'employee'
       const visible = (roles: string[] | null) => roles === null || roles.includes(role)
-      const hits = index.search(question, { filter: (result) => visible(result.roles as string[] | null) })
+      // A follow-up question ("and how many can be carried over?") is searched after the user's earlier turns.
+      const earlier = (history ?? []).filter((turn) => turn.role === 'user').map((turn) => turn.content)
+      const query = [...earlier, question].join(' ')
+      const hits = index.search(query, { filter: (result) => visible(result.roles as string[] | null) })
       const ranked: RetrievedChunk[] = hits.map((hit) => ({
         chunkId: String(hit.id),
         docId: hit.docId as string,
@@ -82,10 +86,8 @@ export default defineRagSystem(({ corpus, config }) => {
         context.push(chunk)
         used += chunk.tokens
       }
-      // Answer only when the context covers most of the question's content words; else refuse.
-      const asked = new Set(
-        (question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 2 && !STOPWORDS.has(w)),
-      )
+      // Answer only when the context covers most of the content words asked (with the earlier turns); else refuse.
+      const asked = new Set((query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 2 && !STOPWORDS.has(w)))
       const covered = new Set(
         hits.filter((hit) => context.some((c) => c.chunkId === String(hit.id))).flatMap((hit) => hit.queryTerms),
       )

@@ -7,7 +7,19 @@ import { GoldenSetSchema, type GoldenQuestion } from '../../contract/golden-set-
 import { createBuiltinSystem } from '../../builtin/builtin-system.ts'
 import { nextQuestionId, assignQuestionIds } from '../question-ids.ts'
 import { appendQuestionText } from './append-question.ts'
-import { buildQuestion, checkAnswerDocs, checkGoverning, checkId, parseType, splitDocIds } from './question-draft.ts'
+import {
+  answerDocsOf,
+  buildQuestion,
+  checkAnswerDocs,
+  checkGoverning,
+  checkGradedDocs,
+  checkId,
+  parseHistory,
+  parseRelevance,
+  parseType,
+  parseUserContext,
+  splitDocIds,
+} from './question-draft.ts'
 import { previewRanking, renderRankingPreview } from './ranking-preview.ts'
 
 const docs = loadCorpus('fixtures/golden-lint/corpus')
@@ -154,5 +166,81 @@ describe('ranking preview', () => {
     expect(preview.verdict).toBe(
       'none question: the system should refuse; its nearest chunk doc-007#1 shares 3 content terms (workspac, audit, log)',
     )
+  })
+})
+
+describe('the flags of graded relevance, userContext and history', () => {
+  it('reads doc=grade pairs in their order, the answer docs being those graded 1 or more', () => {
+    const relevance = { 'doc-006': 3, 'doc-007': 0, 'doc-005': 1 }
+    expect(parseRelevance(' doc-006=3, doc-007 = 0,doc-005=1 ')).toEqual({ value: relevance })
+    expect(answerDocsOf(relevance)).toEqual(['doc-006', 'doc-005'])
+    expect(checkGradedDocs({ 'doc-006': 3, 'doc-404': 0 }, docs)).toBe('not in the corpus: doc-404')
+  })
+
+  it('names what is wrong with a grading', () => {
+    expect(
+      ['doc-006', 'doc-006=4', 'doc-006=2.5', 'doc-006=-1', 'doc-006=3,doc-006=1', ' , '].map((text) => parseRelevance(text)),
+    ).toEqual([
+      { error: 'doc-006 has no grade: write doc-006=3 (grades 0..3)' },
+      { error: 'doc-006=4: expected a grade, an integer 0..3' },
+      { error: 'doc-006=2.5: expected a grade, an integer 0..3' },
+      { error: 'doc-006=-1: expected a grade, an integer 0..3' },
+      { error: 'doc-006 is graded twice' },
+      { error: 'expected doc=grade pairs such as doc-040=3,doc-012=1 (grades 0..3)' },
+    ])
+  })
+
+  it('reads a history and a userContext as JSON, naming a bad turn or a value that is not an object', () => {
+    const turns = [
+      { role: 'user', content: 'What does Pro cost?' },
+      { role: 'assistant', content: 'USD 49 a month.' },
+    ]
+    expect(parseHistory(JSON.stringify(turns))).toEqual({ value: turns })
+    expect(parseHistory('[{"role": "user", "content": "Hi"}, {"role": "bot", "content": ""}]')).toEqual({
+      error: 'history[1].role: unknown role "bot"; expected user or assistant; history[1].content: expected the text of the turn',
+    })
+    expect(parseHistory('[]')).toEqual({
+      error: 'history: an empty history: leave the field out for a question that follows no conversation',
+    })
+    expect((parseHistory("[{role: 'user'}]") as { error: string }).error).toMatch(
+      /^not JSON \(.+\); expected a JSON list such as \[\{"role": "user", "content": "What does Pro cost\?"\}\]$/,
+    )
+    expect(parseUserContext('{"role": "admin", "tenant": "acme"}')).toEqual({ value: { role: 'admin', tenant: 'acme' } })
+    // A context whose own field is named "error" is a context, not a failure.
+    expect(parseUserContext('{"error": "none"}')).toEqual({ value: { error: 'none' } })
+    expect(parseUserContext('["admin"]')).toEqual({ error: 'expected a JSON object such as {"tenant": "acme", "role": "admin"}' })
+  })
+
+  it('builds a follow-up question with its grades and userContext; grades that disagree with the answer docs are named', () => {
+    const history = [{ role: 'user' as const, content: 'Who approves credits?' }]
+    const built = buildQuestion({
+      ...added,
+      question: ' And a USD 8,000 one? ',
+      relevance: { 'doc-002': 3, 'doc-007': 0 },
+      userContext: { role: 'finance' },
+      history,
+    })
+    expect(built).toEqual({
+      ...added,
+      history,
+      question: 'And a USD 8,000 one?',
+      relevance: { 'doc-002': 3, 'doc-007': 0 },
+      userContext: { role: 'finance' },
+    })
+    expect(Object.keys(built)).toEqual([
+      'id',
+      'type',
+      'history',
+      'question',
+      'answerDocIds',
+      'relevance',
+      'goldAnswer',
+      'userContext',
+    ])
+    expect(buildQuestion({ ...added, relevance: { 'doc-002': 0 } })).toEqual({
+      errors: [
+        'relevance.doc-002: doc-002 is graded 0 (not relevant) but answerDocIds lists it: grade it 1..3, or remove it from answerDocIds',
+      ],
+    })
   })
 })

@@ -1,6 +1,7 @@
 import { checkbox, confirm, input, select } from '@inquirer/prompts'
 import type { CorpusDocument } from '../../load/corpus.ts'
 import { QUESTION_TYPES, type QuestionType } from '../../contract/question-types.ts'
+import { MAX_GRADE, type HistoryTurn, type Relevance } from '../../contract/golden-set-schema.ts'
 import { checkAnswerDocs, checkGoldAnswer, checkId, checkQuestionText } from './question-draft.ts'
 
 /** What each type means, shown under the type choice. */
@@ -89,4 +90,59 @@ export function askNotes(): Promise<string> {
 
 export function askConfirm(message: string): Promise<boolean> {
   return confirm({ message, default: true })
+}
+
+/**
+ * The turns before a follow-up question, asked in pairs (the user's message, then the assistant's reply)
+ * until an empty user turn; none when the question follows no conversation.
+ */
+export async function askHistory(): Promise<HistoryTurn[]> {
+  if (!(await confirm({ message: 'Is it a follow-up question (a conversation comes before it)?', default: false }))) return []
+  const turns: HistoryTurn[] = []
+  for (;;) {
+    const user = (await input({ message: `Turn ${turns.length + 1}, the user (empty: the conversation ends here)` })).trim()
+    if (user === '') return turns
+    turns.push({ role: 'user', content: user })
+    const reply = (
+      await input({
+        message: `Turn ${turns.length + 1}, the assistant's reply`,
+        validate: (value) => (value.trim() === '' ? 'write the reply the assistant gave' : true),
+      })
+    ).trim()
+    turns.push({ role: 'assistant', content: reply })
+  }
+}
+
+/**
+ * Graded relevance, when the author wants it: a grade 1..3 for each answer document, then the documents
+ * the built-in system ranks that were judged not relevant (grade 0, the distractors). Null: ungraded.
+ */
+export async function askGrades(
+  answerDocIds: readonly string[],
+  rankedOthers: readonly string[],
+  docs: readonly CorpusDocument[],
+): Promise<Relevance | null> {
+  if (!(await confirm({ message: `Grade the answer documents (1..${MAX_GRADE}, for nDCG)?`, default: false }))) return null
+  const titles = new Map(docs.map((doc) => [doc.id, doc.title]))
+  const relevance: Relevance = {}
+  for (const docId of answerDocIds) {
+    relevance[docId] = await select({
+      message: `Grade of ${docId}  ${titles.get(docId) ?? ''}`,
+      default: answerDocIds.length === 1 ? 3 : 2,
+      choices: [
+        { value: 3, name: '3  the primary source' },
+        { value: 2, name: '2  relevant' },
+        { value: 1, name: '1  partly relevant' },
+      ],
+    })
+  }
+  if (rankedOthers.length > 0) {
+    const distractors = await checkbox({
+      message: 'Ranked documents judged not relevant (grade 0; optional)',
+      pageSize: 12,
+      choices: rankedOthers.map((docId) => ({ value: docId, name: `${docId}  ${titles.get(docId) ?? ''}`, short: docId })),
+    })
+    for (const docId of distractors) relevance[docId] = 0
+  }
+  return relevance
 }

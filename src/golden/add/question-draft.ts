@@ -1,5 +1,15 @@
 import type { CorpusDocument } from '../../load/corpus.ts'
-import { GoldenQuestionSchema, QuestionTypeSchema, type GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import {
+  GoldenQuestionSchema,
+  HistorySchema,
+  MAX_GRADE,
+  QuestionTypeSchema,
+  UserContextSchema,
+  type GoldenQuestion,
+  type HistoryTurn,
+  type Relevance,
+  type UserContext,
+} from '../../contract/golden-set-schema.ts'
 import { type QuestionType } from '../../contract/question-types.ts'
 import { nextQuestionId } from '../question-ids.ts'
 
@@ -57,14 +67,84 @@ export function checkGoldAnswer(text: string, type: QuestionType): Check {
   return type !== 'none' && text.trim() === '' ? `a ${type} question needs a gold answer of one or two sentences` : true
 }
 
+/** `path.to[1].field` for a zod issue path under `root`. */
+function pathText(root: string, path: readonly PropertyKey[]): string {
+  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`), root)
+}
+
+/** A parsed flag: its value, or the message saying what is wrong (a wrapper, since a JSON object may have an `error` key). */
+export type Parsed<T> = { value: T } | { error: string }
+
+function parseJson(text: string, example: string): Parsed<unknown> {
+  try {
+    return { value: JSON.parse(text) as unknown }
+  } catch (error) {
+    return { error: `not JSON (${error instanceof Error ? error.message : String(error)}); expected ${example}` }
+  }
+}
+
+/** The turns before a follow-up question, as JSON: `[{"role": "user", "content": "..."}, ...]`. */
+export function parseHistory(text: string): Parsed<HistoryTurn[]> {
+  const json = parseJson(text, 'a JSON list such as [{"role": "user", "content": "What does Pro cost?"}]')
+  if ('error' in json) return json
+  const parsed = HistorySchema.safeParse(json.value)
+  if (parsed.success) return { value: parsed.data }
+  return { error: parsed.error.issues.map((issue) => `${pathText('history', issue.path)}: ${issue.message}`).join('; ') }
+}
+
+/** Who asks, as a JSON object: `{"tenant": "acme", "role": "admin"}`. */
+export function parseUserContext(text: string): Parsed<UserContext> {
+  const json = parseJson(text, 'a JSON object such as {"tenant": "acme", "role": "admin"}')
+  if ('error' in json) return json
+  const parsed = UserContextSchema.safeParse(json.value)
+  return parsed.success ? { value: parsed.data } : { error: parsed.error.issues[0]!.message }
+}
+
+/**
+ * Graded relevance as `doc-040=3, doc-012=1, doc-031=0`: each document with its grade 0..3, in the order
+ * given (0: judged not relevant, a distractor; 1..3: an answer document, 3 the primary source).
+ */
+export function parseRelevance(text: string): Parsed<Relevance> {
+  const relevance: Relevance = {}
+  const items = splitDocIds(text)
+  if (items.length === 0) return { error: `expected doc=grade pairs such as doc-040=3,doc-012=1 (grades 0..${MAX_GRADE})` }
+  for (const item of items) {
+    const match = /^(.+?)\s*=\s*(.*)$/.exec(item)
+    if (match === null) return { error: `${item} has no grade: write ${item}=${MAX_GRADE} (grades 0..${MAX_GRADE})` }
+    const [, docId, gradeText] = match as unknown as [string, string, string]
+    if (!/^\d+$/.test(gradeText) || Number(gradeText) > MAX_GRADE)
+      return { error: `${item}: expected a grade, an integer 0..${MAX_GRADE}` }
+    if (Object.hasOwn(relevance, docId)) return { error: `${docId} is graded twice` }
+    relevance[docId] = Number(gradeText)
+  }
+  return { value: relevance }
+}
+
+/** The documents a grading makes answer documents (graded 1 or more), in the order they were graded. */
+export function answerDocsOf(relevance: Relevance): string[] {
+  return Object.entries(relevance)
+    .filter(([, grade]) => grade >= 1)
+    .map(([docId]) => docId)
+}
+
+/** Graded documents that exist in the corpus. */
+export function checkGradedDocs(relevance: Relevance, docs: readonly CorpusDocument[]): Check {
+  const known = new Set(docs.map((doc) => doc.id))
+  const unknown = Object.keys(relevance).filter((id) => !known.has(id))
+  return unknown.length > 0 ? `not in the corpus: ${unknown.join(', ')}` : true
+}
+
 export interface Draft {
   id: string
   type: QuestionType
   question: string
   answerDocIds: string[]
+  relevance?: Relevance | undefined
   goldAnswer?: string | undefined
   governingDocId?: string | undefined
   notes?: string | undefined
+  userContext?: UserContext | undefined
+  history?: HistoryTurn[] | undefined
 }
 
 /** The question as the golden-set schema reads it (empty optional fields left out), or every problem. */
@@ -72,11 +152,14 @@ export function buildQuestion(draft: Draft): GoldenQuestion | { errors: string[]
   const parsed = GoldenQuestionSchema.safeParse({
     id: draft.id,
     type: draft.type,
+    ...(draft.history !== undefined && draft.history.length > 0 ? { history: draft.history } : {}),
     question: draft.question.trim(),
     answerDocIds: draft.answerDocIds,
+    ...(draft.relevance !== undefined ? { relevance: draft.relevance } : {}),
     ...(draft.goldAnswer?.trim() ? { goldAnswer: draft.goldAnswer.trim() } : {}),
     ...(draft.governingDocId ? { governingDocId: draft.governingDocId } : {}),
     ...(draft.notes?.trim() ? { notes: draft.notes.trim() } : {}),
+    ...(draft.userContext !== undefined ? { userContext: draft.userContext } : {}),
   })
   if (parsed.success) return parsed.data
   return { errors: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'question'}: ${issue.message}`) }

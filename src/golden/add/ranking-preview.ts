@@ -1,7 +1,7 @@
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { formatTable } from '../../report/format-table.ts'
 import { contextHit } from '../../scoring/retrieval/context-hit.ts'
-import type { RagSystem } from '../../system/rag-system.ts'
+import { systemQuestionOf, type RagSystem } from '../../system/rag-system.ts'
 import { contentTerms } from '../../text/text-analyzer.ts'
 
 /** How many ranked chunks the preview shows. */
@@ -33,11 +33,7 @@ export interface RankingPreview {
  * score it. `budgetTokens` is the budget the system packs with (shown beside the context size).
  */
 export async function previewRanking(question: GoldenQuestion, system: RagSystem, budgetTokens: number): Promise<RankingPreview> {
-  const { ranked, context } = await system.answer({
-    id: question.id,
-    question: question.question,
-    userContext: question.userContext ?? null,
-  })
+  const { ranked, context } = await system.answer(systemQuestionOf(question))
   const rows = ranked.slice(0, PREVIEW_DEPTH).map((chunk, index) => ({
     rank: index + 1,
     chunkId: chunk.chunkId,

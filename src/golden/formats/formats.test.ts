@@ -53,7 +53,7 @@ describe('JSONL gold', () => {
       ['q-003', 'none'],
     ])
     expect(imported.notices).toEqual([
-      'gold.jsonl:3: field "difficulty" ignored (1 record): the JSONL gold format carries id, question, gold_answer, gold_sources, type, user_context',
+      'gold.jsonl:3: field "difficulty" ignored (1 record): the JSONL gold format carries id, question, gold_answer, gold_sources, type, user_context, history',
     ])
   })
 
@@ -129,6 +129,31 @@ describe('JSONL gold', () => {
         importJsonlGold('{"question": "A?", "gold_sources": [], "type": "none", "user_context": "admin"}', 'gold.jsonl'),
       ),
     ).toBe('gold.jsonl:1: field "user_context": expected a JSON object such as {"tenant": "acme", "role": "admin"}')
+  })
+
+  it('reads history into a follow-up question; null or [] is none; a bad turn is named with its line', () => {
+    const history = [
+      { role: 'user', content: 'Who approves credits?' },
+      { role: 'assistant', content: 'It depends on the amount.' },
+    ]
+    const text = [
+      `{"id": "q-1", "question": "And a USD 8,000 one?", "gold_answer": "The CFO.", "gold_sources": ["doc-002"], "type": "lookup", "history": ${JSON.stringify(history)}}`,
+      '{"id": "q-2", "question": "How long is a new API key valid?", "gold_answer": "90 days.", "gold_sources": ["doc-001"], "type": "lookup", "history": []}',
+      '{"id": "q-3", "question": "How long is a new API key valid now?", "gold_answer": "90 days.", "gold_sources": ["doc-001"], "type": "lookup", "history": null}',
+    ].join('\n')
+    const { questions } = finish(importJsonlGold(text, 'gold.jsonl'), 'gold.jsonl')
+    expect(questions.map((q) => q.history)).toEqual([history, undefined, undefined])
+    expect(exportJsonlGold(questions).split('\n')[0]).toBe(
+      `{"id":"q-1","question":"And a USD 8,000 one?","gold_answer":"The CFO.","gold_sources":["doc-002"],"type":"lookup","history":${JSON.stringify(history)}}`,
+    )
+    expect(
+      failure(() =>
+        importJsonlGold(
+          '{"question": "A?", "gold_sources": [], "type": "none"}\n{"question": "B?", "gold_sources": [], "type": "none", "history": [{"role": "human", "content": "Hi"}]}',
+          'gold.jsonl',
+        ),
+      ),
+    ).toBe('gold.jsonl:2: field "history.0.role": unknown role "human"; expected user or assistant')
   })
 
   it('reports duplicate ids with both lines', () => {

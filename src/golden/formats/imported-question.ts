@@ -1,6 +1,11 @@
 import type { CorpusDocument } from '../../load/corpus.ts'
 import { validateGoldenSet } from '../../load/golden-set.ts'
-import { GoldenQuestionSchema, type GoldenQuestion, type UserContext } from '../../contract/golden-set-schema.ts'
+import {
+  GoldenQuestionSchema,
+  type GoldenQuestion,
+  type HistoryTurn,
+  type UserContext,
+} from '../../contract/golden-set-schema.ts'
 import { type QuestionType } from '../../contract/question-types.ts'
 import { InputError } from '../../contract/input-error.ts'
 
@@ -37,6 +42,7 @@ export interface ImportedQuestion {
   governingDocId?: string
   notes?: string
   userContext?: UserContext
+  history?: HistoryTurn[]
 }
 
 export interface ImportResult {
@@ -119,6 +125,7 @@ export function finishImport(
       ...(q.governingDocId !== undefined ? { governingDocId: q.governingDocId } : {}),
       ...(q.notes !== undefined ? { notes: q.notes } : {}),
       ...(q.userContext !== undefined ? { userContext: q.userContext } : {}),
+      ...(q.history !== undefined ? { history: q.history } : {}),
     }
     const earlier = firstSeen.get(q.id)
     if (earlier !== undefined) problems.push(`${q.where}: question ${q.id}: duplicate id (first used at ${earlier})`)

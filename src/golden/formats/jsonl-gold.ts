@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { QuestionTypeSchema, UserContextSchema, type GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import { HistorySchema, QuestionTypeSchema, UserContextSchema, type GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { type QuestionType } from '../../contract/question-types.ts'
 import { assignQuestionIds } from '../question-ids.ts'
 import type { ImportResult } from './imported-question.ts'
@@ -8,7 +8,9 @@ import { parseRecords } from '../../files/read-records.ts'
 /**
  * One line of the JSONL gold format: `{"question", "gold_answer", "gold_sources": [doc ids], "type":
  * lookup | multi-hop | contradiction | abstention}`, with an optional `id` and an optional
- * `user_context` (who asks: any JSON object, the golden set's userContext; null means none). The
+ * `user_context` (who asks: any JSON object, the golden set's userContext; null means none) and an
+ * optional `history` (a follow-up question's turns before it, `[{"role": "user" | "assistant",
+ * "content"}]`, the golden set's history; null or [] means none). The
  * canonical type names (single, multi, none) are accepted too. gold_answer may be empty or null for
  * abstention. Other fields are ignored with a notice.
  *
@@ -22,11 +24,15 @@ export const JsonlGoldRecordSchema = z.looseObject({
   gold_sources: z.array(z.string().min(1, 'expected a document id')),
   type: QuestionTypeSchema,
   user_context: UserContextSchema.nullable().optional(),
+  // [] is how a tool writing every record alike says "no turns before this one": read as null, none.
+  history: z
+    .preprocess((value) => (Array.isArray(value) && value.length === 0 ? null : value), HistorySchema.nullable())
+    .optional(),
 })
 
 export type JsonlGoldRecord = z.output<typeof JsonlGoldRecordSchema>
 
-const KNOWN_FIELDS = ['id', 'question', 'gold_answer', 'gold_sources', 'type', 'user_context']
+const KNOWN_FIELDS = ['id', 'question', 'gold_answer', 'gold_sources', 'type', 'user_context', 'history']
 
 /** The format's names for the canonical types. */
 export const JSONL_TYPE_NAMES: Record<QuestionType, string> = {
@@ -54,14 +60,15 @@ export function importJsonlGold(text: string, file: string): ImportResult {
       unmatched: [],
       ...(record.gold_answer ? { goldAnswer: record.gold_answer } : {}),
       ...(record.user_context ? { userContext: record.user_context } : {}),
+      ...(record.history && record.history.length > 0 ? { history: record.history } : {}),
     })),
     notices: ignored.notices(file, `the JSONL gold format carries ${KNOWN_FIELDS.join(', ')}`),
   }
 }
 
 /**
- * Writes questions as JSONL gold, one object per line, ids kept, `user_context` only for questions
- * that have a userContext; governingDocId and notes are left out.
+ * Writes questions as JSONL gold, one object per line, ids kept, `user_context` and `history` only for
+ * questions that have them; governingDocId, notes and relevance grades are left out.
  */
 export function exportJsonlGold(questions: readonly GoldenQuestion[]): string {
   return questions
@@ -73,6 +80,7 @@ export function exportJsonlGold(questions: readonly GoldenQuestion[]): string {
         gold_sources: q.answerDocIds,
         type: JSONL_TYPE_NAMES[q.type],
         ...(q.userContext !== undefined ? { user_context: q.userContext } : {}),
+        ...(q.history !== undefined ? { history: q.history } : {}),
       }),
     )
     .map((line) => line + '\n')

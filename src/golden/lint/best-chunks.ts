@@ -2,6 +2,7 @@ import type { EvalConfig } from '../../contract/eval-config-schema.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { createBuiltinSystem } from '../../builtin/builtin-system.ts'
+import { systemQuestionOf } from '../../system/rag-system.ts'
 import type { BestChunk } from './none-too-easy.ts'
 
 /**
@@ -19,11 +20,7 @@ export async function bestChunksOfNoneQuestions(
   if (none.length === 0) return best
   const system = createBuiltinSystem(docs, { ...config, generate: false })
   for (const question of none) {
-    const { ranked } = await system.answer({
-      id: question.id,
-      question: question.question,
-      userContext: question.userContext ?? null,
-    })
+    const { ranked } = await system.answer(systemQuestionOf(question))
     const top = ranked[0]
     best.set(question.id, top === undefined ? null : { chunkId: top.chunkId, text: top.text })
   }

@@ -29,13 +29,23 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
  *   valid} both) are near-duplicates, while "How long are traces kept on Team?" and "... on Business?"
  *   (3 of 5 terms shared, J = 0.6) are not. Questions with no content terms are compared as text only.
  *
+ * Only questions asked in the same setting are compared: the same userContext and the same history.
+ * The same words asked by another user (a manager and an employee) or after another conversation ("And
+ * on Enterprise?" after two different questions) are different questions.
+ *
  * A question is reported once, on the later of the two, naming the first earlier question it repeats.
  */
 export function duplicateQuestions(questions: readonly GoldenQuestion[]): Finding[] {
   const findings: Finding[] = []
-  const seen = questions.map((q) => ({ q, text: normalisedText(q.question), terms: new Set(contentTerms(q.question)) }))
+  const seen = questions.map((q) => ({
+    q,
+    setting: JSON.stringify([q.userContext ?? null, q.history ?? null]),
+    text: normalisedText(q.question),
+    terms: new Set(contentTerms(q.question)),
+  }))
   seen.forEach((later, index) => {
     for (const earlier of seen.slice(0, index)) {
+      if (later.setting !== earlier.setting) continue
       if (later.text === earlier.text) {
         findings.push(
           finding(

@@ -155,6 +155,26 @@ describe('golden:check rules, one broken fixture each', () => {
     ])
   })
 
+  it('duplicate-question compares only questions asked in the same setting: another user or another conversation makes another question', () => {
+    const base = { type: 'single' as const, answerDocIds: ['doc-001'], goldAnswer: 'API keys expire after 90 days by default.' }
+    const history = (content: string) => [{ role: 'user' as const, content }]
+    const questions = [
+      { ...base, id: 'q-001', question: 'And for admins?', history: history('How long is a new API key valid?') },
+      { ...base, id: 'q-002', question: 'And for admins?', history: history('Who approves a USD 8,000 credit?') },
+      { ...base, id: 'q-003', question: 'And for admins?', history: history('How long is a new API key valid?') },
+      { ...base, id: 'q-004', question: 'How long is a new API key valid?', userContext: { role: 'admin' } },
+      { ...base, id: 'q-005', question: 'How long is a new API key valid?', userContext: { role: 'viewer' } },
+      { ...base, id: 'q-006', question: 'How long is a new API key valid?', userContext: { role: 'admin' } },
+    ]
+    const findings = lintGoldenSet({ questions, docs, bestChunks: new Map(), floors: LOW_FLOORS }).filter(
+      (f) => f.rule === 'duplicate-question',
+    )
+    expect(findings.map((f) => [f.questionId, f.message])).toEqual([
+      ['q-003', 'asks the same question as q-001: "And for admins?"'],
+      ['q-006', 'asks the same question as q-004: "How long is a new API key valid?"'],
+    ])
+  })
+
   it('unsupported-fact: facts no answer doc states, naming where else they appear; facts the question gives are exempt', async () => {
     expect(await lint('unsupported-fact')).toEqual([
       {

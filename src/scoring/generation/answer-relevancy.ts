@@ -8,13 +8,34 @@ export type RelevancyStatus = 'scored' | 'refusal' | 'no-answer' | 'empty-questi
  * removed) that the answer uses, in 0..1. It asks "does the answer talk about what was asked", not
  * whether it is right (that is faithfulness and coverage). A refusal scores 0; no answer or a question
  * without content terms gives null.
+ *
+ * A follow-up question is scored on its own terms too ("and on the Enterprise plan?": enterprise, plan),
+ * but one with none ("And then?", "What about it?") asks about the user's latest earlier turn that has some,
+ * whose terms then stand in: the question means that turn's subject, and its score is not left null.
  */
-export function lexicalAnswerRelevancy(question: string, answer: string | null, refused: boolean): MetricResult<RelevancyStatus> {
+export function lexicalAnswerRelevancy(
+  question: string,
+  answer: string | null,
+  refused: boolean,
+  history: readonly { role: 'user' | 'assistant'; content: string }[] = [],
+): MetricResult<RelevancyStatus> {
   if (answer === null) return { value: null, status: 'no-answer', numerator: 0, denominator: 0 }
-  const asked = [...new Set(contentTerms(question))]
+  const asked = askedTerms(question, history)
   if (asked.length === 0) return { value: null, status: 'empty-question', numerator: 0, denominator: 0 }
   if (refused) return { value: 0, status: 'refusal', numerator: 0, denominator: asked.length }
   const said = new Set(contentTerms(answer))
   const found = asked.filter((term) => said.has(term)).length
   return { value: found / asked.length, status: 'scored', numerator: found, denominator: asked.length }
+}
+
+/** The question's distinct content terms; for a follow-up without any, those of the latest user turn that has some. */
+function askedTerms(question: string, history: readonly { role: 'user' | 'assistant'; content: string }[]): string[] {
+  const own = [...new Set(contentTerms(question))]
+  if (own.length > 0) return own
+  for (const turn of [...history].reverse()) {
+    if (turn.role !== 'user') continue
+    const earlier = [...new Set(contentTerms(turn.content))]
+    if (earlier.length > 0) return earlier
+  }
+  return own
 }

@@ -114,6 +114,32 @@ describe('lexicalAnswerRelevancy', () => {
       denominator: 4,
     })
   })
+  it("scores a follow-up on its own terms, and one without any ('And then?') on the latest user turn that has some", () => {
+    const history = [
+      { role: 'user' as const, content: 'How long are traces kept on Business?' },
+      { role: 'assistant' as const, content: 'Thirty days.' },
+      { role: 'user' as const, content: 'What about it?' },
+      { role: 'assistant' as const, content: 'It is the plan limit.' },
+    ]
+    // "And on Enterprise?": enterpris alone; the answer uses it -> 1/1.
+    expect(lexicalAnswerRelevancy('And on Enterprise?', 'Enterprise keeps traces for 90 days.', false, history)).toEqual({
+      value: 1,
+      status: 'scored',
+      numerator: 1,
+      denominator: 1,
+    })
+    // "And after that?" has no content term, "What about it?" neither, so the first turn's stand in: long, trace, kept, busi -> 2/4.
+    expect(lexicalAnswerRelevancy('And after that?', 'Traces are kept by contract.', false, history)).toEqual({
+      value: 0.5,
+      status: 'scored',
+      numerator: 2,
+      denominator: 4,
+    })
+    expect(lexicalAnswerRelevancy('And after that?', 'Traces are kept by contract.', false)).toMatchObject({
+      value: null,
+      status: 'empty-question',
+    })
+  })
   it('scores a refusal 0 and is null without an answer', () => {
     expect(lexicalAnswerRelevancy('How long are traces kept on Business?', REFUSAL_SENTENCE, true).value).toBe(0)
     expect(lexicalAnswerRelevancy('How long are traces kept on Business?', null, false).value).toBeNull()

@@ -7,6 +7,7 @@ export type QuestionEvidence = Pick<
   | 'type'
   | 'question'
   | 'userContext'
+  | 'history'
   | 'answerDocIds'
   | 'governingDocId'
   | 'context'
@@ -32,6 +33,10 @@ export function describeEvidence(outcome: QuestionEvidence): string {
       : outcome.topRanked.map((r, i) => `  ${String(i + 1).padStart(2)}. ${r.chunkId}  ${r.score.toFixed(4)}`).join('\n')
   const lines = [
     `question   ${outcome.id} [${outcome.type}] ${outcome.question}`,
+    // A follow-up question means what its conversation makes it mean: the turns before it, oldest first.
+    ...(outcome.history ?? []).map(
+      (turn, i) => `${i === 0 ? 'follows   ' : '          '} ${turn.role.padEnd(9)} ${turn.content.replace(/\s+/g, ' ')}`,
+    ),
     ...(outcome.userContext ? [`user       ${JSON.stringify(outcome.userContext)}`] : []),
     `expected   ${expected}${governing}`,
     `context    ${outcome.contextTokens} tokens:`,

@@ -79,6 +79,20 @@ describe('toHitContext', () => {
       'question   q-1 [multi] How long are traces kept, and how often are snapshots taken?\nuser       {"role":"employee","tenant":"acme"}\nexpected   d1, d2',
     )
   })
+  it("shows a follow-up question's conversation under the question, a turn a line, oldest first", () => {
+    const history = [
+      { role: 'user' as const, content: 'How long are traces kept?' },
+      { role: 'assistant' as const, content: 'Thirty days\non Business.' },
+    ]
+    expect(() => expect(outcome({ history, question: 'And snapshots?' })).toHitContext(['d2'], { mode: 'single' })).toThrow(
+      [
+        'question   q-1 [multi] And snapshots?',
+        'follows    user      How long are traces kept?',
+        '           assistant Thirty days on Business.',
+        'expected   d1, d2',
+      ].join('\n'),
+    )
+  })
   it('.not fails when the context does hold the docs', () => {
     expect(() => expect(outcome()).not.toHitContext(['d1'], { mode: 'single' })).toThrow(
       'expected not the context of q-1 to hold one of d1 (single)',

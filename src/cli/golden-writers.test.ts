@@ -1,0 +1,177 @@
+import { spawnSync } from 'node:child_process'
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { GoldenQuestionSchema, type GoldenQuestion } from '../contract/golden-set-schema.ts'
+import { appendQuestionText } from '../golden/add/append-question.ts'
+import { goldenSetText } from '../golden/golden-set-text.ts'
+import { loadCorpus } from '../load/corpus.ts'
+import { loadGoldenSet, validateGoldenSet } from '../load/golden-set.ts'
+import { useTempDirs } from '../testing/use-temp-dirs.ts'
+
+// Issue 23.4: every writer of golden-set files keeps every field the schema has (an import of 100 rows
+// with user_context once wrote a set without any, in silence).
+
+const corpus = 'fixtures/golden-lint/corpus'
+const docs = loadCorpus(corpus)
+const temp = useTempDirs()
+
+/** Runs `rag-eval golden <name>` with stdin a pipe (not a terminal). */
+function run(name: string, args: string[]) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'golden', name, ...args], {
+    encoding: 'utf8',
+    input: '',
+  })
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+const userContext = { tenant: 'acme', role: 'security', permissions: ['sla:read'], level: 2, sso: null, region: { eu: true } }
+const history: GoldenQuestion['history'] = [
+  { role: 'user', content: 'We confirmed a Medium finding on 2 March 2026.' },
+  { role: 'assistant', content: 'Noted: a Medium finding, confirmed on 2 March 2026.' },
+]
+
+/** A question with every field of the schema set (a contradiction: the only type with a governing document). */
+const everyField: GoldenQuestion = {
+  id: 'q-006',
+  type: 'contradiction',
+  history,
+  question: 'So how quickly must it be patched?',
+  answerDocIds: ['doc-006', 'doc-005'],
+  relevance: { 'doc-006': 3, 'doc-005': 1, 'doc-007': 0 },
+  goldAnswer: 'Within 21 days of confirmation; the older 30 days no longer applies.',
+  governingDocId: 'doc-006',
+  notes: 'doc-006 supersedes doc-005; doc-007 is a distractor.',
+  userContext,
+}
+
+describe('golden-set writers keep every field (issue 23.4)', () => {
+  it('the question under test sets every field the schema defines', () => {
+    expect(Object.keys(everyField).sort()).toEqual(Object.keys(GoldenQuestionSchema.shape).sort())
+    expect(GoldenQuestionSchema.parse(everyField)).toEqual(everyField)
+  })
+
+  it('goldenSetText (import, add --create) and appendQuestionText (add) write it back field for field', () => {
+    const written = goldenSetText([everyField], './golden-set.schema.json')
+    expect(validateGoldenSet(JSON.parse(written), 'g.json', docs)).toEqual([everyField])
+    // The layout: the history a turn per line, the other objects inline.
+    expect(written).toContain(
+      [
+        '      "history": [',
+        '        { "role": "user", "content": "We confirmed a Medium finding on 2 March 2026." },',
+        '        { "role": "assistant", "content": "Noted: a Medium finding, confirmed on 2 March 2026." }',
+        '      ],',
+        '      "question": "So how quickly must it be patched?",',
+      ].join('\n'),
+    )
+    expect(written).toContain(
+      '      "userContext": { "tenant": "acme", "role": "security", "permissions": ["sla:read"], "level": 2, "sso": null, "region": { "eu": true } }\n',
+    )
+    const appended = appendQuestionText(readFileSync('fixtures/golden-lint/clean.json', 'utf8'), everyField).text
+    expect(validateGoldenSet(JSON.parse(appended), 'g.json', docs).at(-1)).toEqual(everyField)
+    const oneLine = appendQuestionText(
+      '{"questions": [{"id": "q-001", "type": "none", "question": "A?", "answerDocIds": []}]}',
+      everyField,
+    )
+    expect(validateGoldenSet(JSON.parse(oneLine.text), 'g.json', docs).at(-1)).toEqual(everyField)
+  })
+
+  it('golden add, appending and creating, writes a question given every field by its flags', () => {
+    const dir = temp.make('golden-writers-')
+    const flags = [
+      '--corpus',
+      corpus,
+      '--type',
+      'contradiction',
+      '--history',
+      JSON.stringify(history),
+      '--question',
+      everyField.question,
+      '--relevance',
+      'doc-006=3, doc-005=1, doc-007=0',
+      '--gold-answer',
+      everyField.goldAnswer!,
+      '--governing',
+      'doc-006',
+      '--notes',
+      everyField.notes!,
+      '--user-context',
+      JSON.stringify(userContext),
+      '--yes',
+    ]
+    const file = join(dir, 'golden-set.json')
+    copyFileSync('fixtures/golden-lint/clean.json', file)
+    const appended = run('add', ['--golden', file, ...flags])
+    expect(appended).toMatchObject({ code: 0, stderr: '' })
+    expect(loadGoldenSet(file, docs).at(-1)).toEqual(everyField)
+
+    const created = join(dir, 'new-set.json')
+    expect(run('add', ['--golden', created, '--create', '--id', 'q-006', ...flags])).toMatchObject({ code: 0, stderr: '' })
+    expect(loadGoldenSet(created, docs)).toEqual([everyField])
+  })
+
+  it('golden add names a bad --history, --relevance or --user-context and writes nothing', () => {
+    const golden = ['--golden', 'fixtures/golden-lint/clean.json', '--corpus', corpus, '--type', 'single', '--question', 'Q?']
+    expect(run('add', [...golden, '--history', '[{"role": "bot", "content": "Hi"}]']).stderr.split('\n')[0]).toBe(
+      `golden add: --history '[{"role": "bot", "content": "Hi"}]': history[0].role: unknown role "bot"; expected user or assistant`,
+    )
+    expect(run('add', [...golden, '--relevance', 'doc-001=5']).stderr.split('\n')[0]).toBe(
+      'golden add: --relevance doc-001=5: doc-001=5: expected a grade, an integer 0..3',
+    )
+    expect(run('add', [...golden, '--relevance', 'doc-001=3,doc-404=0', '--gold-answer', 'A.', '--yes']).stderr).toBe(
+      'golden add: --relevance: not in the corpus: doc-404\n',
+    )
+  })
+
+  it('golden import of 100 JSONL rows each with user_context and some with history keeps all of them', () => {
+    const dir = temp.make('golden-writers-')
+    const source = join(dir, 'course.jsonl')
+    const rows = Array.from({ length: 100 }, (_, i) => ({
+      question: `How long is a new API key valid for customer ${i + 1}?`,
+      gold_answer: 'API keys expire after 90 days by default.',
+      gold_sources: ['doc-001'],
+      type: 'lookup',
+      user_context: { tenant: `t-${i + 1}`, role: i % 2 === 0 ? 'admin' : 'viewer' },
+      ...(i % 10 === 0 ? { history: [{ role: 'user', content: `I am customer ${i + 1}.` }] } : {}),
+    }))
+    writeFileSync(source, rows.map((row) => JSON.stringify(row)).join('\n') + '\n')
+    const out = join(dir, 'golden-set.json')
+    const imported = run('import', [source, '--format', 'jsonl', '--out', out, '--corpus', corpus])
+    expect(imported).toMatchObject({ code: 0, stderr: '' })
+    const questions = loadGoldenSet(out, docs)
+    expect(questions.map((q) => q.userContext)).toEqual(rows.map((row) => row.user_context))
+    expect(questions.map((q) => q.history)).toEqual(rows.map((row) => row.history))
+  })
+
+  it('golden export to JSONL carries userContext and history, and importing the export gives them back', () => {
+    const dir = temp.make('golden-writers-')
+    const golden = join(dir, 'golden-set.json')
+    writeFileSync(golden, appendQuestionText(readFileSync('fixtures/golden-lint/clean.json', 'utf8'), everyField).text)
+    const exported = join(dir, 'gold.jsonl')
+    const result = run('export', ['--format', 'jsonl', '--out', exported, '--golden', golden, '--corpus', corpus])
+    expect(result.code).toBe(0)
+    expect(result.stdout.split('\n')[1]).toBe(
+      'not carried by jsonl: governingDocId, notes and relevance grades (here: 2 governingDocId, 6 notes, 1 graded)',
+    )
+    const lines = readFileSync(exported, 'utf8').trimEnd().split('\n')
+    expect(JSON.parse(lines.at(-1)!)).toEqual({
+      id: 'q-006',
+      question: everyField.question,
+      gold_answer: everyField.goldAnswer,
+      gold_sources: ['doc-006', 'doc-005'],
+      type: 'contradiction',
+      user_context: userContext,
+      history,
+    })
+    const back = join(dir, 'back.json')
+    expect(run('import', [exported, '--format', 'jsonl', '--out', back, '--corpus', corpus]).code).toBe(0)
+    const again = loadGoldenSet(back, docs).at(-1)!
+    expect([again.userContext, again.history]).toEqual([userContext, history])
+
+    const ragas = run('export', ['--format', 'ragas', '--out', join(dir, 'ragas.json'), '--golden', golden, '--corpus', corpus])
+    expect(ragas.stdout.split('\n')[1]).toBe(
+      'not carried by ragas: ids (q-001... by position), types (inferred from the answer docs: contradiction is lost), ' +
+        'governingDocId, notes, userContext, history and relevance grades (here: 2 governingDocId, 6 notes, 1 graded, 1 userContext, 1 history)',
+    )
+  })
+})

@@ -6,15 +6,30 @@ import { finding, type Finding } from './finding.ts'
 export const NEAR_DUPLICATE_JACCARD = 0.8
 
 /** A question's text for exact comparison: lower case, punctuation dropped, whitespace collapsed. */
-function normalisedText(text: string): string {
+export function normalisedText(text: string): string {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ')
 }
 
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let shared = 0
   for (const term of a) if (b.has(term)) shared++
   const union = a.size + b.size - shared
   return union === 0 ? 0 : shared / union
+}
+
+/** Whether two questions are asked by the same user: equal userContext (keys in any order), or neither has one. */
+export function sameAsker(a: Pick<GoldenQuestion, 'userContext'>, b: Pick<GoldenQuestion, 'userContext'>): boolean {
+  return canonicalJson(a.userContext ?? null) === canonicalJson(b.userContext ?? null)
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value !== null && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`
+  return JSON.stringify(value) ?? 'null'
 }
 
 /**
@@ -29,6 +44,9 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
  *   valid} both) are near-duplicates, while "How long are traces kept on Team?" and "... on Business?"
  *   (3 of 5 terms shared, J = 0.6) are not. Questions with no content terms are compared as text only.
  *
+ * Two questions asked by different users (userContext not equal, such as a manager and an employee) are
+ * not duplicates: the same words test a permission, answered by one and refused to the other.
+ *
  * A question is reported once, on the later of the two, naming the first earlier question it repeats.
  */
 export function duplicateQuestions(questions: readonly GoldenQuestion[]): Finding[] {
@@ -36,6 +54,7 @@ export function duplicateQuestions(questions: readonly GoldenQuestion[]): Findin
   const seen = questions.map((q) => ({ q, text: normalisedText(q.question), terms: new Set(contentTerms(q.question)) }))
   seen.forEach((later, index) => {
     for (const earlier of seen.slice(0, index)) {
+      if (!sameAsker(later.q, earlier.q)) continue
       if (later.text === earlier.text) {
         findings.push(
           finding(

@@ -4,6 +4,7 @@ import { goldCoverage } from '../scoring/generation/coverage.ts'
 import { lexicalFaithfulness } from '../scoring/generation/faithfulness.ts'
 import { extractiveAnswer } from '../builtin/extractive-answerer.ts'
 import { contentTerms } from '../text/text-analyzer.ts'
+import { scriptedAnswerability, scriptedDisagreement } from './verify-replies.ts'
 import { forcedToolName, textReply, toolUseReply, type ReceivedRequest, type ScriptedReply } from './messages-server.ts'
 
 /**
@@ -152,6 +153,10 @@ export function scriptedReply(request: ReceivedRequest): ScriptedReply {
       )
     case 'record_preference':
       return toolUseReply(request, preference(text))
+    case 'record_answerability':
+      return toolUseReply(request, scriptedAnswerability(blockText(text, 'question') ?? '', materialChunks(text)))
+    case 'record_disagreement':
+      return toolUseReply(request, scriptedDisagreement(materialChunks(text)))
     default:
       return {
         kind: 'error',

@@ -2,7 +2,7 @@ import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { lexicalFaithfulness } from '../../scoring/generation/faithfulness.ts'
 import { extractNumbers } from '../../scoring/generation/key-facts.ts'
 import { splitSentences } from '../../text/sentences.ts'
-import { extractFacts } from '../lint/answer-facts.ts'
+import { extractFacts, states, textEvidence, type Fact } from '../lint/answer-facts.ts'
 import { termsWithoutPossessives } from '../lint/multi-facts-in-one-doc.ts'
 import type { Answerability, ClaimSupport, Disagreement, Passage, Verifier } from './verifier.ts'
 
@@ -10,10 +10,13 @@ import type { Answerability, ClaimSupport, Disagreement, Passage, Verifier } fro
 export const UNSUPPORTED_OVERLAP = 0.5
 
 /**
- * Claims judged lexically (the offline judge's faithfulness, claim by claim): a number no passage holds
- * makes a claim unsupported, and so does a best passage holding less than half its content terms;
- * numbers the question itself gives count as found. From half to the judge's 0.7 it is undecided (a paraphrase the lexical judge cannot read), and a
- * claim too short to judge (a bare "Yes.") is undecided.
+ * Claims judged lexically (the offline judge's faithfulness, claim by claim, with golden:check's facts):
+ * a number no passage holds makes a claim unsupported, and so does a best passage holding less than half
+ * its content terms, unless the passages state every checkable fact of the claim (answer-facts.ts); a
+ * claim too short for the judge ("Tromsø.") is supported when the passages state its facts, unsupported
+ * when they do not, and undecided when it has none ("Yes."). From half to the judge's 0.7 it is
+ * undecided (a paraphrase the lexical judge cannot read). Numbers and facts the question itself gives
+ * count as found.
  */
 export function lexicalClaimSupport(question: string, claims: readonly string[], passages: readonly Passage[]): ClaimSupport[] {
   // The numbers the question gives need no document ("75% is above 50%" for a question about a 75% override):
@@ -23,15 +26,27 @@ export function lexicalClaimSupport(question: string, claims: readonly string[],
     ...passages.map((p) => ({ chunkId: p.id, text: p.text })),
     ...(givenNumbers === '' ? [] : [{ chunkId: '(the question)', text: givenNumbers }]),
   ]
-  return claims.map((claim) => {
+  const evidence = passages.map((p) => ({ id: p.id, evidence: textEvidence(p.text) }))
+  const given = textEvidence(question)
+  return claims.map((claim): ClaimSupport => {
+    // The claim's checkable facts (numbers, dates, names...: answer-facts.ts), the question's own left out.
+    const facts = extractFacts(claim).filter((fact) => !states(given, fact))
+    const missing = facts.filter((fact) => !evidence.some((e) => states(e.evidence, fact)))
+    const factsHeld = facts.length > 0 && missing.length === 0
+    const holder = factsHeld ? (evidence.find((e) => facts.every((f) => states(e.evidence, f)))?.id ?? evidence[0]!.id) : null
     const [verdict] = lexicalFaithfulness(claim, false, context).claims
-    if (verdict === undefined || verdict.verdict === 'undecidable')
+    if (verdict === undefined || verdict.verdict === 'undecidable') {
+      if (factsHeld)
+        return { claim, verdict: 'supported', passageId: holder, reason: `${describeFacts(facts)} stated in the passages` }
+      if (facts.length > 0)
+        return { claim, verdict: 'unsupported', passageId: null, reason: `${describeFacts(missing)} in none of ${ids(passages)}` }
       return {
         claim,
         verdict: 'undecided',
         passageId: null,
         reason: 'too short to judge lexically (a yes/no or a bare word): the offline judge cannot tell',
       }
+    }
     const overlap = Math.round((verdict.overlap ?? 0) * 100)
     if (verdict.verdict === 'supported')
       return { claim, verdict: 'supported', passageId: verdict.chunkId, reason: `${overlap}% of its terms in ${verdict.chunkId}` }
@@ -40,9 +55,9 @@ export function lexicalClaimSupport(question: string, claims: readonly string[],
         claim,
         verdict: 'unsupported',
         passageId: null,
-        reason: `${verdict.missingNumbers.join(', ')} in none of ${passages.map((p) => p.id).join(', ')}`,
+        reason: `${verdict.missingNumbers.join(', ')} in none of ${ids(passages)}`,
       }
-    if ((verdict.overlap ?? 0) < UNSUPPORTED_OVERLAP)
+    if ((verdict.overlap ?? 0) < UNSUPPORTED_OVERLAP && !factsHeld)
       return {
         claim,
         verdict: 'unsupported',
@@ -53,14 +68,22 @@ export function lexicalClaimSupport(question: string, claims: readonly string[],
       claim,
       verdict: 'undecided',
       passageId: verdict.chunkId,
-      reason: `${overlap}% of its content terms in ${verdict.chunkId}: a paraphrase the offline judge cannot confirm`,
+      reason:
+        `${overlap}% of its content terms in ${verdict.chunkId}${factsHeld ? `, its ${describeFacts(facts)} stated` : ''}: ` +
+        'a paraphrase the offline judge cannot confirm',
     }
   })
 }
 
+const ids = (passages: readonly Passage[]) => passages.map((p) => p.id).join(', ')
+const describeFacts = (facts: readonly Fact[]) => facts.map((f) => `"${f.text}"`).join(', ')
+
+/** Interrogatives the stopword list keeps ("when", "why"): they ask, and no passage answering states them. */
+const QUESTION_WORDS = new Set(['when', 'why', 'where', 'how', 'who', 'whom', 'whose', 'what', 'which'])
+
 /** The passage holding the most of the question's content terms, and which. */
 function bestPassage(question: string, passages: readonly Passage[]): { passage: Passage; shared: string[]; of: number } | null {
-  const terms = [...new Set(termsWithoutPossessives(question))]
+  const terms = [...new Set(termsWithoutPossessives(question))].filter((t) => !QUESTION_WORDS.has(t))
   let best: { passage: Passage; shared: string[]; of: number } | null = null
   for (const passage of passages) {
     const own = new Set(termsWithoutPossessives(passage.text))

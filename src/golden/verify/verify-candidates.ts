@@ -109,10 +109,10 @@ export function duplicateOf(
     const similarity = jaccard(terms, new Set(contentTerms(q.question)))
     if (otherText !== text && similarity < NEAR_DUPLICATE_JACCARD) continue
     const how = otherText === text ? 'the same question' : `a near-duplicate (content-term Jaccard ${similarity.toFixed(2)})`
-    const docs = q.answerDocIds.length === 0 ? 'no answer documents' : `answer documents ${q.answerDocIds.join(', ')}`
+    const docs = q.answerDocIds.length === 0 ? '(none)' : q.answerDocIds.join(', ')
     return {
       check: 'duplicate',
-      message: `${how} as ${other.where} ${q.id} ("${q.question}"), with the same ${docs}`,
+      message: `${how} as ${other.where} ${q.id} ("${q.question}"), with the same answer documents ${docs}`,
       effect: 'reject',
     }
   }

@@ -67,6 +67,11 @@ const CONTRACTS: Record<string, Contract> = {
     folderForFile: [['--golden', 'evals'], '--golden evals: expected a file, found a folder'],
     fileForFolder: [['--corpus', 'README.md'], '--corpus README.md: expected a folder, found a file'],
   },
+  'golden verify': {
+    missingValue: [['--out'], '--out'],
+    folderForFile: [['evals'], '<file> evals: expected a file, found a folder'],
+    fileForFolder: [['--corpus', 'README.md'], '--corpus README.md: expected a folder, found a file'],
+  },
   'golden schema': {
     missingValue: [['--out'], '--out'],
     folderForFile: [['--out', 'evals'], '--out evals: expected a file, found a folder'],
@@ -191,7 +196,7 @@ describe('rag-eval itself', () => {
     const group = await rag('golden', 'lint')
     expect(group.code).toBe(2)
     expect(group.err.split('\n')[0]).toBe(
-      'rag-eval: golden: unknown command lint: expected one of check, import, export, add, schema',
+      'rag-eval: golden: unknown command lint: expected one of check, import, export, add, verify, schema',
     )
   })
 

@@ -103,7 +103,7 @@ describe('rag-eval golden verify, offline (the lexical judge)', () => {
     const input = readFileSync(CANDIDATES, 'utf8')
       .trimEnd()
       .split('\n')
-      .map((line) => JSON.parse(line))
+      .map((line) => JSON.parse(line) as unknown)
     expect(result.lines.map(({ verdict: _v, ...rest }) => rest)).toEqual(input)
     expect(result.lines[0]!.provenance).toEqual({
       origin: 'drafted',

@@ -11,11 +11,10 @@ import { createModelVerifier } from '../golden/verify/model-verifier.ts'
 import { CANDIDATE_FORMATS, readCandidates } from '../golden/verify/read-candidates.ts'
 import { renderVerifySummary, verifiedJsonl } from '../golden/verify/render-verdicts.ts'
 import type { Verifier } from '../golden/verify/verifier.ts'
+import { closeRetrieverSystem, systemRetriever } from '../golden/verify/system-retriever.ts'
 import { verifyCandidates, type Retriever } from '../golden/verify/verify-candidates.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
-import type { RagSystem } from '../system/rag-system.ts'
-import { closeSystem } from '../system/close-system.ts'
 import { file, fileToWrite, folder, oneOf } from './arg-kinds.ts'
 import { option } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
@@ -72,7 +71,7 @@ export const command = defineCommand({
       if (spent !== null) console.log(spent)
     } finally {
       if (system !== null) {
-        const failure = await closeSystem(system)
+        const failure = await closeRetrieverSystem(system)
         if (failure !== null) console.error(`warning: ${failure}`)
       }
     }
@@ -80,22 +79,9 @@ export const command = defineCommand({
   },
 })
 
-/** The top-k passages of a system's ranking (retrieval only). */
-function systemRetriever(name: string, system: RagSystem, k: number): Retriever {
-  return {
-    name,
-    async retrieve(question) {
-      const { ranked } = await system.answer({
-        id: question.id,
-        question: question.question,
-        userContext: question.userContext ?? null,
-      })
-      return ranked.slice(0, k).map((chunk) => ({ id: chunk.chunkId, text: chunk.text }))
-    },
-  }
-}
-
 type Project = Awaited<ReturnType<typeof projectWith>>
+
+type RagSystem = Awaited<ReturnType<typeof import('../run/open-system.ts').openSystem>>
 
 async function openConfiguredSystem(project: Project, config: EvalConfig, docs: readonly CorpusDocument[]): Promise<RagSystem> {
   const { openSystem } = await import('../run/open-system.ts')

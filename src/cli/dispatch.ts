@@ -57,6 +57,11 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
     load: async () => (await import('./golden-draft.ts')).command,
   },
   {
+    name: 'golden verify',
+    summary: 'check candidate questions (drafts, imports): a kept / rejected / undecided verdict each, with reasons',
+    load: async () => (await import('./golden-verify.ts')).command,
+  },
+  {
     name: 'golden schema',
     summary: 'regenerate the golden set JSON Schema',
     load: async () => (await import('./write-golden-schema.ts')).command,

@@ -13,6 +13,7 @@ import {
   type ScriptedReply,
 } from './messages-server.ts'
 import { scriptedDraft, type BadDraftKind } from './scripted-drafter.ts'
+import { scriptedAnswerability, scriptedDisagreement } from './verify-replies.ts'
 
 /**
  * Scripted, plausible model outputs for the local Messages API server: it reads our own prompts (the
@@ -188,6 +189,10 @@ function scriptedReplyWith(request: ReceivedRequest, options: ScriptedOptions): 
       )
     case 'record_preference':
       return toolUseReply(request, preference(text))
+    case 'record_answerability':
+      return toolUseReply(request, scriptedAnswerability(blockText(text, 'question') ?? '', materialChunks(text)))
+    case 'record_disagreement':
+      return toolUseReply(request, scriptedDisagreement(materialChunks(text)))
     default:
       return {
         kind: 'error',

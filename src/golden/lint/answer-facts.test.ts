@@ -70,3 +70,19 @@ describe('states: normalisation', () => {
     expect(check('within 1 hour', 'Tier 1 answers; after 2 hours it escalates.')).toEqual({ 'duration 1 hour': false })
   })
 })
+
+describe('a year inside a date (false alarms on known-good multi-hop answers)', () => {
+  it.each([
+    ['1924', 'Harald Vinter (born 15 June 1924 in Tromsø)'],
+    ['1965', 'Marta Kessel (born May 17, 1965 in Graz)'],
+    ['1915', 'On 21 August 1915 the army invaded the islands.'],
+    ['1887', 'founded on 1887-10-12 by a physician'],
+  ])('a gold answer "%s" is stated by "%s"', (year, doc) => {
+    expect(check(`In ${year}.`, doc)).toEqual({ [`number ${year}`]: true })
+  })
+
+  it('a year alone does not state a full date, and another year is not stated', () => {
+    expect(check('On 15 June 1924.', 'He was born in 1924.')).toEqual({ 'date 15 June 1924': false })
+    expect(check('In 1925.', 'born 15 June 1924')).toEqual({ 'number 1925': false })
+  })
+})

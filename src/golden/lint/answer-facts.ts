@@ -30,7 +30,8 @@
  * - units are singular and qualifiers canonical: "90 days" = "90-day" = "90 day";
  *   "working day" = "business day"; "calendar day" = "day"; "hrs" = "hour";
  * - currencies are codes: "$" = "USD", "€" = "EUR", "£" = "GBP", "dollars" = "USD";
- * - "15:00" = "3 pm"; "18 December" = "December 18" = "18 Dec";
+ * - "15:00" = "3 pm"; "18 December" = "December 18" = "18 Dec"; a date with a year also states the year
+ *   as a number ("15 June 1924", "May 17, 1965" and "1924-06-15" state "1924");
  * - names compare word by word, case-insensitively, ignoring a possessive "'s" and a plural "s"
  *   ("Tuesdays" = "tuesday", "Kestrel's" = "Kestrel").
  *
@@ -271,7 +272,8 @@ function dateKeys(month: number, day: number, year: string | undefined): string[
   const mm = String(month + 1).padStart(2, '0')
   const dd = String(day).padStart(2, '0')
   const keys = [`date:${mm}-${dd}`]
-  if (year !== undefined) keys.push(`date:${year}-${mm}-${dd}`)
+  // A date's year is stated too: "15 June 1924" states the "1924" of a gold answer that gives the year only.
+  if (year !== undefined) keys.push(`date:${year}-${mm}-${dd}`, `num:${Number(year)}`)
   return keys
 }
 
@@ -349,7 +351,7 @@ function identifierAndDatePasses(pass: Pass): void {
   pass(/\b(\d{4})-(\d{2})-(\d{2})\b/g, (m) => {
     const month = Number(m[2]) - 1
     const day = Number(m[3])
-    return { kind: 'date', text: m[0], keys: [`date:${m[1]}-${m[2]}-${m[3]}`, ...dateKeys(month, day, undefined)] }
+    return { kind: 'date', text: m[0], keys: [`date:${m[1]}-${m[2]}-${m[3]}`, ...dateKeys(month, day, m[1])] }
   })
   pass(new RegExp(String.raw`\b(\d{1,2})(?:st|nd|rd|th)?\s+(${MONTH})\b(?:,?\s+(\d{4})\b)?`, 'g'), (m) => {
     return { kind: 'date', text: m[0].trim(), keys: dateKeys(monthIndex(m[2]!), Number(m[1]), m[3]) }

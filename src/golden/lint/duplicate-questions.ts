@@ -6,15 +6,35 @@ import { finding, type Finding } from './finding.ts'
 export const NEAR_DUPLICATE_JACCARD = 0.8
 
 /** A question's text for exact comparison: lower case, punctuation dropped, whitespace collapsed. */
-function normalisedText(text: string): string {
+export function normalisedText(text: string): string {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ')
 }
 
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let shared = 0
   for (const term of a) if (b.has(term)) shared++
   const union = a.size + b.size - shared
   return union === 0 ? 0 : shared / union
+}
+
+type Setting = Pick<GoldenQuestion, 'userContext' | 'history'>
+
+/**
+ * Whether two questions are asked in the same setting: by the same user (equal userContext, keys in any order, or
+ * neither has one) after the same conversation (equal history, or neither has one).
+ */
+export function sameSetting(a: Setting, b: Setting): boolean {
+  return canonicalJson([a.userContext ?? null, a.history ?? null]) === canonicalJson([b.userContext ?? null, b.history ?? null])
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value !== null && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`
+  return JSON.stringify(value) ?? 'null'
 }
 
 /**
@@ -37,15 +57,10 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
  */
 export function duplicateQuestions(questions: readonly GoldenQuestion[]): Finding[] {
   const findings: Finding[] = []
-  const seen = questions.map((q) => ({
-    q,
-    setting: JSON.stringify([q.userContext ?? null, q.history ?? null]),
-    text: normalisedText(q.question),
-    terms: new Set(contentTerms(q.question)),
-  }))
+  const seen = questions.map((q) => ({ q, text: normalisedText(q.question), terms: new Set(contentTerms(q.question)) }))
   seen.forEach((later, index) => {
     for (const earlier of seen.slice(0, index)) {
-      if (later.setting !== earlier.setting) continue
+      if (!sameSetting(later.q, earlier.q)) continue
       if (later.text === earlier.text) {
         findings.push(
           finding(

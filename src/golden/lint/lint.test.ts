@@ -301,3 +301,28 @@ describe('parseFloors', () => {
     expect(parseFloors('sngle=1')).toBe('--floors: "sngle=1" is not type=count (types: single, multi, contradiction, none)')
   })
 })
+
+describe('golden:check on known-good questions (fixtures/golden-known-good: multi-hop questions modelled on public sets)', () => {
+  it('raises no finding: years inside dates and possessive names are matched', async () => {
+    const knownGood = 'fixtures/golden-known-good'
+    const corpus = loadCorpus(`${knownGood}/corpus`)
+    const questions = loadGoldenSet(`${knownGood}/golden-set.json`, corpus)
+    const bestChunks = await bestChunksOfNoneQuestions(questions, corpus, config)
+    expect(lintGoldenSet({ questions, docs: corpus, bestChunks, floors: LOW_FLOORS })).toEqual([])
+  })
+})
+
+describe('duplicate-question and userContext', () => {
+  const base = { type: 'single' as const, answerDocIds: ['doc-001'], goldAnswer: 'API keys expire after 90 days.' }
+  it('the same question asked by two different users is no duplicate; by the same user (keys in any order) it is', () => {
+    const questions = [
+      { ...base, id: 'q-001', question: 'How long is a key valid?', userContext: { role: 'admin', tenant: 'acme' } },
+      { ...base, id: 'q-002', question: 'How long is a key valid?', userContext: { role: 'viewer', tenant: 'acme' } },
+      { ...base, id: 'q-003', question: 'How long is a key valid?', userContext: { tenant: 'acme', role: 'viewer' } },
+    ]
+    const findings = lintGoldenSet({ questions, docs: null, bestChunks: new Map(), floors: LOW_FLOORS })
+    expect(findings.filter((f) => f.rule === 'duplicate-question').map((f) => [f.questionId, f.message])).toEqual([
+      ['q-003', 'asks the same question as q-002: "How long is a key valid?"'],
+    ])
+  })
+})

@@ -8,12 +8,21 @@ import { describeFact, goldFacts } from './unsupported-facts.ts'
 /** A term is distinctive when at most this share of the corpus documents contain it. */
 export const DISTINCTIVE_DOC_SHARE = 0.2
 
+/**
+ * Content terms with a possessive "'s" (or "’s") dropped first, as the retriever indexes words
+ * (indexWords): otherwise "Sigrid's" in a question stems to "sigrid'" and never meets the "Sigrid" of the
+ * document naming her, and that bridge document looks as if it added nothing.
+ */
+export function termsWithoutPossessives(text: string): string[] {
+  return contentTerms(text.replace(/([\p{L}\p{N}])['\u2019]s(?![\p{L}\p{N}])/gu, '$1'))
+}
+
 /** The content-term set of every document, and the terms distinctive in the corpus. */
 export function corpusTerms(docs: readonly CorpusDocument[]): {
   termsByDoc: Map<string, Set<string>>
   distinctive: (term: string) => boolean
 } {
-  const termsByDoc = new Map(docs.map((doc) => [doc.id, new Set(contentTerms(documentText(doc)))]))
+  const termsByDoc = new Map(docs.map((doc) => [doc.id, new Set(termsWithoutPossessives(documentText(doc)))]))
   const df = new Map<string, number>()
   for (const terms of termsByDoc.values()) for (const term of terms) df.set(term, (df.get(term) ?? 0) + 1)
   const limit = Math.max(1, Math.floor(docs.length * DISTINCTIVE_DOC_SHARE))
@@ -29,8 +38,8 @@ export function corpusTerms(docs: readonly CorpusDocument[]): {
  * 1. states every gold-answer fact (answer-facts.ts: numbers, amounts, durations, dates, names...)
  *    that any answer doc states, leaving out facts the question gives itself; and
  * 2. contains every distinctive content term of the question and the gold answer that any answer doc
- *    contains (content terms as BM25 sees them; distinctive: in at most a fifth of the corpus
- *    documents, so "when" or "customer" do not count).
+ *    contains (content terms as BM25 sees them, a possessive "'s" dropped; distinctive: in at most a
+ *    fifth of the corpus documents, so "when" or "customer" do not count).
  * Condition 2 keeps bridge hops: in "Can I ship a schema migration on 20 December?" the dates and
  * lead time all sit in the freeze-window doc, but only the change-classes doc says schema migrations
  * are Major changes, and it alone has "schema" and "migration". A question with no fact in any answer
@@ -51,7 +60,9 @@ export function multiFactsInOneDoc(
     })
     const facts = goldFacts(question).filter((fact) => docs.some((doc) => states(doc.facts, fact)))
     if (facts.length === 0) continue
-    const asked = new Set([...contentTerms(question.question), ...contentTerms(question.goldAnswer)].filter(terms.distinctive))
+    const asked = new Set(
+      [...termsWithoutPossessives(question.question), ...termsWithoutPossessives(question.goldAnswer)].filter(terms.distinctive),
+    )
     const distinctive = [...asked].filter((term) => docs.some((doc) => doc.terms.has(term)))
     const holder = docs.find(
       (doc) => facts.every((fact) => states(doc.facts, fact)) && distinctive.every((term) => doc.terms.has(term)),

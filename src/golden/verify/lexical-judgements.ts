@@ -1,0 +1,173 @@
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import { lexicalFaithfulness } from '../../scoring/generation/faithfulness.ts'
+import { extractNumbers } from '../../scoring/generation/key-facts.ts'
+import { splitSentences } from '../../text/sentences.ts'
+import { extractFacts, states, textEvidence, type Fact } from '../lint/answer-facts.ts'
+import { termsWithoutPossessives } from '../lint/multi-facts-in-one-doc.ts'
+import type { Answerability, ClaimSupport, Disagreement, Passage, Verifier } from './verifier.ts'
+
+/** Below this share of a claim's content terms in its best passage, a claim with all its numbers found is unsupported. */
+export const UNSUPPORTED_OVERLAP = 0.5
+
+/**
+ * Claims judged lexically (the offline judge's faithfulness, claim by claim, with golden:check's facts):
+ * a number no passage holds makes a claim unsupported, and so does a best passage holding less than half
+ * its content terms, unless the passages state every checkable fact of the claim (answer-facts.ts); a
+ * claim too short for the judge ("Tromsø.") is supported when the passages state its facts, unsupported
+ * when they do not, and undecided when it has none ("Yes."). From half to the judge's 0.7 it is
+ * undecided (a paraphrase the lexical judge cannot read). Numbers and facts the question itself gives
+ * count as found.
+ */
+export function lexicalClaimSupport(question: string, claims: readonly string[], passages: readonly Passage[]): ClaimSupport[] {
+  // The numbers the question gives need no document ("75% is above 50%" for a question about a 75% override):
+  // a passage of the question's numbers alone, which holds none of its words, so supports no claim by overlap.
+  const givenNumbers = extractNumbers(question).join(' ')
+  const context = [
+    ...passages.map((p) => ({ chunkId: p.id, text: p.text })),
+    ...(givenNumbers === '' ? [] : [{ chunkId: '(the question)', text: givenNumbers }]),
+  ]
+  const evidence = passages.map((p) => ({ id: p.id, evidence: textEvidence(p.text) }))
+  const given = textEvidence(question)
+  return claims.map((claim): ClaimSupport => {
+    // The claim's checkable facts (numbers, dates, names...: answer-facts.ts), the question's own left out.
+    const facts = extractFacts(claim).filter((fact) => !states(given, fact))
+    const missing = facts.filter((fact) => !evidence.some((e) => states(e.evidence, fact)))
+    const factsHeld = facts.length > 0 && missing.length === 0
+    const holder = factsHeld ? (evidence.find((e) => facts.every((f) => states(e.evidence, f)))?.id ?? evidence[0]!.id) : null
+    const [verdict] = lexicalFaithfulness(claim, false, context).claims
+    if (verdict === undefined || verdict.verdict === 'undecidable') {
+      if (factsHeld)
+        return { claim, verdict: 'supported', passageId: holder, reason: `${describeFacts(facts)} stated in the passages` }
+      if (facts.length > 0)
+        return { claim, verdict: 'unsupported', passageId: null, reason: `${describeFacts(missing)} in none of ${ids(passages)}` }
+      return {
+        claim,
+        verdict: 'undecided',
+        passageId: null,
+        reason: 'too short to judge lexically (a yes/no or a bare word): the offline judge cannot tell',
+      }
+    }
+    const overlap = Math.round((verdict.overlap ?? 0) * 100)
+    if (verdict.verdict === 'supported')
+      return { claim, verdict: 'supported', passageId: verdict.chunkId, reason: `${overlap}% of its terms in ${verdict.chunkId}` }
+    if (verdict.missingNumbers.length > 0)
+      return {
+        claim,
+        verdict: 'unsupported',
+        passageId: null,
+        reason: `${verdict.missingNumbers.join(', ')} in none of ${ids(passages)}`,
+      }
+    if ((verdict.overlap ?? 0) < UNSUPPORTED_OVERLAP && !factsHeld)
+      return {
+        claim,
+        verdict: 'unsupported',
+        passageId: verdict.chunkId,
+        reason: `at most ${overlap}% of its content terms in one passage (best ${verdict.chunkId})`,
+      }
+    return {
+      claim,
+      verdict: 'undecided',
+      passageId: verdict.chunkId,
+      reason:
+        `${overlap}% of its content terms in ${verdict.chunkId}${factsHeld ? `, its ${describeFacts(facts)} stated` : ''}: ` +
+        'a paraphrase the offline judge cannot confirm',
+    }
+  })
+}
+
+const ids = (passages: readonly Passage[]) => passages.map((p) => p.id).join(', ')
+const describeFacts = (facts: readonly Fact[]) => facts.map((f) => `"${f.text}"`).join(', ')
+
+/** Interrogatives the stopword list keeps ("when", "why"): they ask, and no passage answering states them. */
+const QUESTION_WORDS = new Set(['when', 'why', 'where', 'how', 'who', 'whom', 'whose', 'what', 'which'])
+
+/** The passage holding the most of the question's content terms, and which. */
+function bestPassage(question: string, passages: readonly Passage[]): { passage: Passage; shared: string[]; of: number } | null {
+  const terms = [...new Set(termsWithoutPossessives(question))].filter((t) => !QUESTION_WORDS.has(t))
+  let best: { passage: Passage; shared: string[]; of: number } | null = null
+  for (const passage of passages) {
+    const own = new Set(termsWithoutPossessives(passage.text))
+    const shared = terms.filter((t) => own.has(t))
+    if (best === null || shared.length > best.shared.length) best = { passage, shared, of: terms.length }
+  }
+  return best
+}
+
+/**
+ * A none question against retrieved passages, lexically: a passage holding every content term of the
+ * question may answer it, which only a reader can tell (undecided); otherwise no passage answers it.
+ */
+export function lexicalAnswerability(question: GoldenQuestion, passages: readonly Passage[]): Answerability {
+  const best = bestPassage(question.question, passages)
+  if (best !== null && best.of >= 2 && best.shared.length === best.of)
+    return {
+      verdict: 'undecided',
+      passageId: best.passage.id,
+      reason: `${best.passage.id} holds every content term of the question (${best.shared.join(', ')}): it may answer it, and the offline judge cannot tell`,
+    }
+  return {
+    verdict: 'does-not-answer',
+    passageId: best?.passage.id ?? null,
+    reason:
+      best === null
+        ? 'nothing retrieved'
+        : `the closest passage, ${best.passage.id}, holds ${best.shared.length} of the question's ${best.of} content terms`,
+  }
+}
+
+const VALUE_KINDS = new Set(['number', 'money', 'percent', 'duration', 'date', 'time'])
+
+/** The value facts of the sentences of a document that share the most content terms with the question. */
+function answeringValues(question: string, document: Passage): Map<string, string> {
+  const terms = new Set(termsWithoutPossessives(question))
+  const sentences = splitSentences(document.text).map((sentence) => ({
+    sentence,
+    shared: new Set(termsWithoutPossessives(sentence).filter((t) => terms.has(t))).size,
+  }))
+  const most = Math.max(0, ...sentences.map((s) => s.shared))
+  const values = new Map<string, string>()
+  if (most === 0) return values
+  for (const { sentence, shared } of sentences)
+    if (shared === most)
+      for (const fact of extractFacts(sentence)) if (VALUE_KINDS.has(fact.kind)) values.set(fact.key, fact.text)
+  return values
+}
+
+/**
+ * A contradiction's documents, lexically: the figures (numbers, amounts, durations, dates...) of each
+ * document's sentences closest to the question. The same figures in every document: they agree. Some
+ * document with a figure another lacks: they disagree. A document without figures there: undecided
+ * (a disagreement in words is for a reader or the model).
+ */
+export function lexicalDisagreement(question: GoldenQuestion, documents: readonly Passage[]): Disagreement {
+  const values = documents.map((doc) => ({ doc, values: answeringValues(question.question, doc) }))
+  const without = values.filter((v) => v.values.size === 0)
+  if (without.length > 0)
+    return {
+      verdict: 'undecided',
+      governingDocId: null,
+      reason: `no figure near the question's terms in ${without.map((v) => v.doc.id).join(', ')}: the offline judge cannot compare them`,
+    }
+  const describe = (v: (typeof values)[number]) => `${v.doc.id}: ${[...v.values.values()].join(', ')}`
+  const [first, ...rest] = values
+  const same = rest.every(
+    (v) => v.values.size === first!.values.size && [...v.values.keys()].every((key) => first!.values.has(key)),
+  )
+  return same
+    ? { verdict: 'agree', governingDocId: null, reason: `every document states the same figures (${describe(first!)})` }
+    : { verdict: 'disagree', governingDocId: null, reason: `they state different figures (${values.map(describe).join('; ')})` }
+}
+
+/** The offline verifier: the judgements above, deterministic and free. */
+export const offlineVerifier: Verifier = {
+  name: 'offline-lexical',
+  async supportClaims(question, claims, passages) {
+    return lexicalClaimSupport(question.question, claims, passages)
+  },
+  async answers(question, passages) {
+    return lexicalAnswerability(question, passages)
+  },
+  async disagreement(question, documents) {
+    return lexicalDisagreement(question, documents)
+  },
+}

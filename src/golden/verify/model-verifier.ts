@@ -1,0 +1,102 @@
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import { judgeFaithfulness } from '../../judge/model-judge.ts'
+import { callStructured } from '../../judge/structured-call.ts'
+import { block, materialBlock } from '../../model/delimit.ts'
+import type { ModelClient } from '../../model/model-client.ts'
+import { renderUser } from '../../model/prompt-template.ts'
+import type { ClaimSupport, Passage, Verifier } from './verifier.ts'
+import { ANSWERABILITY_PROMPT, DISAGREEMENT_PROMPT } from './verify-prompts.ts'
+
+export interface ModelVerifierOptions {
+  /** The judge model (EVAL_JUDGE_MODEL). */
+  model: string
+  maxTokens: number
+}
+
+const material = (passages: readonly Passage[]) => passages.map((p) => ({ chunkId: p.id, text: p.text }))
+
+/**
+ * The verifier on the model (Claude through the model client: cache, retries, concurrency, ledger, cap,
+ * record and replay): each claim by the faithfulness judge (supported / contradicted / not found, per
+ * claim), answerability and disagreement by forced tool calls validated with zod. A call without valid
+ * output after its repair attempt is undecided, naming the error.
+ */
+export function createModelVerifier(client: ModelClient, options: ModelVerifierOptions): Verifier {
+  return {
+    name: `model:${options.model}`,
+    async supportClaims(question: GoldenQuestion, claims, passages) {
+      const subject = passages.length === 1 ? `${question.id}@${passages[0]!.id}` : question.id
+      const { result, error } = await judgeFaithfulness(
+        client,
+        {
+          questionId: subject,
+          question: question.question,
+          answer: question.goldAnswer ?? claims.join(' '),
+          goldAnswer: null,
+          context: material(passages),
+        },
+        options,
+      )
+      if (error !== null || result.claims.length !== claims.length)
+        return claims.map((claim): ClaimSupport => ({
+          claim,
+          verdict: 'undecided',
+          passageId: null,
+          reason: error?.message ?? `the judge split the answer into ${result.claims.length} claims, not ${claims.length}`,
+        }))
+      return result.claims.map((v, i): ClaimSupport => ({
+        claim: claims[i]!,
+        verdict: v.verdict === 'supported' ? 'supported' : 'unsupported',
+        passageId: v.chunkId,
+        reason: `${v.judgeVerdict ?? v.verdict}: ${v.reason ?? ''}`.trim(),
+      }))
+    },
+    async answers(question, passages) {
+      const outcome = await callStructured(client, {
+        template: ANSWERABILITY_PROMPT,
+        role: 'judge',
+        subject: question.id,
+        purpose: 'verify:answerability',
+        model: options.model,
+        maxTokens: options.maxTokens,
+        user: renderUser(ANSWERABILITY_PROMPT, {
+          question: block('question', question.question),
+          material: materialBlock(material(passages)),
+        }),
+        inputs: { question: question.question, passages: material(passages) },
+        check: (output) =>
+          output.verdict === 'answers' && !passages.some((p) => p.id === output.chunkId)
+            ? `answers relies on ${JSON.stringify(output.chunkId)}, which is not a chunk of the material`
+            : null,
+      })
+      if (!outcome.ok) return { verdict: 'undecided', passageId: null, reason: `answerability judge: ${outcome.error}` }
+      const { verdict, chunkId, reason } = outcome.output
+      return verdict === 'answers'
+        ? { verdict: 'answers', passageId: chunkId, reason }
+        : { verdict: 'does-not-answer', passageId: null, reason }
+    },
+    async disagreement(question, documents) {
+      const outcome = await callStructured(client, {
+        template: DISAGREEMENT_PROMPT,
+        role: 'judge',
+        subject: question.id,
+        purpose: 'verify:disagreement',
+        model: options.model,
+        maxTokens: options.maxTokens,
+        user: renderUser(DISAGREEMENT_PROMPT, {
+          question: block('question', question.question),
+          material: materialBlock(material(documents)),
+        }),
+        inputs: { question: question.question, documents: material(documents) },
+        check: (output) =>
+          output.governingChunkId !== null && !documents.some((d) => d.id === output.governingChunkId)
+            ? `governingChunkId ${JSON.stringify(output.governingChunkId)} is not a chunk of the material`
+            : null,
+      })
+      if (!outcome.ok) return { verdict: 'undecided', governingDocId: null, reason: `disagreement judge: ${outcome.error}` }
+      const { verdict, governingChunkId, values, reason } = outcome.output
+      const stated = values.map((v) => `${v.chunkId}: ${v.answer || '(none)'}`).join('; ')
+      return { verdict, governingDocId: verdict === 'disagree' ? governingChunkId : null, reason: `${reason} (${stated})` }
+    },
+  }
+}

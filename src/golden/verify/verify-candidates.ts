@@ -1,0 +1,336 @@
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import type { CorpusDocument } from '../../load/corpus.ts'
+import { splitClaims } from '../../scoring/generation/claims.ts'
+import { contentTerms } from '../../text/text-analyzer.ts'
+import { jaccard, NEAR_DUPLICATE_JACCARD, normalisedText, sameSetting } from '../lint/duplicate-questions.ts'
+import { states, textEvidence, type TextEvidence } from '../lint/answer-facts.ts'
+import { RULES } from '../lint/finding.ts'
+import { corpusEvidence, goldFacts } from '../lint/unsupported-facts.ts'
+import { lintGoldenSet } from '../lint/lint-golden-set.ts'
+import { corpusTerms, termsWithoutPossessives } from '../lint/multi-facts-in-one-doc.ts'
+import type { BestChunk } from '../lint/none-too-easy.ts'
+import type { Candidate } from './read-candidates.ts'
+import type { Verdict, VerdictStatus } from './verdict-schema.ts'
+import type { Passage, Verifier } from './verifier.ts'
+
+/** What a reason does to the verdict: rejects, leaves it undecided, or only informs (a golden:check warning). */
+export type Effect = 'reject' | 'undecided' | 'note'
+
+export interface Reason {
+  check: string
+  message: string
+  effect: Effect
+}
+
+export interface Retriever {
+  /** "built-in BM25", or the configured system's name. */
+  name: string
+  retrieve(question: GoldenQuestion): Promise<Passage[]>
+}
+
+export interface VerifyInput {
+  candidates: readonly Candidate[]
+  docs: readonly CorpusDocument[]
+  /** The current golden set: a candidate repeating one of its questions is a duplicate. */
+  golden: readonly GoldenQuestion[]
+  verifier: Verifier
+  /** Whose top-k a none question is checked against: the built-in retriever, and the configured system. */
+  retrievers: readonly Retriever[]
+  /** The built-in system's best chunk per none candidate (golden:check's none-too-easy). */
+  bestChunks: ReadonlyMap<string, BestChunk | null>
+}
+
+export interface VerifiedCandidate {
+  candidate: Candidate
+  status: VerdictStatus
+  reasons: Reason[]
+}
+
+/** rejected if any reason rejects, else undecided if any leaves it undecided, else kept. */
+export function statusOf(reasons: readonly Reason[]): VerdictStatus {
+  if (reasons.some((r) => r.effect === 'reject')) return 'rejected'
+  if (reasons.some((r) => r.effect === 'undecided')) return 'undecided'
+  return 'kept'
+}
+
+export function verdictOf(verified: VerifiedCandidate): Verdict {
+  return { status: verified.status, reasons: verified.reasons.map(({ check, message }) => ({ check, message })) }
+}
+
+const CLOSED_QUESTION = /^(?:is|are|was|were|do|does|did|can|could|will|would|should|shall|has|have|had|may|might|must)\b/i
+
+/**
+ * A question that contains its answer: the gold answer's text inside the question, or every content
+ * term of the gold answer (names, numbers, words; a possessive "'s" dropped) among the question's.
+ * A yes/no or either-or question names its answer's terms by design ("Is it 90 days?" "Yes, 90 days."):
+ * there the lexical check cannot tell a leak from a confirmation, and says so (undecided).
+ */
+export function leakedAnswer(question: GoldenQuestion): Reason | null {
+  if (question.goldAnswer === undefined) return null
+  const answerText = normalisedText(question.goldAnswer.replace(/^\s*(?:yes|no)\b[,.;:]?/i, ''))
+  const questionText = normalisedText(question.question)
+  const answerTerms = [...new Set(termsWithoutPossessives(question.goldAnswer))].filter((t) => t !== 'ye')
+  const questionTerms = new Set(termsWithoutPossessives(question.question))
+  const inText = answerText.length > 0 && questionText.includes(answerText)
+  const allTerms = answerTerms.length > 0 && answerTerms.every((t) => questionTerms.has(t))
+  if (!inText && !allTerms) return null
+  const what = inText
+    ? `the question contains its gold answer "${question.goldAnswer}"`
+    : `every content term of the gold answer (${answerTerms.join(', ')}) is in the question`
+  if (CLOSED_QUESTION.test(question.question.trim()) || /\bor\b/i.test(question.question))
+    return {
+      check: 'leaked-answer',
+      message: `${what}, as a yes/no or either-or question's does: a reader must tell a leak from a confirmation`,
+      effect: 'undecided',
+    }
+  return { check: 'leaked-answer', message: `${what}: a system can answer it by echoing the question`, effect: 'reject' }
+}
+
+function sameDocs(a: GoldenQuestion, b: GoldenQuestion): boolean {
+  return a.answerDocIds.length === b.answerDocIds.length && a.answerDocIds.every((id) => b.answerDocIds.includes(id))
+}
+
+/**
+ * A near-duplicate of an earlier candidate or of a question of the current golden set: asked by the same
+ * user, with the same answer documents, and the same normalised text or a content-term Jaccard of at
+ * least 0.8 (golden:check's measure). The later of two candidates is rejected, naming the earlier. A
+ * golden question with the candidate's id and text is the candidate itself (a golden set verified anew).
+ */
+export function duplicateOf(
+  question: GoldenQuestion,
+  earlier: readonly { where: string; question: GoldenQuestion }[],
+): Reason | null {
+  const text = normalisedText(question.question)
+  const terms = new Set(contentTerms(question.question))
+  for (const other of earlier) {
+    const q = other.question
+    if (!sameSetting(question, q) || !sameDocs(question, q)) continue
+    const otherText = normalisedText(q.question)
+    const similarity = jaccard(terms, new Set(contentTerms(q.question)))
+    if (otherText !== text && similarity < NEAR_DUPLICATE_JACCARD) continue
+    const how = otherText === text ? 'the same question' : `a near-duplicate (content-term Jaccard ${similarity.toFixed(2)})`
+    const docs = q.answerDocIds.length === 0 ? '(none)' : q.answerDocIds.join(', ')
+    return {
+      check: 'duplicate',
+      message: `${how} as ${other.where} ${q.id} ("${q.question}"), with the same answer documents ${docs}`,
+      effect: 'reject',
+    }
+  }
+  return null
+}
+
+function docPassages(ids: readonly string[], byId: ReadonlyMap<string, CorpusDocument>): Passage[] {
+  return ids.flatMap((id) => {
+    const doc = byId.get(id)
+    if (doc === undefined) return []
+    const updated = doc.updated === undefined ? '' : ` (updated ${doc.updated})`
+    return [{ id, text: `${doc.title}${updated}\n${doc.body}` }]
+  })
+}
+
+async function claimReasons(question: GoldenQuestion, claims: readonly string[], passages: Passage[], verifier: Verifier) {
+  const verdicts = await verifier.supportClaims(question, claims, passages)
+  const reasons: Reason[] = []
+  const unsupported = verdicts.filter((v) => v.verdict === 'unsupported')
+  const undecided = verdicts.filter((v) => v.verdict === 'undecided')
+  const docs = passages.map((p) => p.id).join(', ')
+  if (unsupported.length > 0)
+    reasons.push({
+      check: 'unsupported-claim',
+      message: `not supported by ${docs}: ${unsupported.map((v) => `"${v.claim}" (${v.reason})`).join('; ')}`,
+      effect: 'reject',
+    })
+  if (undecided.length > 0)
+    reasons.push({
+      check: 'unsupported-claim',
+      message: `undecided against ${docs}: ${undecided.map((v) => `"${v.claim}" (${v.reason})`).join('; ')}`,
+      effect: 'undecided',
+    })
+  return { reasons, allSupported: unsupported.length === 0 && undecided.length === 0 }
+}
+
+/**
+ * A multi question one of whose documents supports its whole gold answer alone, and holds every
+ * distinctive term of the question and answer that any of its documents holds (as golden:check's
+ * multi-facts-in-one-doc: the bridge term of "Where was Aurelia's performer born?" sits in the other
+ * document, which is then needed even though the answer's claims all sit in one). It must also state
+ * every checkable fact of the answer that any of them states (answer-facts.ts: "1 hour" as a duration,
+ * where the lexical judge would take any "1"), so a lone document is never found by a stray number.
+ */
+async function notReallyMulti(
+  question: GoldenQuestion,
+  claims: readonly string[],
+  passages: Passage[],
+  verifier: Verifier,
+  terms: ReturnType<typeof corpusTerms>,
+  evidence: ReadonlyMap<string, TextEvidence>,
+): Promise<Reason | null> {
+  const evidenceOf = (id: string) => evidence.get(id) ?? textEvidence('')
+  const facts = goldFacts(question).filter((fact) => passages.some((p) => states(evidenceOf(p.id), fact)))
+  const asked = new Set(
+    [...termsWithoutPossessives(question.question), ...termsWithoutPossessives(question.goldAnswer ?? '')].filter(
+      terms.distinctive,
+    ),
+  )
+  const held = [...asked].filter((term) => passages.some((p) => terms.termsByDoc.get(p.id)?.has(term)))
+  for (const passage of passages) {
+    if (!held.every((term) => terms.termsByDoc.get(passage.id)?.has(term))) continue
+    if (!facts.every((fact) => states(evidenceOf(passage.id), fact))) continue
+    const verdicts = await verifier.supportClaims(question, claims, [passage])
+    if (!verdicts.every((v) => v.verdict === 'supported')) continue
+    const others = passages.filter((p) => p.id !== passage.id).map((p) => p.id)
+    return {
+      check: 'not-really-multi',
+      message:
+        `${passage.id} alone supports every claim of the gold answer and holds every distinctive term of the question; ` +
+        `${others.join(', ')} add${others.length === 1 ? 's' : ''} nothing: make it a single question on ${passage.id}, or ask for what only ${others.join(' / ')} state${others.length === 1 ? 's' : ''}`,
+      effect: 'reject',
+    }
+  }
+  return null
+}
+
+async function noneReasons(question: GoldenQuestion, retrievers: readonly Retriever[], verifier: Verifier): Promise<Reason[]> {
+  const reasons: Reason[] = []
+  for (const retriever of retrievers) {
+    const passages = await retriever.retrieve(question)
+    const judged = await verifier.answers(question, passages)
+    if (judged.verdict === 'answers')
+      reasons.push({
+        check: 'answerable-none',
+        message: `${judged.passageId} (top ${passages.length} of ${retriever.name}) answers it: ${judged.reason}`,
+        effect: 'reject',
+      })
+    else if (judged.verdict === 'undecided')
+      reasons.push({
+        check: 'answerable-none',
+        message: `top ${passages.length} of ${retriever.name}: ${judged.reason}`,
+        effect: 'undecided',
+      })
+  }
+  return reasons
+}
+
+async function contradictionReasons(
+  question: GoldenQuestion,
+  passages: Passage[],
+  byId: ReadonlyMap<string, CorpusDocument>,
+  verifier: Verifier,
+): Promise<Reason[]> {
+  const reasons: Reason[] = []
+  const governing = question.governingDocId
+  if (governing !== undefined) {
+    const superseding = question.answerDocIds.filter((id) => {
+      const s = byId.get(id)?.supersedes
+      return id !== governing && (s === governing || (Array.isArray(s) && s.includes(governing)))
+    })
+    if (superseding.length > 0)
+      reasons.push({
+        check: 'governing',
+        message: `governingDocId ${governing} is superseded by ${superseding.join(', ')} (its front matter says so)`,
+        effect: 'reject',
+      })
+  }
+  const judged = await verifier.disagreement(question, passages)
+  if (judged.verdict === 'agree')
+    reasons.push({ check: 'contradiction-agrees', message: `its documents do not disagree: ${judged.reason}`, effect: 'reject' })
+  else if (judged.verdict === 'undecided')
+    reasons.push({ check: 'contradiction-agrees', message: judged.reason, effect: 'undecided' })
+  else if (governing !== undefined && judged.governingDocId !== null && judged.governingDocId !== governing)
+    reasons.push({
+      check: 'governing',
+      message: `governingDocId is ${governing} but the judge reads ${judged.governingDocId} as governing: ${judged.reason}`,
+      effect: 'undecided',
+    })
+  return reasons
+}
+
+/** golden:check's rules on the candidates that load (duplicates are verify's own check, with answer documents). */
+function lintReasons(input: VerifyInput, questions: readonly GoldenQuestion[]): Map<string, Reason[]> {
+  const byQuestion = new Map<string, Reason[]>()
+  const findings = lintGoldenSet({ questions, docs: input.docs, bestChunks: input.bestChunks })
+  for (const f of findings) {
+    if (f.questionId === null || f.rule === 'duplicate-question') continue
+    const reasons = byQuestion.get(f.questionId) ?? []
+    reasons.push({
+      check: `golden-check:${f.rule}`,
+      message: `${f.message} (fix: ${f.fix})`,
+      effect: RULES[f.rule].severity === 'error' ? 'reject' : 'note',
+    })
+    byQuestion.set(f.questionId, reasons)
+  }
+  return byQuestion
+}
+
+/**
+ * Every check on every candidate, in file order; one verdict each, nothing dropped. A candidate that
+ * breaks the schema, repeats an id or names a document outside the corpus is rejected on that alone
+ * (the other checks need a valid question).
+ */
+export async function verifyCandidates(input: VerifyInput): Promise<VerifiedCandidate[]> {
+  const byId = new Map(input.docs.map((doc) => [doc.id, doc]))
+  const terms = corpusTerms(input.docs)
+  const evidence = corpusEvidence(input.docs)
+  const seenIds = new Map<string, string>()
+  const earlier: { where: string; question: GoldenQuestion }[] = []
+  const checkable: GoldenQuestion[] = []
+  const base = input.candidates.map((candidate): { candidate: Candidate; reasons: Reason[]; question: GoldenQuestion | null } => {
+    const reasons: Reason[] = candidate.problems.map((message) => ({ check: 'schema', message, effect: 'reject' }))
+    const question = candidate.question
+    if (question === null) return { candidate, reasons, question: null }
+    const first = seenIds.get(question.id)
+    if (first !== undefined)
+      reasons.push({ check: 'duplicate-id', message: `id ${question.id} is already used at ${first}`, effect: 'reject' })
+    else seenIds.set(question.id, candidate.where)
+    const unknown = question.answerDocIds.filter((id) => !byId.has(id))
+    if (unknown.length > 0) {
+      reasons.push({ check: 'unknown-doc', message: `${unknown.join(', ')}: not a document of the corpus`, effect: 'reject' })
+      return { candidate, reasons, question: null }
+    }
+    if (first === undefined) checkable.push(question)
+    return { candidate, reasons, question }
+  })
+  const lint = lintReasons(input, checkable)
+  const golden = input.golden.map((question) => ({ where: 'golden-set question', question }))
+  const results: VerifiedCandidate[] = []
+  for (const { candidate, reasons, question } of base) {
+    if (question !== null) {
+      const leak = leakedAnswer(question)
+      if (leak) reasons.push(leak)
+      const againstGolden = golden.filter(
+        (g) => !(g.question.id === question.id && normalisedText(g.question.question) === normalisedText(question.question)),
+      )
+      const duplicate = duplicateOf(question, [...earlier, ...againstGolden])
+      if (duplicate) reasons.push(duplicate)
+      earlier.push({ where: 'candidate', question })
+      reasons.push(...(await questionReasons(question, input, byId, terms, evidence)))
+      if (seenIds.get(question.id) === candidate.where) reasons.push(...(lint.get(question.id) ?? []))
+    }
+    results.push({ candidate, status: statusOf(reasons), reasons })
+  }
+  return results
+}
+
+/** The checks that read the documents or ask the verifier. */
+async function questionReasons(
+  question: GoldenQuestion,
+  input: VerifyInput,
+  byId: ReadonlyMap<string, CorpusDocument>,
+  terms: ReturnType<typeof corpusTerms>,
+  evidence: ReadonlyMap<string, TextEvidence>,
+): Promise<Reason[]> {
+  if (question.type === 'none') return noneReasons(question, input.retrievers, input.verifier)
+  const reasons: Reason[] = []
+  const passages = docPassages(question.answerDocIds, byId)
+  if (question.goldAnswer !== undefined) {
+    const claims = splitClaims(question.goldAnswer)
+    const support = await claimReasons(question, claims.length > 0 ? claims : [question.goldAnswer], passages, input.verifier)
+    reasons.push(...support.reasons)
+    if (question.type === 'multi' && !support.reasons.some((r) => r.effect === 'reject')) {
+      const lone = await notReallyMulti(question, claims, passages, input.verifier, terms, evidence)
+      if (lone) reasons.push(lone)
+    }
+  }
+  if (question.type === 'contradiction') reasons.push(...(await contradictionReasons(question, passages, byId, input.verifier)))
+  return reasons
+}

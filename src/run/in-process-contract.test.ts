@@ -44,36 +44,33 @@ describe('an in-process system is held to the contract an HTTP service is (issue
     expect(renderTerminalSummary(report)).toContain(`warning: ${closeWarning}`)
   })
 
-  it(
-    'end to end in its own process (rag-eval eval): the report of the answered question is written, naming the two failed ones',
-    () => {
-      const dir = temp.make('faulty-project-')
-      const config = join(dir, 'rag-eval.config.ts')
-      const paths = {
-        corpus: resolve('fixtures/corpora/tiny'),
-        goldenSet: resolve('fixtures/golden/valid.json'),
-        system: resolve('fixtures/systems/faulty-system.ts'),
-      }
-      writeFileSync(config, `export default ${JSON.stringify(paths)}\n`)
-      const out = join(dir, 'reports')
-      // A never-settling promise used to let the process (or the evaluation's thread) end with no report at all.
-      const result = spawnSync(
-        process.execPath,
-        ['--import', 'tsx', 'src/cli/rag-eval.ts', 'eval', '--config', config, '--out', out, '--baseline', ''],
-        { encoding: 'utf8', env: { ...process.env, EVAL_TIMEOUT_MS: '20' } },
-      )
-      expect(result.stderr).not.toMatch(/TypeError|\n\s+at /)
-      const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as {
-        questions: { id: string; systemError: string | null }[]
-      }
-      expect(report.questions.map((q) => q.systemError)).toEqual([
-        null,
-        'faulty failed: g-2: the answer breaks the contract: ranked: missing; expected an array of chunk objects',
-        'faulty failed: g-3: did not answer within 20 ms (timeoutMs)',
-      ])
-      expect(result.stdout).toContain('warning: the system faulty failed to close (the connection pool was already closed)')
-    },
-  )
+  it('end to end in its own process (rag-eval eval): the report of the answered question is written, naming the two failed ones', () => {
+    const dir = temp.make('faulty-project-')
+    const config = join(dir, 'rag-eval.config.ts')
+    const paths = {
+      corpus: resolve('fixtures/corpora/tiny'),
+      goldenSet: resolve('fixtures/golden/valid.json'),
+      system: resolve('fixtures/systems/faulty-system.ts'),
+    }
+    writeFileSync(config, `export default ${JSON.stringify(paths)}\n`)
+    const out = join(dir, 'reports')
+    // A never-settling promise used to let the process (or the evaluation's thread) end with no report at all.
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/rag-eval.ts', 'eval', '--config', config, '--out', out, '--baseline', ''],
+      { encoding: 'utf8', env: { ...process.env, EVAL_TIMEOUT_MS: '20' } },
+    )
+    expect(result.stderr).not.toMatch(/TypeError|\n\s+at /)
+    const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as {
+      questions: { id: string; systemError: string | null }[]
+    }
+    expect(report.questions.map((q) => q.systemError)).toEqual([
+      null,
+      'faulty failed: g-2: the answer breaks the contract: ranked: missing; expected an array of chunk objects',
+      'faulty failed: g-3: did not answer within 20 ms (timeoutMs)',
+    ])
+    expect(result.stdout).toContain('warning: the system faulty failed to close (the connection pool was already closed)')
+  })
 
   it('a call held by a one-hour timer is a timeout error, and the run ends', async () => {
     const stop = new AbortController()

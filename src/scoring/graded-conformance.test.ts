@@ -96,76 +96,73 @@ function expectOutcomeMatches(question: GoldenQuestion, qid: string): void {
   ).toEqual([want('recip_rank'), want('ndcg_cut_10'), want('ndcg_cut_10'), want('recall_5'), want('recall_10')])
 }
 
-describe(
-  'graded relevance through the golden-set path = trec_eval with graded qrels (qrels.rel_level)',
-  () => {
-    const tempDirs = useTempDirs()
+describe('graded relevance through the golden-set path = trec_eval with graded qrels (qrels.rel_level)', () => {
+  const tempDirs = useTempDirs()
 
-    it('the per-question metric functions give every per-query value and mean within 1e-9', () => {
-      expect(expected.size).toBe(16)
-      const sums = new Map<string, number>()
-      for (const qid of QIDS) {
-        const question = questionOf(qid)
-        const ranked = answerOf(qid).ranked.map((chunk) => chunk.docId)
-        const relevant = relevantDocIds(question, 1)
-        const values: Record<string, number> = {
-          recip_rank: reciprocalRank(ranked, relevant),
-          recall_5: recallAtK(ranked, relevant, 5),
-          recall_10: recallAtK(ranked, relevant, 10),
-          ndcg_cut_10: gradedDocNdcgAt10(ranked, gradesOf(question)),
-        }
-        expect(gradedNdcgAt10(ranked, gradesOf(question), oneChunkEach)).toBeCloseTo(values.ndcg_cut_10!, 12)
-        for (const [measure, value] of Object.entries(values)) {
-          const want = expected.get(`${measure} ${qid}`)!
-          expect(Math.abs(value - want), `${measure} ${qid}: ${value} vs trec_eval ${want}`).toBeLessThan(1e-9)
-          sums.set(measure, (sums.get(measure) ?? 0) + value)
-        }
+  it('the per-question metric functions give every per-query value and mean within 1e-9', () => {
+    expect(expected.size).toBe(16)
+    const sums = new Map<string, number>()
+    for (const qid of QIDS) {
+      const question = questionOf(qid)
+      const ranked = answerOf(qid).ranked.map((chunk) => chunk.docId)
+      const relevant = relevantDocIds(question, 1)
+      const values: Record<string, number> = {
+        recip_rank: reciprocalRank(ranked, relevant),
+        recall_5: recallAtK(ranked, relevant, 5),
+        recall_10: recallAtK(ranked, relevant, 10),
+        ndcg_cut_10: gradedDocNdcgAt10(ranked, gradesOf(question)),
       }
-      for (const [measure, sum] of sums) {
-        const want = expected.get(`${measure} all`)!
-        expect(Math.abs(sum / QIDS.length - want), `${measure} all`).toBeLessThan(1e-9)
+      expect(gradedNdcgAt10(ranked, gradesOf(question), oneChunkEach)).toBeCloseTo(values.ndcg_cut_10!, 12)
+      for (const [measure, value] of Object.entries(values)) {
+        const want = expected.get(`${measure} ${qid}`)!
+        expect(Math.abs(value - want), `${measure} ${qid}: ${value} vs trec_eval ${want}`).toBeLessThan(1e-9)
+        sums.set(measure, (sums.get(measure) ?? 0) + value)
       }
-    })
+    }
+    for (const [measure, sum] of sums) {
+      const want = expected.get(`${measure} all`)!
+      expect(Math.abs(sum / QIDS.length - want), `${measure} all`).toBeLessThan(1e-9)
+    }
+  })
 
-    it("scoreRetrieval's outcome carries trec_eval's values (4 decimals) for each query, grade 4 of query 301 included", () => {
-      for (const qid of QIDS) expectOutcomeMatches(questionOf(qid), qid)
-    })
+  it("scoreRetrieval's outcome carries trec_eval's values (4 decimals) for each query, grade 4 of query 301 included", () => {
+    for (const qid of QIDS) expectOutcomeMatches(questionOf(qid), qid)
+  })
 
-    it('a golden set imported from the qrels (golden import --format trec), written and loaded, scores as trec_eval (302, 303)', () => {
-      // 301 grades some documents 4, beyond the golden set's 0..3: the import names the first such line.
-      const qrelsText = readFileSync(shared('qrels.rel_level'), 'utf8')
-      const firstFour = qrelsText.split('\n').findIndex((line) => /^301 0 \S+ 4$/.test(line.trim())) + 1
-      expect(firstFour).toBeGreaterThan(0)
-      const topics = QIDS.map((qid) => `${qid}\ttopic ${qid}\n`).join('')
-      expect(failureMessage(() => importTrec(qrelsText, 'qrels.rel_level', topics, 'topics.tsv')).split('\n')[0]).toBe(
-        `qrels.rel_level:${firstFour}: rel 4 is above 3, the highest grade of a golden set (0..3): map the grades onto 0..3 first`,
-      )
+  it('a golden set imported from the qrels (golden import --format trec), written and loaded, scores as trec_eval (302, 303)', () => {
+    // 301 grades some documents 4, beyond the golden set's 0..3: the import names the first such line.
+    const qrelsText = readFileSync(shared('qrels.rel_level'), 'utf8')
+    const firstFour = qrelsText.split('\n').findIndex((line) => /^301 0 \S+ 4$/.test(line.trim())) + 1
+    expect(firstFour).toBeGreaterThan(0)
+    const topics = QIDS.map((qid) => `${qid}\ttopic ${qid}\n`).join('')
+    expect(failureMessage(() => importTrec(qrelsText, 'qrels.rel_level', topics, 'topics.tsv')).split('\n')[0]).toBe(
+      `qrels.rel_level:${firstFour}: rel 4 is above 3, the highest grade of a golden set (0..3): map the grades onto 0..3 first`,
+    )
 
-      const kept = qrelsText
-        .split('\n')
-        .filter((line) => /^30[23] /.test(line))
-        .join('\n')
-      const corpus: CorpusDocument[] = [...allDocnos].map((id) => ({ id, title: id, file: `${id}.md`, body: id }))
-      const imported = finishImport(
-        importTrec(kept, 'qrels.rel_level', '302\ttopic 302\n303\ttopic 303\n', 'topics.tsv'),
-        'qrels.rel_level',
-        corpus,
-        {
-          allowUnknown: false,
-        },
-      )
-      const file = join(tempDirs.make('graded-golden-'), 'golden-set.json')
-      writeFileSync(file, goldenSetText(imported.questions, './golden-set.schema.json'))
-      const golden = loadGoldenSet(file, corpus)
-      // 302 judges 77 documents 3, 303 eight documents 2: both kept as grades; 0 and -1 judgements left out.
-      expect(golden.map((q) => [q.id, q.type, new Set(Object.values(q.relevance ?? {})), q.answerDocIds.length])).toEqual([
-        ['302', 'multi', new Set([3]), 77],
-        ['303', 'multi', new Set([2]), 8],
-      ])
-      for (const question of golden) expectOutcomeMatches(question, question.id)
-    })
-  },
-)
+    const kept = qrelsText
+      .split('\n')
+      .filter((line) => /^30[23] /.test(line))
+      .join('\n')
+    const corpus: CorpusDocument[] = [...allDocnos].map((id) => ({ id, title: id, file: `${id}.md`, body: id }))
+    const imported = finishImport(
+      importTrec(kept, 'qrels.rel_level', '302\ttopic 302\n303\ttopic 303\n', 'topics.tsv'),
+      'qrels.rel_level',
+      corpus,
+      {
+        allowUnknown: false,
+      },
+    )
+    const file = join(tempDirs.make('graded-golden-'), 'golden-set.json')
+    writeFileSync(file, goldenSetText(imported.questions, './golden-set.schema.json'))
+    const golden = loadGoldenSet(file, corpus)
+    // 302 judges 77 documents 3, 303 eight documents 2: both kept as grades; 0 and -1 judgements left out.
+    expect(golden.map((q) => [q.id, q.type, new Set(Object.values(q.relevance ?? {})), q.answerDocIds.length])).toEqual([
+      ['302', 'multi', new Set([3]), 77],
+      ['303', 'multi', new Set([2]), 8],
+    ])
+    for (const question of golden) expectOutcomeMatches(question, question.id)
+  })
+})
 
 describe('graded relevance, hand-worked', () => {
   // answer docs a (3), c (2), b (1); d judged not relevant (0). Ranked d, b, c, a; context c, a.

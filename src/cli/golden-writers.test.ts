@@ -43,6 +43,14 @@ const everyField: GoldenQuestion = {
   governingDocId: 'doc-006',
   notes: 'doc-006 supersedes doc-005; doc-007 is a distractor.',
   userContext,
+  provenance: {
+    origin: 'drafted',
+    model: 'claude-sonnet-4-5',
+    promptHash: 'sha256:4f2a',
+    draftedAt: '2026-12-01T09:30:00.000Z',
+    reviewedBy: 'ana',
+    reviewedAt: '2026-12-01T10:05:00.000Z',
+  },
 }
 
 describe('golden-set writers keep every field (issue 23.4)', () => {
@@ -65,7 +73,8 @@ describe('golden-set writers keep every field (issue 23.4)', () => {
       ].join('\n'),
     )
     expect(written).toContain(
-      '      "userContext": { "tenant": "acme", "role": "security", "permissions": ["sla:read"], "level": 2, "sso": null, "region": { "eu": true } }\n',
+      '      "userContext": { "tenant": "acme", "role": "security", "permissions": ["sla:read"], "level": 2, "sso": null, "region": { "eu": true } },\n' +
+        '      "provenance": { "origin": "drafted", "model": "claude-sonnet-4-5", "promptHash": "sha256:4f2a", "draftedAt": "2026-12-01T09:30:00.000Z", "reviewedBy": "ana", "reviewedAt": "2026-12-01T10:05:00.000Z" }\n',
     )
     const appended = appendQuestionText(readFileSync('fixtures/golden-lint/clean.json', 'utf8'), everyField).text
     expect(validateGoldenSet(JSON.parse(appended), 'g.json', docs).at(-1)).toEqual(everyField)
@@ -101,13 +110,15 @@ describe('golden-set writers keep every field (issue 23.4)', () => {
     ]
     const file = join(dir, 'golden-set.json')
     copyFileSync('fixtures/golden-lint/clean.json', file)
+    // What a person types: every field but the provenance, which golden draft and golden review write.
+    const { provenance: _, ...typed } = everyField
     const appended = run('add', ['--golden', file, ...flags])
     expect(appended).toMatchObject({ code: 0, stderr: '' })
-    expect(loadGoldenSet(file, docs).at(-1)).toEqual(everyField)
+    expect(loadGoldenSet(file, docs).at(-1)).toEqual(typed)
 
     const created = join(dir, 'new-set.json')
     expect(run('add', ['--golden', created, '--create', '--id', 'q-006', ...flags])).toMatchObject({ code: 0, stderr: '' })
-    expect(loadGoldenSet(created, docs)).toEqual([everyField])
+    expect(loadGoldenSet(created, docs)).toEqual([typed])
   })
 
   it('golden add names a bad --history, --relevance or --user-context and writes nothing', () => {

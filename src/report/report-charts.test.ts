@@ -18,7 +18,7 @@ beforeAll(async () => {
   const project = await loadProjectConfig()
   full = await evaluate(project, { tier: 'full', env: {} })
   retrieval = await evaluate(project, { tier: 'retrieval', env: {} })
-}, 300_000)
+})
 
 /** The images latest.md / compare.md show: their relative paths. */
 const imageLinks = (markdown: string) => [...markdown.matchAll(/!\[[^\]]+\]\(([^)]+)\)/g)].map((m) => m[1])

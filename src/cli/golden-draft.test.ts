@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { ragEvalChild } from '../testing/rag-eval-child.ts'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -21,24 +21,13 @@ function draft(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'golden', 'draft', ...args], {
-      env: {
-        ...process.env,
-        EVAL_MODE: '',
-        EVAL_MAX_USD: '',
-        ANTHROPIC_API_KEY: TEST_API_KEY,
-        ANTHROPIC_BASE_URL: local.server.url,
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  return ragEvalChild(['golden', 'draft', ...args], {
+    ...process.env,
+    EVAL_MODE: '',
+    EVAL_MAX_USD: '',
+    ANTHROPIC_API_KEY: TEST_API_KEY,
+    ANTHROPIC_BASE_URL: local.server.url,
+    ...env,
   })
 }
 

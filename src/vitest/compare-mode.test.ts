@@ -7,6 +7,7 @@ import { CompareResultSchema } from '../compare/comparison-schema.ts'
 import { comparisonCharts } from '../charts/run-charts.ts'
 import { deltaChart } from '../charts/comparison-charts.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
+import { EVAL_PROJECT_RUN, evalProjectEnv } from '../testing/eval-project-run.ts'
 
 const tempDirs = useTempDirs()
 const repo = (path: string) => JSON.stringify(resolve(path))
@@ -21,19 +22,9 @@ describe("EVAL_COMPARE=<config>: a case per metric against that config's run", (
       `export default { corpus: ${repo('corpus')}, goldenSet: ${repo('evals/golden-set.json')}, humanLabels: ${repo('evals/human-labels.json')}, budgetTokens: 120 }\n`,
     )
     const reports = join(dir, 'reports')
-    const result = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', 'eval'], {
+    const result = spawnSync(process.execPath, EVAL_PROJECT_RUN, {
       encoding: 'utf8',
-      env: {
-        ...process.env,
-        CI: '',
-        GATE: '',
-        EVAL_STRICT: '',
-        FORCE_COLOR: '0',
-        NO_COLOR: '1',
-        EVAL_REPORTS_DIR: reports,
-        EVAL_COMPARE: bConfig,
-        EVAL_HTML: '1',
-      },
+      env: evalProjectEnv({ EVAL_REPORTS_DIR: reports, EVAL_COMPARE: bConfig, EVAL_HTML: '1' }),
     })
     const out = result.stdout + result.stderr
     expect(result.status).toBe(1)

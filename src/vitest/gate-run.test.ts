@@ -3,6 +3,7 @@ import { readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
+import { EVAL_PROJECT_RUN, evalProjectEnv } from '../testing/eval-project-run.ts'
 
 /** Temp folders of this file's tests, removed after each test. */
 const tempDirs = useTempDirs()
@@ -10,18 +11,9 @@ const tempDirs = useTempDirs()
 /** Runs the eval project as a user would (`vitest run --project eval`), reports into a temp folder. */
 function runEvalProject(env: Record<string, string>) {
   const reports = tempDirs.make('gate-run-')
-  const result = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', 'eval'], {
+  const result = spawnSync(process.execPath, EVAL_PROJECT_RUN, {
     encoding: 'utf8',
-    env: {
-      ...process.env,
-      CI: '',
-      GATE: '',
-      EVAL_STRICT: '',
-      FORCE_COLOR: '0',
-      NO_COLOR: '1',
-      EVAL_REPORTS_DIR: reports,
-      ...env,
-    },
+    env: evalProjectEnv({ EVAL_REPORTS_DIR: reports, ...env }),
   })
   return { code: result.status, out: result.stdout + result.stderr }
 }

@@ -8,24 +8,16 @@ import { evidenceImage } from '../charts/evidence-image.ts'
 import { metricIntervalsChart, metricRows } from '../charts/metric-intervals-chart.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { describeEvidence } from './matchers/evidence.ts'
+import { EVAL_PROJECT_RUN, evalProjectEnv } from '../testing/eval-project-run.ts'
 
 const tempDirs = useTempDirs()
 
 describe('EVAL_HTML=1: a static Vitest UI of the run (the CI artifact)', () => {
   it('holds every case with its annotations: a failing question’s note and evidence image, and the run’s charts', () => {
     const reports = tempDirs.make('html-report-')
-    const result = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', 'eval'], {
+    const result = spawnSync(process.execPath, EVAL_PROJECT_RUN, {
       encoding: 'utf8',
-      env: {
-        ...process.env,
-        CI: '',
-        GATE: '',
-        FORCE_COLOR: '0',
-        NO_COLOR: '1',
-        EVAL_STRICT: '1',
-        EVAL_HTML: '1',
-        EVAL_REPORTS_DIR: reports,
-      },
+      env: evalProjectEnv({ EVAL_STRICT: '1', EVAL_HTML: '1', EVAL_REPORTS_DIR: reports }),
     })
     // Strict: every miss fails, so the run fails, and the report is written all the same.
     expect(result.status, result.stdout + result.stderr).toBe(1)

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
+import { EVAL_PROJECT_RUN, evalProjectEnv } from '../testing/eval-project-run.ts'
 
 /**
  * Issue 22's reproductions as a user meets them: `vitest run` (and `-u`) against a fault-injecting HTTP
@@ -74,17 +75,8 @@ function userProject(system: unknown, goldenSet?: string): { dir: string; config
 /** `vitest run --project eval <args>` as a user runs it (asynchronously: the service answers from this process). */
 function vitest(config: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', 'eval', ...args], {
-      env: {
-        ...process.env,
-        CI: '',
-        GATE: '',
-        EVAL_STRICT: '',
-        FORCE_COLOR: '0',
-        NO_COLOR: '1',
-        RAG_EVAL_CONFIG: config,
-        ...env,
-      },
+    const child = spawn(process.execPath, [...EVAL_PROJECT_RUN, ...args], {
+      env: evalProjectEnv({ RAG_EVAL_CONFIG: config, ...env }),
     })
     let out = ''
     child.stdout.on('data', (d: Buffer) => (out += d.toString()))

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { useTempDirs } from '../../testing/use-temp-dirs.ts'
+import { ragEvalChild } from '../../testing/rag-eval-child.ts'
 import { loadProjectConfig } from '../../config/load-project-config.ts'
 import type { ProjectConfig } from '../../config/project-config.ts'
 import { ReportSchema, type Report } from '../../contract/report-schema.ts'
@@ -31,17 +31,7 @@ export function runEvalCli(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'eval', ...args], {
-      env: { ...process.env, GATE: '', MOCK: '', ...env },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  return ragEvalChild(['eval', ...args], { ...process.env, GATE: '', MOCK: '', ...env })
 }
 
 export const readReport = (dir: string): Report => ReportSchema.parse(JSON.parse(readFileSync(join(dir, 'latest.json'), 'utf8')))

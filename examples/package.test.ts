@@ -93,7 +93,7 @@ describe('from the packed tarball, in a fresh project', () => {
     expect(gated.stdout).toContain('gate: passed, no regression beyond the tolerance 0.01 against evals/baseline/')
   })
 
-  it('the rough edges of a new project: folders created, a $schema that exists, every non-UTF-8 file named, RAGAS ids and --allow-unknown, the README inside the package', async () => {
+  it('the rough edges of a new project: folders created, a $schema that exists, every non-UTF-8 file named, RAGAS ids and --allow-unknown, TREC grades kept, the README inside the package', async () => {
     const project = await userProject()
     const at = (path: string) => join(project.dir, path)
     mkdirSync(at('docs'))
@@ -164,6 +164,42 @@ describe('from the packed tarball, in a fresh project', () => {
       reference_contexts: [],
       reference_context_ids: [],
     })
+
+    // Graded relevance from TREC qrels: the grades kept on import (0: judged not relevant), written back on export.
+    writeFileSync(at('graded.qrels'), 'q-001 0 1 3\nq-001 0 2 0\n')
+    writeFileSync(at('graded.topics.json'), JSON.stringify({ 'q-001': 'How much is the Team plan?' }))
+    const gradedImport = await ragEval(project, [
+      'golden',
+      'import',
+      'graded.qrels',
+      '--format',
+      'trec',
+      '--topics',
+      'graded.topics.json',
+      '--out',
+      'evals/graded.json',
+      '--corpus',
+      'docs',
+    ])
+    expect(gradedImport.code, gradedImport.output).toBe(0)
+    const graded = JSON.parse(readFileSync(at('evals/graded.json'), 'utf8')) as {
+      questions: { answerDocIds: string[]; relevance?: Record<string, number> }[]
+    }
+    expect(graded.questions.map((q) => [q.answerDocIds, q.relevance])).toEqual([[['1'], { '1': 3, '2': 0 }]])
+    const gradedExport = await ragEval(project, [
+      'golden',
+      'export',
+      '--format',
+      'trec',
+      '--golden',
+      'evals/graded.json',
+      '--out',
+      'out/graded.qrels',
+      '--corpus',
+      'docs',
+    ])
+    expect(gradedExport.code, gradedExport.output).toBe(0)
+    expect(readFileSync(at('out/graded.qrels'), 'utf8')).toBe('q-001 0 1 3\nq-001 0 2 0\n')
 
     // Two files that are not UTF-8: both named, in path order.
     writeFileSync(at('docs/3.md'), Uint8Array.from([0x92, ...Buffer.from(' quoted\n')]))

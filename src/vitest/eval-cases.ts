@@ -197,7 +197,9 @@ export function defineMetricCases(run: SharedRun): void {
     })
   })
   describe('judge calibration', () => {
-    it(`the judge agrees with human labels at least ${AGREEMENT_THRESHOLD * 100}% of the time, or its metrics are advisory`, async ({
+    // The knob minJudgeAgreement this run held the judge to (absent in older reports: its default).
+    const minAgreement = report.calibration?.minAgreement ?? AGREEMENT_THRESHOLD
+    it(`the judge agrees with human labels at least ${Math.round(minAgreement * 100)}% of the time, or its metrics are advisory`, async ({
       annotate,
       skip,
     }) => {
@@ -211,8 +213,7 @@ export function defineMetricCases(run: SharedRun): void {
       for (const d of calibration.disagreements)
         await annotate(`${d.id}: human ${d.human}, judge ${d.judge}: ${d.disputed.join(' | ')}`, 'warning')
       // The policy: a judge below the threshold (or never checked by people) may not block the gate.
-      // The threshold is the knob minJudgeAgreement (absent in older reports: its default).
-      expect(calibration.advisory).toBe(agreement === null || agreement < (calibration.minAgreement ?? AGREEMENT_THRESHOLD))
+      expect(calibration.advisory).toBe(agreement === null || agreement < minAgreement)
       // Only a metric judged on its corrected estimate (judgeCorrection 'ppi', docs/judging.md) may block while advisory.
       const corrected = (name: string) => gate?.metrics.find((m) => m.name === name)?.judgeCorrection !== undefined
       if (calibration.advisory)

@@ -389,11 +389,15 @@ describe('examples/api-key-service: a header secret from the environment, kept o
     const project = await userProject('examples/api-key-service')
     const port = String(await freePort())
     const config = join(project.dir, 'rag-eval.config.ts')
-    writeFileSync(config, readFileSync(config, 'utf8').replaceAll('8766', port))
-    // Run B of EVAL_COMPARE: the same service under another name.
+    const example = readFileSync(config, 'utf8')
+    writeFileSync(config, example.replaceAll('8766', port))
+    // Run B of EVAL_COMPARE: the same service under another name, on a port of its own (B runs beside A, and each
+    // starts its service: on one port the second would find it taken).
     writeFileSync(
       join(project.dir, 'rag-eval.b.config.ts'),
-      readFileSync(config, 'utf8').replace("baseline: 'baseline',", "baseline: 'baseline',\n  reports: 'reports-b',"),
+      example
+        .replaceAll('8766', String(await freePort()))
+        .replace("baseline: 'baseline',", "baseline: 'baseline',\n  reports: 'reports-b',"),
     )
     const started = Date.now()
     const outputs: CommandResult[] = []

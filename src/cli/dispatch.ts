@@ -62,6 +62,11 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
     load: async () => (await import('./golden-verify.ts')).command,
   },
   {
+    name: 'golden review',
+    summary: 'walk the kept drafts on a terminal: accept, edit, reject; accepted ones appended with provenance',
+    load: async () => (await import('./golden-review.ts')).command,
+  },
+  {
     name: 'golden schema',
     summary: 'regenerate the golden set JSON Schema',
     load: async () => (await import('./write-golden-schema.ts')).command,

@@ -20,7 +20,8 @@ export const command = defineCommand({
     `usage: rag-eval golden export --format jsonl|ragas|trec --out file [--topics file] [--golden ` +
     `evals/golden-set.json] [--corpus corpus]`,
   description: `  Writes the golden set in another tool's format, atomically. jsonl: one {id, question, gold_answer,
-  gold_sources, type} per line. ragas: {user_input, reference, reference_contexts (answer documents'
+  gold_sources, type} per line, with user_context, history and provenance (drafted by which model, reviewed
+  by whom, or unreviewed) for the questions that have them. ragas: {user_input, reference, reference_contexts (answer documents'
   text), reference_context_ids}, as JSON Lines when --out ends in .jsonl, else a JSON array. trec: qrels
   "id 0 docId grade" in --out (grade 1 for an ungraded question's answer docs) and the question texts in --topics (default: <out without extension>.topics.json;
   a .tsv path writes qid<TAB>question).`,
@@ -53,11 +54,13 @@ export const command = defineCommand({
     const graded = questions.filter((q) => q.relevance !== undefined).length
     const withContext = questions.filter((q) => q.userContext !== undefined).length
     const followUps = questions.filter((q) => q.history !== undefined).length
+    const withProvenance = questions.filter((q) => q.provenance !== undefined).length
     // Only said when there is something to lose: the line for a set without them stays as it was.
     const lost = [
       graded > 0 && format !== 'trec' ? `${graded} graded` : '',
       withContext > 0 && format !== 'jsonl' ? `${withContext} userContext` : '',
       followUps > 0 && format !== 'jsonl' ? `${followUps} history` : '',
+      withProvenance > 0 && format !== 'jsonl' ? `${withProvenance} provenance` : '',
     ]
       .filter(Boolean)
       .map((item) => `, ${item}`)

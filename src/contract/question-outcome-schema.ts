@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { QUESTION_TYPES } from './question-types.ts'
 import { HistorySchema } from './history-schema.ts'
 import { JudgeRepeatsSchema } from './judge-noise-schema.ts'
+import { ProvenanceSchema } from './provenance-schema.ts'
 
 // One question's outcome in reports/latest.json (the report contract: report-schema.ts), in a module of its
 // own so that what reads outcomes alone (the matchers, in every test worker) builds only this schema.
@@ -56,6 +57,8 @@ export const QuestionOutcomeSchema = z.object({
   userContext: z.record(z.string(), z.unknown()).nullable().default(null),
   /** A follow-up question's conversation before it, oldest first; absent for a standalone question. */
   history: HistorySchema.optional(),
+  /** The golden question's provenance (drafted by a model, reviewed by whom, or unreviewed); absent: hand-written. */
+  provenance: ProvenanceSchema.optional(),
   /** Why the system failed on this question; the question then counts as a miss everywhere. */
   systemError: z.string().nullable().default(null),
   answerDocIds: z.array(z.string()),

@@ -16,6 +16,7 @@ import { renderDetectableDrop } from './render-terminal.ts'
 import { renderCalibration } from './render-calibration.ts'
 import { renderEstimate, renderModelRun, renderWarnings } from './render-model-run.ts'
 import { chartLinks, runCharts } from '../charts/run-charts.ts'
+import { describeProvenance, provenanceLine } from './render-provenance.ts'
 
 function tokensOf(outcome: QuestionOutcome): string {
   if (outcome.context.length === 0)
@@ -40,6 +41,9 @@ function failureSection(outcome: QuestionOutcome, failedChecks: string[]): strin
           ...outcome.history.map((turn, i) => `  ${i + 1}. ${turn.role}: ${turn.content.replace(/\s+/g, ' ')}`),
         ]),
     ...(outcome.userContext === null ? [] : [`- user context: \`${JSON.stringify(outcome.userContext)}\``]),
+    ...(outcome.provenance === undefined || describeProvenance(outcome.provenance) === ''
+      ? []
+      : [`- provenance: ${describeProvenance(outcome.provenance)}`]),
     ...(outcome.systemError === null ? [] : [`- system error: ${outcome.systemError}`]),
     `- expected docs: ${expected}`,
     `- context docs (${outcome.contextTokens} tokens): ${tokensOf(outcome)}`,
@@ -109,6 +113,7 @@ function headerLines(report: Report): string[] {
       `none) · context budget ${config.budgetTokens} tokens · ` +
       `chunks ${config.chunkTokens}/${config.chunkOverlap} overlap${retrieval} · tokenizer ${config.tokenizer}`,
     '',
+    ...provenanceLine(report.questions).flatMap((line) => [line, '']),
     ...renderWarnings(report).map((line) => `> ${line}\n`),
     ...(config.mode === 'offline'
       ? []

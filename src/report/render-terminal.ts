@@ -12,6 +12,7 @@ import {
 } from './render-gate.ts'
 import { renderCalibration } from './render-calibration.ts'
 import { renderModelRun, renderWarnings } from './render-model-run.ts'
+import { describeProvenance, provenanceLine } from './render-provenance.ts'
 
 /** The end-of-run summary for the terminal: what ran, the metrics table per type, and the misses. */
 export function renderTerminalSummary(report: Report): string {
@@ -25,6 +26,7 @@ export function renderTerminalSummary(report: Report): string {
       `/ ${corpus.chunks ?? 'n/a'} chunks · ${summary.questions} questions (${summary.answerable} ` +
       `answerable, ${summary.questionsByType.none} none) · budget ${config.budgetTokens} tokens · ${judge}`,
     ...renderExcluded(report),
+    ...provenanceLine(report.questions),
     ...renderWarnings(report),
     renderLatency(report),
     ...renderModelRun(report),
@@ -99,5 +101,9 @@ export function renderGate(gate: NonNullable<Report['gate']>): string[] {
 
 /** A missed question as the terminal lists it: what was expected, and which documents the context held. */
 function describeMiss(q: Report['questions'][number]): string {
-  return `${q.id} [${q.type}] expected ${q.answerDocIds.join('+')}, context ${[...new Set(q.contextDocIds)].join(', ') || 'empty'}`
+  const origin = describeProvenance(q.provenance)
+  return (
+    `${q.id} [${q.type}]${origin === '' ? '' : ` (${origin})`} expected ${q.answerDocIds.join('+')}, ` +
+    `context ${[...new Set(q.contextDocIds)].join(', ') || 'empty'}`
+  )
 }

@@ -14,6 +14,7 @@ import type { Measurement } from './measurement.ts'
 import { judgeNoiseWarnings, measureJudgeNoise } from '../judge/judge-noise.ts'
 import type { MeanResampler } from '../statistics/mean-resamples.ts'
 import { parallelMeanResampler } from '../threads/index.ts'
+import { unreviewedWarning } from '../report/render-provenance.ts'
 
 /** Why generation metrics are null in a full run whose system returned no answer. */
 const NO_SYSTEM_ANSWERS_REASON =
@@ -81,6 +82,7 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
   const judgeErrors = questions.filter((q) => (q.generation?.judgeErrors.length ?? 0) > 0).length
   const { stageMs, ...runFacts } = run
   const judgeNoise = measureJudgeNoise(questions, measurement.config.repeats)
+  const unreviewed = unreviewedWarning(questions)
   const report: Report = {
     schemaVersion: 1,
     tier: measurement.tier,
@@ -121,6 +123,7 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
       ...measurement.warnings,
       ...judgeNoiseWarnings(judgeNoise, measurement.config.tolerance),
       ...[...measurement.questionWarnings].sort(),
+      ...(unreviewed === null ? [] : [unreviewed]),
     ],
   }
   if (references.baseline !== null)

@@ -48,6 +48,8 @@ export function scoreRetrieval(
     userContext: question.userContext ?? null,
     // Only a follow-up question carries its history: a standalone one's outcome is as it was before histories.
     ...(question.history !== undefined ? { history: question.history } : {}),
+    // Only a drafted (or imported) question carries its provenance: a hand-written one's outcome is as it was.
+    ...(question.provenance !== undefined ? { provenance: question.provenance } : {}),
     systemError: null,
     answerDocIds: question.answerDocIds,
     // Only a graded question carries its grades: an ungraded one's outcome is as it was before grades.

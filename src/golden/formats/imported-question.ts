@@ -4,6 +4,7 @@ import {
   GoldenQuestionSchema,
   type GoldenQuestion,
   type HistoryTurn,
+  type Provenance,
   type UserContext,
 } from '../../contract/golden-set-schema.ts'
 import { type QuestionType } from '../../contract/question-types.ts'
@@ -43,6 +44,7 @@ export interface ImportedQuestion {
   notes?: string
   userContext?: UserContext
   history?: HistoryTurn[]
+  provenance?: Provenance
 }
 
 export interface ImportResult {
@@ -126,6 +128,7 @@ export function finishImport(
       ...(q.notes !== undefined ? { notes: q.notes } : {}),
       ...(q.userContext !== undefined ? { userContext: q.userContext } : {}),
       ...(q.history !== undefined ? { history: q.history } : {}),
+      ...(q.provenance !== undefined ? { provenance: q.provenance } : {}),
     }
     const earlier = firstSeen.get(q.id)
     if (earlier !== undefined) problems.push(`${q.where}: question ${q.id}: duplicate id (first used at ${earlier})`)

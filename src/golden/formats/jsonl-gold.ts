@@ -1,5 +1,11 @@
 import { z } from 'zod'
-import { HistorySchema, QuestionTypeSchema, UserContextSchema, type GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import {
+  HistorySchema,
+  ProvenanceSchema,
+  QuestionTypeSchema,
+  UserContextSchema,
+  type GoldenQuestion,
+} from '../../contract/golden-set-schema.ts'
 import { type QuestionType } from '../../contract/question-types.ts'
 import { assignQuestionIds } from '../question-ids.ts'
 import type { ImportResult } from './imported-question.ts'
@@ -10,7 +16,8 @@ import { parseRecords } from '../../files/read-records.ts'
  * lookup | multi-hop | contradiction | abstention}`, with an optional `id` and an optional
  * `user_context` (who asks: any JSON object, the golden set's userContext; null means none) and an
  * optional `history` (a follow-up question's turns before it, `[{"role": "user" | "assistant",
- * "content"}]`, the golden set's history; null or [] means none). The
+ * "content"}]`, the golden set's history; null or [] means none) and an optional `provenance` (the golden
+ * set's: drafted by which model, reviewed by whom; absent means hand-written). The
  * canonical type names (single, multi, none) are accepted too. gold_answer may be empty or null for
  * abstention. Other fields are ignored with a notice.
  *
@@ -28,11 +35,12 @@ export const JsonlGoldRecordSchema = z.looseObject({
   history: z
     .preprocess((value) => (Array.isArray(value) && value.length === 0 ? null : value), HistorySchema.nullable())
     .optional(),
+  provenance: ProvenanceSchema.nullable().optional(),
 })
 
 export type JsonlGoldRecord = z.output<typeof JsonlGoldRecordSchema>
 
-const KNOWN_FIELDS = ['id', 'question', 'gold_answer', 'gold_sources', 'type', 'user_context', 'history']
+const KNOWN_FIELDS = ['id', 'question', 'gold_answer', 'gold_sources', 'type', 'user_context', 'history', 'provenance']
 
 /** The format's names for the canonical types. */
 export const JSONL_TYPE_NAMES: Record<QuestionType, string> = {
@@ -61,14 +69,16 @@ export function importJsonlGold(text: string, file: string): ImportResult {
       ...(record.gold_answer ? { goldAnswer: record.gold_answer } : {}),
       ...(record.user_context ? { userContext: record.user_context } : {}),
       ...(record.history && record.history.length > 0 ? { history: record.history } : {}),
+      ...(record.provenance ? { provenance: record.provenance } : {}),
     })),
     notices: ignored.notices(file, `the JSONL gold format carries ${KNOWN_FIELDS.join(', ')}`),
   }
 }
 
 /**
- * Writes questions as JSONL gold, one object per line, ids kept, `user_context` and `history` only for
- * questions that have them; governingDocId, notes and relevance grades are left out.
+ * Writes questions as JSONL gold, one object per line, ids kept, `user_context`, `history` and
+ * `provenance` only for questions that have them (a drafted question stays told from a hand-written one
+ * in the export); governingDocId, notes and relevance grades are left out.
  */
 export function exportJsonlGold(questions: readonly GoldenQuestion[]): string {
   return questions
@@ -81,6 +91,7 @@ export function exportJsonlGold(questions: readonly GoldenQuestion[]): string {
         type: JSONL_TYPE_NAMES[q.type],
         ...(q.userContext !== undefined ? { user_context: q.userContext } : {}),
         ...(q.history !== undefined ? { history: q.history } : {}),
+        ...(q.provenance !== undefined ? { provenance: q.provenance } : {}),
       }),
     )
     .map((line) => line + '\n')

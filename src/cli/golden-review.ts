@@ -1,0 +1,177 @@
+import { existsSync } from 'node:fs'
+import { runKnobs } from '../config/project-config.ts'
+import type { EvalConfig } from '../contract/eval-config-schema.ts'
+import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
+import { InputError } from '../contract/input-error.ts'
+import { createBuiltinSystem } from '../builtin/builtin-system.ts'
+import { readVerifiedFile } from '../golden/review/kept-drafts.ts'
+import type { RetrievedPassage } from '../golden/review/review-card.ts'
+import { renderCard } from '../golden/review/review-card.ts'
+import { terminalPrompts } from '../golden/review/review-prompts.ts'
+import { acceptAllKept, pendingDrafts, runReview, type ReviewTally } from '../golden/review/review-session.ts'
+import { readReviewState, reviewStatePath, writeReviewState } from '../golden/review/review-state.ts'
+import { supportMarks } from '../golden/review/supporting-sentences.ts'
+import { closeRetrieverSystem } from '../golden/verify/system-retriever.ts'
+import type { CorpusDocument } from '../load/corpus.ts'
+import { loadGoldenSet } from '../load/golden-set.ts'
+import { systemQuestionOf, type RagSystem } from '../system/rag-system.ts'
+import { file, folder, text } from './arg-kinds.ts'
+import { flag, option } from './args.ts'
+import { projectDocuments, projectWith } from './cli-project.ts'
+import { defineCommand } from './command.ts'
+import { resolveReviewer } from './reviewer-name.ts'
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+
+export const command = defineCommand({
+  usage: `usage: rag-eval golden review [--drafts evals/verified.jsonl] [--reviewer NAME] [--accept-kept]
+                            [--config rag-eval.config.ts] [--golden file] [--corpus folder]`,
+  description: `  Walks the drafts golden verify kept (--drafts, its --out) on a terminal, one at a time: the question, its
+  type, userContext and history, the gold answer claim by claim, the gold documents with the sentences that
+  support each claim marked (>>, by golden verify's offline support check), and what the configured system
+  retrieves for it. Then: accept (appended to the golden set at once, with the next free q-NNN id), edit
+  (the question and the gold answer, then accept), reject, skip (shown again next time) or quit.
+  Decisions are saved as they are made in <drafts>.review.json beside the drafts, so a rerun continues
+  with the next undecided draft; accepted and rejected drafts are not shown again. The golden set is
+  written atomically (a temp file, then a rename) and must pass golden:check after each append: a draft
+  that would break it is refused, naming the errors. Accepted questions carry their provenance: drafted
+  by which model, prompt hash and when (from the draft); reviewedBy (--reviewer, else git config
+  user.name, else $USER) and reviewedAt. Without a terminal, --accept-kept appends every kept draft
+  recorded as unreviewed (provenance.unreviewed: true), which every evaluation report then warns about.`,
+  options: {
+    drafts: option(file, { default: 'evals/verified.jsonl' }),
+    reviewer: option(text),
+    'accept-kept': flag(),
+    config: option(file),
+    golden: option(text),
+    corpus: option(folder),
+  },
+  run: async ({ values, context }) => {
+    const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true
+    if (!interactive && !values['accept-kept'])
+      throw new InputError(
+        'stdin is not a terminal, so golden review cannot show the drafts to a person; run it in a terminal, or pass ' +
+          '--accept-kept to append every kept draft recorded as unreviewed (provenance.unreviewed: true; reports warn about them)',
+      )
+    const project = await projectWith(values.config ?? context.config, values)
+    const config = runKnobs(project, process.env)
+    const docs = projectDocuments(project, 'golden review')
+    const goldenFile = project.goldenSet
+    const reviewer = resolveReviewer(values.reviewer, process.env, process.cwd())
+    const verified = readVerifiedFile(values.drafts)
+    const stateFile = reviewStatePath(values.drafts)
+    const state = readReviewState(stateFile, values.drafts, goldenFile)
+    const golden = currentGolden(goldenFile, docs)
+    const { pending, notes } = pendingDrafts(verified.kept, state, golden)
+    const { counts } = verified
+    console.log(
+      `${values.drafts}: ${counts.kept} kept, ${counts.rejected} rejected, ${counts.undecided} undecided (only kept drafts are reviewed); ` +
+        `${verified.kept.length - pending.length} decided earlier (${stateFile}), ${pending.length} to review`,
+    )
+    for (const note of notes) console.log(`note: ${note}`)
+    if (notes.length > 0) writeReviewState(stateFile, state)
+    const target = { file: goldenFile, docs, config }
+    const now = () => new Date()
+
+    if (values['accept-kept']) {
+      console.log(`accepting every kept draft unreviewed (--accept-kept, run by ${reviewer.name}, from ${reviewer.from})`)
+      const { plan } = await acceptAllKept({ pending, state, stateFile, target, reviewer: reviewer.name, now })
+      for (const r of plan.refused)
+        console.error(`not appended: ${r.key} would break golden:check:\n${r.errors.map((e) => `  ${e}`).join('\n')}`)
+      const ids = plan.appended.map((a) => a.question.id)
+      console.log(
+        `appended ${plural(ids.length, 'question')} to ${goldenFile}${ids.length > 0 ? ` (${ids.join(', ')})` : ''}, ` +
+          `recorded as unreviewed: reports warn about them until a person reviews them`,
+      )
+      return plan.refused.length > 0 ? 1 : 0
+    }
+
+    console.log(`reviewer: ${reviewer.name} (from ${reviewer.from})`)
+    if (pending.length === 0) {
+      console.log('nothing to review: every kept draft has a decision')
+      return 0
+    }
+    const system = await openReviewSystem(project, config, docs)
+    let tally: ReviewTally
+    try {
+      tally = await runReview({
+        pending,
+        state,
+        stateFile,
+        target,
+        reviewer: reviewer.name,
+        now,
+        card: async (draft, question, position, of) =>
+          renderCard({
+            question,
+            where: draft.where,
+            position,
+            of,
+            marks: supportMarks(question, docs),
+            notes: draft.verdict.reasons.map((r) => `${r.check}: ${r.message}`),
+            retrieval: await retrieve(system, question, config.k),
+          }),
+        prompts: terminalPrompts,
+        log: (line) => console.log(line),
+      })
+    } catch (error) {
+      if (error instanceof Error && error.name === 'ExitPromptError') {
+        console.log(`stopped; every decision made so far is saved in ${stateFile}`)
+        return 130
+      }
+      throw error
+    } finally {
+      const failure = await closeRetrieverSystem(system)
+      if (failure !== null) console.error(`warning: ${failure}`)
+    }
+    const left = pendingDrafts(verified.kept, state, currentGolden(goldenFile, docs)).pending.length
+    console.log(
+      `this session: accepted ${tally.accepted.length}` +
+        (tally.accepted.length > 0 ? ` (${tally.accepted.map((a) => `${a.draftId} as ${a.goldenId}`).join(', ')})` : '') +
+        `, rejected ${tally.rejected.length}, skipped ${tally.skipped.length}; ` +
+        (left === 0 ? 'every kept draft has a decision' : `${left} still to review: run rag-eval golden review again`),
+    )
+    return 0
+  },
+})
+
+/** The golden set's questions; none when it does not exist yet (the first golden set) or is empty. */
+function currentGolden(file: string, docs: readonly CorpusDocument[]): GoldenQuestion[] {
+  if (!existsSync(file)) return []
+  try {
+    return loadGoldenSet(file, docs)
+  } catch (error) {
+    if (error instanceof InputError && /has no questions$/.test(error.message)) return []
+    throw error
+  }
+}
+
+type Project = Awaited<ReturnType<typeof projectWith>>
+
+/** The configured system, retrieving only: the built-in one over the corpus, or the user's (module, service). */
+async function openReviewSystem(project: Project, config: EvalConfig, docs: readonly CorpusDocument[]): Promise<RagSystem> {
+  if (project.system === 'builtin') return createBuiltinSystem(docs, { ...config, generate: false })
+  const { openSystem } = await import('../run/open-system.ts')
+  return openSystem(project.system, {
+    corpus: docs,
+    config,
+    generate: false,
+    root: project.root,
+    log: (line) => console.error(line),
+  })
+}
+
+/** The system's top-k for a draft; a failure is shown on the card (the reviewer can still decide), never fatal. */
+async function retrieve(
+  system: RagSystem,
+  question: GoldenQuestion,
+  k: number,
+): Promise<{ system: string; passages: RetrievedPassage[] } | { system: string; error: string }> {
+  const name = `the configured system (${system.name})`
+  try {
+    const { ranked } = await system.answer(systemQuestionOf(question))
+    return { system: name, passages: ranked.slice(0, k).map(({ chunkId, docId, text }) => ({ chunkId, docId, text })) }
+  } catch (error) {
+    return { system: name, error: error instanceof Error ? error.message : String(error) }
+  }
+}

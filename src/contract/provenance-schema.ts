@@ -1,0 +1,21 @@
+import { z } from 'zod'
+
+// In a module of its own: a question's outcome (question-outcome-schema.ts) carries it without building the golden-set schema.
+/**
+ * Where a question came from: written by hand, imported from another tool, or drafted by a model (`rag-eval
+ * golden draft`), and for a drafted one who reviewed it. Reports and exports tell a drafted question from a
+ * hand-written one by it; absent means hand-written (every question before drafting existed).
+ */
+export const ProvenanceSchema = z
+  .object({
+    origin: z.enum(['drafted', 'hand-written', 'imported']).describe('drafted | hand-written | imported'),
+    model: z.string().min(1).optional().describe('drafted: the model that drafted it'),
+    promptHash: z.string().min(1).optional().describe("drafted: the hash of the drafter's prompt template"),
+    draftedAt: z.string().min(1).optional().describe('drafted: when (ISO 8601)'),
+    reviewedBy: z.string().min(1).optional().describe('who accepted it in golden review'),
+    reviewedAt: z.string().min(1).optional().describe('when it was accepted (ISO 8601)'),
+    unreviewed: z.boolean().optional().describe('true: accepted by a script (--accept-kept) without a person reading it'),
+  })
+  .strict()
+
+export type Provenance = z.output<typeof ProvenanceSchema>

@@ -1,0 +1,158 @@
+import { existsSync, readFileSync } from 'node:fs'
+import type { EvalConfig } from '../../contract/eval-config-schema.ts'
+import type { GoldenQuestion, Provenance } from '../../contract/golden-set-schema.ts'
+import { InputError } from '../../contract/input-error.ts'
+import { writeFileAtomic } from '../../files/write-file-atomic.ts'
+import type { CorpusDocument } from '../../load/corpus.ts'
+import { checkRelevantGrade, loadGoldenSet, validateGoldenSet } from '../../load/golden-set.ts'
+import { appendQuestionText } from '../add/append-question.ts'
+import { goldenSetText } from '../golden-set-text.ts'
+import { bestChunksOfNoneQuestions } from '../lint/best-chunks.ts'
+import type { Finding } from '../lint/finding.ts'
+import { lintGoldenSet } from '../lint/lint-golden-set.ts'
+import { nextQuestionId } from '../question-ids.ts'
+import { schemaReference } from '../schema-reference.ts'
+
+/** Who accepted a draft: a person who read it (golden review on a terminal), or a script (--accept-kept). */
+export type Acceptance = { reviewedBy: string; reviewedAt: string } | { unreviewed: true }
+
+/**
+ * The golden question an accepted draft becomes: its fields as reviewed, a golden-set id, and its
+ * provenance: where it came from (drafted, with the model, prompt hash and time of the draft), and who
+ * reviewed it when, or `unreviewed: true` when a script accepted it. A candidate without provenance (an
+ * import from another tool, verified) is recorded as imported.
+ */
+export function acceptedQuestion(draft: GoldenQuestion, id: string, acceptance: Acceptance): GoldenQuestion {
+  const { reviewedBy: _by, reviewedAt: _at, unreviewed: _un, ...origin } = draft.provenance ?? { origin: 'imported' as const }
+  const provenance: Provenance = 'unreviewed' in acceptance ? { ...origin, unreviewed: true } : { ...origin, ...acceptance }
+  return { ...draft, id, provenance }
+}
+
+export interface GoldenTarget {
+  file: string
+  docs: readonly CorpusDocument[]
+  /** The evaluation's knobs: golden:check's none-too-easy ranks with them, and relevantGrade is checked. */
+  config: EvalConfig
+}
+
+export interface AppendItem {
+  /** The draft's id (d-003): how refusals name it. */
+  key: string
+  /** The question it becomes with a golden-set id. */
+  build: (id: string) => GoldenQuestion
+}
+
+export interface AppendPlan {
+  file: string
+  /** The golden set's text as read (null: no file yet); the commit refuses if it changed since. */
+  before: string | null
+  /** The text to write; null when nothing is appended. */
+  text: string | null
+  appended: { key: string; question: GoldenQuestion }[]
+  /** Drafts that would break golden:check, each with the errors it would raise. */
+  refused: { key: string; errors: string[] }[]
+}
+
+interface GoldenFile {
+  text: string | null
+  questions: GoldenQuestion[]
+}
+
+function readGolden(file: string, docs: readonly CorpusDocument[]): GoldenFile {
+  if (!existsSync(file)) return { text: null, questions: [] }
+  const text = readFileSync(file, 'utf8')
+  try {
+    const data = JSON.parse(text) as { questions?: unknown }
+    if (Array.isArray(data.questions) && data.questions.length === 0) return { text, questions: [] }
+  } catch {
+    // The loader reports the syntax error with its line below.
+  }
+  try {
+    return { text, questions: loadGoldenSet(file, docs) }
+  } catch (error) {
+    if (error instanceof InputError)
+      throw new InputError(
+        `${error.message}\nthe golden set must load before golden review appends to it (rag-eval golden check --golden ${file})`,
+      )
+    throw error
+  }
+}
+
+const findingKey = (f: Finding) => `${f.rule}\u0000${f.questionId ?? ''}\u0000${f.message}`
+
+/** golden:check's errors on a set of questions (the loader's checks, relevantGrade, then every lint rule). */
+async function checkErrors(questions: readonly GoldenQuestion[], target: GoldenTarget): Promise<Finding[]> {
+  const bestChunks = await bestChunksOfNoneQuestions(questions, target.docs, target.config)
+  return lintGoldenSet({ questions, docs: target.docs, bestChunks }).filter((f) => f.severity === 'error')
+}
+
+/**
+ * What appending `items` to the golden set would write: each gets the next free id (q-NNN after the
+ * highest in use), and the whole set after appending must pass golden:check. A draft that would raise an
+ * error the set did not have before is refused, naming the errors, and the others get their ids again
+ * without it (no gap). Nothing is written here: commitAppend writes the plan.
+ */
+export async function planAppend(target: GoldenTarget, items: readonly AppendItem[]): Promise<AppendPlan> {
+  const golden = readGolden(target.file, target.docs)
+  const existingIds = golden.questions.map((q) => q.id)
+  const earlier = new Set((await checkErrors(golden.questions, target)).map(findingKey))
+  let pending = [...items]
+  const refused: AppendPlan['refused'] = []
+  for (;;) {
+    const ids: string[] = []
+    const built = pending.map((item) => {
+      const id = nextQuestionId([...existingIds, ...ids])
+      ids.push(id)
+      return { key: item.key, question: item.build(id) }
+    })
+    if (built.length === 0) return { file: target.file, before: golden.text, text: null, appended: [], refused }
+    const all = [...golden.questions, ...built.map((b) => b.question)]
+    const problems = new Map<string, string[]>()
+    try {
+      validateGoldenSet({ questions: all }, target.file, target.docs)
+      checkRelevantGrade(all, target.config.relevantGrade, target.file)
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error
+      // The loader names the question by id: the drafts it names are refused.
+      for (const b of built)
+        if (
+          error.message
+            .split('\n')
+            .some((line) => line.includes(`question ${b.question.id},`) || line.includes(`question ${b.question.id}:`))
+        )
+          problems.set(b.key, [error.message])
+      if (problems.size === 0) throw error
+    }
+    if (problems.size === 0) {
+      for (const f of await checkErrors(all, target)) {
+        if (earlier.has(findingKey(f))) continue
+        const draft = built.find((b) => b.question.id === f.questionId)
+        // An error on a question already there, raised by a new one (none today: each rule names the later question).
+        const key = draft?.key ?? built.at(-1)!.key
+        problems.set(key, [...(problems.get(key) ?? []), `${f.rule}: ${f.message} (fix: ${f.fix})`])
+      }
+    }
+    if (problems.size === 0) {
+      let text = golden.text
+      for (const b of built)
+        text =
+          text === null ? goldenSetText([b.question], schemaReference(target.file)) : appendQuestionText(text, b.question).text
+      return { file: target.file, before: golden.text, text, appended: built, refused }
+    }
+    for (const [key, errors] of problems) refused.push({ key, errors })
+    pending = pending.filter((item) => !problems.has(item.key))
+  }
+}
+
+/**
+ * Writes a plan atomically (a temp file beside the golden set, then a rename): a failure at any point
+ * leaves the golden set as it was, byte for byte. A golden set changed since the plan was made (someone
+ * edited it meanwhile) is not overwritten.
+ */
+export function commitAppend(plan: AppendPlan): void {
+  if (plan.text === null) return
+  const now = existsSync(plan.file) ? readFileSync(plan.file, 'utf8') : null
+  if (now !== plan.before)
+    throw new InputError(`${plan.file} changed while golden review was writing to it; nothing appended: run golden review again`)
+  writeFileAtomic(plan.file, plan.text)
+}

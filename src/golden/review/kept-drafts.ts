@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs'
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import { InputError } from '../../contract/input-error.ts'
+import { decodeUtf8Text } from '../../files/utf8-text.ts'
+import { sha256Of } from '../../model/stable-json.ts'
+import { candidateOf } from '../verify/read-candidates.ts'
+import { VerdictSchema, type Verdict, type VerdictStatus } from '../verify/verdict-schema.ts'
+
+/** A kept draft of a `golden verify` output, as `golden review` shows it. */
+export interface ReviewDraft {
+  /** The draft's id in the verified file (d-001...): the key of its decision in the review state. */
+  id: string
+  /** `verified.jsonl:12` */
+  where: string
+  question: GoldenQuestion
+  /** golden verify's notes on it (golden:check warnings a kept draft may carry). */
+  verdict: Verdict
+  /**
+   * A hash of the draft as written (without its verdict): a decision recorded for d-003 applies to this
+   * d-003 only, not to another draft that took the id when the file was drafted and verified again.
+   */
+  hash: string
+}
+
+export interface VerifiedFile {
+  kept: ReviewDraft[]
+  /** How many lines had each status: only the kept ones are reviewed. */
+  counts: Record<VerdictStatus, number>
+}
+
+/**
+ * Reads a `golden verify` output (one question object and its verdict per line) and returns its kept
+ * drafts, in file order. A line without a verdict, or a kept line that is not a valid golden-set
+ * question, stops with its line: the file is not what golden verify writes.
+ */
+export function readVerifiedFile(file: string): VerifiedFile {
+  let text: string
+  try {
+    text = decodeUtf8Text(readFileSync(file), file)
+  } catch (error) {
+    if (error instanceof InputError) throw error
+    throw new InputError(
+      `${file}: not found; run rag-eval golden draft, then rag-eval golden verify <drafts> --out ${file} (or pass --drafts <file>)`,
+    )
+  }
+  const counts: Record<VerdictStatus, number> = { kept: 0, rejected: 0, undecided: 0 }
+  const kept: ReviewDraft[] = []
+  const seen = new Map<string, string>()
+  text.split(/\r?\n/).forEach((line, index) => {
+    if (line.trim() === '') return
+    const where = `${file}:${index + 1}`
+    let raw: unknown
+    try {
+      raw = JSON.parse(line)
+    } catch (error) {
+      throw new InputError(`${where}: invalid JSON (${(error as Error).message}); expected a line of golden verify's output`)
+    }
+    const verdictField = typeof raw === 'object' && raw !== null ? (raw as { verdict?: unknown }).verdict : undefined
+    const verdict = VerdictSchema.safeParse(verdictField)
+    if (!verdict.success)
+      throw new InputError(
+        `${where}: no verdict (kept, rejected or undecided): review reads golden verify's output; run rag-eval golden verify ${file} first`,
+      )
+    counts[verdict.data.status]++
+    if (verdict.data.status !== 'kept') return
+    const candidate = candidateOf(raw, where, index + 1)
+    if (candidate.question === null)
+      throw new InputError(`${where}: kept, but not a valid golden-set question: ${candidate.problems.join('; ')}`)
+    const first = seen.get(candidate.question.id)
+    if (first !== undefined)
+      throw new InputError(`${where}: id ${candidate.question.id} is kept twice (first at ${first}); verify the file again`)
+    seen.set(candidate.question.id, where)
+    kept.push({
+      id: candidate.question.id,
+      where,
+      question: candidate.question,
+      verdict: verdict.data,
+      hash: sha256Of(candidate.record).slice(0, 16),
+    })
+  })
+  if (counts.kept + counts.rejected + counts.undecided === 0) throw new InputError(`${file}: no verified drafts`)
+  return { kept, counts }
+}

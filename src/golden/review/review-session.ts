@@ -1,0 +1,213 @@
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import { acceptedQuestion, commitAppend, planAppend, type AppendPlan, type GoldenTarget } from './append-accepted.ts'
+import type { ReviewDraft } from './kept-drafts.ts'
+import { writeReviewState, type ReviewDecision, type ReviewState } from './review-state.ts'
+
+export const REVIEW_ACTIONS = ['accept', 'edit', 'reject', 'skip', 'quit'] as const
+export type ReviewAction = (typeof REVIEW_ACTIONS)[number]
+
+/** What golden review asks the reviewer (the terminal's prompts; a script in tests). */
+export interface ReviewPrompts {
+  action(draft: ReviewDraft): Promise<ReviewAction>
+  editQuestion(current: string): Promise<string>
+  editGoldAnswer(current: string): Promise<string>
+  rejectReason(): Promise<string>
+}
+
+export interface ReviewTally {
+  accepted: { draftId: string; goldenId: string }[]
+  rejected: string[]
+  skipped: string[]
+  /** The reviewer quit with drafts still to see. */
+  quit: boolean
+}
+
+export interface ReviewSession {
+  /** The kept drafts no decision covers yet, in file order. */
+  pending: readonly ReviewDraft[]
+  state: ReviewState
+  stateFile: string
+  target: GoldenTarget
+  reviewer: string
+  now: () => Date
+  /** The card of a draft as it stands (after edits): question, passages with support marked, what the system retrieves. */
+  card: (draft: ReviewDraft, question: GoldenQuestion, position: number, of: number) => Promise<string>
+  prompts: ReviewPrompts
+  log: (line: string) => void
+}
+
+/**
+ * Records the decisions first, then writes the golden set: a review stopped between the two finds the
+ * decision's question missing from the golden set on its next run and shows the draft again
+ * (reconcileState), never appends it twice. A golden set that cannot be written takes the decisions back.
+ */
+export function recordAndCommit(
+  plan: AppendPlan,
+  decisions: Record<string, ReviewDecision>,
+  session: Pick<ReviewSession, 'state' | 'stateFile'>,
+): void {
+  const before = { ...session.state.decisions }
+  Object.assign(session.state.decisions, decisions)
+  writeReviewState(session.stateFile, session.state)
+  try {
+    commitAppend(plan)
+  } catch (error) {
+    session.state.decisions = before
+    writeReviewState(session.stateFile, session.state)
+    throw error
+  }
+}
+
+/**
+ * The review on a terminal: each pending draft's card, then accept / edit / reject / skip / quit. An
+ * accepted draft is appended at once (planAppend: the next free id, golden:check passing), and every
+ * decision is saved as it is made, so quitting at any point loses nothing. Skipped drafts stay
+ * undecided and come back on the next run; a draft golden:check refuses is shown again with why.
+ */
+export async function runReview(session: ReviewSession): Promise<ReviewTally> {
+  const tally: ReviewTally = { accepted: [], rejected: [], skipped: [], quit: false }
+  const { pending, prompts, log } = session
+  for (const [index, draft] of pending.entries()) {
+    let question = draft.question
+    let edited = false
+    let card = await session.card(draft, question, index + 1, pending.length)
+    for (let decided = false; !decided;) {
+      log(card)
+      const action = await prompts.action(draft)
+      if (action === 'quit') {
+        tally.quit = true
+        return tally
+      }
+      if (action === 'skip') {
+        tally.skipped.push(draft.id)
+        decided = true
+      } else if (action === 'edit') {
+        const text = await prompts.editQuestion(question.question)
+        const goldAnswer = question.type === 'none' ? undefined : await prompts.editGoldAnswer(question.goldAnswer ?? '')
+        const changed = text !== question.question || goldAnswer !== question.goldAnswer
+        question = { ...question, question: text, ...(goldAnswer === undefined ? {} : { goldAnswer }) }
+        edited ||= changed
+        card = await session.card(draft, question, index + 1, pending.length)
+      } else if (action === 'reject') {
+        const reason = (await prompts.rejectReason()).trim()
+        session.state.decisions[draft.id] = {
+          decision: 'rejected',
+          ...(reason === '' ? {} : { reason }),
+          by: session.reviewer,
+          at: session.now().toISOString(),
+          draftHash: draft.hash,
+        }
+        writeReviewState(session.stateFile, session.state)
+        tally.rejected.push(draft.id)
+        log(`rejected ${draft.id}${reason === '' ? '' : ` (${reason})`}`)
+        decided = true
+      } else {
+        const at = session.now().toISOString()
+        const current = question
+        const plan = await planAppend(session.target, [
+          { key: draft.id, build: (id) => acceptedQuestion(current, id, { reviewedBy: session.reviewer, reviewedAt: at }) },
+        ])
+        const refusal = plan.refused[0]
+        if (refusal !== undefined) {
+          log(
+            `not appended: ${draft.id} would break golden:check on ${session.target.file}:\n` +
+              refusal.errors.map((e) => `  ${e}`).join('\n') +
+              '\nedit it, reject it or skip it',
+          )
+          continue
+        }
+        const appended = plan.appended[0]!.question
+        recordAndCommit(
+          plan,
+          {
+            [draft.id]: {
+              decision: 'accepted',
+              goldenId: appended.id,
+              question: appended.question,
+              edited,
+              unreviewed: false,
+              by: session.reviewer,
+              at,
+              draftHash: draft.hash,
+            },
+          },
+          session,
+        )
+        tally.accepted.push({ draftId: draft.id, goldenId: appended.id })
+        log(`accepted ${draft.id}${edited ? ' (edited)' : ''}: appended to ${session.target.file} as ${appended.id}`)
+        decided = true
+      }
+    }
+  }
+  return tally
+}
+
+/**
+ * --accept-kept: every pending kept draft appended in one atomic write, recorded as unreviewed (nobody
+ * read them); a draft that would break golden:check is refused with why, the others still go in.
+ */
+export async function acceptAllKept(
+  session: Pick<ReviewSession, 'pending' | 'state' | 'stateFile' | 'target' | 'reviewer' | 'now'>,
+): Promise<{ plan: AppendPlan }> {
+  const at = session.now().toISOString()
+  const plan = await planAppend(
+    session.target,
+    session.pending.map((draft) => ({
+      key: draft.id,
+      build: (id: string) => acceptedQuestion(draft.question, id, { unreviewed: true }),
+    })),
+  )
+  const hashes = new Map(session.pending.map((d) => [d.id, d.hash]))
+  const decisions: Record<string, ReviewDecision> = {}
+  for (const { key, question } of plan.appended)
+    decisions[key] = {
+      decision: 'accepted',
+      goldenId: question.id,
+      question: question.question,
+      edited: false,
+      unreviewed: true,
+      by: session.reviewer,
+      at,
+      draftHash: hashes.get(key)!,
+    }
+  if (plan.appended.length > 0) recordAndCommit(plan, decisions, session)
+  return { plan }
+}
+
+/**
+ * The drafts still to review, and what changed since the state was written: an accepted draft whose
+ * question the golden set no longer holds under its id (a review stopped between recording and writing,
+ * or the question removed since) is undecided again; a decision made on an earlier draft of the same id
+ * (the file was drafted and verified anew) does not apply to this one.
+ */
+export function pendingDrafts(
+  kept: readonly ReviewDraft[],
+  state: ReviewState,
+  golden: readonly GoldenQuestion[],
+): { pending: ReviewDraft[]; notes: string[] } {
+  const notes: string[] = []
+  const byId = new Map(golden.map((q) => [q.id, q]))
+  const pending: ReviewDraft[] = []
+  for (const draft of kept) {
+    const decision = state.decisions[draft.id]
+    if (decision === undefined) {
+      pending.push(draft)
+      continue
+    }
+    if (decision.draftHash !== draft.hash) {
+      notes.push(`${draft.id} changed since it was ${decision.decision} on ${decision.at}: shown again`)
+      delete state.decisions[draft.id]
+      pending.push(draft)
+      continue
+    }
+    if (decision.decision === 'accepted' && byId.get(decision.goldenId)?.question !== decision.question) {
+      notes.push(
+        `${draft.id} was accepted as ${decision.goldenId}, which ${state.goldenSet} does not hold (a review stopped ` +
+          'before writing it, or it was removed since): shown again',
+      )
+      delete state.decisions[draft.id]
+      pending.push(draft)
+    }
+  }
+  return { pending, notes }
+}

@@ -1,0 +1,79 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { z } from 'zod'
+import { InputError } from '../../contract/input-error.ts'
+import { writeFileAtomic } from '../../files/write-file-atomic.ts'
+
+/** One decision of `golden review` on a draft; skipped drafts have none (they are shown again). */
+export const ReviewDecisionSchema = z.discriminatedUnion('decision', [
+  z
+    .object({
+      decision: z.literal('accepted'),
+      /** The id the question got in the golden set. */
+      goldenId: z.string().min(1),
+      /** The question text as appended (after an edit): how a resumed review finds it in the golden set. */
+      question: z.string().min(1),
+      edited: z.boolean(),
+      /** true: appended by --accept-kept, nobody read it. */
+      unreviewed: z.boolean(),
+      by: z.string().min(1),
+      at: z.string().min(1),
+      draftHash: z.string().min(1),
+    })
+    .strict(),
+  z
+    .object({
+      decision: z.literal('rejected'),
+      reason: z.string().optional(),
+      by: z.string().min(1),
+      at: z.string().min(1),
+      draftHash: z.string().min(1),
+    })
+    .strict(),
+])
+
+export type ReviewDecision = z.output<typeof ReviewDecisionSchema>
+
+/**
+ * The review state beside the drafts (verified.review.json): a decision per draft id, written after
+ * every decision, so that a review stopped at any point continues with the next undecided draft.
+ */
+export const ReviewStateSchema = z
+  .object({
+    /** The verified file reviewed, as given. */
+    drafts: z.string(),
+    /** The golden set accepted drafts go to. */
+    goldenSet: z.string(),
+    decisions: z.record(z.string(), ReviewDecisionSchema),
+  })
+  .strict()
+
+export type ReviewState = z.output<typeof ReviewStateSchema>
+
+/** evals/verified.jsonl -> evals/verified.review.json */
+export function reviewStatePath(draftsFile: string): string {
+  return `${draftsFile.replace(/\.[^./\\]+$/, '')}.review.json`
+}
+
+/** The state of an earlier review of these drafts, or a fresh one. A damaged file stops with what is wrong, never starts over in silence. */
+export function readReviewState(file: string, drafts: string, goldenSet: string): ReviewState {
+  if (!existsSync(file)) return { drafts, goldenSet, decisions: {} }
+  let data: unknown
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    throw new InputError(`${file}: not JSON (${(error as Error).message}); fix it, or delete it to review every draft again`)
+  }
+  const parsed = ReviewStateSchema.safeParse(data)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    throw new InputError(
+      `${file}: field "${issue.path.join('.') || '(state)'}": ${issue.message}; it is golden review's state: fix it, or delete it to review every draft again`,
+    )
+  }
+  return { ...parsed.data, drafts, goldenSet }
+}
+
+/** Writes the state atomically (temp file and rename): a review stopped mid-write keeps the previous state whole. */
+export function writeReviewState(file: string, state: ReviewState): void {
+  writeFileAtomic(file, `${JSON.stringify(state, null, 2)}\n`)
+}

@@ -5,7 +5,7 @@ import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
 import { InputError } from '../contract/input-error.ts'
 import { createBuiltinSystem } from '../builtin/builtin-system.ts'
 import { readVerifiedFile } from '../golden/review/kept-drafts.ts'
-import type { RetrievedPassage } from '../golden/review/review-card.ts'
+import { retrievedPassages } from '../golden/review/system-passages.ts'
 import { renderCard } from '../golden/review/review-card.ts'
 import { terminalPrompts } from '../golden/review/review-prompts.ts'
 import { acceptAllKept, pendingDrafts, runReview, type ReviewTally } from '../golden/review/review-session.ts'
@@ -14,7 +14,6 @@ import { supportMarks } from '../golden/review/supporting-sentences.ts'
 import { closeRetrieverSystem } from '../golden/verify/system-retriever.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
-import { systemQuestionOf, type RagSystem } from '../system/rag-system.ts'
 import { file, folder, text } from './arg-kinds.ts'
 import { flag, option } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
@@ -109,7 +108,7 @@ export const command = defineCommand({
             of,
             marks: supportMarks(question, docs),
             notes: draft.verdict.reasons.map((r) => `${r.check}: ${r.message}`),
-            retrieval: await retrieve(system, question, config.k),
+            retrieval: await retrievedPassages(system, question, config.k),
           }),
         prompts: terminalPrompts,
         log: (line) => console.log(line),
@@ -148,6 +147,8 @@ function currentGolden(file: string, docs: readonly CorpusDocument[]): GoldenQue
 
 type Project = Awaited<ReturnType<typeof projectWith>>
 
+type RagSystem = Awaited<ReturnType<typeof import('../run/open-system.ts').openSystem>>
+
 /** The configured system, retrieving only: the built-in one over the corpus, or the user's (module, service). */
 async function openReviewSystem(project: Project, config: EvalConfig, docs: readonly CorpusDocument[]): Promise<RagSystem> {
   if (project.system === 'builtin') return createBuiltinSystem(docs, { ...config, generate: false })
@@ -159,19 +160,4 @@ async function openReviewSystem(project: Project, config: EvalConfig, docs: read
     root: project.root,
     log: (line) => console.error(line),
   })
-}
-
-/** The system's top-k for a draft; a failure is shown on the card (the reviewer can still decide), never fatal. */
-async function retrieve(
-  system: RagSystem,
-  question: GoldenQuestion,
-  k: number,
-): Promise<{ system: string; passages: RetrievedPassage[] } | { system: string; error: string }> {
-  const name = `the configured system (${system.name})`
-  try {
-    const { ranked } = await system.answer(systemQuestionOf(question))
-    return { system: name, passages: ranked.slice(0, k).map(({ chunkId, docId, text }) => ({ chunkId, docId, text })) }
-  } catch (error) {
-    return { system: name, error: error instanceof Error ? error.message : String(error) }
-  }
 }

@@ -154,7 +154,31 @@ describe('golden-set writers keep every field (issue 23.4)', () => {
     expect(questions.map((q) => q.history)).toEqual(rows.map((row) => row.history))
   })
 
-  it('golden export to JSONL carries userContext and history, and importing the export gives them back', () => {
+  it('golden review --accept-kept appends a kept draft with every field, its provenance recorded as unreviewed', () => {
+    const dir = temp.make('golden-writers-')
+    const file = join(dir, 'golden-set.json')
+    copyFileSync('fixtures/golden-lint/clean.json', file)
+    const before = loadGoldenSet(file, docs)
+    const verified = join(dir, 'verified.jsonl')
+    // A line of golden verify's output: the draft as read, and its verdict.
+    writeFileSync(verified, `${JSON.stringify({ ...everyField, id: 'd-001', verdict: { status: 'kept', reasons: [] } })}\n`)
+    const reviewed = run('review', [
+      '--golden',
+      file,
+      '--corpus',
+      corpus,
+      '--drafts',
+      verified,
+      '--accept-kept',
+      '--reviewer',
+      'ci',
+    ])
+    expect(reviewed).toMatchObject({ code: 0, stderr: '' })
+    const { reviewedBy: _by, reviewedAt: _at, ...drafted } = everyField.provenance!
+    expect(loadGoldenSet(file, docs)).toEqual([...before, { ...everyField, provenance: { ...drafted, unreviewed: true } }])
+  })
+
+  it('golden export to JSONL carries userContext, history and provenance, and importing the export gives them back', () => {
     const dir = temp.make('golden-writers-')
     const golden = join(dir, 'golden-set.json')
     writeFileSync(golden, appendQuestionText(readFileSync('fixtures/golden-lint/clean.json', 'utf8'), everyField).text)
@@ -173,16 +197,21 @@ describe('golden-set writers keep every field (issue 23.4)', () => {
       type: 'contradiction',
       user_context: userContext,
       history,
+      provenance: everyField.provenance,
     })
+    // A hand-written question (no provenance) is exported without the field: it stays told from a drafted one.
+    expect(JSON.parse(lines[0]!)).not.toHaveProperty('provenance')
     const back = join(dir, 'back.json')
     expect(run('import', [exported, '--format', 'jsonl', '--out', back, '--corpus', corpus]).code).toBe(0)
     const again = loadGoldenSet(back, docs).at(-1)!
-    expect([again.userContext, again.history]).toEqual([userContext, history])
+    expect([again.userContext, again.history, again.provenance]).toEqual([userContext, history, everyField.provenance])
+    expect(loadGoldenSet(back, docs)[0]).not.toHaveProperty('provenance')
 
     const ragas = run('export', ['--format', 'ragas', '--out', join(dir, 'ragas.json'), '--golden', golden, '--corpus', corpus])
     expect(ragas.stdout.split('\n')[1]).toBe(
       'not carried by ragas: ids (q-001... by position), types (inferred from the answer docs: contradiction is lost), ' +
-        'governingDocId, notes, userContext, history and relevance grades (here: 2 governingDocId, 6 notes, 1 graded, 1 userContext, 1 history)',
+        'governingDocId, notes, userContext, history, provenance and relevance grades ' +
+        '(here: 2 governingDocId, 6 notes, 1 graded, 1 userContext, 1 history, 1 provenance)',
     )
   })
 })

@@ -20,7 +20,7 @@ export const terminalPrompts: ReviewPrompts = {
   },
   editQuestion(current: string): Promise<string> {
     return input({
-      message: 'Question',
+      message: 'Edit the question',
       default: current,
       prefill: 'editable',
       validate: (value) => (value.trim() === '' ? 'write the question as a user would ask it' : true),
@@ -28,7 +28,7 @@ export const terminalPrompts: ReviewPrompts = {
   },
   editGoldAnswer(current: string): Promise<string> {
     return input({
-      message: 'Gold answer',
+      message: 'Edit the gold answer',
       default: current,
       prefill: 'editable',
       validate: (value) => (value.trim() === '' ? 'write the gold answer: one or two sentences from the gold documents' : true),

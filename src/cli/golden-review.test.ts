@@ -221,7 +221,7 @@ describe('rag-eval golden review', () => {
       `accepting every kept draft unreviewed (--accept-kept, run by ${REVIEWER}, from git config user.name)`,
     )
     expect(result.stdout).toContain(
-      `appended 4 questions to ${p.golden} (q-008, q-009, q-010, q-011), recorded as unreviewed: reports warn about them until a person reviews them`,
+      `appended 4 questions to ${p.golden} (q-008, q-009, q-010, q-011), recorded as unreviewed: reports warn about them until a person reads them (rag-eval golden review, on a terminal)`,
     )
     const questions = loadGoldenSet(p.golden, docs)
     expect(questions.slice(2)).toEqual(
@@ -243,6 +243,35 @@ describe('rag-eval golden review', () => {
     expect(evaluated.stdout).toContain('questions: 4 drafted by a model (0 reviewed by a person, 4 unreviewed), 2 hand-written')
     const markdown = readFileSync(join(p.dir, 'reports', 'latest.md'), 'utf8')
     expect(markdown).toContain(`> warning: ${warning}`)
+
+    // On a terminal, a person reads them: accepted in place (the review recorded), rejected (removed), skipped.
+    const read = await runInPty(REVIEW(p), {
+      env: p.env,
+      cwd: process.cwd(),
+      dir: p.dir,
+      steps: [
+        action('q-008', 'a'),
+        action('q-009', 'r'),
+        { expect: 'Why rejected', send: KEY.enter },
+        action('q-010', 's'),
+        action('q-011', 'q'),
+      ],
+    })
+    expect(read.code, read.transcript).toBe(0)
+    expect(read.transcript).toContain(
+      `${p.golden} holds 4 questions accepted unreviewed (--accept-kept): q-008, q-009, q-010, q-011; shown after the drafts`,
+    )
+    expect(read.transcript).toContain(`reviewed q-008: ${p.golden} now records ${REVIEWER} as its reviewer`)
+    expect(read.transcript).toContain(`rejected q-009: removed from ${p.golden}`)
+    const after = loadGoldenSet(p.golden, docs)
+    expect(after.map((q) => q.id)).toEqual(['q-001', 'q-007', 'q-008', 'q-010', 'q-011'])
+    expect(after[2]).toEqual(
+      accepted(drafts[0]!, 'q-008', { reviewedBy: REVIEWER, reviewedAt: after[2]!.provenance!.reviewedAt }),
+    )
+    expect(after.slice(3)).toEqual(questions.slice(4))
+    const state = ReviewStateSchema.parse(JSON.parse(readFileSync(join(p.dir, 'verified.review.json'), 'utf8')))
+    expect(state.decisions['d-001']).toMatchObject({ decision: 'accepted', goldenId: 'q-008', unreviewed: false, by: REVIEWER })
+    expect(state.decisions['d-002']).toMatchObject({ decision: 'rejected', by: REVIEWER })
   })
 
   it('refuses without a terminal and without --accept-kept, writing nothing', async () => {

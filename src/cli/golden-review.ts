@@ -8,7 +8,7 @@ import { readVerifiedFile } from '../golden/review/kept-drafts.ts'
 import { retrievedPassages } from '../golden/review/system-passages.ts'
 import { renderCard } from '../golden/review/review-card.ts'
 import { terminalPrompts } from '../golden/review/review-prompts.ts'
-import { acceptAllKept, pendingDrafts, runReview, type ReviewTally } from '../golden/review/review-session.ts'
+import { acceptAllKept, pendingDrafts, runReview, unreviewedInGolden, type ReviewTally } from '../golden/review/review-session.ts'
 import { readReviewState, reviewStatePath, writeReviewState } from '../golden/review/review-state.ts'
 import { supportMarks } from '../golden/review/supporting-sentences.ts'
 import { closeRetrieverSystem } from '../golden/verify/system-retriever.ts'
@@ -80,13 +80,20 @@ export const command = defineCommand({
       const ids = plan.appended.map((a) => a.question.id)
       console.log(
         `appended ${plural(ids.length, 'question')} to ${goldenFile}${ids.length > 0 ? ` (${ids.join(', ')})` : ''}, ` +
-          `recorded as unreviewed: reports warn about them until a person reviews them`,
+          `recorded as unreviewed: reports warn about them until a person reads them (rag-eval golden review, on a terminal)`,
       )
       return plan.refused.length > 0 ? 1 : 0
     }
 
     console.log(`reviewer: ${reviewer.name} (from ${reviewer.from})`)
-    if (pending.length === 0) {
+    // Then the questions a script accepted unreviewed: a person reads them here, and the reports' warning goes.
+    const unread = unreviewedInGolden(golden, goldenFile)
+    if (unread.length > 0)
+      console.log(
+        `${goldenFile} holds ${plural(unread.length, 'question')} accepted unreviewed (--accept-kept): ` +
+          `${unread.map((q) => q.id).join(', ')}; shown after the drafts`,
+      )
+    if (pending.length + unread.length === 0) {
       console.log('nothing to review: every kept draft has a decision')
       return 0
     }
@@ -94,7 +101,7 @@ export const command = defineCommand({
     let tally: ReviewTally
     try {
       tally = await runReview({
-        pending,
+        pending: [...pending, ...unread],
         state,
         stateFile,
         target,
@@ -123,10 +130,13 @@ export const command = defineCommand({
       const failure = await closeRetrieverSystem(system)
       if (failure !== null) console.error(`warning: ${failure}`)
     }
-    const left = pendingDrafts(verified.kept, state, currentGolden(goldenFile, docs)).pending.length
+    const after = currentGolden(goldenFile, docs)
+    const left = pendingDrafts(verified.kept, state, after).pending.length + unreviewedInGolden(after, goldenFile).length
     console.log(
       `this session: accepted ${tally.accepted.length}` +
-        (tally.accepted.length > 0 ? ` (${tally.accepted.map((a) => `${a.draftId} as ${a.goldenId}`).join(', ')})` : '') +
+        (tally.accepted.length > 0
+          ? ` (${tally.accepted.map((a) => (a.draftId === a.goldenId ? `${a.goldenId} reviewed` : `${a.draftId} as ${a.goldenId}`)).join(', ')})`
+          : '') +
         `, rejected ${tally.rejected.length}, skipped ${tally.skipped.length}; ` +
         (left === 0 ? 'every kept draft has a decision' : `${left} still to review: run rag-eval golden review again`),
     )

@@ -18,8 +18,8 @@ export function unreviewedWarning(questions: readonly WithProvenance[]): string 
   return (
     `the golden set holds ${ids.length} question${ids.length === 1 ? '' : 's'} accepted without review (golden review ` +
     `--accept-kept: drafted by a model, read by nobody): ${ids.join(', ')}; their gold answers and documents are ` +
-    'unchecked by a person: read each, then put "reviewedBy" and "reviewedAt" in place of "unreviewed": true in its ' +
-    'provenance (or remove it) before trusting the numbers'
+    'unchecked by a person: read them with rag-eval golden review on a terminal (it shows them after the drafts) ' +
+    'before trusting the numbers'
   )
 }
 

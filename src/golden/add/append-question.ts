@@ -13,7 +13,7 @@ function indentBefore(text: string, offset: number): string | null {
 }
 
 /** The layout of an existing question: where its `{` sits and whether its fields are on lines of their own. */
-function layoutOf(text: string, element: Span): { layout: QuestionLayout; ownLine: boolean } {
+export function layoutOf(text: string, element: Span): { layout: QuestionLayout; ownLine: boolean } {
   const indent = indentBefore(text, element.start)
   const firstField = element.members[0]
   const multiline = text.slice(element.start, element.end).includes('\n') && firstField !== undefined

@@ -12,6 +12,7 @@ import type { Finding } from '../lint/finding.ts'
 import { lintGoldenSet } from '../lint/lint-golden-set.ts'
 import { nextQuestionId } from '../question-ids.ts'
 import { schemaReference } from '../schema-reference.ts'
+import { rewriteQuestionText } from './rewrite-question.ts'
 
 /** Who accepted a draft: a person who read it (golden review on a terminal), or a script (--accept-kept). */
 export type Acceptance = { reviewedBy: string; reviewedAt: string } | { unreviewed: true }
@@ -142,6 +143,25 @@ export async function planAppend(target: GoldenTarget, items: readonly AppendIte
     for (const [key, errors] of problems) refused.push({ key, errors })
     pending = pending.filter((item) => !problems.has(item.key))
   }
+}
+
+/**
+ * What replacing golden question `id` with `question` (a person's review of a question a script accepted
+ * unreviewed), or removing it (null: rejected), would write. A replacement must pass golden:check as an
+ * append does; refused, the plan names the errors and writes nothing.
+ */
+export async function planRewrite(target: GoldenTarget, id: string, question: GoldenQuestion | null): Promise<AppendPlan> {
+  const golden = readGolden(target.file, target.docs)
+  const text = golden.text === null ? null : rewriteQuestionText(golden.text, id, question)
+  if (text === null) throw new InputError(`${target.file} holds no question ${id} any more; nothing written`)
+  const questions = golden.questions.flatMap((q) => (q.id !== id ? [q] : question === null ? [] : [question]))
+  const plan: AppendPlan = { file: target.file, before: golden.text, text, appended: [], refused: [] }
+  if (question === null) return plan
+  const earlier = new Set((await checkErrors(golden.questions, target)).map(findingKey))
+  const errors = (await checkErrors(questions, target))
+    .filter((f) => !earlier.has(findingKey(f)))
+    .map((f) => `${f.rule}: ${f.message} (fix: ${f.fix})`)
+  return errors.length === 0 ? plan : { ...plan, text: null, refused: [{ key: id, errors }] }
 }
 
 /**

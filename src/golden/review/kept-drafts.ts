@@ -20,6 +20,11 @@ export interface ReviewDraft {
    * d-003 only, not to another draft that took the id when the file was drafted and verified again.
    */
   hash: string
+  /**
+   * Not a draft: a question of the golden set a script accepted unreviewed (--accept-kept), shown for a
+   * person to read. Accepting it records the review in place; rejecting it removes it from the golden set.
+   */
+  inGolden?: true
 }
 
 export interface VerifiedFile {

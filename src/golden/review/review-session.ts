@@ -1,5 +1,5 @@
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
-import { acceptedQuestion, commitAppend, planAppend, type AppendPlan, type GoldenTarget } from './append-accepted.ts'
+import { acceptedQuestion, commitAppend, planAppend, planRewrite, type AppendPlan, type GoldenTarget } from './append-accepted.ts'
 import type { ReviewDraft } from './kept-drafts.ts'
 import { writeReviewState, type ReviewDecision, type ReviewState } from './review-state.ts'
 
@@ -88,6 +88,26 @@ export async function runReview(session: ReviewSession): Promise<ReviewTally> {
         question = { ...question, question: text, ...(goldAnswer === undefined ? {} : { goldAnswer }) }
         edited ||= changed
         card = await session.card(draft, question, index + 1, pending.length)
+      } else if (action === 'reject' && draft.inGolden) {
+        const reason = (await prompts.rejectReason()).trim()
+        const plan = await planRewrite(session.target, draft.id, null)
+        const key = draftOfGoldenId(session.state, draft.id)
+        const rejected: Record<string, ReviewDecision> =
+          key === null
+            ? {}
+            : {
+                [key]: {
+                  decision: 'rejected',
+                  ...(reason === '' ? {} : { reason }),
+                  by: session.reviewer,
+                  at: session.now().toISOString(),
+                  draftHash: session.state.decisions[key]!.draftHash,
+                },
+              }
+        recordAndCommit(plan, rejected, session)
+        tally.rejected.push(draft.id)
+        log(`rejected ${draft.id}: removed from ${session.target.file}${reason === '' ? '' : ` (${reason})`}`)
+        decided = true
       } else if (action === 'reject') {
         const reason = (await prompts.rejectReason()).trim()
         session.state.decisions[draft.id] = {
@@ -104,16 +124,48 @@ export async function runReview(session: ReviewSession): Promise<ReviewTally> {
       } else {
         const at = session.now().toISOString()
         const current = question
+        if (draft.inGolden) {
+          const plan = await planRewrite(
+            session.target,
+            draft.id,
+            acceptedQuestion(current, draft.id, { reviewedBy: session.reviewer, reviewedAt: at }),
+          )
+          const refusal = plan.refused[0]
+          if (refusal !== undefined) {
+            log(refused(draft.id, session.target.file, refusal.errors))
+            continue
+          }
+          const key = draftOfGoldenId(session.state, draft.id)
+          const earlier = key === null ? undefined : session.state.decisions[key]
+          recordAndCommit(
+            plan,
+            earlier?.decision === 'accepted'
+              ? {
+                  [key!]: {
+                    ...earlier,
+                    question: current.question,
+                    edited: earlier.edited || edited,
+                    unreviewed: false,
+                    by: session.reviewer,
+                    at,
+                  },
+                }
+              : {},
+            session,
+          )
+          tally.accepted.push({ draftId: draft.id, goldenId: draft.id })
+          log(
+            `reviewed ${draft.id}${edited ? ' (edited)' : ''}: ${session.target.file} now records ${session.reviewer} as its reviewer`,
+          )
+          decided = true
+          continue
+        }
         const plan = await planAppend(session.target, [
           { key: draft.id, build: (id) => acceptedQuestion(current, id, { reviewedBy: session.reviewer, reviewedAt: at }) },
         ])
         const refusal = plan.refused[0]
         if (refusal !== undefined) {
-          log(
-            `not appended: ${draft.id} would break golden:check on ${session.target.file}:\n` +
-              refusal.errors.map((e) => `  ${e}`).join('\n') +
-              '\nedit it, reject it or skip it',
-          )
+          log(refused(draft.id, session.target.file, refusal.errors))
           continue
         }
         const appended = plan.appended[0]!.question
@@ -140,6 +192,33 @@ export async function runReview(session: ReviewSession): Promise<ReviewTally> {
     }
   }
   return tally
+}
+
+function refused(id: string, file: string, errors: readonly string[]): string {
+  return `not written: ${id} would break golden:check on ${file}:\n${errors.map((e) => `  ${e}`).join('\n')}\nedit it, reject it or skip it`
+}
+
+/** The draft a golden question was accepted from, by the review state; null when it came from elsewhere. */
+function draftOfGoldenId(state: ReviewState, goldenId: string): string | null {
+  const entry = Object.entries(state.decisions).find(([, d]) => d.decision === 'accepted' && d.goldenId === goldenId)
+  return entry === undefined ? null : entry[0]
+}
+
+/**
+ * The golden set's questions a script accepted without review (provenance.unreviewed), as items for a
+ * person to read after the drafts: accepting one records the review in place, rejecting it removes it.
+ */
+export function unreviewedInGolden(golden: readonly GoldenQuestion[], file: string): ReviewDraft[] {
+  return golden
+    .filter((q) => q.provenance?.unreviewed === true)
+    .map((question) => ({
+      id: question.id,
+      where: `${file}, accepted unreviewed`,
+      question,
+      verdict: { status: 'kept' as const, reasons: [] },
+      hash: '',
+      inGolden: true as const,
+    }))
 }
 
 /**

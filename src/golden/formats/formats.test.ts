@@ -53,7 +53,7 @@ describe('JSONL gold', () => {
       ['q-003', 'none'],
     ])
     expect(imported.notices).toEqual([
-      'gold.jsonl:3: field "difficulty" ignored (1 record): the JSONL gold format carries id, question, gold_answer, gold_sources, type, user_context, history',
+      'gold.jsonl:3: field "difficulty" ignored (1 record): the JSONL gold format carries id, question, gold_answer, gold_sources, type, user_context, history, provenance',
     ])
   })
 

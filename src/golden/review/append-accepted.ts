@@ -140,7 +140,7 @@ export async function planAppend(target: GoldenTarget, items: readonly AppendIte
           text === null ? goldenSetText([b.question], schemaReference(target.file)) : appendQuestionText(text, b.question).text
       return { file: target.file, before: golden.text, text, appended: built, refused }
     }
-    for (const [key, errors] of problems) refused.push({ key, errors })
+    for (const item of pending) if (problems.has(item.key)) refused.push({ key: item.key, errors: problems.get(item.key)! })
     pending = pending.filter((item) => !problems.has(item.key))
   }
 }

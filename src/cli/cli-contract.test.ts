@@ -80,7 +80,7 @@ const CONTRACTS: Record<string, Contract> = {
   'golden review': {
     missingValue: [['--drafts'], '--drafts'],
     folderForFile: [['--drafts', 'evals'], '--drafts evals: expected a file, found a folder'],
-    fileForFolder: [['--corpus', 'README.md'], '--corpus README.md: expected a folder, found a file'],
+    fileForFolder: [['--drafts', 'package.json', '--corpus', 'README.md'], '--corpus README.md: expected a folder, found a file'],
   },
   'golden schema': {
     missingValue: [['--out'], '--out'],

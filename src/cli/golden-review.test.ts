@@ -125,9 +125,7 @@ describe('rag-eval golden review', () => {
     expect(out).toContain('── draft 2 of 4: d-002')
     expect(out).toContain('userContext: {"role":"support","tenant":"acme"}')
     expect(out).toContain('  >> [1] A single CSV upload in the wizard may be at most 500 MB.')
-    expect(out).toMatch(
-      /the configured system \(builtin-bm25\) retrieves \(top 9\):\n\s+1\. guides\/importing-data#\d+ \(gold\)/,
-    )
+    expect(out).toMatch(/the configured system \(builtin-bm25\) retrieves \(top 9\):\n\s+1\. guides\/importing-data#\d+ \(gold\)/)
     expect(out).toContain('gold documents: guides/importing-data at rank 1')
     // After the edit, the card shows the new text before the decision.
     expect(out).toContain(`question:    ${editedQuestion}`)

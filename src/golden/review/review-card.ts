@@ -28,7 +28,11 @@ const LEAD_SENTENCES = 3
 const PASSAGE_PREVIEW = 160
 
 // Markdown emphasis markers are left out: a sentence split inside **...** would show a stray pair.
-const oneLine = (text: string) => text.replace(/\*\*|__/g, '').replace(/\s+/g, ' ').trim()
+const oneLine = (text: string) =>
+  text
+    .replace(/\*\*|__/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
 const preview = (text: string) => {
   const flat = oneLine(text)
   return flat.length <= PASSAGE_PREVIEW ? flat : `${flat.slice(0, PASSAGE_PREVIEW - 1)}…`

@@ -109,6 +109,27 @@ describe('appending accepted drafts to the golden set', () => {
     },
   )
 
+  it('starts the golden set when there is none yet: q-001 on, with its $schema', async () => {
+    const s = setUp()
+    const first = join(s.dir, 'evals', 'golden-set.json')
+    const { plan } = await acceptAllKept({
+      pending: drafts,
+      state: s.state,
+      stateFile: s.stateFile,
+      target: { ...s.target, file: first },
+      reviewer: 'ana',
+      now: () => new Date(),
+    })
+    expect(plan.refused).toEqual([])
+    expect(loadGoldenSet(first, docs)).toEqual(
+      ['q-001', 'q-002', 'q-003', 'q-004'].map((id, i) => acceptedQuestion(drafts[i]!.question, id, { unreviewed: true })),
+    )
+    // The repository's own schema file, relative to the new file's folder (schemaReference).
+    expect(readFileSync(first, 'utf8')).toMatch(
+      /^\{\n {2}"\$schema": "[^"]*evals\/golden-set\.schema\.json",\n {2}"questions": \[\n/,
+    )
+  })
+
   it('refuses a draft that would break golden:check, naming the errors, and gives the others the ids without a gap', async () => {
     const s = setUp()
     const unsupported: GoldenQuestion = {

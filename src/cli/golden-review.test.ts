@@ -99,6 +99,7 @@ describe('rag-eval golden review', () => {
     const started = new Date()
     const editedQuestion = 'What is the largest CSV file the import wizard accepts?'
     const editedAnswer = 'The import wizard accepts CSV uploads of at most 500 MB.'
+    const unsupportedAnswer = 'Each project may have at most 12 active tokens at a time.'
     const first = await runInPty(REVIEW(p), {
       env: p.env,
       cwd: process.cwd(),
@@ -112,6 +113,14 @@ describe('rag-eval golden review', () => {
         { expect: 'Edit the gold answer', send: '' },
         { expect: draft('d-002').goldAnswer!, send: `${KEY.clearLine}${editedAnswer}${KEY.enter}` },
         action('d-002', 'a'),
+        // An edit that breaks golden:check (a figure no answer document states): refused, named, then rejected.
+        action('d-003', 'e'),
+        { expect: 'Edit the question', send: '' },
+        { expect: draft('d-003').question, send: KEY.enter },
+        { expect: 'Edit the gold answer', send: '' },
+        { expect: draft('d-003').goldAnswer!, send: `${KEY.clearLine}${unsupportedAnswer}${KEY.enter}` },
+        action('d-003', 'a'),
+        { expect: 'not written: d-003 would break golden:check', send: '' },
         action('d-003', 'r'),
         { expect: 'Why rejected', send: `too close to the guide's wording${KEY.enter}` },
         action('d-004', 'q'),
@@ -131,6 +140,13 @@ describe('rag-eval golden review', () => {
     expect(out).toContain(`question:    ${editedQuestion}`)
     expect(out).toContain(`accepted d-001: appended to ${p.golden} as q-008`)
     expect(out).toContain(`accepted d-002 (edited): appended to ${p.golden} as q-009`)
+    expect(out).toMatch(
+      new RegExp(
+        `not written: d-003 would break golden:check on ${p.golden}:\\n  unsupported-fact: goldAnswer states "12[^"]*" \\(\\w+\\), ` +
+          'found in none of its answer docs \\(guides/api-tokens\\)',
+      ),
+    )
+    expect(out).toContain('\nedit it, reject it or skip it\n')
     expect(out).toContain("rejected d-003 (too close to the guide's wording)")
     expect(out).toContain(
       'this session: accepted 2 (d-001 as q-008, d-002 as q-009), rejected 1, skipped 0; 1 still to review: run rag-eval golden review again',

@@ -34,62 +34,14 @@ export interface Bm25IndexBuilder {
 
 /** A builder of the BM25 index with these options (all given: Bm25Retriever fills in the defaults). */
 export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
-  const { k1, b, delta, titleWeight, possessives } = options
+  const { titleWeight } = options
   const titled = titleWeight > 0
-  const termIds = new Map<string, number>()
-  // Every distinct word once: its id, and its term's id (-1 for a stopword), so a word costs one lookup.
-  const wordIds = new Map<string, number>()
-  const wordTerm = new IntList()
-  /** Per word id: the last chunk (+ 1) whose text, and whose heading, counted it towards its length. */
-  const textSeen = new IntList()
-  const titleSeen = new IntList()
-  /** Per term id: its document frequency, the chunk (+ 1) it was last met in, and its frequencies in that chunk's text and heading. */
-  const df = new IntList()
-  const termSeen = new IntList()
-  const textFreq = new IntList()
-  const titleFreq = new IntList()
-  const idOfWord = (word: string): number => {
-    let id = wordIds.get(word)
-    if (id === undefined) {
-      id = wordIds.size
-      wordIds.set(word, id)
-      const term = termOf(word)
-      let termId = term ? termIds.get(term) : -1
-      if (termId === undefined) {
-        termIds.set(term!, (termId = termIds.size))
-        df.push(0)
-        termSeen.push(0)
-        textFreq.push(0)
-        titleFreq.push(0)
-      }
-      wordTerm.push(termId)
-      textSeen.push(0)
-      titleSeen.push(0)
-    }
-    return id
-  }
+  const vocabulary = new Vocabulary()
+  const { termIds, wordTerm, textSeen, titleSeen, df, termSeen, textFreq, titleFreq } = vocabulary
+  const idOfWord = (word: string): number => vocabulary.idOf(word)
   // ASCII texts are scanned once and their words looked up by span, the way contentTerms does: no string per word met before.
   const wordAt = new SpanTable(idOfWord)
-  /** The word ids of a text, as indexWords cuts it. */
-  const wordIdsOf = (text: string): Int32Array => {
-    const lower = text.toLowerCase()
-    const spans = asciiWordSpans(lower)
-    if (spans === null) return Int32Array.from(indexWords(text, options), idOfWord)
-    const { count, starts, ends, hashes } = spans
-    const ids = new Int32Array(count)
-    for (let k = 0; k < count; k++) {
-      const start = starts[k]!
-      let end = ends[k]!
-      let hash = hashes[k]!
-      // indexWords' possessive filter: a word ending in "'s" (a word starts with a letter or digit, so it is longer) loses it.
-      if (possessives && lower.charCodeAt(end - 1) === LOWER_S && lower.charCodeAt(end - 2) === APOSTROPHE) {
-        end -= 2
-        hash = fnv1a(lower, start, end)
-      }
-      ids[k] = wordAt.get(lower, start, end, hash)
-    }
-    return ids
-  }
+  const wordIdsOf = (text: string): Int32Array => wordIdsOfText(text, options, wordAt, idOfWord)
   // A section's heading starts each of its chunks: analysed once.
   const headingWords = new Map<string, Int32Array>()
   // Pass 1, chunk by chunk: each chunk's distinct terms (in the order first met) with their frequencies in
@@ -148,43 +100,138 @@ export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
       }
     },
     finish() {
-      const n = lengths.length
       chunkStart.push(pairTerm.length)
-      // Pass 2: the pairs by term (chunk ids ascending within each), each with its weight. BM25's length
-      // normalisation 1 - b + b x length / average length (length = distinct words) per chunk, then the same
-      // expressions the query loop once evaluated per posting, so every score stays the same to the bit.
-      const norm = Float64Array.from(lengths.values.subarray(0, n), (length) => 1 - b + (b * length) / averageLength)
-      const titleNorm = Float64Array.from(
-        titleLengths.values.subarray(0, n),
-        (length) => 1 - b + (b * length) / averageTitleLength,
-      )
-      const termCount = termIds.size
-      const postingStart = new Int32Array(termCount + 1)
-      for (let t = 0; t < termCount; t++) postingStart[t + 1] = postingStart[t]! + df.values[t]!
-      const fill = postingStart.slice(0, termCount)
-      const postingChunk = new Int32Array(pairTerm.length)
-      const postingWeight = new Float64Array(pairTerm.length)
-      for (let id = 0; id < n; id++) {
-        for (let i = chunkStart.values[id]!; i < chunkStart.values[id + 1]!; i++) {
-          const at = fill[pairTerm.at(i)]!++
-          const tf = pairFreq.at(i)
-          let weight: number
-          if (!titled) {
-            // This exact expression (not the BM25F one below with w = 0) keeps MiniSearch's scores to the bit.
-            weight = delta + (tf * (k1 + 1)) / (tf + k1 * norm[id]!)
-          } else {
-            const titleTf = pairTitleFreq.at(i)
-            let pseudo = tf === 0 ? 0 : tf / norm[id]!
-            if (titleTf > 0) pseudo += (titleWeight * titleTf) / titleNorm[id]!
-            weight = delta + (pseudo * (k1 + 1)) / (k1 + pseudo)
-          }
-          postingChunk[at] = id
-          postingWeight[at] = weight
-        }
-      }
-      return { termIds, postingStart, postingChunk, postingWeight }
+      return postingsByTerm(options, termIds, df, {
+        lengths,
+        titleLengths,
+        averageLength,
+        averageTitleLength,
+        chunkStart,
+        pairTerm,
+        pairFreq,
+        pairTitleFreq,
+      })
     },
   }
+}
+
+/** Every distinct word once: its id, and its term's id (-1 for a stopword), so a word costs one lookup; and per-word and per-term counters. */
+class Vocabulary {
+  /** Term -> term id, in insertion order. */
+  readonly termIds = new Map<string, number>()
+  readonly wordIds = new Map<string, number>()
+  readonly wordTerm = new IntList()
+  /** Per word id: the last chunk (+ 1) whose text, and whose heading, counted it towards its length. */
+  readonly textSeen = new IntList()
+  readonly titleSeen = new IntList()
+  /** Per term id: its document frequency, the chunk (+ 1) it was last met in, and its frequencies in that chunk's text and heading. */
+  readonly df = new IntList()
+  readonly termSeen = new IntList()
+  readonly textFreq = new IntList()
+  readonly titleFreq = new IntList()
+
+  idOf(word: string): number {
+    let id = this.wordIds.get(word)
+    if (id === undefined) {
+      id = this.wordIds.size
+      this.wordIds.set(word, id)
+      const term = termOf(word)
+      let termId = term ? this.termIds.get(term) : -1
+      if (termId === undefined) {
+        this.termIds.set(term!, (termId = this.termIds.size))
+        this.df.push(0)
+        this.termSeen.push(0)
+        this.textFreq.push(0)
+        this.titleFreq.push(0)
+      }
+      this.wordTerm.push(termId)
+      this.textSeen.push(0)
+      this.titleSeen.push(0)
+    }
+    return id
+  }
+}
+
+/** The word ids of a text, as indexWords cuts it; ASCII texts scanned once, their words looked up by span. */
+function wordIdsOfText(
+  text: string,
+  options: Bm25Options,
+  wordAt: SpanTable<number>,
+  idOfWord: (word: string) => number,
+): Int32Array {
+  const lower = text.toLowerCase()
+  const spans = asciiWordSpans(lower)
+  if (spans === null) return Int32Array.from(indexWords(text, options), idOfWord)
+  const { count, starts, ends, hashes } = spans
+  const ids = new Int32Array(count)
+  for (let k = 0; k < count; k++) {
+    const start = starts[k]!
+    let end = ends[k]!
+    let hash = hashes[k]!
+    // indexWords' possessive filter: a word ending in "'s" (a word starts with a letter or digit, so it is longer) loses it.
+    if (options.possessives && lower.charCodeAt(end - 1) === LOWER_S && lower.charCodeAt(end - 2) === APOSTROPHE) {
+      end -= 2
+      hash = fnv1a(lower, start, end)
+    }
+    ids[k] = wordAt.get(lower, start, end, hash)
+  }
+  return ids
+}
+
+/** What pass 1 counted: per chunk its lengths and where its (term, frequencies) pairs start, the pairs in chunk order. */
+interface CountedChunks {
+  lengths: IntList
+  titleLengths: IntList
+  averageLength: number
+  averageTitleLength: number
+  /** Chunk id -> its first pair, with one more entry: the end of the last chunk's pairs. */
+  chunkStart: IntList
+  pairTerm: IntBlocks
+  pairFreq: IntBlocks
+  pairTitleFreq: IntBlocks
+}
+
+/** Pass 2 of the build: the postings of each term from the chunks' pairs, with their weights. */
+function postingsByTerm(
+  options: Bm25Options,
+  termIds: ReadonlyMap<string, number>,
+  df: IntList,
+  counted: CountedChunks,
+): Bm25Index {
+  const { k1, b, delta, titleWeight } = options
+  const titled = titleWeight > 0
+  const { lengths, titleLengths, averageLength, averageTitleLength, chunkStart, pairTerm, pairFreq, pairTitleFreq } = counted
+  const n = lengths.length
+  // Pass 2: the pairs by term (chunk ids ascending within each), each with its weight. BM25's length
+  // normalisation 1 - b + b x length / average length (length = distinct words) per chunk, then the same
+  // expressions the query loop once evaluated per posting, so every score stays the same to the bit.
+  const norm = Float64Array.from(lengths.values.subarray(0, n), (length) => 1 - b + (b * length) / averageLength)
+  const titleNorm = Float64Array.from(titleLengths.values.subarray(0, n), (length) => 1 - b + (b * length) / averageTitleLength)
+  const termCount = termIds.size
+  const postingStart = new Int32Array(termCount + 1)
+  for (let t = 0; t < termCount; t++) postingStart[t + 1] = postingStart[t]! + df.values[t]!
+  const fill = postingStart.slice(0, termCount)
+  const postingChunk = new Int32Array(pairTerm.length)
+  const postingWeight = new Float64Array(pairTerm.length)
+  for (let id = 0; id < n; id++) {
+    for (let i = chunkStart.values[id]!; i < chunkStart.values[id + 1]!; i++) {
+      const at = fill[pairTerm.at(i)]!++
+      const tf = pairFreq.at(i)
+      let weight: number
+      if (!titled) {
+        // This exact expression (not the BM25F one below with w = 0) keeps MiniSearch's scores to the bit.
+        weight = delta + (tf * (k1 + 1)) / (tf + k1 * norm[id]!)
+      } else {
+        const titleTf = pairTitleFreq.at(i)
+        let pseudo = tf === 0 ? 0 : tf / norm[id]!
+        if (titleTf > 0) pseudo += (titleWeight * titleTf) / titleNorm[id]!
+        weight = delta + (pseudo * (k1 + 1)) / (k1 + pseudo)
+      }
+      postingChunk[at] = id
+      postingWeight[at] = weight
+    }
+  }
+  return { termIds, postingStart, postingChunk, postingWeight }
 }
 
 /** The BM25 index of chunks with options (all given: Bm25Retriever fills in the defaults). */

@@ -1,8 +1,7 @@
-import { DIAGNOSES, type QuestionOutcome } from '../contract/report-schema.ts'
+import { DIAGNOSES, type Diagnosis } from '../contract/diagnoses.ts'
+import type { QuestionOutcome } from '../contract/report-schema.ts'
 import { FAITHFUL_THRESHOLD } from '../scoring/generation/diagnosis.ts'
 import { COLOURS, escapeXml, formatValue, line, linearScale, px, svgDocument, text } from './svg.ts'
-
-type Diagnosis = (typeof DIAGNOSES)[number]
 
 /** One answerable question on the recall x faithfulness plane. */
 export interface DiagnosisDot {

@@ -53,7 +53,7 @@ export function openDrafterClient(
   const baseURL = env.ANTHROPIC_BASE_URL?.trim() || DEFAULT_BASE_URL
   const dir = recordingDir(paths.recordingsDir, options.recording)
   const cache = mode === 'replay' || config.cache === 'off' ? null : new DiskCache(join(paths.cacheDir, cacheNamespace(baseURL)))
-  const common = {
+  const common: ClientCommon = {
     cache,
     cacheMode: config.cache,
     concurrency: config.concurrency,
@@ -61,40 +61,10 @@ export function openDrafterClient(
     timeoutMs: config.timeoutMs,
     prices,
   }
-  let client: ModelClient
-  let writer: RecordingWriter | undefined
-  let serverUrl: URL | null = null
-  if (mode === 'replay') {
-    const reader = RecordingReader.load(dir, HOW_TO_RECORD_DRAFTS)
-    if (reader.metadata.models.generator !== model)
-      throw new InputError(
-        `replay: the recording at ${dir} was drafted with ${reader.metadata.models.generator} (this run: ${model}); ` +
-          `set drafterModel back, or ${HOW_TO_RECORD_DRAFTS}`,
-      )
-    client = new ModelClient({ ...common, mode, transport: null, recording: reader, howToRecord: HOW_TO_RECORD_DRAFTS })
-  } else {
-    const apiKey = env.ANTHROPIC_API_KEY?.trim()
-    if (!apiKey)
-      throw new InputError(
-        'golden draft calls the Anthropic API and needs ANTHROPIC_API_KEY in the environment ' +
-          `(or EVAL_MODE=replay, to draft from the recording at ${dir})`,
-      )
-    serverUrl = parseBaseUrl(baseURL)
-    writer = mode === 'record' ? new RecordingWriter(dir) : undefined
-    client = new ModelClient({
-      ...common,
-      mode,
-      transport: createSdkTransport({ apiKey, baseURL }),
-      ...(writer ? { recorder: writer } : {}),
-      howToRecord: HOW_TO_RECORD_DRAFTS,
-      secrets: [apiKey],
-      maxUsd: config.maxUsd,
-      batch: options.batch
-        ? { roles: ['generator'], transport: createSdkBatchTransport({ apiKey, baseURL }), pollMs: config.batchPollMs }
-        : null,
-      progress: options.progress,
-    })
-  }
+  const { client, writer, serverUrl } =
+    mode === 'replay'
+      ? { client: replayClient(dir, model, common), writer: undefined, serverUrl: null }
+      : liveClient({ config, env, baseURL, dir, mode, common, batch: options.batch, progress: options.progress })
   let started: { corpusHash: string; planHash: string } | null = null
   const metadata = () => ({
     schemaVersion: 1 as const,
@@ -116,28 +86,7 @@ export function openDrafterClient(
     async checkServer() {
       if (serverUrl) await probeBaseUrl(serverUrl)
     },
-    async estimate(run) {
-      const observed: ObservedCall[] = []
-      const standIn = new ModelClient({
-        ...common,
-        mode: 'live',
-        cache: cache ? readOnlyCache(cache) : null,
-        transport: standInTransport(new PromptCacheSimulator((m) => cacheMinTokens(prices, m))),
-        retry: { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0 },
-        observe: (call, result) => observed.push({ call, result }),
-      })
-      await run(standIn)
-      return summariseEstimate(
-        observed,
-        prices,
-        {
-          models: { generator: model, judge: config.judgeModel },
-          batchRoles: new Set(options.batch ? (['generator'] as const) : []),
-          maxUsd: mode === 'replay' ? null : config.maxUsd,
-        },
-        'dry run: every drafting prompt as it will be sent, replies of the scripted stand-in as the expected output',
-      )
-    },
+    estimate: (run) => estimateDrafting(run, { common, cache, prices, model, config, batch: options.batch, mode }),
     begin(inputs) {
       started = inputs
       writer?.start({ ...metadata(), scripted: false, server: describeBaseUrl(baseURL), note: 'record run under way' })
@@ -156,4 +105,93 @@ export function openDrafterClient(
       })
     },
   }
+}
+
+/** The options every drafter client shares, whichever mode. */
+type ClientCommon = Pick<
+  ConstructorParameters<typeof ModelClient>[0],
+  'cache' | 'cacheMode' | 'concurrency' | 'retry' | 'timeoutMs' | 'prices'
+>
+
+/** Replay: answers from the recording only, which must have been drafted by this model. */
+function replayClient(dir: string, model: string, common: ClientCommon): ModelClient {
+  const reader = RecordingReader.load(dir, HOW_TO_RECORD_DRAFTS)
+  if (reader.metadata.models.generator !== model)
+    throw new InputError(
+      `replay: the recording at ${dir} was drafted with ${reader.metadata.models.generator} (this run: ${model}); ` +
+        `set drafterModel back, or ${HOW_TO_RECORD_DRAFTS}`,
+    )
+  return new ModelClient({ ...common, mode: 'replay', transport: null, recording: reader, howToRecord: HOW_TO_RECORD_DRAFTS })
+}
+
+/** Live and record: the SDK's transport (and batches on request) under the key, the cap and, recording, the writer. */
+function liveClient(inputs: {
+  config: EvalConfig
+  env: NodeJS.ProcessEnv
+  baseURL: string
+  dir: string
+  mode: 'live' | 'record'
+  common: ClientCommon
+  batch: boolean
+  progress: (line: string) => void
+}): { client: ModelClient; writer: RecordingWriter | undefined; serverUrl: URL } {
+  const { config, baseURL, dir, mode } = inputs
+  const apiKey = inputs.env.ANTHROPIC_API_KEY?.trim()
+  if (!apiKey)
+    throw new InputError(
+      'golden draft calls the Anthropic API and needs ANTHROPIC_API_KEY in the environment ' +
+        `(or EVAL_MODE=replay, to draft from the recording at ${dir})`,
+    )
+  const serverUrl = parseBaseUrl(baseURL)
+  const writer = mode === 'record' ? new RecordingWriter(dir) : undefined
+  const client = new ModelClient({
+    ...inputs.common,
+    mode,
+    transport: createSdkTransport({ apiKey, baseURL }),
+    ...(writer ? { recorder: writer } : {}),
+    howToRecord: HOW_TO_RECORD_DRAFTS,
+    secrets: [apiKey],
+    maxUsd: config.maxUsd,
+    batch: inputs.batch
+      ? { roles: ['generator'], transport: createSdkBatchTransport({ apiKey, baseURL }), pollMs: config.batchPollMs }
+      : null,
+    progress: inputs.progress,
+  })
+  return { client, writer, serverUrl }
+}
+
+/** Prices a dry run of the drafting on a stand-in that answers at once (never the network), reading the cache. */
+async function estimateDrafting(
+  run: (client: ModelClient) => Promise<void>,
+  inputs: {
+    common: ClientCommon
+    cache: DiskCache | null
+    prices: PriceTable
+    model: string
+    config: EvalConfig
+    batch: boolean
+    mode: DrafterClient['mode']
+  },
+): Promise<RunEstimate> {
+  const { prices, cache } = inputs
+  const observed: ObservedCall[] = []
+  const standIn = new ModelClient({
+    ...inputs.common,
+    mode: 'live',
+    cache: cache ? readOnlyCache(cache) : null,
+    transport: standInTransport(new PromptCacheSimulator((m) => cacheMinTokens(prices, m))),
+    retry: { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0 },
+    observe: (call, result) => observed.push({ call, result }),
+  })
+  await run(standIn)
+  return summariseEstimate(
+    observed,
+    prices,
+    {
+      models: { generator: inputs.model, judge: inputs.config.judgeModel },
+      batchRoles: new Set(inputs.batch ? (['generator'] as const) : []),
+      maxUsd: inputs.mode === 'replay' ? null : inputs.config.maxUsd,
+    },
+    'dry run: every drafting prompt as it will be sent, replies of the scripted stand-in as the expected output',
+  )
 }

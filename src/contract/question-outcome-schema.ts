@@ -3,6 +3,7 @@ import { QUESTION_TYPES } from './question-types.ts'
 import { HistorySchema } from './history-schema.ts'
 import { JudgeRepeatsSchema } from './judge-noise-schema.ts'
 import { ProvenanceSchema } from './provenance-schema.ts'
+import { DIAGNOSES } from './diagnoses.ts'
 
 // One question's outcome in reports/latest.json (the report contract: report-schema.ts), in a module of its
 // own so that what reads outcomes alone (the matchers, in every test worker) builds only this schema.
@@ -46,8 +47,6 @@ export const GenerationDetailSchema = z.object({
   judgeErrors: z.array(z.object({ metric: z.string(), message: z.string() })).default([]),
 })
 export type GenerationDetail = z.infer<typeof GenerationDetailSchema>
-
-export const DIAGNOSES = ['healthy', 'model ignores context', 'retrieval misses', 'both broken'] as const
 
 export const QuestionOutcomeSchema = z.object({
   id: z.string(),

@@ -14,7 +14,6 @@ export {
   ScoreDetailSchema,
   GenerationDetailSchema,
   type GenerationDetail,
-  DIAGNOSES,
   QuestionOutcomeSchema,
   type QuestionOutcome,
 } from './question-outcome-schema.ts'

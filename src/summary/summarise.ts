@@ -1,5 +1,6 @@
 import { QUESTION_TYPES, ANSWERABLE_TYPES } from '../contract/question-types.ts'
-import { DIAGNOSES, type QuestionOutcome, type Summary } from '../contract/report-schema.ts'
+import { DIAGNOSES } from '../contract/diagnoses.ts'
+import type { QuestionOutcome, Summary } from '../contract/report-schema.ts'
 import { minimumDetectableDrop } from '../statistics/minimum-detectable-drop.ts'
 import { meanOrNull, percentile, round4 } from '../statistics/descriptive.ts'
 import type { MeanResampler } from '../statistics/mean-resamples.ts'

@@ -73,91 +73,93 @@ function describeFetchFailure(error: unknown, timeoutMs: number): string {
  * It cannot tell chunk counts per document, so nDCG@10 is computed at document level (chunkCountByDoc absent).
  */
 export function createHttpSystem(options: HttpSystemOptions): RagSystem {
-  const { url, timeoutMs, maxRetries } = options
-  const parsedUrl = parseServiceUrl('HTTP system url', url)
+  const parsedUrl = parseServiceUrl('HTTP system url', options.url)
   if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:')
-    throw new InputError(`HTTP system url ${url}: expected an http:// or https:// URL`)
-  const policy = { maxRetries, baseDelayMs: options.retryBaseMs, maxDelayMs: options.retryMaxMs }
-
-  async function attempt(body: string): Promise<Attempt> {
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { accept: 'application/json', ...options.headers, 'content-type': 'application/json' },
-        body,
-        signal: AbortSignal.timeout(timeoutMs),
-      })
-      // The bytes as sent: a 2xx body's text is decoded strictly (response-text.ts), an error's leniently for its excerpt.
-      const bytes = new Uint8Array(await response.arrayBuffer())
-      if (response.ok) return { ok: true, body: bytes }
-      // Redacted before the excerpt is cut: a secret cut in two would no longer be found.
-      const shown = excerpt(redactSecrets(new TextDecoder().decode(bytes)))
-      return {
-        ok: false,
-        retryable: isRetryableServiceStatus(response.status),
-        description: `answered HTTP ${response.status}${shown ? `: ${shown}` : ''}`,
-        retryAfterMs: retryAfterMs(response.headers),
-      }
-    } catch (error) {
-      return { ok: false, retryable: true, description: describeFetchFailure(error, timeoutMs), retryAfterMs: null }
-    }
-  }
-
-  /** Every failure's error; its message quotes the service's words and the fetch error, redacted. */
-  const failure = (questionId: string, message: string) => new SystemError(questionId, redactSecrets(message))
-
-  /** The response body of the first successful attempt; a SystemError once retries are spent or pointless. */
-  async function post(question: SystemQuestion): Promise<Uint8Array> {
-    // history only for a follow-up question: a standalone question's request is as it always was.
-    const request: HttpRequest = {
-      id: question.id,
-      question: question.question,
-      userContext: question.userContext ?? null,
-      ...(question.history === undefined ? {} : { history: [...question.history] }),
-    }
-    const body = JSON.stringify(request)
-    for (let retry = 0; ; retry++) {
-      const outcome = await attempt(body)
-      if (outcome.ok) return outcome.body
-      const attempts = retry + 1
-      const tried = attempts > 1 ? ` (after ${attempts} attempts)` : ''
-      if (!outcome.retryable || retry >= maxRetries)
-        throw failure(question.id, `${question.id}: ${url} ${outcome.description}${tried}`)
-      const delay = retryDelay(retry, policy, outcome.retryAfterMs)
-      if (delay === null) {
-        throw failure(
-          question.id,
-          `${question.id}: ${url} ${outcome.description} and asked to wait ${Math.round(outcome.retryAfterMs ?? 0)} ms (Retry-After), longer than retryMaxMs=${options.retryMaxMs}${tried}`,
-        )
-      }
-      await new Promise((resolve) => setTimeout(resolve, delay))
-    }
-  }
-
-  function parse(questionId: string, body: Uint8Array): HttpResponse {
-    const decoded = decodeResponseText(body)
-    if (!decoded.ok) throw failure(questionId, `${questionId}: ${url} answered ${decoded.problem}`)
-    const text = redactSecrets(decoded.text)
-    let json: unknown
-    try {
-      json = JSON.parse(text)
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error)
-      throw failure(
-        questionId,
-        `${questionId}: ${url} answered a body that is not JSON (${reason}): ${excerpt(text) || '(empty body)'}`,
-      )
-    }
-    // Strings are redacted once parsed too: an escape (\u0026) may have hidden a secret from the text.
-    const checked = checkHttpResponse(redactSecretsIn(json))
-    if (!checked.ok) throw failure(questionId, `${questionId}: ${url} answered ${checked.problems}`)
-    return checked.response
-  }
-
+    throw new InputError(`HTTP system url ${options.url}: expected an http:// or https:// URL`)
   return {
-    name: options.name ?? url,
+    name: options.name ?? options.url,
     async answer(question: SystemQuestion): Promise<SystemAnswer> {
-      return completeAnswer(parse(question.id, await post(question)), options)
+      return completeAnswer(parseResponse(options.url, question.id, await post(options, question)), options)
     },
   }
+}
+
+/** One POST of the request body: the response's bytes, or why it failed and whether another try may pass. */
+async function attempt(options: HttpSystemOptions, body: string): Promise<Attempt> {
+  const { url, timeoutMs } = options
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { accept: 'application/json', ...options.headers, 'content-type': 'application/json' },
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+    })
+    // The bytes as sent: a 2xx body's text is decoded strictly (response-text.ts), an error's leniently for its excerpt.
+    const bytes = new Uint8Array(await response.arrayBuffer())
+    if (response.ok) return { ok: true, body: bytes }
+    // Redacted before the excerpt is cut: a secret cut in two would no longer be found.
+    const shown = excerpt(redactSecrets(new TextDecoder().decode(bytes)))
+    return {
+      ok: false,
+      retryable: isRetryableServiceStatus(response.status),
+      description: `answered HTTP ${response.status}${shown ? `: ${shown}` : ''}`,
+      retryAfterMs: retryAfterMs(response.headers),
+    }
+  } catch (error) {
+    return { ok: false, retryable: true, description: describeFetchFailure(error, timeoutMs), retryAfterMs: null }
+  }
+}
+
+/** Every failure's error; its message quotes the service's words and the fetch error, redacted. */
+const failure = (questionId: string, message: string) => new SystemError(questionId, redactSecrets(message))
+
+/** The response body of the first successful attempt; a SystemError once retries are spent or pointless. */
+async function post(options: HttpSystemOptions, question: SystemQuestion): Promise<Uint8Array> {
+  const { url, maxRetries } = options
+  const policy = { maxRetries, baseDelayMs: options.retryBaseMs, maxDelayMs: options.retryMaxMs }
+  // history only for a follow-up question: a standalone question's request is as it always was.
+  const request: HttpRequest = {
+    id: question.id,
+    question: question.question,
+    userContext: question.userContext ?? null,
+    ...(question.history === undefined ? {} : { history: [...question.history] }),
+  }
+  const body = JSON.stringify(request)
+  for (let retry = 0; ; retry++) {
+    const outcome = await attempt(options, body)
+    if (outcome.ok) return outcome.body
+    const attempts = retry + 1
+    const tried = attempts > 1 ? ` (after ${attempts} attempts)` : ''
+    if (!outcome.retryable || retry >= maxRetries)
+      throw failure(question.id, `${question.id}: ${url} ${outcome.description}${tried}`)
+    const delay = retryDelay(retry, policy, outcome.retryAfterMs)
+    if (delay === null) {
+      throw failure(
+        question.id,
+        `${question.id}: ${url} ${outcome.description} and asked to wait ${Math.round(outcome.retryAfterMs ?? 0)} ms (Retry-After), longer than retryMaxMs=${options.retryMaxMs}${tried}`,
+      )
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay))
+  }
+}
+
+/** The body as the contract's response: strict UTF-8, JSON, checked, with the run's secrets redacted. */
+function parseResponse(url: string, questionId: string, body: Uint8Array): HttpResponse {
+  const decoded = decodeResponseText(body)
+  if (!decoded.ok) throw failure(questionId, `${questionId}: ${url} answered ${decoded.problem}`)
+  const text = redactSecrets(decoded.text)
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw failure(
+      questionId,
+      `${questionId}: ${url} answered a body that is not JSON (${reason}): ${excerpt(text) || '(empty body)'}`,
+    )
+  }
+  // Strings are redacted once parsed too: an escape (\u0026) may have hidden a secret from the text.
+  const checked = checkHttpResponse(redactSecretsIn(json))
+  if (!checked.ok) throw failure(questionId, `${questionId}: ${url} answered ${checked.problems}`)
+  return checked.response
 }

@@ -65,8 +65,10 @@ export async function sharedRun(): Promise<SharedRun | null> {
 /** The runs whose failure already has its case: the question and metric cases both ask, one case tells it. */
 const failureShown = new WeakSet<SharedRun>()
 
+type FinishedRun = SharedRun & { ok: true }
+
 /** The measured run, or one failing case when the evaluation crashed: a broken evaluation is never a pass. */
-function finishedEvaluation(run: SharedRun): (SharedRun & { ok: true }) | null {
+function finishedEvaluation(run: SharedRun): FinishedRun | null {
   if (!run.ok) {
     if (!failureShown.has(run)) {
       failureShown.add(run)
@@ -165,12 +167,21 @@ function notComputedReason(report: Report, path: string): string {
   return report.summary.notComputed[path] ?? 'not computed in this run'
 }
 
-/** One case per gated metric asserting toNotRegressFrom the baseline, and one for the baseline itself. */
+/** The run's cases: its reports written, the baseline, the judge's calibration and errors, system errors, each gated metric. */
 export function defineMetricCases(run: SharedRun): void {
   const evaluation = finishedEvaluation(run)
   if (!evaluation) return
+  defineReportsCase(evaluation)
+  defineBaselineCase(evaluation)
+  defineCalibrationCase(evaluation)
+  defineJudgeErrorsCase(evaluation)
+  defineSystemErrorsCase(evaluation)
+  defineGatedMetricCases(evaluation)
+}
+
+/** The reports are written while the cases run; this case waits for them and attaches the run's charts. */
+function defineReportsCase(evaluation: FinishedRun): void {
   const { report } = evaluation
-  const gate = report.gate
   describe('reports', () => {
     // The evaluation is handed over before its reports are written: they are written while the cases run.
     it('the run’s reports are written (latest.json, latest.md, attribution.jsonl, contexts.jsonl, charts/)', async ({
@@ -181,6 +192,12 @@ export function defineMetricCases(run: SharedRun): void {
       await annotateCharts(annotate, runCharts(report))
     })
   })
+}
+
+/** The baseline exists, can be trusted, and was measured under this run's conditions. */
+function defineBaselineCase(evaluation: FinishedRun): void {
+  const { report } = evaluation
+  const gate = report.gate
   describe('baseline', () => {
     it('baseline/ exists and was measured under this run’s conditions', async ({ annotate, skip }) => {
       if (!gate || gate.baseline === null) {
@@ -196,6 +213,12 @@ export function defineMetricCases(run: SharedRun): void {
       expect(resolve(evaluation.projectRoot, gate.baseline)).toBe(baselineDirFor(evaluation.baselineRoot, report.config.mode))
     })
   })
+}
+
+/** A judge below minJudgeAgreement (or never checked by people) is advisory: its metrics may not block the gate. */
+function defineCalibrationCase(evaluation: FinishedRun): void {
+  const { report } = evaluation
+  const gate = report.gate
   describe('judge calibration', () => {
     // The knob minJudgeAgreement this run held the judge to (absent in older reports: its default).
     const minAgreement = report.calibration?.minAgreement ?? AGREEMENT_THRESHOLD
@@ -222,6 +245,11 @@ export function defineMetricCases(run: SharedRun): void {
         ).toEqual([])
     })
   })
+}
+
+/** The judge failed on no more answers than maxJudgeErrorRate allows. */
+function defineJudgeErrorsCase(evaluation: FinishedRun): void {
+  const { report } = evaluation
   describe('judge errors', () => {
     it('the judge failed on no more answers than maxJudgeErrorRate allows', async ({ annotate, skip }) => {
       const { judgeErrorRate, judgeErrors } = report.summary
@@ -238,6 +266,11 @@ export function defineMetricCases(run: SharedRun): void {
       expect(judgeErrorRate, message).toBeLessThanOrEqual(limit)
     })
   })
+}
+
+/** The system under test failed on no more questions than maxSystemErrorRate allows. */
+function defineSystemErrorsCase(evaluation: FinishedRun): void {
+  const { report } = evaluation
   describe('system errors', () => {
     // Fails above the limit with or without GATE: a run that did not measure the system is never a pass.
     it('the system under test failed on no more questions than maxSystemErrorRate allows', async ({ annotate }) => {
@@ -246,6 +279,12 @@ export function defineMetricCases(run: SharedRun): void {
       expect(verdict.passed, verdict.message).toBe(true)
     })
   })
+}
+
+/** One case per gated metric asserting toNotRegressFrom the baseline, with the gate's verdict and its chart. */
+function defineGatedMetricCases(evaluation: FinishedRun): void {
+  const { report } = evaluation
+  const gate = report.gate
   describe('gated metrics', () => {
     for (const metric of GATED_METRICS) {
       it(`${metric.name} does not regress`, async ({ annotate, skip }) => {

@@ -117,16 +117,46 @@ export function planDrafts(
   counts: Record<QuestionType, number>,
   options: PlanOptions,
 ): DraftPlan {
-  const tasks: Omit<DraftTask, 'persona'>[] = []
-  const shortfalls: string[] = []
   const chunksOf = byDoc(chunks)
   const order = stratifiedOrder(docs, options.seed).filter((d) => (chunksOf.get(d.id)?.length ?? 0) > 0)
   if (order.length === 0) return { tasks: [], shortfalls: ['the corpus has no passage to draft from'] }
   const random = new Mulberry32(options.seed + 1)
-  const passageOrder = new Map(order.map((d) => [d.id, shuffled(chunksOf.get(d.id)!, random)]))
-  const uses = new Map<string, number>()
+  const plan: PlanContext = {
+    order,
+    chunksOf,
+    passageOrder: new Map(order.map((d) => [d.id, shuffled(chunksOf.get(d.id)!, random)])),
+    uses: new Map<string, number>(),
+    shortfalls: [],
+  }
+  const tasks = [
+    ...singleTasks(plan, counts.single),
+    ...(counts.multi > 0 ? multiTasks(plan, counts.multi, options.retriever) : []),
+    ...(counts.contradiction > 0 ? contradictionTasks(plan, counts.contradiction) : []),
+    ...noneTasks(plan, counts.none, counts.single, options.retriever),
+  ]
+  const shortfalls = plan.shortfalls
+  const personas = options.personas
+  return {
+    tasks: tasks.map((task, i) => ({ ...task, persona: personas.length > 0 ? personas[i % personas.length]! : null })),
+    shortfalls,
+  }
+}
 
-  for (let i = 0; i < counts.single; i++) {
+/** What the per-type planners share: the stratified order, passages by document, uses so far, shortfalls found. */
+interface PlanContext {
+  order: readonly CorpusDocument[]
+  chunksOf: Map<string, Chunk[]>
+  passageOrder: Map<string, Chunk[]>
+  uses: Map<string, number>
+  shortfalls: string[]
+}
+
+type PlannedTask = Omit<DraftTask, 'persona'>
+
+function singleTasks(plan: PlanContext, count: number): PlannedTask[] {
+  const { order, chunksOf, passageOrder, uses } = plan
+  const tasks: PlannedTask[] = []
+  for (let i = 0; i < count; i++) {
     const doc = order[i % order.length]!
     const rotation = passageOrder.get(doc.id)!
     const round = Math.floor(i / order.length)
@@ -141,57 +171,53 @@ export function planDrafts(
       earlier: Math.floor(round / rotation.length),
     })
   }
+  return tasks
+}
 
-  if (counts.multi > 0) {
-    const stats = termStats(order)
-    const groups = pickGroups(relatedPairs(order, stats, options.retriever), counts.multi, uses)
-    if (groups.length < counts.multi)
-      shortfalls.push(
-        `multi: ${groups.length} of ${counts.multi} planned: only ${groups.length} group(s) of documents share rare terms`,
-      )
-    groups.forEach((group, i) =>
-      tasks.push({
-        key: key('multi', i),
-        type: 'multi',
-        docIds: group.docIds,
-        passages: group.docIds.map((id) => bestChunkFor(chunksOf.get(id)!, group.shared)),
-        shared: group.shared,
-      }),
+function multiTasks(plan: PlanContext, count: number, retriever: PlanOptions['retriever']): PlannedTask[] {
+  const stats = termStats(plan.order)
+  const groups = pickGroups(relatedPairs(plan.order, stats, retriever), count, plan.uses)
+  if (groups.length < count)
+    plan.shortfalls.push(
+      `multi: ${groups.length} of ${count} planned: only ${groups.length} group(s) of documents share rare terms`,
     )
-  }
+  return groups.map((group, i) => ({
+    key: key('multi', i),
+    type: 'multi',
+    docIds: group.docIds,
+    passages: group.docIds.map((id) => bestChunkFor(plan.chunksOf.get(id)!, group.shared)),
+    shared: group.shared,
+  }))
+}
 
-  if (counts.contradiction > 0) {
-    const candidates = contradictionCandidates(order).slice(0, counts.contradiction * CONTRADICTION_OVERSAMPLING)
-    if (candidates.length < counts.contradiction)
-      shortfalls.push(
-        `contradiction: ${candidates.length} candidate pair(s) for ${counts.contradiction} wanted: few sentences of two ` +
-          `documents say nearly the same with other numbers`,
-      )
-    candidates.forEach((candidate, i) =>
-      tasks.push({
-        key: key('contradiction', i),
-        type: 'contradiction',
-        docIds: [...candidate.docIds],
-        passages: candidate.docIds.map((id, n) => chunkHolding(chunksOf.get(id)!, candidate.sentences[n]!)),
-        candidate,
-      }),
+function contradictionTasks(plan: PlanContext, count: number): PlannedTask[] {
+  const candidates = contradictionCandidates(plan.order).slice(0, count * CONTRADICTION_OVERSAMPLING)
+  if (candidates.length < count)
+    plan.shortfalls.push(
+      `contradiction: ${candidates.length} candidate pair(s) for ${count} wanted: few sentences of two ` +
+        `documents say nearly the same with other numbers`,
     )
-  }
+  return candidates.map((candidate, i) => ({
+    key: key('contradiction', i),
+    type: 'contradiction',
+    docIds: [...candidate.docIds],
+    passages: candidate.docIds.map((id, n) => chunkHolding(plan.chunksOf.get(id)!, candidate.sentences[n]!)),
+    candidate,
+  }))
+}
 
-  for (let i = 0; i < counts.none; i++) {
-    const doc = order[(counts.single + i) % order.length]!
-    const topic = passageOrder.get(doc.id)![0]!
-    const neighbours = options.retriever
+/** None drafts take their topics from the documents after the single drafts' in the stratified order. */
+function noneTasks(plan: PlanContext, count: number, singles: number, retriever: PlanOptions['retriever']): PlannedTask[] {
+  const tasks: PlannedTask[] = []
+  for (let i = 0; i < count; i++) {
+    const doc = plan.order[(singles + i) % plan.order.length]!
+    const topic = plan.passageOrder.get(doc.id)![0]!
+    const neighbours = retriever
       .search(topic.text, 20)
       .map((s) => s.chunk)
       .filter((c) => c.docId !== doc.id)
       .slice(0, 3)
     tasks.push({ key: key('none', i), type: 'none', docIds: [], passages: [topic, ...neighbours], topicDocId: doc.id })
   }
-
-  const personas = options.personas
-  return {
-    tasks: tasks.map((task, i) => ({ ...task, persona: personas.length > 0 ? personas[i % personas.length]! : null })),
-    shortfalls,
-  }
+  return tasks
 }

@@ -196,7 +196,9 @@ export const command = defineCommand({
     console.log(renderOutcome(run, values.out).join('\n'))
     console.log(
       `model calls: ${byRole.calls} to the API, ${byRole.cacheHits} from the cache, ${byRole.retries} retries; ` +
-        `${formatUsd(byRole.usd)}${drafter.scripted() ? ' (a scripted server: its drafts say nothing about a model)' : ''}`,
+        `${formatUsd(byRole.usd)}` +
+        (byRole.batchCalls > 0 ? ` (${byRole.batchCalls} in batches, ${formatUsd(byRole.batchSavedUsd)} saved)` : '') +
+        (drafter.scripted() ? ' (a scripted server: its drafts say nothing about a model)' : ''),
     )
     return 0
   },

@@ -6,8 +6,11 @@ import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 import { ragEvalChild } from '../testing/rag-eval-child.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
+import { existsSync } from 'node:fs'
+import { KEY, runInPty } from '../testing/pty-session.ts'
 
-// `rag-eval golden draft --batch`: the drafting calls through the Message Batches API of the local server, at the batch price.
+// `rag-eval golden draft` paying for its calls: on a terminal it asks before the first call; --batch sends them through the
+// Message Batches API of the local server, at the batch price.
 
 const local = useScriptedServer()
 const temp = useTempDirs()
@@ -65,5 +68,41 @@ describe('rag-eval golden draft --batch', () => {
     expect(half.usd).toBeCloseTo(paid.usd / 2, 4)
     expect(half.line).toContain(`(${directCalls} in batches, $${(paid.usd - half.usd).toFixed(4)} saved)`)
     expect(batched.stdout).toContain('in batches at the batch price')
+  })
+})
+
+describe('rag-eval golden draft on a terminal', () => {
+  it('prints the estimate and asks before the first call: no sends nothing and writes nothing, yes drafts', async () => {
+    const dir = temp.make('golden-draft-ask-')
+    const out = join(dir, 'drafts.jsonl')
+    const argv = [process.execPath, '--import', 'tsx', 'src/cli/rag-eval.ts', 'golden', 'draft', '--count', '4', '--out', out]
+    const env = {
+      ...process.env,
+      EVAL_MODE: '',
+      EVAL_MAX_USD: '',
+      ANTHROPIC_API_KEY: TEST_API_KEY,
+      ANTHROPIC_BASE_URL: local.server.url,
+      EVAL_CACHE_DIR: join(dir, 'cache'),
+    }
+    const declined = await runInPty(argv, {
+      env,
+      cwd: process.cwd(),
+      dir,
+      steps: [{ expect: 'Draft now?', send: `n${KEY.enter}` }],
+    })
+    expect(declined.code, declined.transcript).toBe(1)
+    expect(declined.transcript).toMatch(/cost estimate before any model call[\s\S]*Draft now\?[\s\S]*nothing drafted/)
+    expect(local.server.requests).toHaveLength(0)
+    expect(existsSync(out)).toBe(false)
+
+    const accepted = await runInPty(argv, {
+      env,
+      cwd: process.cwd(),
+      dir,
+      steps: [{ expect: 'Draft now?', send: `y${KEY.enter}` }],
+    })
+    expect(accepted.code, accepted.transcript).toBe(0)
+    expect(local.server.requests.length).toBeGreaterThan(0)
+    expect(readDrafts(out)).toHaveLength(4)
   })
 })

@@ -41,6 +41,8 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts'],
           setupFiles: ['src/vitest/setup-matchers.ts'],
+          // Its tests spawn the rag-eval bin from one bundle of the sources, made here (src/testing/rag-eval-bin.ts).
+          globalSetup: ['src/testing/rag-eval-bin.global-setup.ts'],
           // No verdict may depend on the machine's speed (docs/reliability.md): tests wait for events, and these
           // limits only catch a hang. Vitest's defaults (5 s a test, 10 s a hook) are budgets that tests spawning
           // processes or evaluating a golden set overran on two busy cores; no test sets a lower one.

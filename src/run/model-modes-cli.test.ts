@@ -17,6 +17,7 @@ import { scriptedReply } from '../local-server/scripted-responder.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { evaluate } from './evaluate.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
+import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
 
 // The model modes end to end through `pnpm eval:cli` (the child process the Vitest global setup runs),
 // the real SDK and the local Messages API server with a dummy key.
@@ -159,7 +160,7 @@ describe('kill and resume', () => {
       return { kind: 'hang' }
     })
     const args = ['--corpus', paths.corpus!.dir, '--golden', paths.goldenSet, '--baseline', '', '--out', temp('reports-')]
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'eval', ...args], {
+    const child = spawn(process.execPath, ragEvalArgv(['eval', ...args]), {
       env: { ...process.env, ...liveEnv({ EVAL_CACHE_DIR: paths.cacheDir, EVAL_TIMEOUT_MS: '30000' }) },
     })
     const exited = new Promise((resolve) => child.on('close', resolve))
@@ -200,19 +201,10 @@ describe('pnpm bench:model', () => {
   // reports, with a ratio limit no machine misses (12 questions are dominated by start-up).
   it('runs (a small smoke version: 12 questions, 40 ms latency; the real figures come from `pnpm bench:model`)', async () => {
     const result = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [
-        '--import',
-        'tsx',
-        'src/cli/rag-eval.ts',
-        'bench',
-        'model',
-        '--questions',
-        '12',
-        '--latency-ms',
-        '40',
-        '--max-ratio',
-        '1000',
-      ])
+      const child = spawn(
+        process.execPath,
+        ragEvalArgv(['bench', 'model', '--questions', '12', '--latency-ms', '40', '--max-ratio', '1000']),
+      )
       let out = ''
       child.stdout.on('data', (d: Buffer) => (out += d.toString()))
       child.stderr.on('data', (d: Buffer) => (out += d.toString()))

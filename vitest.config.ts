@@ -51,14 +51,16 @@ export default defineConfig({
         },
       },
       ragEval(),
-      // The package as users get it: packed once, installed into fresh temp projects, run with their commands.
-      // About a minute, so it runs once (`vitest run`, CI), not on every change in watch mode.
+      // The package as users get it: packed once (its global setup), installed into fresh temp projects, run with
+      // their commands. Minutes of work, so it runs once (`vitest run`, CI), not on every change in watch mode; in
+      // several files, which run beside the unit tests.
       ...(process.env.CI || process.argv.includes('run')
         ? [
             {
               test: {
                 name: 'package',
                 include: ['examples/**/*.test.ts'],
+                globalSetup: ['examples/packed-tarball.global-setup.ts'],
                 // Packing, installing and type-checking took up to about 4 minutes a test on two busy cores.
                 testTimeout: 3 * TEST_HANG_LIMIT_MS,
                 hookTimeout: 3 * TEST_HANG_LIMIT_MS,

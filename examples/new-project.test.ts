@@ -5,12 +5,15 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { packedTarball, ragEval, readReport, useUserProjects, vitest } from './user-projects.ts'
 
 describe('from the packed tarball, in a fresh project', () => {
   const userProject = useUserProjects()
-  const tarball = packedTarball()
+  let tarball = ''
+  beforeAll(async () => {
+    tarball = await packedTarball()
+  })
 
   it('the tarball ships dist/ without source maps (src/ is not shipped: a map would send frames to files a user does not have)', () => {
     const entries = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n')

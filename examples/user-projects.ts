@@ -1,14 +1,34 @@
 // What the package project's files share: a fresh user project with the packed tarball installed (removed after
 // each test), the commands a user types in it, and the reading of what they write.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, watch } from 'node:fs'
+import { once } from 'node:events'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, inject } from 'vitest'
+import { FAILED, READY } from './packed-tarball.global-setup.ts'
 import { ReportSchema } from '../src/contract/report-schema.ts'
 import { tempProject, type TempProject } from '../src/bench/user-project.ts'
 
-/** The tarball the package project's global setup packed (packed-tarball.global-setup.ts). */
-export const packedTarball = (): string => inject('packedTarball')
+let tarball: Promise<string> | undefined
+/** The tarball the package project's global setup packs (packed-tarball.global-setup.ts), once it is packed. */
+export function packedTarball(): Promise<string> {
+  return (tarball ??= waitForTarball(inject('packedTarballFolder')))
+}
+
+async function waitForTarball(folder: string): Promise<string> {
+  // Watching before looking: an entry made in between is seen either way.
+  const watcher = watch(folder)
+  try {
+    for (;;) {
+      if (existsSync(join(folder, READY))) return readFileSync(join(folder, READY, 'path.txt'), 'utf8')
+      if (existsSync(join(folder, FAILED)))
+        throw new Error(`the package was not packed: ${readFileSync(join(folder, FAILED), 'utf8')}`)
+      await once(watcher, 'change')
+    }
+  } finally {
+    watcher.close()
+  }
+}
 
 /** `userProject(source?, extra?)`: a fresh project (an example folder copied in, or empty) with the tarball and `extra` installed, removed after the test. */
 export function useUserProjects(): (source?: string, extra?: string[]) => Promise<TempProject> {
@@ -17,7 +37,7 @@ export function useUserProjects(): (source?: string, extra?: string[]) => Promis
     for (const project of projects.splice(0)) project.remove()
   })
   return async (source, extra) => {
-    const project = await tempProject(packedTarball(), { ...(source ? { source } : {}), ...(extra ? { extra } : {}) })
+    const project = await tempProject(await packedTarball(), { ...(source ? { source } : {}), ...(extra ? { extra } : {}) })
     projects.push(project)
     return project
   }

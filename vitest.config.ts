@@ -41,6 +41,8 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts'],
           setupFiles: ['src/vitest/setup-matchers.ts'],
+          // Its tests spawn the rag-eval bin from one bundle of the sources, made here (src/testing/rag-eval-bin.ts).
+          globalSetup: ['src/testing/rag-eval-bin.global-setup.ts'],
           // No verdict may depend on the machine's speed (docs/reliability.md): tests wait for events, and these
           // limits only catch a hang. Vitest's defaults (5 s a test, 10 s a hook) are budgets that tests spawning
           // processes or evaluating a golden set overran on two busy cores; no test sets a lower one.
@@ -49,14 +51,16 @@ export default defineConfig({
         },
       },
       ragEval(),
-      // The package as users get it: packed once, installed into fresh temp projects, run with their commands.
-      // About a minute, so it runs once (`vitest run`, CI), not on every change in watch mode.
+      // The package as users get it: packed once (its global setup), installed into fresh temp projects, run with
+      // their commands. Minutes of work, so it runs once (`vitest run`, CI), not on every change in watch mode; in
+      // several files, which run beside the unit tests.
       ...(process.env.CI || process.argv.includes('run')
         ? [
             {
               test: {
                 name: 'package',
                 include: ['examples/**/*.test.ts'],
+                globalSetup: ['examples/packed-tarball.global-setup.ts'],
                 // Packing, installing and type-checking took up to about 4 minutes a test on two busy cores.
                 testTimeout: 3 * TEST_HANG_LIMIT_MS,
                 hookTimeout: 3 * TEST_HANG_LIMIT_MS,

@@ -5,12 +5,13 @@ import { describe, expect, it } from 'vitest'
 import { CompareResultSchema } from '../compare/comparison-schema.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { ReportSchema, type Report } from '../contract/report-schema.ts'
+import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
 
 const temp = useTempDirs()
 
 /** Runs `rag-eval compare` (pnpm eval:compare) as a user would. */
 function runCompare(args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'compare', ...args], { encoding: 'utf8' })
+  const result = spawnSync(process.execPath, ragEvalArgv(['compare', ...args]), { encoding: 'utf8' })
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 

@@ -2,12 +2,13 @@ import { spawnSync } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
+import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
 
 const temp = useTempDirs()
 
 /** Runs `rag-eval eval` (pnpm eval:cli) as a user would, returning exit code and output. */
 function runEval(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'eval', ...args], {
+  const result = spawnSync(process.execPath, ragEvalArgv(['eval', ...args]), {
     encoding: 'utf8',
     env: { ...process.env, ...env },
   })

@@ -47,6 +47,7 @@ import { file, fileToWrite, folder, kind, text, ValueRejected, type Kind } from 
 import { flag, option, parseValue } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
+import { keptPieceCounts } from '../text/token-count-cache.ts'
 
 /** A question type or one of its aliases, as the canonical type. */
 const questionType = kind<QuestionType>(
@@ -185,7 +186,9 @@ export const command = defineCommand({
     const docs = projectDocuments(project, 'golden add')
     const read = readGoldenFile(golden, docs)
     const existingIds = read.questions.map((q) => q.id)
+    const tokenCounts = keptPieceCounts(project.root)
     const system = createBuiltinSystem(docs, { ...config, generate: false })
+    tokenCounts.keep()
 
     try {
       const built = await composeQuestion(values, interactive, existingIds, docs, system)

@@ -6,6 +6,7 @@ import { counts, renderFindingsJson, renderFindingsText, type LintReport } from 
 import { parseFloors } from '../golden/lint/type-distribution.ts'
 import { checkRelevantGrade, loadGoldenSet } from '../load/golden-set.ts'
 import { InputError } from '../contract/input-error.ts'
+import { keptPieceCounts } from '../text/token-count-cache.ts'
 import { file, folder, kind, ValueRejected } from './arg-kinds.ts'
 import { flag, option } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
@@ -50,7 +51,9 @@ export const command = defineCommand({
     try {
       const questions = loadGoldenSet(project.goldenSet, docs)
       checkRelevantGrade(questions, config.relevantGrade, project.goldenSet)
+      const tokenCounts = keptPieceCounts(project.root)
       const bestChunks = docs === null ? new Map<string, null>() : await bestChunksOfNoneQuestions(questions, docs, config)
+      tokenCounts.keep()
       const findings = lintGoldenSet({ questions, docs, bestChunks, floors: values.floors })
       report = { goldenSet: project.goldenSet, corpus, questions: questions.length, complete: true, findings, skipped }
     } catch (error) {

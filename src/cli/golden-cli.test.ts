@@ -5,13 +5,14 @@ import { describe, expect, it } from 'vitest'
 import { loadCorpus } from '../load/corpus.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
+import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
 
 const corpus = 'fixtures/golden-lint/corpus'
 const LOW_FLOORS = 'single=1,multi=1,contradiction=1,none=1'
 
 /** Runs `rag-eval golden <name>` as `pnpm golden:<name>` does, with stdin a pipe (not a terminal). */
 function run(name: string, args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'golden', name, ...args], {
+  const result = spawnSync(process.execPath, ragEvalArgv(['golden', name, ...args]), {
     encoding: 'utf8',
     input: '',
   })

@@ -6,6 +6,7 @@ import { VerifiedLineSchema } from '../golden/verify/verdict-schema.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
+import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
 
 const CANDIDATES = 'fixtures/golden-verify/candidates.jsonl'
 const CORPUS = 'fixtures/golden-known-good/corpus'
@@ -30,7 +31,7 @@ function verify(
   where: { corpus?: string; golden?: string } = {},
 ): Promise<{ code: number; stdout: string; stderr: string; lines: Line[] }> {
   const out = join(temp.make('golden-verify-'), 'verified.jsonl')
-  const argv = ['--import', 'tsx', 'src/cli/rag-eval.ts', 'golden', 'verify', ...args]
+  const argv = ragEvalArgv(['golden', 'verify', ...args])
   argv.push('--corpus', where.corpus ?? CORPUS, '--golden', where.golden ?? GOLDEN, '--out', out)
   return new Promise((resolve) => {
     const child = execFile(

@@ -15,6 +15,7 @@ import { closeRetrieverSystem, systemRetriever } from '../golden/verify/system-r
 import { verifyCandidates, type Retriever } from '../golden/verify/verify-candidates.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
+import { keptPieceCounts } from '../text/token-count-cache.ts'
 import { file, fileToWrite, folder, oneOf } from './arg-kinds.ts'
 import { option } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
@@ -55,6 +56,7 @@ export const command = defineCommand({
     // The current golden set, for duplicates; none yet is fine (the first verified set).
     const golden: GoldenQuestion[] = existsSync(project.goldenSet) ? loadGoldenSet(project.goldenSet, docs) : []
     const valid = candidates.flatMap((c) => (c.question === null ? [] : [c.question]))
+    const tokenCounts = keptPieceCounts(project.root)
     const bestChunks = await bestChunksOfNoneQuestions(valid, docs, config)
     const { verifier, usage } = await openVerifier(project, config)
     const system = project.system === 'builtin' ? null : await openConfiguredSystem(project, config, docs)
@@ -62,6 +64,7 @@ export const command = defineCommand({
       const retrievers: Retriever[] = [
         systemRetriever('the built-in BM25 retriever', createBuiltinSystem(docs, { ...config, generate: false }), config.k),
       ]
+      tokenCounts.keep()
       if (system !== null)
         retrievers.push(systemRetriever(`the configured system (${system.name ?? 'unnamed'})`, system, config.k))
       const verified = await verifyCandidates({ candidates, docs, golden, verifier, retrievers, bestChunks })

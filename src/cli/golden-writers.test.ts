@@ -8,6 +8,7 @@ import { goldenSetText } from '../golden/golden-set-text.ts'
 import { loadCorpus } from '../load/corpus.ts'
 import { loadGoldenSet, validateGoldenSet } from '../load/golden-set.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
+import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
 
 // Issue 23.4: every writer of golden-set files keeps every field the schema has (an import of 100 rows
 // with user_context once wrote a set without any, in silence).
@@ -18,7 +19,7 @@ const temp = useTempDirs()
 
 /** Runs `rag-eval golden <name>` with stdin a pipe (not a terminal). */
 function run(name: string, args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'golden', name, ...args], {
+  const result = spawnSync(process.execPath, ragEvalArgv(['golden', name, ...args]), {
     encoding: 'utf8',
     input: '',
   })

@@ -13,6 +13,7 @@ import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { CompareResultSchema } from './comparison-schema.ts'
 import { compareReports } from './compare-reports.ts'
 import { renderComparison } from './render-comparison.ts'
+import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
 
 const temp = useTempDirs()
 const project = await loadProjectConfig()
@@ -82,7 +83,7 @@ describe('compare when B’s system failed on 10 questions A hit (issue 22.2)', 
     writeFileAtomic(join(dir, 'b.json'), serialiseReport(b))
     const run = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/rag-eval.ts', 'compare', '--a', join(dir, 'a.json'), '--b', join(dir, 'b.json'), '--out', dir],
+      ragEvalArgv(['compare', '--a', join(dir, 'a.json'), '--b', join(dir, 'b.json'), '--out', dir]),
       { encoding: 'utf8' },
     )
     expect(run.stderr).toBe('')

@@ -8,6 +8,7 @@ import { renderTerminalSummary } from '../report/render-terminal.ts'
 import type { RagSystem, SystemAnswer } from '../system/rag-system.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { evaluate } from './evaluate.ts'
+import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
 
 /** The tiny project: three questions (g-1, g-2, g-3) over three documents. */
 const tiny = await loadProjectConfig({ overrides: { corpus: 'fixtures/corpora/tiny', goldenSet: 'fixtures/golden/valid.json' } })
@@ -55,11 +56,10 @@ describe('an in-process system is held to the contract an HTTP service is (issue
     writeFileSync(config, `export default ${JSON.stringify(paths)}\n`)
     const out = join(dir, 'reports')
     // A never-settling promise used to let the process (or the evaluation's thread) end with no report at all.
-    const result = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/rag-eval.ts', 'eval', '--config', config, '--out', out, '--baseline', ''],
-      { encoding: 'utf8', env: { ...process.env, EVAL_TIMEOUT_MS: '20' } },
-    )
+    const result = spawnSync(process.execPath, ragEvalArgv(['eval', '--config', config, '--out', out, '--baseline', '']), {
+      encoding: 'utf8',
+      env: { ...process.env, EVAL_TIMEOUT_MS: '20' },
+    })
     expect(result.stderr).not.toMatch(/TypeError|\n\s+at /)
     const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as {
       questions: { id: string; systemError: string | null }[]

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { ragEvalArgv } from './rag-eval-bin.ts'
 
 /**
  * `rag-eval <args>` from this repository's sources in a child process (stdin closed), its output collected;
@@ -9,7 +10,7 @@ export function ragEvalChild(
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', ...args], {
+    const child = spawn(process.execPath, ragEvalArgv(args), {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     })

@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { describe, expect, it } from 'vitest'
-import { pieceCountsFile, readPieceCounts, writePieceCounts } from './token-count-cache.ts'
+import { keptPieceCounts, pieceCountsFile, readPieceCounts, writePieceCounts } from './token-count-cache.ts'
 import { countTextTokens, pieceTokenCounts, TOKENIZER_VERSION } from './tokenizer.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 
@@ -56,5 +56,26 @@ describe('the token counts kept between runs', () => {
     expect(pieceTokenCounts().get('0') ?? countTokens('0')).toBe(countTokens('0'))
     writeFileSync(file, '{ not json')
     expect(() => readPieceCounts(file)).not.toThrow()
+  })
+
+  it("a command keeps its counts beside the evaluation's (<root>/.cache/tokens/), and one that cannot write them goes on", () => {
+    const root = temp.make('tokens-root-')
+    const file = pieceCountsFile(join(root, '.cache', 'tokens'))
+    mkdirSync(join(root, '.cache', 'tokens'), { recursive: true })
+    writeFileSync(file, JSON.stringify({ tokenizer: 'o200k_base', version: TOKENIZER_VERSION, counts: { qzkeptpiece: 5 } }))
+    const counts = keptPieceCounts(root)
+    // Read on the way in: the file's count is the count.
+    expect(countTextTokens('qzkeptpiece')).toBe(5)
+    expect(countTextTokens(' Overcommitment')).toBe(countTokens(' Overcommitment'))
+    counts.keep()
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as { counts: Record<string, number> }
+    expect(kept.counts).toMatchObject({ qzkeptpiece: 5, ' Overcommitment': countTokens(' Overcommitment') })
+    // .cache is a file: nothing can be kept, and the command is not failed for it.
+    const blocked = temp.make('tokens-blocked-')
+    writeFileSync(join(blocked, '.cache'), '')
+    const unwritable = keptPieceCounts(blocked)
+    countTextTokens(' Underwhelmingly')
+    expect(() => unwritable.keep()).not.toThrow()
+    expect(readFileSync(join(blocked, '.cache'), 'utf8')).toBe('')
   })
 })

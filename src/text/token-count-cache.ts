@@ -51,3 +51,23 @@ export function writePieceCounts(file: string, knownBefore: number): void {
     JSON.stringify({ tokenizer: TOKENIZER_NAME, version: TOKENIZER_VERSION, counts: Object.fromEntries(known) }),
   )
 }
+
+/**
+ * The counts kept under a project's root (`<root>/.cache/tokens/`, the evaluation's), read into this process;
+ * `keep()` writes back the ones it adds. A command that chunks the corpus (golden check, add and verify build the
+ * built-in system) then loads the vocabulary only for texts no run has met: about half a second of its start.
+ * Keeping them is best effort, as a cache is: a file that cannot be written is left as it was.
+ */
+export function keptPieceCounts(root: string): { keep: () => void } {
+  const file = pieceCountsFile(join(root, '.cache', 'tokens'))
+  const knownBefore = readPieceCounts(file)
+  return {
+    keep: () => {
+      try {
+        writePieceCounts(file, knownBefore)
+      } catch {
+        // A read-only project: the next command counts again.
+      }
+    },
+  }
+}

@@ -139,6 +139,21 @@ export function threadMains(code: string, extension: 'ts' | 'js'): string[] {
 }
 
 /**
+ * This repository's bundle of one of its TypeScript entry modules (a thread's main, the rag-eval bin) for the
+ * sources as they are now, and its build when there is none yet. The tests run the bin from it
+ * (src/testing/rag-eval-bin.ts): one module to load instead of ~200 through tsx's hooks.
+ */
+export function sourceBundle(main: string): { file: string | null; building: Promise<void> | null } {
+  return cachedThreadBundle(main, PACKAGE_CODE, CACHED_BUNDLES)
+}
+
+/** sourceBundle's file if it is built, else null: never starts a build. */
+export function builtSourceBundle(main: string): string | null {
+  const file = entryFile(join(CACHED_BUNDLES, `${basename(main, '.ts')}-${sourceState(PACKAGE_CODE)}`), main)
+  return existsSync(file) ? file : null
+}
+
+/**
  * Makes this repository's thread bundles for the sources as they are, as `pnpm build` does for the
  * package: benchmarks time runs, not the first run after an edit (which loads through jiti meanwhile).
  */

@@ -4,13 +4,14 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
+import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const SHARED = fileURLToPath(new URL('../../../shared/trec/', import.meta.url))
 
-/** Runs `rag-eval trec` the way `pnpm trec` does (tsx), without pnpm's banner. */
+/** Runs `rag-eval trec` as `pnpm trec` does (from the sources as they are), without pnpm's banner. */
 function trec(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/rag-eval.ts', 'trec', ...args], {
+  const result = spawnSync(process.execPath, ragEvalArgv(['trec', ...args]), {
     cwd: ROOT,
     encoding: 'utf8',
   })

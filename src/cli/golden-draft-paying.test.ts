@@ -5,6 +5,7 @@ import { GoldenQuestionSchema, type GoldenQuestion } from '../contract/golden-se
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 import { ragEvalChild } from '../testing/rag-eval-child.ts'
+import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { existsSync } from 'node:fs'
 import { KEY, runInPty } from '../testing/pty-session.ts'
@@ -75,7 +76,7 @@ describe('rag-eval golden draft on a terminal', () => {
   it('prints the estimate and asks before the first call: no sends nothing and writes nothing, yes drafts', async () => {
     const dir = temp.make('golden-draft-ask-')
     const out = join(dir, 'drafts.jsonl')
-    const argv = [process.execPath, '--import', 'tsx', 'src/cli/rag-eval.ts', 'golden', 'draft', '--count', '4', '--out', out]
+    const argv = [process.execPath, ...ragEvalArgv(['golden', 'draft', '--count', '4', '--out', out])]
     const env = {
       ...process.env,
       EVAL_MODE: '',

@@ -10,6 +10,7 @@ import { loadGoldenSet } from '../load/golden-set.ts'
 import { EVAL_PROJECT_RUN, evalProjectEnv } from '../testing/eval-project-run.ts'
 import { KEY, runInPty, type PtyStep } from '../testing/pty-session.ts'
 import { ragEvalChild } from '../testing/rag-eval-child.ts'
+import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 
 // `rag-eval golden review` as a person and a script use it: the CLI in a pseudo-terminal (Python's standard
@@ -64,16 +65,7 @@ async function project(): Promise<Project> {
 
 const REVIEW = (p: Project, ...args: string[]) => [
   process.execPath,
-  '--import',
-  'tsx',
-  'src/cli/rag-eval.ts',
-  'golden',
-  'review',
-  '--config',
-  p.config,
-  '--drafts',
-  p.verified,
-  ...args,
+  ...ragEvalArgv(['golden', 'review', '--config', p.config, '--drafts', p.verified, ...args]),
 ]
 
 const action = (id: string, key: string): PtyStep => ({

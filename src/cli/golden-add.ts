@@ -37,7 +37,7 @@ import { bestChunksOfNoneQuestions } from '../golden/lint/best-chunks.ts'
 import { lintGoldenSet } from '../golden/lint/lint-golden-set.ts'
 import { nextQuestionId } from '../golden/question-ids.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
-import { loadGoldenSet, validateGoldenSet } from '../load/golden-set.ts'
+import { validateGoldenSet } from '../load/golden-set.ts'
 import type { GoldenQuestion, HistoryTurn, Relevance, UserContext } from '../contract/golden-set-schema.ts'
 import type { QuestionType } from '../contract/question-types.ts'
 import { InputError } from '../contract/input-error.ts'
@@ -48,6 +48,7 @@ import { flag, option, parseValue } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
 import { keptPieceCounts } from '../text/token-count-cache.ts'
+import { readGoldenFileToAppend, type GoldenFile } from '../golden/add/golden-file-to-append.ts'
 
 /** A question type or one of its aliases, as the canonical type. */
 const questionType = kind<QuestionType>(
@@ -72,33 +73,6 @@ const historyTurns = parsedKind<HistoryTurn[]>('a JSON list of turns [{"role": "
 const grades = parsedKind<Relevance>('doc=grade pairs such as doc-040=3,doc-012=1,doc-031=0', parseRelevance)
 const userContextObject = parsedKind<UserContext>('a JSON object such as {"role": "admin"}', parseUserContext)
 
-interface GoldenFile {
-  /** The file's text when read; null when it does not exist yet. */
-  text: string | null
-  questions: GoldenQuestion[]
-}
-
-/** The golden set to append to: loaded and validated, or empty when the file is new or has no question yet. */
-function readGoldenFile(file: string, docs: readonly CorpusDocument[]): GoldenFile {
-  if (!existsSync(file)) return { text: null, questions: [] }
-  const text = readFileSync(file, 'utf8')
-  try {
-    const data = JSON.parse(text) as { questions?: unknown }
-    if (Array.isArray(data.questions) && data.questions.length === 0) return { text, questions: [] }
-  } catch {
-    // The loader reports the syntax error with its line below.
-  }
-  try {
-    return { text, questions: loadGoldenSet(file, docs) }
-  } catch (error) {
-    if (error instanceof InputError)
-      throw new InputError(
-        `${error.message}\nthe golden set must load before golden:add appends to it (rag-eval golden check --golden ${file})`,
-      )
-    throw error
-  }
-}
-
 function ensure(check: Check, flag: string): void {
   if (check !== true) throw new InputError(`${flag}: ${check}`)
 }
@@ -121,7 +95,7 @@ function append(file: string, read: GoldenFile, question: GoldenQuestion, docs: 
   if (current !== read.text) {
     console.log(`note: ${file} changed while you were writing; appending to its current version`)
     if (current !== null) {
-      const now = readGoldenFile(file, docs)
+      const now = readGoldenFileToAppend(file, docs, 'golden:add')
       if (now.questions.some((q) => q.id === question.id))
         throw new InputError(
           `${question.id} was added to ${file} meanwhile; run rag-eval golden add again (next free ` +
@@ -184,7 +158,7 @@ export const command = defineCommand({
     }
     const config = runKnobs(project, process.env)
     const docs = projectDocuments(project, 'golden add')
-    const read = readGoldenFile(golden, docs)
+    const read = readGoldenFileToAppend(golden, docs, 'golden:add')
     const existingIds = read.questions.map((q) => q.id)
     const tokenCounts = keptPieceCounts(project.root)
     const system = createBuiltinSystem(docs, { ...config, generate: false })

@@ -1,9 +1,7 @@
 import { existsSync } from 'node:fs'
 import { runKnobs } from '../config/project-config.ts'
-import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
 import { InputError } from '../contract/input-error.ts'
-import { createBuiltinSystem } from '../builtin/builtin-system.ts'
 import { readVerifiedFile } from '../golden/review/kept-drafts.ts'
 import { retrievedPassages } from '../golden/review/system-passages.ts'
 import { renderCard } from '../golden/review/review-card.ts'
@@ -18,6 +16,7 @@ import { file, folder, text } from './arg-kinds.ts'
 import { flag, option } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
+import { openRetrievingSystem } from './retrieving-system.ts'
 import { resolveReviewer } from './reviewer-name.ts'
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
@@ -97,7 +96,7 @@ export const command = defineCommand({
       console.log('nothing to review: every kept draft has a decision')
       return 0
     }
-    const system = await openReviewSystem(project, config, docs)
+    const system = await openRetrievingSystem(project, config, docs)
     let tally: ReviewTally
     try {
       tally = await runReview({
@@ -153,21 +152,4 @@ function currentGolden(file: string, docs: readonly CorpusDocument[]): GoldenQue
     if (error instanceof InputError && /has no questions$/.test(error.message)) return []
     throw error
   }
-}
-
-type Project = Awaited<ReturnType<typeof projectWith>>
-
-type RagSystem = Awaited<ReturnType<typeof import('../run/open-system.ts').openSystem>>
-
-/** The configured system, retrieving only: the built-in one over the corpus, or the user's (module, service). */
-async function openReviewSystem(project: Project, config: EvalConfig, docs: readonly CorpusDocument[]): Promise<RagSystem> {
-  if (project.system === 'builtin') return createBuiltinSystem(docs, { ...config, generate: false })
-  const { openSystem } = await import('../run/open-system.ts')
-  return openSystem(project.system, {
-    corpus: docs,
-    config,
-    generate: false,
-    root: project.root,
-    log: (line) => console.error(line),
-  })
 }

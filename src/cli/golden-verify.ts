@@ -13,13 +13,13 @@ import { renderVerifySummary, verifiedJsonl } from '../golden/verify/render-verd
 import type { Verifier } from '../golden/verify/verifier.ts'
 import { closeRetrieverSystem, systemRetriever } from '../golden/verify/system-retriever.ts'
 import { verifyCandidates, type Retriever } from '../golden/verify/verify-candidates.ts'
-import type { CorpusDocument } from '../load/corpus.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
 import { keptPieceCounts } from '../text/token-count-cache.ts'
 import { file, fileToWrite, folder, oneOf } from './arg-kinds.ts'
 import { option } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
+import { openRetrievingSystem } from './retrieving-system.ts'
 
 export const command = defineCommand({
   usage: `usage: rag-eval golden verify <file> [--format golden|jsonl|ragas|trec] [--topics file] [--out evals/verified.jsonl]
@@ -59,7 +59,7 @@ export const command = defineCommand({
     const tokenCounts = keptPieceCounts(project.root)
     const bestChunks = await bestChunksOfNoneQuestions(valid, docs, config)
     const { verifier, usage } = await openVerifier(project, config)
-    const system = project.system === 'builtin' ? null : await openConfiguredSystem(project, config, docs)
+    const system = project.system === 'builtin' ? null : await openRetrievingSystem(project, config, docs)
     try {
       const retrievers: Retriever[] = [
         systemRetriever('the built-in BM25 retriever', createBuiltinSystem(docs, { ...config, generate: false }), config.k),
@@ -83,19 +83,6 @@ export const command = defineCommand({
 })
 
 type Project = Awaited<ReturnType<typeof projectWith>>
-
-type RagSystem = Awaited<ReturnType<typeof import('../run/open-system.ts').openSystem>>
-
-async function openConfiguredSystem(project: Project, config: EvalConfig, docs: readonly CorpusDocument[]): Promise<RagSystem> {
-  const { openSystem } = await import('../run/open-system.ts')
-  return openSystem(project.system, {
-    corpus: docs,
-    config,
-    generate: false,
-    root: project.root,
-    log: (line) => console.error(line),
-  })
-}
 
 /** The offline verifier, or the model's (live): the same client, cache, retries and cap as an evaluation's judge. */
 async function openVerifier(project: Project, config: EvalConfig): Promise<{ verifier: Verifier; usage: () => string | null }> {

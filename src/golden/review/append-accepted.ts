@@ -4,8 +4,9 @@ import type { GoldenQuestion, Provenance } from '../../contract/golden-set-schem
 import { InputError } from '../../contract/input-error.ts'
 import { writeFileAtomic } from '../../files/write-file-atomic.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
-import { checkRelevantGrade, loadGoldenSet, validateGoldenSet } from '../../load/golden-set.ts'
+import { checkRelevantGrade, validateGoldenSet } from '../../load/golden-set.ts'
 import { appendQuestionText } from '../add/append-question.ts'
+import { readGoldenFileToAppend } from '../add/golden-file-to-append.ts'
 import { goldenSetText } from '../golden-set-text.ts'
 import { bestChunksOfNoneQuestions } from '../lint/best-chunks.ts'
 import type { Finding } from '../lint/finding.ts'
@@ -54,31 +55,6 @@ export interface AppendPlan {
   refused: { key: string; errors: string[] }[]
 }
 
-interface GoldenFile {
-  text: string | null
-  questions: GoldenQuestion[]
-}
-
-function readGolden(file: string, docs: readonly CorpusDocument[]): GoldenFile {
-  if (!existsSync(file)) return { text: null, questions: [] }
-  const text = readFileSync(file, 'utf8')
-  try {
-    const data = JSON.parse(text) as { questions?: unknown }
-    if (Array.isArray(data.questions) && data.questions.length === 0) return { text, questions: [] }
-  } catch {
-    // The loader reports the syntax error with its line below.
-  }
-  try {
-    return { text, questions: loadGoldenSet(file, docs) }
-  } catch (error) {
-    if (error instanceof InputError)
-      throw new InputError(
-        `${error.message}\nthe golden set must load before golden review appends to it (rag-eval golden check --golden ${file})`,
-      )
-    throw error
-  }
-}
-
 const findingKey = (f: Finding) => `${f.rule}\u0000${f.questionId ?? ''}\u0000${f.message}`
 
 /** golden:check's errors on a set of questions (the loader's checks, relevantGrade, then every lint rule). */
@@ -94,7 +70,7 @@ async function checkErrors(questions: readonly GoldenQuestion[], target: GoldenT
  * without it (no gap). Nothing is written here: commitAppend writes the plan.
  */
 export async function planAppend(target: GoldenTarget, items: readonly AppendItem[]): Promise<AppendPlan> {
-  const golden = readGolden(target.file, target.docs)
+  const golden = readGoldenFileToAppend(target.file, target.docs, 'golden review')
   const existingIds = golden.questions.map((q) => q.id)
   const earlier = new Set((await checkErrors(golden.questions, target)).map(findingKey))
   let pending = [...items]
@@ -151,7 +127,7 @@ export async function planAppend(target: GoldenTarget, items: readonly AppendIte
  * append does; refused, the plan names the errors and writes nothing.
  */
 export async function planRewrite(target: GoldenTarget, id: string, question: GoldenQuestion | null): Promise<AppendPlan> {
-  const golden = readGolden(target.file, target.docs)
+  const golden = readGoldenFileToAppend(target.file, target.docs, 'golden review')
   const text = golden.text === null ? null : rewriteQuestionText(golden.text, id, question)
   if (text === null) throw new InputError(`${target.file} holds no question ${id} any more; nothing written`)
   const questions = golden.questions.flatMap((q) => (q.id !== id ? [q] : question === null ? [] : [question]))

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { InputError } from '../contract/input-error.ts'
 import { ValueRejected, type Kind } from './arg-kinds.ts'
+import type { Io } from './run-cli.ts'
 
 /**
  * The one command-line parser of every rag-eval command, over node:util parseArgs. A command declares its
@@ -9,12 +10,10 @@ import { ValueRejected, type Kind } from './arg-kinds.ts'
  * other problem, so a confused user always gets the usage.
  */
 
-/** What every command gets besides its own arguments. */
-export interface CommandContext {
+/** What a command runs with: the dispatcher's input and output (the process's in the bin) and the global --config. */
+export interface CommandContext extends Io {
   /** `rag-eval --config <file>`: the config file the commands that read one use; undefined: their default. */
   readonly config: string | undefined
-  /** Where --help and other normal output of the parser goes (process.stdout in the bin). */
-  readonly out: (text: string) => void
 }
 
 /** A usage mistake: its message is one line; the command adds its usage lines under it. */

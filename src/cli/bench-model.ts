@@ -34,7 +34,7 @@ export const command = defineCommand({
   },
   run: async ({ values, context }) => {
     const { questions: n, concurrency, 'latency-ms': latencyMs, 'max-ratio': maxRatio } = values
-    const project = await projectWith(context.config)
+    const project = await projectWith(context.config, context)
     const dir = mkdtempSync(join(tmpdir(), 'bench-model-'))
     const server = await startMessagesServer(scriptedReply, { latencyMs })
     try {

@@ -238,7 +238,7 @@ export const command = defineCommand({
   },
   run: async ({ values, context }) => {
     const { seed, 'repo-runs': repoRuns } = values
-    const project = await projectWith(context.config)
+    const project = await projectWith(context.config, context)
     // Child modes: measure one thing, hand it to the parent, exit.
     if (values['child-size'] !== undefined) {
       await sendToParent({ size: await measureSize(values['child-size'][0]!, seed, project) })

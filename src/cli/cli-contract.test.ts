@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { ragEval, SUBCOMMANDS } from './dispatch.ts'
+import { ragEvalInProcess } from './testing/rag-eval-in-process.ts'
+import { SUBCOMMANDS } from './dispatch.ts'
 
 // The contract every rag-eval subcommand keeps on bad usage, run in-process through the dispatcher (the
 // same code path as the bin, without a process per case). None of these cases gets past argument parsing.
 
 async function rag(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const code = await ragEval(argv, { out: (text) => (out += text), err: (text) => (err += text) })
+  const { code, stdout: out, stderr: err } = await ragEvalInProcess(argv)
   return { code, out, err }
 }
 

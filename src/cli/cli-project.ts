@@ -3,6 +3,7 @@ import type { ProjectConfig } from '../config/project-config.ts'
 import { loadCorpusFrom, type CorpusDocument } from '../load/corpus.ts'
 import { CorpusSpecSchema } from '../load/corpus-spec.ts'
 import { InputError } from '../contract/input-error.ts'
+import type { Io } from './run-cli.ts'
 
 /** Path flags a command may put over the project's config: relative to the current folder, kept as given for messages. */
 interface ProjectFlags {
@@ -13,10 +14,14 @@ interface ProjectFlags {
 
 /**
  * The project a command works on: rag-eval.config.ts (`configFile` from --config, else RAG_EVAL_CONFIG,
- * else the one in the current folder), with the command's --corpus, --golden and --labels over it.
+ * else the one in the command's folder), with the command's --corpus, --golden and --labels over it.
  */
-export async function projectWith(configFile: string | undefined, flags: ProjectFlags = {}): Promise<ProjectConfig> {
-  const project = await loadProjectConfig({ configFile })
+export async function projectWith(
+  configFile: string | undefined,
+  io: Pick<Io, 'env' | 'cwd'>,
+  flags: ProjectFlags = {},
+): Promise<ProjectConfig> {
+  const project = await loadProjectConfig({ configFile, env: io.env, cwd: io.cwd })
   return {
     ...project,
     // A --corpus folder keeps the config's include/exclude globs (the defaults when the config has no corpus).

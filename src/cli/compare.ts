@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { parallelMeanResampler } from '../threads/index.ts'
 import { file, folderOrAbsent, kind, oneOf, ValueRejected } from './arg-kinds.ts'
-import { option, repeatable, UsageError } from './args.ts'
+import { option, repeatable, UsageError, type CommandContext } from './args.ts'
 import { defineCommand } from './command.ts'
 
 /** `KEY=VALUE`: an environment variable for one side. */
@@ -34,12 +34,13 @@ async function loadSide(
   env: [string, string][],
   tier: Report['tier'],
   log: (line: string) => void,
+  io: CommandContext,
 ): Promise<Side> {
   const overrides = Object.fromEntries(env)
   if (path.endsWith('.json'))
     return { report: readReport(path), source: { source: path, kind: 'report', env: {}, report: null }, reportsDir: null }
-  const sideEnv = { ...process.env, ...overrides }
-  const project = await loadProjectConfig({ configFile: path, env: sideEnv })
+  const sideEnv = { ...io.env, ...overrides }
+  const project = await loadProjectConfig({ configFile: path, env: sideEnv, cwd: io.cwd })
   log(
     `evaluating ${name.toUpperCase()}: ${path}` +
       `${env.length > 0 ? ` with ${env.map(([k, v]) => `${k}=${v}`).join(' ')}` : ''} (${tier} tier)`,
@@ -81,8 +82,8 @@ export const command = defineCommand({
       }
     }
     const log = (line: string) => context.out(`${line}\n`)
-    const a = await loadSide('a', values.a, values['a-env'], values.tier, log)
-    const b = await loadSide('b', values.b, values['b-env'], values.tier, log)
+    const a = await loadSide('a', values.a, values['a-env'], values.tier, log, context)
+    const b = await loadSide('b', values.b, values['b-env'], values.tier, log, context)
     const out = values.out ?? a.reportsDir ?? b.reportsDir ?? 'reports'
     const written = (side: Side, name: string) => {
       if (side.source.kind !== 'config') return side.source

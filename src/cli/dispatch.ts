@@ -1,7 +1,7 @@
 import { file } from './arg-kinds.ts'
 import { parseValue, UsageError } from './args.ts'
 import type { Command } from './command.ts'
-import { processIo, runCommand, type Io } from './run-cli.ts'
+import { processIo, redacted, runCommand, type Io } from './run-cli.ts'
 
 /**
  * The rag-eval subcommands. Each module is imported only when its subcommand runs, so `rag-eval trec`
@@ -161,9 +161,11 @@ function splitGlobal(argv: readonly string[]): { config: string | undefined; hel
 /**
  * `rag-eval [--config <file>] <command> [options]`: runs the subcommand and resolves to the exit code.
  * Without a command, or with an unknown one: one line and the command list, 2. `--config` reaches every
- * subcommand as `context.config` (undefined when not given).
+ * subcommand as `context.config` (undefined when not given). Commands read and write only through `io` (the
+ * process's in the bin, a test's in-process), its text redacted of the run's secrets.
  */
-export async function ragEval(argv: readonly string[], io: Io = processIo): Promise<number> {
+export async function ragEval(argv: readonly string[], processOrTest: Io = processIo()): Promise<number> {
+  const io = redacted(processOrTest)
   let global: ReturnType<typeof splitGlobal>
   try {
     global = splitGlobal(argv)
@@ -192,5 +194,5 @@ export async function ragEval(argv: readonly string[], io: Io = processIo): Prom
     return 2
   }
   const args = [...(found.prepend ?? []), ...global.rest.slice(found.name.split(' ').length), ...(global.help ? ['--help'] : [])]
-  return runCommand(found.name, async () => (await found.load()).main(args, { config: global.config, out: io.out }), io)
+  return runCommand(found.name, async () => (await found.load()).main(args, { ...io, config: global.config }), io)
 }

@@ -1,4 +1,3 @@
-import { redactSecrets } from '../contract/secrets.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { writeReports } from '../report/write-report.ts'
 import { evaluate } from '../run/evaluate.ts'
@@ -36,16 +35,21 @@ export const command = defineCommand({
     quiet: flag(),
   },
   run: async ({ values, context }) => {
-    const project = await projectWith(values.config ?? context.config, values)
+    const project = await projectWith(values.config ?? context.config, context, values)
     const baselineRoot = values.baseline === '' ? null : (values.baseline ?? project.baseline)
     // The cost estimate (before any model call) and the Message Batches progress go to the terminal as they come.
-    const report = await evaluate(project, { tier: values.tier, baselineRoot, log: (line) => console.log(redactSecrets(line)) })
+    const report = await evaluate(project, {
+      tier: values.tier,
+      baselineRoot,
+      env: context.env,
+      log: (line) => context.out(`${line}\n`),
+    })
     const written = writeReports(report, values.out ?? project.reports)
     if (!values.quiet) {
-      console.log(`reports: ${written.json}, ${written.markdown} (${report.run.durationMs.toFixed(0)} ms)\n`)
-      console.log(renderTerminalSummary(report))
+      context.out(`reports: ${written.json}, ${written.markdown} (${report.run.durationMs.toFixed(0)} ms)\n\n`)
+      context.out(`${renderTerminalSummary(report)}\n`)
     }
     // GATE=1: the exit code says whether the run regressed (a missing baseline fails too), or its judge failed too often.
-    return process.env.GATE === '1' && runFailsGate(report) ? 1 : 0
+    return context.env.GATE === '1' && runFailsGate(report) ? 1 : 0
   },
 })

@@ -25,7 +25,7 @@ export const command = defineCommand({
     contexts: option(file),
     out: option(fileToWrite, { default: 'reports/ragas.jsonl' }),
   },
-  run: async ({ values }) => {
+  run: async ({ values, context }) => {
     const report = readReport(values.report)
     const contextsFile = values.contexts ?? join(dirname(values.report), CONTEXTS_FILE)
     const contexts = readContextRecords(
@@ -34,8 +34,8 @@ export const command = defineCommand({
     )
     writeFileAtomic(values.out, exportRunToRagas(report, contexts, contextsFile))
     const none = report.questions.filter((q) => q.type === 'none').length
-    console.log(
-      [
+    context.out(
+      `${[
         `wrote ${values.out}: ${report.questions.length} RAGAS samples`,
         `load it with: EvaluationDataset.from_jsonl("${values.out}")`,
         `RAGAS drops "id": its results come back in the file's row order (row i of result.to_pandas() is line i)`,
@@ -45,7 +45,7 @@ export const command = defineCommand({
                 `with EvaluationDataset([s for s in dataset if s.reference_context_ids])`,
             ]
           : []),
-      ].join('\n'),
+      ].join('\n')}\n`,
     )
     return 0
   },

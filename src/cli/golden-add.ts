@@ -47,6 +47,7 @@ import { file, fileToWrite, folder, kind, text, ValueRejected, type Kind } from 
 import { flag, option, parseValue } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
+import type { Io } from './run-cli.ts'
 import { keptPieceCounts } from '../text/token-count-cache.ts'
 import { readGoldenFileToAppend, type GoldenFile } from '../golden/add/golden-file-to-append.ts'
 
@@ -90,10 +91,10 @@ function missingFlags(values: Record<string, unknown>, type: QuestionType | unde
 }
 
 /** Appends to the file as it is now; if it changed since it was read (someone else edited it), to that version. */
-function append(file: string, read: GoldenFile, question: GoldenQuestion, docs: readonly CorpusDocument[]): void {
+function append(file: string, read: GoldenFile, question: GoldenQuestion, docs: readonly CorpusDocument[], out: Io['out']): void {
   const current = existsSync(file) ? readFileSync(file, 'utf8') : null
   if (current !== read.text) {
-    console.log(`note: ${file} changed while you were writing; appending to its current version`)
+    out(`note: ${file} changed while you were writing; appending to its current version\n`)
     if (current !== null) {
       const now = readGoldenFileToAppend(file, docs, 'golden:add')
       if (now.questions.some((q) => q.id === question.id))
@@ -142,7 +143,7 @@ export const command = defineCommand({
     yes: flag(),
   },
   run: async ({ values, context }) => {
-    const project = await projectWith(values.config ?? context.config, values)
+    const project = await projectWith(values.config ?? context.config, context, values)
     const golden = project.goldenSet
     // A typo in --golden (or the config) must not start a new golden set: a new file only when asked for.
     parseValue(
@@ -150,13 +151,13 @@ export const command = defineCommand({
       golden,
       values.create ? fileToWrite : file,
     )
-    const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true
+    const interactive = context.terminal
     if (!interactive) {
       const missing = missingFlags(values, values.type)
       if (missing.length > 0)
         throw new InputError(`missing ${missing.join(', ')}: stdin is not a terminal, so golden:add cannot ask for them`)
     }
-    const config = runKnobs(project, process.env)
+    const config = runKnobs(project, context.env)
     const docs = projectDocuments(project, 'golden add')
     const read = readGoldenFileToAppend(golden, docs, 'golden:add')
     const existingIds = read.questions.map((q) => q.id)
@@ -166,7 +167,7 @@ export const command = defineCommand({
 
     try {
       const built = await composeQuestion(values, interactive, existingIds, docs, system)
-      await showRankingAndFindings(built, system, config.budgetTokens, read, docs, config)
+      await showRankingAndFindings(built, system, config.budgetTokens, read, docs, config, context.out)
 
       if (!values.yes) {
         if (!interactive)
@@ -174,16 +175,16 @@ export const command = defineCommand({
             'not written: stdin is not a terminal, so golden:add cannot ask for confirmation; pass --yes to append',
           )
         if (!(await askConfirm(`Append ${built.id} to ${golden}?`))) {
-          console.log('not written')
+          context.out('not written\n')
           return 1
         }
       }
-      append(golden, read, built, docs)
-      console.log(`appended ${built.id} (${built.type}) to ${golden}`)
+      append(golden, read, built, docs, context.out)
+      context.out(`appended ${built.id} (${built.type}) to ${golden}\n`)
       return 0
     } catch (error) {
       if (error instanceof Error && error.name === 'ExitPromptError') {
-        console.error('golden:add: cancelled; nothing written')
+        context.err('golden:add: cancelled; nothing written\n')
         return 130
       }
       throw error
@@ -284,9 +285,10 @@ async function showRankingAndFindings(
   read: GoldenFile,
   docs: readonly CorpusDocument[],
   config: Parameters<typeof bestChunksOfNoneQuestions>[2],
+  out: Io['out'],
 ): Promise<void> {
   const preview = await previewRanking(built, system, budgetTokens)
-  console.log(`\n${renderRankingPreview(preview, built)}`)
+  out(`\n${renderRankingPreview(preview, built)}\n`)
   const bestChunks = await bestChunksOfNoneQuestions([built], docs, config)
   const findings = lintGoldenSet({
     questions: [...read.questions, built],
@@ -294,6 +296,6 @@ async function showRankingAndFindings(
     bestChunks,
     floors: { single: 0, multi: 0, contradiction: 0, none: 0 },
   }).filter((f) => f.questionId === built.id)
-  console.log(findings.length === 0 ? 'golden:check: no finding for this question' : 'golden:check on this question:')
-  for (const f of findings) console.log(`  ${f.severity} ${f.rule}: ${f.message}\n    fix: ${f.fix}`)
+  out(`${findings.length === 0 ? 'golden:check: no finding for this question' : 'golden:check on this question:'}\n`)
+  for (const f of findings) out(`  ${f.severity} ${f.rule}: ${f.message}\n    fix: ${f.fix}\n`)
 }

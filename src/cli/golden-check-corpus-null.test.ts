@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
-import { ragEval } from './dispatch.ts'
+import { ragEvalInProcess } from './testing/rag-eval-in-process.ts'
 
 const temp = useTempDirs()
 
@@ -15,15 +15,9 @@ describe('golden check when the system owns its documents (corpus: null)', () =>
       config,
       `export default { corpus: null, goldenSet: ${JSON.stringify(resolve('evals/golden-set.json'))}, system: { http: { url: 'http://127.0.0.1:9/rag' } } }\n`,
     )
-    const printed: string[] = []
-    const log = vi.spyOn(console, 'log').mockImplementation((text: string) => void printed.push(text))
-    let err = ''
-    const code = await ragEval(['golden', 'check', '--config', config], { out: () => {}, err: (text) => (err += text) }).finally(
-      () => log.mockRestore(),
-    )
+    const { code, stdout: output, stderr: err } = await ragEvalInProcess(['golden', 'check', '--config', config])
     expect(err).toBe('')
     expect(code).toBe(0)
-    const output = printed.join('\n')
     expect(output).toContain(
       `skipped unknown-doc, unsupported-fact, multi-facts-in-one-doc, none-too-easy: no document text (corpus is null in ${config}); pass --corpus <folder> to run them`,
     )

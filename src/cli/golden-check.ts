@@ -35,8 +35,8 @@ export const command = defineCommand({
     json: flag(),
   },
   run: async ({ values, context }) => {
-    const project = await projectWith(values.config ?? context.config, values)
-    const config = runKnobs(project, process.env)
+    const project = await projectWith(values.config ?? context.config, context, values)
+    const config = runKnobs(project, context.env)
     // corpus: null (the system owns its documents): the rules that read the documents' text are skipped, and said so.
     const docs = project.corpus === null ? null : projectDocuments(project, 'golden check')
     const corpus = project.corpus === null ? '(none: corpus is null)' : project.corpus.dir
@@ -67,7 +67,7 @@ export const command = defineCommand({
         skipped,
       }
     }
-    console.log(values.json ? renderFindingsJson(report) : renderFindingsText(report))
+    context.out(`${values.json ? renderFindingsJson(report) : renderFindingsText(report)}\n`)
     return counts(report).errors > 0 ? 1 : 0
   },
 })

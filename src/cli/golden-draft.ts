@@ -133,8 +133,8 @@ export const command = defineCommand({
     yes: flag(),
   },
   run: async ({ values, context }) => {
-    const project = await projectWith(values.config ?? context.config, { corpus: values.corpus })
-    const config = runKnobs(project, process.env)
+    const project = await projectWith(values.config ?? context.config, context, { corpus: values.corpus })
+    const config = runKnobs(project, context.env)
     const docs = selectDocs(projectDocuments(project, 'golden draft'), project.corpus!.dir, values.docs)
     const personas = values['user-contexts'] === undefined ? [] : readPersonas(values['user-contexts'])
     const wanted = allocate(values.count, values.mix)
@@ -144,31 +144,32 @@ export const command = defineCommand({
       personas,
       retriever: createRetriever(chunks, config.retrieval),
     })
-    for (const line of plan.shortfalls) console.log(`note: ${line}`)
+    for (const line of plan.shortfalls) context.out(`note: ${line}\n`)
     if (plan.tasks.length === 0) throw new InputError('nothing to draft: the corpus has no passage')
 
-    const drafter = openDrafterClient(config, process.env, modelTierPaths(project), {
+    const drafter = openDrafterClient(config, context.env, modelTierPaths(project), {
       batch: values.batch,
       recording: values.recording,
-      progress: (line) => console.log(line),
+      progress: (line) => context.out(`${line}\n`),
     })
     const runOptions = { model: drafter.model, maxTokens: config.generatorMaxTokens, now: () => new Date() }
-    console.log(
+    context.out(
       `drafting ${values.count} question(s) (${QUESTION_TYPES.map((t) => `${t} ${wanted[t]}`).join(', ')}) from ` +
-        `${docs.length} document(s) with ${drafter.model} (${drafter.mode}, ${drafter.serverName}): ${plan.tasks.length} call(s) planned`,
+        `${docs.length} document(s) with ${drafter.model} (${drafter.mode}, ${drafter.serverName}): ${plan.tasks.length} call(s) planned` +
+        '\n',
     )
     if (drafter.mode !== 'replay') {
       await drafter.checkServer()
       const estimate = await drafter.estimate(async (standIn) => {
         await draftSet(standIn, plan, docs, wanted, runOptions)
       })
-      console.log(renderEstimateLines(estimate, values.batch).join('\n'))
+      context.out(`${renderEstimateLines(estimate, values.batch).join('\n')}\n`)
       if (values.estimate) return 0
       if (!values.yes) {
-        if (!(process.stdin.isTTY && process.stdout.isTTY))
+        if (!context.terminal)
           throw new InputError('not drafted: stdin is not a terminal, so golden draft cannot ask to go ahead; pass --yes')
         if (!(await askConfirm('Draft now?'))) {
-          console.log('nothing drafted')
+          context.out('nothing drafted\n')
           return 1
         }
       }
@@ -193,12 +194,13 @@ export const command = defineCommand({
     writeFileAtomic(values.out, run.questions.map((q) => JSON.stringify(q)).join('\n') + (run.questions.length > 0 ? '\n' : ''))
     const usage = drafter.client.ledger
     const byRole = usage.byRole('generator')
-    console.log(renderOutcome(run, values.out).join('\n'))
-    console.log(
+    context.out(`${renderOutcome(run, values.out).join('\n')}\n`)
+    context.out(
       `model calls: ${byRole.calls} to the API, ${byRole.cacheHits} from the cache, ${byRole.retries} retries; ` +
         `${formatUsd(byRole.usd)}` +
         (byRole.batchCalls > 0 ? ` (${byRole.batchCalls} in batches, ${formatUsd(byRole.batchSavedUsd)} saved)` : '') +
-        (drafter.scripted() ? ' (a scripted server: its drafts say nothing about a model)' : ''),
+        (drafter.scripted() ? ' (a scripted server: its drafts say nothing about a model)' : '') +
+        '\n',
     )
     return 0
   },

@@ -32,7 +32,7 @@ export const command = defineCommand({
     golden: option(file, { default: 'evals/golden-set.json' }),
     corpus: option(folder, { default: 'corpus' }),
   },
-  run: async ({ values }) => {
+  run: async ({ values, context }) => {
     const { format } = values
     const docs = loadCorpus(values.corpus)
     const questions = loadGoldenSet(values.golden, docs)
@@ -45,9 +45,10 @@ export const command = defineCommand({
       writeFileAtomic(topics, exportTopics(questions, topics.endsWith('.tsv')))
       written.push(topics)
     }
-    console.log(
+    context.out(
       `exported ${questions.length} question${questions.length === 1 ? '' : 's'} from ${values.golden} ` +
-        `to ${written.join(' and ')} (${format})`,
+        `to ${written.join(' and ')} (${format})` +
+        '\n',
     )
     const governed = questions.filter((q) => q.governingDocId !== undefined).length
     const noted = questions.filter((q) => q.notes !== undefined).length
@@ -65,7 +66,7 @@ export const command = defineCommand({
       .filter(Boolean)
       .map((item) => `, ${item}`)
       .join('')
-    console.log(`not carried by ${format}: ${NOT_CARRIED[format]} (here: ${governed} governingDocId, ${noted} notes${lost})`)
+    context.out(`not carried by ${format}: ${NOT_CARRIED[format]} (here: ${governed} governingDocId, ${noted} notes${lost})\n`)
     return 0
   },
 })

@@ -33,7 +33,7 @@ export const command = defineCommand({
     force: flag(),
   },
   positionals: [{ name: 'file', kind: file }],
-  run: async ({ values, positionals: [source] }) => {
+  run: async ({ values, positionals: [source], context }) => {
     const { format } = values
     if (format === 'trec' && values.topics === undefined) {
       throw new UsageError(
@@ -54,15 +54,17 @@ export const command = defineCommand({
       )
     }
     writeFileAtomic(values.out, goldenSetText(questions, schemaReference(values.out)))
-    for (const warning of warnings) console.error(`warning: ${warning}`)
+    for (const warning of warnings) context.err(`warning: ${warning}\n`)
     const types = QUESTION_TYPES.map((type) => [type, questions.filter((q) => q.type === type).length] as const)
       .filter(([, n]) => n > 0)
       .map(([type, n]) => `${n} ${type}`)
       .join(', ')
-    console.log(
-      `imported ${questions.length} question${questions.length === 1 ? '' : 's'} (${types}) from ${source} into ${values.out}`,
+    context.out(
+      `imported ${questions.length} question${questions.length === 1 ? '' : 's'} (${types}) from ${source} into ${values.out}\n`,
     )
-    console.log(`the ${format} format does not carry ${NOT_CARRIED[format]}; next: rag-eval golden check --golden ${values.out}`)
+    context.out(
+      `the ${format} format does not carry ${NOT_CARRIED[format]}; next: rag-eval golden check --golden ${values.out}\n`,
+    )
     return 0
   },
 })

@@ -45,55 +45,58 @@ export const command = defineCommand({
     corpus: option(folder),
   },
   run: async ({ values, context }) => {
-    const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true
+    const interactive = context.terminal
     if (!interactive && !values['accept-kept'])
       throw new InputError(
         'stdin is not a terminal, so golden review cannot show the drafts to a person; run it in a terminal, or pass ' +
           '--accept-kept to append every kept draft recorded as unreviewed (provenance.unreviewed: true; reports warn about them)',
       )
-    const project = await projectWith(values.config ?? context.config, values)
-    const config = runKnobs(project, process.env)
+    const project = await projectWith(values.config ?? context.config, context, values)
+    const config = runKnobs(project, context.env)
     const docs = projectDocuments(project, 'golden review')
     const goldenFile = project.goldenSet
-    const reviewer = resolveReviewer(values.reviewer, process.env, process.cwd())
+    const reviewer = resolveReviewer(values.reviewer, context.env, context.cwd)
     const verified = readVerifiedFile(values.drafts)
     const stateFile = reviewStatePath(values.drafts)
     const state = readReviewState(stateFile, values.drafts, goldenFile)
     const golden = currentGolden(goldenFile, docs)
     const { pending, notes } = pendingDrafts(verified.kept, state, golden)
     const { counts } = verified
-    console.log(
+    context.out(
       `${values.drafts}: ${counts.kept} kept, ${counts.rejected} rejected, ${counts.undecided} undecided (only kept drafts are reviewed); ` +
-        `${verified.kept.length - pending.length} decided earlier (${stateFile}), ${pending.length} to review`,
+        `${verified.kept.length - pending.length} decided earlier (${stateFile}), ${pending.length} to review` +
+        '\n',
     )
-    for (const note of notes) console.log(`note: ${note}`)
+    for (const note of notes) context.out(`note: ${note}\n`)
     if (notes.length > 0) writeReviewState(stateFile, state)
     const target = { file: goldenFile, docs, config }
     const now = () => new Date()
 
     if (values['accept-kept']) {
-      console.log(`accepting every kept draft unreviewed (--accept-kept, run by ${reviewer.name}, from ${reviewer.from})`)
+      context.out(`accepting every kept draft unreviewed (--accept-kept, run by ${reviewer.name}, from ${reviewer.from})\n`)
       const { plan } = await acceptAllKept({ pending, state, stateFile, target, reviewer: reviewer.name, now })
       for (const r of plan.refused)
-        console.error(`not appended: ${r.key} would break golden:check:\n${r.errors.map((e) => `  ${e}`).join('\n')}`)
+        context.err(`not appended: ${r.key} would break golden:check:\n${r.errors.map((e) => `  ${e}`).join('\n')}\n`)
       const ids = plan.appended.map((a) => a.question.id)
-      console.log(
+      context.out(
         `appended ${plural(ids.length, 'question')} to ${goldenFile}${ids.length > 0 ? ` (${ids.join(', ')})` : ''}, ` +
-          `recorded as unreviewed: reports warn about them until a person reads them (rag-eval golden review, on a terminal)`,
+          `recorded as unreviewed: reports warn about them until a person reads them (rag-eval golden review, on a terminal)` +
+          '\n',
       )
       return plan.refused.length > 0 ? 1 : 0
     }
 
-    console.log(`reviewer: ${reviewer.name} (from ${reviewer.from})`)
+    context.out(`reviewer: ${reviewer.name} (from ${reviewer.from})\n`)
     // Then the questions a script accepted unreviewed: a person reads them here, and the reports' warning goes.
     const unread = unreviewedInGolden(golden, goldenFile)
     if (unread.length > 0)
-      console.log(
+      context.out(
         `${goldenFile} holds ${plural(unread.length, 'question')} accepted unreviewed (--accept-kept): ` +
-          `${unread.map((q) => q.id).join(', ')}; shown after the drafts`,
+          `${unread.map((q) => q.id).join(', ')}; shown after the drafts` +
+          '\n',
       )
     if (pending.length + unread.length === 0) {
-      console.log('nothing to review: every kept draft has a decision')
+      context.out('nothing to review: every kept draft has a decision\n')
       return 0
     }
     const system = await openRetrievingSystem(project, config, docs)
@@ -117,27 +120,28 @@ export const command = defineCommand({
             retrieval: await retrievedPassages(system, question, config.k),
           }),
         prompts: terminalPrompts,
-        log: (line) => console.log(line),
+        log: (line) => context.out(`${line}\n`),
       })
     } catch (error) {
       if (error instanceof Error && error.name === 'ExitPromptError') {
-        console.log(`stopped; every decision made so far is saved in ${stateFile}`)
+        context.out(`stopped; every decision made so far is saved in ${stateFile}\n`)
         return 130
       }
       throw error
     } finally {
       const failure = await closeRetrieverSystem(system)
-      if (failure !== null) console.error(`warning: ${failure}`)
+      if (failure !== null) context.err(`warning: ${failure}\n`)
     }
     const after = currentGolden(goldenFile, docs)
     const left = pendingDrafts(verified.kept, state, after).pending.length + unreviewedInGolden(after, goldenFile).length
-    console.log(
+    context.out(
       `this session: accepted ${tally.accepted.length}` +
         (tally.accepted.length > 0
           ? ` (${tally.accepted.map((a) => (a.draftId === a.goldenId ? `${a.goldenId} reviewed` : `${a.draftId} as ${a.goldenId}`)).join(', ')})`
           : '') +
         `, rejected ${tally.rejected.length}, skipped ${tally.skipped.length}; ` +
-        (left === 0 ? 'every kept draft has a decision' : `${left} still to review: run rag-eval golden review again`),
+        (left === 0 ? 'every kept draft has a decision' : `${left} still to review: run rag-eval golden review again`) +
+        '\n',
     )
     return 0
   },

@@ -16,7 +16,7 @@ import { verifyCandidates, type Retriever } from '../golden/verify/verify-candid
 import { loadGoldenSet } from '../load/golden-set.ts'
 import { keptPieceCounts } from '../text/token-count-cache.ts'
 import { file, fileToWrite, folder, oneOf } from './arg-kinds.ts'
-import { option } from './args.ts'
+import { option, type CommandContext } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
 import { openRetrievingSystem } from './retrieving-system.ts'
@@ -44,8 +44,8 @@ export const command = defineCommand({
   },
   positionals: [{ name: 'file', kind: file }],
   run: async ({ values, positionals: [source], context }) => {
-    const project = await projectWith(values.config ?? context.config, values)
-    const config = runKnobs(project, process.env)
+    const project = await projectWith(values.config ?? context.config, context, values)
+    const config = runKnobs(project, context.env)
     const docs = projectDocuments(project, 'golden verify')
     const candidates = readCandidates(
       source,
@@ -58,7 +58,7 @@ export const command = defineCommand({
     const valid = candidates.flatMap((c) => (c.question === null ? [] : [c.question]))
     const tokenCounts = keptPieceCounts(project.root)
     const bestChunks = await bestChunksOfNoneQuestions(valid, docs, config)
-    const { verifier, usage } = await openVerifier(project, config)
+    const { verifier, usage } = await openVerifier(project, config, context)
     const system = project.system === 'builtin' ? null : await openRetrievingSystem(project, config, docs)
     try {
       const retrievers: Retriever[] = [
@@ -69,13 +69,13 @@ export const command = defineCommand({
         retrievers.push(systemRetriever(`the configured system (${system.name ?? 'unnamed'})`, system, config.k))
       const verified = await verifyCandidates({ candidates, docs, golden, verifier, retrievers, bestChunks })
       writeFileAtomic(values.out, verifiedJsonl(verified))
-      console.log(renderVerifySummary(verified, verifier.name, values.out))
+      context.out(`${renderVerifySummary(verified, verifier.name, values.out)}\n`)
       const spent = usage()
-      if (spent !== null) console.log(spent)
+      if (spent !== null) context.out(`${spent}\n`)
     } finally {
       if (system !== null) {
         const failure = await closeRetrieverSystem(system)
-        if (failure !== null) console.error(`warning: ${failure}`)
+        if (failure !== null) context.err(`warning: ${failure}\n`)
       }
     }
     return 0
@@ -85,15 +85,19 @@ export const command = defineCommand({
 type Project = Awaited<ReturnType<typeof projectWith>>
 
 /** The offline verifier, or the model's (live): the same client, cache, retries and cap as an evaluation's judge. */
-async function openVerifier(project: Project, config: EvalConfig): Promise<{ verifier: Verifier; usage: () => string | null }> {
+async function openVerifier(
+  project: Project,
+  config: EvalConfig,
+  context: CommandContext,
+): Promise<{ verifier: Verifier; usage: () => string | null }> {
   if (config.mode === 'offline') return { verifier: offlineVerifier, usage: () => null }
   if (config.mode !== 'live')
     throw new InputError(
       `golden verify runs offline or live; EVAL_MODE=${config.mode} is for evaluation runs (use EVAL_MODE=live)`,
     )
   const tier = await import('../run/model-tier.ts')
-  const model = tier.openModelTier({ ...config, mode: 'live' }, process.env, tier.modelTierPaths(project), () => new Date(), {
-    progress: (line) => console.error(line),
+  const model = tier.openModelTier({ ...config, mode: 'live' }, context.env, tier.modelTierPaths(project), () => new Date(), {
+    progress: (line) => context.err(`${line}\n`),
   })
   await model.checkServer()
   return {

@@ -12,8 +12,8 @@ export const command = defineCommand({
   options: {
     dir: option(folderOrAbsent, { default: '.' }),
   },
-  run: async ({ values }) => {
-    console.log(renderScaffold(scaffold(values.dir)))
+  run: async ({ values, context }) => {
+    context.out(`${renderScaffold(scaffold(values.dir))}\n`)
     return 0
   },
 })

@@ -86,14 +86,14 @@ export const command = defineCommand({
     labels: option(fileToWrite),
     size: option(positiveInteger, { default: '10' }),
     seed: option(integer(), { default: '20261129' }),
-    who: option(text, { default: () => process.env.LABELLER ?? userInfo().username }),
+    who: option(text),
     redraw: flag(),
     list: flag(),
   },
   run: async ({ values, context }) => {
     const { size, seed } = values
     // The project's report, labels and corpus unless named: the labels calibrate the judge of that project.
-    const project = await projectWith(values.config ?? context.config)
+    const project = await projectWith(values.config ?? context.config, context)
     const reportFile = values.report ?? join(project.reports, 'latest.json')
     const labelsFile = values.labels ?? project.humanLabels
     const report = readFullReport(reportFile)
@@ -105,7 +105,7 @@ export const command = defineCommand({
       sample: { seed, size, report: displayPath(project, reportFile), ids: sample.ids },
       labels: [],
     }
-    console.log(sample.explanation.join('\n'))
+    context.out(`${sample.explanation.join('\n')}\n`)
     if (values.list) return 0
     if (!process.stdin.isTTY)
       throw new InputError('rag-eval label is interactive: run it in a terminal (or --list to print the sample)')
@@ -116,17 +116,18 @@ export const command = defineCommand({
       const done = state.labels.find((l) => l.id === id)
       return !done || done.answer !== byId.get(id)?.answer
     })
-    console.log(
+    context.out(
       `${state.sample.ids.length - todo.length} of ${state.sample.ids.length} labelled; ${todo.length} to ` +
-        `go. Saved after each answer; Ctrl-C to stop and resume later.`,
+        `go. Saved after each answer; Ctrl-C to stop and resume later.` +
+        '\n',
     )
     for (const [index, id] of todo.entries()) {
       const outcome = byId.get(id)
       if (!outcome || outcome.answer === null) {
-        console.log(`${id}: not answered in this report; skipped`)
+        context.out(`${id}: not answered in this report; skipped\n`)
         continue
       }
-      console.log(present(outcome, chunkText, `[${index + 1}/${todo.length}]`))
+      context.out(`${present(outcome, chunkText, `[${index + 1}/${todo.length}]`)}\n`)
       const choice = await select({
         message: QUESTION,
         choices: [
@@ -146,7 +147,7 @@ export const command = defineCommand({
         id,
         label: choice,
         note,
-        who: values.who,
+        who: values.who ?? context.env.LABELLER ?? userInfo().username,
         when: new Date().toISOString().slice(0, 10),
         answer: outcome.answer,
       }
@@ -154,7 +155,7 @@ export const command = defineCommand({
       save(labelsFile, state)
     }
     save(labelsFile, state)
-    console.log(`\n${state.labels.length} label(s) in ${labelsFile}`)
+    context.out(`\n${state.labels.length} label(s) in ${labelsFile}\n`)
     return 0
   },
 })

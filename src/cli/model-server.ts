@@ -43,24 +43,25 @@ export const command = defineCommand({
     fault: option(faultSpec),
     'bad-drafts': option(badDrafts),
   },
-  run: async ({ values: { port, 'latency-ms': latencyMs, fault, 'bad-drafts': bad } }) => {
+  run: async ({ values: { port, 'latency-ms': latencyMs, fault, 'bad-drafts': bad }, context }) => {
     const prices = loadPriceTable(PACKAGE_PRICES_FILE)
     const server = await startMessagesServer(withFaults(scriptedResponder({ badDrafts: bad ?? [] }), fault ?? []), {
       port,
       latencyMs,
       promptCache: (model) => cacheMinTokens(prices, model),
     })
-    console.log(
+    context.out(
       `scripted Messages API on ${server.url} (latency ${latencyMs} ` +
         `ms${fault ? `, faults: ${fault.map((f) => `${f.kind} every ${f.every} after ${f.after}`).join(', ')}` : ''}` +
-        `${bad ? `, bad drafts: ${bad.join(', ')}` : ''}); Ctrl-C to stop`,
+        `${bad ? `, bad drafts: ${bad.join(', ')}` : ''}); Ctrl-C to stop` +
+        '\n',
     )
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve)
       process.once('SIGTERM', resolve)
     })
     await server.close()
-    console.log(`served ${server.requests.length} requests, at most ${server.maxInFlight} at once`)
+    context.out(`served ${server.requests.length} requests, at most ${server.maxInFlight} at once\n`)
     return 0
   },
 })

@@ -22,13 +22,13 @@ export const command = defineCommand({
     corpus: option(folder),
   },
   run: async ({ values, context }) => {
-    const project = await projectWith(values.config ?? context.config, values)
+    const project = await projectWith(values.config ?? context.config, context, values)
     // Prompt caching billed as the API bills it (nothing below a model's minimum prefix), so the recorded usage is plausible.
     const prices = loadPriceTable(project.prices ?? PACKAGE_PRICES_FILE)
     const server = await startMessagesServer(scriptedReply, { promptCache: (model) => cacheMinTokens(prices, model) })
     try {
       const env: NodeJS.ProcessEnv = {
-        ...process.env,
+        ...context.env,
         EVAL_MODE: 'record',
         EVAL_RECORDING: values.recording,
         EVAL_CACHE: 'off',
@@ -39,11 +39,12 @@ export const command = defineCommand({
       const started = performance.now()
       const report = await evaluate(project, { tier: 'full', env, baselineRoot: null })
       const dir = recordingDir(project.recordingsDir, values.recording)
-      console.log(
+      context.out(
         `recorded ${report.summary.questions} questions, ${server.requests.length} exchanges (scripted) ` +
-          `into ${dir} in ${Math.round(performance.now() - started)} ms`,
+          `into ${dir} in ${Math.round(performance.now() - started)} ms` +
+          '\n',
       )
-      console.log(`replay it with EVAL_MODE=replay npx vitest run --project eval (or MOCK=1 EVAL_MODE=live); commit ${dir}/`)
+      context.out(`replay it with EVAL_MODE=replay npx vitest run --project eval (or MOCK=1 EVAL_MODE=live); commit ${dir}/\n`)
       return 0
     } finally {
       await server.close()

@@ -24,13 +24,13 @@ export const command = defineCommand({
   },
   run: async ({ values: { from, to, step }, context }) => {
     if (to < from) throw new UsageError(`--to ${to}: expected at least --from (${from})`)
-    const project = await projectWith(context.config)
+    const project = await projectWith(context.config, context)
     const rows = [['threshold', 'refusal rate (none)', 'false refusals (answerable)', 'coverage', 'answer relevancy']]
     // Thresholds by index, not by adding step to a float: the last one is exact and the count is known.
     const count = Math.floor((to - from) / step + 1e-9) + 1
     for (let i = 0; i < count; i++) {
       const fixed = (from + i * step).toFixed(2)
-      const { summary } = await evaluate(project, { tier: 'full', env: { ...process.env, EVAL_REFUSAL_THRESHOLD: fixed } })
+      const { summary } = await evaluate(project, { tier: 'full', env: { ...context.env, EVAL_REFUSAL_THRESHOLD: fixed } })
       rows.push([
         fixed,
         formatMetric(summary.refusalRate),
@@ -39,7 +39,7 @@ export const command = defineCommand({
         formatMetric(summary.answerRelevancy),
       ])
     }
-    console.log(formatTable(rows, 'markdown'))
+    context.out(`${formatTable(rows, 'markdown')}\n`)
     return 0
   },
 })

@@ -1,16 +1,39 @@
 import { InputError } from '../contract/input-error.ts'
 import { redactSecrets } from '../contract/secrets.ts'
 
-/** Where a command's own messages go: the process's streams, or a test's buffers. */
+/**
+ * What a command reads and writes of its process: the process itself in the bin, a test's buffers and values
+ * in-process (so most command tests need no child process). A command's exit code is what it resolves to.
+ */
 export interface Io {
-  readonly out: (text: string) => void
+  /** Normal output; bytes (trec's output) are written as they are. */
+  readonly out: (text: string | Uint8Array) => void
   readonly err: (text: string) => void
+  readonly env: NodeJS.ProcessEnv
+  /** The folder the config is looked up in and the reviewer's git config is read from. */
+  readonly cwd: string
+  /** Whether a person is at a terminal (stdin and stdout both one): only then do commands prompt. */
+  readonly terminal: boolean
 }
 
-/** The process's streams, the run's secrets redacted (contract/secrets.ts): an error may quote what a service said. */
-export const processIo: Io = {
-  out: (text) => process.stdout.write(redactSecrets(text)),
-  err: (text) => process.stderr.write(redactSecrets(text)),
+/** The process's own. */
+export function processIo(): Io {
+  return {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+    terminal: process.stdin.isTTY === true && process.stdout.isTTY === true,
+  }
+}
+
+/** `io` with the run's secrets redacted from its text (contract/secrets.ts): an error may quote what a service said. */
+export function redacted(io: Io): Io {
+  return {
+    ...io,
+    out: (text) => io.out(typeof text === 'string' ? redactSecrets(text) : text),
+    err: (text) => io.err(redactSecrets(text)),
+  }
 }
 
 /**
@@ -18,7 +41,7 @@ export const processIo: Io = {
  * (no stack) and is 2; any other failure prints its message and cause and is 1. Exit codes are what CI
  * and scripts read.
  */
-export async function runCommand(name: string, main: () => Promise<number | void>, io: Io = processIo): Promise<number> {
+export async function runCommand(name: string, main: () => Promise<number | void>, io: Io): Promise<number> {
   try {
     return (await main()) ?? 0
   } catch (error) {

@@ -14,15 +14,16 @@ export const command = defineCommand({
     report: option(file, { default: 'reports/latest.json' }),
     out: option(folderOrAbsent, { default: 'reports/trec' }),
   },
-  run: async ({ values }) => {
+  run: async ({ values, context }) => {
     const { qrels, run } = exportReportToTrec(readReport(values.report))
     const qrelsFile = join(values.out, 'qrels.txt')
     const runFile = join(values.out, 'run.txt')
     writeFileAtomic(qrelsFile, qrels)
     writeFileAtomic(runFile, run)
-    console.log(
+    context.out(
       `wrote ${qrelsFile} and ${runFile}\ncheck with: rag-eval trec ${qrelsFile} ${runFile}   (or ` +
-        `trec_eval -q -m ndcg_cut.10 ${qrelsFile} ${runFile})`,
+        `trec_eval -q -m ndcg_cut.10 ${qrelsFile} ${runFile})` +
+        '\n',
     )
     return 0
   },

@@ -33,7 +33,7 @@ export const command = defineCommand({
     { name: 'qrels', kind: file },
     { name: 'run', kind: file },
   ],
-  run: async ({ values, positionals: [qrelsPath, runPath] }) => {
+  run: async ({ values, positionals: [qrelsPath, runPath], context }) => {
     if (values.q && values['no-q']) throw new UsageError('-q and --no-q are mutually exclusive')
     try {
       const output = await trecEvalText(qrelsPath, runPath, {
@@ -41,12 +41,12 @@ export const command = defineCommand({
         averageComplete: values.complete,
         perQuery: !values['no-q'],
       })
-      process.stdout.write(byteStringToBuffer(output))
+      context.out(byteStringToBuffer(output))
       return 0
     } catch (error) {
       // trec_eval's own exit codes (4: a qrels query missing from the run), with its message alone.
       if (!(error instanceof TrecError)) throw error
-      process.stderr.write(`trec: ${error.message.endsWith('\n') ? error.message : `${error.message}\n`}`)
+      context.err(`trec: ${error.message.endsWith('\n') ? error.message : `${error.message}\n`}`)
       return error.exitCode
     }
   },

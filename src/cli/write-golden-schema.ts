@@ -11,9 +11,9 @@ export const command = defineCommand({
   options: {
     out: option(fileToWrite, { default: 'evals/golden-set.schema.json' }),
   },
-  run: async ({ values }) => {
+  run: async ({ values, context }) => {
     writeFileAtomic(values.out, JSON.stringify(goldenSetJsonSchema(), null, 2) + '\n')
-    console.log(`wrote ${values.out}`)
+    context.out(`wrote ${values.out}\n`)
     return 0
   },
 })

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it, vi } from 'vitest'
-import { ragEval } from '../cli/dispatch.ts'
+import { describe, expect, it } from 'vitest'
+import { ragEvalInProcess } from '../cli/testing/rag-eval-in-process.ts'
 import { loadProjectConfig } from '../config/load-project-config.ts'
 import { importRagas, RagasRecordSchema } from '../golden/formats/ragas.ts'
 import { loadCorpus } from '../load/corpus.ts'
@@ -19,9 +19,7 @@ const corpus = loadCorpus('corpus')
 const golden = () => loadGoldenSet('evals/golden-set.json', corpus)
 
 async function rag(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const code = await ragEval(argv, { out: (text) => (out += text), err: (text) => (err += text) })
+  const { code, stdout: out, stderr: err } = await ragEvalInProcess(argv)
   return { code, out, err }
 }
 
@@ -51,10 +49,8 @@ describe('rag-eval export --format ragas', () => {
     expect(readFileSync(written.json, 'utf8')).not.toMatch(/"text":/)
 
     const out = join(dir, 'ragas.jsonl')
-    const logged = vi.spyOn(console, 'log').mockImplementation(() => {})
     const result = await rag('export', '--format', 'ragas', '--report', written.json, '--out', out)
-    const printed = logged.mock.calls.map((call) => `${String(call[0])}\n`).join('')
-    logged.mockRestore()
+    const printed = result.out
     expect(result).toMatchObject({ code: 0, err: '' })
     const noneCount = report.questions.filter((q) => q.type === 'none').length
     expect(noneCount).toBe(golden().filter((q) => q.type === 'none').length)

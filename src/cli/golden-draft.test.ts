@@ -1,4 +1,3 @@
-import { ragEvalChild } from '../testing/rag-eval-child.ts'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -10,24 +9,25 @@ import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 import { contentTerms } from '../text/text-analyzer.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
+import { ragEvalInProcess, type RagEvalResult } from './testing/rag-eval-in-process.ts'
 
-// `rag-eval golden draft` end to end: the CLI in a child process, the real SDK, the local Messages API server
-// drafting from the material it is sent (its drafts say nothing about Claude's).
+// `rag-eval golden draft` end to end: the CLI in-process through its dispatcher (golden-draft-paying.test.ts spawns
+// the bin), the real SDK, the local Messages API server drafting from the material it is sent (its drafts say
+// nothing about Claude's).
 
 const local = useScriptedServer()
 const temp = useTempDirs()
 
-function draft(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return ragEvalChild(['golden', 'draft', ...args], {
-    ...process.env,
-    EVAL_MODE: '',
-    EVAL_MAX_USD: '',
-    ANTHROPIC_API_KEY: TEST_API_KEY,
-    ANTHROPIC_BASE_URL: local.server.url,
-    ...env,
+function draft(args: string[], env: Record<string, string> = {}): Promise<RagEvalResult> {
+  return ragEvalInProcess(['golden', 'draft', ...args], {
+    env: {
+      ...process.env,
+      EVAL_MODE: '',
+      EVAL_MAX_USD: '',
+      ANTHROPIC_API_KEY: TEST_API_KEY,
+      ANTHROPIC_BASE_URL: local.server.url,
+      ...env,
+    },
   })
 }
 

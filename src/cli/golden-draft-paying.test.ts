@@ -4,28 +4,31 @@ import { describe, expect, it } from 'vitest'
 import { GoldenQuestionSchema, type GoldenQuestion } from '../contract/golden-set-schema.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
-import { ragEvalChild } from '../testing/rag-eval-child.ts'
 import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { existsSync } from 'node:fs'
 import { KEY, runInPty } from '../testing/pty-session.ts'
+import { ragEvalInProcess } from './testing/rag-eval-in-process.ts'
 
 // `rag-eval golden draft` paying for its calls: on a terminal it asks before the first call; --batch sends them through the
-// Message Batches API of the local server, at the batch price.
+// Message Batches API of the local server, at the batch price. The terminal test runs the bin in a pseudo-terminal,
+// the batch test in-process.
 
 const local = useScriptedServer()
 const temp = useTempDirs()
 
 const draft = (args: string[], cacheDir: string) =>
-  ragEvalChild(['golden', 'draft', '--count', '12', '--yes', ...args], {
-    ...process.env,
-    EVAL_MODE: '',
-    EVAL_MAX_USD: '',
-    ANTHROPIC_API_KEY: TEST_API_KEY,
-    ANTHROPIC_BASE_URL: local.server.url,
-    EVAL_CACHE_DIR: cacheDir,
-    // The local server ends a batch after one poll: no reason to wait the default 30 s between polls.
-    EVAL_BATCH_POLL_MS: '20',
+  ragEvalInProcess(['golden', 'draft', '--count', '12', '--yes', ...args], {
+    env: {
+      ...process.env,
+      EVAL_MODE: '',
+      EVAL_MAX_USD: '',
+      ANTHROPIC_API_KEY: TEST_API_KEY,
+      ANTHROPIC_BASE_URL: local.server.url,
+      EVAL_CACHE_DIR: cacheDir,
+      // The local server ends a batch after one poll: no reason to wait the default 30 s between polls.
+      EVAL_BATCH_POLL_MS: '20',
+    },
   })
 
 const readDrafts = (file: string): GoldenQuestion[] =>

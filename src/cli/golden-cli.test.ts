@@ -6,12 +6,16 @@ import { loadCorpus } from '../load/corpus.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
+import { ragEvalInProcess } from './testing/rag-eval-in-process.ts'
 
 const corpus = 'fixtures/golden-lint/corpus'
 const LOW_FLOORS = 'single=1,multi=1,contradiction=1,none=1'
 
-/** Runs `rag-eval golden <name>` as `pnpm golden:<name>` does, with stdin a pipe (not a terminal). */
-function run(name: string, args: string[]) {
+/** Runs `rag-eval golden <name>` as `pnpm golden:<name>` does, with stdin a pipe (not a terminal): in-process. */
+const run = (name: string, args: string[]) => ragEvalInProcess(['golden', name, ...args])
+
+/** The same through the bin itself, once for each command here. */
+function spawned(name: string, args: string[]) {
   const result = spawnSync(process.execPath, ragEvalArgv(['golden', name, ...args]), {
     encoding: 'utf8',
     input: '',
@@ -23,14 +27,14 @@ const temp = useTempDirs()
 const tempDir = () => temp.make('golden-cli-')
 
 describe('pnpm golden:check', () => {
-  it('exits 0 on a clean set and ends with the count line', () => {
-    const result = run('check', ['--golden', 'fixtures/golden-lint/clean.json', '--corpus', corpus, '--floors', LOW_FLOORS])
+  it('exits 0 on a clean set and ends with the count line', async () => {
+    const result = spawned('check', ['--golden', 'fixtures/golden-lint/clean.json', '--corpus', corpus, '--floors', LOW_FLOORS])
     expect(result).toMatchObject({ code: 0, stderr: '' })
     expect(result.stdout).toBe('golden:check: 0 errors, 0 warnings in 5 questions\n')
   })
 
-  it('exits 1 on errors, grouped by severity and rule, and reports JSON with --json', () => {
-    const text = run('check', ['--golden', 'fixtures/golden-lint/unsupported-fact.json', '--corpus', corpus])
+  it('exits 1 on errors, grouped by severity and rule, and reports JSON with --json', async () => {
+    const text = await run('check', ['--golden', 'fixtures/golden-lint/unsupported-fact.json', '--corpus', corpus])
     expect(text.code).toBe(1)
     expect(text.stdout.split('\n').slice(0, 3)).toEqual([
       'errors',
@@ -41,7 +45,7 @@ describe('pnpm golden:check', () => {
       'warnings\n  type-distribution (4): fewer questions of a type than its floor\n    (set)  2 single questions, below the floor of 50',
     )
     expect(text.stdout.trimEnd().split('\n').at(-1)).toBe('golden:check: 2 errors, 4 warnings in 5 questions')
-    const json = run('check', [
+    const json = await run('check', [
       '--golden',
       'fixtures/golden-lint/unsupported-fact.json',
       '--corpus',
@@ -60,11 +64,12 @@ describe('pnpm golden:check', () => {
     })
   })
 
-  it('exits 0 with warnings only, and 2 on input it cannot read', () => {
+  it('exits 0 with warnings only, and 2 on input it cannot read', async () => {
     expect(
-      run('check', ['--golden', 'fixtures/golden-lint/none-too-easy.json', '--corpus', corpus, '--floors', LOW_FLOORS]).code,
+      (await run('check', ['--golden', 'fixtures/golden-lint/none-too-easy.json', '--corpus', corpus, '--floors', LOW_FLOORS]))
+        .code,
     ).toBe(0)
-    const missing = run('check', ['--golden', 'fixtures/golden-lint/absent.json', '--corpus', corpus])
+    const missing = await run('check', ['--golden', 'fixtures/golden-lint/absent.json', '--corpus', corpus])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toMatch(
       /^golden check: --golden fixtures\/golden-lint\/absent\.json: not found \(expected a file\)\nusage: rag-eval golden check /,
@@ -73,9 +78,9 @@ describe('pnpm golden:check', () => {
 })
 
 describe('pnpm golden:export and golden:import', () => {
-  it('exports TREC qrels and topics, imports them back, and refuses to overwrite without --force', () => {
+  it('exports TREC qrels and topics, imports them back, and refuses to overwrite without --force', async () => {
     const dir = tempDir()
-    const exported = run('export', [
+    const exported = spawned('export', [
       '--format',
       'trec',
       '--out',
@@ -92,7 +97,7 @@ describe('pnpm golden:export and golden:import', () => {
     })
 
     const out = join(dir, 'golden-set.json')
-    const imported = run('import', [
+    const imported = spawned('import', [
       join(dir, 'gold.qrels'),
       '--format',
       'trec',
@@ -112,7 +117,7 @@ describe('pnpm golden:export and golden:import', () => {
     expect(written.$schema.endsWith('evals/golden-set.schema.json')).toBe(true)
     expect(loadGoldenSet(out, loadCorpus(corpus)).map((q) => q.id)).toEqual(['q-001', 'q-002', 'q-003', 'q-004', 'q-005'])
 
-    const again = run('import', [
+    const again = await run('import', [
       join(dir, 'gold.qrels'),
       '--format',
       'trec',
@@ -129,7 +134,7 @@ describe('pnpm golden:export and golden:import', () => {
     })
   })
 
-  it('creates the folders of the files it writes: import, export (qrels and topics) and schema into folders that do not exist', () => {
+  it('creates the folders of the files it writes: import, export (qrels and topics) and schema into folders that do not exist', async () => {
     const dir = tempDir()
     const file = join(dir, 'gold.jsonl')
     writeFileSync(
@@ -137,11 +142,11 @@ describe('pnpm golden:export and golden:import', () => {
       '{"question": "How long is a new API key valid?", "gold_answer": "API keys expire after 90 days by default.", "gold_sources": ["doc-001"], "type": "single"}\n',
     )
     const out = join(dir, 'fresh/evals/golden-set.json')
-    const imported = run('import', [file, '--format', 'jsonl', '--out', out, '--corpus', corpus])
+    const imported = await run('import', [file, '--format', 'jsonl', '--out', out, '--corpus', corpus])
     expect(imported.stderr).toBe('')
     expect(imported.code).toBe(0)
     expect(loadGoldenSet(out, loadCorpus(corpus)).map((q) => [q.id, q.answerDocIds])).toEqual([['q-001', ['doc-001']]])
-    const exported = run('export', [
+    const exported = await run('export', [
       '--format',
       'trec',
       '--out',
@@ -156,18 +161,18 @@ describe('pnpm golden:export and golden:import', () => {
     expect(exported.code, exported.stderr).toBe(0)
     expect(readFileSync(join(dir, 'a/b/gold.qrels'), 'utf8')).toBe('q-001 0 doc-001 1\n')
     expect(readFileSync(join(dir, 'c/topics.tsv'), 'utf8')).toBe('q-001\tHow long is a new API key valid?\n')
-    const schema = run('schema', ['--out', join(dir, 'd/e/golden-set.schema.json')])
+    const schema = spawned('schema', ['--out', join(dir, 'd/e/golden-set.schema.json')])
     expect(schema.code, schema.stderr).toBe(0)
     expect(JSON.parse(readFileSync(join(dir, 'd/e/golden-set.schema.json'), 'utf8'))).toHaveProperty('properties.questions')
     // A file where a folder of the path should be is an error naming it, before anything is read.
-    const blocked = run('import', [file, '--format', 'jsonl', '--out', join(file, 'golden-set.json'), '--corpus', corpus])
+    const blocked = await run('import', [file, '--format', 'jsonl', '--out', join(file, 'golden-set.json'), '--corpus', corpus])
     expect(blocked.code).toBe(2)
     expect(blocked.stderr.split('\n')[0]).toBe(
       `golden import: --out ${join(file, 'golden-set.json')}: ${file} is a file, not a folder`,
     )
   })
 
-  it('fails on unknown sources with their line numbers and writes nothing; --allow-unknown drops them with a warning', () => {
+  it('fails on unknown sources with their line numbers and writes nothing; --allow-unknown drops them with a warning', async () => {
     const dir = tempDir()
     const file = join(dir, 'gold.jsonl')
     writeFileSync(
@@ -178,13 +183,13 @@ describe('pnpm golden:export and golden:import', () => {
       ].join('\n'),
     )
     const out = join(dir, 'golden-set.json')
-    const failed = run('import', [file, '--format', 'jsonl', '--out', out, '--corpus', corpus])
+    const failed = await run('import', [file, '--format', 'jsonl', '--out', out, '--corpus', corpus])
     expect(failed.code).toBe(2)
     expect(failed.stderr).toBe(
       `golden import: ${file}:2: question q-002: gold_sources[1] "doc-404" is not a document of the corpus\n1 unknown source: correct it, add the document to the corpus, or pass --allow-unknown to drop it\n`,
     )
     expect(existsSync(out)).toBe(false)
-    const allowed = run('import', [file, '--format', 'jsonl', '--out', out, '--corpus', corpus, '--allow-unknown'])
+    const allowed = await run('import', [file, '--format', 'jsonl', '--out', out, '--corpus', corpus, '--allow-unknown'])
     expect(allowed.code).toBe(0)
     expect(allowed.stderr).toBe(
       `warning: ${file}:2: question q-002: gold_sources[1] "doc-404" is not a document of the corpus (dropped: --allow-unknown)\n`,
@@ -207,11 +212,11 @@ describe('pnpm golden:add, non-interactive', () => {
     'The CFO is Elena Marsh.',
   ]
 
-  it('appends the question, keeping every byte of the file before and after it', () => {
+  it('appends the question, keeping every byte of the file before and after it', async () => {
     const file = join(tempDir(), 'golden-set.json')
     copyFileSync('fixtures/golden-lint/clean.json', file)
     const before = readFileSync(file, 'utf8')
-    const result = run('add', ['--golden', file, ...flags, '--notes', "doc-002 'The CFO is Elena Marsh.'", '--yes'])
+    const result = spawned('add', ['--golden', file, ...flags, '--notes', "doc-002 'The CFO is Elena Marsh.'", '--yes'])
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
     expect(result.stdout).toContain('hit: yes, doc-002 is in the context')
@@ -233,23 +238,23 @@ describe('pnpm golden:add, non-interactive', () => {
     })
   })
 
-  it('--create starts a new golden set with the question; without it a missing file is an error and nothing is written', () => {
+  it('--create starts a new golden set with the question; without it a missing file is an error and nothing is written', async () => {
     const file = join(tempDir(), 'new-set.json')
-    const refused = run('add', ['--golden', file, ...flags, '--yes'])
+    const refused = await run('add', ['--golden', file, ...flags, '--yes'])
     expect(refused.code).toBe(2)
     expect(refused.stderr.split('\n')[0]).toBe(`golden add: --golden ${file}: not found (expected a file)`)
     expect(existsSync(file)).toBe(false)
-    const created = run('add', ['--golden', file, '--create', ...flags, '--yes'])
+    const created = await run('add', ['--golden', file, '--create', ...flags, '--yes'])
     expect(created).toMatchObject({ code: 0, stderr: '' })
     expect(loadGoldenSet(file, loadCorpus(corpus)).map((q) => [q.id, q.type, q.answerDocIds])).toEqual([
       ['q-001', 'single', ['doc-002']],
     ])
   })
 
-  it('without --yes shows the preview but writes nothing (no terminal to confirm on)', () => {
+  it('without --yes shows the preview but writes nothing (no terminal to confirm on)', async () => {
     const file = join(tempDir(), 'golden-set.json')
     copyFileSync('fixtures/golden-lint/clean.json', file)
-    const result = run('add', ['--golden', file, ...flags])
+    const result = await run('add', ['--golden', file, ...flags])
     expect(result.code).toBe(2)
     expect(result.stdout).toContain('Top 1 chunk of the built-in system for q-006:')
     expect(result.stderr).toBe(
@@ -258,15 +263,15 @@ describe('pnpm golden:add, non-interactive', () => {
     expect(readFileSync(file, 'utf8')).toBe(readFileSync('fixtures/golden-lint/clean.json', 'utf8'))
   })
 
-  it('rejects a taken id (suggesting the next free one), unknown answer docs and missing flags', () => {
+  it('rejects a taken id (suggesting the next free one), unknown answer docs and missing flags', async () => {
     const golden = ['--golden', 'fixtures/golden-lint/clean.json']
-    expect(run('add', [...golden, ...flags, '--id', 'q-002', '--yes']).stderr).toBe(
+    expect((await run('add', [...golden, ...flags, '--id', 'q-002', '--yes'])).stderr).toBe(
       'golden add: --id: id q-002 is taken; the next free id is q-006\n',
     )
-    expect(run('add', [...golden, ...flags, '--answer-docs', 'doc-002,doc-404', '--yes']).stderr).toBe(
+    expect((await run('add', [...golden, ...flags, '--answer-docs', 'doc-002,doc-404', '--yes'])).stderr).toBe(
       'golden add: --answer-docs: not in the corpus: doc-404\n',
     )
-    const missing = run('add', [...golden, '--corpus', corpus, '--type', 'contradiction', '--question', 'Q?'])
+    const missing = await run('add', [...golden, '--corpus', corpus, '--type', 'contradiction', '--question', 'Q?'])
     expect(missing).toMatchObject({
       code: 2,
       stderr:

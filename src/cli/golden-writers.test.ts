@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process'
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -8,7 +7,7 @@ import { goldenSetText } from '../golden/golden-set-text.ts'
 import { loadCorpus } from '../load/corpus.ts'
 import { loadGoldenSet, validateGoldenSet } from '../load/golden-set.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
-import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
+import { ragEvalInProcess } from './testing/rag-eval-in-process.ts'
 
 // Issue 23.4: every writer of golden-set files keeps every field the schema has (an import of 100 rows
 // with user_context once wrote a set without any, in silence).
@@ -17,14 +16,8 @@ const corpus = 'fixtures/golden-lint/corpus'
 const docs = loadCorpus(corpus)
 const temp = useTempDirs()
 
-/** Runs `rag-eval golden <name>` with stdin a pipe (not a terminal). */
-function run(name: string, args: string[]) {
-  const result = spawnSync(process.execPath, ragEvalArgv(['golden', name, ...args]), {
-    encoding: 'utf8',
-    input: '',
-  })
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
-}
+/** Runs `rag-eval golden <name>` in-process, with no terminal (golden-cli.test.ts spawns the bin). */
+const run = (name: string, args: string[]) => ragEvalInProcess(['golden', name, ...args])
 
 const userContext = { tenant: 'acme', role: 'security', permissions: ['sla:read'], level: 2, sso: null, region: { eu: true } }
 const history: GoldenQuestion['history'] = [
@@ -55,12 +48,12 @@ const everyField: GoldenQuestion = {
 }
 
 describe('golden-set writers keep every field (issue 23.4)', () => {
-  it('the question under test sets every field the schema defines', () => {
+  it('the question under test sets every field the schema defines', async () => {
     expect(Object.keys(everyField).sort()).toEqual(Object.keys(GoldenQuestionSchema.shape).sort())
     expect(GoldenQuestionSchema.parse(everyField)).toEqual(everyField)
   })
 
-  it('goldenSetText (import, add --create) and appendQuestionText (add) write it back field for field', () => {
+  it('goldenSetText (import, add --create) and appendQuestionText (add) write it back field for field', async () => {
     const written = goldenSetText([everyField], './golden-set.schema.json')
     expect(validateGoldenSet(JSON.parse(written), 'g.json', docs)).toEqual([everyField])
     // The layout: the history a turn per line, the other objects inline.
@@ -86,7 +79,7 @@ describe('golden-set writers keep every field (issue 23.4)', () => {
     expect(validateGoldenSet(JSON.parse(oneLine.text), 'g.json', docs).at(-1)).toEqual(everyField)
   })
 
-  it('golden add, appending and creating, writes a question given every field by its flags', () => {
+  it('golden add, appending and creating, writes a question given every field by its flags', async () => {
     const dir = temp.make('golden-writers-')
     const flags = [
       '--corpus',
@@ -113,29 +106,29 @@ describe('golden-set writers keep every field (issue 23.4)', () => {
     copyFileSync('fixtures/golden-lint/clean.json', file)
     // What a person types: every field but the provenance, which golden draft and golden review write.
     const { provenance: _, ...typed } = everyField
-    const appended = run('add', ['--golden', file, ...flags])
+    const appended = await run('add', ['--golden', file, ...flags])
     expect(appended).toMatchObject({ code: 0, stderr: '' })
     expect(loadGoldenSet(file, docs).at(-1)).toEqual(typed)
 
     const created = join(dir, 'new-set.json')
-    expect(run('add', ['--golden', created, '--create', '--id', 'q-006', ...flags])).toMatchObject({ code: 0, stderr: '' })
+    expect(await run('add', ['--golden', created, '--create', '--id', 'q-006', ...flags])).toMatchObject({ code: 0, stderr: '' })
     expect(loadGoldenSet(created, docs)).toEqual([typed])
   })
 
-  it('golden add names a bad --history, --relevance or --user-context and writes nothing', () => {
+  it('golden add names a bad --history, --relevance or --user-context and writes nothing', async () => {
     const golden = ['--golden', 'fixtures/golden-lint/clean.json', '--corpus', corpus, '--type', 'single', '--question', 'Q?']
-    expect(run('add', [...golden, '--history', '[{"role": "bot", "content": "Hi"}]']).stderr.split('\n')[0]).toBe(
+    expect((await run('add', [...golden, '--history', '[{"role": "bot", "content": "Hi"}]'])).stderr.split('\n')[0]).toBe(
       `golden add: --history '[{"role": "bot", "content": "Hi"}]': history[0].role: unknown role "bot"; expected user or assistant`,
     )
-    expect(run('add', [...golden, '--relevance', 'doc-001=5']).stderr.split('\n')[0]).toBe(
+    expect((await run('add', [...golden, '--relevance', 'doc-001=5'])).stderr.split('\n')[0]).toBe(
       'golden add: --relevance doc-001=5: doc-001=5: expected a grade, an integer 0..3',
     )
-    expect(run('add', [...golden, '--relevance', 'doc-001=3,doc-404=0', '--gold-answer', 'A.', '--yes']).stderr).toBe(
+    expect((await run('add', [...golden, '--relevance', 'doc-001=3,doc-404=0', '--gold-answer', 'A.', '--yes'])).stderr).toBe(
       'golden add: --relevance: not in the corpus: doc-404\n',
     )
   })
 
-  it('golden import of 100 JSONL rows each with user_context and some with history keeps all of them', () => {
+  it('golden import of 100 JSONL rows each with user_context and some with history keeps all of them', async () => {
     const dir = temp.make('golden-writers-')
     const source = join(dir, 'course.jsonl')
     const rows = Array.from({ length: 100 }, (_, i) => ({
@@ -148,14 +141,14 @@ describe('golden-set writers keep every field (issue 23.4)', () => {
     }))
     writeFileSync(source, rows.map((row) => JSON.stringify(row)).join('\n') + '\n')
     const out = join(dir, 'golden-set.json')
-    const imported = run('import', [source, '--format', 'jsonl', '--out', out, '--corpus', corpus])
+    const imported = await run('import', [source, '--format', 'jsonl', '--out', out, '--corpus', corpus])
     expect(imported).toMatchObject({ code: 0, stderr: '' })
     const questions = loadGoldenSet(out, docs)
     expect(questions.map((q) => q.userContext)).toEqual(rows.map((row) => row.user_context))
     expect(questions.map((q) => q.history)).toEqual(rows.map((row) => row.history))
   })
 
-  it('golden review --accept-kept appends a kept draft with every field, its provenance recorded as unreviewed', () => {
+  it('golden review --accept-kept appends a kept draft with every field, its provenance recorded as unreviewed', async () => {
     const dir = temp.make('golden-writers-')
     const file = join(dir, 'golden-set.json')
     copyFileSync('fixtures/golden-lint/clean.json', file)
@@ -163,7 +156,7 @@ describe('golden-set writers keep every field (issue 23.4)', () => {
     const verified = join(dir, 'verified.jsonl')
     // A line of golden verify's output: the draft as read, and its verdict.
     writeFileSync(verified, `${JSON.stringify({ ...everyField, id: 'd-001', verdict: { status: 'kept', reasons: [] } })}\n`)
-    const reviewed = run('review', [
+    const reviewed = await run('review', [
       '--golden',
       file,
       '--corpus',
@@ -179,12 +172,12 @@ describe('golden-set writers keep every field (issue 23.4)', () => {
     expect(loadGoldenSet(file, docs)).toEqual([...before, { ...everyField, provenance: { ...drafted, unreviewed: true } }])
   })
 
-  it('golden export to JSONL carries userContext, history and provenance, and importing the export gives them back', () => {
+  it('golden export to JSONL carries userContext, history and provenance, and importing the export gives them back', async () => {
     const dir = temp.make('golden-writers-')
     const golden = join(dir, 'golden-set.json')
     writeFileSync(golden, appendQuestionText(readFileSync('fixtures/golden-lint/clean.json', 'utf8'), everyField).text)
     const exported = join(dir, 'gold.jsonl')
-    const result = run('export', ['--format', 'jsonl', '--out', exported, '--golden', golden, '--corpus', corpus])
+    const result = await run('export', ['--format', 'jsonl', '--out', exported, '--golden', golden, '--corpus', corpus])
     expect(result.code).toBe(0)
     expect(result.stdout.split('\n')[1]).toBe(
       'not carried by jsonl: governingDocId, notes and relevance grades (here: 2 governingDocId, 6 notes, 1 graded)',
@@ -203,12 +196,21 @@ describe('golden-set writers keep every field (issue 23.4)', () => {
     // A hand-written question (no provenance) is exported without the field: it stays told from a drafted one.
     expect(JSON.parse(lines[0]!)).not.toHaveProperty('provenance')
     const back = join(dir, 'back.json')
-    expect(run('import', [exported, '--format', 'jsonl', '--out', back, '--corpus', corpus]).code).toBe(0)
+    expect((await run('import', [exported, '--format', 'jsonl', '--out', back, '--corpus', corpus])).code).toBe(0)
     const again = loadGoldenSet(back, docs).at(-1)!
     expect([again.userContext, again.history, again.provenance]).toEqual([userContext, history, everyField.provenance])
     expect(loadGoldenSet(back, docs)[0]).not.toHaveProperty('provenance')
 
-    const ragas = run('export', ['--format', 'ragas', '--out', join(dir, 'ragas.json'), '--golden', golden, '--corpus', corpus])
+    const ragas = await run('export', [
+      '--format',
+      'ragas',
+      '--out',
+      join(dir, 'ragas.json'),
+      '--golden',
+      golden,
+      '--corpus',
+      corpus,
+    ])
     expect(ragas.stdout.split('\n')[1]).toBe(
       'not carried by ragas: ids (q-001... by position), types (inferred from the answer docs: contradiction is lost), ' +
         'governingDocId, notes, userContext, history, provenance and relevance grades ' +

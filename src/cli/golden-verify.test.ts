@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -6,7 +5,8 @@ import { VerifiedLineSchema } from '../golden/verify/verdict-schema.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
-import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
+import { ragEvalChild } from '../testing/rag-eval-child.ts'
+import { ragEvalInProcess } from './testing/rag-eval-in-process.ts'
 
 const CANDIDATES = 'fixtures/golden-verify/candidates.jsonl'
 const CORPUS = 'fixtures/golden-known-good/corpus'
@@ -22,41 +22,34 @@ interface Line {
 }
 
 /**
- * `rag-eval golden verify` in a child process, as `pnpm golden:verify` runs it; asynchronous, so the
- * local server of this process answers it. The corpus and the current golden set default to the fixtures'.
+ * `rag-eval golden verify` as `pnpm golden:verify` runs it, in-process, or through the bin in a child process
+ * (asynchronous, so the local server of this process answers it). The corpus and the current golden set default
+ * to the fixtures'.
  */
-function verify(
+async function verify(
   args: string[],
   env: Record<string, string> = {},
   where: { corpus?: string; golden?: string } = {},
+  via: 'in-process' | 'bin' = 'in-process',
 ): Promise<{ code: number; stdout: string; stderr: string; lines: Line[] }> {
   const out = join(temp.make('golden-verify-'), 'verified.jsonl')
-  const argv = ragEvalArgv(['golden', 'verify', ...args])
-  argv.push('--corpus', where.corpus ?? CORPUS, '--golden', where.golden ?? GOLDEN, '--out', out)
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      argv,
-      { encoding: 'utf8', env: { ...process.env, EVAL_MODE: 'offline', ...env } },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1
-        const lines =
-          code === 0
-            ? readFileSync(out, 'utf8')
-                .trimEnd()
-                .split('\n')
-                .map((line) => JSON.parse(line) as Line)
-            : []
-        resolve({ code, stdout, stderr, lines })
-      },
-    )
-    child.stdin?.end()
-  })
+  const argv = ['golden', 'verify', ...args, '--corpus', where.corpus ?? CORPUS, '--golden', where.golden ?? GOLDEN, '--out', out]
+  const runEnv = { ...process.env, EVAL_MODE: 'offline', ...env }
+  const result = via === 'bin' ? await ragEvalChild(argv, runEnv) : await ragEvalInProcess(argv, { env: runEnv })
+  const code = result.code ?? 1
+  const lines =
+    code === 0
+      ? readFileSync(out, 'utf8')
+          .trimEnd()
+          .split('\n')
+          .map((line) => JSON.parse(line) as Line)
+      : []
+  return { code, stdout: result.stdout, stderr: result.stderr, lines }
 }
 
 let offlineRun: ReturnType<typeof verify> | undefined
-/** The offline run over the candidate file, made once for the tests that read it. */
-const offline = () => (offlineRun ??= verify([CANDIDATES]))
+/** The offline run over the candidate file, made once for the tests that read it: the bin itself. */
+const offline = () => (offlineRun ??= verify([CANDIDATES], {}, {}, 'bin'))
 
 /** id -> [status, the checks of its reasons in order]. */
 function verdicts(lines: readonly Line[]) {

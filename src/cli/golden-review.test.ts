@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -7,14 +6,14 @@ import { ReportSchema } from '../contract/report-schema.ts'
 import { ReviewStateSchema } from '../golden/review/review-state.ts'
 import { loadCorpus } from '../load/corpus.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
-import { EVAL_PROJECT_RUN, evalProjectEnv } from '../testing/eval-project-run.ts'
 import { KEY, runInPty, type PtyStep } from '../testing/pty-session.ts'
-import { ragEvalChild } from '../testing/rag-eval-child.ts'
 import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
+import { ragEvalInProcess } from './testing/rag-eval-in-process.ts'
 
-// `rag-eval golden review` as a person and a script use it: the CLI in a pseudo-terminal (Python's standard
-// pty module), keystrokes sent as each prompt appears; then golden:check and an evaluation over the result.
+// `rag-eval golden review` as a person and a script use it: the bin in a pseudo-terminal (Python's standard
+// pty module), keystrokes sent as each prompt appears, and without a terminal in-process; then golden:check and an
+// evaluation over the result.
 
 const temp = useTempDirs()
 const CORPUS = resolve('fixtures/corpora/drafting')
@@ -55,7 +54,7 @@ async function project(): Promise<Project> {
   writeFileSync(gitConfig, `[user]\n\tname = ${REVIEWER}\n`)
   const env = { ...process.env, EVAL_MODE: '', GIT_CONFIG_GLOBAL: gitConfig, GIT_CONFIG_NOSYSTEM: '1', NO_COLOR: '1' }
   const verified = join(dir, 'verified.jsonl')
-  const verify = await ragEvalChild(['golden', 'verify', CANDIDATES, '--config', config, '--out', verified], env)
+  const verify = await ragEvalInProcess(['golden', 'verify', CANDIDATES, '--config', config, '--out', verified], { env })
   expect(verify.stderr).toBe('')
   expect(verify.stdout).toContain(
     `golden verify (offline-lexical): 4 candidates: 4 kept, 0 rejected, 0 undecided; verdicts in ${verified}`,
@@ -188,22 +187,13 @@ describe('rag-eval golden review', () => {
     })
     expect(state.decisions['d-004']).toMatchObject({ decision: 'accepted', goldenId: 'q-010' })
 
-    const check = await ragEvalChild(['golden', 'check', '--config', p.config], p.env)
+    const check = await ragEvalInProcess(['golden', 'check', '--config', p.config], { env: p.env })
     expect(check.code, check.stdout).toBe(0)
     expect(check.stdout).toMatch(/golden:check: 0 errors, /)
 
-    // The evaluation runs over them, as a user runs it, and tells the drafted questions from the hand-written ones.
-    const vitest = await new Promise<{ code: number | null; out: string }>((done, fail) => {
-      const child = spawn(process.execPath, EVAL_PROJECT_RUN, {
-        env: evalProjectEnv({ RAG_EVAL_CONFIG: p.config, EVAL_MODE: '' }),
-      })
-      let output = ''
-      child.stdout.on('data', (d: Buffer) => (output += d.toString()))
-      child.stderr.on('data', (d: Buffer) => (output += d.toString()))
-      child.on('error', fail)
-      child.on('close', (code) => done({ code, out: output }))
-    })
-    expect(vitest.code, vitest.out).toBe(0)
+    // The evaluation runs over them and tells the drafted questions from the hand-written ones.
+    const evaluated = await ragEvalInProcess(['eval', '--config', p.config], { env: { ...p.env, GATE: '', CI: '' } })
+    expect(evaluated.code, evaluated.stdout + evaluated.stderr).toBe(0)
     const report = ReportSchema.parse(JSON.parse(readFileSync(join(p.dir, 'reports', 'latest.json'), 'utf8')))
     expect(report.questions.map((q) => [q.id, q.provenance?.reviewedBy ?? null])).toEqual([
       ['q-001', null],
@@ -220,7 +210,9 @@ describe('rag-eval golden review', () => {
 
   it('--accept-kept without a terminal appends every kept draft recorded as unreviewed, and reports warn about them', async () => {
     const p = await project()
-    const result = await ragEvalChild(['golden', 'review', '--config', p.config, '--drafts', p.verified, '--accept-kept'], p.env)
+    const result = await ragEvalInProcess(['golden', 'review', '--config', p.config, '--drafts', p.verified, '--accept-kept'], {
+      env: p.env,
+    })
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
     expect(result.stdout).toContain(
@@ -235,13 +227,15 @@ describe('rag-eval golden review', () => {
     )
     const bytes = readFileSync(p.golden, 'utf8')
     // Run again: every kept draft has its decision, nothing is appended twice.
-    const again = await ragEvalChild(['golden', 'review', '--config', p.config, '--drafts', p.verified, '--accept-kept'], p.env)
+    const again = await ragEvalInProcess(['golden', 'review', '--config', p.config, '--drafts', p.verified, '--accept-kept'], {
+      env: p.env,
+    })
     expect(again.code).toBe(0)
     expect(again.stdout).toContain('4 decided earlier')
     expect(again.stdout).toContain(`appended 0 questions to ${p.golden}, recorded as unreviewed`)
     expect(readFileSync(p.golden, 'utf8')).toBe(bytes)
 
-    const evaluated = await ragEvalChild(['eval', '--config', p.config], { ...p.env, GATE: '', CI: '' })
+    const evaluated = await ragEvalInProcess(['eval', '--config', p.config], { env: { ...p.env, GATE: '', CI: '' } })
     const warning =
       'the golden set holds 4 questions accepted without review (golden review --accept-kept: drafted by a model, read by nobody): ' +
       'q-008, q-009, q-010, q-011;'
@@ -283,7 +277,7 @@ describe('rag-eval golden review', () => {
   it('refuses without a terminal and without --accept-kept, writing nothing', async () => {
     const p = await project()
     const before = readFileSync(p.golden, 'utf8')
-    const result = await ragEvalChild(['golden', 'review', '--config', p.config, '--drafts', p.verified], p.env)
+    const result = await ragEvalInProcess(['golden', 'review', '--config', p.config, '--drafts', p.verified], { env: p.env })
     expect(result.code).toBe(2)
     expect(result.stdout).toBe('')
     expect(result.stderr).toBe(

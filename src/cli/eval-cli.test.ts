@@ -3,11 +3,16 @@ import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
+import { ragEvalInProcess } from './testing/rag-eval-in-process.ts'
 
 const temp = useTempDirs()
 
-/** Runs `rag-eval eval` (pnpm eval:cli) as a user would, returning exit code and output. */
-function runEval(args: string[], env: Record<string, string> = {}) {
+/** Runs `rag-eval eval` (pnpm eval:cli) in-process, returning exit code and output. */
+const runEval = (args: string[], env: Record<string, string> = {}) =>
+  ragEvalInProcess(['eval', ...args], { env: { ...process.env, ...env } })
+
+/** The same through the bin, as a user would. */
+function spawnEval(args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, ragEvalArgv(['eval', ...args]), {
     encoding: 'utf8',
     env: { ...process.env, ...env },
@@ -40,9 +45,9 @@ describe('rag-eval eval on bad input: a clear message and a non-zero exit, no st
     ],
     [[], { EVAL_CONTEXT_BUDGET: '0' }, 'eval: EVAL_CONTEXT_BUDGET: Too small: expected number to be >0 (got 0)'],
     [[], { EVAL_CONTEXT_BUDGET: '-100' }, 'eval: EVAL_CONTEXT_BUDGET: Too small: expected number to be >0 (got -100)'],
-  ])('%j %j', (args, env, message) => {
+  ])('%j %j', async (args, env, message) => {
     const out = temp.make('eval-bad-')
-    const result = runEval([...args, '--out', out], env)
+    const result = await runEval([...args, '--out', out], env)
     expect(result.code).toBe(2)
     expect(result.stderr).toContain(message)
     expect(result.stderr).not.toMatch(/\n\s+at /)
@@ -52,7 +57,7 @@ describe('rag-eval eval on bad input: a clear message and a non-zero exit, no st
 
   it('runs the tiny fixture corpus end to end and writes both reports', () => {
     const out = temp.make('eval-ok-')
-    const result = runEval([
+    const result = spawnEval([
       '--corpus',
       'fixtures/corpora/tiny',
       '--golden',

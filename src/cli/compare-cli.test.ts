@@ -6,11 +6,15 @@ import { CompareResultSchema } from '../compare/comparison-schema.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { ReportSchema, type Report } from '../contract/report-schema.ts'
 import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
+import { ragEvalInProcess } from './testing/rag-eval-in-process.ts'
 
 const temp = useTempDirs()
 
-/** Runs `rag-eval compare` (pnpm eval:compare) as a user would. */
-function runCompare(args: string[]) {
+/** Runs `rag-eval compare` (pnpm eval:compare) in-process. */
+const runCompare = (args: string[]) => ragEvalInProcess(['compare', ...args])
+
+/** The same through the bin, as a user would. */
+function spawnCompare(args: string[]) {
   const result = spawnSync(process.execPath, ragEvalArgv(['compare', ...args]), { encoding: 'utf8' })
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
@@ -27,7 +31,7 @@ function binomial(n: number, k: number): bigint {
 describe('rag-eval compare', () => {
   it("budget 600 against 450: recall's p-value is the exact McNemar of the two reports' per-question hits", () => {
     const out = temp.make('compare-')
-    const result = runCompare([
+    const result = spawnCompare([
       '--a',
       'rag-eval.config.ts',
       '--b',
@@ -74,23 +78,23 @@ describe('rag-eval compare', () => {
     )
   })
 
-  it('two reports of different golden sets: exit 2, naming the questions only one side has', () => {
+  it('two reports of different golden sets: exit 2, naming the questions only one side has', async () => {
     const out = temp.make('compare-golden-')
-    expect(runCompare(['--a', 'rag-eval.config.ts', '--b', 'rag-eval.config.ts', '--out', out, '--tier', 'retrieval']).code).toBe(
-      0,
-    )
+    expect(
+      (await runCompare(['--a', 'rag-eval.config.ts', '--b', 'rag-eval.config.ts', '--out', out, '--tier', 'retrieval'])).code,
+    ).toBe(0)
     const a = ReportSchema.parse(readJson(join(out, 'compare-a.json')))
     const shrunk: Report = { ...a, questions: a.questions.filter((q) => q.id !== 'q-002' && q.id !== 'q-007') }
     writeFileSync(join(out, 'shrunk.json'), JSON.stringify(shrunk))
-    const result = runCompare(['--a', join(out, 'compare-a.json'), '--b', join(out, 'shrunk.json'), '--out', out])
+    const result = await runCompare(['--a', join(out, 'compare-a.json'), '--b', join(out, 'shrunk.json'), '--out', out])
     expect(result.code).toBe(2)
     expect(result.stderr).toBe(
       `compare: A and B are not runs of the same golden set: 2 question(s) only in A (${join(out, 'compare-a.json')}, golden set evals/golden-set.json): q-002, q-007; compare two runs of one golden set\n`,
     )
   })
 
-  it('--b-env on a report: a usage error (a report is already measured)', () => {
-    const result = runCompare(['--a', 'rag-eval.config.ts', '--b', 'package.json', '--b-env', 'EVAL_TOP_K=5'])
+  it('--b-env on a report: a usage error (a report is already measured)', async () => {
+    const result = await runCompare(['--a', 'rag-eval.config.ts', '--b', 'package.json', '--b-env', 'EVAL_TOP_K=5'])
     expect(result.code).toBe(2)
     expect(result.stderr.split('\n')[0]).toBe(
       'compare: --b-env: --b package.json is a report, already measured; environment overrides apply to a config file',

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -13,7 +12,7 @@ import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { CompareResultSchema } from './comparison-schema.ts'
 import { compareReports } from './compare-reports.ts'
 import { renderComparison } from './render-comparison.ts'
-import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
+import { ragEvalInProcess } from '../cli/testing/rag-eval-in-process.ts'
 
 const temp = useTempDirs()
 const project = await loadProjectConfig()
@@ -77,17 +76,13 @@ describe('compare when B’s system failed on 10 questions A hit (issue 22.2)', 
     expect('systemErrors' in compareReports(a, a, sides)).toBe(false)
   })
 
-  it('rag-eval compare prints them and writes them to compare.json and compare.md', () => {
+  it('rag-eval compare prints them and writes them to compare.json and compare.md', async () => {
     const dir = temp.make('compare-errors-')
     writeFileAtomic(join(dir, 'a.json'), serialiseReport(a))
     writeFileAtomic(join(dir, 'b.json'), serialiseReport(b))
-    const run = spawnSync(
-      process.execPath,
-      ragEvalArgv(['compare', '--a', join(dir, 'a.json'), '--b', join(dir, 'b.json'), '--out', dir]),
-      { encoding: 'utf8' },
-    )
+    const run = await ragEvalInProcess(['compare', '--a', join(dir, 'a.json'), '--b', join(dir, 'b.json'), '--out', dir])
     expect(run.stderr).toBe('')
-    expect(run.status).toBe(0)
+    expect(run.code).toBe(0)
     const line = `system errors (not misses): 10 question(s) errored in A or B, left out of every paired test and of the flips (A 0, B 10)`
     expect(run.stdout).toContain(line)
     expect(readFileSync(join(dir, 'compare.md'), 'utf8')).toContain(line)

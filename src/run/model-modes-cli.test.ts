@@ -19,7 +19,7 @@ import { evaluate } from './evaluate.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 import { ragEvalArgv } from '../testing/rag-eval-bin.ts'
 
-// The model modes end to end through `pnpm eval:cli` (the child process the Vitest global setup runs),
+// The model modes end to end through `pnpm eval:cli` (in-process, or the bin where a process is what is tested),
 // the real SDK and the local Messages API server with a dummy key.
 
 const local = useScriptedServer()
@@ -102,8 +102,13 @@ describe('record, then replay', () => {
     const [out, replayOut] = [temp('reports-'), temp('reports-')]
     const args = ['--corpus', paths.corpus!.dir, '--golden', paths.goldenSet, '--baseline', '']
     const dirs = { EVAL_CACHE_DIR: paths.cacheDir, EVAL_RECORDINGS_DIR: paths.recordingsDir, EVAL_RECORDING: 'tiny' }
-    // ANTHROPIC_LOG=debug: the SDK logs every request, the logs are scanned too.
-    const recorded = await runEvalCli([...args, '--out', out], liveEnv({ ...dirs, EVAL_MODE: 'record', ANTHROPIC_LOG: 'debug' }))
+    // ANTHROPIC_LOG=debug: the SDK logs every request, the logs are scanned too; the bin itself, since the SDK reads
+    // ANTHROPIC_LOG from its process's environment and logs to its output.
+    const recorded = await runEvalCli(
+      [...args, '--out', out],
+      liveEnv({ ...dirs, EVAL_MODE: 'record', ANTHROPIC_LOG: 'debug' }),
+      'bin',
+    )
     expect(recorded.code).toBe(0)
     expect(recorded.stdout).toContain('POST')
     const metadata = RecordingMetadataSchema.parse(

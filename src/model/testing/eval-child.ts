@@ -2,11 +2,12 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { useTempDirs } from '../../testing/use-temp-dirs.ts'
 import { ragEvalChild } from '../../testing/rag-eval-child.ts'
+import { ragEvalInProcess } from '../../cli/testing/rag-eval-in-process.ts'
 import { loadProjectConfig } from '../../config/load-project-config.ts'
 import type { ProjectConfig } from '../../config/project-config.ts'
 import { ReportSchema, type Report } from '../../contract/report-schema.ts'
 
-/** Test helpers for the model modes: temp folders, the eval CLI as a child process, reports, file scans. */
+/** Test helpers for the model modes: temp folders, the eval CLI, reports, file scans. */
 
 /** Temp folders of the importing test file, removed after each of its tests. */
 const tempDirs = useTempDirs()
@@ -26,12 +27,17 @@ export function tinyProject(): ProjectConfig {
   }
 }
 
-/** `pnpm eval:cli` in a child process, as the Vitest global setup runs it; async, so a server in this process can answer. */
+/**
+ * `pnpm eval:cli` in-process through the bin's dispatcher, or the bin in a child process (what only a process
+ * shows: the SDK's own logging); asynchronous, so a server in this process can answer.
+ */
 export function runEvalCli(
   args: string[],
   env: Record<string, string>,
+  via: 'in-process' | 'bin' = 'in-process',
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return ragEvalChild(['eval', ...args], { ...process.env, GATE: '', MOCK: '', ...env })
+  const runEnv = { ...process.env, GATE: '', MOCK: '', ...env }
+  return via === 'bin' ? ragEvalChild(['eval', ...args], runEnv) : ragEvalInProcess(['eval', ...args], { env: runEnv })
 }
 
 export const readReport = (dir: string): Report => ReportSchema.parse(JSON.parse(readFileSync(join(dir, 'latest.json'), 'utf8')))

@@ -5,6 +5,26 @@ import { defineConfig } from 'vitest/config'
 import { ragEval } from './src/vitest/index.ts'
 import { TEST_HANG_LIMIT_MS } from './src/testing/hang-limit.ts'
 
+// The test files of these folders share nothing through module state or the process (no mocks, environment changes,
+// servers or registered secrets; three shuffled runs passed), so each worker runs them in one module graph
+// (isolate: false) instead of loading a fresh one per file.
+const SHARED_MODULE_GRAPH = [
+  'builtin',
+  'calibration',
+  'charts',
+  'compare',
+  'config',
+  'gate',
+  'load',
+  'report',
+  'scoring',
+  'statistics',
+  'summary',
+  'text',
+  'trec',
+].map((folder) => `src/${folder}/**/*.test.ts`)
+const NO_SPEED_BUDGET = { testTimeout: TEST_HANG_LIMIT_MS, hookTimeout: TEST_HANG_LIMIT_MS }
+
 export default defineConfig({
   test: {
     // Vite's transforms of this repository's TypeScript are kept between runs (node_modules/.experimental-vitest-cache),
@@ -40,14 +60,23 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts'],
+          exclude: SHARED_MODULE_GRAPH,
           setupFiles: ['src/vitest/setup-matchers.ts'],
           // Its tests spawn the rag-eval bin from one bundle of the sources, made here (src/testing/rag-eval-bin.ts).
           globalSetup: ['src/testing/rag-eval-bin.global-setup.ts'],
           // No verdict may depend on the machine's speed (docs/reliability.md): tests wait for events, and these
           // limits only catch a hang. Vitest's defaults (5 s a test, 10 s a hook) are budgets that tests spawning
           // processes or evaluating a golden set overran on two busy cores; no test sets a lower one.
-          testTimeout: TEST_HANG_LIMIT_MS,
-          hookTimeout: TEST_HANG_LIMIT_MS,
+          ...NO_SPEED_BUDGET,
+        },
+      },
+      {
+        test: {
+          name: 'shared-modules',
+          include: SHARED_MODULE_GRAPH,
+          setupFiles: ['src/vitest/setup-matchers.ts'],
+          isolate: false,
+          ...NO_SPEED_BUDGET,
         },
       },
       ragEval(),

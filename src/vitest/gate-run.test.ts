@@ -52,7 +52,15 @@ describe('the gate through Vitest, against the committed baseline', () => {
     const reports = tempDirs.make('gate-run-')
     const result = spawnSync(
       process.execPath,
-      ['node_modules/vitest/vitest.mjs', 'run', '--project', 'eval', '--project', 'unit', 'src/load/front-matter.test.ts'],
+      [
+        'node_modules/vitest/vitest.mjs',
+        'run',
+        '--project',
+        'eval',
+        '--project',
+        'shared-modules',
+        'src/load/front-matter.test.ts',
+      ],
       {
         encoding: 'utf8',
         env: { ...process.env, CI: '', GATE: '', FORCE_COLOR: '0', NO_COLOR: '1', EVAL_REPORTS_DIR: reports },

@@ -18,6 +18,7 @@ describe('README.md points only inside the repository, and its docs ship with it
   it('names no path outside the repository, and every path it names exists', () => {
     const paths = namedPaths(readme)
     expect(paths).toContain('docs/metrics.md')
+    expect(paths).toContain('docs/knobs.md')
     expect(paths.filter((path) => path.startsWith('../') || path.startsWith('/'))).toEqual([])
     expect(readme).not.toMatch(/\.\.\/shared|DESIGN\.md/)
     expect(paths.filter((path) => !existsSync(path))).toEqual([])

@@ -105,7 +105,11 @@ describe('live generation', () => {
     local.server.setResponder((r) =>
       r.body.tools ? scriptedReply(r) : textReply(r, 'Traces are kept for 30 days on', { stopReason: 'max_tokens' }),
     )
-    const report = await evaluate(tinyProject(), { tier: 'full', env: liveEnv({ EVAL_GENERATOR_MAX_TOKENS: '8' }) })
+    const project = tinyProject()
+    const report = await evaluate(
+      { ...project, knobValues: { ...project.knobValues, generatorMaxTokens: 8 } },
+      { tier: 'full', env: liveEnv() },
+    )
     const generation = local.server.requests.filter((r) => !r.body.tools)
     expect(generation).toHaveLength(3)
     expect(generation.every((r) => r.body.max_tokens === 8 && r.body.model === 'claude-sonnet-5')).toBe(true)

@@ -167,7 +167,7 @@ describe('replay errors', () => {
       /^replay: no recording at .*nothing-here \(metadata\.json missing\); re-record with/,
     )
 
-    // A record run that dies leaves the previous complete recording as it was (issue 11.3: src/model/recording.test.ts); replay still answers from it.
+    // A record run that dies leaves the previous complete recording as it was (src/model/recording.test.ts); replay still answers from it.
     local.server.setResponder((r) =>
       (r.body.tool_choice as { name?: string } | undefined)?.name
         ? { kind: 'error', status: 400, errorType: 'invalid_request_error', message: 'no' }

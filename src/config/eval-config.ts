@@ -71,6 +71,14 @@ const RETRIEVAL_OVERRIDES = {
   EVAL_RRF_K: { field: 'rrfK', value: 'number' },
 } as const satisfies Record<string, { field: keyof RetrieverOptions; value: 'string' | 'boolean' | 'number' }>
 
+/** Each environment variable and the config field it overrides. */
+export const KNOB_VARIABLES: Readonly<Record<string, string>> = {
+  ...NUMERIC_OVERRIDES,
+  ...BOOLEAN_OVERRIDES,
+  ...STRING_OVERRIDES,
+  ...Object.fromEntries(Object.entries(RETRIEVAL_OVERRIDES).map(([name, { field }]) => [name, `retrieval.${field}`])),
+}
+
 /** A numeric variable's value: decimal notation only (Number() would also read 0x10, 1e9 or ' 12 ', which no one means in a knob). */
 function decimalOverride(name: string, raw: string, fractional: boolean): number {
   if (!(fractional ? /^-?\d+(\.\d+)?$/ : /^-?\d+$/).test(raw)) {

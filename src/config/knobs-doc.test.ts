@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { EvalKnobsSchema } from '../contract/eval-config-schema.ts'
 import { RetrieverOptionsSchema } from '../contract/retriever-options.ts'
+import { KNOB_VARIABLES } from './eval-config.ts'
 import { ProjectFieldsSchema } from './project-config.ts'
 
 const doc = readFileSync('docs/knobs.md', 'utf8')
@@ -54,6 +55,15 @@ describe('docs/knobs.md', () => {
     expect(knobs.filter((knob) => !documentedFields.includes(knob)).sort()).toEqual([])
     const fields = [...knobs, ...Object.keys(ProjectFieldsSchema.shape)]
     expect(documentedFields.filter((field) => !fields.includes(field)).sort()).toEqual([])
+  })
+
+  it('puts each variable beside the config field it overrides', () => {
+    const misplaced = rows.flatMap((cells) => {
+      const [fields, variables] = [0, 1].map((column) => [...cells[column]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!))
+      return variables!.filter((name) => name in KNOB_VARIABLES && !fields!.includes(KNOB_VARIABLES[name]!))
+    })
+    expect(Object.keys(KNOB_VARIABLES).length).toBeGreaterThan(30)
+    expect(misplaced).toEqual([])
   })
 
   it("keeps the design's knobs on the environment", () => {

@@ -50,7 +50,7 @@ export default defineConfig({
     // Three test files at a time on two cores: the long ones mostly wait on child processes and local servers
     // (Vitest's default on two cores is one file at a time).
     maxWorkers: 3,
-    // One temp folder for the whole run; anything a test leaves in it fails the run (issue 11.9).
+    // One temp folder for the whole run; anything a test leaves in it fails the run.
     globalSetup: ['src/testing/temp-hygiene.global-setup.ts'],
     // No project says `extends: true`: each that does makes Vite bundle and load this file again (a start-up
     // cost; docs/scaling.md), and the root's options they would inherit (the global setup above,

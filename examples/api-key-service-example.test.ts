@@ -29,7 +29,9 @@ describe('examples/api-key-service: a header secret from the environment, kept o
     const project = await userProject('examples/api-key-service')
     const port = String(await freePort())
     const config = join(project.dir, 'rag-eval.config.ts')
-    const example = readFileSync(config, 'utf8')
+    // Retries wait 10 ms, not the default 500 ms (retryBaseMs is set in the config only).
+    const example = readFileSync(config, 'utf8').replace('  budgetTokens: 400,\n', '  budgetTokens: 400,\n  retryBaseMs: 10,\n')
+    expect(example).toContain('retryBaseMs: 10,')
     writeFileSync(config, example.replaceAll('8766', port))
     // Run B of EVAL_COMPARE: the same service under another name, on a port of its own (B runs beside A, and each
     // starts its service: on one port the second would find it taken).
@@ -42,7 +44,7 @@ describe('examples/api-key-service: a header secret from the environment, kept o
     const started = Date.now()
     const outputs: CommandResult[] = []
     const run = async (args: string[], env: Record<string, string>) => {
-      const result = await vitest(project, args, { EVAL_MAX_RETRIES: '1', EVAL_RETRY_BASE_MS: '10', ...env })
+      const result = await vitest(project, args, { EVAL_MAX_RETRIES: '1', ...env })
       outputs.push(result)
       return result
     }

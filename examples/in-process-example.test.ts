@@ -47,7 +47,7 @@ describe('from the packed tarball, in a fresh project', () => {
     expect(broken.code).toBe(1)
     expect(broken.stdout).toMatch(/× .*gated metrics > mrr does not regress/)
     expect(broken.stdout).toContain('gate: FAILED')
-    // The failing cases' stack frames name files the package ships, at lines they have (issue 22.5): the
+    // The failing cases' stack frames name files the package ships, at lines they have: the
     // package ships no source maps, which sent them to src/ files it does not ship.
     const frames = packageFrames(broken.output, project.dir)
     expect(frames.map((f) => f.shipped)).toContain('dist/vitest/eval-cases.js')

@@ -1,4 +1,4 @@
-// The shape of src/ that lets people change it safely (issue 10.9, issue 21.4 and 21.6), read from the code itself:
+// The shape of src/ that lets people change it safely, read from the code itself:
 // each folder's README.md says what its production files may import (`May import: a, b`), the metrics, the
 // aggregation, the gate and the contract reach no thread, process, file-system or network code even through
 // other modules, threads live in threads/, the folders form no cycle, and production code never imports testing/.
@@ -225,9 +225,9 @@ const impurityOf = (path: string) => {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Threads in one place (issue 21.4): thread code outside threads/ is a debt listed here by file; the list only shrinks.
+// Threads in one place: thread code outside threads/ is a debt listed here by file; the list only shrinks.
 
-/** Files outside threads/ that are thread code today: the evaluation's thread, which moves to threads/ (issue 21.3). */
+/** Files outside threads/ that are thread code today: the evaluation's thread, which moves to threads/. */
 const THREAD_CODE_OUTSIDE_THREADS = new Set(['vitest/evaluation-host-main.ts'])
 const isThreadCode = (facts: ModuleFacts) =>
   facts.imports.some((imported) => !imported.typeOnly && imported.target === 'node:worker_threads') ||

@@ -1,6 +1,6 @@
 // Hints, errors and help text ship in the package and reach users' projects, which have none of this
 // repository's package.json scripts: "(here: pnpm baseline:update)" sends a user to a command they cannot
-// run (issue 24.4). Read from the code itself: every string literal and template part of production code,
+// run. Read from the code itself: every string literal and template part of production code,
 // with TypeScript's own parser, so comments (which may name the scripts) are not messages.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -41,7 +41,7 @@ describe('hints name commands a user can run in their own project', () => {
         return match ? [`${file}:${line}: ${match[0]}`] : []
       }),
     )
-    // The pattern finds what it looks for: the message this issue was filed about.
+    // The pattern finds what it looks for: a message that once named it.
     expect(script.exec('create it with `vitest run --project eval -u` (here: pnpm baseline:update)')?.[0]).toBe(
       'pnpm baseline:update',
     )

@@ -1,6 +1,6 @@
 // The README ships in the package (package.json "files"): what it points at must be there for a reader who
-// has only this repository or only the installed package, never a file beside the repository (issue 24.4:
-// it sent readers to ../shared/DESIGN.md for the metric definitions).
+// has only this repository or only the installed package, never a file beside the repository (such as
+// ../shared/DESIGN.md, where it once sent readers for the metric definitions).
 import { existsSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
@@ -18,6 +18,7 @@ describe('README.md points only inside the repository, and its docs ship with it
   it('names no path outside the repository, and every path it names exists', () => {
     const paths = namedPaths(readme)
     expect(paths).toContain('docs/metrics.md')
+    expect(paths).toContain('docs/knobs.md')
     expect(paths.filter((path) => path.startsWith('../') || path.startsWith('/'))).toEqual([])
     expect(readme).not.toMatch(/\.\.\/shared|DESIGN\.md/)
     expect(paths.filter((path) => !existsSync(path))).toEqual([])

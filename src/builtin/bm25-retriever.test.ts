@@ -10,8 +10,8 @@ import { buildBm25Index } from './bm25-index.ts'
 import { indexWords, termOf, tokenizeWords } from '../text/text-analyzer.ts'
 
 /**
- * Bm25Retriever reproduces MiniSearch's BM25+ scoring with a leaner index (MiniSearch took 48 s on the
- * 10,000-document benchmark) when given the old scoring mode explicitly (MINISEARCH_RETRIEVER_OPTIONS; the
+ * Bm25Retriever reproduces MiniSearch's BM25+ scoring with a leaner index (MiniSearch was too slow on large
+ * corpora: docs/scaling.md) when given the old scoring mode explicitly (MINISEARCH_RETRIEVER_OPTIONS; the
  * defaults are Lucene's scoring now). This test holds it to MiniSearch itself, result for result.
  */
 describe('Bm25Retriever', () => {

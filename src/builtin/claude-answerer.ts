@@ -8,9 +8,9 @@ import { GENERATOR_PROMPT } from './generator-prompt.ts'
 export interface ClaudeAnswererOptions {
   /** The generator model (EVAL_GENERATOR_MODEL). */
   model: string
-  /** max_tokens of an answer (EVAL_GENERATOR_MAX_TOKENS). */
+  /** max_tokens of an answer (config generatorMaxTokens). */
   maxTokens: number
-  /** At most this many sentences (EVAL_ANSWER_SENTENCES, shared with the offline answerer). */
+  /** At most this many sentences (config answerSentences, shared with the offline answerer). */
   sentences: number
   /** Receives one line per answer worth a look (cut off at max_tokens, empty): they go into the report's warnings. */
   warn: (message: string) => void

@@ -34,12 +34,14 @@ describe('CI workflows', () => {
     })
   })
 
-  it('per-commit runs the typecheck and pnpm test on every push and pull request, without a key', () => {
+  it("per-commit runs .ci/run's checks (typecheck, format, lint, tests) in its order on every push and pull request, without a key", () => {
     const w = workflow('per-commit.yml')
     expect(Object.keys(w.on).sort()).toEqual(['pull_request', 'push'])
-    const runs = steps(w).map((s) => s.run)
-    expect(runs).toContain('pnpm typecheck')
-    expect(runs).toContain('pnpm test')
+    // .ci/run's commands without arguments; its browser checks (pnpm ui:... --out) need Chromium and stay there.
+    const ciRun = [...readFileSync('.ci/run', 'utf8').matchAll(/^pnpm [\w:-]+$/gm)].map((m) => m[0])
+    expect(ciRun).toEqual(['pnpm typecheck', 'pnpm format:check', 'pnpm lint', 'pnpm test'])
+    const runs = steps(w).flatMap((s) => (s.run !== undefined && ciRun.includes(s.run) ? [s.run] : []))
+    expect(runs).toEqual(ciRun)
     expect(readFileSync('.github/workflows/per-commit.yml', 'utf8')).not.toContain('ANTHROPIC_API_KEY')
   })
 

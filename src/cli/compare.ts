@@ -60,7 +60,7 @@ export const command = defineCommand({
   Prints and writes <out>/compare.json and <out>/compare.md: per metric and per type, A, B, the difference,
   its 95% paired bootstrap interval and the p-value of the paired test (exact McNemar for hits and
   refusals, sign-flip permutation for continuous metrics; alpha and resamples from A's config: EVAL_ALPHA,
-  EVAL_BOOTSTRAP), and the questions that flipped each way with their evidence. Each side's system errors
+  bootstrapResamples), and the questions that flipped each way with their evidence. Each side's system errors
   are listed (compare.json: systemErrors) and those questions left out of the paired tests. A side evaluated from a
   config also writes its report (<out>/compare-a.json, compare-b.json). Both sides must have the same
   question ids. --out: default the reports folder of A's config (else reports).`,

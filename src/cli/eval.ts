@@ -18,9 +18,9 @@ export const command = defineCommand({
   live (Claude answers and judges; needs ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL optional), record (live,
   saving every exchange under fixtures/recordings/<EVAL_RECORDING>), replay (from that recording only, no
   network). Other knobs: EVAL_CONTEXT_BUDGET, EVAL_CHUNK_TOKENS, EVAL_CHUNK_OVERLAP, EVAL_TOP_K,
-  EVAL_RANK_DEPTH, EVAL_CONCURRENCY, EVAL_GENERATOR_MODEL, EVAL_JUDGE_MODEL, EVAL_TIMEOUT_MS,
+  EVAL_CONCURRENCY, EVAL_GENERATOR_MODEL, EVAL_JUDGE_MODEL, EVAL_TIMEOUT_MS,
   EVAL_MAX_RETRIES, EVAL_CACHE, EVAL_MAX_USD (a spending cap: the run stops before a request could cross it,
-  exit 2), EVAL_BATCH=1 (the judge through the Message Batches API, half price) (see README). Live and
+  exit 2), EVAL_BATCH=1 (the judge through the Message Batches API, half price) (docs/knobs.md). Live and
   record runs print a cost estimate before any model call. Compares with the baseline ('' to skip); with
   GATE=1 a regression, a missing baseline or a judge-error rate above EVAL_MAX_JUDGE_ERROR_RATE exits 1.
   --quiet prints only the progress lines (the Vitest reporter prints the summary itself).`,

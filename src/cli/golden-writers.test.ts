@@ -9,7 +9,7 @@ import { loadGoldenSet, validateGoldenSet } from '../load/golden-set.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { ragEvalInProcess } from './testing/rag-eval-in-process.ts'
 
-// Issue 23.4: every writer of golden-set files keeps every field the schema has (an import of 100 rows
+// Every writer of golden-set files keeps every field the schema has (an import of 100 rows
 // with user_context once wrote a set without any, in silence).
 
 const corpus = 'fixtures/golden-lint/corpus'
@@ -47,7 +47,7 @@ const everyField: GoldenQuestion = {
   },
 }
 
-describe('golden-set writers keep every field (issue 23.4)', () => {
+describe('golden-set writers keep every field', () => {
   it('the question under test sets every field the schema defines', async () => {
     expect(Object.keys(everyField).sort()).toEqual(Object.keys(GoldenQuestionSchema.shape).sort())
     expect(GoldenQuestionSchema.parse(everyField)).toEqual(everyField)

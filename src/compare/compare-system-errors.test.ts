@@ -38,7 +38,7 @@ const sides = {
   b: { source: 'b.json', kind: 'report', env: {}, report: null },
 } as const
 
-describe('compare when B’s system failed on 10 questions A hit (issue 22.2)', () => {
+describe('compare when B’s system failed on 10 questions A hit', () => {
   it('lists each side’s errors and keeps those questions out of the paired tests and the flips', () => {
     const result = compareReports(a, b, sides)
     expect(result.systemErrors).toEqual({ a: [], b: errored.map((id) => ({ id, error: HTTP_422 })), leftOut: 10 })

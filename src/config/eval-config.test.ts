@@ -85,26 +85,18 @@ describe('resolveEvalConfig', () => {
       {
         EVAL_TIMEOUT_MS: '500',
         EVAL_MAX_RETRIES: '0',
-        EVAL_RETRY_BASE_MS: '5',
-        EVAL_RETRY_MAX_MS: '50',
         EVAL_MAX_JUDGE_ERROR_RATE: '0.1',
         EVAL_CACHE: 'refresh',
         EVAL_RECORDING: 'mine',
-        EVAL_GENERATOR_MAX_TOKENS: '256',
-        EVAL_JUDGE_MAX_TOKENS: '1024',
       },
       'cfg.json',
     )
     expect(config).toMatchObject({
       timeoutMs: 500,
       maxRetries: 0,
-      retryBaseMs: 5,
-      retryMaxMs: 50,
       maxJudgeErrorRate: 0.1,
       cache: 'refresh',
       recording: 'mine',
-      generatorMaxTokens: 256,
-      judgeMaxTokens: 1024,
     })
     expect(resolveEvalConfig({}, {}, 'cfg.json')).toMatchObject({
       timeoutMs: 60_000,
@@ -119,6 +111,22 @@ describe('resolveEvalConfig', () => {
     expect(() => resolveEvalConfig({}, { EVAL_RECORDING: '../escape' }, 'cfg.json')).toThrow(
       'EVAL_RECORDING: expected a folder name',
     )
+  })
+  it('reads the config-only knobs from the file, never from the environment', () => {
+    const fromFile = { rankDepth: 30, answerSentences: 2, minFaithfulness: 0.7, minCoverage: 0.4, generatorMaxTokens: 256 }
+    const moreFromFile = { judgeMaxTokens: 1024, retryBaseMs: 5, retryMaxMs: 50, bootstrapResamples: 500 }
+    const env = {
+      EVAL_RANK_DEPTH: '40',
+      EVAL_ANSWER_SENTENCES: '5',
+      EVAL_MIN_FAITHFULNESS: '0.9',
+      EVAL_MIN_COVERAGE: '0.9',
+      EVAL_GENERATOR_MAX_TOKENS: '8',
+      EVAL_JUDGE_MAX_TOKENS: '8',
+      EVAL_RETRY_BASE_MS: '1',
+      EVAL_RETRY_MAX_MS: '1',
+      EVAL_BOOTSTRAP: '10',
+    }
+    expect(resolveEvalConfig({ ...fromFile, ...moreFromFile }, env, 'cfg.json')).toMatchObject({ ...fromFile, ...moreFromFile })
   })
   it('reads the money knobs: EVAL_MAX_USD, EVAL_BATCH (1/0, true/false), EVAL_BATCH_POLL_MS', () => {
     expect(resolveEvalConfig({}, {}, 'cfg.json')).toMatchObject({ maxUsd: null, batch: false, batchPollMs: 30_000 })

@@ -7,30 +7,24 @@ type NumericKnob = {
   [K in keyof EvalConfig]-?: Exclude<EvalConfig[K], undefined> extends number | null ? K : never
 }[keyof EvalConfig]
 
-/** Environment variable -> config field. Documented in the README's knobs table. */
+/**
+ * Environment variable -> config field, for the knobs a run varies without editing the config (docs/knobs.md);
+ * the other fields are set in the config only.
+ */
 const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {
   EVAL_CONTEXT_BUDGET: 'budgetTokens',
   EVAL_TOP_K: 'k',
-  EVAL_RANK_DEPTH: 'rankDepth',
   EVAL_CHUNK_TOKENS: 'chunkTokens',
   EVAL_CHUNK_OVERLAP: 'chunkOverlap',
   EVAL_TOLERANCE: 'tolerance',
   EVAL_CONCURRENCY: 'concurrency',
   EVAL_REFUSAL_THRESHOLD: 'refusalThreshold',
-  EVAL_ANSWER_SENTENCES: 'answerSentences',
-  EVAL_MIN_FAITHFULNESS: 'minFaithfulness',
-  EVAL_MIN_COVERAGE: 'minCoverage',
-  EVAL_GENERATOR_MAX_TOKENS: 'generatorMaxTokens',
-  EVAL_JUDGE_MAX_TOKENS: 'judgeMaxTokens',
   EVAL_TIMEOUT_MS: 'timeoutMs',
   EVAL_MAX_RETRIES: 'maxRetries',
-  EVAL_RETRY_BASE_MS: 'retryBaseMs',
-  EVAL_RETRY_MAX_MS: 'retryMaxMs',
   EVAL_MAX_JUDGE_ERROR_RATE: 'maxJudgeErrorRate',
   EVAL_MAX_SYSTEM_ERROR_RATE: 'maxSystemErrorRate',
   EVAL_MAX_USD: 'maxUsd',
   EVAL_BATCH_POLL_MS: 'batchPollMs',
-  EVAL_BOOTSTRAP: 'bootstrapResamples',
   EVAL_ALPHA: 'alpha',
   EVAL_REPEATS: 'repeats',
   EVAL_RELEVANT_GRADE: 'relevantGrade',
@@ -40,8 +34,6 @@ const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {
 const FRACTIONAL_KNOBS: ReadonlySet<NumericKnob> = new Set([
   'tolerance',
   'refusalThreshold',
-  'minFaithfulness',
-  'minCoverage',
   'maxJudgeErrorRate',
   'maxSystemErrorRate',
   'maxUsd',
@@ -78,6 +70,14 @@ const RETRIEVAL_OVERRIDES = {
   EVAL_TITLE_WEIGHT: { field: 'titleWeight', value: 'number' },
   EVAL_RRF_K: { field: 'rrfK', value: 'number' },
 } as const satisfies Record<string, { field: keyof RetrieverOptions; value: 'string' | 'boolean' | 'number' }>
+
+/** Each environment variable and the config field it overrides. */
+export const KNOB_VARIABLES: Readonly<Record<string, string>> = {
+  ...NUMERIC_OVERRIDES,
+  ...BOOLEAN_OVERRIDES,
+  ...STRING_OVERRIDES,
+  ...Object.fromEntries(Object.entries(RETRIEVAL_OVERRIDES).map(([name, { field }]) => [name, `retrieval.${field}`])),
+}
 
 /** A numeric variable's value: decimal notation only (Number() would also read 0x10, 1e9 or ' 12 ', which no one means in a knob). */
 function decimalOverride(name: string, raw: string, fractional: boolean): number {

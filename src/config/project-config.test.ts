@@ -77,7 +77,7 @@ describe('rag-eval.config.ts', () => {
     )
   })
 
-  it('a syntax error in the config, or in a module it imports, is named by file:line:column (issue 22.5)', async () => {
+  it('a syntax error in the config, or in a module it imports, is named by file:line:column', async () => {
     const { dir, file } = configFile(`export default {\n  corpus: 'docs',,\n}\n`)
     await expect(loadProjectConfig({ cwd: dir, env: {} })).rejects.toThrow(
       `${file}: the config file failed to load: ${file}:2:18: syntax error: Unexpected token`,
@@ -117,7 +117,7 @@ describe('rag-eval.config.ts', () => {
   })
 })
 
-describe('a budget no corpus can fill (issue 11.6)', () => {
+describe('a budget no corpus can fill', () => {
   it('is run, with a warning that says what recall then measures', async () => {
     const project = await loadProjectConfig({
       overrides: { corpus: 'fixtures/corpora/tiny', goldenSet: 'fixtures/golden/valid.json' },

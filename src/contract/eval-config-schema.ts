@@ -2,8 +2,8 @@ import { z } from 'zod'
 import { MINISEARCH_RETRIEVER_OPTIONS, RetrieverOptionsSchema } from './retriever-options.ts'
 
 /**
- * The evaluation's knobs, each with its default. rag-eval.config.ts sets them (defineConfig); each has an
- * environment override. The shape is shared with the project config, which adds paths and the system.
+ * The evaluation's knobs, each with its default. rag-eval.config.ts sets them (defineConfig); those a run
+ * varies have an environment override (docs/knobs.md). The shape is shared with the project config, which adds paths and the system.
  */
 export const EvalKnobsSchema = z
   .object({

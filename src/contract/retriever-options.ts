@@ -3,8 +3,8 @@ import { z } from 'zod'
 /**
  * How the built-in system ranks chunks (the config's `retrieval` knob). The defaults are BM25 as Lucene
  * scores it (k1 1.2, b 0.75, no delta, no coordination factor), with the possessive filter and the
- * heading path as a title field of weight 1: on this repository's golden set that raises nDCG@10 from
- * 0.6456 to 0.7035 (paired permutation p = 0.0005) and moves no question's hit (docs/comparing.md).
+ * heading path as a title field of weight 1: on this repository's golden set they rank better and move no
+ * question's hit (docs/comparing.md has the measurements).
  * MINISEARCH_RETRIEVER_OPTIONS is the scoring used before.
  */
 export const RetrieverOptionsSchema = z

@@ -10,7 +10,7 @@ import { baselineFromReport, readBaseline, writeBaseline } from './baseline-file
 import type { Baseline } from './baseline-schema.ts'
 import { evaluateGate } from './gate.ts'
 
-// Issue 11.2: a damaged baseline must fail the gate with what to do, never let a metric or a question through unwatched.
+// A damaged baseline must fail the gate with what to do, never let a metric or a question through unwatched.
 
 const REACCEPT = 're-accept the baseline with `npx vitest run --project eval -u`'
 const ALL_METRICS =

@@ -34,7 +34,7 @@ export function policyStatus(
  * (delta), the paired test of the baseline's per-question outcomes against this run's (baseline/questions.json:
  * exact McNemar for hits and refusals, the sign-flip permutation test for continuous values, over the
  * questions in both with a value in both), the paired bootstrap interval of the change, and the status
- * under the policy. Resamples and alpha come from the run's config (EVAL_BOOTSTRAP, EVAL_ALPHA); `resampler`
+ * under the policy. Resamples and alpha come from the run's config (bootstrapResamples, alpha); `resampler`
  * computes the bootstrap's replicates (on this thread when absent; the same to the bit either way).
  * Questions the system failed on (in this run, or in the accepted one) are left out of both: with any of
  * them, baseline and current are the means over the questions measured in both runs.

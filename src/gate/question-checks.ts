@@ -1,7 +1,7 @@
 export interface QuestionThresholds {
-  /** An answer's faithfulness must reach this (config minFaithfulness, EVAL_MIN_FAITHFULNESS). */
+  /** An answer's faithfulness must reach this (config minFaithfulness). */
   minFaithfulness: number
-  /** An answer must cover this share of the gold answer's key facts (config minCoverage, EVAL_MIN_COVERAGE). */
+  /** An answer must cover this share of the gold answer's key facts (config minCoverage). */
   minCoverage: number
   /**
    * Whether the judge's verdicts (faithfulness, coverage) may fail a question. False while the judge is

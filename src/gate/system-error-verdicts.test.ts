@@ -20,7 +20,7 @@ const temp = useTempDirs()
 const project = await loadProjectConfig()
 let good: Measurement
 const reportOfRun = (measurement: Measurement): Report => reportOf(project, measurement, null)
-/** The first `n` answerable questions the good run hits, then the next `m`: the two groups of the issue's reproduction. */
+/** The first `n` answerable questions the good run hits, then the next `m`: the two groups the tests below fail. */
 let hits: string[]
 
 beforeAll(async () => {
@@ -28,7 +28,7 @@ beforeAll(async () => {
   hits = good.questions.filter((q) => q.type !== 'none' && q.hit).map((q) => q.id)
 })
 
-describe('a baseline is accepted only from a run that measured the system (issue 22.1)', () => {
+describe('a baseline is accepted only from a run that measured the system', () => {
   it('10 questions answering HTTP 422 (limit 0): refused, naming them; the baseline stays byte-identical', () => {
     const dir = temp.make('baseline-')
     writeBaseline(dir, baselineFromReport(reportOfRun(good)))
@@ -42,7 +42,7 @@ describe('a baseline is accepted only from a run that measured the system (issue
       refusal: `baseline not accepted: the system failed on 10 of 120 question(s), rate 0.0833 > limit 0 (maxSystemErrorRate, EVAL_MAX_SYSTEM_ERROR_RATE): ${errored.join(', ')}; a baseline must measure the system: fix these errors (latest.md shows each) or raise maxSystemErrorRate, then run \`npx vitest run --project eval -u\` again; baseline/ left as it was`,
     })
     expect(['summary.json', 'questions.json'].map((f) => readFileSync(join(dir, f)))).toEqual(before)
-    // The issue's sequel: those 10 and 13 more lost their context; against the good baseline, kept, the gate fails on all 13.
+    // Next: those 10 and 13 more lost their context; against the good baseline, kept, the gate fails on all 13.
     const regressed = reportOfRun(failingOn(missingOn(good, hits.slice(10, 23)), errored))
     const gate = evaluateGate(regressed, readBaseline(dir), 'baseline', 0.01)
     expect(gate.passed).toBe(false)
@@ -93,7 +93,7 @@ describe('a baseline is accepted only from a run that measured the system (issue
   })
 })
 
-describe('a system error is never a miss (issue 22.2)', () => {
+describe('a system error is never a miss', () => {
   it('errors on questions the baseline passed, above the limit: named apart from regressions, the gate fails on the rate', () => {
     const baseline = baselineFromReport(reportOfRun(good))
     const errored = hits.slice(0, 2)

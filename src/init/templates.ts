@@ -9,7 +9,8 @@ export interface ScaffoldFile {
 }
 
 export const CONFIG_TEMPLATE = `// rag-eval.config.ts: what the evaluation reads (rag-eval CLI and the Vitest project alike).
-// Every field is optional; each knob also has an environment override (EVAL_CONTEXT_BUDGET, EVAL_TOLERANCE, ...).
+// Every field is optional; the knobs a run varies also have an environment override (EVAL_CONTEXT_BUDGET, EVAL_TOLERANCE,
+// ...: the package's docs/knobs.md).
 import { defineConfig } from 'rag-vitest-eval/config'
 
 export default defineConfig({

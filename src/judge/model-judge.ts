@@ -17,7 +17,7 @@ import { callStructured } from './structured-call.ts'
 export interface ModelJudgeOptions {
   /** The judge model (EVAL_JUDGE_MODEL). */
   model: string
-  /** max_tokens of a judge call (EVAL_JUDGE_MAX_TOKENS); a cut-off reply is repaired once with twice as many. */
+  /** max_tokens of a judge call (config judgeMaxTokens); a cut-off reply is repaired once with twice as many. */
   maxTokens: number
 }
 

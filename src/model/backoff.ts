@@ -6,9 +6,9 @@
 export interface RetryPolicy {
   /** Retries after the first attempt (EVAL_MAX_RETRIES). */
   maxRetries: number
-  /** First backoff delay; doubles per retry, with jitter (EVAL_RETRY_BASE_MS). */
+  /** First backoff delay; doubles per retry, with jitter (config retryBaseMs). */
   baseDelayMs: number
-  /** Longest wait before a retry; a retry-after beyond it ends the retries (EVAL_RETRY_MAX_MS). */
+  /** Longest wait before a retry; a retry-after beyond it ends the retries (config retryMaxMs). */
   maxDelayMs: number
 }
 

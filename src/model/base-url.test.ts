@@ -8,7 +8,7 @@ import { TEST_API_KEY } from './testing/test-client.ts'
 import { useScriptedServer } from './testing/use-scripted-server.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 
-// Issue 11.8: a bad ANTHROPIC_BASE_URL is named before any cost estimate is printed.
+// A bad ANTHROPIC_BASE_URL is named before any cost estimate is printed.
 
 const local = useScriptedServer()
 const temp = useTempDirs()

@@ -140,7 +140,7 @@ describe('the model client against the local Messages API server', () => {
     const error = await localClient(server, { retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5_000 } })
       .call(textCall())
       .catch((e: unknown) => e as Error)
-    expect((error as Error).message).toContain('the server asked to wait 120000 ms, longer than EVAL_RETRY_MAX_MS=5000')
+    expect((error as Error).message).toContain('the server asked to wait 120000 ms, longer than retryMaxMs=5000')
     expect(server.requests).toHaveLength(1)
   })
 

@@ -480,7 +480,7 @@ export class ModelClient {
         if (delay === null)
           throw fail(
             `after ${attempts} attempts: the server asked to wait ${Math.round(failure.retryAfterMs ?? 0)} ms, ` +
-              `longer than EVAL_RETRY_MAX_MS=${retry.maxDelayMs}`,
+              `longer than retryMaxMs=${retry.maxDelayMs}`,
           )
         await this.#sleep(delay)
         const stoppedWhileWaiting = stopped()

@@ -35,7 +35,7 @@ function snapshot(dir: string): Record<string, string> {
 
 const HOW = 'record it'
 
-describe('a record run writes beside the recording and swaps it in only when complete (issue 11.3)', () => {
+describe('a record run writes beside the recording and swaps it in only when complete', () => {
   const env = (url: string, extra: Record<string, string> = {}) => ({
     EVAL_MODE: 'record',
     EVAL_RECORDING: 'tiny',

@@ -9,7 +9,7 @@ import { useTempDirs } from '../testing/use-temp-dirs.ts'
 const local = useScriptedServer()
 const temp = useTempDirs()
 
-describe('SpendingCap: the cap reached with nothing in flight stops the run (issue 11.1)', () => {
+describe('SpendingCap: the cap reached with nothing in flight stops the run', () => {
   it('after reservations whose float sum leaves a residue are all given back', () => {
     // 0.1 + 0.2 - 0.1 - 0.2 is 5.55e-17 in floating point, not 0: a running sum said something was still in flight.
     const cap = new SpendingCap(0.35, 'resume hint')
@@ -34,7 +34,7 @@ describe('SpendingCap: the cap reached with nothing in flight stops the run (iss
   })
 })
 
-describe('a live run stopped by EVAL_MAX_USD (issue 11.1)', () => {
+describe('a live run stopped by EVAL_MAX_USD', () => {
   it('always rejects with the budget error, on the first run and on every resumed run', async () => {
     // The reproduction of the issue: the repository's golden set against a server with latency, EVAL_MAX_USD=0.2;
     // before the fix 2 of 5 first runs and 7 of 8 resumed runs never settled (the process exited 0, silently).
@@ -46,7 +46,7 @@ describe('a live run stopped by EVAL_MAX_USD (issue 11.1)', () => {
     }
     const env = { EVAL_MODE: 'live', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: local.server.url, EVAL_MAX_USD: '0.2' }
     for (let run = 0; run < 3; run += 1) {
-      // A run that never settles is what the issue saw (in a CLI the event loop emptied and the process exited 0);
+      // The failure this guards against is a run that never settles (in a CLI the event loop emptied and the process exited 0);
       // here it would meet the test's hang limit, whatever the machine's speed.
       const error: unknown = await evaluate(project, { tier: 'full', env }).then(
         () => 'resolved with a report',

@@ -62,7 +62,7 @@ export class SpendingCap {
   /**
    * The reservations of the calls in flight. "Something is in flight" is asked of this set, never of a
    * running sum: adding and subtracting worst cases in floating point leaves a residue (1e-17) once all
-   * are given back, and a call that waited for that phantom to land waited forever (issue 11.1).
+   * are given back, and a call that waited for that phantom to land waited forever.
    */
   readonly #inFlight = new Set<Reservation>()
   #paidCalls = 0

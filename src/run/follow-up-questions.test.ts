@@ -29,7 +29,7 @@ function recordingSystem(asked: SystemQuestion[]): RagSystem {
   }
 }
 
-describe('follow-up questions through a run (issue 24.2)', () => {
+describe('follow-up questions through a run', () => {
   it("passes a follow-up's history to the system and into its outcome; a standalone question has none anywhere", async () => {
     const asked: SystemQuestion[] = []
     const report = await evaluate(project, { tier: 'full', env: {}, system: recordingSystem(asked), baselineRoot: null })

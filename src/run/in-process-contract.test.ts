@@ -22,7 +22,7 @@ const traces = {
   text: 'Traces are kept for 15 days on Team and 30 days on Business.',
 }
 
-describe('an in-process system is held to the contract an HTTP service is (issue 22.4)', () => {
+describe('an in-process system is held to the contract an HTTP service is', () => {
   it("a wrong shape and a call that never settles are those questions' system errors; a failing close() is a warning, the report kept", async () => {
     // fixtures/systems/faulty-system.ts: g-1 answered, g-2 in the wrong shape, g-3 never settles, close() throws.
     // timeoutMs 20 bounds g-3's call; g-1's answer is already settled when the timer starts.

@@ -105,7 +105,11 @@ describe('live generation', () => {
     local.server.setResponder((r) =>
       r.body.tools ? scriptedReply(r) : textReply(r, 'Traces are kept for 30 days on', { stopReason: 'max_tokens' }),
     )
-    const report = await evaluate(tinyProject(), { tier: 'full', env: liveEnv({ EVAL_GENERATOR_MAX_TOKENS: '8' }) })
+    const project = tinyProject()
+    const report = await evaluate(
+      { ...project, knobValues: { ...project.knobValues, generatorMaxTokens: 8 } },
+      { tier: 'full', env: liveEnv() },
+    )
     const generation = local.server.requests.filter((r) => !r.body.tools)
     expect(generation).toHaveLength(3)
     expect(generation.every((r) => r.body.max_tokens === 8 && r.body.model === 'claude-sonnet-5')).toBe(true)
@@ -163,7 +167,7 @@ describe('replay errors', () => {
       /^replay: no recording at .*nothing-here \(metadata\.json missing\); re-record with/,
     )
 
-    // A record run that dies leaves the previous complete recording as it was (issue 11.3: src/model/recording.test.ts); replay still answers from it.
+    // A record run that dies leaves the previous complete recording as it was (src/model/recording.test.ts); replay still answers from it.
     local.server.setResponder((r) =>
       (r.body.tool_choice as { name?: string } | undefined)?.name
         ? { kind: 'error', status: 400, errorType: 'invalid_request_error', message: 'no' }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { QUESTION_TYPES, type QuestionType } from '../contract/question-types.ts'
-import { assignShards, parseShard, questionsOfShard } from './shard-assignment.ts'
+import { assignShards, questionsOfShard } from './shard-assignment.ts'
 
 /** 4 single, 2 multi, 1 none: the hand-worked case. */
 const SMALL: { id: string; type: QuestionType }[] = [
@@ -50,17 +50,5 @@ describe('assignShards', () => {
   it('keeps the golden-set order within a shard', () => {
     const shard = questionsOfShard(SMALL, { index: 1, count: 1 })
     expect(shard.map((q) => q.id)).toEqual(SMALL.map((q) => q.id))
-  })
-})
-
-describe('parseShard', () => {
-  it('reads index/count', () => {
-    expect(parseShard('2/3', '--shard')).toEqual({ index: 2, count: 3 })
-  })
-
-  it.each(['0/3', '4/3', '1/0', 'a/b', '2'])('refuses %j, naming the source and the form', (text) => {
-    expect(() => parseShard(text, 'RAG_EVAL_SHARD')).toThrow(
-      `RAG_EVAL_SHARD: ${JSON.stringify(text)} is not a shard; expected <index>/<count> with 1 <= index <= count, e.g. 2/3`,
-    )
   })
 })

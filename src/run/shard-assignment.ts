@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto'
 import { z } from 'zod'
-import { InputError } from '../contract/input-error.ts'
 import { QUESTION_TYPES, type QuestionType } from '../contract/question-types.ts'
 
 /** One of `count` machines sharing a run (Vitest's `--shard=index/count`): index 1..count. */
@@ -8,18 +7,6 @@ export const ShardSchema = z
   .object({ index: z.number().int().min(1), count: z.number().int().min(1) })
   .refine((shard) => shard.index <= shard.count, { message: 'expected a shard index from 1 to the shard count' })
 export type Shard = z.infer<typeof ShardSchema>
-
-/** `2/3` as Vitest's --shard writes it; `source` names where the text came from in the error. */
-export function parseShard(text: string, source: string): Shard {
-  const match = /^(\d+)\/(\d+)$/.exec(text.trim())
-  const shard = match ? { index: Number(match[1]), count: Number(match[2]) } : null
-  if (shard === null || shard.count < 1 || shard.index < 1 || shard.index > shard.count) {
-    throw new InputError(
-      `${source}: ${JSON.stringify(text)} is not a shard; expected <index>/<count> with 1 <= index <= count, e.g. 2/3`,
-    )
-  }
-  return shard
-}
 
 /** The order questions are dealt in: a hash of the id, so neighbouring ids (often one topic) spread over the shards. */
 function dealingKey(id: string): string {

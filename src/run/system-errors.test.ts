@@ -27,7 +27,7 @@ const failingOnG2: RagSystem = {
   },
 }
 
-describe('a system that fails on a question (issue 10.3)', () => {
+describe('a system that fails on a question', () => {
   it('records the failure on that question, goes on with the others, and fails the gate naming it', async () => {
     const report = await evaluate(tiny, { tier: 'full', env: {}, system: failingOnG2, baselineRoot: null })
     const g2 = report.questions.find((q) => q.id === 'g-2')!
@@ -41,7 +41,7 @@ describe('a system that fails on a question (issue 10.3)', () => {
     expect(report.summary).toMatchObject({ systemErrors: 1, systemErrorRate: 0.3333 })
     // The tiny project has no baseline of this system: the run is gated against an empty folder (no baseline).
     const gated = await evaluate(tiny, { tier: 'full', env: {}, system: failingOnG2, baselineRoot: 'fixtures/no-such-baseline' })
-    // Named apart from the regressions (issue 22.2): an error is not a miss.
+    // Named apart from the regressions: an error is not a miss.
     expect(gated.gate?.systemErrors).toEqual({
       errors: 1,
       questions: 3,

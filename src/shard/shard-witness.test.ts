@@ -30,7 +30,7 @@ async function threeShards() {
   return { project, shards, folder: join(project.reports, 'shards'), blobs: shards.map((s, i) => blob(s.witness, i + 1)), blob }
 }
 
-describe('a merge verifies its pieces against the blobs (issue 22.3)', () => {
+describe('a merge verifies its pieces against the blobs', () => {
   it('the witness is the run id and the sha256 of the file as written; a verified merge equals the unverified one', async () => {
     const { project, shards, folder, blobs } = await threeShards()
     for (const [i, shard] of shards.entries()) {

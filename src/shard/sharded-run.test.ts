@@ -194,7 +194,7 @@ describe('vitest --shard=i/3 --reporter=blob, then vitest --merge-reports', () =
     expect(strip(readFileSync(join(project.reports, 'latest.json'), 'utf8'))).toBe(strip(singleJson))
     expect(readFileSync(join(project.reports, 'latest.md'), 'utf8')).toBe(singleMd)
 
-    // Shard 3 runs again (a fresh blob), then the earlier run's file is put back: the merge refuses it (issue 22.3).
+    // Shard 3 runs again (a fresh blob), then the earlier run's file is put back: the merge refuses it.
     const third = shardFilePath(project.reports, { index: 3, count: SHARDS })
     const stale = readFileSync(third)
     const again = await vitest(

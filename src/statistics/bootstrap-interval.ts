@@ -74,8 +74,7 @@ function percentileInterval(replicates: number[], level: number): Interval {
 
 /**
  * bootstrapInterval(values, mean) to the bit (the same draws, each resample summed in the same order and
- * divided by n, as meanOrNull does) without building the resamples: a summary's intervals over 10,000
- * questions, and the fifth of `rag-eval retrieval`'s time they took.
+ * divided by n, as meanOrNull does) without building the resamples, which cost large runs dearly (docs/scaling.md).
  */
 export function bootstrapMeanInterval(values: readonly number[], options: BootstrapOptions): Interval | null {
   return bootstrapMeanIntervals([values], options)[0]!

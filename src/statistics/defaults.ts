@@ -1,5 +1,5 @@
 /**
- * Resamples of the bootstrap intervals and random permutation tests unless configured (EVAL_BOOTSTRAP):
+ * Resamples of the bootstrap intervals and random permutation tests unless configured (bootstrapResamples):
  * at 2,000 the Monte Carlo error of a 95% percentile bound is well under a tenth of the interval's width.
  */
 export const DEFAULT_RESAMPLES = 2000

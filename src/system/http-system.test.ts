@@ -209,7 +209,7 @@ describe('createHttpSystem: responses that break the contract', () => {
   })
 })
 
-describe('createHttpSystem: text that is not valid UTF-8, and chunks ranked twice (issue 22.7)', () => {
+describe('createHttpSystem: text that is not valid UTF-8, and chunks ranked twice', () => {
   /** A 200 whose body is these bytes, as a service with a Latin-1 string in it sends them. */
   const bytes =
     (body: Buffer): Handler =>

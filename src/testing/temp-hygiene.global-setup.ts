@@ -1,4 +1,4 @@
-// Every test cleans up what it creates (issue 11.9). The whole Vitest run gets a temp folder of its own
+// Every test cleans up what it creates. The whole Vitest run gets a temp folder of its own
 // (TMPDIR, inherited by every worker and child process); at the end, anything left in it fails the run,
 // named, and the folder is removed, so a run leaves nothing in /tmp either way.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'

@@ -33,7 +33,7 @@ describe('the gate through Vitest, against the committed baseline', () => {
     const { code, out } = runEvalProject({ EVAL_CONTEXT_BUDGET: '0' })
     expect(code).toBe(1)
     expect(out).toContain('the evaluation failed: EVAL_CONTEXT_BUDGET: Too small: expected number to be >0 (got 0)')
-    // One failing case says it (the question and the metric cases both need the run; issue 22.5).
+    // One failing case says it (the question and the metric cases both need the run).
     expect(out.match(/FAIL .*the evaluation runs/g)).toHaveLength(1)
     expect(out).toMatch(/Tests +1 failed \(1\)/)
   })

@@ -8,7 +8,7 @@ import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { EVAL_PROJECT_RUN, evalProjectEnv } from '../testing/eval-project-run.ts'
 
 /**
- * Issue 22's reproductions as a user meets them: `vitest run` (and `-u`) against a fault-injecting HTTP
+ * Runs that did not measure the system, as a user meets them: `vitest run` (and `-u`) against a fault-injecting HTTP
  * service and a faulty in-process system module. Every run that did not measure the system fails GATE=1,
  * and no such run becomes the baseline.
  */
@@ -96,7 +96,7 @@ const setFaults = (entries: [string[], Fault][]) => {
   for (const [list, fault] of entries) for (const id of list) faults.set(id, fault)
 }
 
-describe('a fault-injecting HTTP service under vitest (issue 22)', () => {
+describe('a fault-injecting HTTP service under vitest', () => {
   it('-u refuses a run with system errors, the baseline unchanged; GATE=1 fails every run that did not measure the system', async () => {
     const { dir, config } = userProject({ http: { url } })
     setFaults([])
@@ -172,7 +172,7 @@ describe('a fault-injecting HTTP service under vitest (issue 22)', () => {
   })
 })
 
-describe('a faulty in-process system module under vitest (issue 22.4)', () => {
+describe('a faulty in-process system module under vitest', () => {
   it('GATE=1 fails on the wrong shape and the call that never settles, naming each; the report is written despite close() throwing', async () => {
     // fixtures/systems/faulty-system.ts: g-1 answered, g-2 in the wrong shape, g-3 never settles, close() throws.
     const { dir, config } = userProject(resolve('fixtures/systems/faulty-system.ts'), resolve('fixtures/golden/valid.json'))

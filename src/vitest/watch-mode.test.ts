@@ -102,7 +102,7 @@ async function rerunShowing(
 
 const report = (dir: string) => JSON.parse(readFileSync(join(dir, 'reports/latest.json'), 'utf8')) as Report
 
-describe('watch mode re-evaluates on a change to what the evaluation reads, and reruns only the eval project (issue 21.1)', () => {
+describe('watch mode re-evaluates on a change to what the evaluation reads, and reruns only the eval project', () => {
   it('config, corpus, golden set, baseline and the in-process system each rerun the evaluation with the edit in it', async () => {
     const dir = watchedProject()
     const tmp = temp.make('watch-mode-tmp-')

@@ -27,7 +27,7 @@ const temp = useTempDirs()
 const tempDir = () => temp.make('golden-cli-')
 
 describe('pnpm golden:check', () => {
-  it('exits 0 on a clean set and ends with the count line', async () => {
+  it('exits 0 on a clean set and ends with the count line', () => {
     const result = spawned('check', ['--golden', 'fixtures/golden-lint/clean.json', '--corpus', corpus, '--floors', LOW_FLOORS])
     expect(result).toMatchObject({ code: 0, stderr: '' })
     expect(result.stdout).toBe('golden:check: 0 errors, 0 warnings in 5 questions\n')
@@ -212,7 +212,7 @@ describe('pnpm golden:add, non-interactive', () => {
     'The CFO is Elena Marsh.',
   ]
 
-  it('appends the question, keeping every byte of the file before and after it', async () => {
+  it('appends the question, keeping every byte of the file before and after it', () => {
     const file = join(tempDir(), 'golden-set.json')
     copyFileSync('fixtures/golden-lint/clean.json', file)
     const before = readFileSync(file, 'utf8')

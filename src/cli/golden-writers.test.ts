@@ -48,12 +48,12 @@ const everyField: GoldenQuestion = {
 }
 
 describe('golden-set writers keep every field', () => {
-  it('the question under test sets every field the schema defines', async () => {
+  it('the question under test sets every field the schema defines', () => {
     expect(Object.keys(everyField).sort()).toEqual(Object.keys(GoldenQuestionSchema.shape).sort())
     expect(GoldenQuestionSchema.parse(everyField)).toEqual(everyField)
   })
 
-  it('goldenSetText (import, add --create) and appendQuestionText (add) write it back field for field', async () => {
+  it('goldenSetText (import, add --create) and appendQuestionText (add) write it back field for field', () => {
     const written = goldenSetText([everyField], './golden-set.schema.json')
     expect(validateGoldenSet(JSON.parse(written), 'g.json', docs)).toEqual([everyField])
     // The layout: the history a turn per line, the other objects inline.

@@ -4,7 +4,6 @@ import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import type { Report } from '../contract/report-schema.ts'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
-import { serialisedReport } from '../report/write-report.ts'
 import { evaluateInChild, type Evaluated } from './evaluation-host.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 import { runFiles, type RunFiles, type SharedRun } from './shared-run.ts'
@@ -79,7 +78,8 @@ async function measureOnce(project: TestProject, options: RagEvalProjectOptions,
     // Accepted once the run's reports are written: accepting re-gates and rewrites them.
     const unwritten = await measured.reportsWritten
     run = unwritten === null ? (await import('./accept-as-baseline.ts')).acceptAsBaseline(run) : { ok: false, error: unwritten }
-    if (run.ok) writeFileAtomic(files.report, serialisedReport(run.report))
+    // Loaded only here: the report's writers would weigh on every run's start-up in Vitest's process.
+    if (run.ok) writeFileAtomic(files.report, (await import('../report/write-report.ts')).serialisedReport(run.report))
   }
   if (b !== null && run.ok)
     run = { ...run, comparison: await (await import('./compare-with.ts')).compareWith(bConfig!, options, run, b) }

@@ -48,11 +48,15 @@ export function evaluateInChild(
   const file = threadBundle(entry) ?? entry
   const child = fork(file, [], {
     execArgv: file.endsWith('.ts') ? ['--import', 'tsx'] : [],
-    // Progress lines (a live run's cost estimate, batch polls) show as they come; stderr is kept for the failure message.
+    // Progress lines (a live run's cost estimate, batch polls) and a started service's lines show as they come;
+    // the end of stderr is kept for the failure message too.
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
   })
   let stderr = ''
-  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)))
+  child.stderr?.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk)
+    stderr = (stderr + chunk.toString()).slice(-8000)
+  })
   // Vitest stopped by a signal: the child stops too (it also notices the closed channel when Vitest is killed outright).
   const onTerm = () => child.kill('SIGTERM')
   const onInt = () => child.kill('SIGINT')

@@ -29,7 +29,7 @@ describe('from the packed tarball, in a fresh project', () => {
     const init = await ragEval(project, ['init'])
     expect(init.code, init.output).toBe(0)
     expect(init.stdout).toContain('created rag-eval.config.ts')
-    // The evaluation's thread runs from the bundle `pnpm build` made (src/threads/thread-bundle.ts).
+    // The evaluation's host runs from the bundle `pnpm build` made (src/threads/thread-bundle.ts).
     expect(existsSync(join(project.dir, 'node_modules/rag-vitest-eval/dist/threads/evaluation-host-main.mjs'))).toBe(true)
     const first = await vitest(project, [])
     expect(first.code, first.output).toBe(0)

@@ -225,10 +225,8 @@ const impurityOf = (path: string) => {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Threads in one place: thread code outside threads/ is a debt listed here by file; the list only shrinks.
+// Threads in one place: only threads/ starts or coordinates threads.
 
-/** Files outside threads/ that are thread code today: the evaluation's thread, which moves to threads/. */
-const THREAD_CODE_OUTSIDE_THREADS = new Set(['vitest/evaluation-host-main.ts'])
 const isThreadCode = (facts: ModuleFacts) =>
   facts.imports.some((imported) => !imported.typeOnly && imported.target === 'node:worker_threads') ||
   facts.globals.some((global) => global === 'Atomics' || global === 'SharedArrayBuffer')
@@ -369,11 +367,16 @@ describe('the architecture of src/', () => {
       expect(importsOf(path).some(({ target, typeOnly }) => target === chain![index + 1] && !typeOnly)).toBe(true)
   })
 
-  it('threads are started and coordinated only in threads/ (the debt list of other files only shrinks)', () => {
-    const threadCode = production.filter((path) => folderOf(path) !== 'threads' && isThreadCode(modules.get(path)!))
-    expect(threadCode.filter((path) => !THREAD_CODE_OUTSIDE_THREADS.has(path))).toEqual([])
-    // A file of the debt list that no longer starts threads leaves the list.
-    expect([...THREAD_CODE_OUTSIDE_THREADS].filter((path) => !threadCode.includes(path))).toEqual([])
+  it('threads are started and coordinated only in threads/', () => {
+    expect(production.filter((path) => folderOf(path) !== 'threads' && isThreadCode(modules.get(path)!))).toEqual([])
+  })
+
+  it('one evaluation host: in vitest/, only evaluation-host.ts starts a process, and no module keeps state in globalThis', () => {
+    const vitest = production.filter((path) => folderOf(path) === 'vitest')
+    const starts = (path: string) =>
+      modules.get(path)!.imports.some(({ target, typeOnly }) => !typeOnly && target === 'node:child_process')
+    expect(vitest.filter(starts)).toEqual(['vitest/evaluation-host.ts'])
+    expect(vitest.filter((path) => /\bglobalThis\b/.test(readFileSync(join(SRC, path), 'utf8')))).toEqual([])
   })
 })
 

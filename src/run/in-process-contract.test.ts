@@ -55,7 +55,7 @@ describe('an in-process system is held to the contract an HTTP service is', () =
     }
     writeFileSync(config, `export default ${JSON.stringify(paths)}\n`)
     const out = join(dir, 'reports')
-    // A never-settling promise used to let the process (or the evaluation's thread) end with no report at all.
+    // A never-settling promise used to let the process (or the evaluation's host) end with no report at all.
     const result = spawnSync(process.execPath, ragEvalArgv(['eval', '--config', config, '--out', out, '--baseline', '']), {
       encoding: 'utf8',
       env: { ...process.env, EVAL_TIMEOUT_MS: '20' },

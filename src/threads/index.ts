@@ -1,4 +1,4 @@
-// The helper threads, behind one small API: what run/ (and the evaluation's host) may use of threads/.
+// The helper threads, behind one small API: what run/ (and vitest/, cli/) may use of threads/.
 // Each helper starts a worker thread only when it pays (a large corpus, run or resampling, a second core)
 // and when threads are on (RAG_EVAL_THREADS, threadsEnabled); otherwise its work is done on the caller's
 // thread, with the same results to the bit. builtin/, judge/ and statistics/ import nothing from here:

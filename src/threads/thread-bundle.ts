@@ -133,7 +133,7 @@ export function cachedThreadBundle(
   return { file: null, building: build }
 }
 
-/** This package's thread mains under a folder (src/ or dist/): by convention, every `*-thread-main` module, and the evaluation host's entry (a thread or a child process). */
+/** This package's thread mains under a folder (src/ or dist/): by convention, every `*-thread-main` module, and the evaluation host's entry (a child process runs its bundle too). */
 export function threadMains(code: string, extension: 'ts' | 'js'): string[] {
   return sourceFiles(code, (name) => name.endsWith(`-thread-main.${extension}`) || name === `evaluation-host-main.${extension}`)
 }

@@ -4,8 +4,7 @@ import { InputError } from '../contract/input-error.ts'
 export const THREADS_VARIABLE = 'RAG_EVAL_THREADS'
 
 /**
- * Whether helper threads may be started (the evaluation's host, the corpus index, the judge, the
- * resamples): yes unless RAG_EVAL_THREADS is 0, when everything runs on one thread with the same reports
+ * Whether helper threads may be started (the corpus index, the judge, the resamples): yes unless RAG_EVAL_THREADS is 0, when everything runs on one thread with the same reports
  * (a machine or sandbox without threads, a profile of one thread, a suspected race). Read when asked, so
  * a test can switch it.
  */

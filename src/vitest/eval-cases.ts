@@ -11,7 +11,7 @@ import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import type { GateResult, MetricVerdict } from '../contract/gate-schema.ts'
 import { formatInterval, formatMetric, formatPValue } from '../report/format-table.ts'
 import { caseNote, planQuestionCase, questionCaseName, type CasePlan } from './question-case-plan.ts'
-import { receiveReportsWritten, receiveRun, type SharedRun } from './shared-run.ts'
+import { readReportsWritten, readSharedRun, type SharedRun } from './shared-run.ts'
 // The matchers' types (the module augmentation of vitest's Assertion), without loading the schema checks.
 import type {} from './matchers/index.ts'
 import { ragMatchersWith } from './matchers/rag-matchers-with.ts'
@@ -45,15 +45,15 @@ expect.extend(
 
 /**
  * The run the eval project's global setup shares, once its evaluation has finished (the case file waits
- * for it: Vitest starts this worker while the evaluation runs); null outside the eval project, or when the
- * channel fails, with a failing case saying why.
+ * for its file: Vitest starts this worker while the evaluation runs); null outside the eval project, or when
+ * its folder cannot be read, with a failing case saying why.
  */
 export async function sharedRun(): Promise<SharedRun | null> {
   const provided = inject('evaluation')
   try {
     if (provided === undefined)
       throw new Error('no shared evaluation: run these files in the eval project (its globalSetup runs the evaluation)')
-    return await receiveRun(provided)
+    return await readSharedRun(provided, true)
   } catch (error) {
     it('the evaluation runs', () => {
       throw error
@@ -187,7 +187,7 @@ function defineReportsCase(evaluation: FinishedRun): void {
     it('the run’s reports are written (latest.json, latest.md, attribution.jsonl, contexts.jsonl, charts/)', async ({
       annotate,
     }) => {
-      const unwritten = await receiveReportsWritten(inject('evaluation'))
+      const unwritten = await readReportsWritten(inject('evaluation'))
       if (unwritten !== null) throw new Error(unwritten)
       await annotateCharts(annotate, runCharts(report))
     })

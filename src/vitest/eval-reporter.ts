@@ -1,7 +1,7 @@
 import { relative } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import type { Report } from '../contract/report-schema.ts'
-import { heldRun } from './shared-run.ts'
+import { readSharedRun } from './shared-run.ts'
 
 /**
  * Prints the evaluation at the end of every Vitest run: the metrics per type, the gated metrics against
@@ -43,10 +43,10 @@ export default class EvalReporter implements Reporter {
     // Watch mode: a rerun of other projects' tests only leaves this one's last run unprinted.
     if (vitest?.config.watch && !testModules.some((module) => module.project.name === this.#project)) return
     if (this.#finishMerge) return (await this.#finishMerge)()
-    const provided = project?.getProvidedContext().evaluation
-    const run = provided && heldRun(provided.channel)
-    if (!vitest || !run) return
-    const evaluation = await run
+    const files = project?.getProvidedContext().evaluation
+    if (!vitest || !files) return
+    // The report only in watch mode, to show what flipped: 10,000 outcomes are not parsed here for a summary.
+    const evaluation = await readSharedRun(files, vitest.config.watch)
     const log = (text: string) => vitest.logger.log(text)
     log('')
     if (!evaluation.ok) {

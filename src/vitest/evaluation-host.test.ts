@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process'
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { filesUnder } from '../model/testing/eval-child.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
-import { decodeRun } from './shared-run.ts'
-import { chooseEvaluationHost, startEvaluationHost, type EvaluationHostKind } from './evaluation-host.ts'
+import type { Report } from '../contract/report-schema.ts'
+import { evaluateInChild } from './evaluation-host.ts'
 
 const temp = useTempDirs()
 const local = useScriptedServer()
@@ -20,10 +20,11 @@ function fakeHost(body: string): string {
   return file
 }
 
-/** The evaluation a host answers with, as an object. */
-async function evaluateWith(kind: EvaluationHostKind, entry?: string, inline: Record<string, unknown> = {}) {
-  const handedOver = await startEvaluationHost(kind, entry).evaluate({ options: { inline }, role: 'compare' })
-  return { evaluation: decodeRun(handedOver.json), reported: handedOver.reported }
+/** What a host answers, with the report it wrote (null when it wrote none). */
+async function evaluateWith(entry?: string, inline: Record<string, unknown> = {}) {
+  const reportFile = join(temp.make('host-report-'), 'report.json')
+  const { run } = await evaluateInChild({ options: { inline }, role: 'compare', reportFile }, entry)
+  return { run, report: existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as Report) : null }
 }
 
 /** Processes whose environment carries `marker` (the evaluation's child host started for one test). */
@@ -40,56 +41,37 @@ function processesMarked(marker: string): number[] {
     .map(Number)
 }
 
-describe('one host decides thread or child process (issue 21.3)', () => {
-  it('a thread for offline and replay `vitest run`s; a child for live and record runs, watch mode, and a mode not known', () => {
-    expect(chooseEvaluationHost({ watch: false, mode: 'offline' })).toBe('thread')
-    expect(chooseEvaluationHost({ watch: false, mode: 'replay' })).toBe('thread')
-    expect(chooseEvaluationHost({ watch: false, mode: 'live' })).toBe('child')
-    expect(chooseEvaluationHost({ watch: false, mode: 'record' })).toBe('child')
-    expect(chooseEvaluationHost({ watch: false, mode: 'unknown' })).toBe('child')
-    expect(chooseEvaluationHost({ watch: true, mode: 'offline' })).toBe('child')
-  })
-
-  it('the same entry module answers with the same evaluation in a thread and in a child process', async () => {
+describe('the host writes the report where it is asked, and answers with the rest of the run', () => {
+  it("the report holds the golden set's questions; the answer is the run without it", async () => {
     const inline = { corpus: 'fixtures/corpora/tiny', goldenSet: 'fixtures/golden/valid.json' }
-    const [thread, child] = await Promise.all([
-      evaluateWith('thread', undefined, inline),
-      evaluateWith('child', undefined, inline),
-    ])
-    expect(thread.evaluation.ok).toBe(true)
-    const measured = (e: typeof thread.evaluation) => (e.ok ? { ...e, report: { ...e.report, run: null } } : e)
-    expect(measured(child.evaluation)).toEqual(measured(thread.evaluation))
-    expect(child.reported).toEqual(thread.reported)
+    const { run, report } = await evaluateWith(undefined, inline)
     const golden = JSON.parse(readFileSync('fixtures/golden/valid.json', 'utf8')) as { questions: { id: string }[] }
-    expect(thread.evaluation.ok && thread.evaluation.report.questions.map((q) => q.id)).toEqual(golden.questions.map((q) => q.id))
+    expect(report?.questions.map((q) => q.id)).toEqual(golden.questions.map((q) => q.id))
+    expect(run).toMatchObject({ ok: true, report: null, questions: golden.questions.length, comparison: null })
   })
 })
 
 describe('the global setup reads the evaluation of this run only (issue 11.1)', () => {
   it('a host that exits 0 without answering is a failed evaluation, whatever reports/ holds', async () => {
-    const { evaluation } = await evaluateWith('child', fakeHost('process.exit(0)'))
-    expect(evaluation).toEqual({ ok: false, error: 'the evaluation exited with code 0 without sending its evaluation' })
+    const { run } = await evaluateWith(fakeHost('process.exit(0)'))
+    expect(run).toEqual({ ok: false, error: 'the evaluation exited with code 0 without sending its evaluation' })
   })
 
   it('an answer tagged with another run id is refused', async () => {
-    const json = '[new TextEncoder().encode(\'{"ok":true}\')]'
     const host = fakeHost(
-      `process.send({ kind: 'evaluated', runId: 'an-earlier-run', json: ${json}, reported: { ok: false, error: 'x' }, writing: false }, () => process.exit(0))`,
+      `process.send({ kind: 'evaluated', runId: 'an-earlier-run', run: { ok: true }, writing: false }, () => process.exit(0))`,
     )
-    const { evaluation } = await evaluateWith('child', host)
-    expect(evaluation.ok).toBe(false)
-    expect(!evaluation.ok && evaluation.error).toMatch(
-      /^the evaluation's child answered for run an-earlier-run, not this run [0-9a-f-]{36}$/,
-    )
+    const { run } = await evaluateWith(host)
+    expect(run.ok).toBe(false)
+    expect(!run.ok && run.error).toMatch(/^the evaluation answered for run an-earlier-run, not this run [0-9a-f-]{36}$/)
   })
 
   it('a host that fails sends its reason, in the same message as an evaluation', async () => {
     const failed = { ok: false, error: 'the evaluation failed: corpus/x.md: not UTF-8' }
-    const json = `[new TextEncoder().encode(${JSON.stringify(JSON.stringify(failed))})]`
     const host = fakeHost(
-      `process.send({ kind: 'evaluated', runId: request.runId, json: ${json}, reported: ${JSON.stringify(failed)}, writing: false }, () => process.exit(1))`,
+      `process.send({ kind: 'evaluated', runId: request.runId, run: ${JSON.stringify(failed)}, writing: false }, () => process.exit(1))`,
     )
-    expect(await evaluateWith('child', host)).toEqual({ evaluation: failed, reported: failed })
+    expect(await evaluateWith(host)).toEqual({ run: failed, report: null })
   })
 })
 
@@ -108,6 +90,7 @@ describe('the evaluation dies with Vitest, and what it paid for lands in the cac
           ANTHROPIC_BASE_URL: local.server.url,
           EVAL_CACHE_DIR: cacheDir,
           EVAL_REPORTS_DIR: temp.make('worker-reports-'),
+          STAND_IN_REPORT: join(temp.make('worker-handover-'), 'report.json'),
           EVAL_CONCURRENCY: '4',
           GATE: '',
           WORKER_TEST_MARKER: marker,

@@ -48,7 +48,7 @@ describe('the gate through Vitest, against the committed baseline', () => {
     expect(out).toContain(`Error: the reports could not be written: EEXIST: file already exists, mkdir '${blocked}'`)
   })
 
-  it('a run whose files leave out the eval project’s cases evaluates nothing (its thread, started ahead, is stopped)', () => {
+  it('a run whose files leave out the eval project’s cases evaluates nothing (no host is started)', () => {
     const reports = tempDirs.make('gate-run-')
     const result = spawnSync(
       process.execPath,

@@ -6,7 +6,6 @@ import type { TestProject, Vitest } from 'vitest/node'
 import type { RagEvalConfig } from '../config/project-config.ts'
 import type { Shard } from '../run/shard-assignment.ts'
 import { findConfigFile } from '../config/config-file.ts'
-import { chooseEvaluationHost, discardPrewarmedHost, prewarmEvaluationHost, type DeclaredMode } from './evaluation-host.ts'
 import { useShardCaseFile } from './shard-cases.ts'
 
 /** ragEval()'s options: which config file, the project's name, and any config field inline (winning over the file's). */
@@ -36,7 +35,7 @@ function serialisable(inline: Record<string, unknown>): Record<string, unknown> 
       (typeof value === 'object' && value !== null && Object.values(value).some((v) => typeof v === 'function'))
     ) {
       throw new Error(
-        `ragEval({ ${key} }): the evaluation may run in a child process (live and record runs, watch mode), so an object with methods cannot be passed inline; put it in rag-eval.config.ts (system: './src/rag.ts' or an object there)`,
+        `ragEval({ ${key} }): the evaluation runs in a child process, so an object with methods cannot be passed inline; put it in rag-eval.config.ts (system: './src/rag.ts' or an object there)`,
       )
     }
   }
@@ -70,12 +69,7 @@ export function ragEval(options: RagEvalOptions = {}): TestProjectInlineConfigur
           // --shard=i/n: this shard's question cases, in a case file of its own (shard-cases.ts).
           if (vitest.config.shard) useShardCaseFile(vitest, project, vitest.config.shard, `${HERE}/cases`, EXT)
           // --merge-reports evaluates nothing (the reporter merges the shards' measurements).
-          if (vitest.config.mergeReports) return
-          const watch = vitest.config.watch
-          // Decided before any host loads: a live or record run never loads the evaluation in a thread first.
-          prewarmEvaluationHost(name, chooseEvaluationHost({ watch, mode: await declaredMode(vitest, provided) }))
-          vitest.onClose(() => discardPrewarmedHost(name))
-          if (!watch) return
+          if (vitest.config.mergeReports || !vitest.config.watch) return
           // Watch mode: a change to what the evaluation reads (in no test's import graph) reruns it, and only it.
           rerunOnChangesTo(vitest, project, await watchedInputs(vitest, provided).catch(() => []))
         },
@@ -93,24 +87,16 @@ export function ragEval(options: RagEvalOptions = {}): TestProjectInlineConfigur
   }
 }
 
-/** The project's config as ragEval() gives it, loaded through Vitest's module runner (the evaluation's own loader, jiti, does not run in Vitest's process). */
-async function configThroughVitest(
-  vitest: Vitest,
-  provided: RagEvalProjectOptions,
-): Promise<{ file: string | null; values: unknown }> {
-  const file = findConfigFile({ configFile: provided.config, cwd: process.cwd(), env: process.env })
-  const exported = file === null ? {} : await vitest.import<{ default?: unknown }>(file)
-  const fromFile = exported.default ?? exported
-  const values = typeof fromFile === 'object' && fromFile !== null ? { ...fromFile, ...provided.inline } : fromFile
-  return { file, values }
-}
-
 /**
  * The config file, corpus, golden set, baseline and the system's source: what a watch-mode rerun depends on.
  * The built-in system's source is this package's: it changes only in this repository (run from TypeScript).
  */
 async function watchedInputs(vitest: Vitest, provided: RagEvalProjectOptions): Promise<string[]> {
-  const { file, values } = await configThroughVitest(vitest, provided)
+  // Through Vitest's module runner: the evaluation loads the config in its own process.
+  const file = findConfigFile({ configFile: provided.config, cwd: process.cwd(), env: process.env })
+  const exported = file === null ? {} : await vitest.import<{ default?: unknown }>(file)
+  const fromFile = exported.default ?? exported
+  const values = typeof fromFile === 'object' && fromFile !== null ? { ...fromFile, ...provided.inline } : fromFile
   const { resolveProjectConfig } = await vitest.import<typeof import('../config/project-config.ts')>(
     `${HERE}/../config/project-config.${EXT}`,
   )
@@ -164,27 +150,5 @@ function rerunOnChangesTo(vitest: Vitest, project: TestProject, inputs: readonly
       changed(input)
     })
     vitest.onClose(() => parent.close())
-  }
-}
-
-const MODES: readonly DeclaredMode[] = ['offline', 'replay', 'record', 'live']
-
-/**
- * The run's mode as the evaluation will resolve it (the environment over ragEval()'s options over the
- * config file; MOCK=1 makes live a replay), read before anything of the evaluation loads: the config
- * file only when neither the environment nor the options say, through Vitest's module runner. 'unknown'
- * when it cannot be read here (the evaluation then says why, in a host that is safe for every mode).
- */
-async function declaredMode(vitest: Vitest, provided: RagEvalProjectOptions): Promise<DeclaredMode> {
-  try {
-    const fromFile = async () => {
-      const { values } = await configThroughVitest(vitest, provided)
-      return (values as { mode?: unknown } | null)?.mode ?? 'offline'
-    }
-    const mode = process.env.EVAL_MODE || (provided.inline?.mode ?? (await fromFile()))
-    const resolved = process.env.MOCK === '1' && mode === 'live' ? 'replay' : mode
-    return MODES.find((known) => known === resolved) ?? 'unknown'
-  } catch {
-    return 'unknown'
   }
 }

@@ -1,15 +1,15 @@
+import { existsSync, readFileSync, watch } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import type { CompareResult } from '../compare/comparison-schema.ts'
 import type { Report } from '../contract/report-schema.ts'
 import type { Shard } from '../run/shard-assignment.ts'
 import type { ShardWitness } from '../shard/shard-witness.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
-import { receiveFromChannel } from './evaluation-channel.ts'
 
 /**
- * One Vitest run's evaluation: what its host answers with, what the cases and the reporter receive. The one
- * type between `evaluate()`'s report and a test case (the host's message, evaluation-host.ts, carries it).
- * `R`, the report: the reporter holds it only in watch mode, to diff against the last run (null otherwise:
- * 10,000 outcomes are not parsed in Vitest's main thread for a summary).
+ * One Vitest run's evaluation: what the cases and the reporter receive, the one type between `evaluate()`'s
+ * report and a test case. `R`, the report: the host and the reporter hold the run without it (null; the report
+ * travels as its own file, so 10,000 outcomes are not parsed in Vitest's main thread for a summary).
  */
 export type SharedRun<R extends Report | null = Report> =
   | {
@@ -46,66 +46,75 @@ export type SharedRun<R extends Report | null = Report> =
   | { ok: false; error: string }
 
 /**
- * A measured run as JSON in UTF-8 pieces, the report given as JSON (latest.json's pieces, so a large report is
- * serialised once and never copied into one buffer): how the host sends it.
+ * How one measurement reaches the cases and the reporter: files in the run's private folder (the global setup's),
+ * each written whole (temp file, then rename), their paths provided to the cases. The global setup does not wait
+ * for the evaluation: Vitest starts the cases' worker meanwhile, and a case file waits for `run` to appear.
  */
-export function sharedRunJson(run: SharedRun<null> & { ok: true }, reportJson: readonly Uint8Array[]): Uint8Array[] {
-  const { report: _, ...rest } = run
-  const encoder = new TextEncoder()
-  return [encoder.encode('{"report":'), ...reportJson, encoder.encode(`,${JSON.stringify(rest).slice(1)}`)]
+export interface RunFiles {
+  /** The run without its report (SharedRun<null>): written last, once the report is in place. */
+  run: string
+  /** The report, as latest.json holds it (the host writes it). */
+  report: string
+  /** `{ error }` once the run's other reports are written (null) or why they are not. */
+  reportsWritten: string
 }
 
-/** A run made or changed outside the host (vitest -u accepting it, a comparison, a failure), encoded as the host encodes it. */
-export function encodeRun(run: SharedRun): Uint8Array[] {
-  return [new TextEncoder().encode(JSON.stringify(run))]
-}
-
-/** The run the host sent, as an object (vitest -u, EVAL_COMPARE, watch mode's diff). */
-export function decodeRun(json: readonly Uint8Array[]): SharedRun {
-  return JSON.parse(Buffer.concat(json).toString('utf8')) as SharedRun
-}
-
-/** The reporter's view of a run: its report kept only when asked (watch mode's diff). */
-export function reporterView(run: SharedRun, keepReport: boolean): SharedRun<Report | null> {
-  return run.ok && !keepReport ? { ...run, report: null } : run
-}
-
-/** In the main process, each channel's current run, for the reporter (the global setup's and the reporter's module instances differ; the process is one). */
-const held: Map<string, Promise<SharedRun<Report | null>>> = ((globalThis as Record<symbol, unknown>)[
-  Symbol.for('rag-vitest-eval/reported-runs')
-] ??= new Map()) as Map<string, Promise<SharedRun<Report | null>>>
-
-/** The global setup: this run (once finished) is the one the reporter prints for the channel. */
-export function holdRun(channel: string, run: Promise<SharedRun<Report | null>>): void {
-  held.set(channel, run)
-}
-
-/** The reporter: the run behind the channel, once finished; undefined for a channel of another process. */
-export function heldRun(channel: string): Promise<SharedRun<Report | null>> | undefined {
-  return held.get(channel)
-}
-
-const received = new Map<string, Promise<SharedRun>>()
-
-/** The cases: the run the global setup shares over the channel, received once per worker. */
-export function receiveRun(provided: { channel: string }): Promise<SharedRun> {
-  let run = received.get(provided.channel)
-  if (!run) {
-    run = receiveFromChannel(provided.channel, 'evaluation').then((json) => JSON.parse(json) as SharedRun)
-    received.set(provided.channel, run)
+/** Measurement `id`'s files in `folder`. */
+export function runFiles(folder: string, id: string): RunFiles {
+  return {
+    run: join(folder, `run-${id}.json`),
+    report: join(folder, `report-${id}.json`),
+    reportsWritten: join(folder, `reports-${id}.json`),
   }
-  return run
 }
 
-/** The cases: once the run's reports are written, null, or why they are not (the evaluation's thread hands the run over first). */
-export async function receiveReportsWritten(provided: { channel: string }): Promise<string | null> {
-  return (JSON.parse(await receiveFromChannel(provided.channel, 'reports')) as { error: string | null }).error
+/** Resolves once `file` exists (its folder watched: written whole by a rename, it is complete when it appears). */
+export function whenFileExists(file: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let watcher: ReturnType<typeof watch>
+    try {
+      watcher = watch(dirname(file), (_, name) => (name === null || name === basename(file)) && check())
+    } catch (error) {
+      return reject(
+        new Error(
+          `the evaluation's folder ${dirname(file)} could not be read (${(error as Error).message}): run these cases in the eval project, whose global setup runs the evaluation`,
+        ),
+      )
+    }
+    watcher.on('error', (error) => {
+      watcher.close()
+      reject(new Error(`the evaluation's folder ${dirname(file)} went away (${error.message}): the run was stopped`))
+    })
+    const check = () => {
+      if (!existsSync(file)) return
+      watcher.close()
+      resolve()
+    }
+    check()
+  })
+}
+
+const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T
+
+/** The run, once its host has measured it, with its report when `withReport` (the cases; the reporter in watch mode). */
+export async function readSharedRun(files: RunFiles, withReport: true): Promise<SharedRun>
+export async function readSharedRun(files: RunFiles, withReport: boolean): Promise<SharedRun<Report | null>>
+export async function readSharedRun(files: RunFiles, withReport: boolean): Promise<SharedRun<Report | null>> {
+  await whenFileExists(files.run)
+  const run = readJson<SharedRun<null>>(files.run)
+  return run.ok && withReport ? { ...run, report: readJson<Report>(files.report) } : run
+}
+
+/** Once the run's reports are written, null, or why they are not (the host hands the run over first). */
+export async function readReportsWritten(files: RunFiles): Promise<string | null> {
+  await whenFileExists(files.reportsWritten)
+  return readJson<{ error: string | null }>(files.reportsWritten).error
 }
 
 declare module 'vitest' {
   interface ProvidedContext {
-    /** The local channel (evaluation-channel.ts) that answers with this run's SharedRun as JSON. */
-    evaluation: { channel: string }
+    /** This measurement's files (the latest watch-mode rerun's). */
+    evaluation: RunFiles
     /** ragEval()'s options, for the global setup. */
     ragEvalOptions: RagEvalProjectOptions
   }

@@ -1,7 +1,6 @@
-// Stands in for the Vitest process in the worker tests: runs the eval project's evaluation (the forked
-// worker) as the global setup does, prints the outcome as one JSON line, and can be killed at any time.
-import { startEvaluationHost } from '../evaluation-host.ts'
-import { decodeRun } from '../shared-run.ts'
+// Stands in for the Vitest process in the host tests: runs the eval project's evaluation in its child host as the
+// global setup does (the report into $STAND_IN_REPORT), prints the outcome as one JSON line, and can be killed at any time.
+import { evaluateInChild } from '../evaluation-host.ts'
 
-const evaluation = decodeRun((await startEvaluationHost('child').evaluate({ options: { inline: {} }, role: 'run' })).json)
-process.stdout.write(`${JSON.stringify(evaluation.ok ? { ok: true } : evaluation)}\n`)
+const { run } = await evaluateInChild({ options: { inline: {} }, role: 'run', reportFile: process.env.STAND_IN_REPORT! })
+process.stdout.write(`${JSON.stringify(run.ok ? { ok: true } : run)}\n`)

@@ -51,7 +51,7 @@ describe('the host writes the report where it is asked, and answers with the res
   })
 })
 
-describe('the global setup reads the evaluation of this run only (issue 11.1)', () => {
+describe('the global setup reads the evaluation of this run only', () => {
   it('a host that exits 0 without answering is a failed evaluation, whatever reports/ holds', async () => {
     const { run } = await evaluateWith(fakeHost('process.exit(0)'))
     expect(run).toEqual({ ok: false, error: 'the evaluation exited with code 0 without sending its evaluation' })
@@ -75,7 +75,7 @@ describe('the global setup reads the evaluation of this run only (issue 11.1)', 
   })
 })
 
-describe('the evaluation dies with Vitest, and what it paid for lands in the cache (issue 11.4)', () => {
+describe('the evaluation dies with Vitest, and what it paid for lands in the cache', () => {
   for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
     it(`Vitest killed by ${signal} mid-run: the child host stops sending, exits, and every answered call is in the cache`, async () => {
       local.server.latencyMs = 300

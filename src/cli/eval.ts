@@ -1,4 +1,4 @@
-import { redactSecrets } from '../contract/secrets.ts'
+import { redactSecrets } from '../common/secrets.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { writeReports } from '../report/write-report.ts'
 import { evaluate } from '../run/evaluate.ts'

@@ -1,5 +1,5 @@
 import { InputError } from '../contract/input-error.ts'
-import { redactSecrets } from '../contract/secrets.ts'
+import { redactSecrets } from '../common/secrets.ts'
 
 /** Where a command's own messages go: the process's streams, or a test's buffers. */
 export interface Io {
@@ -7,7 +7,7 @@ export interface Io {
   readonly err: (text: string) => void
 }
 
-/** The process's streams, the run's secrets redacted (contract/secrets.ts): an error may quote what a service said. */
+/** The process's streams, the run's secrets redacted (common/secrets.ts): an error may quote what a service said. */
 export const processIo: Io = {
   out: (text) => process.stdout.write(redactSecrets(text)),
   err: (text) => process.stderr.write(redactSecrets(text)),

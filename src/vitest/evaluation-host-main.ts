@@ -7,7 +7,7 @@
 // channel, and the run starts no new work, lets the model calls in flight land in the cache, stops a
 // service it started, and exits without answering.
 import { parentPort, type TransferListItem } from 'node:worker_threads'
-import { redactSecrets } from '../contract/secrets.ts'
+import { redactSecrets } from '../common/secrets.ts'
 import { serialisedReport, writeLatestJson, writeReportCompanions } from '../report/write-report.ts'
 import { failureMessage, loadEvalProject, measureProject } from './evaluate-project.ts'
 import { encodeRun, sharedRunJson, type SharedRun } from './shared-run.ts'

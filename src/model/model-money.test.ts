@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { FAITHFULNESS_PROMPT } from '../judge/prompts/faithfulness-prompt.ts'
-import { toolRequest } from '../judge/structured-call.ts'
+import { toolRequest } from './structured-call.ts'
 import type { ModelCall } from './model-types.ts'
 import { cacheMinTokens, costUsd, DEFAULT_CACHE_MIN_TOKENS, loadPriceTable, priceOf, promptCacheSavingsUsd } from './prices.ts'
 import { PromptCacheSimulator } from './prompt-cache.ts'

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startMessagesServer } from '../src/local-server/messages-server.ts'
 import { scriptedReply } from '../src/local-server/scripted-responder.ts'
-import type { CommandResult } from '../src/bench/user-project.ts'
+import type { CommandResult } from '../src/testing/user-project.ts'
 import { freePort, readReport, useUserProjects, vitest } from './user-projects.ts'
 
 describe('examples/api-key-service: a header secret from the environment, kept out of every byte written and printed', () => {

@@ -13,8 +13,8 @@ import {
   worstCaseUsd,
 } from './request-cost.ts'
 import { BudgetExceededError } from './spending-cap.ts'
-import { startMessagesServer, textReply, type MessagesServer } from '../local-server/messages-server.ts'
-import { scriptedReply } from '../local-server/scripted-responder.ts'
+import { startMessagesServer, textReply, type MessagesServer } from '../model-server/messages-server.ts'
+import { scriptedReply } from '../model-server/scripted-responder.ts'
 import { localClient } from './testing/test-client.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 

@@ -10,7 +10,8 @@ import { renderUser, templateHash, templatesHash, toolInputSchema } from './prom
 import { retryAfterMs, retryDelay } from '../common/backoff.ts'
 import { describeFailure } from './retry-policy.ts'
 import { textCall } from './testing/test-client.ts'
-import { cacheNamespace, selfPreferenceWarning } from '../run/model-tier.ts'
+import { cacheNamespace } from './open-model-client.ts'
+import { selfPreferenceWarning } from '../run/model-tier.ts'
 
 const headers = (values: Record<string, string>) => new Headers(values)
 

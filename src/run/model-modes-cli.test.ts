@@ -12,8 +12,8 @@ import {
   textOf,
   tinyProject,
 } from '../model/testing/eval-child.ts'
-import { startMessagesServer, toolUseReply } from '../local-server/messages-server.ts'
-import { scriptedReply } from '../local-server/scripted-responder.ts'
+import { startMessagesServer, toolUseReply } from '../model-server/messages-server.ts'
+import { scriptedReply } from '../model-server/scripted-responder.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { evaluate } from './evaluate.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'

@@ -17,8 +17,6 @@ import { PACKAGE_PRICES_FILE } from '../model/prices.ts'
 import type { RecordingReader, RecordingMetadata, RecordingWriter } from '../model/recording.ts'
 import { describeBaseUrl, type MessagesTransport } from '../model/sdk-transport.ts'
 
-export type { ModelMode }
-
 /** Where the model tier's files are: the project's paths, and the package's price table unless the project names one. */
 export function modelTierPaths(project: ProjectConfig): ModelPaths {
   // Relative to the current folder where they are inside it: they appear in messages (and stay valid paths).

@@ -6,9 +6,9 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { startMessagesServer } from '../src/local-server/messages-server.ts'
-import { scriptedReply } from '../src/local-server/scripted-responder.ts'
-import type { CommandResult } from '../src/bench/user-project.ts'
+import { startMessagesServer } from '../src/model-server/messages-server.ts'
+import { scriptedReply } from '../src/model-server/scripted-responder.ts'
+import type { CommandResult } from '../src/testing/user-project.ts'
 import { freePort, readReport, useUserProjects, vitest } from './user-projects.ts'
 
 describe('examples/api-key-service: a header secret from the environment, kept out of every byte written and printed', () => {

@@ -24,6 +24,12 @@ describe('from the packed tarball, in a fresh project', () => {
     expect(cases).not.toContain('sourceMappingURL')
   })
 
+  it("the tarball ships no test helper and no benchmark (src/testing/, a folder's testing/, scripts/bench/ are the repository's)", () => {
+    const entries = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n')
+    expect(entries).toContain('package/dist/model-server/messages-server.js')
+    expect(entries.filter((entry) => /\/(testing|bench)\//.test(entry) || entry.startsWith('package/scripts/'))).toEqual([])
+  })
+
   it('rag-eval init, then vitest run passes, vitest run -u writes the baseline, GATE=1 passes against it', async () => {
     const project = await userProject()
     const init = await ragEval(project, ['init'])

@@ -21,7 +21,7 @@ export const FAILED = 'failed.txt'
 export default function setup(project: TestProject): () => Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'rag-eval-pack-'))
   project.provide('packedTarballFolder', folder)
-  // RAG_EVAL_TARBALL names a ready one, as packTarball honours it: nothing to pack.
+  // RAG_EVAL_TARBALL names a ready one, as the benchmarks' packTarball (scripts/bench/) honours it: nothing to pack.
   const given = process.env.RAG_EVAL_TARBALL
   const packing = given ? Promise.resolve(publish(folder, given)) : pack(folder)
   return async () => {

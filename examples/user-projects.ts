@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { afterEach, inject } from 'vitest'
 import { FAILED, READY } from './packed-tarball.global-setup.ts'
 import { ReportSchema } from '../src/contract/report-schema.ts'
-import { tempProject, type TempProject } from '../src/bench/user-project.ts'
+import { tempProject, type TempProject } from '../src/testing/user-project.ts'
 
 let tarball: Promise<string> | undefined
 /** The tarball the package project's global setup packs (packed-tarball.global-setup.ts), once it is packed. */

@@ -140,7 +140,7 @@ function allowedImports(): Map<string, Set<string>> {
 }
 
 /** src/index.ts, the public surface, re-exports the library: anything but what sits above it or serves tests. */
-const ROOT_MAY_NOT_IMPORT = new Set(['cli', 'vitest', 'testing', 'bench'])
+const ROOT_MAY_NOT_IMPORT = new Set(['cli', 'vitest', 'testing'])
 
 // ---------------------------------------------------------------------------------------------------------------
 // Pure layers: what no module they load at run time may do.

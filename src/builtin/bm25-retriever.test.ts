@@ -5,7 +5,7 @@ import { loadGoldenSet } from '../load/golden-set.ts'
 import { Bm25Retriever } from './bm25-retriever.ts'
 import { chunkCorpus, type Chunk } from './chunker.ts'
 import { DEFAULT_RETRIEVER_OPTIONS, MINISEARCH_RETRIEVER_OPTIONS } from '../contract/retriever-options.ts'
-import { generateSyntheticCorpus } from '../bench/synthetic-corpus.ts'
+import { generateSyntheticCorpus } from '../testing/synthetic-corpus.ts'
 import { buildBm25Index } from './bm25-index.ts'
 import { indexWords, termOf, tokenizeWords } from '../text/text-analyzer.ts'
 

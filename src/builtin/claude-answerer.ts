@@ -19,7 +19,7 @@ export interface ClaudeAnswererOptions {
 /**
  * Live generation: Claude answers from the packed context (the material, delimited as data), told to
  * say the refusal sentence when the material lacks the answer. Goes through the model client (cache,
- * concurrency, retries, usage); no temperature is sent (see judge/structured-call.ts). An answer cut off at max_tokens is kept as it is and
+ * concurrency, retries, usage); no temperature is sent (see model/structured-call.ts). An answer cut off at max_tokens is kept as it is and
  * named in the report's warnings.
  */
 export function createClaudeAnswerer(client: ModelClient, options: ClaudeAnswererOptions): Answerer {

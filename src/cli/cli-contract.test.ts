@@ -126,10 +126,6 @@ const CONTRACTS: Record<string, Contract> = {
     folderForFile: [['--golden', 'evals'], '--golden evals: expected a file, found a folder'],
     fileForFolder: [['--corpus', 'README.md'], '--corpus README.md: expected a folder, found a file'],
   },
-  'bench retrieval': { missingValue: [['--sizes'], '--sizes'] },
-  'bench model': { missingValue: [['--questions'], '--questions'] },
-  'bench vitest': { missingValue: [['--tiers'], '--tiers'] },
-  'bench overhead': { missingValue: [['--runs'], '--runs'] },
 }
 
 /** A usage error: one line naming the problem, then the command's usage lines, and no stack trace. */
@@ -242,15 +238,8 @@ describe('values are checked before anything runs', () => {
     [['refusal-tradeoff', '--from', 'abc'], '--from abc: expected a number from 0 to 1'],
     [['refusal-tradeoff', '--from', '0.8', '--to', '0.5'], '--to 0.5: expected at least --from (0.8)'],
     [['model-server', '--port', '0x10'], '--port 0x10: expected an integer from 0 to 65535'],
-    [['bench', 'model', '--questions', '1e2'], '--questions 1e2: expected a positive integer'],
-    [['bench', 'model', '--latency-ms', 'Infinity'], '--latency-ms Infinity: expected a positive number'],
-    [['bench', 'overhead', '--runs', '0'], '--runs 0: expected a positive integer'],
-    [['bench', 'vitest', '--questions', '1000,1e4'], '--questions 1000,1e4: expected question counts, e.g. 1000,10000'],
-    [['bench', 'vitest', '--tiers', 'full,judge'], '--tiers full,judge: expected tiers, e.g. retrieval,full'],
-    [
-      ['bench', 'retrieval', '--sizes', '2:1'],
-      '--sizes 2:1: expected docs:questions pairs, e.g. 5000:1000,10000:2000 (at least 3 docs each)',
-    ],
+    [['label', '--size', '1e2'], '--size 1e2: expected a positive integer'],
+    [['refusal-tradeoff', '--step', 'Infinity'], '--step Infinity: expected a positive number'],
     [['retrieval', '--tier', 'fast'], '--tier fast: expected retrieval or full'],
     [
       ['golden', 'check', '--floors', 'single=many'],

@@ -111,26 +111,6 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
     summary: 're-record the golden set from the scripted server',
     load: async () => (await import('./record-scripted.ts')).command,
   },
-  {
-    name: 'bench retrieval',
-    summary: 'retrieval tier benchmark on synthetic corpora',
-    load: async () => (await import('./bench-retrieval.ts')).command,
-  },
-  {
-    name: 'bench overhead',
-    summary: 'vitest run --project eval beside a bare one-test vitest run, and the ratio',
-    load: async () => (await import('./bench-overhead.ts')).command,
-  },
-  {
-    name: 'bench vitest',
-    summary: 'the evaluation through Vitest on 1,000 and 10,000 synthetic questions',
-    load: async () => (await import('./bench-vitest.ts')).command,
-  },
-  {
-    name: 'bench model',
-    summary: 'model tier throughput against the local server',
-    load: async () => (await import('./bench-model.ts')).command,
-  },
 ]
 
 const USAGE = 'usage: rag-eval [--config <file>] <command> [options]    (rag-eval <command> --help: its options)'

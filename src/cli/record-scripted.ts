@@ -1,6 +1,6 @@
 import { cacheMinTokens, loadPriceTable, PACKAGE_PRICES_FILE } from '../model/prices.ts'
-import { startMessagesServer } from '../local-server/messages-server.ts'
-import { scriptedReply } from '../local-server/scripted-responder.ts'
+import { startMessagesServer } from '../model-server/messages-server.ts'
+import { scriptedReply } from '../model-server/scripted-responder.ts'
 import { recordingDir } from '../model/recording.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { file, folder, text } from './arg-kinds.ts'
@@ -11,7 +11,7 @@ import { defineCommand } from './command.ts'
 export const command = defineCommand({
   usage: `usage: rag-eval record-scripted [--config rag-eval.config.ts] [--recording golden-set] [--golden file] [--corpus folder]`,
   description: `  Re-records <recordingsDir>/<recording>/ (fixtures/recordings/ here) from the local scripted Messages API server: starts the
-  server on 127.0.0.1 (scripted, plausible outputs: src/local-server/scripted-responder.ts), runs the
+  server on 127.0.0.1 (scripted, plausible outputs: src/model-server/scripted-responder.ts), runs the
   whole golden set (the config's, or --golden over --corpus) with EVAL_MODE=record against it (a dummy key, no cache), and marks the recording
   scripted in its metadata. Run it when the golden set, the corpus, a prompt or a model name changes;
   commit the result. No network beyond 127.0.0.1.`,

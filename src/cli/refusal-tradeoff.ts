@@ -1,4 +1,4 @@
-import { formatMetric, formatTable } from '../report/format-table.ts'
+import { formatMetric, formatTable } from '../common/format-table.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { decimal, positiveNumber } from './arg-kinds.ts'
 import { option, UsageError } from './args.ts'

@@ -1,5 +1,5 @@
 import { InputError } from '../contract/input-error.ts'
-import { redactSecrets } from '../contract/secrets.ts'
+import { redactSecrets } from '../common/secrets.ts'
 
 /**
  * What a command reads and writes of its process: the process itself in the bin, a test's buffers and values
@@ -27,7 +27,7 @@ export function processIo(): Io {
   }
 }
 
-/** `io` with the run's secrets redacted from its text (contract/secrets.ts): an error may quote what a service said. */
+/** `io` with the run's secrets redacted from its text (common/secrets.ts): an error may quote what a service said. */
 export function redacted(io: Io): Io {
   return {
     ...io,

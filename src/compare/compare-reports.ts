@@ -1,6 +1,6 @@
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import { InputError } from '../contract/input-error.ts'
-import { stableStringify } from '../model/stable-json.ts'
+import { stableStringify } from '../common/stable-json.ts'
 import { STATISTICS_SEED } from '../statistics/defaults.ts'
 import type { MeanResampler } from '../statistics/mean-resamples.ts'
 import type { CompareResult, CompareSide, Flip } from './comparison-schema.ts'

@@ -1,4 +1,4 @@
-import { formatInterval, formatMetric, formatPValue, formatTable, formatDelta } from '../report/format-table.ts'
+import { formatInterval, formatMetric, formatPValue, formatTable, formatDelta } from '../common/format-table.ts'
 import { chartLinks, comparisonCharts } from '../charts/run-charts.ts'
 import type { CompareResult, Flip } from './comparison-schema.ts'
 

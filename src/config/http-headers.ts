@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { InputError } from '../contract/input-error.ts'
-import { MIN_SECRET_LENGTH } from '../contract/secrets.ts'
+import { MIN_SECRET_LENGTH } from '../common/secrets.ts'
 
 /** An HTTP field name (RFC 9110's token). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/

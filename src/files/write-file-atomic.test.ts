@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { registerSecret } from '../contract/secrets.ts'
+import { registerSecret } from '../common/secrets.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { writeFileAtomic } from './write-file-atomic.ts'
 

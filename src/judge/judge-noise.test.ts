@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { forcedToolName, toolUseReply, type ReceivedRequest } from '../local-server/messages-server.ts'
-import { scriptedReply } from '../local-server/scripted-responder.ts'
+import { forcedToolName, toolUseReply, type ReceivedRequest } from '../model-server/messages-server.ts'
+import { scriptedReply } from '../model-server/scripted-responder.ts'
 import { tempDir, tinyProject } from '../model/testing/eval-child.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { toolUseReply, type ReceivedRequest, type Responder } from '../local-server/messages-server.ts'
-import { scriptedReply, userText } from '../local-server/scripted-responder.ts'
+import { toolUseReply, type ReceivedRequest, type Responder } from '../model-server/messages-server.ts'
+import { scriptedReply, userText } from '../model-server/scripted-responder.ts'
 import { localClient } from '../model/testing/test-client.ts'
 import type { JudgeInput } from './judge.ts'
 import { createModelJudge, judgeFaithfulness } from './model-judge.ts'

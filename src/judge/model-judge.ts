@@ -12,7 +12,7 @@ import { ANSWER_RELEVANCY_PROMPT } from './prompts/answer-relevancy-prompt.ts'
 import { COVERAGE_PROMPT } from './prompts/coverage-prompt.ts'
 import { FAITHFULNESS_PROMPT, type FaithfulnessOutput } from './prompts/faithfulness-prompt.ts'
 import { UNCLEAR_REFUSAL_PROMPT } from './prompts/unclear-refusal-prompt.ts'
-import { callStructured } from './structured-call.ts'
+import { callStructured } from '../model/structured-call.ts'
 
 export interface ModelJudgeOptions {
   /** The judge model (EVAL_JUDGE_MODEL). */

@@ -3,7 +3,7 @@ import { block, materialBlock } from '../model/delimit.ts'
 import { renderUser } from '../model/prompt-template.ts'
 import type { ContextPassage } from '../scoring/generation/faithfulness.ts'
 import { PAIRWISE_PROMPT } from './prompts/pairwise-prompt.ts'
-import { callStructured } from './structured-call.ts'
+import { callStructured } from '../model/structured-call.ts'
 import type { ModelJudgeOptions } from './model-judge.ts'
 
 export interface PairwiseInput {

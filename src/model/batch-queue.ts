@@ -1,6 +1,6 @@
 import type { BatchItemResult, BatchStatus, BatchTransport } from './batch-transport.ts'
 import type { ModelCall } from './model-types.ts'
-import { retryDelay, type RetryPolicy } from './backoff.ts'
+import { retryDelay, type RetryPolicy } from '../common/backoff.ts'
 import { describeFailure } from './retry-policy.ts'
 import type { Reservation } from './spending-cap.ts'
 import { formatUsd } from './spending-cap.ts'

@@ -15,7 +15,7 @@ import {
   textReply,
   type BatchItemOutcome,
   type MessagesServer,
-} from '../local-server/messages-server.ts'
+} from '../model-server/messages-server.ts'
 import { localClient, TEST_API_KEY, textCall } from './testing/test-client.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 

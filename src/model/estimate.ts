@@ -18,11 +18,12 @@ export interface EstimateOptions {
 const integer = (n: number) => n.toLocaleString('en-US')
 
 /**
- * Prices the calls of a dry run (the run's own pipeline against a stand-in that answers instantly; see
- * model-tier.ts). A call the cache answered costs nothing; every other one is priced from its request as
- * it will be sent: its input tokens (plus the tool-use system prompt the API adds), prompt caching as the
- * API applies it (nothing below the model's minimum prefix), the stand-in's reply length as the expected
- * output, and the worst case with the reply at max_tokens.
+ * Prices the calls of a dry run (the run's own pipeline on a client whose transport answers at once with replies of
+ * typical length; estimate-transport.ts). A call the cache answered costs nothing; every other one is priced from its
+ * request as it will be sent: its input tokens (plus the tool-use system prompt the API adds), prompt caching as the
+ * API applies it (nothing below the model's minimum prefix), a typical reply length as the expected output, and the
+ * worst case with the reply at max_tokens. A repair attempt is not priced: the dry run's structured replies are not
+ * valid outputs, so each asks for one, which a run only sends when a model's output fails its schema.
  */
 export function summariseEstimate(
   observed: readonly ObservedCall[],
@@ -66,7 +67,7 @@ function estimateRole(
   }
   let largestPrefix = 0
   for (const { call, result } of observed) {
-    if (call.role !== role) continue
+    if (call.role !== role || call.purpose.endsWith(':repair')) continue
     if (result.source !== 'api') {
       estimate.cached += 1
       continue

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { MODEL_ROLES } from '../contract/model-usage-schema.ts'
 import { ModelResponseSchema, type ModelCall } from './model-types.ts'
-import { sha256Of } from './stable-json.ts'
+import { sha256Of } from '../common/stable-json.ts'
 
 /** Hashes of what a call is made of; the cache key is the hash of all of them, the parts say what changed on a miss. */
 export const CallPartsSchema = z.object({

@@ -10,7 +10,7 @@ import {
   type MessagesServer,
   type Responder,
   type ScriptedReply,
-} from '../local-server/messages-server.ts'
+} from '../model-server/messages-server.ts'
 import { localClient, TEST_API_KEY, textCall } from './testing/test-client.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 

@@ -8,7 +8,7 @@ import type { ModelCall, ModelResponse, ModelResult, ModelUsage } from './model-
 import { costUsd, priceOf, promptCacheSavingsUsd, type ModelPrice, type PriceTable } from './prices.ts'
 import type { RecordingReader, RecordingWriter } from './recording.ts'
 import { worstCaseUsd } from './request-cost.ts'
-import { retryDelay, type RetryPolicy } from './backoff.ts'
+import { retryDelay, type RetryPolicy } from '../common/backoff.ts'
 import { describeFailure } from './retry-policy.ts'
 import type { MessagesTransport } from './sdk-transport.ts'
 import { BudgetExceededError, SpendingCap, type Reservation } from './spending-cap.ts'

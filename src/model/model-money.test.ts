@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { FAITHFULNESS_PROMPT } from '../judge/prompts/faithfulness-prompt.ts'
-import { toolRequest } from '../judge/structured-call.ts'
+import { toolRequest } from './structured-call.ts'
 import type { ModelCall } from './model-types.ts'
 import { cacheMinTokens, costUsd, DEFAULT_CACHE_MIN_TOKENS, loadPriceTable, priceOf, promptCacheSavingsUsd } from './prices.ts'
 import { PromptCacheSimulator } from './prompt-cache.ts'
@@ -13,8 +13,8 @@ import {
   worstCaseUsd,
 } from './request-cost.ts'
 import { BudgetExceededError } from './spending-cap.ts'
-import { startMessagesServer, textReply, type MessagesServer } from '../local-server/messages-server.ts'
-import { scriptedReply } from '../local-server/scripted-responder.ts'
+import { startMessagesServer, textReply, type MessagesServer } from '../model-server/messages-server.ts'
+import { scriptedReply } from '../model-server/scripted-responder.ts'
 import { localClient } from './testing/test-client.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 

@@ -7,10 +7,11 @@ import { callKey, callParts } from './exchange.ts'
 import { normaliseMessage } from './model-types.ts'
 import { assertPriced, costUsd, loadPriceTable, priceOf } from './prices.ts'
 import { renderUser, templateHash, templatesHash, toolInputSchema } from './prompt-template.ts'
-import { retryAfterMs, retryDelay } from './backoff.ts'
+import { retryAfterMs, retryDelay } from '../common/backoff.ts'
 import { describeFailure } from './retry-policy.ts'
 import { textCall } from './testing/test-client.ts'
-import { cacheNamespace, selfPreferenceWarning } from '../run/model-tier.ts'
+import { cacheNamespace } from './open-model-client.ts'
+import { selfPreferenceWarning } from '../run/model-tier.ts'
 
 const headers = (values: Record<string, string>) => new Headers(values)
 

@@ -1,5 +1,5 @@
 import { cacheablePrefix, cacheablePrefixTokens, type RequestShape } from './request-cost.ts'
-import { sha256Of } from './stable-json.ts'
+import { sha256Of } from '../common/stable-json.ts'
 
 /** How the API bills a request's input tokens once prompt caching has had its say. */
 export interface PromptCacheSplit {

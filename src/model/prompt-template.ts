@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { contentHash } from '../text/content-hash.ts'
-import { sha256Of } from './stable-json.ts'
+import { sha256Of } from '../common/stable-json.ts'
 
 /**
  * A versioned prompt: a system prompt and a user message with {{slot}} placeholders. Untrusted text

@@ -1,10 +1,10 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk'
-import { isRetryableStatus, retryAfterMs } from './backoff.ts'
+import { isRetryableStatus, retryAfterMs } from '../common/backoff.ts'
 import { MalformedResponseError } from './model-types.ts'
 
 // Which model-call failures are retried. The SDK's own retries are switched off (maxRetries 0) because its
 // backoff cannot be configured (0.5 s doubling to 8 s, fixed), it does not say how many attempts a call
-// took, and it follows any retry-after however long; model/backoff.ts does the same job with every
+// took, and it follows any retry-after however long; common/backoff.ts does the same job with every
 // number a knob, and the client counts and reports each attempt.
 
 export interface FailureInfo {

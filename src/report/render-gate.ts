@@ -1,7 +1,7 @@
 import { ACCEPT_BASELINE, HOW_TO_CREATE_BASELINE } from '../gate/baseline-location.ts'
 import type { GateResult } from '../contract/gate-schema.ts'
 import { describeSystemErrorRate } from '../gate/system-error-failure.ts'
-import { formatInterval, formatMetric, formatPValue, formatTable, formatDelta } from './format-table.ts'
+import { formatInterval, formatMetric, formatPValue, formatTable, formatDelta } from '../common/format-table.ts'
 
 /**
  * Gated metrics against the baseline: metric, current, baseline, delta, the paired bootstrap interval of

@@ -1,7 +1,7 @@
 import { questionChecks, questionThresholds } from '../gate/question-checks.ts'
 import { describeRetrieval } from '../contract/retriever-options.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
-import { formatTable } from './format-table.ts'
+import { formatTable } from '../common/format-table.ts'
 import { diagnosisRows, generationSummaryRows, retrievalSummaryRows, whereToLook } from './summary-table.ts'
 import {
   describeGatePolicy,

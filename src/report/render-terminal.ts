@@ -1,5 +1,5 @@
 import type { Report } from '../contract/report-schema.ts'
-import { formatTable } from './format-table.ts'
+import { formatTable } from '../common/format-table.ts'
 import { diagnosisRows, generationSummaryRows, retrievalSummaryRows } from './summary-table.ts'
 import {
   describeGatePolicy,

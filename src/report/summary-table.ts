@@ -1,5 +1,5 @@
 import type { Summary } from '../contract/report-schema.ts'
-import { formatInterval, formatMetric } from './format-table.ts'
+import { formatInterval, formatMetric } from '../common/format-table.ts'
 import { ANSWERABLE_TYPES } from '../contract/question-types.ts'
 
 const TYPES = ANSWERABLE_TYPES

@@ -251,7 +251,7 @@ function stopModelOnAbort({ options, model }: RunContext): void {
   )
 }
 
-/** The built-in system's answerer in a model mode: Claude, or its stand-in while the cost estimate is made. */
+/** The built-in system's answerer in a model mode: Claude, or the estimate's answerer (nothing sent) while the cost estimate is made. */
 interface SwitchableAnswerer {
   answer: Answerer
   /** Answers through `standIn` until it is given null. */
@@ -281,8 +281,8 @@ function scoreRuns(runs: readonly QuestionRun[], system: RagSystem, config: Eval
 }
 
 /**
- * live and record: the money, before any call, from a dry run of the whole pipeline through the model's
- * stand-in (replay costs nothing; a system of the user's own cannot be dry-run, so its server is checked instead).
+ * live and record: the money, before any call, from a dry run of the whole pipeline on the estimate's client
+ * (replies of typical length, nothing sent; replay costs nothing; a system of the user's own cannot be dry-run, so its server is checked instead).
  */
 async function estimateCost(
   { config, spec, log, model }: RunContext,

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { filesUnder, readReport, runEvalCli, tempDir as temp, tinyProject } from '../model/testing/eval-child.ts'
-import { startMessagesServer } from '../local-server/messages-server.ts'
-import { scriptedReply } from '../local-server/scripted-responder.ts'
+import { forcedToolName, startMessagesServer, textReply } from '../model-server/messages-server.ts'
+import { scriptedReply } from '../model-server/scripted-responder.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
+import { TYPICAL_ANSWER } from '../model/estimate-transport.ts'
 import { TOOL_USE_SYSTEM_TOKENS } from '../model/request-cost.ts'
+import { countTextTokens } from '../text/tokenizer.ts'
 import { renderMarkdown } from '../report/render-markdown.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { evaluate } from './evaluate.ts'
+import { TYPICAL_VERDICT_TOKENS } from './model-tier.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 
 // The money of a whole run against the local server: the estimate before any call, the cost block,
@@ -22,7 +25,12 @@ const liveEnv = (url: string, extra: Record<string, string> = {}): Record<string
 })
 
 describe('the cost estimate', () => {
-  it('is made from the prompts the run will send, printed before any call, kept in the report, and free on a rerun', async () => {
+  it('is made from the prompts the run will send and typical reply lengths, printed before any call, kept in the report, and free on a rerun', async () => {
+    // The server answers the generator with the typical answer the estimate assumes, so the judge's prompts of the run
+    // are the ones the estimate priced; the judges answer as the scripted server does (valid verdicts, no repair).
+    local.server.setResponder((request) =>
+      forcedToolName(request) === null ? textReply(request, TYPICAL_ANSWER) : scriptedReply(request),
+    )
     const paths = tinyProject()
     const lines: string[] = []
     let sentBeforeEstimate = -1
@@ -34,30 +42,33 @@ describe('the cost estimate', () => {
     expect(sentBeforeEstimate).toBe(0)
     const { estimate, usage } = report.run
     expect(estimate).not.toBeNull()
-    // The stand-in answers as the scripted server does, so the dry run built exactly the prompts the run sent.
+    // The prompts as sent (the local server counts input tokens with the same tokenizer), the replies at typical length.
+    const generator = usage.byRole.generator
+    expect(generator.calls).toBe(3)
     expect(estimate!.byRole.generator).toMatchObject({
       model: 'claude-sonnet-5',
-      calls: usage.byRole.generator.calls,
+      calls: 3,
       cached: 0,
-      inputTokens: usage.byRole.generator.inputTokens,
-      outputTokens: usage.byRole.generator.outputTokens,
+      inputTokens: generator.inputTokens,
+      outputTokens: 3 * countTextTokens(TYPICAL_ANSWER),
     })
     const judge = usage.byRole.judge
     // The estimate adds the tool-use system prompt the API bills (the local server does not).
     expect(estimate!.byRole.judge).toMatchObject({
       calls: judge.calls,
       inputTokens: judge.inputTokens + judge.calls * TOOL_USE_SYSTEM_TOKENS,
-      outputTokens: judge.outputTokens,
+      outputTokens: judge.calls * TYPICAL_VERDICT_TOKENS,
       batch: false,
     })
-    expect(estimate!.usd).toBeGreaterThan(usage.usd)
     expect(estimate!.worstCaseUsd).toBeGreaterThan(estimate!.usd * 3)
     expect(estimate!.maxUsd).toBe(5)
     expect(estimate!.notes).toContain(
       'judge prompt caching will not engage: its cacheable prefix (tools and system prompt, up to the cache_control breakpoint) is at most 736 tokens, shorter than the 4,096 tokens claude-haiku-4-5-20251001 caches at least, so it is billed as plain input (the breakpoint is sent anyway; it costs nothing)',
     )
-    expect(lines[0]).toMatch(
-      /^cost estimate before any model call \(dry run: the generator's 3 prompts as they will be sent, 0 of them answered by the cache; the judge's built on stand-in answers/,
+    expect(lines[0]).toContain(
+      `cost estimate before any model call (dry run: the generator's 3 prompts as they will be sent, 0 of them answered by the cache; ` +
+        `the judge's built on a typical answer (${countTextTokens(TYPICAL_ANSWER)} tokens) for the 3 not yet known; ` +
+        `replies priced at ${countTextTokens(TYPICAL_ANSWER)} tokens an answer, ${TYPICAL_VERDICT_TOKENS} a judge's verdicts)`,
     )
     expect(lines[0]).toContain(`\n  judge (claude-haiku-4-5-20251001): ${judge.calls} call(s) to send, 0 from the cache; ~`)
     expect(lines[0]).toMatch(

@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version'
 import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import { createModelJudge } from '../judge/model-judge.ts'
@@ -8,33 +7,18 @@ import { InputError } from '../contract/input-error.ts'
 import { displayPath, type ProjectConfig } from '../config/project-config.ts'
 import type { Answerer } from '../builtin/builtin-system.ts'
 import { createClaudeAnswerer } from '../builtin/claude-answerer.ts'
-import { createSdkBatchTransport, type BatchTransport } from '../model/batch-transport.ts'
-import { DiskCache, readOnlyCache } from '../model/disk-cache.ts'
+import type { BatchTransport } from '../model/batch-transport.ts'
 import type { RunEstimate } from '../contract/model-usage-schema.ts'
-import { summariseEstimate, type ObservedCall } from '../model/estimate.ts'
-import { ModelClient, type BatchSettings } from '../model/model-client.ts'
-import type { ModelRole } from '../contract/model-usage-schema.ts'
-import { assertPriced, cacheMinTokens, loadPriceTable, PACKAGE_PRICES_FILE, type PriceTable } from '../model/prices.ts'
-import { PromptCacheSimulator } from '../model/prompt-cache.ts'
-import { RecordingReader, RecordingWriter, recordingDir, type RecordingMetadata } from '../model/recording.ts'
-import { parseBaseUrl, probeBaseUrl } from '../model/base-url.ts'
-import { createSdkTransport, DEFAULT_BASE_URL, describeBaseUrl, type MessagesTransport } from '../model/sdk-transport.ts'
-import { standInTransport } from '../local-server/stand-in-transport.ts'
-
-export type ModelMode = 'live' | 'record' | 'replay'
-
-/** Where the model tier keeps and finds its files. */
-export interface ModelTierPaths {
-  /** evals/model-prices.json */
-  pricesFile: string
-  /** .cache/model (EVAL_CACHE_DIR) */
-  cacheDir: string
-  /** fixtures/recordings (EVAL_RECORDINGS_DIR) */
-  recordingsDir: string
-}
+import { TYPICAL_ANSWER_TOKENS } from '../model/estimate-transport.ts'
+import type { ObservedCall } from '../model/estimate.ts'
+import type { ModelClient } from '../model/model-client.ts'
+import { openModelClient, type ModelMode, type ModelPaths } from '../model/open-model-client.ts'
+import { PACKAGE_PRICES_FILE } from '../model/prices.ts'
+import type { RecordingReader, RecordingMetadata, RecordingWriter } from '../model/recording.ts'
+import { describeBaseUrl, type MessagesTransport } from '../model/sdk-transport.ts'
 
 /** Where the model tier's files are: the project's paths, and the package's price table unless the project names one. */
-export function modelTierPaths(project: ProjectConfig): ModelTierPaths {
+export function modelTierPaths(project: ProjectConfig): ModelPaths {
   // Relative to the current folder where they are inside it: they appear in messages (and stay valid paths).
   const here = { root: process.cwd() }
   return {
@@ -46,19 +30,6 @@ export function modelTierPaths(project: ProjectConfig): ModelTierPaths {
 
 export const HOW_TO_RECORD =
   're-record with `rag-eval record-scripted` (local scripted server), or with EVAL_MODE=record and ANTHROPIC_API_KEY (the real API)'
-
-/**
- * The cache's subfolder for a server (api.anthropic.com, 127.0.0.1_40123): responses of a local scripted
- * server can never be served to a run against the real API, or the other way round.
- */
-export function cacheNamespace(baseURL: string): string {
-  try {
-    const url = new URL(baseURL)
-    return `${url.host}${url.pathname}`.replace(/[^A-Za-z0-9.-]+/g, '_').replace(/_+$/, '')
-  } catch {
-    return 'unknown-server'
-  }
-}
 
 function hostOf(baseURL: string): string {
   try {
@@ -84,49 +55,26 @@ export interface ModelAgents {
 }
 
 /**
- * The dry run behind ModelTier.estimate: the run's agents on a client of their own whose transport is the
- * stand-in (stand-in-transport.ts), reading the run's cache and never writing it, not capped, not
- * batched, recording nothing; every call it sees is priced by summariseEstimate.
+ * Output tokens the cost estimate assumes for a judge's reply: a score or a few verdicts, each with a one-line reason
+ * (a faithfulness reply grows with the answer's claims, a relevancy reply is shorter).
  */
-async function estimateRun(
-  config: EvalConfig,
-  prices: PriceTable,
-  cache: DiskCache | null,
-  batchRoles: readonly ModelRole[],
-  agents: (on: ModelClient, warn: (message: string) => void) => ModelAgents,
-  dryRun: (agents: ModelAgents) => Promise<void>,
-): Promise<RunEstimate> {
-  const observed: ObservedCall[] = []
-  const standIn = new ModelClient({
-    mode: 'live',
-    transport: standInTransport(new PromptCacheSimulator((model) => cacheMinTokens(prices, model))),
-    cache: cache ? readOnlyCache(cache) : null,
-    cacheMode: config.cache,
-    concurrency: config.concurrency,
-    retry: { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0 },
-    timeoutMs: config.timeoutMs,
-    prices,
-    observe: (call, result) => observed.push({ call, result }),
-  })
-  await dryRun(agents(standIn, () => {}))
+export const TYPICAL_VERDICT_TOKENS = 150
+
+/**
+ * What the estimate rests on: the generator's prompts as they will be sent, and the judge's built on the answers the
+ * cache holds and, for the others, on a typical answer (estimate-transport.ts); replies priced at typical lengths.
+ */
+function estimateBasis(observed: readonly ObservedCall[]): string {
   const generated = observed.filter((o) => o.call.role === 'generator')
   const answered = generated.filter((o) => o.result.source !== 'api').length
   const unknown = generated.length - answered
-  const basis =
+  return (
     `dry run: the generator's ${generated.length} prompts as they will be sent, ${answered} of them answered by the cache; ` +
     (unknown === 0
       ? `the judge's prompts as they will be sent, built on the cached answers`
-      : `the judge's built on ${answered > 0 ? `the ${answered} cached answers and on ` : ''}stand-in ` +
-        `answers (extractive, from the same context) for the ${unknown} not yet known`)
-  return summariseEstimate(
-    observed,
-    prices,
-    {
-      models: { generator: config.generatorModel, judge: config.judgeModel },
-      batchRoles: new Set(batchRoles),
-      maxUsd: config.maxUsd,
-    },
-    basis,
+      : `the judge's built on ${answered > 0 ? `the ${answered} cached answers and on ` : ''}a typical answer ` +
+        `(${TYPICAL_ANSWER_TOKENS} tokens) for the ${unknown} not yet known; ` +
+        `replies priced at ${TYPICAL_ANSWER_TOKENS} tokens an answer, ${TYPICAL_VERDICT_TOKENS} a judge's verdicts`)
   )
 }
 
@@ -139,8 +87,8 @@ export interface ModelTier extends ModelAgents {
   readonly batching: boolean
   /**
    * The cost estimate, before any call: `dryRun` runs the whole pipeline with the agents it is given, which
-   * share a client whose stand-in answers in process and at once (never the network); every call it
-   * makes is priced as the run will send it, the ones the cache holds as free. See estimate.ts.
+   * share a client that answers in process and at once with replies of typical length (never the network); every
+   * prompt is priced as the run will send it, the ones the cache holds as free. See estimate.ts.
    */
   estimate(dryRun: (agents: ModelAgents) => Promise<void>): Promise<RunEstimate>
   /**
@@ -171,61 +119,51 @@ export interface RunInputs {
 export function openModelTier(
   config: EvalConfig & { mode: ModelMode },
   env: NodeJS.ProcessEnv,
-  paths: ModelTierPaths,
+  paths: ModelPaths,
   now: () => Date,
   options: { transport?: MessagesTransport; batchTransport?: BatchTransport; progress?: (line: string) => void } = {},
 ): ModelTier {
   const mode = config.mode
-  const prices = loadPriceTable(paths.pricesFile)
-  assertPriced(prices, [config.generatorModel, config.judgeModel], paths.pricesFile)
-  const dir = recordingDir(paths.recordingsDir, config.recording)
   const warnings: string[] = []
   const perQuestion: string[] = []
   const warning = selfPreferenceWarning(config)
   if (warning) warnings.push(warning)
 
-  const baseURL = env.ANTHROPIC_BASE_URL?.trim() || DEFAULT_BASE_URL
-  const reader = mode === 'replay' ? openRecording(config, dir, warnings) : undefined
-  const { transport, batch, secrets, serverUrl } =
-    mode === 'replay' ? replayConnection() : connectionOf(mode, config, env, dir, baseURL, options)
-  const writer = mode === 'record' ? new RecordingWriter(dir) : undefined
-
-  const cache = mode === 'replay' || config.cache === 'off' ? null : new DiskCache(join(paths.cacheDir, cacheNamespace(baseURL)))
-  const client = new ModelClient({
+  const opened = openModelClient({
     mode,
-    transport,
-    cache,
-    cacheMode: config.cache,
-    ...(writer ? { recorder: writer } : {}),
-    ...(reader ? { recording: reader } : {}),
+    config,
+    env,
+    paths,
+    models: [config.generatorModel, config.judgeModel],
+    recording: config.recording,
     howToRecord: HOW_TO_RECORD,
-    concurrency: config.concurrency,
-    retry: { maxRetries: config.maxRetries, baseDelayMs: config.retryBaseMs, maxDelayMs: config.retryMaxMs },
-    timeoutMs: config.timeoutMs,
-    prices,
-    secrets,
-    maxUsd: config.maxUsd,
-    batch,
-    ...(options.progress ? { progress: options.progress } : {}),
+    missingKey: (dir) =>
+      `EVAL_MODE=${mode} calls the Anthropic API and needs ANTHROPIC_API_KEY in the environment; ` +
+      `without a key use EVAL_MODE=offline (the default) or EVAL_MODE=replay (answers from ${dir})`,
+    batchRoles: config.batch ? ['judge'] : null,
+    ...options,
   })
+  const { client, reader, writer, baseURL, recordingDir: dir } = opened
+  if (reader) checkRecording(config, reader, dir, warnings)
   const agents = agentsOf(config)
 
   let run: RunInputs | null = null
   const metadataOf = (inputs: RunInputs) => recordingMetadata(config, now, inputs)
-  const checkServer = async () => {
-    if (serverUrl) await probeBaseUrl(serverUrl)
-  }
   return {
     mode,
     client,
     ...agents(client, (m) => perQuestion.push(m)),
     judgePromptsHash: JUDGE_PROMPTS_HASH,
-    batching: batch !== null,
-    checkServer,
+    batching: opened.batching,
+    checkServer: () => opened.checkServer(),
     estimate: async (dryRun) => {
       // A server that refuses connections is named before the estimate is printed, not after it.
-      await checkServer()
-      return estimateRun(config, prices, cache, batch?.roles ?? [], agents, dryRun)
+      await opened.checkServer()
+      return opened.estimate((dry) => dryRun(agents(dry, () => {})), {
+        models: { generator: config.generatorModel, judge: config.judgeModel },
+        toolReplyTokens: TYPICAL_VERDICT_TOKENS,
+        basis: estimateBasis,
+      })
     },
     warnings: () => ({
       run: [...warnings, ...(mode !== 'replay' && client.ledger.scripted ? [scriptedServerWarning(baseURL)] : [])],
@@ -243,21 +181,8 @@ export function openModelTier(
   }
 }
 
-/** How the client reaches the API (live, record), and what a replay has instead: nothing. */
-interface Connection {
-  transport: MessagesTransport | null
-  batch: BatchSettings | null
-  /** Strings the client must never write anywhere (the key). */
-  secrets: string[]
-  /** The server the SDK will reach (live, record): probed by checkServer. */
-  serverUrl: URL | null
-}
-
-const replayConnection = (): Connection => ({ transport: null, batch: null, secrets: [], serverUrl: null })
-
 /** The recording a replay answers from, checked against this run's models and judge prompts. */
-function openRecording(config: EvalConfig, dir: string, warnings: string[]): RecordingReader {
-  const reader = RecordingReader.load(dir, HOW_TO_RECORD)
+function checkRecording(config: EvalConfig, reader: RecordingReader, dir: string, warnings: string[]): void {
   const recorded = reader.metadata
   const mismatched = [
     recorded.models.generator !== config.generatorModel
@@ -279,38 +204,6 @@ function openRecording(config: EvalConfig, dir: string, warnings: string[]): Rec
     warnings.push(
       `replaying ${dir}, a scripted recording (${recorded.server}): its numbers measure scripted outputs, not a real model`,
     )
-  return reader
-}
-
-/** Live and record: the key checked, the transports made (or the injected ones taken). */
-function connectionOf(
-  mode: ModelMode,
-  config: EvalConfig,
-  env: NodeJS.ProcessEnv,
-  dir: string,
-  baseURL: string,
-  options: { transport?: MessagesTransport; batchTransport?: BatchTransport },
-): Connection {
-  const apiKey = env.ANTHROPIC_API_KEY?.trim()
-  if (!apiKey) {
-    throw new InputError(
-      `EVAL_MODE=${mode} calls the Anthropic API and needs ANTHROPIC_API_KEY in the environment; ` +
-        `without a key use EVAL_MODE=offline (the default) or EVAL_MODE=replay (answers from ${dir})`,
-    )
-  }
-  return {
-    secrets: [apiKey],
-    // Not a URL: said now, before the estimate (an injected transport uses none).
-    serverUrl: options.transport ? null : parseBaseUrl(baseURL),
-    transport: options.transport ?? createSdkTransport({ apiKey, baseURL }),
-    batch: config.batch
-      ? {
-          roles: ['judge'],
-          transport: options.batchTransport ?? createSdkBatchTransport({ apiKey, baseURL }),
-          pollMs: config.batchPollMs,
-        }
-      : null,
-  }
 }
 
 /** The generator and the judge on a client; `warn` takes the per-question warnings. */

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EvalConfigSchema } from '../contract/eval-config-schema.ts'
 import { InputError } from '../contract/input-error.ts'
-import { redactSecrets } from '../contract/secrets.ts'
+import { redactSecrets } from '../common/secrets.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { openSystem, type OpenSystemContext } from './open-system.ts'
 

@@ -10,7 +10,7 @@ import { countTextTokens } from '../text/tokenizer.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
 import { builtCorpusKey, readBuiltCorpus, writeBuiltCorpus } from '../builtin/built-corpus-cache.ts'
 import { resolveHttpHeaders } from '../config/http-headers.ts'
-import { registerSecret } from '../contract/secrets.ts'
+import { registerSecret } from '../common/secrets.ts'
 
 /** What opening a system needs beyond its spec: the run's corpus and knobs, and where relative paths start. */
 export interface OpenSystemContext extends RagSystemContext {

@@ -1,6 +1,6 @@
 import { InputError } from '../contract/input-error.ts'
-import { redactSecrets, redactSecretsIn } from '../contract/secrets.ts'
-import { retryAfterMs, retryDelay } from '../model/backoff.ts'
+import { redactSecrets, redactSecretsIn } from '../common/secrets.ts'
+import { retryAfterMs, retryDelay } from '../common/backoff.ts'
 import { checkHttpResponse, type HttpRequest, type HttpResponse } from './http-contract.ts'
 import { completeAnswer } from './complete-answer.ts'
 import type { RagSystem, SystemAnswer, SystemQuestion } from './rag-system.ts'
@@ -13,7 +13,7 @@ export interface HttpSystemOptions {
   url: string
   /**
    * Sent with each request (e.g. Authorization), beside the contract's content-type and accept. Secret values
-   * must be registered (contract/secrets.ts): the service's answers and every error are redacted with them.
+   * must be registered (common/secrets.ts): the service's answers and every error are redacted with them.
    */
   headers?: Readonly<Record<string, string>>
   /** Limit for one attempt, from the request until the whole body is read. */
@@ -34,7 +34,7 @@ export interface HttpSystemOptions {
 
 /**
  * Statuses worth another attempt: request timeout, rate limit, server errors. Any other 4xx will fail the
- * same way again. Unlike the model client's (model/backoff.ts), 409 is not retried: a service's conflict is its answer.
+ * same way again. Unlike the model client's (common/backoff.ts), 409 is not retried: a service's conflict is its answer.
  */
 const isRetryableServiceStatus = (status: number) => status === 408 || status === 429 || status >= 500
 

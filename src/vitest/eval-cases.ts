@@ -9,7 +9,7 @@ import { questionPassed, questionThresholds, type QuestionThresholds } from '../
 import { QUESTION_TYPES } from '../contract/question-types.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import type { GateResult, MetricVerdict } from '../contract/gate-schema.ts'
-import { formatInterval, formatMetric, formatPValue } from '../report/format-table.ts'
+import { formatInterval, formatMetric, formatPValue } from '../common/format-table.ts'
 import { caseNote, planQuestionCase, questionCaseName, type CasePlan } from './question-case-plan.ts'
 import { readReportsWritten, readSharedRun, type SharedRun } from './shared-run.ts'
 // The matchers' types (the module augmentation of vitest's Assertion), without loading the schema checks.

@@ -3,7 +3,7 @@
 // reports, so the cases run meanwhile. It dies with its parent: a Vitest killed by any signal (SIGKILL included)
 // closes the IPC channel, and the run starts no new work, lets the model calls in flight land in the cache, stops a
 // service it started, and exits without answering.
-import { redactSecrets } from '../contract/secrets.ts'
+import { redactSecrets } from '../common/secrets.ts'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { serialisedReport, writeLatestJson, writeReportCompanions } from '../report/write-report.ts'
 import { failureMessage, loadEvalProject, measureProject } from './evaluate-project.ts'

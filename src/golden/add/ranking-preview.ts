@@ -1,5 +1,5 @@
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
-import { formatTable } from '../../report/format-table.ts'
+import { formatTable } from '../../common/format-table.ts'
 import { contextHit } from '../../scoring/retrieval/context-hit.ts'
 import { systemQuestionOf, type RagSystem } from '../../system/rag-system.ts'
 import { contentTerms } from '../../text/text-analyzer.ts'

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { InputError } from '../../contract/input-error.ts'
 import { decodeUtf8Text } from '../../files/utf8-text.ts'
-import { sha256Of } from '../../model/stable-json.ts'
+import { sha256Of } from '../../common/stable-json.ts'
 import { candidateOf } from '../verify/read-candidates.ts'
 import { VerdictSchema, type Verdict, type VerdictStatus } from '../verify/verdict-schema.ts'
 

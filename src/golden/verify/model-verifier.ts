@@ -1,6 +1,6 @@
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { judgeFaithfulness } from '../../judge/model-judge.ts'
-import { callStructured } from '../../judge/structured-call.ts'
+import { callStructured } from '../../model/structured-call.ts'
 import { block, materialBlock } from '../../model/delimit.ts'
 import type { ModelClient } from '../../model/model-client.ts'
 import { renderUser } from '../../model/prompt-template.ts'

@@ -3,7 +3,7 @@ import { ModelClient, type ModelClientOptions } from '../model-client.ts'
 import type { ModelCall } from '../model-types.ts'
 import { loadPriceTable } from '../prices.ts'
 import { createSdkTransport } from '../sdk-transport.ts'
-import type { MessagesServer } from '../../local-server/messages-server.ts'
+import type { MessagesServer } from '../../model-server/messages-server.ts'
 
 /** A dummy key for tests against the local server: distinctive, so a scan can look for it anywhere. */
 export const TEST_API_KEY = 'sk-ant-test-local-0123456789abcdef'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest'
-import { DEFAULT_BATCH_PLAN, startMessagesServer, type MessagesServer } from '../../local-server/messages-server.ts'
-import { scriptedReply } from '../../local-server/scripted-responder.ts'
+import { DEFAULT_BATCH_PLAN, startMessagesServer, type MessagesServer } from '../../model-server/messages-server.ts'
+import { scriptedReply } from '../../model-server/scripted-responder.ts'
 
 /**
  * A local Messages API server for a test file: started once, closed at the end, and before every test

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { procPids, procStat } from '../system/proc-stat.ts'
+import { procPids, procStat } from '../../src/system/proc-stat.ts'
 
 /** Peak memory of a process tree while it ran: the sum over its processes, and the largest single one. */
 export interface TreeMemory {

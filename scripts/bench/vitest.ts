@@ -1,13 +1,14 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { generateSyntheticCorpus, toMarkdownFile } from '../bench/synthetic-corpus.ts'
-import type { TreeMemory } from '../bench/process-tree-memory.ts'
-import { timeVitest } from '../bench/time-vitest.ts'
-import { formatTable } from '../report/format-table.ts'
-import { integer, kind, positiveInteger, positiveNumber, ValueRejected } from './arg-kinds.ts'
-import { flag, option } from './args.ts'
-import { defineCommand } from './command.ts'
+import { generateSyntheticCorpus, toMarkdownFile } from '../../src/testing/synthetic-corpus.ts'
+import type { TreeMemory } from './process-tree-memory.ts'
+import { timeVitest } from './time-vitest.ts'
+import { formatTable } from '../../src/common/format-table.ts'
+import { integer, kind, positiveInteger, positiveNumber, ValueRejected } from '../../src/cli/arg-kinds.ts'
+import { flag, option } from '../../src/cli/args.ts'
+import { defineCommand } from '../../src/cli/command.ts'
+import { runBench } from './run-bench.ts'
 
 type Tier = 'retrieval' | 'full'
 
@@ -125,11 +126,11 @@ function growthLines(results: readonly Measured[]): string[] {
   })
 }
 
-export const command = defineCommand({
-  usage: `usage: rag-eval bench vitest [--documents 10000] [--questions 1000,10000] [--tiers retrieval,full] [--seed 42]
-                             [--target-s 12] [--target-mb 600] [--keep]`,
+const command = defineCommand({
+  usage: `usage: pnpm bench:vitest [--documents 10000] [--questions 1000,10000] [--tiers retrieval,full] [--seed 42]
+                         [--target-s 12] [--target-mb 600] [--keep]`,
   description: `  The evaluation through Vitest on large golden sets: writes the synthetic corpus
-  (src/bench/synthetic-corpus.ts) as Markdown files and a golden set per question count into a temp folder,
+  (src/testing/synthetic-corpus.ts) as Markdown files and a golden set per question count into a temp folder,
   then runs \`vitest run --project eval\` on each (offline, EVAL_TIER=retrieval and the full tier) from the
   current folder, which must be this repository (its vitest.config.ts holds the eval project). Prints each
   run's wall time, peak memory (the largest process, as /usr/bin/time reports it, and the process tree's
@@ -192,3 +193,5 @@ export const command = defineCommand({
     }
   },
 })
+
+await runBench('vitest', command)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { callStructured } from '../judge/structured-call.ts'
+import { callStructured } from '../model/structured-call.ts'
 import { ModelCallError } from '../model/model-client.ts'
 import { responseText } from '../model/model-types.ts'
 import type { ToolTemplate } from '../model/prompt-template.ts'

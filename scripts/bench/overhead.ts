@@ -1,14 +1,15 @@
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { packTarball } from '../bench/packed-tarball.ts'
-import type { TreeMemory } from '../bench/process-tree-memory.ts'
-import { timeVitest } from '../bench/time-vitest.ts'
-import { emptyProject, tempProject, type TempProject } from '../bench/user-project.ts'
-import { percentile } from '../statistics/descriptive.ts'
-import { formatTable } from '../report/format-table.ts'
-import { integer, positiveNumber } from './arg-kinds.ts'
-import { option } from './args.ts'
-import { defineCommand } from './command.ts'
+import { packTarball } from './packed-tarball.ts'
+import type { TreeMemory } from './process-tree-memory.ts'
+import { timeVitest } from './time-vitest.ts'
+import { emptyProject, tempProject, type TempProject } from '../../src/testing/user-project.ts'
+import { percentile } from '../../src/statistics/descriptive.ts'
+import { formatTable } from '../../src/common/format-table.ts'
+import { integer, positiveNumber } from '../../src/cli/arg-kinds.ts'
+import { option } from '../../src/cli/args.ts'
+import { defineCommand } from '../../src/cli/command.ts'
+import { runBench } from './run-bench.ts'
 
 interface Run {
   wallMs: number
@@ -54,7 +55,7 @@ async function installedProject(root: string): Promise<{ project: TempProject; r
       const config = readFileSync(join(root, 'rag-eval.config.ts'), 'utf8')
       if (!CONFIG_IMPORT.test(config))
         throw new Error(
-          `rag-eval.config.ts: expected \`import { defineConfig } from './src/config/define-config.ts'\` to point at the package instead`,
+          `rag-eval.config.ts: expected \`import { defineConfig } from '../../src/cli/src/config/define-config.ts'\` to point at the package instead`,
         )
       writeFileSync(join(project.dir, 'rag-eval.config.ts'), config.replace(CONFIG_IMPORT, "from 'rag-vitest-eval/config'"))
       writeFileSync(
@@ -100,8 +101,8 @@ async function evaliteProject(): Promise<TempProject | string> {
 const median = (values: readonly number[]) => percentile(values, 50) ?? 0
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`
 
-export const command = defineCommand({
-  usage: 'usage: rag-eval bench overhead [--runs 5] [--target 2]',
+const command = defineCommand({
+  usage: 'usage: pnpm bench:overhead [--runs 5] [--target 2]',
   description: `  The evaluation's overhead over Vitest itself, on this repository: a bare
   \`vitest run\` of one trivial test (its own folder under .cache/, no config of ours) beside
   \`vitest run --project eval\` (this repository's golden set, offline) twice: here, from the sources (which
@@ -187,3 +188,5 @@ export const command = defineCommand({
     }
   },
 })
+
+await runBench('overhead', command)

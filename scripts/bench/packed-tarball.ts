@@ -1,5 +1,5 @@
 // The package as a user receives it: `pnpm pack` (which runs the build) into a temp folder (the package
-// project's global setup packs once per test run; `rag-eval bench overhead` once per run).
+// project's global setup packs once per test run; `pnpm bench:overhead` once per run).
 // RAG_EVAL_TARBALL names a ready one.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'

@@ -1,18 +1,19 @@
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { countWords, generateSyntheticCorpus } from '../bench/synthetic-corpus.ts'
-import { runKnobs, type ProjectConfig } from '../config/project-config.ts'
-import { formatTable } from '../report/format-table.ts'
-import { evaluate } from '../run/evaluate.ts'
-import { runSystem } from '../run/run-system.ts'
-import { scoreRetrieval } from '../scoring/score-retrieval.ts'
-import { percentile } from '../statistics/descriptive.ts'
-import { summarise } from '../summary/summarise.ts'
-import { createBuiltinSystem } from '../builtin/builtin-system.ts'
-import { integer, kind, positiveNumber, ValueRejected } from './arg-kinds.ts'
-import { flag, option } from './args.ts'
-import { projectWith } from './cli-project.ts'
-import { defineCommand } from './command.ts'
+import { countWords, generateSyntheticCorpus } from '../../src/testing/synthetic-corpus.ts'
+import { runKnobs, type ProjectConfig } from '../../src/config/project-config.ts'
+import { formatTable } from '../../src/common/format-table.ts'
+import { evaluate } from '../../src/run/evaluate.ts'
+import { runSystem } from '../../src/run/run-system.ts'
+import { scoreRetrieval } from '../../src/scoring/score-retrieval.ts'
+import { percentile } from '../../src/statistics/descriptive.ts'
+import { summarise } from '../../src/summary/summarise.ts'
+import { createBuiltinSystem } from '../../src/builtin/builtin-system.ts'
+import { integer, kind, positiveNumber, ValueRejected } from '../../src/cli/arg-kinds.ts'
+import { flag, option } from '../../src/cli/args.ts'
+import { projectWith } from '../../src/cli/cli-project.ts'
+import { defineCommand } from '../../src/cli/command.ts'
+import { runBench } from './run-bench.ts'
 
 interface Size {
   documents: number
@@ -124,13 +125,10 @@ async function measureRepo(warmRuns: number, project: ProjectConfig): Promise<Re
   }
 }
 
-/** The rag-eval bin beside this file (rag-eval.ts under tsx, rag-eval.js when built). */
-const BIN = fileURLToPath(new URL(`./rag-eval${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`, import.meta.url))
-
-/** Runs `rag-eval [--config file] bench retrieval <args>` in a fresh Node process (same loader flags) and returns its result. */
+/** Runs this script (`[--config file] <args>`) in a fresh Node process (the same loader flags) and returns its result. */
 function inChild(config: string | undefined, args: string[]): Promise<ChildMessage> {
   return new Promise((resolve, reject) => {
-    const child = fork(BIN, [...(config === undefined ? [] : ['--config', config]), 'bench', 'retrieval', ...args], {
+    const child = fork(fileURLToPath(import.meta.url), [...(config === undefined ? [] : ['--config', config]), ...args], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })
     let message: ChildMessage | undefined
@@ -214,10 +212,10 @@ function verdict(label: string, valueMs: number, targetS: number): string {
 
 // ---------------------------------------------------------------------------------------------------
 
-export const command = defineCommand({
-  usage: `usage: rag-eval bench retrieval [--sizes 5000:1000,10000:2000] [--seed 42] [--target-s 15] [--repo-target-s 1.5]
-                                [--repo-runs 5] [--skip-repo] [--in-process]`,
-  description: `  Benchmarks the retrieval tier on synthetic corpora (src/bench/synthetic-corpus.ts): for each size
+const command = defineCommand({
+  usage: `usage: pnpm bench:retrieval [--sizes 5000:1000,10000:2000] [--seed 42] [--target-s 15] [--repo-target-s 1.5]
+                            [--repo-runs 5] [--skip-repo] [--in-process]`,
+  description: `  Benchmarks the retrieval tier on synthetic corpora (src/testing/synthetic-corpus.ts): for each size
   docs:questions it builds the corpus in memory, then times chunking + index build, retrieval of every
   question (latency p50/p95), scoring + summary, and records peak RSS. It also times the repository's own
   retrieval tier (its rag-eval.config.ts), evaluate(project, { tier: 'retrieval' }), in-process. Each size (and the
@@ -300,3 +298,5 @@ export const command = defineCommand({
     return 0
   },
 })
+
+await runBench('retrieval', command)

@@ -1,13 +1,14 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startMessagesServer } from '../local-server/messages-server.ts'
-import { scriptedReply } from '../local-server/scripted-responder.ts'
-import { evaluate } from '../run/evaluate.ts'
-import { positiveInteger, positiveNumber } from './arg-kinds.ts'
-import { option } from './args.ts'
-import { projectWith } from './cli-project.ts'
-import { defineCommand } from './command.ts'
+import { startMessagesServer } from '../../src/model-server/messages-server.ts'
+import { scriptedReply } from '../../src/model-server/scripted-responder.ts'
+import { evaluate } from '../../src/run/evaluate.ts'
+import { positiveInteger, positiveNumber } from '../../src/cli/arg-kinds.ts'
+import { option } from '../../src/cli/args.ts'
+import { projectWith } from '../../src/cli/cli-project.ts'
+import { defineCommand } from '../../src/cli/command.ts'
+import { runBench } from './run-bench.ts'
 
 /** The first n golden questions; when the set is smaller, variants of it (distinct text, so no call is shared). */
 function benchQuestions(file: string, n: number): unknown {
@@ -20,8 +21,8 @@ function benchQuestions(file: string, n: number): unknown {
   return { questions }
 }
 
-export const command = defineCommand({
-  usage: `usage: rag-eval bench model [--questions 100] [--concurrency 8] [--latency-ms 300] [--max-ratio 1.25]`,
+const command = defineCommand({
+  usage: `usage: pnpm bench:model [--questions 100] [--concurrency 8] [--latency-ms 300] [--max-ratio 1.25]`,
   description: `  Throughput of the model tier: the local Messages API server answers every request after a fixed
   latency; the whole live pipeline (Claude answerer, then the judges, through the one model client;
   no cache) runs on that many golden questions at that concurrency. Prints the wall time against the
@@ -91,3 +92,5 @@ export const command = defineCommand({
     }
   },
 })
+
+await runBench('model', command)

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { cacheThreadBundles } from '../threads/index.ts'
+import { cacheThreadBundles } from '../../src/threads/index.ts'
 import { watchTreeMemory, type TreeMemory } from './process-tree-memory.ts'
 
 /** Vitest's bin (its package exports no path to it). */

@@ -1,9 +1,9 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { z } from 'zod'
-import { BatchItemError, type ModelClient } from '../model/model-client.ts'
+import { BatchItemError, type ModelClient } from './model-client.ts'
 import type { ModelRole } from '../contract/model-usage-schema.ts'
-import type { MessageRequest, ModelResponse } from '../model/model-types.ts'
-import { outputSchemaHash, templateHash, toolInputSchema, type ToolTemplate } from '../model/prompt-template.ts'
+import type { MessageRequest, ModelResponse } from './model-types.ts'
+import { outputSchemaHash, templateHash, toolInputSchema, type ToolTemplate } from './prompt-template.ts'
 
 export interface StructuredCallSpec<S extends z.ZodType> {
   template: ToolTemplate<S>

@@ -1,0 +1,199 @@
+import { join } from 'node:path'
+import type { EvalConfig } from '../contract/eval-config-schema.ts'
+import { InputError } from '../contract/input-error.ts'
+import type { ModelRole, RunEstimate } from '../contract/model-usage-schema.ts'
+import { parseBaseUrl, probeBaseUrl } from './base-url.ts'
+import { createSdkBatchTransport, type BatchTransport } from './batch-transport.ts'
+import { DiskCache, readOnlyCache } from './disk-cache.ts'
+import { summariseEstimate, type ObservedCall } from './estimate.ts'
+import { estimateTransport } from './estimate-transport.ts'
+import { ModelClient, type BatchSettings, type ModelClientOptions } from './model-client.ts'
+import { assertPriced, cacheMinTokens, loadPriceTable, type PriceTable } from './prices.ts'
+import { PromptCacheSimulator } from './prompt-cache.ts'
+import { RecordingReader, RecordingWriter, recordingDir } from './recording.ts'
+import { createSdkTransport, DEFAULT_BASE_URL, type MessagesTransport } from './sdk-transport.ts'
+
+/** live: the API (through the cache). record: the same, every exchange saved. replay: the recording only. */
+export type ModelMode = 'live' | 'record' | 'replay'
+
+/** Where the model client keeps and finds its files. */
+export interface ModelPaths {
+  /** evals/model-prices.json */
+  pricesFile: string
+  /** .cache/model (EVAL_CACHE_DIR) */
+  cacheDir: string
+  /** fixtures/recordings (EVAL_RECORDINGS_DIR) */
+  recordingsDir: string
+}
+
+/** The knobs the client reads. */
+export type ModelClientKnobs = Pick<
+  EvalConfig,
+  'cache' | 'concurrency' | 'maxRetries' | 'retryBaseMs' | 'retryMaxMs' | 'timeoutMs' | 'maxUsd' | 'batchPollMs'
+>
+
+export interface OpenModelClientOptions {
+  mode: ModelMode
+  config: ModelClientKnobs
+  env: NodeJS.ProcessEnv
+  paths: ModelPaths
+  /** Every model the client will call: each must have a price before anything is sent. */
+  models: readonly string[]
+  /** The recording's name under paths.recordingsDir: read in replay, written in record. */
+  recording: string
+  /** How a missing recording is made, for the replay errors. */
+  howToRecord: string
+  /** Live and record without ANTHROPIC_API_KEY: what the InputError says. */
+  missingKey: (recordingDir: string) => string
+  /** EVAL_BATCH=1: the roles whose calls go through the Message Batches API; null: none. */
+  batchRoles: readonly ModelRole[] | null
+  /** A transport of the caller's (tests): no key is needed for it, no server is probed. */
+  transport?: MessagesTransport
+  batchTransport?: BatchTransport
+  progress?: (line: string) => void
+}
+
+/** What the cost estimate is told of the run beside its calls. */
+export interface EstimateSpec {
+  models: Record<ModelRole, string>
+  /** Output tokens of a typical structured reply of the run's (the answer's are TYPICAL_ANSWER's). */
+  toolReplyTokens: number
+  /** The estimate's basis, from the calls the dry run made. */
+  basis: (observed: readonly ObservedCall[]) => string
+}
+
+/** The opened client, with what its callers need around it: the recording, the server's check, the cost estimate. */
+export interface OpenedModelClient {
+  readonly mode: ModelMode
+  readonly client: ModelClient
+  readonly prices: PriceTable
+  /** ANTHROPIC_BASE_URL, or the API's own. */
+  readonly baseURL: string
+  /** The recording's folder. */
+  readonly recordingDir: string
+  /** replay: the recording the client answers from (its metadata for the caller to check). */
+  readonly reader: RecordingReader | undefined
+  /** record: where the exchanges go (the caller starts and finishes it). */
+  readonly writer: RecordingWriter | undefined
+  /** Whether calls go through the Message Batches API. */
+  readonly batching: boolean
+  /** Live and record: a TCP connect to the server, an InputError naming it when nothing answers. */
+  checkServer(): Promise<void>
+  /**
+   * The cost before any call: `dryRun` runs the caller's pipeline on a client of its own that reads the cache, never
+   * writes it, and answers at once with replies of typical length (estimate-transport.ts), never over the network.
+   */
+  estimate(dryRun: (client: ModelClient) => Promise<void>, spec: EstimateSpec): Promise<RunEstimate>
+}
+
+/**
+ * The cache's subfolder for a server (api.anthropic.com, 127.0.0.1_40123): responses of a local scripted
+ * server can never be served to a run against the real API, or the other way round.
+ */
+export function cacheNamespace(baseURL: string): string {
+  try {
+    const url = new URL(baseURL)
+    return `${url.host}${url.pathname}`.replace(/[^A-Za-z0-9.-]+/g, '_').replace(/_+$/, '')
+  } catch {
+    return 'unknown-server'
+  }
+}
+
+/**
+ * The one opener of the model client, for an evaluation and for the golden-set drafter alike: the price table checked
+ * for every model, then the recording (replay) or the key and the transports (live, record), the cache under the
+ * server's namespace, the retries, the cap and the batches. A missing key, price or recording is an InputError that
+ * says what to do.
+ */
+export function openModelClient(options: OpenModelClientOptions): OpenedModelClient {
+  const { mode, config, paths } = options
+  const prices = loadPriceTable(paths.pricesFile)
+  assertPriced(prices, options.models, paths.pricesFile)
+  const baseURL = options.env.ANTHROPIC_BASE_URL?.trim() || DEFAULT_BASE_URL
+  const dir = recordingDir(paths.recordingsDir, options.recording)
+  const reader = mode === 'replay' ? RecordingReader.load(dir, options.howToRecord) : undefined
+  const connection = mode === 'replay' ? null : connect(options, dir, baseURL)
+  const writer = mode === 'record' ? new RecordingWriter(dir) : undefined
+  const cache = mode === 'replay' || config.cache === 'off' ? null : new DiskCache(join(paths.cacheDir, cacheNamespace(baseURL)))
+  const shared: Omit<ModelClientOptions, 'mode' | 'transport'> = {
+    cache,
+    cacheMode: config.cache,
+    howToRecord: options.howToRecord,
+    concurrency: config.concurrency,
+    retry: { maxRetries: config.maxRetries, baseDelayMs: config.retryBaseMs, maxDelayMs: config.retryMaxMs },
+    timeoutMs: config.timeoutMs,
+    prices,
+  }
+  const client = new ModelClient({
+    ...shared,
+    mode,
+    transport: connection?.transport ?? null,
+    ...(writer ? { recorder: writer } : {}),
+    ...(reader ? { recording: reader } : {}),
+    secrets: connection?.secrets ?? [],
+    maxUsd: config.maxUsd,
+    batch: connection?.batch ?? null,
+    ...(options.progress ? { progress: options.progress } : {}),
+  })
+  const checkServer = async () => {
+    if (connection?.serverUrl) await probeBaseUrl(connection.serverUrl)
+  }
+  return {
+    mode,
+    client,
+    prices,
+    baseURL,
+    recordingDir: dir,
+    reader,
+    writer,
+    batching: (connection?.batch ?? null) !== null,
+    checkServer,
+    async estimate(dryRun, spec) {
+      const observed: ObservedCall[] = []
+      const dry = new ModelClient({
+        ...shared,
+        mode: 'live',
+        transport: estimateTransport(new PromptCacheSimulator((model) => cacheMinTokens(prices, model)), spec.toolReplyTokens),
+        cache: cache ? readOnlyCache(cache) : null,
+        retry: { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0 },
+        observe: (call, result) => observed.push({ call, result }),
+      })
+      await dryRun(dry)
+      return summariseEstimate(
+        observed,
+        prices,
+        { models: spec.models, batchRoles: new Set(connection?.batch?.roles ?? []), maxUsd: config.maxUsd },
+        spec.basis(observed),
+      )
+    },
+  }
+}
+
+/** How the client reaches the API in live and record. */
+interface Connection {
+  transport: MessagesTransport
+  batch: BatchSettings | null
+  /** Strings the client must never write anywhere (the key). */
+  secrets: string[]
+  /** The server the SDK will reach: probed by checkServer (none for a transport of the caller's). */
+  serverUrl: URL | null
+}
+
+/** Live and record: the key checked, the transports made (or the caller's taken). */
+function connect(options: OpenModelClientOptions, dir: string, baseURL: string): Connection {
+  const apiKey = options.env.ANTHROPIC_API_KEY?.trim()
+  if (!apiKey) throw new InputError(options.missingKey(dir))
+  return {
+    secrets: [apiKey],
+    // Not a URL: said now, before the estimate.
+    serverUrl: options.transport ? null : parseBaseUrl(baseURL),
+    transport: options.transport ?? createSdkTransport({ apiKey, baseURL }),
+    batch: options.batchRoles
+      ? {
+          roles: options.batchRoles,
+          transport: options.batchTransport ?? createSdkBatchTransport({ apiKey, baseURL }),
+          pollMs: options.config.batchPollMs,
+        }
+      : null,
+  }
+}

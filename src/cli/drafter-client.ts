@@ -14,7 +14,7 @@ import { PromptCacheSimulator } from '../model/prompt-cache.ts'
 import { RecordingReader, RecordingWriter, recordingDir, type RecordingMetadata } from '../model/recording.ts'
 import { createSdkTransport, DEFAULT_BASE_URL, describeBaseUrl } from '../model/sdk-transport.ts'
 import { cacheNamespace, type ModelTierPaths } from '../run/model-tier.ts'
-import { DRAFT_PROMPTS_HASH } from '../golden/draft/prompts.ts'
+import { DRAFT_PROMPTS_HASH } from '../authoring/draft/prompts.ts'
 
 /**
  * The drafter's model client: the same client, cache, retries, ledger, cap, batches and record/replay as an

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { runKnobs } from '../config/project-config.ts'
-import { appendQuestionText } from '../golden/add/append-question.ts'
+import { appendQuestionText } from '../golden/append/append-question.ts'
 import {
   askAnswerDocs,
   askConfirm,
@@ -12,7 +12,7 @@ import {
   askNotes,
   askQuestion,
   askType,
-} from '../golden/add/prompts.ts'
+} from '../authoring/add/prompts.ts'
 import {
   answerDocsOf,
   buildQuestion,
@@ -29,8 +29,8 @@ import {
   splitDocIds,
   type Check,
   type Parsed,
-} from '../golden/add/question-draft.ts'
-import { previewRanking, renderRankingPreview } from '../golden/add/ranking-preview.ts'
+} from '../authoring/add/question-draft.ts'
+import { previewRanking, renderRankingPreview } from '../authoring/add/ranking-preview.ts'
 import { goldenSetText } from '../golden/golden-set-text.ts'
 import { schemaReference } from '../golden/schema-reference.ts'
 import { bestChunksOfNoneQuestions } from '../golden/lint/best-chunks.ts'
@@ -48,7 +48,7 @@ import { flag, option, parseValue } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
 import { keptPieceCounts } from '../text/token-count-cache.ts'
-import { readGoldenFileToAppend, type GoldenFile } from '../golden/add/golden-file-to-append.ts'
+import { readGoldenFileToAppend, type GoldenFile } from '../golden/append/golden-file-to-append.ts'
 
 /** A question type or one of its aliases, as the canonical type. */
 const questionType = kind<QuestionType>(

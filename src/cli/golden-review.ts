@@ -2,14 +2,20 @@ import { existsSync } from 'node:fs'
 import { runKnobs } from '../config/project-config.ts'
 import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
 import { InputError } from '../contract/input-error.ts'
-import { readVerifiedFile } from '../golden/review/kept-drafts.ts'
-import { retrievedPassages } from '../golden/review/system-passages.ts'
-import { renderCard } from '../golden/review/review-card.ts'
-import { terminalPrompts } from '../golden/review/review-prompts.ts'
-import { acceptAllKept, pendingDrafts, runReview, unreviewedInGolden, type ReviewTally } from '../golden/review/review-session.ts'
-import { readReviewState, reviewStatePath, writeReviewState } from '../golden/review/review-state.ts'
-import { supportMarks } from '../golden/review/supporting-sentences.ts'
-import { closeRetrieverSystem } from '../golden/verify/system-retriever.ts'
+import { readVerifiedFile } from '../authoring/review/kept-drafts.ts'
+import { retrievedPassages } from '../authoring/review/system-passages.ts'
+import { renderCard } from '../authoring/review/review-card.ts'
+import { terminalPrompts } from '../authoring/review/review-prompts.ts'
+import {
+  acceptAllKept,
+  pendingDrafts,
+  runReview,
+  unreviewedInGolden,
+  type ReviewTally,
+} from '../authoring/review/review-session.ts'
+import { readReviewState, reviewStatePath, writeReviewState } from '../authoring/review/review-state.ts'
+import { supportMarks } from '../authoring/review/supporting-sentences.ts'
+import { closeRetrieverSystem } from '../authoring/verify/system-retriever.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
 import { file, folder, text } from './arg-kinds.ts'

@@ -2,8 +2,8 @@ import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { lexicalFaithfulness } from '../../scoring/generation/faithfulness.ts'
 import { extractNumbers } from '../../scoring/generation/key-facts.ts'
 import { splitSentences } from '../../text/sentences.ts'
-import { extractFacts, states, textEvidence, type Fact } from '../lint/answer-facts.ts'
-import { termsWithoutPossessives } from '../lint/multi-facts-in-one-doc.ts'
+import { extractFacts, states, textEvidence, type Fact } from '../../golden/lint/answer-facts.ts'
+import { termsWithoutPossessives } from '../../golden/lint/multi-facts-in-one-doc.ts'
 import type { Answerability, ClaimSupport, Disagreement, Passage, Verifier } from './verifier.ts'
 
 /** Below this share of a claim's content terms in its best passage, a claim with all its numbers found is unsupported. */

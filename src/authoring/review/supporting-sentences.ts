@@ -2,7 +2,7 @@ import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
 import { splitClaims } from '../../scoring/generation/claims.ts'
 import { splitSentences } from '../../text/sentences.ts'
-import { extractFacts, states, textEvidence } from '../lint/answer-facts.ts'
+import { extractFacts, states, textEvidence } from '../../golden/lint/answer-facts.ts'
 import { lexicalClaimSupport } from '../verify/lexical-judgements.ts'
 import type { ClaimSupport } from '../verify/verifier.ts'
 

@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs'
 import { runKnobs } from '../config/project-config.ts'
 import { appendQuestionText } from '../golden/append/append-question.ts'
 import {
@@ -41,14 +40,13 @@ import { validateGoldenSet } from '../load/golden-set.ts'
 import type { GoldenQuestion, HistoryTurn, Relevance, UserContext } from '../contract/golden-set-schema.ts'
 import type { QuestionType } from '../contract/question-types.ts'
 import { InputError } from '../contract/input-error.ts'
-import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { createBuiltinSystem } from '../builtin/builtin-system.ts'
 import { file, fileToWrite, folder, kind, text, ValueRejected, type Kind } from './arg-kinds.ts'
 import { flag, option, parseValue } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
 import { keptPieceCounts } from '../text/token-count-cache.ts'
-import { readGoldenFileToAppend, type GoldenFile } from '../golden/append/golden-file-to-append.ts'
+import { readGoldenFileToAppend, writeGoldenFile, type GoldenFile } from '../golden/append/golden-file-to-append.ts'
 
 /** A question type or one of its aliases, as the canonical type. */
 const questionType = kind<QuestionType>(
@@ -89,23 +87,12 @@ function missingFlags(values: Record<string, unknown>, type: QuestionType | unde
   return missing
 }
 
-/** Appends to the file as it is now; if it changed since it was read (someone else edited it), to that version. */
+/** Appends to the file as it was read; a file changed since (someone else edited it) is refused, naming what changed. */
 function append(file: string, read: GoldenFile, question: GoldenQuestion, docs: readonly CorpusDocument[]): void {
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : null
-  if (current !== read.text) {
-    console.log(`note: ${file} changed while you were writing; appending to its current version`)
-    if (current !== null) {
-      const now = readGoldenFileToAppend(file, docs, 'golden:add')
-      if (now.questions.some((q) => q.id === question.id))
-        throw new InputError(
-          `${question.id} was added to ${file} meanwhile; run rag-eval golden add again (next free ` +
-            `id: ${nextQuestionId(now.questions.map((q) => q.id))})`,
-        )
-    }
-  }
-  const text = current === null ? goldenSetText([question], schemaReference(file)) : appendQuestionText(current, question).text
+  const text =
+    read.text === null ? goldenSetText([question], schemaReference(file)) : appendQuestionText(read.text, question).text
   validateGoldenSet(JSON.parse(text), file, docs)
-  writeFileAtomic(file, text)
+  writeGoldenFile(file, read.text, text, 'golden add')
 }
 
 export const command = defineCommand({

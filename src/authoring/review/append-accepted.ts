@@ -1,12 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs'
 import type { EvalConfig } from '../../contract/eval-config-schema.ts'
 import type { GoldenQuestion, Provenance } from '../../contract/golden-set-schema.ts'
 import { InputError } from '../../contract/input-error.ts'
-import { writeFileAtomic } from '../../files/write-file-atomic.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
 import { checkRelevantGrade, validateGoldenSet } from '../../load/golden-set.ts'
 import { appendQuestionText } from '../../golden/append/append-question.ts'
-import { readGoldenFileToAppend } from '../../golden/append/golden-file-to-append.ts'
+import { readGoldenFileToAppend, writeGoldenFile } from '../../golden/append/golden-file-to-append.ts'
 import { goldenSetText } from '../../golden/golden-set-text.ts'
 import { bestChunksOfNoneQuestions } from '../../golden/lint/best-chunks.ts'
 import type { Finding } from '../../golden/lint/finding.ts'
@@ -143,12 +141,8 @@ export async function planRewrite(target: GoldenTarget, id: string, question: Go
 /**
  * Writes a plan atomically (a temp file beside the golden set, then a rename): a failure at any point
  * leaves the golden set as it was, byte for byte. A golden set changed since the plan was made (someone
- * edited it meanwhile) is not overwritten.
+ * edited it meanwhile) is not overwritten: the refusal names what changed.
  */
 export function commitAppend(plan: AppendPlan): void {
-  if (plan.text === null) return
-  const now = existsSync(plan.file) ? readFileSync(plan.file, 'utf8') : null
-  if (now !== plan.before)
-    throw new InputError(`${plan.file} changed while golden review was writing to it; nothing appended: run golden review again`)
-  writeFileAtomic(plan.file, plan.text)
+  if (plan.text !== null) writeGoldenFile(plan.file, plan.before, plan.text, 'golden review')
 }

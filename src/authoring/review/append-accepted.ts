@@ -3,14 +3,12 @@ import type { GoldenQuestion, Provenance } from '../../contract/golden-set-schem
 import { InputError } from '../../contract/input-error.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
 import { checkRelevantGrade, validateGoldenSet } from '../../load/golden-set.ts'
-import { appendQuestionText } from '../../golden/append/append-question.ts'
-import { readGoldenFileToAppend, writeGoldenFile } from '../../golden/append/golden-file-to-append.ts'
-import { goldenSetText } from '../../golden/golden-set-text.ts'
+import { withQuestionAppended } from '../../golden/append/append-question.ts'
+import { readGoldenFile, writeGoldenFile } from '../../golden/append/golden-file-to-append.ts'
 import { bestChunksOfNoneQuestions } from '../../golden/lint/best-chunks.ts'
 import type { Finding } from '../../golden/lint/finding.ts'
 import { lintGoldenSet } from '../../golden/lint/lint-golden-set.ts'
 import { nextQuestionId } from '../../golden/question-ids.ts'
-import { schemaReference } from '../../golden/schema-reference.ts'
 import { rewriteQuestionText } from './rewrite-question.ts'
 
 /** Who accepted a draft: a person who read it (golden review on a terminal), or a script (--accept-kept). */
@@ -68,7 +66,7 @@ async function checkErrors(questions: readonly GoldenQuestion[], target: GoldenT
  * without it (no gap). Nothing is written here: commitAppend writes the plan.
  */
 export async function planAppend(target: GoldenTarget, items: readonly AppendItem[]): Promise<AppendPlan> {
-  const golden = readGoldenFileToAppend(target.file, target.docs, 'golden review')
+  const golden = readGoldenFile(target.file, target.docs, 'golden review')
   const existingIds = golden.questions.map((q) => q.id)
   const earlier = new Set((await checkErrors(golden.questions, target)).map(findingKey))
   let pending = [...items]
@@ -109,9 +107,7 @@ export async function planAppend(target: GoldenTarget, items: readonly AppendIte
     }
     if (problems.size === 0) {
       let text = golden.text
-      for (const b of built)
-        text =
-          text === null ? goldenSetText([b.question], schemaReference(target.file)) : appendQuestionText(text, b.question).text
+      for (const b of built) text = withQuestionAppended(text, target.file, b.question)
       return { file: target.file, before: golden.text, text, appended: built, refused }
     }
     for (const item of pending) if (problems.has(item.key)) refused.push({ key: item.key, errors: problems.get(item.key)! })
@@ -125,7 +121,7 @@ export async function planAppend(target: GoldenTarget, items: readonly AppendIte
  * append does; refused, the plan names the errors and writes nothing.
  */
 export async function planRewrite(target: GoldenTarget, id: string, question: GoldenQuestion | null): Promise<AppendPlan> {
-  const golden = readGoldenFileToAppend(target.file, target.docs, 'golden review')
+  const golden = readGoldenFile(target.file, target.docs, 'golden review')
   const text = golden.text === null ? null : rewriteQuestionText(golden.text, id, question)
   if (text === null) throw new InputError(`${target.file} holds no question ${id} any more; nothing written`)
   const questions = golden.questions.flatMap((q) => (q.id !== id ? [q] : question === null ? [] : [question]))

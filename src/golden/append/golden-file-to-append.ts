@@ -12,10 +12,11 @@ export interface GoldenFile {
 }
 
 /**
- * The golden set a command appends to (`golden add`, `golden review`): loaded and validated, or empty when the file
- * is new or has no question yet. A set that does not load is refused, naming the command that would have appended.
+ * The golden set as a command that adds to it reads it (`golden add`, `golden review`, and `golden verify` for
+ * duplicates): loaded and validated, or empty when the file is new or has no question yet. A set that does not load
+ * is refused, naming the command.
  */
-export function readGoldenFileToAppend(file: string, docs: readonly CorpusDocument[], command: string): GoldenFile {
+export function readGoldenFile(file: string, docs: readonly CorpusDocument[], command: string): GoldenFile {
   if (!existsSync(file)) return { text: null, questions: [] }
   const text = readFileSync(file, 'utf8')
   try {
@@ -29,7 +30,7 @@ export function readGoldenFileToAppend(file: string, docs: readonly CorpusDocume
   } catch (error) {
     if (error instanceof InputError)
       throw new InputError(
-        `${error.message}\nthe golden set must load before ${command} appends to it (rag-eval golden check --golden ${file})`,
+        `${error.message}\nthe golden set must load before ${command} reads it (rag-eval golden check --golden ${file})`,
       )
     throw error
   }

@@ -2,10 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { commitAppend } from '../../authoring/review/append-accepted.ts'
-import { goldenSetChanges, writeGoldenFile } from './golden-file-to-append.ts'
+import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
+import { readGoldenFile, goldenSetChanges, writeGoldenFile } from '../golden/append/golden-file-to-append.ts'
+import { appendQuestion } from './add/compose-question.ts'
+import { commitAppend } from './review/append-accepted.ts'
 
-const q = (id: string, question = `Question ${id}?`) => ({ id, type: 'none', question, answerDocIds: [] })
+const q = (id: string, question = `Question ${id}?`): GoldenQuestion => ({ id, type: 'none', question, answerDocIds: [] })
 const set = (...questions: object[]) => `${JSON.stringify({ questions }, null, 2)}\n`
 
 let dir = ''
@@ -54,7 +56,21 @@ describe('the one append to the golden set: a file changed underneath is refused
     expect(readFileSync(path, 'utf8')).toBe(set(q('q-001'), q('q-002')))
   })
 
-  it('golden add: a file that appeared since the read (none when read) is refused, not overwritten', () => {
+  it('golden add: appends to the file as read; a question added meanwhile is refused, naming it, and the file kept', () => {
+    const path = file(set(q('q-001')))
+    const read = readGoldenFile(path, [], 'golden add')
+    appendQuestion(path, read, q('q-002'), [])
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ questions: [q('q-001'), q('q-002')] })
+    const again = readGoldenFile(path, [], 'golden add')
+    const meanwhile = set(q('q-001'), q('q-002'), q('q-003'))
+    writeFileSync(path, meanwhile)
+    expect(() => appendQuestion(path, again, q('q-003', 'Another?'), [])).toThrow(
+      `${path} changed since golden add read it (q-003 added); nothing written: run golden add again`,
+    )
+    expect(readFileSync(path, 'utf8')).toBe(meanwhile)
+  })
+
+  it('a file that appeared since the read (none when read) is refused, not overwritten', () => {
     const path = file(set(q('q-001')))
     expect(() => writeGoldenFile(path, null, set(q('q-002')), 'golden add')).toThrow('(it was created); nothing written')
     expect(readFileSync(path, 'utf8')).toBe(set(q('q-001')))

@@ -7,7 +7,7 @@ import { openModelClient, type ModelPaths } from '../model/open-model-client.ts'
 import type { PriceTable } from '../model/prices.ts'
 import type { RecordingMetadata } from '../model/recording.ts'
 import { describeBaseUrl } from '../model/sdk-transport.ts'
-import { DRAFT_PROMPTS_HASH } from '../golden/draft/prompts.ts'
+import { DRAFT_PROMPTS_HASH } from '../authoring/draft/prompts.ts'
 
 /**
  * The drafter's model client: the same client, cache, retries, ledger, cap, batches and record/replay as an

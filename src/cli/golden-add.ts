@@ -1,47 +1,19 @@
-import { existsSync, readFileSync } from 'node:fs'
 import { runKnobs } from '../config/project-config.ts'
-import { appendQuestionText } from '../golden/add/append-question.ts'
+import { askConfirm } from '../authoring/add/prompts.ts'
 import {
-  askAnswerDocs,
-  askConfirm,
-  askGoldAnswer,
-  askGoverning,
-  askGrades,
-  askHistory,
-  askId,
-  askNotes,
-  askQuestion,
-  askType,
-} from '../golden/add/prompts.ts'
-import {
-  answerDocsOf,
-  buildQuestion,
-  checkAnswerDocs,
-  checkGradedDocs,
-  checkGoldAnswer,
-  checkGoverning,
-  checkId,
-  checkQuestionText,
-  parseHistory,
-  parseRelevance,
-  parseType,
-  parseUserContext,
-  splitDocIds,
-  type Check,
-  type Parsed,
-} from '../golden/add/question-draft.ts'
-import { previewRanking, renderRankingPreview } from '../golden/add/ranking-preview.ts'
-import { goldenSetText } from '../golden/golden-set-text.ts'
-import { schemaReference } from '../golden/schema-reference.ts'
-import { bestChunksOfNoneQuestions } from '../golden/lint/best-chunks.ts'
-import { lintGoldenSet } from '../golden/lint/lint-golden-set.ts'
-import { nextQuestionId } from '../golden/question-ids.ts'
+  appendQuestion,
+  composeQuestion,
+  missingFlags,
+  questionFindings,
+  type BuiltinSystem,
+} from '../authoring/add/compose-question.ts'
+import { parseHistory, parseRelevance, parseType, parseUserContext, type Parsed } from '../authoring/add/question-draft.ts'
+import { previewRanking, renderRankingPreview } from '../authoring/add/ranking-preview.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
-import { validateGoldenSet } from '../load/golden-set.ts'
+import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import type { GoldenQuestion, HistoryTurn, Relevance, UserContext } from '../contract/golden-set-schema.ts'
 import type { QuestionType } from '../contract/question-types.ts'
 import { InputError } from '../contract/input-error.ts'
-import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { createBuiltinSystem } from '../builtin/builtin-system.ts'
 import { file, fileToWrite, folder, kind, text, ValueRejected, type Kind } from './arg-kinds.ts'
 import { flag, option, parseValue } from './args.ts'
@@ -49,7 +21,7 @@ import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
 import type { Io } from './run-cli.ts'
 import { keptPieceCounts } from '../text/token-count-cache.ts'
-import { readGoldenFileToAppend, type GoldenFile } from '../golden/add/golden-file-to-append.ts'
+import { readGoldenFile, type GoldenFile } from '../golden/append/golden-file-to-append.ts'
 
 /** A question type or one of its aliases, as the canonical type. */
 const questionType = kind<QuestionType>(
@@ -73,41 +45,6 @@ function parsedKind<T>(expected: string, parse: (value: string) => Parsed<T>): K
 const historyTurns = parsedKind<HistoryTurn[]>('a JSON list of turns [{"role": "user", "content": "..."}, ...]', parseHistory)
 const grades = parsedKind<Relevance>('doc=grade pairs such as doc-040=3,doc-012=1,doc-031=0', parseRelevance)
 const userContextObject = parsedKind<UserContext>('a JSON object such as {"role": "admin"}', parseUserContext)
-
-function ensure(check: Check, flag: string): void {
-  if (check !== true) throw new InputError(`${flag}: ${check}`)
-}
-
-/** The flags a non-interactive run must give for a question of `type` (unknown: the type itself is missing). */
-function missingFlags(values: Record<string, unknown>, type: QuestionType | undefined): string[] {
-  const missing: string[] = []
-  if (values.type === undefined) missing.push('--type')
-  if (values.question === undefined) missing.push('--question')
-  if (type !== 'none' && values['answer-docs'] === undefined && values.relevance === undefined)
-    missing.push('--answer-docs (or --relevance)')
-  if (type !== 'none' && values['gold-answer'] === undefined) missing.push('--gold-answer')
-  if (type === 'contradiction' && values.governing === undefined) missing.push('--governing')
-  return missing
-}
-
-/** Appends to the file as it is now; if it changed since it was read (someone else edited it), to that version. */
-function append(file: string, read: GoldenFile, question: GoldenQuestion, docs: readonly CorpusDocument[], out: Io['out']): void {
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : null
-  if (current !== read.text) {
-    out(`note: ${file} changed while you were writing; appending to its current version\n`)
-    if (current !== null) {
-      const now = readGoldenFileToAppend(file, docs, 'golden:add')
-      if (now.questions.some((q) => q.id === question.id))
-        throw new InputError(
-          `${question.id} was added to ${file} meanwhile; run rag-eval golden add again (next free ` +
-            `id: ${nextQuestionId(now.questions.map((q) => q.id))})`,
-        )
-    }
-  }
-  const text = current === null ? goldenSetText([question], schemaReference(file)) : appendQuestionText(current, question).text
-  validateGoldenSet(JSON.parse(text), file, docs)
-  writeFileAtomic(file, text)
-}
 
 export const command = defineCommand({
   usage: `usage: rag-eval golden add [--config rag-eval.config.ts] [--golden file] [--create] [--corpus folder]
@@ -159,7 +96,7 @@ export const command = defineCommand({
     }
     const config = runKnobs(project, context.env)
     const docs = projectDocuments(project, 'golden add')
-    const read = readGoldenFileToAppend(golden, docs, 'golden:add')
+    const read = readGoldenFile(golden, docs, 'golden:add')
     const existingIds = read.questions.map((q) => q.id)
     const tokenCounts = keptPieceCounts(project.root)
     const system = createBuiltinSystem(docs, { ...config, generate: false })
@@ -167,7 +104,7 @@ export const command = defineCommand({
 
     try {
       const built = await composeQuestion(values, interactive, existingIds, docs, system)
-      await showRankingAndFindings(built, system, config.budgetTokens, read, docs, config, context.out)
+      await showRankingAndFindings(built, system, read, docs, config, context.out)
 
       if (!values.yes) {
         if (!interactive)
@@ -179,7 +116,7 @@ export const command = defineCommand({
           return 1
         }
       }
-      append(golden, read, built, docs, context.out)
+      appendQuestion(golden, read, built, docs)
       context.out(`appended ${built.id} (${built.type}) to ${golden}\n`)
       return 0
     } catch (error) {
@@ -192,110 +129,18 @@ export const command = defineCommand({
   },
 })
 
-type BuiltinSystem = ReturnType<typeof createBuiltinSystem>
-
-/** The flags that give the question's fields; what they leave out is asked for on a terminal. */
-interface QuestionFlags {
-  id?: string | undefined
-  type?: QuestionType | undefined
-  question?: string | undefined
-  'answer-docs'?: string | undefined
-  relevance?: Relevance | undefined
-  'gold-answer'?: string | undefined
-  governing?: string | undefined
-  notes?: string | undefined
-  'user-context'?: UserContext | undefined
-  history?: HistoryTurn[] | undefined
-}
-
-/** The question from its flags and the answers to what they leave out, each field checked as it comes. */
-async function composeQuestion(
-  values: QuestionFlags,
-  interactive: boolean,
-  existingIds: string[],
-  docs: readonly CorpusDocument[],
-  system: BuiltinSystem,
-): Promise<GoldenQuestion> {
-  const suggested = nextQuestionId(existingIds)
-  const id = values.id?.trim() ?? (interactive ? await askId(suggested, existingIds) : suggested)
-  ensure(checkId(id, existingIds), '--id')
-  const type = values.type ?? (await askType())
-  const userContext = values['user-context']
-  // The conversation comes first: the question is written as it follows it ("and on the Enterprise plan?").
-  const history = values.history ?? (interactive && values.question === undefined ? await askHistory() : [])
-  const questionText = values.question ?? (await askQuestion())
-  ensure(checkQuestionText(questionText), '--question')
-  const asked = { id, question: questionText, userContext: userContext ?? null, ...(history.length > 0 ? { history } : {}) }
-
-  let relevance = values.relevance
-  if (relevance !== undefined) ensure(checkGradedDocs(relevance, docs), '--relevance')
-  let answerDocIds: string[] = []
-  let rankedDocIds: string[] = []
-  if (values['answer-docs'] !== undefined) {
-    answerDocIds = splitDocIds(values['answer-docs'])
-    ensure(checkAnswerDocs(answerDocIds, type, docs), '--answer-docs')
-  } else if (relevance !== undefined) {
-    answerDocIds = answerDocsOf(relevance)
-    ensure(checkAnswerDocs(answerDocIds, type, docs), '--relevance')
-  } else if (type !== 'none') {
-    const { ranked } = await system.answer(asked)
-    const bestRank = new Map<string, number>()
-    ranked.forEach((chunk, index) => bestRank.has(chunk.docId) || bestRank.set(chunk.docId, index + 1))
-    rankedDocIds = [...bestRank.keys()]
-    answerDocIds = await askAnswerDocs(type, docs, bestRank)
-  }
-  if (relevance === undefined && interactive && type !== 'none' && values['answer-docs'] === undefined) {
-    const others = rankedDocIds.filter((docId) => !answerDocIds.includes(docId)).slice(0, 10)
-    relevance = (await askGrades(answerDocIds, others, docs)) ?? undefined
-  }
-
-  let governingDocId: string | undefined
-  if (type === 'contradiction') {
-    governingDocId = values.governing ?? (await askGoverning(answerDocIds, docs))
-    ensure(checkGoverning(governingDocId, answerDocIds), '--governing')
-  } else if (values.governing !== undefined) {
-    throw new InputError(`--governing: only contradiction questions have a governing document (this one is ${type})`)
-  }
-
-  const goldAnswer = values['gold-answer'] ?? (type === 'none' ? undefined : await askGoldAnswer(type))
-  if (goldAnswer !== undefined) ensure(checkGoldAnswer(goldAnswer, type), '--gold-answer')
-  const notes = values.notes ?? (interactive ? await askNotes() : undefined)
-
-  const built = buildQuestion({
-    id,
-    type,
-    question: questionText,
-    answerDocIds,
-    relevance,
-    goldAnswer,
-    governingDocId,
-    notes,
-    userContext,
-    history,
-  })
-  if ('errors' in built) throw new InputError(built.errors.join('\n'))
-  return built
-}
-
-/** Prints how the built-in system ranks the new question and what golden:check finds in it, beside the set's questions. */
+/** Prints how the built-in system ranks the new question and what golden:check finds in it. */
 async function showRankingAndFindings(
   built: GoldenQuestion,
   system: BuiltinSystem,
-  budgetTokens: number,
   read: GoldenFile,
   docs: readonly CorpusDocument[],
-  config: Parameters<typeof bestChunksOfNoneQuestions>[2],
+  config: EvalConfig,
   out: Io['out'],
 ): Promise<void> {
-  const preview = await previewRanking(built, system, budgetTokens)
+  const preview = await previewRanking(built, system, config.budgetTokens)
   out(`\n${renderRankingPreview(preview, built)}\n`)
-  const bestChunks = await bestChunksOfNoneQuestions([built], docs, config)
-  const findings = lintGoldenSet({
-    questions: [...read.questions, built],
-    docs,
-    bestChunks,
-    floors: { single: 0, multi: 0, contradiction: 0, none: 0 },
-  }).filter((f) => f.questionId === built.id)
+  const findings = await questionFindings(built, read, docs, config)
   out(`${findings.length === 0 ? 'golden:check: no finding for this question' : 'golden:check on this question:'}\n`)
   for (const f of findings) out(`  ${f.severity} ${f.rule}: ${f.message}\n    fix: ${f.fix}\n`)
 }

@@ -1,12 +1,7 @@
 import { runKnobs } from '../config/project-config.ts'
-import { bestChunksOfNoneQuestions } from '../golden/lint/best-chunks.ts'
-import { findingsOfLoaderError } from '../golden/lint/loader-findings.ts'
-import { lintGoldenSet, RULES_NEEDING_TEXT } from '../golden/lint/lint-golden-set.ts'
-import { counts, renderFindingsJson, renderFindingsText, type LintReport } from '../golden/lint/render-findings.ts'
+import { checkGoldenFile } from '../golden/lint/check-golden-file.ts'
+import { counts, renderFindingsJson, renderFindingsText } from '../golden/lint/render-findings.ts'
 import { parseFloors } from '../golden/lint/type-distribution.ts'
-import { checkRelevantGrade, loadGoldenSet } from '../load/golden-set.ts'
-import { InputError } from '../contract/input-error.ts'
-import { keptPieceCounts } from '../text/token-count-cache.ts'
 import { file, folder, kind, ValueRejected } from './arg-kinds.ts'
 import { flag, option } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
@@ -40,33 +35,15 @@ export const command = defineCommand({
     // corpus: null (the system owns its documents): the rules that read the documents' text are skipped, and said so.
     const docs = project.corpus === null ? null : projectDocuments(project, 'golden check')
     const corpus = project.corpus === null ? '(none: corpus is null)' : project.corpus.dir
-    const skipped =
-      docs === null
-        ? {
-            rules: RULES_NEEDING_TEXT,
-            reason: `no document text (corpus is null in ${project.source}); pass --corpus <folder> to run them`,
-          }
-        : undefined
-    let report: LintReport
-    try {
-      const questions = loadGoldenSet(project.goldenSet, docs)
-      checkRelevantGrade(questions, config.relevantGrade, project.goldenSet)
-      const tokenCounts = keptPieceCounts(project.root)
-      const bestChunks = docs === null ? new Map<string, null>() : await bestChunksOfNoneQuestions(questions, docs, config)
-      tokenCounts.keep()
-      const findings = lintGoldenSet({ questions, docs, bestChunks, floors: values.floors })
-      report = { goldenSet: project.goldenSet, corpus, questions: questions.length, complete: true, findings, skipped }
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error
-      report = {
-        goldenSet: project.goldenSet,
-        corpus,
-        questions: null,
-        complete: false,
-        findings: findingsOfLoaderError(error.message, project.goldenSet),
-        skipped,
-      }
-    }
+    const report = await checkGoldenFile({
+      goldenSet: project.goldenSet,
+      docs,
+      corpus,
+      source: project.source,
+      config,
+      floors: values.floors,
+      root: project.root,
+    })
     context.out(`${values.json ? renderFindingsJson(report) : renderFindingsText(report)}\n`)
     return counts(report).errors > 0 ? 1 : 0
   },

@@ -38,8 +38,8 @@ describe('pnpm golden:check', () => {
     expect(text.code).toBe(1)
     expect(text.stdout.split('\n').slice(0, 3)).toEqual([
       'errors',
-      '  unsupported-fact (2): the gold answer states a fact none of its answer documents states',
-      '    q-001  goldAnswer states "21 days" (duration), found in none of its answer docs (doc-001)',
+      '  unsupported-fact (2): the gold answer states a number none of its answer documents states',
+      '    q-001  goldAnswer states the number 21, found in none of its answer docs (doc-001)',
     ])
     expect(text.stdout).toContain(
       'warnings\n  type-distribution (4): fewer questions of a type than its floor\n    (set)  2 single questions, below the floor of 50',

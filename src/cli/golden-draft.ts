@@ -1,20 +1,15 @@
-import { readFileSync } from 'node:fs'
-import { relative, sep } from 'node:path'
-import picomatch from 'picomatch'
-import { z } from 'zod'
 import { runKnobs } from '../config/project-config.ts'
 import { InputError } from '../contract/input-error.ts'
-import { UserContextSchema, type UserContext } from '../contract/golden-set-schema.ts'
 import { QUESTION_TYPES } from '../contract/question-types.ts'
 import type { RunEstimate } from '../contract/model-usage-schema.ts'
 import { chunkCorpus } from '../builtin/chunker.ts'
 import { createRetriever } from '../builtin/create-retriever.ts'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
-import { draftSet, type DraftRun } from '../golden/draft/draft-set.ts'
-import { allocate, DEFAULT_MIX, parseMix } from '../golden/draft/mix.ts'
-import { planDrafts } from '../golden/draft/plan.ts'
-import { askConfirm } from '../golden/add/prompts.ts'
-import type { CorpusDocument } from '../load/corpus.ts'
+import { draftSet, type DraftRun } from '../authoring/draft/draft-set.ts'
+import { allocate, DEFAULT_MIX, parseMix } from '../authoring/draft/mix.ts'
+import { planDrafts } from '../authoring/draft/plan.ts'
+import { readPersonas, selectDocs } from '../authoring/draft/draft-inputs.ts'
+import { askConfirm } from '../authoring/add/prompts.ts'
 import { BudgetExceededError, formatUsd } from '../model/spending-cap.ts'
 import { sha256Of } from '../common/stable-json.ts'
 import { modelTierPaths } from '../run/model-tier.ts'
@@ -34,35 +29,6 @@ const mix = kind(`type=share,... (default ${DEFAULT_MIX})`, (value) => {
 
 const integerCount = (n: number) => n.toLocaleString('en-US')
 const percent = (part: number, whole: number) => (whole === 0 ? '0%' : `${Math.round((100 * part) / whole)}%`)
-
-/** --user-contexts: a JSON list of personas ({"role": "support", "tenant": "acme"}), each a userContext. */
-function readPersonas(path: string): UserContext[] {
-  let data: unknown
-  try {
-    data = JSON.parse(readFileSync(path, 'utf8'))
-  } catch (error) {
-    throw new InputError(`--user-contexts ${path}: not JSON (${(error as Error).message})`)
-  }
-  const parsed = z.array(UserContextSchema).min(1, 'expected at least one persona').safeParse(data)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
-    const where = issue.path.length > 0 ? `persona ${Number(issue.path[0]) + 1}: ` : ''
-    throw new InputError(
-      `--user-contexts ${path}: ${where}${issue.message}; expected a JSON list of objects such as [{"role": "support", "tenant": "acme"}]`,
-    )
-  }
-  return parsed.data
-}
-
-/** --docs: the documents whose path under the corpus folder (or id) the glob matches. */
-function selectDocs(docs: readonly CorpusDocument[], corpusDir: string, glob: string | undefined): CorpusDocument[] {
-  if (glob === undefined) return [...docs]
-  const matches = picomatch(glob, { dot: true })
-  const selected = docs.filter((d) => matches(relative(corpusDir, d.file).split(sep).join('/')) || matches(d.id))
-  if (selected.length === 0)
-    throw new InputError(`--docs ${glob}: matches none of the corpus's ${docs.length} documents (paths relative to ${corpusDir})`)
-  return selected
-}
 
 function renderEstimateLines(estimate: RunEstimate, batch: boolean): string[] {
   const r = estimate.byRole.generator

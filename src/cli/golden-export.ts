@@ -1,19 +1,11 @@
-import { exportJsonlGold } from '../golden/formats/jsonl-gold.ts'
-import { FORMATS, NOT_CARRIED } from '../golden/formats/format-names.ts'
-import { exportRagas } from '../golden/formats/ragas.ts'
-import { exportQrels } from '../golden/formats/trec-qrels.ts'
-import { exportTopics } from '../golden/formats/trec-topics.ts'
+import { FORMATS } from '../golden/formats/format-names.ts'
+import { exportGoldenSet, notCarried } from '../golden/formats/golden-set-formats.ts'
 import { loadCorpus } from '../load/corpus.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { file, fileToWrite, folder, oneOf } from './arg-kinds.ts'
 import { option } from './args.ts'
 import { defineCommand } from './command.ts'
-
-/** The default topics path beside a qrels file: runs.qrels -> runs.topics.json. */
-function topicsPathFor(out: string): string {
-  return `${out.replace(/\.[^./\\]+$/, '')}.topics.json`
-}
 
 export const command = defineCommand({
   usage:
@@ -36,37 +28,14 @@ export const command = defineCommand({
     const { format } = values
     const docs = loadCorpus(values.corpus)
     const questions = loadGoldenSet(values.golden, docs)
-    const written: string[] = [values.out]
-    if (format === 'jsonl') writeFileAtomic(values.out, exportJsonlGold(questions))
-    else if (format === 'ragas') writeFileAtomic(values.out, exportRagas(questions, docs, values.out.endsWith('.jsonl')))
-    else {
-      const topics = values.topics ?? topicsPathFor(values.out)
-      writeFileAtomic(values.out, exportQrels(questions))
-      writeFileAtomic(topics, exportTopics(questions, topics.endsWith('.tsv')))
-      written.push(topics)
-    }
+    const files = exportGoldenSet(format, questions, docs, values.out, values.topics)
+    for (const f of files) writeFileAtomic(f.file, f.text)
+    const written = files.map((f) => f.file)
     context.out(
       `exported ${questions.length} question${questions.length === 1 ? '' : 's'} from ${values.golden} ` +
-        `to ${written.join(' and ')} (${format})` +
-        '\n',
+        `to ${written.join(' and ')} (${format})\n`,
     )
-    const governed = questions.filter((q) => q.governingDocId !== undefined).length
-    const noted = questions.filter((q) => q.notes !== undefined).length
-    const graded = questions.filter((q) => q.relevance !== undefined).length
-    const withContext = questions.filter((q) => q.userContext !== undefined).length
-    const followUps = questions.filter((q) => q.history !== undefined).length
-    const withProvenance = questions.filter((q) => q.provenance !== undefined).length
-    // Only said when there is something to lose: the line for a set without them stays as it was.
-    const lost = [
-      graded > 0 && format !== 'trec' ? `${graded} graded` : '',
-      withContext > 0 && format !== 'jsonl' ? `${withContext} userContext` : '',
-      followUps > 0 && format !== 'jsonl' ? `${followUps} history` : '',
-      withProvenance > 0 && format !== 'jsonl' ? `${withProvenance} provenance` : '',
-    ]
-      .filter(Boolean)
-      .map((item) => `, ${item}`)
-      .join('')
-    context.out(`not carried by ${format}: ${NOT_CARRIED[format]} (here: ${governed} governingDocId, ${noted} notes${lost})\n`)
+    context.out(`not carried by ${format}: ${notCarried(format, questions)}\n`)
     return 0
   },
 })

@@ -1,9 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { importJsonlGold } from '../golden/formats/jsonl-gold.ts'
-import { finishImport, type ImportResult } from '../golden/formats/imported-question.ts'
 import { FORMATS, NOT_CARRIED } from '../golden/formats/format-names.ts'
-import { importRagas } from '../golden/formats/ragas.ts'
-import { importTrec } from '../golden/formats/trec-qrels.ts'
+import { importGoldenSet } from '../golden/formats/golden-set-formats.ts'
 import { goldenSetText } from '../golden/golden-set-text.ts'
 import { schemaReference } from '../golden/schema-reference.ts'
 import { loadCorpus } from '../load/corpus.ts'
@@ -42,12 +39,10 @@ export const command = defineCommand({
     }
     const text = readFileSync(source, 'utf8')
     const docs = loadCorpus(values.corpus)
-    let imported: ImportResult
-    if (format === 'jsonl') imported = importJsonlGold(text, source)
-    else if (format === 'ragas') imported = importRagas(text, source, docs)
-    else imported = importTrec(text, source, readFileSync(values.topics!, 'utf8'), values.topics!)
-
-    const { questions, warnings } = finishImport(imported, source, docs, { allowUnknown: values['allow-unknown'] })
+    const { questions, warnings } = importGoldenSet(format, { file: source, text }, docs, {
+      topics: values.topics === undefined ? undefined : { file: values.topics, text: readFileSync(values.topics, 'utf8') },
+      allowUnknown: values['allow-unknown'],
+    })
     if (existsSync(values.out) && !values.force) {
       throw new InputError(
         `${values.out} exists: pass --force to replace it, or --out another file (rag-eval golden add appends one question at a time)`,

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { GoldenQuestionSchema, type GoldenQuestion } from '../contract/golden-set-schema.ts'
 import { ReportSchema } from '../contract/report-schema.ts'
-import { ReviewStateSchema } from '../golden/review/review-state.ts'
+import { ReviewStateSchema } from '../authoring/review/review-state.ts'
 import { loadCorpus } from '../load/corpus.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'
 import { KEY, runInPty, type PtyStep } from '../testing/pty-session.ts'
@@ -133,7 +133,7 @@ describe('rag-eval golden review', () => {
     expect(out).toContain(`accepted d-002 (edited): appended to ${p.golden} as q-009`)
     expect(out).toMatch(
       new RegExp(
-        `not written: d-003 would break golden:check on ${p.golden}:\\n  unsupported-fact: goldAnswer states "12[^"]*" \\(\\w+\\), ` +
+        `not written: d-003 would break golden:check on ${p.golden}:\\n  unsupported-fact: goldAnswer states the numbers? [^\\n]*\\b12\\b[^\\n]*, ` +
           'found in none of its answer docs \\(guides/api-tokens\\)',
       ),
     )

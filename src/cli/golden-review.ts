@@ -1,17 +1,20 @@
-import { existsSync } from 'node:fs'
 import { runKnobs } from '../config/project-config.ts'
-import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
 import { InputError } from '../contract/input-error.ts'
-import { readVerifiedFile } from '../golden/review/kept-drafts.ts'
-import { retrievedPassages } from '../golden/review/system-passages.ts'
-import { renderCard } from '../golden/review/review-card.ts'
-import { terminalPrompts } from '../golden/review/review-prompts.ts'
-import { acceptAllKept, pendingDrafts, runReview, unreviewedInGolden, type ReviewTally } from '../golden/review/review-session.ts'
-import { readReviewState, reviewStatePath, writeReviewState } from '../golden/review/review-state.ts'
-import { supportMarks } from '../golden/review/supporting-sentences.ts'
-import { closeRetrieverSystem } from '../golden/verify/system-retriever.ts'
-import type { CorpusDocument } from '../load/corpus.ts'
-import { loadGoldenSet } from '../load/golden-set.ts'
+import { readVerifiedFile } from '../authoring/review/kept-drafts.ts'
+import { retrievedPassages } from '../authoring/review/system-passages.ts'
+import { renderCard } from '../authoring/review/review-card.ts'
+import { terminalPrompts } from '../authoring/review/review-prompts.ts'
+import {
+  acceptAllKept,
+  pendingDrafts,
+  runReview,
+  unreviewedInGolden,
+  type ReviewTally,
+} from '../authoring/review/review-session.ts'
+import { readReviewState, reviewStatePath, writeReviewState } from '../authoring/review/review-state.ts'
+import { supportMarks } from '../authoring/review/supporting-sentences.ts'
+import { closeRetrieverSystem } from '../authoring/verify/system-retriever.ts'
+import { readGoldenFile } from '../golden/append/golden-file-to-append.ts'
 import { file, folder, text } from './arg-kinds.ts'
 import { flag, option } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
@@ -59,7 +62,7 @@ export const command = defineCommand({
     const verified = readVerifiedFile(values.drafts)
     const stateFile = reviewStatePath(values.drafts)
     const state = readReviewState(stateFile, values.drafts, goldenFile)
-    const golden = currentGolden(goldenFile, docs)
+    const golden = readGoldenFile(goldenFile, docs, 'golden review').questions
     const { pending, notes } = pendingDrafts(verified.kept, state, golden)
     const { counts } = verified
     context.out(
@@ -132,7 +135,7 @@ export const command = defineCommand({
       const failure = await closeRetrieverSystem(system)
       if (failure !== null) context.err(`warning: ${failure}\n`)
     }
-    const after = currentGolden(goldenFile, docs)
+    const after = readGoldenFile(goldenFile, docs, 'golden review').questions
     const left = pendingDrafts(verified.kept, state, after).pending.length + unreviewedInGolden(after, goldenFile).length
     context.out(
       `this session: accepted ${tally.accepted.length}` +
@@ -146,14 +149,3 @@ export const command = defineCommand({
     return 0
   },
 })
-
-/** The golden set's questions; none when it does not exist yet (the first golden set) or is empty. */
-function currentGolden(file: string, docs: readonly CorpusDocument[]): GoldenQuestion[] {
-  if (!existsSync(file)) return []
-  try {
-    return loadGoldenSet(file, docs)
-  } catch (error) {
-    if (error instanceof InputError && /has no questions$/.test(error.message)) return []
-    throw error
-  }
-}

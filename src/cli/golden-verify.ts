@@ -1,19 +1,17 @@
-import { existsSync } from 'node:fs'
 import { runKnobs } from '../config/project-config.ts'
 import type { EvalConfig } from '../contract/eval-config-schema.ts'
-import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
 import { InputError } from '../contract/input-error.ts'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { createBuiltinSystem } from '../builtin/builtin-system.ts'
 import { bestChunksOfNoneQuestions } from '../golden/lint/best-chunks.ts'
-import { offlineVerifier } from '../golden/verify/lexical-judgements.ts'
-import { createModelVerifier } from '../golden/verify/model-verifier.ts'
-import { CANDIDATE_FORMATS, readCandidates } from '../golden/verify/read-candidates.ts'
-import { renderVerifySummary, verifiedJsonl } from '../golden/verify/render-verdicts.ts'
-import type { Verifier } from '../golden/verify/verifier.ts'
-import { closeRetrieverSystem, systemRetriever } from '../golden/verify/system-retriever.ts'
-import { verifyCandidates, type Retriever } from '../golden/verify/verify-candidates.ts'
-import { loadGoldenSet } from '../load/golden-set.ts'
+import { offlineVerifier } from '../authoring/verify/lexical-judgements.ts'
+import { createModelVerifier } from '../authoring/verify/model-verifier.ts'
+import { CANDIDATE_FORMATS, readCandidates } from '../authoring/verify/read-candidates.ts'
+import { renderVerifySummary, verifiedJsonl } from '../authoring/verify/render-verdicts.ts'
+import type { Verifier } from '../authoring/verify/verifier.ts'
+import { closeRetrieverSystem, systemRetriever } from '../authoring/verify/system-retriever.ts'
+import { verifyCandidates, type Retriever } from '../authoring/verify/verify-candidates.ts'
+import { readGoldenFile } from '../golden/append/golden-file-to-append.ts'
 import { keptPieceCounts } from '../text/token-count-cache.ts'
 import { file, fileToWrite, folder, oneOf } from './arg-kinds.ts'
 import { option, type CommandContext } from './args.ts'
@@ -54,7 +52,7 @@ export const command = defineCommand({
       values.topics === undefined ? undefined : { file: values.topics },
     )
     // The current golden set, for duplicates; none yet is fine (the first verified set).
-    const golden: GoldenQuestion[] = existsSync(project.goldenSet) ? loadGoldenSet(project.goldenSet, docs) : []
+    const golden = readGoldenFile(project.goldenSet, docs, 'golden verify').questions
     const valid = candidates.flatMap((c) => (c.question === null ? [] : [c.question]))
     const tokenCounts = keptPieceCounts(project.root)
     const bestChunks = await bestChunksOfNoneQuestions(valid, docs, config)

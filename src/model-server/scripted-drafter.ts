@@ -1,3 +1,4 @@
+import { isQuantity, numberMatches } from '../text/key-facts.ts'
 import { splitSentences } from '../text/sentences.ts'
 import { contentTerms, tokenizeWords } from '../text/text-analyzer.ts'
 import { fnv1a } from '../text/text-spans.ts'
@@ -34,22 +35,27 @@ export interface Passage {
 }
 
 const docOf = (passageId: string) => passageId.replace(/#\d+$/, '')
-/** A figure a question can ask for: not part of an id or a name ("doc-020", "p99", "SAML 2.0" are not figures). */
-const FIGURE = /(?<![\w.-])\d[\d,]*(?:\.\d+)?%?(?!\w|\.\d)/g
 const MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December)'
 const MONTH_AFTER = new RegExp(`^\\s+${MONTH}\\b`)
 const MONTH_BEFORE = new RegExp(`\\b${MONTH}\\s+$`)
 
-/** The figures of a sentence that state a quantity (a day of a date is not one), with where they are. */
-function figures(sentence: string): { text: string; index: number }[] {
-  return [...sentence.matchAll(FIGURE)]
-    .filter(
-      (m) =>
-        !MONTH_AFTER.test(sentence.slice(m.index + m[0].length)) &&
-        !MONTH_BEFORE.test(sentence.slice(0, m.index)) &&
-        !/\b(?:SAML|OIDC|version|v)\s*$/i.test(sentence.slice(0, m.index)),
-    )
-    .map((m) => ({ text: m[0], index: m.index }))
+/**
+ * The figures of a sentence a question can ask for, with where they are: its numbers (text/key-facts.ts) that
+ * state a quantity, not part of an id or a name ("doc-020", "p99", "SAML 2.0"), a version ("3.4.1") or a date
+ * (its day); a "%" right after one is part of it.
+ */
+function figures(sentence: string): { text: string; index: number; value: string }[] {
+  return numberMatches(sentence).flatMap((m) => {
+    const before = sentence.slice(0, m.index)
+    const after = sentence.slice(m.index + m.text.length)
+    const asked =
+      isQuantity(sentence, m) &&
+      !/\..*\./.test(m.text) &&
+      !MONTH_AFTER.test(after) &&
+      !MONTH_BEFORE.test(before) &&
+      !/\b(?:SAML|OIDC|version|v)\s*$/i.test(before)
+    return asked ? [{ ...m, text: after.startsWith('%') ? `${m.text}%` : m.text }] : []
+  })
 }
 
 /** A passage's sentences, without its first line (the heading path the chunker puts there). */
@@ -92,7 +98,7 @@ const plain = (text: string) => text.replace(/[*`]/g, '').trim()
 export function clozeQuestion(sentence: string, heading: string, target?: string): string {
   const text = plain(sentence).replace(/[.!:;]+$/, '')
   const found = figures(text)
-  const match = found.find((f) => f.text.replace(/,/g, '') === target) ?? found[0]
+  const match = found.find((f) => f.value === target) ?? found[0]
   if (!match) return `What do the documents say about ${heading}?`
   const after = text.slice(match.index + match.text.length)
   const next = /^\s+([A-Za-z-]+)/.exec(after)?.[1] ?? ''
@@ -150,7 +156,7 @@ function badKind(
 function alteredFigure(sentence: string): string {
   const [figure] = figures(sentence)
   if (figure === undefined) return `${sentence} It was introduced in 2019.`
-  const value = Number(figure.text.replace(/[,%]/g, ''))
+  const value = Number(figure.value)
   const altered = `${value + 13}${figure.text.endsWith('%') ? '%' : ''}`
   return `${sentence.slice(0, figure.index)}${altered}${sentence.slice(figure.index + figure.text.length)}`
 }
@@ -228,7 +234,7 @@ function jaccardWithoutNumbers(a: string, b: string): number {
   return shared === 0 ? 0 : shared / (x.size + y.size - shared)
 }
 
-const numbersOf = (s: string) => figures(plain(s)).map((f) => f.text.replace(/,/g, ''))
+const numbersOf = (s: string) => figures(plain(s)).map((f) => f.value)
 
 function contradiction(material: readonly Passage[], persona: string | null, documents: string | null): Record<string, unknown> {
   const [a, b] = material as [Passage, Passage]

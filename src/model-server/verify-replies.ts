@@ -1,4 +1,4 @@
-import { extractNumbers } from '../scoring/generation/key-facts.ts'
+import { extractNumbers } from '../text/key-facts.ts'
 import { contentTerms } from '../text/text-analyzer.ts'
 
 /**

@@ -11,8 +11,11 @@ export const RULES = {
   'duplicate-id': { severity: 'error', summary: 'two questions share an id' },
   'unknown-doc': { severity: 'error', summary: 'an answer document is not in the corpus' },
   'duplicate-question': { severity: 'error', summary: 'a question repeats or nearly repeats an earlier one' },
-  'unsupported-fact': { severity: 'error', summary: 'the gold answer states a fact none of its answer documents states' },
-  'multi-facts-in-one-doc': { severity: 'error', summary: 'a multi question whose gold-answer facts all sit in one document' },
+  'unsupported-fact': { severity: 'error', summary: 'the gold answer states a number none of its answer documents states' },
+  'multi-facts-in-one-doc': {
+    severity: 'error',
+    summary: 'a multi question whose gold-answer facts all sit in one document',
+  },
   'contradiction-without-governing': { severity: 'error', summary: 'a contradiction question without governingDocId' },
   'placeholder-gold-answer': { severity: 'error', summary: 'the gold answer is a TODO placeholder' },
   'none-too-easy': { severity: 'warning', summary: 'a none question shares fewer than two content terms with its best chunk' },

@@ -8,6 +8,7 @@ import { noneTooEasy, type BestChunk } from './none-too-easy.ts'
 import { placeholderGoldAnswers } from './placeholder-gold-answer.ts'
 import { applySuppressions } from './suppressions.ts'
 import { DEFAULT_FLOORS, typeDistribution, type TypeFloors } from './type-distribution.ts'
+import { quantityEvidence } from '../../text/key-facts.ts'
 import { corpusEvidence, unsupportedFacts } from './unsupported-facts.ts'
 
 export interface LintInput {
@@ -48,7 +49,10 @@ export function lintGoldenSet(input: LintInput): Finding[] {
   const withText =
     docs === null || evidence === null
       ? []
-      : [...unsupportedFacts(questions, docs, evidence), ...multiFactsInOneDoc(questions, evidence, corpusTerms(docs))]
+      : [
+          ...unsupportedFacts(questions, docs, evidence),
+          ...multiFactsInOneDoc(questions, corpusEvidence(docs, quantityEvidence), corpusTerms(docs)),
+        ]
   const findings = [
     ...duplicateQuestions(questions),
     ...withText,

@@ -1,9 +1,9 @@
 import type { CorpusDocument } from '../../load/corpus.ts'
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { contentTerms } from '../../text/text-analyzer.ts'
-import { documentText, states, type TextEvidence } from './answer-facts.ts'
+import { factCount, keyFacts, statedFacts, unstatedFacts, type FactEvidence } from '../../text/key-facts.ts'
 import { finding, type Finding } from './finding.ts'
-import { describeFact, goldFacts } from './unsupported-facts.ts'
+import { documentText } from './unsupported-facts.ts'
 
 /** A term is distinctive when at most this share of the corpus documents contain it. */
 export const DISTINCTIVE_DOC_SHARE = 0.2
@@ -35,19 +35,21 @@ export function corpusTerms(docs: readonly CorpusDocument[]): {
  * (every answer doc in context) punishes systems for skipping a document the answer does not need.
  *
  * Precisely: some answer doc D
- * 1. states every gold-answer fact (answer-facts.ts: numbers, amounts, durations, dates, names...)
- *    that any answer doc states, leaving out facts the question gives itself; and
+ * 1. states every key fact of the gold answer (its numbers and content terms, as coverage reads them:
+ *    text/key-facts.ts) that any answer doc states, the question's own too (a fact the answer restates
+ *    from the question is still one a document adds), a document's numbers read as quantities only
+ *    (the "1" of "SEV1" does not state "within 1 hour"); and
  * 2. contains every distinctive content term of the question and the gold answer that any answer doc
  *    contains (content terms as BM25 sees them, a possessive "'s" dropped; distinctive: in at most a
  *    fifth of the corpus documents, so "when" or "customer" do not count).
  * Condition 2 keeps bridge hops: in "Can I ship a schema migration on 20 December?" the dates and
  * lead time all sit in the freeze-window doc, but only the change-classes doc says schema migrations
- * are Major changes, and it alone has "schema" and "migration". A question with no fact in any answer
- * doc is not judged.
+ * are Major changes, and it alone has "schema" and "migration". A question with no number in any answer
+ * doc is not judged: the numbers are what the answer is checked for.
  */
 export function multiFactsInOneDoc(
   questions: readonly GoldenQuestion[],
-  evidence: ReadonlyMap<string, TextEvidence>,
+  evidence: ReadonlyMap<string, FactEvidence>,
   terms: ReturnType<typeof corpusTerms>,
 ): Finding[] {
   const findings: Finding[] = []
@@ -58,14 +60,17 @@ export function multiFactsInOneDoc(
       const docTerms = terms.termsByDoc.get(id)
       return facts === undefined || docTerms === undefined ? [] : [{ id, facts, terms: docTerms }]
     })
-    const facts = goldFacts(question).filter((fact) => docs.some((doc) => states(doc.facts, fact)))
-    if (facts.length === 0) continue
+    const facts = statedFacts(
+      keyFacts(question.goldAnswer),
+      docs.map((doc) => doc.facts),
+    )
+    if (facts.numbers.length === 0) continue
     const asked = new Set(
       [...termsWithoutPossessives(question.question), ...termsWithoutPossessives(question.goldAnswer)].filter(terms.distinctive),
     )
     const distinctive = [...asked].filter((term) => docs.some((doc) => doc.terms.has(term)))
     const holder = docs.find(
-      (doc) => facts.every((fact) => states(doc.facts, fact)) && distinctive.every((term) => doc.terms.has(term)),
+      (doc) => factCount(unstatedFacts(facts, [doc.facts])) === 0 && distinctive.every((term) => doc.terms.has(term)),
     )
     if (holder === undefined) continue
     const others = question.answerDocIds.filter((id) => id !== holder.id)
@@ -73,7 +78,7 @@ export function multiFactsInOneDoc(
       finding(
         'multi-facts-in-one-doc',
         question.id,
-        `${holder.id} alone states every fact of its goldAnswer (${facts.map(describeFact).join(', ')}) ` +
+        `${holder.id} alone states every fact of its goldAnswer (${facts.numbers.join(', ')} and ${facts.terms.length} terms) ` +
           `and every distinctive term of the question and answer; ${others.join(', ')} ` +
           `add${others.length === 1 ? 's' : ''} nothing`,
         `put in the goldAnswer the fact only ${others.join(' / ')} state${others.length === 1 ? 's' : ''}, ` +

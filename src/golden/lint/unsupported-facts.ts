@@ -1,39 +1,42 @@
 import type { CorpusDocument } from '../../load/corpus.ts'
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
-import { documentText, extractFacts, states, textEvidence, type Fact, type TextEvidence } from './answer-facts.ts'
+import { factEvidence, keyFacts, unstatedFacts, type FactEvidence, type KeyFacts } from '../../text/key-facts.ts'
 import { finding, type Finding } from './finding.ts'
 
-/** How many other corpus documents that state a missing fact are named in the fix. */
+/** How many other corpus documents that state a missing number are named in the fix. */
 const SUGGESTED_DOCS = 3
 
-/** The evidence of every document, computed once per lint run. */
-export function corpusEvidence(docs: readonly CorpusDocument[]): Map<string, TextEvidence> {
-  return new Map(docs.map((doc) => [doc.id, textEvidence(documentText(doc))]))
+/** The text of a corpus document the facts are checked against: its title and body. */
+export function documentText(doc: { title: string; body: string }): string {
+  return `${doc.title}\n${doc.body}`
+}
+
+/** The evidence of every document (factEvidence, or another reader of text/key-facts.ts), computed once per lint run. */
+export function corpusEvidence(
+  docs: readonly CorpusDocument[],
+  read: (text: string) => FactEvidence = factEvidence,
+): Map<string, FactEvidence> {
+  return new Map(docs.map((doc) => [doc.id, read(documentText(doc))]))
 }
 
 /**
- * The checkable facts of a question's gold answer that the question itself does not already give
- * (a gold answer may restate the user's "75%" or "USD 8,000"; those need no document).
+ * The key facts of a question's gold answer, as coverage reads them (text/key-facts.ts), that the question
+ * itself does not already give (a gold answer may restate the user's "75%" or "USD 8,000"; those need no
+ * document).
  */
-export function goldFacts(question: GoldenQuestion): Fact[] {
-  if (question.goldAnswer === undefined) return []
-  const given = textEvidence(question.question)
-  return extractFacts(question.goldAnswer).filter((fact) => !states(given, fact))
-}
-
-export function describeFact(fact: Fact): string {
-  return `"${fact.text}" (${fact.kind})`
+export function goldFacts(question: GoldenQuestion): KeyFacts {
+  if (question.goldAnswer === undefined) return { numbers: [], terms: [] }
+  return unstatedFacts(keyFacts(question.goldAnswer), [factEvidence(question.question)])
 }
 
 /**
- * A gold answer stating a fact that appears in none of its answer documents (error): a number, money
- * amount, percentage, duration, date, time, identifier or proper name (see answer-facts.ts for what is
- * extracted and how "90 days" / "90-day" and "USD 5,000" / "5000" are normalised to compare equal).
- * Such a gold answer is either wrong, or right for a reason the answer documents do not hold (another
- * document, or the author's own knowledge), so the metrics would score systems against facts the
- * corpus cannot give. Facts the question itself states are exempt. none questions are not checked
- * (they have no answer documents). One finding per question, listing every unsupported fact, and
- * naming other corpus documents that do state them.
+ * A gold answer stating a number that appears in none of its answer documents (error), numbers read as
+ * coverage reads them ("90-day" and "90 days" state 90, "USD 5,000" and "5000" state 5000). Such a gold
+ * answer is either wrong, or right for a reason the answer documents do not hold (another document, or the
+ * author's own knowledge), so coverage would score systems against facts the corpus cannot give. Numbers
+ * the question itself states are exempt. none questions are not checked (they have no answer documents).
+ * One finding per question, listing every unsupported number, and naming other corpus documents that do
+ * state them.
  */
 export function unsupportedFacts(
   questions: readonly GoldenQuestion[],
@@ -44,12 +47,13 @@ export function unsupportedFacts(
   for (const question of questions) {
     if (question.type === 'none' || question.goldAnswer === undefined) continue
     const answerEvidence = question.answerDocIds.flatMap((id) => evidence.get(id) ?? [])
-    const missing = goldFacts(question).filter((fact) => !answerEvidence.some((e) => states(e, fact)))
+    // Numbers only: a document can be checked for a number, while a paraphrase changes the terms.
+    const missing = unstatedFacts(goldFacts(question), answerEvidence).numbers
     if (missing.length === 0) continue
     const elsewhere = new Set<string>()
-    for (const fact of missing) {
+    for (const n of missing) {
       for (const [docId, e] of evidence)
-        if (!question.answerDocIds.includes(docId) && states(e, fact) && elsewhere.size < SUGGESTED_DOCS) elsewhere.add(docId)
+        if (!question.answerDocIds.includes(docId) && e.numbers.has(n) && elsewhere.size < SUGGESTED_DOCS) elsewhere.add(docId)
     }
     const docs = question.answerDocIds.join(', ')
     const them = missing.length === 1 ? 'it' : 'them'
@@ -63,7 +67,7 @@ export function unsupportedFacts(
       finding(
         'unsupported-fact',
         question.id,
-        `goldAnswer states ${missing.map(describeFact).join(', ')}, found in none of its answer docs (${docs})`,
+        `goldAnswer states the number${missing.length === 1 ? '' : 's'} ${missing.join(', ')}, found in none of its answer docs (${docs})`,
         fix,
       ),
     )

@@ -1,4 +1,4 @@
-import { extractNumbers } from './key-facts.ts'
+import { extractNumbers } from '../../text/key-facts.ts'
 
 export interface ContradictionInput {
   answer: string | null

@@ -1,5 +1,4 @@
-import { contentTerms } from '../../text/text-analyzer.ts'
-import { extractNumbers, keyFacts } from './key-facts.ts'
+import { factEvidence, keyFacts, unstatedFacts } from '../../text/key-facts.ts'
 import type { MetricResult } from './metric-result.ts'
 
 export type CoverageStatus = 'scored' | 'refusal' | 'no-answer' | 'no-gold-answer' | 'judge-error'
@@ -20,9 +19,8 @@ export function goldCoverage(goldAnswer: string | null, answer: string | null, r
   const facts = keyFacts(goldAnswer)
   const all = [...facts.numbers, ...facts.terms]
   if (refused) return { value: 0, status: 'refusal', numerator: 0, denominator: all.length, missing: all }
-  const answerNumbers = new Set(extractNumbers(answer))
-  const answerTerms = new Set(contentTerms(answer))
-  const missing = [...facts.numbers.filter((n) => !answerNumbers.has(n)), ...facts.terms.filter((t) => !answerTerms.has(t))]
+  const unstated = unstatedFacts(facts, [factEvidence(answer)])
+  const missing = [...unstated.numbers, ...unstated.terms]
   const found = all.length - missing.length
   return {
     value: all.length === 0 ? null : found / all.length,

@@ -1,6 +1,6 @@
 import { contentTerms } from '../../text/text-analyzer.ts'
 import { splitClaims } from './claims.ts'
-import { extractNumbers } from './key-facts.ts'
+import { extractNumbers } from '../../text/key-facts.ts'
 import { ratio, type MetricResult } from './metric-result.ts'
 
 /** Share of a claim's content terms that must appear in one context chunk for the claim to be supported. */

@@ -6,7 +6,7 @@ import { contradictionHandled } from './contradiction-handled.ts'
 import { goldCoverage } from './coverage.ts'
 import { diagnose } from './diagnosis.ts'
 import { lexicalFaithfulness } from './faithfulness.ts'
-import { extractNumbers, keyFacts } from './key-facts.ts'
+import { extractNumbers, keyFacts } from '../../text/key-facts.ts'
 import { detectRefusal } from './refusal.ts'
 
 describe('splitClaims', () => {

@@ -5,8 +5,8 @@ import { runKnobs } from '../../config/project-config.ts'
 import { loadCorpus } from '../../load/corpus.ts'
 import { GoldenSetSchema, type GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { createBuiltinSystem } from '../../builtin/builtin-system.ts'
-import { nextQuestionId, assignQuestionIds } from '../question-ids.ts'
-import { appendQuestionText } from './append-question.ts'
+import { nextQuestionId, assignQuestionIds } from '../../golden/question-ids.ts'
+import { appendQuestionText } from '../../golden/append/append-question.ts'
 import {
   answerDocsOf,
   buildQuestion,

@@ -66,8 +66,8 @@ describe('lexical judgements', () => {
     expect(verdicts.map((v) => [v.claim, v.verdict])).toEqual([
       ['1924.', 'supported'],
       ['In Tromsø.', 'supported'],
-      // A capitalised word starting a sentence is not taken for a name (answer-facts.ts): nothing to check.
-      ['Tromsø.', 'undecided'],
+      // Its one key fact, the term "tromsø", is stated (text/key-facts.ts).
+      ['Tromsø.', 'supported'],
       ['He was born in 1926.', 'unsupported'],
       ['Yes.', 'undecided'],
     ])

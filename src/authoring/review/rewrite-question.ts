@@ -1,7 +1,7 @@
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { jsonSpans, type Span } from '../../files/json-spans.ts'
-import { layoutOf } from '../add/append-question.ts'
-import { questionJson } from '../golden-set-text.ts'
+import { layoutOf } from '../../golden/append/append-question.ts'
+import { questionJson } from '../../golden/golden-set-text.ts'
 
 /** The element of the `questions` array whose id is `id`, with its neighbours; null when there is none. */
 function elementOf(text: string, id: string): { elements: Span[]; index: number } | null {

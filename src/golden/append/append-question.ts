@@ -1,5 +1,6 @@
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
-import { questionJson, type QuestionLayout } from '../golden-set-text.ts'
+import { goldenSetText, questionJson, type QuestionLayout } from '../golden-set-text.ts'
+import { schemaReference } from '../schema-reference.ts'
 import { jsonSpans, type Span } from '../../files/json-spans.ts'
 
 function lineStart(text: string, offset: number): number {
@@ -51,4 +52,9 @@ export function appendQuestionText(text: string, question: GoldenQuestion): { te
     ? `,\n${layout.indent}${questionJson(question, layout)}`
     : `, ${questionJson(question, { indent: '', fieldIndent: null })}`
   return { text: text.slice(0, at) + inserted + text.slice(at), at, inserted }
+}
+
+/** The text of golden set `file` (null: there is none yet) with `question` appended; a new file starts with its $schema. */
+export function withQuestionAppended(text: string | null, file: string, question: GoldenQuestion): string {
+  return text === null ? goldenSetText([question], schemaReference(file)) : appendQuestionText(text, question).text
 }

@@ -3,11 +3,11 @@ import { GoldenQuestionSchema, type GoldenQuestion } from '../../contract/golden
 import { InputError } from '../../contract/input-error.ts'
 import { decodeUtf8Text } from '../../files/utf8-text.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
-import type { FormatName } from '../formats/format-names.ts'
-import { finishImport, type ImportResult } from '../formats/imported-question.ts'
-import { importJsonlGold } from '../formats/jsonl-gold.ts'
-import { importRagas } from '../formats/ragas.ts'
-import { importTrec } from '../formats/trec-qrels.ts'
+import type { FormatName } from '../../golden/formats/format-names.ts'
+import { finishImport, type ImportResult } from '../../golden/formats/imported-question.ts'
+import { importJsonlGold } from '../../golden/formats/jsonl-gold.ts'
+import { importRagas } from '../../golden/formats/ragas.ts'
+import { importTrec } from '../../golden/formats/trec-qrels.ts'
 
 export const CANDIDATE_FORMATS = ['golden', 'jsonl', 'ragas', 'trec'] as const
 export type CandidateFormat = (typeof CANDIDATE_FORMATS)[number]

@@ -1,18 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs'
 import type { EvalConfig } from '../../contract/eval-config-schema.ts'
 import type { GoldenQuestion, Provenance } from '../../contract/golden-set-schema.ts'
 import { InputError } from '../../contract/input-error.ts'
-import { writeFileAtomic } from '../../files/write-file-atomic.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
 import { checkRelevantGrade, validateGoldenSet } from '../../load/golden-set.ts'
-import { appendQuestionText } from '../add/append-question.ts'
-import { readGoldenFileToAppend } from '../add/golden-file-to-append.ts'
-import { goldenSetText } from '../golden-set-text.ts'
-import { bestChunksOfNoneQuestions } from '../lint/best-chunks.ts'
-import type { Finding } from '../lint/finding.ts'
-import { lintGoldenSet } from '../lint/lint-golden-set.ts'
-import { nextQuestionId } from '../question-ids.ts'
-import { schemaReference } from '../schema-reference.ts'
+import { withQuestionAppended } from '../../golden/append/append-question.ts'
+import { readGoldenFile, writeGoldenFile } from '../../golden/append/golden-file-to-append.ts'
+import { bestChunksOfNoneQuestions } from '../../golden/lint/best-chunks.ts'
+import type { Finding } from '../../golden/lint/finding.ts'
+import { lintGoldenSet } from '../../golden/lint/lint-golden-set.ts'
+import { nextQuestionId } from '../../golden/question-ids.ts'
 import { rewriteQuestionText } from './rewrite-question.ts'
 
 /** Who accepted a draft: a person who read it (golden review on a terminal), or a script (--accept-kept). */
@@ -70,7 +66,7 @@ async function checkErrors(questions: readonly GoldenQuestion[], target: GoldenT
  * without it (no gap). Nothing is written here: commitAppend writes the plan.
  */
 export async function planAppend(target: GoldenTarget, items: readonly AppendItem[]): Promise<AppendPlan> {
-  const golden = readGoldenFileToAppend(target.file, target.docs, 'golden review')
+  const golden = readGoldenFile(target.file, target.docs, 'golden review')
   const existingIds = golden.questions.map((q) => q.id)
   const earlier = new Set((await checkErrors(golden.questions, target)).map(findingKey))
   let pending = [...items]
@@ -111,9 +107,7 @@ export async function planAppend(target: GoldenTarget, items: readonly AppendIte
     }
     if (problems.size === 0) {
       let text = golden.text
-      for (const b of built)
-        text =
-          text === null ? goldenSetText([b.question], schemaReference(target.file)) : appendQuestionText(text, b.question).text
+      for (const b of built) text = withQuestionAppended(text, target.file, b.question)
       return { file: target.file, before: golden.text, text, appended: built, refused }
     }
     for (const item of pending) if (problems.has(item.key)) refused.push({ key: item.key, errors: problems.get(item.key)! })
@@ -127,7 +121,7 @@ export async function planAppend(target: GoldenTarget, items: readonly AppendIte
  * append does; refused, the plan names the errors and writes nothing.
  */
 export async function planRewrite(target: GoldenTarget, id: string, question: GoldenQuestion | null): Promise<AppendPlan> {
-  const golden = readGoldenFileToAppend(target.file, target.docs, 'golden review')
+  const golden = readGoldenFile(target.file, target.docs, 'golden review')
   const text = golden.text === null ? null : rewriteQuestionText(golden.text, id, question)
   if (text === null) throw new InputError(`${target.file} holds no question ${id} any more; nothing written`)
   const questions = golden.questions.flatMap((q) => (q.id !== id ? [q] : question === null ? [] : [question]))
@@ -143,12 +137,8 @@ export async function planRewrite(target: GoldenTarget, id: string, question: Go
 /**
  * Writes a plan atomically (a temp file beside the golden set, then a rename): a failure at any point
  * leaves the golden set as it was, byte for byte. A golden set changed since the plan was made (someone
- * edited it meanwhile) is not overwritten.
+ * edited it meanwhile) is not overwritten: the refusal names what changed.
  */
 export function commitAppend(plan: AppendPlan): void {
-  if (plan.text === null) return
-  const now = existsSync(plan.file) ? readFileSync(plan.file, 'utf8') : null
-  if (now !== plan.before)
-    throw new InputError(`${plan.file} changed while golden review was writing to it; nothing appended: run golden review again`)
-  writeFileAtomic(plan.file, plan.text)
+  if (plan.text !== null) writeGoldenFile(plan.file, plan.before, plan.text, 'golden review')
 }

@@ -2,7 +2,7 @@ import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
 import { splitClaims } from '../../scoring/generation/claims.ts'
 import { splitSentences } from '../../text/sentences.ts'
-import { extractFacts, states, textEvidence } from '../lint/answer-facts.ts'
+import { extractNumbers, factEvidence } from '../../text/key-facts.ts'
 import { lexicalClaimSupport } from '../verify/lexical-judgements.ts'
 import type { ClaimSupport } from '../verify/verifier.ts'
 
@@ -11,7 +11,7 @@ export interface MarkedSentence {
   text: string
   /** Claims this sentence supports on its own, by golden verify's lexical support. */
   supports: number[]
-  /** Claims of which this sentence states a checkable fact (a number, a date, a name) without supporting the whole claim. */
+  /** Claims of which this sentence states a number (text/key-facts.ts) without supporting the whole claim. */
   statesFactsOf: number[]
 }
 
@@ -33,7 +33,7 @@ export interface SupportMarks {
  * support golden verify (offline) decides with (lexicalClaimSupport): each claim against the whole
  * documents for its verdict, then against each sentence alone to mark where it stands. A claim whose
  * support spreads over several sentences (no sentence supports it alone) marks the sentences stating
- * its facts instead, so the reviewer still sees where to read.
+ * its numbers instead, so the reviewer still sees where to read.
  */
 export function supportMarks(question: GoldenQuestion, docs: readonly CorpusDocument[]): SupportMarks {
   const byId = new Map(docs.map((doc) => [doc.id, doc]))
@@ -45,7 +45,7 @@ export function supportMarks(question: GoldenQuestion, docs: readonly CorpusDocu
   const wholeDocs = gold.map((doc) => ({ id: doc.id, text: `${doc.title}\n${doc.body}` }))
   const verdicts = claims.length === 0 ? [] : lexicalClaimSupport(question.question, claims, wholeDocs)
   const documents = gold.map((doc): MarkedDocument => {
-    const sentences = splitSentences(doc.body).map((text) => ({ text, evidence: textEvidence(text) }))
+    const sentences = splitSentences(doc.body).map((text) => ({ text, evidence: factEvidence(text) }))
     const supports = sentences.map(() => [] as number[])
     const factsOf = sentences.map(() => [] as number[])
     claims.forEach((claim, c) => {
@@ -56,9 +56,9 @@ export function supportMarks(question: GoldenQuestion, docs: readonly CorpusDocu
     })
     claims.forEach((claim, c) => {
       if (supports.some((claimsOfSentence) => claimsOfSentence.includes(c + 1))) return
-      const facts = extractFacts(claim)
+      const numbers = extractNumbers(claim)
       sentences.forEach((sentence, s) => {
-        if (facts.some((fact) => states(sentence.evidence, fact))) factsOf[s]!.push(c + 1)
+        if (numbers.some((n) => sentence.evidence.numbers.has(n))) factsOf[s]!.push(c + 1)
       })
     })
     return {

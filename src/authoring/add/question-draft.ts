@@ -11,7 +11,7 @@ import {
   type UserContext,
 } from '../../contract/golden-set-schema.ts'
 import { type QuestionType } from '../../contract/question-types.ts'
-import { nextQuestionId } from '../question-ids.ts'
+import { nextQuestionId } from '../../golden/question-ids.ts'
 
 /**
  * Checks of the fields of a new question, shared by the flags and the prompts of golden:add: each

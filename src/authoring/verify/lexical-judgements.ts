@@ -1,21 +1,20 @@
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { lexicalFaithfulness } from '../../scoring/generation/faithfulness.ts'
-import { extractNumbers } from '../../scoring/generation/key-facts.ts'
+import { extractNumbers, factCount, factEvidence, keyFacts, unstatedFacts, type KeyFacts } from '../../text/key-facts.ts'
 import { splitSentences } from '../../text/sentences.ts'
-import { extractFacts, states, textEvidence, type Fact } from '../lint/answer-facts.ts'
-import { termsWithoutPossessives } from '../lint/multi-facts-in-one-doc.ts'
+import { termsWithoutPossessives } from '../../golden/lint/multi-facts-in-one-doc.ts'
 import type { Answerability, ClaimSupport, Disagreement, Passage, Verifier } from './verifier.ts'
 
 /** Below this share of a claim's content terms in its best passage, a claim with all its numbers found is unsupported. */
 export const UNSUPPORTED_OVERLAP = 0.5
 
 /**
- * Claims judged lexically (the offline judge's faithfulness, claim by claim, with golden:check's facts):
+ * Claims judged lexically (the offline judge's faithfulness, claim by claim, with golden:check's numbers):
  * a number no passage holds makes a claim unsupported, and so does a best passage holding less than half
- * its content terms, unless the passages state every checkable fact of the claim (answer-facts.ts); a
- * claim too short for the judge ("Tromsø.") is supported when the passages state its facts, unsupported
- * when they do not, and undecided when it has none ("Yes."). From half to the judge's 0.7 it is
- * undecided (a paraphrase the lexical judge cannot read). Numbers and facts the question itself gives
+ * its content terms, unless the passages state every number of the claim; a claim too short for the judge
+ * ("In Tromsø.") is supported when the passages state its key facts (numbers and content terms:
+ * text/key-facts.ts), unsupported when they lack one of its numbers, and undecided otherwise ("Yes."). From half to the
+ * judge's 0.7 it is undecided (a paraphrase the lexical judge cannot read). Facts the question itself gives
  * count as found.
  */
 export function lexicalClaimSupport(question: string, claims: readonly string[], passages: readonly Passage[]): ClaimSupport[] {
@@ -26,19 +25,25 @@ export function lexicalClaimSupport(question: string, claims: readonly string[],
     ...passages.map((p) => ({ chunkId: p.id, text: p.text })),
     ...(givenNumbers === '' ? [] : [{ chunkId: '(the question)', text: givenNumbers }]),
   ]
-  const evidence = passages.map((p) => ({ id: p.id, evidence: textEvidence(p.text) }))
-  const given = textEvidence(question)
+  const evidence = passages.map((p) => ({ id: p.id, evidence: factEvidence(p.text) }))
+  const given = factEvidence(question)
   return claims.map((claim): ClaimSupport => {
-    // The claim's checkable facts (numbers, dates, names...: answer-facts.ts), the question's own left out.
-    const facts = extractFacts(claim).filter((fact) => !states(given, fact))
-    const missing = facts.filter((fact) => !evidence.some((e) => states(e.evidence, fact)))
-    const factsHeld = facts.length > 0 && missing.length === 0
-    const holder = factsHeld ? (evidence.find((e) => facts.every((f) => states(e.evidence, f)))?.id ?? evidence[0]!.id) : null
+    const facts = unstatedFacts(keyFacts(claim), [given])
+    const missing = unstatedFacts(
+      facts,
+      evidence.map((e) => e.evidence),
+    )
+    const factsHeld = factCount(facts) > 0 && factCount(missing) === 0
+    // Its numbers are what a paraphrase keeps: all of them stated, a claim with few shared terms is a paraphrase, not unsupported.
+    const numbersHeld = facts.numbers.length > 0 && missing.numbers.length === 0
+    const holder = factsHeld
+      ? (evidence.find((e) => factCount(unstatedFacts(facts, [e.evidence])) === 0)?.id ?? evidence[0]!.id)
+      : null
     const [verdict] = lexicalFaithfulness(claim, false, context).claims
     if (verdict === undefined || verdict.verdict === 'undecidable') {
       if (factsHeld)
         return { claim, verdict: 'supported', passageId: holder, reason: `${describeFacts(facts)} stated in the passages` }
-      if (facts.length > 0)
+      if (missing.numbers.length > 0)
         return { claim, verdict: 'unsupported', passageId: null, reason: `${describeFacts(missing)} in none of ${ids(passages)}` }
       return {
         claim,
@@ -57,7 +62,7 @@ export function lexicalClaimSupport(question: string, claims: readonly string[],
         passageId: null,
         reason: `${verdict.missingNumbers.join(', ')} in none of ${ids(passages)}`,
       }
-    if ((verdict.overlap ?? 0) < UNSUPPORTED_OVERLAP && !factsHeld)
+    if ((verdict.overlap ?? 0) < UNSUPPORTED_OVERLAP && !numbersHeld)
       return {
         claim,
         verdict: 'unsupported',
@@ -69,14 +74,14 @@ export function lexicalClaimSupport(question: string, claims: readonly string[],
       verdict: 'undecided',
       passageId: verdict.chunkId,
       reason:
-        `${overlap}% of its content terms in ${verdict.chunkId}${factsHeld ? `, its ${describeFacts(facts)} stated` : ''}: ` +
+        `${overlap}% of its content terms in ${verdict.chunkId}${numbersHeld ? `, its ${describeFacts({ numbers: facts.numbers, terms: [] })} stated` : ''}: ` +
         'a paraphrase the offline judge cannot confirm',
     }
   })
 }
 
 const ids = (passages: readonly Passage[]) => passages.map((p) => p.id).join(', ')
-const describeFacts = (facts: readonly Fact[]) => facts.map((f) => `"${f.text}"`).join(', ')
+const describeFacts = (facts: KeyFacts) => [...facts.numbers, ...facts.terms].map((fact) => `"${fact}"`).join(', ')
 
 /** Interrogatives the stopword list keeps ("when", "why"): they ask, and no passage answering states them. */
 const QUESTION_WORDS = new Set(['when', 'why', 'where', 'how', 'who', 'whom', 'whose', 'what', 'which'])
@@ -115,26 +120,22 @@ export function lexicalAnswerability(question: GoldenQuestion, passages: readonl
   }
 }
 
-const VALUE_KINDS = new Set(['number', 'money', 'percent', 'duration', 'date', 'time'])
-
-/** The value facts of the sentences of a document that share the most content terms with the question. */
-function answeringValues(question: string, document: Passage): Map<string, string> {
+/** The numbers of the sentences of a document that share the most content terms with the question. */
+function answeringValues(question: string, document: Passage): Set<string> {
   const terms = new Set(termsWithoutPossessives(question))
   const sentences = splitSentences(document.text).map((sentence) => ({
     sentence,
     shared: new Set(termsWithoutPossessives(sentence).filter((t) => terms.has(t))).size,
   }))
   const most = Math.max(0, ...sentences.map((s) => s.shared))
-  const values = new Map<string, string>()
+  const values = new Set<string>()
   if (most === 0) return values
-  for (const { sentence, shared } of sentences)
-    if (shared === most)
-      for (const fact of extractFacts(sentence)) if (VALUE_KINDS.has(fact.kind)) values.set(fact.key, fact.text)
+  for (const { sentence, shared } of sentences) if (shared === most) for (const n of extractNumbers(sentence)) values.add(n)
   return values
 }
 
 /**
- * A contradiction's documents, lexically: the figures (numbers, amounts, durations, dates...) of each
+ * A contradiction's documents, lexically: the numbers (text/key-facts.ts) of each
  * document's sentences closest to the question. The same figures in every document: they agree. Some
  * document with a figure another lacks: they disagree. A document without figures there: undecided
  * (a disagreement in words is for a reader or the model).
@@ -148,11 +149,9 @@ export function lexicalDisagreement(question: GoldenQuestion, documents: readonl
       governingDocId: null,
       reason: `no figure near the question's terms in ${without.map((v) => v.doc.id).join(', ')}: the offline judge cannot compare them`,
     }
-  const describe = (v: (typeof values)[number]) => `${v.doc.id}: ${[...v.values.values()].join(', ')}`
+  const describe = (v: (typeof values)[number]) => `${v.doc.id}: ${[...v.values].join(', ')}`
   const [first, ...rest] = values
-  const same = rest.every(
-    (v) => v.values.size === first!.values.size && [...v.values.keys()].every((key) => first!.values.has(key)),
-  )
+  const same = rest.every((v) => v.values.size === first!.values.size && [...v.values].every((n) => first!.values.has(n)))
   return same
     ? { verdict: 'agree', governingDocId: null, reason: `every document states the same figures (${describe(first!)})` }
     : { verdict: 'disagree', governingDocId: null, reason: `they state different figures (${values.map(describe).join('; ')})` }

@@ -2,13 +2,21 @@ import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
 import { splitClaims } from '../../scoring/generation/claims.ts'
 import { contentTerms } from '../../text/text-analyzer.ts'
-import { jaccard, NEAR_DUPLICATE_JACCARD, normalisedText, sameSetting } from '../lint/duplicate-questions.ts'
-import { states, textEvidence, type TextEvidence } from '../lint/answer-facts.ts'
-import { RULES } from '../lint/finding.ts'
-import { corpusEvidence, goldFacts } from '../lint/unsupported-facts.ts'
-import { lintGoldenSet } from '../lint/lint-golden-set.ts'
-import { corpusTerms, termsWithoutPossessives } from '../lint/multi-facts-in-one-doc.ts'
-import type { BestChunk } from '../lint/none-too-easy.ts'
+import { jaccard, NEAR_DUPLICATE_JACCARD, normalisedText, sameSetting } from '../../golden/lint/duplicate-questions.ts'
+import {
+  factCount,
+  factEvidence,
+  keyFacts,
+  quantityEvidence,
+  statedFacts,
+  unstatedFacts,
+  type FactEvidence,
+} from '../../text/key-facts.ts'
+import { RULES } from '../../golden/lint/finding.ts'
+import { corpusEvidence } from '../../golden/lint/unsupported-facts.ts'
+import { lintGoldenSet } from '../../golden/lint/lint-golden-set.ts'
+import { corpusTerms, termsWithoutPossessives } from '../../golden/lint/multi-facts-in-one-doc.ts'
+import type { BestChunk } from '../../golden/lint/none-too-easy.ts'
 import type { Candidate } from './read-candidates.ts'
 import type { Verdict, VerdictStatus } from './verdict-schema.ts'
 import type { Passage, Verifier } from './verifier.ts'
@@ -154,8 +162,8 @@ async function claimReasons(question: GoldenQuestion, claims: readonly string[],
  * distinctive term of the question and answer that any of its documents holds (as golden:check's
  * multi-facts-in-one-doc: the bridge term of "Where was Aurelia's performer born?" sits in the other
  * document, which is then needed even though the answer's claims all sit in one). It must also state
- * every checkable fact of the answer that any of them states (answer-facts.ts: "1 hour" as a duration,
- * where the lexical judge would take any "1"), so a lone document is never found by a stray number.
+ * every key fact of the answer that any of them states (text/key-facts.ts), so a document lacking one of
+ * the answer's numbers or terms is never taken for the lone one.
  */
 async function notReallyMulti(
   question: GoldenQuestion,
@@ -163,10 +171,13 @@ async function notReallyMulti(
   passages: Passage[],
   verifier: Verifier,
   terms: ReturnType<typeof corpusTerms>,
-  evidence: ReadonlyMap<string, TextEvidence>,
+  evidence: ReadonlyMap<string, FactEvidence>,
 ): Promise<Reason | null> {
-  const evidenceOf = (id: string) => evidence.get(id) ?? textEvidence('')
-  const facts = goldFacts(question).filter((fact) => passages.some((p) => states(evidenceOf(p.id), fact)))
+  const evidenceOf = (id: string) => evidence.get(id) ?? factEvidence('')
+  const facts = statedFacts(
+    keyFacts(question.goldAnswer ?? ''),
+    passages.map((p) => evidenceOf(p.id)),
+  )
   const asked = new Set(
     [...termsWithoutPossessives(question.question), ...termsWithoutPossessives(question.goldAnswer ?? '')].filter(
       terms.distinctive,
@@ -175,7 +186,7 @@ async function notReallyMulti(
   const held = [...asked].filter((term) => passages.some((p) => terms.termsByDoc.get(p.id)?.has(term)))
   for (const passage of passages) {
     if (!held.every((term) => terms.termsByDoc.get(passage.id)?.has(term))) continue
-    if (!facts.every((fact) => states(evidenceOf(passage.id), fact))) continue
+    if (factCount(unstatedFacts(facts, [evidenceOf(passage.id)])) > 0) continue
     const verdicts = await verifier.supportClaims(question, claims, [passage])
     if (!verdicts.every((v) => v.verdict === 'supported')) continue
     const others = passages.filter((p) => p.id !== passage.id).map((p) => p.id)
@@ -270,7 +281,7 @@ function lintReasons(input: VerifyInput, questions: readonly GoldenQuestion[]): 
 export async function verifyCandidates(input: VerifyInput): Promise<VerifiedCandidate[]> {
   const byId = new Map(input.docs.map((doc) => [doc.id, doc]))
   const terms = corpusTerms(input.docs)
-  const evidence = corpusEvidence(input.docs)
+  const evidence = corpusEvidence(input.docs, quantityEvidence)
   const seenIds = new Map<string, string>()
   const earlier: { where: string; question: GoldenQuestion }[] = []
   const checkable: GoldenQuestion[] = []
@@ -317,7 +328,7 @@ async function questionReasons(
   input: VerifyInput,
   byId: ReadonlyMap<string, CorpusDocument>,
   terms: ReturnType<typeof corpusTerms>,
-  evidence: ReadonlyMap<string, TextEvidence>,
+  evidence: ReadonlyMap<string, FactEvidence>,
 ): Promise<Reason[]> {
   if (question.type === 'none') return noneReasons(question, input.retrievers, input.verifier)
   const reasons: Reason[] = []

@@ -1,0 +1,66 @@
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import type { CorpusDocument } from '../../load/corpus.ts'
+import { NOT_CARRIED, type FormatName } from './format-names.ts'
+import { finishImport, type ImportResult } from './imported-question.ts'
+import { exportJsonlGold, importJsonlGold } from './jsonl-gold.ts'
+import { exportRagas, importRagas } from './ragas.ts'
+import { exportQrels, importTrec } from './trec-qrels.ts'
+import { exportTopics } from './trec-topics.ts'
+
+/** The golden questions of a file in another tool's format (trec: its qrels and its topics), checked against the corpus. */
+export function importGoldenSet(
+  format: FormatName,
+  source: { file: string; text: string },
+  docs: readonly CorpusDocument[],
+  options: { topics?: { file: string; text: string } | undefined; allowUnknown: boolean },
+): { questions: GoldenQuestion[]; warnings: string[] } {
+  let imported: ImportResult
+  if (format === 'jsonl') imported = importJsonlGold(source.text, source.file)
+  else if (format === 'ragas') imported = importRagas(source.text, source.file, docs)
+  else if (options.topics === undefined) throw new Error('a TREC import needs its topics')
+  else imported = importTrec(source.text, source.file, options.topics.text, options.topics.file)
+  return finishImport(imported, source.file, docs, { allowUnknown: options.allowUnknown })
+}
+
+/** The default topics path beside a qrels file: runs.qrels -> runs.topics.json. */
+export function topicsPathFor(out: string): string {
+  return `${out.replace(/\.[^./\\]+$/, '')}.topics.json`
+}
+
+/** The files a golden set exports to in `format`, each with its text (trec: the qrels in `out`, then the topics). */
+export function exportGoldenSet(
+  format: FormatName,
+  questions: readonly GoldenQuestion[],
+  docs: readonly CorpusDocument[],
+  out: string,
+  topics = topicsPathFor(out),
+): { file: string; text: string }[] {
+  if (format === 'jsonl') return [{ file: out, text: exportJsonlGold(questions) }]
+  if (format === 'ragas') return [{ file: out, text: exportRagas(questions, docs, out.endsWith('.jsonl')) }]
+  return [
+    { file: out, text: exportQrels(questions) },
+    { file: topics, text: exportTopics(questions, topics.endsWith('.tsv')) },
+  ]
+}
+
+/** What `format` does not carry, with how many of the set's questions lose each field. */
+export function notCarried(format: FormatName, questions: readonly GoldenQuestion[]): string {
+  const count = (has: (q: GoldenQuestion) => boolean) => questions.filter(has).length
+  const governed = count((q) => q.governingDocId !== undefined)
+  const noted = count((q) => q.notes !== undefined)
+  const graded = count((q) => q.relevance !== undefined)
+  const withContext = count((q) => q.userContext !== undefined)
+  const followUps = count((q) => q.history !== undefined)
+  const withProvenance = count((q) => q.provenance !== undefined)
+  // Only said when there is something to lose: the line for a set without them stays as it was.
+  const lost = [
+    graded > 0 && format !== 'trec' ? `${graded} graded` : '',
+    withContext > 0 && format !== 'jsonl' ? `${withContext} userContext` : '',
+    followUps > 0 && format !== 'jsonl' ? `${followUps} history` : '',
+    withProvenance > 0 && format !== 'jsonl' ? `${withProvenance} provenance` : '',
+  ]
+    .filter(Boolean)
+    .map((item) => `, ${item}`)
+    .join('')
+  return `${NOT_CARRIED[format]} (here: ${governed} governingDocId, ${noted} notes${lost})`
+}

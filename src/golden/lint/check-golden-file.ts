@@ -1,0 +1,58 @@
+import type { EvalConfig } from '../../contract/eval-config-schema.ts'
+import { InputError } from '../../contract/input-error.ts'
+import type { CorpusDocument } from '../../load/corpus.ts'
+import { checkRelevantGrade, loadGoldenSet } from '../../load/golden-set.ts'
+import { keptPieceCounts } from '../../text/token-count-cache.ts'
+import { bestChunksOfNoneQuestions } from './best-chunks.ts'
+import { lintGoldenSet, RULES_NEEDING_TEXT } from './lint-golden-set.ts'
+import { findingsOfLoaderError } from './loader-findings.ts'
+import type { LintReport } from './render-findings.ts'
+import type { TypeFloors } from './type-distribution.ts'
+
+export interface GoldenFileToCheck {
+  goldenSet: string
+  /** The corpus; null when the system owns its documents: the rules that read text are skipped, and said so. */
+  docs: readonly CorpusDocument[] | null
+  /** How the report names the corpus. */
+  corpus: string
+  /** The config file, named when the rules that read text are skipped. */
+  source: string
+  config: EvalConfig
+  floors: TypeFloors
+  /** The project's root, where the tokenizer's counts are kept between runs. */
+  root: string
+}
+
+/**
+ * golden:check on a golden-set file: the loader's checks, relevantGrade, then every lint rule. A file that does not
+ * load reports the loader's findings, by question and field, and the other rules do not run.
+ */
+export async function checkGoldenFile(input: GoldenFileToCheck): Promise<LintReport> {
+  const { goldenSet, docs, corpus, config } = input
+  const skipped =
+    docs === null
+      ? {
+          rules: RULES_NEEDING_TEXT,
+          reason: `no document text (corpus is null in ${input.source}); pass --corpus <folder> to run them`,
+        }
+      : undefined
+  try {
+    const questions = loadGoldenSet(goldenSet, docs)
+    checkRelevantGrade(questions, config.relevantGrade, goldenSet)
+    const tokenCounts = keptPieceCounts(input.root)
+    const bestChunks = docs === null ? new Map<string, null>() : await bestChunksOfNoneQuestions(questions, docs, config)
+    tokenCounts.keep()
+    const findings = lintGoldenSet({ questions, docs, bestChunks, floors: input.floors })
+    return { goldenSet, corpus, questions: questions.length, complete: true, findings, skipped }
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error
+    return {
+      goldenSet,
+      corpus,
+      questions: null,
+      complete: false,
+      findings: findingsOfLoaderError(error.message, goldenSet),
+      skipped,
+    }
+  }
+}

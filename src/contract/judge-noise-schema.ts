@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { METRICS } from './metrics/metric-table.ts'
+import { metricFields } from './metrics/metric.ts'
 
 /** One question's judge-derived scores in every repeat (EVAL_REPEATS > 1); index 0 is the score the report uses. */
 export const JudgeRepeatsSchema = z.object({
@@ -8,6 +10,9 @@ export const JudgeRepeatsSchema = z.object({
   coverage: z.array(z.number().nullable()),
 })
 export type JudgeRepeats = z.infer<typeof JudgeRepeatsSchema>
+
+/** The fields the judge decides (the table's judge-sourced metrics read them): what each repeat keeps. */
+export const JUDGE_REPEAT_FIELDS = metricFields(METRICS, (metric) => metric.source === 'judge') as (keyof JudgeRepeats)[]
 
 /**
  * The judge's noise floor (EVAL_REPEATS = n > 1): every answer judged n times, the first scoring the

@@ -1,4 +1,5 @@
 import { questionChecks, questionThresholds } from '../gate/question-checks.ts'
+import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
 import { describeRetrieval } from '../contract/retriever-options.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import { formatTable } from './format-table.ts'
@@ -65,7 +66,7 @@ function failureSection(outcome: QuestionOutcome, failedChecks: string[]): strin
 }
 
 /** reports/latest.md: the summary per type, what could not be computed and why, and every miss with its evidence. */
-export function renderMarkdown(report: Report): string {
+export function renderMarkdown(report: Report, table: MetricTable = METRICS): string {
   const { summary } = report
   const failures = report.questions.flatMap((q) => {
     const failed = questionChecks(q, questionThresholds(report))
@@ -78,9 +79,9 @@ export function renderMarkdown(report: Report): string {
     ...headerLines(report),
     '## Charts',
     '',
-    ...chartLinks(runCharts(report)).flatMap((link) => [link, '']),
-    ...retrievalLines(report),
-    ...(summary.judge === null ? [] : generationLines(summary, summary.judge)),
+    ...chartLinks(runCharts(report, table)).flatMap((link) => [link, '']),
+    ...retrievalLines(report, table),
+    ...(summary.judge === null ? [] : generationLines(summary, summary.judge, table)),
     ...(report.calibration === null
       ? []
       : ['## Judge calibration', '', ...renderCalibration(report.calibration, report.config.judgeCorrection), '']),
@@ -129,12 +130,12 @@ function headerLines(report: Report): string[] {
   ]
 }
 
-function retrievalLines(report: Report): string[] {
+function retrievalLines(report: Report, table: MetricTable): string[] {
   const { config, summary } = report
   return [
     '## Retrieval',
     '',
-    formatTable(retrievalSummaryRows(summary, config.k), 'markdown'),
+    formatTable(retrievalSummaryRows(summary, config.k, table), 'markdown'),
     '',
     renderDetectableDrop(report),
     '',
@@ -147,11 +148,11 @@ function retrievalLines(report: Report): string[] {
   ]
 }
 
-function generationLines(summary: Report['summary'], judge: string): string[] {
+function generationLines(summary: Report['summary'], judge: string, table: MetricTable): string[] {
   return [
     `## Generation (judge: ${judge})`,
     '',
-    formatTable(generationSummaryRows(summary), 'markdown'),
+    formatTable(generationSummaryRows(summary, table), 'markdown'),
     '',
     `Unclear refusals (left out of both refusal rates, for the model judge to decide): ${summary.refusalUnclear ?? 'n/a'}`,
     '',

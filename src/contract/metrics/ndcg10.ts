@@ -1,0 +1,24 @@
+import type { Metric } from './metric.ts'
+
+/** nDCG@10 at chunk level (docs/metrics.md); null for a system that reports no chunk counts, docNdcg10 standing in. */
+export const NDCG_10 = {
+  name: 'ndcg10',
+  label: 'nDCG@10',
+  scope: 'answerable',
+  source: 'retrieval',
+  field: 'ndcg10',
+  value: (q) => q.ndcg10 ?? null,
+  aggregate: 'mean',
+  p10: false,
+  higherIsBetter: true,
+  gated: 'overall',
+  judgeDerived: false,
+  byType: 'summary',
+  pairedTest: 'paired-permutation',
+  whenEmpty: 'no answerable questions in the golden set',
+  whenAllNull:
+    'the system does not report its chunk counts per document (chunkCountByDoc), ' +
+    'which the ideal ranking needs: docNdcg10, the doc-level nDCG@10, stands in for it',
+  reportedApart: false,
+  addedLater: false,
+} as const satisfies Metric

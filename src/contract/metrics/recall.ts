@@ -1,0 +1,22 @@
+import { binary, type Metric } from './metric.ts'
+
+/** Recall (context hit): 1 when the context holds what the question's type needs, else 0 (docs/metrics.md); the mean over the answerable questions. */
+export const RECALL = {
+  name: 'recall',
+  label: 'recall (context)',
+  typeLabel: 'recall',
+  scope: 'answerable',
+  source: 'retrieval',
+  field: 'hit',
+  value: (q) => binary(q.hit),
+  aggregate: 'rate',
+  p10: false,
+  higherIsBetter: true,
+  gated: 'overall-and-types',
+  judgeDerived: false,
+  byType: 'summary',
+  pairedTest: 'mcnemar-exact',
+  whenEmpty: 'no answerable questions in the golden set',
+  reportedApart: false,
+  addedLater: false,
+} as const satisfies Metric

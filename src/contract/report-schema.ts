@@ -76,9 +76,9 @@ export const SummarySchema = z.object({
   /** Why each null metric above is null, keyed by its path (e.g. "recallByType.multi"). */
   notComputed: z.record(z.string(), z.string()),
   /**
-   * The 95% interval of each computed mean above, keyed by its path as in notComputed (recall,
-   * recallByType.multi, mrr, faithfulness...): Wilson for proportions (recall, refusal rates, contradictions
-   * handled), seeded percentile bootstrap over questions for means (docs/statistics.md).
+   * The 95% interval of each computed mean above, keyed by its path as in notComputed (`<name>`,
+   * `<name>ByType.multi`): Wilson for a metric aggregated as a rate, seeded percentile bootstrap over questions for
+   * a mean (docs/statistics.md).
    */
   intervals: z.record(z.string(), IntervalSchema).default({}),
   /** The smallest drop of recall the paired McNemar test detects at 80% power on this golden set (alpha: config). */

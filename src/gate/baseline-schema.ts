@@ -101,7 +101,7 @@ export interface Baseline {
 
 /**
  * A baseline file's validation issues as lines `<file>: <problem>; <what to do>`: the gated metrics it
- * lacks folded into one line (`gated metric "mrr" missing`), every other issue with its field.
+ * lacks folded into one line (`gated metric "<name>" missing`), every other issue with its field.
  */
 export function describeBaselineIssues(file: string, issues: readonly z.core.$ZodIssue[]): string[] {
   const missing = issues

@@ -10,7 +10,7 @@ const JUDGED_METRICS = gatedEntries(METRICS).filter((metric) => metric.metric.so
 
 /** The outcome as repeat r scored it: its judge-derived fields from that repeat. */
 function asRepeat(outcome: QuestionOutcome, repeats: JudgeRepeats, r: number): QuestionOutcome {
-  return { ...outcome, ...Object.fromEntries(JUDGE_REPEAT_FIELDS.map((field) => [field, repeats[field][r]])) }
+  return { ...outcome, ...Object.fromEntries(JUDGE_REPEAT_FIELDS.map((field) => [field, repeats[field]![r]])) }
 }
 
 /**
@@ -29,7 +29,7 @@ export function measureJudgeNoise(questions: readonly QuestionOutcome[], repeats
     repeats,
     metrics: JUDGED_METRICS.map(({ name, label, path, metric }) => {
       const perRepeat = summaries.map((summary) => summaryValue(summary, path))
-      const field = metric.field as keyof JudgeRepeats
+      const field = metric.field!
       const stdDev = sampleStandardDeviation(perRepeat.filter((v): v is number => v !== null))
       const flipped = questions.flatMap((q) => {
         const values = q.judgeRepeats?.[field] ?? []

@@ -27,7 +27,14 @@ function tokensOf(outcome: QuestionOutcome): string {
   return outcome.context.map((c) => `${c.chunkId} (${c.tokens} tok)`).join(', ')
 }
 
-function failureSection(outcome: QuestionOutcome, failedChecks: string[]): string {
+/** A question's values of the table's metrics that latest.md shows, of retrieval or of the answer: `reciprocal rank 0.5`. */
+function questionValues(outcome: QuestionOutcome, table: MetricTable, retrieval: boolean): string[] {
+  return table
+    .filter((metric) => metric.questionLabel !== undefined && (metric.source === 'retrieval') === retrieval)
+    .map((metric) => `${metric.questionLabel} ${metric.value(outcome) ?? 'n/a'}`)
+}
+
+function failureSection(outcome: QuestionOutcome, failedChecks: string[], table: MetricTable): string {
   const expected = outcome.governingDocId
     ? `${outcome.answerDocIds.join(', ')} (governing: ${outcome.governingDocId})`
     : outcome.answerDocIds.join(', ')
@@ -49,13 +56,12 @@ function failureSection(outcome: QuestionOutcome, failedChecks: string[]): strin
     `- expected docs: ${expected}`,
     `- context docs (${outcome.contextTokens} tokens): ${tokensOf(outcome)}`,
     `- top-10 ranked: ${ranked || 'nothing ranked'}`,
-    `- reciprocal rank ${outcome.reciprocalRank ?? 'n/a'}, nDCG@10 ${outcome.ndcg10 ?? 'n/a'}`,
+    `- ${questionValues(outcome, table, true).join(', ')}`,
     ...(outcome.answer === null
       ? []
       : [
           `- answer: ${outcome.answer}`,
-          `- faithfulness ${outcome.faithfulness ?? 'n/a'}, relevancy ${outcome.answerRelevancy ?? 'n/a'}, ` +
-            `coverage ${outcome.coverage ?? 'n/a'}, diagnosis ${outcome.diagnosis ?? 'n/a'}`,
+          `- ${[...questionValues(outcome, table, false), `diagnosis ${outcome.diagnosis ?? 'n/a'}`].join(', ')}`,
           ...(outcome.unsupportedClaims ?? []).map((claim) => `- unsupported: "${claim}"`),
         ]),
     // An error is not a miss: the checks were not run against an answer, there was none.
@@ -96,7 +102,7 @@ export function renderMarkdown(report: Report, table: MetricTable = METRICS): st
     `## Failing questions (${failures.length})`,
     '',
     failures.length > 0
-      ? failures.map(({ q, failed }) => failureSection(q, failed)).join('\n\n')
+      ? failures.map(({ q, failed }) => failureSection(q, failed, table)).join('\n\n')
       : 'Every question passed its checks.',
     '',
   ].join('\n')

@@ -60,7 +60,7 @@ export async function judgeAnswers(
       const first = scored[0]!
       if (repeats === 1) return first
       const judgeRepeats = Object.fromEntries(
-        JUDGE_REPEAT_FIELDS.map((field) => [field, scored.map((s) => s[field])]),
+        JUDGE_REPEAT_FIELDS.map((field) => [field, scored.map((s) => s[field as keyof QuestionOutcome])]),
       ) as JudgeRepeats
       return { ...first, judgeRepeats }
     }),

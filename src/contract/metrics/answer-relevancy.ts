@@ -17,5 +17,6 @@ export const ANSWER_RELEVANCY = {
   pairedTest: 'paired-permutation',
   whenEmpty: 'no answer could be scored',
   reportedApart: false,
+  questionLabel: 'relevancy',
   addedLater: false,
 } as const satisfies Metric

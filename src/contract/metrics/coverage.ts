@@ -17,5 +17,6 @@ export const COVERAGE = {
   pairedTest: 'paired-permutation',
   whenEmpty: 'no answer to an answerable question',
   reportedApart: false,
+  questionLabel: 'coverage',
   addedLater: false,
 } as const satisfies Metric

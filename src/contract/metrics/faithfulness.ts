@@ -17,5 +17,6 @@ export const FAITHFULNESS = {
   pairedTest: 'paired-permutation',
   whenEmpty: 'no answer had a decidable claim',
   reportedApart: false,
+  questionLabel: 'faithfulness',
   addedLater: false,
 } as const satisfies Metric

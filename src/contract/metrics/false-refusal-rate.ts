@@ -17,5 +17,6 @@ export const FALSE_REFUSAL_RATE = {
   pairedTest: 'mcnemar-exact',
   whenEmpty: 'no answerable question got a clear answer or refusal',
   reportedApart: false,
+  flips: { worse: 'answered -> refused', better: 'refused -> answered' },
   addedLater: false,
 } as const satisfies Metric

@@ -38,7 +38,7 @@ describe('a metric added to a copy of the table', async () => {
   const measured = await evaluate(project, { tier: 'full', env: {} })
   const statistics = { resamples: measured.config.bootstrapResamples, alpha: measured.config.alpha }
   const { judge, judgeErrors } = measured.summary
-  const summary = summarise(measured.questions, judge, judgeErrors, undefined, statistics, TABLE)
+  const summary = summarise(measured.questions, judge, judgeErrors ?? 0, undefined, statistics, TABLE)
   const report: Report = { ...measured, summary }
   // Independently: the answerable questions with a clear verdict, and those of them answered.
   const clear = measured.questions.filter((q) => q.type !== 'none' && q.refused !== null)

@@ -52,6 +52,10 @@ export interface Metric {
   readonly reportedApart: boolean
   /** The metric it stands in for in the table of metrics when that one is null (doc-level nDCG@10 for nDCG@10). */
   readonly standsInFor?: string
+  /** latest.md's name of a failing question's value, when it shows it there. */
+  readonly questionLabel?: string
+  /** How compare names a question's flip of this 0/1 metric, the bad way and the good way. */
+  readonly flips?: { readonly worse: string; readonly better: string }
   /** Absent from older reports: their summary reads null. */
   readonly addedLater: boolean
 }

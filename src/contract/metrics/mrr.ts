@@ -17,5 +17,6 @@ export const MRR = {
   pairedTest: 'paired-permutation',
   whenEmpty: 'no answerable questions in the golden set',
   reportedApart: false,
+  questionLabel: 'reciprocal rank',
   addedLater: false,
 } as const satisfies Metric

@@ -20,5 +20,6 @@ export const NDCG_10 = {
     'the system does not report its chunk counts per document (chunkCountByDoc), ' +
     'which the ideal ranking needs: docNdcg10, the doc-level nDCG@10, stands in for it',
   reportedApart: false,
+  questionLabel: 'nDCG@10',
   addedLater: false,
 } as const satisfies Metric

@@ -18,5 +18,6 @@ export const RECALL = {
   pairedTest: 'mcnemar-exact',
   whenEmpty: 'no answerable questions in the golden set',
   reportedApart: false,
+  flips: { worse: 'hit -> miss', better: 'miss -> hit' },
   addedLater: false,
 } as const satisfies Metric

@@ -17,5 +17,6 @@ export const REFUSAL_RATE = {
   pairedTest: 'mcnemar-exact',
   whenEmpty: 'no none question got a clear answer or refusal',
   reportedApart: false,
+  flips: { worse: 'refused -> answered', better: 'answered -> refused' },
   addedLater: false,
 } as const satisfies Metric

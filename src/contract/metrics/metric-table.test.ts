@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadProjectConfig } from '../../config/load-project-config.ts'
 import { runCharts } from '../../charts/run-charts.ts'
@@ -108,5 +110,39 @@ describe('a metric added to a copy of the table', async () => {
     const flips = result.flips.find((f) => f.metric === 'answeredRate')!
     expect(flips.better.map((f) => f.id)).toEqual([refusedByA.id])
     expect(flips.worse).toEqual([])
+  })
+})
+
+/** Production files of src/: every .ts file but the tests and the tests' helpers (testing/ folders). */
+function productionFiles(): { path: string; text: string }[] {
+  const src = join(import.meta.dirname, '../..')
+  return readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.split(/[\\/]/).includes('testing'))
+    .map((file) => ({ path: relative(src, join(src, file)), text: readFileSync(join(src, file), 'utf8') }))
+}
+
+/**
+ * Names that are also words of the domain, used beyond the metric (trec_eval's recall measure, the recall x
+ * faithfulness diagnosis, the judge's prompts and its coverage of key facts): capped at their count when the table
+ * came, a cap that only comes down.
+ */
+const DOMAIN_WORDS: Record<string, number> = { recall: 40, faithfulness: 38, coverage: 25 }
+
+describe('the metric table keeps each metric in few files', () => {
+  const files = productionFiles()
+  const naming = (name: string) => files.filter((file) => new RegExp(`\\b${name}\\b`).test(file.text)).map((f) => f.path)
+
+  it.each(METRICS.map((metric) => metric.name).filter((name) => !(name in DOMAIN_WORDS)))(
+    '%s is named in at most 6 production files',
+    (name) => {
+      const found = naming(name)
+      expect(found.length, found.join(', ')).toBeGreaterThan(0)
+      expect(found.length, found.join(', ')).toBeLessThanOrEqual(6)
+    },
+  )
+
+  it.each(Object.entries(DOMAIN_WORDS))('%s, a word of the domain, is named in at most %i production files', (name, cap) => {
+    expect(METRICS.some((metric) => metric.name === name)).toBe(true)
+    expect(naming(name).length).toBeLessThanOrEqual(cap)
   })
 })

@@ -1,7 +1,7 @@
-import { binary, type Metric } from './metric.ts'
+import { binary, defineMetric } from './metric.ts'
 
 /** Contradictions handled: of the contradiction questions with a verdict, the share whose answer follows the governing document. */
-export const CONTRADICTION_HANDLED_RATE = {
+export const CONTRADICTION_HANDLED_RATE = defineMetric({
   name: 'contradictionHandledRate',
   label: 'contradiction handled',
   scope: 'answerable',
@@ -9,13 +9,5 @@ export const CONTRADICTION_HANDLED_RATE = {
   field: 'contradictionHandled',
   value: (q) => binary(q.contradictionHandled),
   aggregate: 'rate',
-  p10: false,
-  higherIsBetter: true,
-  gated: false,
-  judgeDerived: false,
-  byType: false,
-  pairedTest: null,
   whenEmpty: 'no contradiction question with a governing document',
-  reportedApart: false,
-  addedLater: false,
-} as const satisfies Metric
+})

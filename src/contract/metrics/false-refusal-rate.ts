@@ -1,7 +1,7 @@
-import { binary, type Metric } from './metric.ts'
+import { binary, defineMetric } from './metric.ts'
 
 /** False-refusal rate: of the answerable questions with a clear answer or refusal, the share refused (lower is better). */
-export const FALSE_REFUSAL_RATE = {
+export const FALSE_REFUSAL_RATE = defineMetric({
   name: 'falseRefusalRate',
   label: 'false refusals (answerable)',
   scope: 'answerable',
@@ -9,14 +9,8 @@ export const FALSE_REFUSAL_RATE = {
   field: 'refused',
   value: (q) => binary(q.refused),
   aggregate: 'rate',
-  p10: false,
   higherIsBetter: false,
-  gated: false,
-  judgeDerived: false,
-  byType: false,
   pairedTest: 'mcnemar-exact',
   whenEmpty: 'no answerable question got a clear answer or refusal',
-  reportedApart: false,
   flips: { worse: 'answered -> refused', better: 'refused -> answered' },
-  addedLater: false,
-} as const satisfies Metric
+})

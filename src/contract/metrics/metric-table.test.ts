@@ -11,28 +11,22 @@ import { renderTerminalSummary } from '../../report/render-terminal.ts'
 import { evaluate } from '../../run/evaluate.ts'
 import { summarise } from '../../summary/summarise.ts'
 import type { Report } from '../report-schema.ts'
-import { binary, type Metric } from './metric.ts'
+import { binary, defineMetric } from './metric.ts'
 import { METRICS } from './metric-table.ts'
 
 /** A throwaway metric: the share of answerable questions answered rather than refused (1 - the false-refusal rate). */
-const ANSWERED: Metric = {
+const ANSWERED = defineMetric({
   name: 'answeredRate',
   label: 'answered (answerable)',
   scope: 'answerable',
   source: 'answer',
-  field: null,
   value: (q) => binary(q.refused === undefined || q.refused === null ? null : !q.refused),
   aggregate: 'rate',
-  p10: false,
-  higherIsBetter: true,
   gated: 'overall',
-  judgeDerived: false,
   byType: 'compare',
   pairedTest: 'mcnemar-exact',
   whenEmpty: 'no answerable question got a clear answer or refusal',
-  reportedApart: false,
-  addedLater: false,
-}
+})
 const TABLE = [...METRICS, ANSWERED]
 
 describe('a metric added to a copy of the table', async () => {

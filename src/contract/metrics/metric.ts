@@ -60,6 +60,28 @@ export interface Metric {
   readonly addedLater: boolean
 }
 
+/** What a metric is unless its file says otherwise: a mean, higher is better, watched by no gate, compared by nothing. */
+const DEFAULTS = {
+  field: null,
+  aggregate: 'mean',
+  p10: false,
+  higherIsBetter: true,
+  gated: false,
+  judgeDerived: false,
+  byType: false,
+  pairedTest: null,
+  reportedApart: false,
+  addedLater: false,
+} as const satisfies Partial<Metric>
+
+/** What a metric's file must declare; the rest defaults (DEFAULTS). */
+type Declared = Pick<Metric, 'name' | 'label' | 'scope' | 'source' | 'value' | 'whenEmpty'> & Partial<Metric>
+
+/** A metric of the table from what its file declares, its literal types kept (the summary's schema is typed from them). */
+export function defineMetric<const M extends Declared>(declared: M): Omit<typeof DEFAULTS, keyof M> & M {
+  return { ...DEFAULTS, ...declared }
+}
+
 /** A metric's value overall or for one answerable type, as the gate, compare and the charts list it. */
 export interface MetricEntry {
   /** `recall`, or `recall.multi` for a type. */

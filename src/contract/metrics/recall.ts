@@ -1,7 +1,7 @@
-import { binary, type Metric } from './metric.ts'
+import { binary, defineMetric } from './metric.ts'
 
 /** Recall (context hit): 1 when the context holds what the question's type needs, else 0 (docs/metrics.md); the mean over the answerable questions. */
-export const RECALL = {
+export const RECALL = defineMetric({
   name: 'recall',
   label: 'recall (context)',
   typeLabel: 'recall',
@@ -10,14 +10,9 @@ export const RECALL = {
   field: 'hit',
   value: (q) => binary(q.hit),
   aggregate: 'rate',
-  p10: false,
-  higherIsBetter: true,
   gated: 'overall-and-types',
-  judgeDerived: false,
   byType: 'summary',
   pairedTest: 'mcnemar-exact',
   whenEmpty: 'no answerable questions in the golden set',
-  reportedApart: false,
   flips: { worse: 'hit -> miss', better: 'miss -> hit' },
-  addedLater: false,
-} as const satisfies Metric
+})

@@ -120,7 +120,7 @@ function productionFiles(): { path: string; text: string }[] {
  * faithfulness diagnosis, the judge's prompts and its coverage of key facts): capped at their count when the table
  * came, a cap that only comes down.
  */
-const DOMAIN_WORDS: Record<string, number> = { recall: 40, faithfulness: 38, coverage: 25 }
+const DOMAIN_WORDS: Record<string, number> = { recall: 40, faithfulness: 37, coverage: 24 }
 
 describe('the metric table keeps each metric in few files', () => {
   const files = productionFiles()

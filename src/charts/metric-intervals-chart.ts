@@ -1,5 +1,7 @@
 import type { Report } from '../contract/report-schema.ts'
-import { GATED_METRICS } from '../gate/gated-metrics.ts'
+import type { MetricVerdict } from '../contract/gate-schema.ts'
+import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
+import { gatedEntries, perType, summaryValue, type MetricEntry } from '../contract/metrics/metric.ts'
 import { COLOURS, formatValue, line, linearScale, px, svgDocument, text } from './svg.ts'
 
 /** One metric of the chart: this run's value with its 95% interval, and the baseline's value. */
@@ -13,44 +15,32 @@ export interface MetricRow {
   status: 'regressed' | 'held' | 'improved' | 'not-comparable' | null
 }
 
-/** Per-type rows drawn under their overall metric (the summary keeps each type's value and interval). */
-const BY_TYPE: Record<string, { path: string; label: string }> = {
-  mrr: { path: 'mrrByType', label: 'MRR' },
-  ndcg10: { path: 'ndcg10ByType', label: 'nDCG@10' },
-}
-const ANSWERABLE_TYPES = ['single', 'multi', 'contradiction'] as const
-
 /**
- * The rows of the metrics chart for a report: every gated metric (recall overall and per type, MRR, nDCG@10, refusal
- * rate, the judge's metrics) in the gate's order, MRR and nDCG@10 followed by their per-type values; a metric neither
- * this run nor the baseline has is left out.
+ * The rows of the metrics chart for a report: every gated metric of the table (recall overall and per type, MRR,
+ * nDCG@10, refusal rate, the judge's metrics) in the gate's order, a metric gated overall but kept per type in the
+ * summary (MRR, nDCG@10) followed by its per-type values; a metric neither this run nor the baseline has is left out.
  */
-export function metricRows(report: Report): MetricRow[] {
+export function metricRows(report: Report, table: MetricTable = METRICS): MetricRow[] {
   const { summary, gate } = report
   const rows: MetricRow[] = []
-  for (const metric of GATED_METRICS) {
-    const verdict = gate?.metrics.find((m) => m.name === metric.name)
-    rows.push({
-      name: metric.name,
-      label: metric.label,
-      current: metric.read(summary),
-      interval: summary.intervals[metric.path] ?? null,
-      baseline: verdict?.baseline ?? null,
-      status: verdict?.baseline === null || verdict === undefined ? null : verdict.status,
-    })
-    const byType = BY_TYPE[metric.name]
-    if (byType) {
-      const values = byType.path === 'mrrByType' ? summary.mrrByType : summary.ndcg10ByType
-      for (const type of ANSWERABLE_TYPES)
-        rows.push({
-          name: `${metric.name}.${type}`,
-          label: `${byType.label}, ${type}`,
-          current: values[type],
-          interval: summary.intervals[`${byType.path}.${type}`] ?? null,
-          baseline: null,
-          status: null,
-        })
-    }
+  const row = (entry: MetricEntry, verdict: MetricVerdict | undefined): MetricRow => ({
+    name: entry.name,
+    label: entry.label,
+    current: summaryValue(summary, entry.path),
+    interval: summary.intervals[entry.path] ?? null,
+    baseline: verdict?.baseline ?? null,
+    status: verdict?.baseline === null || verdict === undefined ? null : verdict.status,
+  })
+  for (const entry of gatedEntries(table)) {
+    rows.push(
+      row(
+        entry,
+        gate?.metrics.find((m) => m.name === entry.name),
+      ),
+    )
+    const { metric } = entry
+    if (entry.name === metric.name && metric.gated === 'overall' && metric.byType === 'summary')
+      rows.push(...perType(metric).map((typeEntry) => row(typeEntry, undefined)))
   }
   return rows.filter((row) => row.current !== null || row.baseline !== null)
 }

@@ -1,4 +1,5 @@
 import type { Report } from '../contract/report-schema.ts'
+import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
 import { diagnosisChart, diagnosisDots } from './diagnosis-chart.ts'
 import { latencyChart, latencyRows } from './latency-chart.ts'
 import { metricIntervalsChart, metricRows } from './metric-intervals-chart.ts'
@@ -18,14 +19,14 @@ export interface Chart {
  * The charts of a run, those it has data for: the gated metrics against the baseline (always), the recall x
  * faithfulness diagnosis (full tier), the latency of the system and the judge (when a stage was timed).
  */
-export function runCharts(report: Report): Chart[] {
+export function runCharts(report: Report, table: MetricTable = METRICS): Chart[] {
   const charts: Chart[] = [
     {
       file: 'metrics.svg',
       title: report.gate?.baseline
         ? 'Gated metrics: this run vs the baseline, with 95% intervals'
         : 'Gated metrics, with 95% intervals',
-      render: () => metricIntervalsChart(metricRows(report)),
+      render: () => metricIntervalsChart(metricRows(report, table)),
     },
   ]
   if (report.summary.diagnosis !== null)

@@ -15,7 +15,7 @@ export const command = defineCommand({
   one sample per question: user_input, response, retrieved_contexts (the packed context's texts, read from
   ${CONTEXTS_FILE} beside the report), retrieved_context_ids (their document ids), reference,
   reference_context_ids (the answer documents) and id. RAGAS's IDBasedContextRecall and IDBasedContextPrecision
-  on it equal the report's idBasedContextRecall / idBasedContextPrecision; its model-judged metrics score
+  on it equal the report's ID-based context recall and precision; its model-judged metrics score
   the same answers as the suite's judge, for a cross-check. A none question's row has reference_context_ids
   [] and, without a gold answer, the expected refusal as its reference; RAGAS drops id on load, so its
   results come back in the file's row order (row i of result.to_pandas() is line i).`,

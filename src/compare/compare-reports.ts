@@ -5,7 +5,8 @@ import { STATISTICS_SEED } from '../statistics/defaults.ts'
 import type { MeanResampler } from '../statistics/mean-resamples.ts'
 import type { CompareResult, CompareSide, Flip } from './comparison-schema.ts'
 import { pairedComparison } from '../statistics/paired-comparison.ts'
-import { inScope, PAIRED_METRICS, type PairedMetric } from '../statistics/paired-metrics.ts'
+import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
+import { inScope, pairedEntries, type PairedMetric } from '../contract/metrics/metric.ts'
 
 /** What a side was, besides its report. */
 export type SideSource = Pick<CompareSide, 'source' | 'kind' | 'env' | 'report'>
@@ -83,6 +84,8 @@ export interface CompareOptions {
   alpha: number
   /** How the bootstrap intervals' replicates are computed (statistics/mean-resamples.ts); on this thread when absent. */
   resampler?: MeanResampler
+  /** The metrics compared: the table's paired ones. */
+  table: MetricTable
 }
 
 /**
@@ -99,7 +102,7 @@ export function compareReports(
   options: Partial<CompareOptions> = {},
 ): CompareResult {
   // A's statistics settings unless given: A is the run B is judged against.
-  const { resamples = a.config.bootstrapResamples, alpha = a.config.alpha, resampler } = options
+  const { resamples = a.config.bootstrapResamples, alpha = a.config.alpha, resampler, table = METRICS } = options
   checkSameQuestions(a, b, { a: sides.a.source, b: sides.b.source })
   const side = (source: SideSource, report: Report): CompareSide => ({
     ...source,
@@ -116,7 +119,8 @@ export function compareReports(
     )
   if (a.inputs.corpusHash !== b.inputs.corpusHash) warnings.push('the corpora differ between A and B')
   if (a.tier !== b.tier) warnings.push(`A is a ${a.tier}-tier run and B a ${b.tier}-tier run: generation metrics have no pairs`)
-  const paired = { resamples, seed: STATISTICS_SEED, alpha, ...(resampler === undefined ? {} : { resampler }) }
+  const pairedOptions = { resamples, seed: STATISTICS_SEED, alpha, ...(resampler === undefined ? {} : { resampler }) }
+  const paired = pairedEntries(table)
   // A question the system failed on (on either side) was not measured: it pairs with nothing and flips nothing.
   const erroredA = erroredQuestions(a)
   const erroredB = erroredQuestions(b)
@@ -132,17 +136,19 @@ export function compareReports(
     resamples,
     configDifferences: configDifferences(a, b),
     warnings,
-    metrics: PAIRED_METRICS.map((metric) => ({
+    metrics: paired.map((metric) => ({
       name: metric.name,
       label: metric.label,
       scope: metric.scope,
-      ...pairedComparison(measuredA.questions, measuredB.questions, metric, paired),
+      ...pairedComparison(measuredA.questions, measuredB.questions, metric, pairedOptions),
     })),
-    flips: PAIRED_METRICS.filter((metric) => metric.test === 'mcnemar-exact' && !metric.name.includes('.')).map((metric) => ({
-      metric: metric.name,
-      label: metric.label,
-      ...flipsOf(metric, measuredA, measuredB),
-    })),
+    flips: paired
+      .filter((metric) => metric.test === 'mcnemar-exact' && metric.name === metric.metric.name)
+      .map((metric) => ({
+        metric: metric.name,
+        label: metric.label,
+        ...flipsOf(metric, measuredA, measuredB),
+      })),
     ...(errored.size === 0 ? {} : { systemErrors: { a: erroredA, b: erroredB, leftOut: errored.size } }),
   }
 }

@@ -1,15 +1,9 @@
 import { formatInterval, formatMetric, formatPValue, formatTable, formatDelta } from '../common/format-table.ts'
 import { chartLinks, comparisonCharts } from '../charts/run-charts.ts'
 import type { CompareResult, Flip } from './comparison-schema.ts'
+import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
 
 const TEST_NAMES = { 'mcnemar-exact': 'McNemar', 'paired-permutation': 'permutation' } as const
-
-/** How each binary metric's flips read, the bad way and the good way. */
-const FLIP_WORDS: Record<string, { worse: string; better: string }> = {
-  recall: { worse: 'hit -> miss', better: 'miss -> hit' },
-  refusalRate: { worse: 'refused -> answered', better: 'answered -> refused' },
-  falseRefusalRate: { worse: 'answered -> refused', better: 'refused -> answered' },
-}
 
 function verdictCell(metric: CompareResult['metrics'][number], alpha: number): string {
   const counts = metric.discordant ? ` (${metric.discordant.worse} worse, ${metric.discordant.better} better)` : ''
@@ -53,11 +47,11 @@ function flipLine(flip: Flip): string {
 }
 
 /** The questions that flipped, per binary metric, each with its evidence. */
-export function flipLines(result: CompareResult): string[] {
+export function flipLines(result: CompareResult, table: MetricTable = METRICS): string[] {
   const lines: string[] = []
   for (const { metric, label, worse, better } of result.flips) {
     if (worse.length === 0 && better.length === 0) continue
-    const words = FLIP_WORDS[metric] ?? { worse: 'worse', better: 'better' }
+    const words = table.find((m) => m.name === metric)?.flips ?? { worse: 'worse', better: 'better' }
     lines.push(`${label}: ${worse.length} ${words.worse}, ${better.length} ${words.better}`)
     for (const flip of worse) lines.push(`  ${words.worse}: ${flipLine(flip)}`)
     for (const flip of better) lines.push(`  ${words.better}: ${flipLine(flip)}`)

@@ -1,12 +1,15 @@
 import { z } from 'zod'
+import { METRICS } from './metrics/metric-table.ts'
+import { metricFields } from './metrics/metric.ts'
 
-/** One question's judge-derived scores in every repeat (EVAL_REPEATS > 1); index 0 is the score the report uses. */
-export const JudgeRepeatsSchema = z.object({
-  refused: z.array(z.boolean().nullable()),
-  faithfulness: z.array(z.number().nullable()),
-  answerRelevancy: z.array(z.number().nullable()),
-  coverage: z.array(z.number().nullable()),
-})
+/** The fields the judge decides, those the table's judge-sourced metrics read: what each repeat keeps. */
+export const JUDGE_REPEAT_FIELDS: readonly string[] = metricFields(METRICS, (metric) => metric.source === 'judge')
+
+/** A judged field's value: a score, or a verdict (refused). */
+const judgedValue = z.union([z.number(), z.boolean()]).nullable()
+
+/** One question's judge-decided fields in every repeat (EVAL_REPEATS > 1); index 0 is the value the report uses. */
+export const JudgeRepeatsSchema = z.object(Object.fromEntries(JUDGE_REPEAT_FIELDS.map((field) => [field, z.array(judgedValue)])))
 export type JudgeRepeats = z.infer<typeof JudgeRepeatsSchema>
 
 /**
@@ -24,7 +27,7 @@ export const JudgeNoiseSchema = z.object({
       perRepeat: z.array(z.number().nullable()),
       /** Sample standard deviation of perRepeat (its computed values); null when fewer than two are computed. */
       stdDev: z.number().nullable(),
-      flipped: z.array(z.object({ id: z.string(), values: z.array(z.union([z.number(), z.boolean()]).nullable()) })),
+      flipped: z.array(z.object({ id: z.string(), values: z.array(judgedValue) })),
     }),
   ),
 })

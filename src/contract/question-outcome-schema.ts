@@ -100,3 +100,16 @@ export const QuestionOutcomeSchema = z.object({
   judgeRepeats: JudgeRepeatsSchema.nullable().default(null),
 })
 export type QuestionOutcome = z.infer<typeof QuestionOutcomeSchema>
+
+/** A question's outcome before its answer is judged (and in the retrieval tier): every field of the answer's judgement null. */
+export const NOT_JUDGED = {
+  refused: null,
+  faithfulness: null,
+  unsupportedClaims: null,
+  answerRelevancy: null,
+  coverage: null,
+  contradictionHandled: null,
+  diagnosis: null,
+  generation: null,
+  judgeRepeats: null,
+} as const satisfies Partial<QuestionOutcome>

@@ -4,6 +4,7 @@ import { GateResultSchema } from './gate-schema.ts'
 import { IntervalSchema } from './interval-schema.ts'
 import { JudgeNoiseSchema } from './judge-noise-schema.ts'
 import { metric, QuestionOutcomeSchema } from './question-outcome-schema.ts'
+import { METRICS, type MetricTable } from './metrics/metric-table.ts'
 import { CallLogSchema, RoleUsageSchema, RunEstimateSchema, SavedUsageSchema, ZERO_ROLE_USAGE } from './model-usage-schema.ts'
 
 // A question's outcome and its parts: their own module (question-outcome-schema.ts), part of this contract.
@@ -25,6 +26,24 @@ export {
  */
 const byAnswerableType = z.object({ single: metric, multi: metric, contradiction: metric })
 
+type TableMetric = (typeof METRICS)[number]
+/** The summary's fields of the metric table, typed: `<name>`, `<name>ByType`, `<name>P10`. */
+type MetricsShape = { [M in TableMetric as M['name']]: typeof metric } & {
+  [M in TableMetric as M['byType'] extends 'summary' ? `${M['name']}ByType` : never]: typeof byAnswerableType
+} & { [M in TableMetric as M['p10'] extends true ? `${M['name']}P10` : never]: typeof metric }
+
+/** Each metric's fields, in the table's order: its value (a count's an integer), per type, its P10. */
+function metricsShape(table: MetricTable): MetricsShape {
+  const shape: Record<string, z.ZodType> = {}
+  for (const m of table) {
+    const value = m.aggregate === 'count' ? z.number().int().nullable() : metric
+    shape[m.name] = m.addedLater ? value.default(null) : value
+    if (m.byType === 'summary') shape[`${m.name}ByType`] = byAnswerableType
+    if (m.p10) shape[`${m.name}P10`] = metric
+  }
+  return shape as MetricsShape
+}
+
 export const SummarySchema = z.object({
   questions: z.number().int(),
   answerable: z.number().int(),
@@ -34,31 +53,7 @@ export const SummarySchema = z.object({
     contradiction: z.number().int(),
     none: z.number().int(),
   }),
-  recall: metric,
-  recallByType: byAnswerableType,
-  recallAtK: metric,
-  recallAtKByType: byAnswerableType,
-  mrr: metric,
-  mrrByType: byAnswerableType,
-  ndcg10: metric,
-  ndcg10ByType: byAnswerableType,
-  docNdcg10: metric,
-  /**
-   * RAGAS's id-based context recall and precision, each the mean over the questions where it is defined (RAGAS's nanmean over
-   * the exported samples).
-   */
-  idBasedContextRecall: metric.default(null),
-  idBasedContextPrecision: metric.default(null),
-  refusalRate: metric,
-  falseRefusalRate: metric,
-  refusalUnclear: z.number().int().nullable(),
-  faithfulness: metric,
-  faithfulnessP10: metric,
-  answerRelevancy: metric,
-  answerRelevancyP10: metric,
-  coverage: metric,
-  coverageP10: metric,
-  contradictionHandledRate: metric,
+  ...metricsShape(METRICS),
   /** The recall x faithfulness table: answerable questions per diagnosis. */
   diagnosis: z
     .object({
@@ -81,9 +76,9 @@ export const SummarySchema = z.object({
   /** Why each null metric above is null, keyed by its path (e.g. "recallByType.multi"). */
   notComputed: z.record(z.string(), z.string()),
   /**
-   * The 95% interval of each computed mean above, keyed by its path as in notComputed (recall,
-   * recallByType.multi, mrr, faithfulness...): Wilson for proportions (recall, refusal rates, contradictions
-   * handled), seeded percentile bootstrap over questions for means (docs/statistics.md).
+   * The 95% interval of each computed mean above, keyed by its path as in notComputed (`<name>`,
+   * `<name>ByType.multi`): Wilson for a metric aggregated as a rate, seeded percentile bootstrap over questions for
+   * a mean (docs/statistics.md).
    */
   intervals: z.record(z.string(), IntervalSchema).default({}),
   /** The smallest drop of recall the paired McNemar test detects at 80% power on this golden set (alpha: config). */

@@ -1,14 +1,14 @@
-import { questionMetrics } from '../contract/question-metrics.ts'
 import type { Report } from '../contract/report-schema.ts'
-import type { Baseline, BaselineQuestion, BaselineSummary } from './baseline-schema.ts'
-import { gatedValues } from './gated-metrics.ts'
+import { baselineQuestion, type Baseline, type BaselineSummary } from './baseline-schema.ts'
+import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
+import { gatedEntries, summaryValue } from '../contract/metrics/metric.ts'
 
 /**
  * The baseline a report would become if accepted: plain, stable-ordered data (questions sorted by id). A
  * question the system failed on is no outcome: it is left out of the questions (never a known miss) and
  * named in systemErrors. Whether a run may be accepted at all: decideBaselineAcceptance.
  */
-export function baselineFromReport(report: Report): Baseline {
+export function baselineFromReport(report: Report, table: MetricTable = METRICS): Baseline {
   // The baseline keeps the knobs alone: the system is recorded apart, and `retriever` repeats retrieval.kind.
   const { system, retriever: _kind, ...config } = report.config
   const summary: BaselineSummary = {
@@ -19,12 +19,10 @@ export function baselineFromReport(report: Report): Baseline {
     judgePromptsHash: report.inputs.judgePromptsHash,
     goldenSetHash: report.inputs.goldenSetHash,
     corpusHash: report.inputs.corpusHash,
-    metrics: gatedValues(report.summary),
+    metrics: Object.fromEntries(gatedEntries(table).map((metric) => [metric.name, summaryValue(report.summary, metric.path)])),
   }
   const sorted = [...report.questions].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-  const questions: BaselineQuestion[] = sorted
-    .filter((q) => q.systemError === null)
-    .map((q) => ({ id: q.id, type: q.type, ...questionMetrics(q) }))
+  const questions = sorted.filter((q) => q.systemError === null).map(baselineQuestion)
   const systemErrors = sorted.filter((q) => q.systemError !== null).map((q) => q.id)
   return { summary, questions, ...(systemErrors.length > 0 ? { systemErrors } : {}) }
 }

@@ -1,7 +1,9 @@
 import { z } from 'zod'
 import { RecordedEvalConfigSchema } from '../contract/eval-config-schema.ts'
 import { QUESTION_TYPES } from '../contract/question-types.ts'
-import { GATED_METRICS } from './gated-metrics.ts'
+import { QuestionOutcomeSchema, type QuestionOutcome } from '../contract/question-outcome-schema.ts'
+import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
+import { gatedEntries, metricFields } from '../contract/metrics/metric.ts'
 import { ACCEPT_BASELINE } from './baseline-location.ts'
 
 /** What to do about a damaged baseline: accept this run's numbers again (after checking them). */
@@ -10,28 +12,29 @@ export const REACCEPT_BASELINE = `re-accept the baseline with \`${ACCEPT_BASELIN
 /** The schema's message for a gated metric the baseline lacks (folded into one line by describeBaselineIssues). */
 const MISSING_METRIC = 'missing'
 
-const GATED_NAMES = GATED_METRICS.map((metric) => metric.name)
-
 /**
- * The accepted value of every gated metric, by name: each one present (null: the accepted run could not
+ * The accepted value of every gated metric of the table, by name: each one present (null: the accepted run could not
  * compute it), no other key. A baseline without a gated metric, or with a misspelled one, would let that
  * metric through unwatched, so it is not a baseline.
  */
-export const BaselineMetricsSchema = z.strictObject(
-  Object.fromEntries(
-    GATED_NAMES.map((name) => [
-      name,
-      z.number({ error: (issue) => (issue.input === undefined ? MISSING_METRIC : undefined) }).nullable(),
-    ]),
-  ),
-  {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys'
-        ? `unknown gated metric ${issue.keys.map((k) => `"${k}"`).join(', ')} (misspelled?); ` +
-          `the gated metrics are ${GATED_NAMES.join(', ')}`
-        : undefined,
-  },
-)
+export function baselineMetricsSchema(table: MetricTable = METRICS) {
+  const names = gatedEntries(table).map((metric) => metric.name)
+  return z.strictObject(
+    Object.fromEntries(
+      names.map((name) => [
+        name,
+        z.number({ error: (issue) => (issue.input === undefined ? MISSING_METRIC : undefined) }).nullable(),
+      ]),
+    ),
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `unknown gated metric ${issue.keys.map((k) => `"${k}"`).join(', ')} (misspelled?); ` +
+            `the gated metrics are ${names.join(', ')}`
+          : undefined,
+    },
+  )
+}
 
 /**
  * baseline/summary.json: the accepted run's gated metrics and what they were measured with, so a
@@ -46,26 +49,33 @@ export const BaselineSummarySchema = z
     judgePromptsHash: z.string().nullable(),
     goldenSetHash: z.string(),
     corpusHash: z.string(),
-    metrics: BaselineMetricsSchema,
+    metrics: baselineMetricsSchema(),
   })
   .strict()
 export type BaselineSummary = z.infer<typeof BaselineSummarySchema>
+
+/** The outcome fields of the gated metrics (hit, reciprocalRank, ..., coverage): what the gate's paired tests read. */
+type GatedField = Extract<(typeof METRICS)[number], { gated: 'overall' | 'overall-and-types' }>['field']
+const GATED_FIELDS = metricFields(METRICS, (metric) => metric.gated !== false)
+
+/** A question's accepted outcome: its id, type and the gated metrics' fields. */
+export type BaselineQuestion = Pick<QuestionOutcome, 'id' | 'type' | GatedField>
 
 /** baseline/questions.json: each question's accepted outcome, sorted by id. */
 export const BaselineQuestionSchema = z
   .object({
     id: z.string(),
     type: z.enum(QUESTION_TYPES),
-    hit: z.boolean(),
-    reciprocalRank: z.number().nullable(),
-    ndcg10: z.number().nullable(),
-    refused: z.boolean().nullable(),
-    faithfulness: z.number().nullable(),
-    answerRelevancy: z.number().nullable(),
-    coverage: z.number().nullable(),
+    ...Object.fromEntries(GATED_FIELDS.map((field) => [field, QuestionOutcomeSchema.shape[field]])),
   })
-  .strict()
-export type BaselineQuestion = z.infer<typeof BaselineQuestionSchema>
+  .strict() as unknown as z.ZodType<BaselineQuestion>
+
+/** A question's accepted outcome, as baseline/questions.json keeps it. */
+export function baselineQuestion(outcome: QuestionOutcome): BaselineQuestion {
+  return Object.fromEntries(
+    (['id', 'type', ...GATED_FIELDS] as const).map((field) => [field, outcome[field]]),
+  ) as BaselineQuestion
+}
 
 /** At least one question: the gate checks every question the baseline passed, so an empty list would check none. */
 export const BaselineQuestionsSchema = z
@@ -91,7 +101,7 @@ export interface Baseline {
 
 /**
  * A baseline file's validation issues as lines `<file>: <problem>; <what to do>`: the gated metrics it
- * lacks folded into one line (`gated metric "mrr" missing`), every other issue with its field.
+ * lacks folded into one line (`gated metric "<name>" missing`), every other issue with its field.
  */
 export function describeBaselineIssues(file: string, issues: readonly z.core.$ZodIssue[]): string[] {
   const missing = issues

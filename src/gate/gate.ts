@@ -3,7 +3,7 @@ import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import type { MeanResampler } from '../statistics/mean-resamples.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import {
-  BaselineMetricsSchema,
+  baselineMetricsSchema,
   BaselineQuestionsSchema,
   describeBaselineIssues,
   REACCEPT_BASELINE,
@@ -12,7 +12,8 @@ import {
   type DamagedBaseline,
 } from './baseline-schema.ts'
 import type { GateResult, QuestionVerdict, Regression, SystemErrorsVerdict } from '../contract/gate-schema.ts'
-import { GATED_METRICS } from './gated-metrics.ts'
+import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
+import { gatedEntries, summaryValue } from '../contract/metrics/metric.ts'
 import { correctedVerdict } from './judge-correction.ts'
 import { metricVerdict } from './metric-verdict.ts'
 import { systemErrorFailure, systemErrorsVerdict } from './system-error-failure.ts'
@@ -101,18 +102,23 @@ export function staleness(report: Report, baseline: Baseline): string[] {
  * questions not in the baseline format (checked with the files' own schemas, for a baseline given as
  * data), and a gated metric the baseline holds as null while this run computes it (it would go unwatched).
  */
-export function baselineProblems(report: Report, baseline: Baseline, baselinePath: string): string[] {
+export function baselineProblems(
+  report: Report,
+  baseline: Baseline,
+  baselinePath: string,
+  table: MetricTable = METRICS,
+): string[] {
   const under = (field: string, issues: readonly z.core.$ZodIssue[]) =>
     issues.map((issue) => ({ ...issue, path: [field, ...issue.path] }))
   const summaryFile = `${baselinePath}/summary.json`
   const problems: string[] = []
-  const metrics = BaselineMetricsSchema.safeParse(baseline.summary.metrics)
+  const metrics = baselineMetricsSchema(table).safeParse(baseline.summary.metrics)
   if (!metrics.success) problems.push(...describeBaselineIssues(summaryFile, under('metrics', metrics.error.issues)))
   const questions = BaselineQuestionsSchema.shape.questions.safeParse(baseline.questions)
   if (!questions.success)
     problems.push(...describeBaselineIssues(`${baselinePath}/questions.json`, under('questions', questions.error.issues)))
-  for (const metric of GATED_METRICS) {
-    const current = metric.read(report.summary)
+  for (const metric of gatedEntries(table)) {
+    const current = summaryValue(report.summary, metric.path)
     if (current !== null && baseline.summary.metrics[metric.name] === null) {
       problems.push(
         `${summaryFile}: gated metric "${metric.name}" is null, but this run computes it (${current}); ${REACCEPT_BASELINE}`,
@@ -167,6 +173,7 @@ export function evaluateGate(
   baselinePath: string,
   tolerance: number,
   resampler?: MeanResampler,
+  table: MetricTable = METRICS,
 ): GateResult {
   const advisoryReason = report.calibration?.advisory ? report.calibration.reason : null
   // A system error is never a regression: the rate's verdict is its own field (systemErrors), named apart.
@@ -190,7 +197,8 @@ export function evaluateGate(
   if ('damaged' in baseline)
     return { baseline: baselinePath, ...notCompared, problems: baseline.damaged, ...withErrors(noBaselineErrors) }
   const thresholds = questionThresholds(report)
-  const metrics = GATED_METRICS.map((metric) =>
+  const gated = gatedEntries(table)
+  const metrics = gated.map((metric) =>
     correctedVerdict(metricVerdict(metric, report, baseline, tolerance, resampler), report, tolerance),
   )
   const accepted = new Map(baseline.questions.map((q) => [q.id, q]))
@@ -205,7 +213,7 @@ export function evaluateGate(
   for (const [index, { name, status, baseline: accepted, current, delta }] of metrics.entries()) {
     if (status !== 'regressed' || accepted === null || current === null || delta === null) continue
     // A metric judged on its corrected estimate (judgeCorrection 'ppi') blocks even while the judge is advisory.
-    const blocking = !(advisoryReason !== null && GATED_METRICS[index]!.judgeDerived && !metrics[index]!.judgeCorrection)
+    const blocking = !(advisoryReason !== null && gated[index]!.judgeDerived && !metrics[index]!.judgeCorrection)
     ;(blocking ? regressions : advisory).push({ name, baseline: accepted, current, delta })
   }
   // Under 'significant' and 'both' a lost question is reported, not failed: the metrics' paired tests decide.
@@ -213,7 +221,7 @@ export function evaluateGate(
     if (verdict.status === 'regressed') regressions.push({ name: `question ${verdict.id}`, baseline: 1, current: 0, delta: -1 })
   }
   regressions.push(...failures)
-  const problems = baselineProblems(report, baseline, baselinePath)
+  const problems = baselineProblems(report, baseline, baselinePath, table)
   return {
     baseline: baselinePath,
     tolerance,

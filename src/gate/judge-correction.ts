@@ -1,13 +1,10 @@
 import type { MetricVerdict } from '../contract/gate-schema.ts'
-import type { JudgeCorrected, Report } from '../contract/report-schema.ts'
+import type { JudgeCorrectedRate, Report } from '../contract/report-schema.ts'
 import { round4 } from '../statistics/descriptive.ts'
 
-/** The gated metrics that have a prediction-powered estimate in the calibration block, by gated name. */
-const CORRECTED: Readonly<Record<string, keyof JudgeCorrected>> = { faithfulness: 'faithfulness', coverage: 'coverage' }
-
 /**
- * judgeCorrection 'ppi' (docs/judging.md): a judge-derived metric with a corrected estimate is judged on
- * it. The baseline holds the judge's mean (baselines carry no labels), so it is put on the people's scale
+ * judgeCorrection 'ppi' (docs/judging.md): a judge-derived metric with a corrected estimate (the calibration's
+ * rate of the metric's name) is judged on it. The baseline holds the judge's mean (baselines carry no labels), so it is put on the people's scale
  * with the error the labels measure now (baseline - rectifier); the metric regresses when the whole
  * corrected 95% interval lies below that minus the tolerance, improves when it lies above it plus the
  * tolerance, and holds otherwise; the gate's policy does not apply to it. Such a verdict may block even
@@ -15,8 +12,8 @@ const CORRECTED: Readonly<Record<string, keyof JudgeCorrected>> = { faithfulness
  * 'none', or without a corrected estimate, the verdict is left as it is.
  */
 export function correctedVerdict(verdict: MetricVerdict, report: Report, tolerance: number): MetricVerdict {
-  const key = CORRECTED[verdict.name]
-  const rate = key === undefined ? undefined : report.calibration?.judgeCorrected?.[key]
+  const corrected: Partial<Record<string, JudgeCorrectedRate>> = report.calibration?.judgeCorrected ?? {}
+  const rate = corrected[verdict.name]
   if (report.config.judgeCorrection !== 'ppi' || !rate || rate.interval === null || rate.rectifier === null) return verdict
   if (verdict.baseline === null || verdict.current === null) return verdict
   const baseline = round4(verdict.baseline - rate.rectifier)

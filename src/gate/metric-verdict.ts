@@ -1,12 +1,11 @@
 import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import { pairedComparison } from '../statistics/paired-comparison.ts'
-import { pairedMetric } from '../statistics/paired-metrics.ts'
 import type { Report } from '../contract/report-schema.ts'
 import { STATISTICS_SEED } from '../statistics/defaults.ts'
 import type { MeanResampler } from '../statistics/mean-resamples.ts'
 import type { Baseline } from './baseline-schema.ts'
 import type { Comparison, MetricVerdict } from '../contract/gate-schema.ts'
-import type { GatedMetric } from './gated-metrics.ts'
+import { summaryValue, type MetricEntry } from '../contract/metrics/metric.ts'
 import { compareMetric } from './regression.ts'
 
 /** What the gate fails a metric on (config gatePolicy, EVAL_GATE_POLICY). */
@@ -40,13 +39,13 @@ export function policyStatus(
  * them, baseline and current are the means over the questions measured in both runs.
  */
 export function metricVerdict(
-  metric: GatedMetric,
+  metric: MetricEntry,
   report: Report,
   baseline: Baseline,
   tolerance: number,
   resampler?: MeanResampler,
 ): MetricVerdict {
-  const paired = pairedMetric(metric.name)
+  const paired = metric.test === null ? null : { ...metric, test: metric.test }
   const { gatePolicy: policy, alpha, bootstrapResamples: resamples } = report.config
   // A question the system failed on measured nothing: it pairs with nothing (the baseline leaves its own out).
   const measured = report.questions.filter((q) => q.systemError === null)
@@ -70,7 +69,7 @@ export function metricVerdict(
             ...compareMetric(null, baseline.summary.metrics[metric.name] ?? null, tolerance),
             reason: 'no question measured: the system failed on every one',
           }
-        : compareMetric(metric.read(report.summary), baseline.summary.metrics[metric.name] ?? null, tolerance)
+        : compareMetric(summaryValue(report.summary, metric.path), baseline.summary.metrics[metric.name] ?? null, tolerance)
   const significance = test?.verdict ? ({ worse: 'drop', better: 'rise', 'no-difference': 'none' } as const)[test.verdict] : null
   return {
     name: metric.name,

@@ -1,30 +1,16 @@
 import type { QuestionOutcome } from '../contract/report-schema.ts'
-import { GATED_METRICS } from '../gate/gated-metrics.ts'
+import { METRICS } from '../contract/metrics/metric-table.ts'
+import { gatedEntries, summaryValue } from '../contract/metrics/metric.ts'
 import { round4, sampleStandardDeviation } from '../statistics/descriptive.ts'
 import { summarise } from '../summary/summarise.ts'
-import type { JudgeNoise, JudgeRepeats } from '../contract/judge-noise-schema.ts'
+import { JUDGE_REPEAT_FIELDS, type JudgeNoise, type JudgeRepeats } from '../contract/judge-noise-schema.ts'
 
-/** The metrics the judge decides, each with its summary value and its per-question field. */
-/** The gated metrics a judge decides, and the field of judgeRepeats each reads per question. */
-const REPEAT_FIELDS = {
-  refusalRate: 'refused',
-  faithfulness: 'faithfulness',
-  answerRelevancy: 'answerRelevancy',
-  coverage: 'coverage',
-} as const
-const JUDGED_METRICS = GATED_METRICS.flatMap((metric) =>
-  metric.name in REPEAT_FIELDS ? [{ ...metric, field: REPEAT_FIELDS[metric.name as keyof typeof REPEAT_FIELDS] }] : [],
-)
+/** The gated metrics the judge decides, each reading its field of judgeRepeats per question. */
+const JUDGED_METRICS = gatedEntries(METRICS).filter((metric) => metric.metric.source === 'judge')
 
 /** The outcome as repeat r scored it: its judge-derived fields from that repeat. */
 function asRepeat(outcome: QuestionOutcome, repeats: JudgeRepeats, r: number): QuestionOutcome {
-  return {
-    ...outcome,
-    refused: repeats.refused[r]!,
-    faithfulness: repeats.faithfulness[r]!,
-    answerRelevancy: repeats.answerRelevancy[r]!,
-    coverage: repeats.coverage[r]!,
-  }
+  return { ...outcome, ...Object.fromEntries(JUDGE_REPEAT_FIELDS.map((field) => [field, repeats[field]![r]])) }
 }
 
 /**
@@ -41,8 +27,9 @@ export function measureJudgeNoise(questions: readonly QuestionOutcome[], repeats
   )
   return {
     repeats,
-    metrics: JUDGED_METRICS.map(({ name, label, read, field }) => {
-      const perRepeat = summaries.map(read)
+    metrics: JUDGED_METRICS.map(({ name, label, path, metric }) => {
+      const perRepeat = summaries.map((summary) => summaryValue(summary, path))
+      const field = metric.field!
       const stdDev = sampleStandardDeviation(perRepeat.filter((v): v is number => v !== null))
       const flipped = questions.flatMap((q) => {
         const values = q.judgeRepeats?.[field] ?? []

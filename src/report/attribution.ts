@@ -1,5 +1,5 @@
 import { questionChecks, questionThresholds } from '../gate/question-checks.ts'
-import { questionMetrics, type QuestionMetrics } from '../contract/question-metrics.ts'
+import { baselineQuestion, type BaselineQuestion } from '../gate/baseline-schema.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 
 /** One failing question's attribution record: where the answer came from and how it scored. */
@@ -14,7 +14,13 @@ export interface AttributionRecord {
   contextChunkIds: string[]
   answer: string | null
   unsupportedClaims: string[] | null
-  metrics: QuestionMetrics & Pick<QuestionOutcome, 'contradictionHandled'>
+  metrics: Omit<BaselineQuestion, 'id' | 'type'> & Pick<QuestionOutcome, 'contradictionHandled'>
+}
+
+/** A question's scores as the baseline keeps them (the gated metrics' fields), without its id and type. */
+function gatedFields(q: QuestionOutcome): Omit<BaselineQuestion, 'id' | 'type'> {
+  const { id: _id, type: _type, ...fields } = baselineQuestion(q)
+  return fields
 }
 
 /** The attribution records of every question that fails a check, in golden-set order. */
@@ -37,7 +43,7 @@ export function attributionRecords(report: Report): AttributionRecord[] {
         contextChunkIds: q.context.map((c) => c.chunkId),
         answer: q.answer,
         unsupportedClaims: q.unsupportedClaims,
-        metrics: { ...questionMetrics(q), contradictionHandled: q.contradictionHandled },
+        metrics: { ...gatedFields(q), contradictionHandled: q.contradictionHandled },
       },
     ]
   })

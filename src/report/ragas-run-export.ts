@@ -12,7 +12,7 @@ import { RAGAS_NONE_REFERENCE } from '../contract/ragas-none-reference.ts'
  * none question). Fields that are null here are left out, as RAGAS's own to_jsonl leaves out None. `id` is
  * the question id for people reading the file: RAGAS drops it on load, and its results come back in the
  * file's row order, so row i of `result.to_pandas()` is line i's question. RAGAS's IDBasedContextRecall and
- * IDBasedContextPrecision on these samples are the report's idBasedContextRecall / idBasedContextPrecision.
+ * IDBasedContextPrecision on these samples are the report's ID-based context recall and precision.
  *
  * `contexts` is the report's contexts.jsonl: every question must be there with the same chunks as in
  * the report, else the two files are from different runs and the export refuses.

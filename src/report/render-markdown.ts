@@ -1,4 +1,5 @@
 import { questionChecks, questionThresholds } from '../gate/question-checks.ts'
+import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
 import { describeRetrieval } from '../contract/retriever-options.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import { formatTable } from '../common/format-table.ts'
@@ -26,7 +27,14 @@ function tokensOf(outcome: QuestionOutcome): string {
   return outcome.context.map((c) => `${c.chunkId} (${c.tokens} tok)`).join(', ')
 }
 
-function failureSection(outcome: QuestionOutcome, failedChecks: string[]): string {
+/** A question's values of the table's metrics that latest.md shows, of retrieval or of the answer: `reciprocal rank 0.5`. */
+function questionValues(outcome: QuestionOutcome, table: MetricTable, retrieval: boolean): string[] {
+  return table
+    .filter((metric) => metric.questionLabel !== undefined && (metric.source === 'retrieval') === retrieval)
+    .map((metric) => `${metric.questionLabel} ${metric.value(outcome) ?? 'n/a'}`)
+}
+
+function failureSection(outcome: QuestionOutcome, failedChecks: string[], table: MetricTable): string {
   const expected = outcome.governingDocId
     ? `${outcome.answerDocIds.join(', ')} (governing: ${outcome.governingDocId})`
     : outcome.answerDocIds.join(', ')
@@ -48,13 +56,12 @@ function failureSection(outcome: QuestionOutcome, failedChecks: string[]): strin
     `- expected docs: ${expected}`,
     `- context docs (${outcome.contextTokens} tokens): ${tokensOf(outcome)}`,
     `- top-10 ranked: ${ranked || 'nothing ranked'}`,
-    `- reciprocal rank ${outcome.reciprocalRank ?? 'n/a'}, nDCG@10 ${outcome.ndcg10 ?? 'n/a'}`,
+    `- ${questionValues(outcome, table, true).join(', ')}`,
     ...(outcome.answer === null
       ? []
       : [
           `- answer: ${outcome.answer}`,
-          `- faithfulness ${outcome.faithfulness ?? 'n/a'}, relevancy ${outcome.answerRelevancy ?? 'n/a'}, ` +
-            `coverage ${outcome.coverage ?? 'n/a'}, diagnosis ${outcome.diagnosis ?? 'n/a'}`,
+          `- ${[...questionValues(outcome, table, false), `diagnosis ${outcome.diagnosis ?? 'n/a'}`].join(', ')}`,
           ...(outcome.unsupportedClaims ?? []).map((claim) => `- unsupported: "${claim}"`),
         ]),
     // An error is not a miss: the checks were not run against an answer, there was none.
@@ -65,7 +72,7 @@ function failureSection(outcome: QuestionOutcome, failedChecks: string[]): strin
 }
 
 /** reports/latest.md: the summary per type, what could not be computed and why, and every miss with its evidence. */
-export function renderMarkdown(report: Report): string {
+export function renderMarkdown(report: Report, table: MetricTable = METRICS): string {
   const { summary } = report
   const failures = report.questions.flatMap((q) => {
     const failed = questionChecks(q, questionThresholds(report))
@@ -78,9 +85,9 @@ export function renderMarkdown(report: Report): string {
     ...headerLines(report),
     '## Charts',
     '',
-    ...chartLinks(runCharts(report)).flatMap((link) => [link, '']),
-    ...retrievalLines(report),
-    ...(summary.judge === null ? [] : generationLines(summary, summary.judge)),
+    ...chartLinks(runCharts(report, table)).flatMap((link) => [link, '']),
+    ...retrievalLines(report, table),
+    ...(summary.judge === null ? [] : generationLines(summary, summary.judge, table)),
     ...(report.calibration === null
       ? []
       : ['## Judge calibration', '', ...renderCalibration(report.calibration, report.config.judgeCorrection), '']),
@@ -95,7 +102,7 @@ export function renderMarkdown(report: Report): string {
     `## Failing questions (${failures.length})`,
     '',
     failures.length > 0
-      ? failures.map(({ q, failed }) => failureSection(q, failed)).join('\n\n')
+      ? failures.map(({ q, failed }) => failureSection(q, failed, table)).join('\n\n')
       : 'Every question passed its checks.',
     '',
   ].join('\n')
@@ -129,12 +136,12 @@ function headerLines(report: Report): string[] {
   ]
 }
 
-function retrievalLines(report: Report): string[] {
+function retrievalLines(report: Report, table: MetricTable): string[] {
   const { config, summary } = report
   return [
     '## Retrieval',
     '',
-    formatTable(retrievalSummaryRows(summary, config.k), 'markdown'),
+    formatTable(retrievalSummaryRows(summary, config.k, table), 'markdown'),
     '',
     renderDetectableDrop(report),
     '',
@@ -147,11 +154,11 @@ function retrievalLines(report: Report): string[] {
   ]
 }
 
-function generationLines(summary: Report['summary'], judge: string): string[] {
+function generationLines(summary: Report['summary'], judge: string, table: MetricTable): string[] {
   return [
     `## Generation (judge: ${judge})`,
     '',
-    formatTable(generationSummaryRows(summary), 'markdown'),
+    formatTable(generationSummaryRows(summary, table), 'markdown'),
     '',
     `Unclear refusals (left out of both refusal rates, for the model judge to decide): ${summary.refusalUnclear ?? 'n/a'}`,
     '',

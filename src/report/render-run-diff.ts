@@ -1,4 +1,5 @@
-import { GATED_METRICS } from '../gate/gated-metrics.ts'
+import { METRICS } from '../contract/metrics/metric-table.ts'
+import { gatedEntries, summaryValue } from '../contract/metrics/metric.ts'
 import { questionPassed, questionThresholds } from '../gate/question-checks.ts'
 import type { Report } from '../contract/report-schema.ts'
 
@@ -15,9 +16,9 @@ export function renderRunDiff(previous: Report, current: Report): string[] {
     const now = questionPassed(q, questionThresholds(current))
     return was !== undefined && was !== now ? [`  ${q.id} [${q.type}] ${state(was)} -> ${state(now)}`] : []
   })
-  const moves = GATED_METRICS.flatMap((metric) => {
-    const was = metric.read(previous.summary)
-    const now = metric.read(current.summary)
+  const moves = gatedEntries(METRICS).flatMap((metric) => {
+    const was = summaryValue(previous.summary, metric.path)
+    const now = summaryValue(current.summary, metric.path)
     if (was === now) return []
     const delta = was !== null && now !== null ? ` (${now - was >= 0 ? '+' : ''}${(now - was).toFixed(4)})` : ''
     return [`  ${metric.label}: ${was ?? 'n/a'} -> ${now ?? 'n/a'}${delta}`]

@@ -1,5 +1,6 @@
 import type { Report } from '../contract/report-schema.ts'
 import { formatTable } from '../common/format-table.ts'
+import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
 import { diagnosisRows, generationSummaryRows, retrievalSummaryRows } from './summary-table.ts'
 import {
   describeGatePolicy,
@@ -15,7 +16,7 @@ import { renderModelRun, renderWarnings } from './render-model-run.ts'
 import { describeProvenance, provenanceLine } from './render-provenance.ts'
 
 /** The end-of-run summary for the terminal: what ran, the metrics table per type, and the misses. */
-export function renderTerminalSummary(report: Report): string {
+export function renderTerminalSummary(report: Report, table: MetricTable = METRICS): string {
   const { config, summary, corpus } = report
   // A question the system failed on is not a miss: it is listed apart, with its error.
   const misses = report.questions.filter((q) => q.type !== 'none' && !q.hit && q.systemError === null)
@@ -31,11 +32,11 @@ export function renderTerminalSummary(report: Report): string {
     renderLatency(report),
     ...renderModelRun(report),
     '',
-    formatTable(retrievalSummaryRows(summary, config.k), 'text'),
+    formatTable(retrievalSummaryRows(summary, config.k, table), 'text'),
     renderDetectableDrop(report),
     '',
     // Tables with no rows (no judge; no answer to judge) are left out rather than printed empty.
-    ...[generationSummaryRows(summary), diagnosisRows(summary)]
+    ...[generationSummaryRows(summary, table), diagnosisRows(summary)]
       .filter((rows) => rows.length > 0)
       .flatMap((rows) => [formatTable(rows, 'text'), '']),
     misses.length === 0 ? 'misses: none' : `misses (${misses.length}): ${misses.map(describeMiss).join('\n  ')}`,

@@ -1,52 +1,55 @@
 import type { Summary } from '../contract/report-schema.ts'
 import { formatInterval, formatMetric } from '../common/format-table.ts'
 import { ANSWERABLE_TYPES } from '../contract/question-types.ts'
+import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
+import { summaryValue, type Metric } from '../contract/metrics/metric.ts'
 
-const TYPES = ANSWERABLE_TYPES
-
-/** A summary metric with its 95% interval when it has one: `0.8879 [0.81, 0.93]`. */
-function withInterval(summary: Summary, path: string, value: number | null): string {
+/** A summary value (its path) with its 95% interval when it has one: `0.8879 [0.81, 0.93]`. */
+function withInterval(summary: Summary, path: string): string {
+  const value = summaryValue(summary, path)
   const interval = summary.intervals[path]
   return interval ? `${formatMetric(value)} ${formatInterval(interval)}` : formatMetric(value)
 }
 
-/** The retrieval summary as table rows: one row per metric, overall then per answerable type, each with its 95% interval. */
-export function retrievalSummaryRows(summary: Summary, k: number): string[][] {
-  const byType = summary.questionsByType
-  const row = (label: string, path: string, overall: number | null, perType: Record<(typeof TYPES)[number], number | null>) => [
-    label,
-    withInterval(summary, path, overall),
-    ...TYPES.map((t) => withInterval(summary, `${path}ByType.${t}`, perType[t])),
+/**
+ * The retrieval summary as table rows: one row per retrieval metric of the table, overall then per answerable type
+ * (where the summary keeps them), each with its 95% interval; a metric reported apart shows here only when it stands
+ * in for one the run could not compute (doc-level nDCG@10 without chunk counts).
+ */
+export function retrievalSummaryRows(summary: Summary, k: number, table: MetricTable = METRICS): string[][] {
+  const row = (metric: Metric) => [
+    metric.label.replace('@k', `@${k}`),
+    withInterval(summary, metric.name),
+    ...ANSWERABLE_TYPES.map((t) => (metric.byType === 'summary' ? withInterval(summary, `${metric.name}ByType.${t}`) : '')),
   ]
+  const standsIn = (metric: Metric) =>
+    metric.standsInFor !== undefined &&
+    summaryValue(summary, metric.standsInFor) === null &&
+    summaryValue(summary, metric.name) !== null
+  const retrieval = table.filter((metric) => metric.source === 'retrieval')
   return [
-    ['metric', 'all', ...TYPES],
-    ['questions', String(summary.answerable), ...TYPES.map((t) => String(byType[t]))],
-    row('recall (context)', 'recall', summary.recall, summary.recallByType),
-    row(`recall@${k}`, 'recallAtK', summary.recallAtK, summary.recallAtKByType),
-    row('MRR', 'mrr', summary.mrr, summary.mrrByType),
-    row('nDCG@10', 'ndcg10', summary.ndcg10, summary.ndcg10ByType),
-    // A system that reports no chunk counts has no chunk-level nDCG: the doc-level one (trec_eval's ndcg_cut.10) stands in.
-    ...(summary.ndcg10 === null && summary.docNdcg10 !== null
-      ? [['nDCG@10 (doc-level)', withInterval(summary, 'docNdcg10', summary.docNdcg10), '', '', '']]
-      : []),
+    ['metric', 'all', ...ANSWERABLE_TYPES],
+    ['questions', String(summary.answerable), ...ANSWERABLE_TYPES.map((t) => String(summary.questionsByType[t]))],
+    ...retrieval.filter((metric) => !metric.reportedApart).map(row),
+    ...retrieval.filter(standsIn).map(row),
   ]
 }
 
-/** The generation summary as table rows: metric, mean, P10 (the worst tenth's edge). Empty in the retrieval tier. */
-export function generationSummaryRows(summary: Summary): string[][] {
+/**
+ * The generation summary as table rows: each answer or judge metric of the table with its mean and interval, and its
+ * P10 (the worst tenth's edge) where it has one. Empty in the retrieval tier.
+ */
+export function generationSummaryRows(summary: Summary, table: MetricTable = METRICS): string[][] {
   if (summary.judge === null) return []
   return [
     ['generation', 'mean [95% interval]', 'P10'],
-    ['refusal rate (none)', withInterval(summary, 'refusalRate', summary.refusalRate), ''],
-    ['false refusals (answerable)', withInterval(summary, 'falseRefusalRate', summary.falseRefusalRate), ''],
-    ['faithfulness', withInterval(summary, 'faithfulness', summary.faithfulness), formatMetric(summary.faithfulnessP10)],
-    [
-      'answer relevancy',
-      withInterval(summary, 'answerRelevancy', summary.answerRelevancy),
-      formatMetric(summary.answerRelevancyP10),
-    ],
-    ['coverage', withInterval(summary, 'coverage', summary.coverage), formatMetric(summary.coverageP10)],
-    ['contradiction handled', withInterval(summary, 'contradictionHandledRate', summary.contradictionHandledRate), ''],
+    ...table
+      .filter((metric) => metric.source !== 'retrieval' && !metric.reportedApart)
+      .map((metric) => [
+        metric.label,
+        withInterval(summary, metric.name),
+        metric.p10 ? formatMetric(summaryValue(summary, `${metric.name}P10`)) : '',
+      ]),
   ]
 }
 

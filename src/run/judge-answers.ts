@@ -3,6 +3,7 @@ import type { Judge, JudgeInput } from '../judge/judge.ts'
 import type { QuestionOutcome } from '../contract/report-schema.ts'
 import { scoreGeneration } from '../judge/score-generation.ts'
 import type { QuestionRun } from './run-system.ts'
+import { JUDGE_REPEAT_FIELDS, type JudgeRepeats } from '../contract/judge-noise-schema.ts'
 
 /** What the judge is shown of a question's run: its answer (null when there is none to judge) and the context it was given. */
 export function judgeInputOf(run: QuestionRun, repeat: number): JudgeInput | null {
@@ -58,12 +59,9 @@ export async function judgeAnswers(
       const scored = await Promise.all(Array.from({ length: repeats }, (_, repeat) => judgeOnce(outcome, index, repeat)))
       const first = scored[0]!
       if (repeats === 1) return first
-      const judgeRepeats = {
-        refused: scored.map((s) => s.refused),
-        faithfulness: scored.map((s) => s.faithfulness),
-        answerRelevancy: scored.map((s) => s.answerRelevancy),
-        coverage: scored.map((s) => s.coverage),
-      }
+      const judgeRepeats = Object.fromEntries(
+        JUDGE_REPEAT_FIELDS.map((field) => [field, scored.map((s) => s[field as keyof QuestionOutcome])]),
+      ) as JudgeRepeats
       return { ...first, judgeRepeats }
     }),
   )

@@ -2,6 +2,7 @@ import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
 import type { QuestionOutcome } from '../contract/report-schema.ts'
 import type { SystemAnswer } from '../system/rag-system.ts'
 import { round4 } from '../statistics/descriptive.ts'
+import { NOT_JUDGED } from '../contract/question-outcome-schema.ts'
 import { contextHit } from './retrieval/context-hit.ts'
 import { idBasedContextPrecision } from './retrieval/id-based-context-precision.ts'
 import { idBasedContextRecall } from './retrieval/id-based-context-recall.ts'
@@ -73,14 +74,6 @@ export function scoreRetrieval(
       .map(({ chunkId, docId, score }) => ({ chunkId, docId, score: round4(score) })),
     context: output.context.map(({ chunkId, docId, tokens, text }) => ({ chunkId, docId, tokens, text })),
     answer: output.answer ?? null,
-    refused: null,
-    faithfulness: null,
-    unsupportedClaims: null,
-    answerRelevancy: null,
-    coverage: null,
-    contradictionHandled: null,
-    diagnosis: null,
-    generation: null,
-    judgeRepeats: null,
+    ...NOT_JUDGED,
   }
 }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { pairedComparison } from './paired-comparison.ts'
-import { pairedMetric, type ScoredQuestion } from './paired-metrics.ts'
+import { METRICS } from '../contract/metrics/metric-table.ts'
+import { pairedEntries, type ScoredQuestion } from '../contract/metrics/metric.ts'
+
+const pairedMetric = (name: string) => pairedEntries(METRICS).find((metric) => metric.name === name)
 
 const options = { resamples: 2000, seed: 1, alpha: 0.05 }
 const question = (id: string, fields: Partial<ScoredQuestion>): ScoredQuestion => ({

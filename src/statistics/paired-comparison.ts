@@ -5,7 +5,7 @@ import { pairedBootstrapDeltaInterval } from './paired-bootstrap-delta-interval.
 import { pairedPermutationTest } from './paired-permutation-test.ts'
 import { meanOrNull, round4 } from './descriptive.ts'
 import type { MeanResampler } from './mean-resamples.ts'
-import { inScope, type PairedMetric, type ScoredQuestion } from './paired-metrics.ts'
+import { inScope, type PairedMetric, type ScoredQuestion } from '../contract/metrics/metric.ts'
 
 /**
  * A metric of run B against run A over the questions both measured: the means, the difference, its

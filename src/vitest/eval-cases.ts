@@ -1,7 +1,8 @@
 import { describe, expect, inject, it, type TestContext } from 'vitest'
 import { resolve } from 'node:path'
 import { ACCEPT_BASELINE, HOW_TO_CREATE_BASELINE, baselineDirFor } from '../gate/baseline-location.ts'
-import { GATED_METRICS } from '../gate/gated-metrics.ts'
+import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
+import { gatedEntries, summaryValue } from '../contract/metrics/metric.ts'
 import { systemErrorRateCase } from '../gate/system-error-failure.ts'
 import { SHARD_WITNESS_META } from '../shard/shard-witness-meta.ts'
 import { AGREEMENT_THRESHOLD } from '../calibration/agreement.ts'
@@ -241,7 +242,9 @@ function defineCalibrationCase(evaluation: FinishedRun): void {
       const corrected = (name: string) => gate?.metrics.find((m) => m.name === name)?.judgeCorrection !== undefined
       if (calibration.advisory)
         expect(
-          gate?.regressions.filter((r) => GATED_METRICS.find((m) => m.name === r.name)?.judgeDerived && !corrected(r.name)) ?? [],
+          gate?.regressions.filter(
+            (r) => gatedEntries(METRICS).find((m) => m.name === r.name)?.judgeDerived && !corrected(r.name),
+          ) ?? [],
         ).toEqual([])
     })
   })
@@ -282,13 +285,13 @@ function defineSystemErrorsCase(evaluation: FinishedRun): void {
 }
 
 /** One case per gated metric asserting toNotRegressFrom the baseline, with the gate's verdict and its chart. */
-function defineGatedMetricCases(evaluation: FinishedRun): void {
+function defineGatedMetricCases(evaluation: FinishedRun, table: MetricTable = METRICS): void {
   const { report } = evaluation
   const gate = report.gate
   describe('gated metrics', () => {
-    for (const metric of GATED_METRICS) {
+    for (const metric of gatedEntries(table)) {
       it(`${metric.name} does not regress`, async ({ annotate, skip }) => {
-        if (metric.read(report.summary) === null) return skip(notComputedReason(report, metric.path))
+        if (summaryValue(report.summary, metric.path) === null) return skip(notComputedReason(report, metric.path))
         const verdict = gate?.metrics.find((m) => m.name === metric.name)
         if (!verdict || verdict.baseline === null)
           return skip(gate?.baseline ? `${metric.name} is not in the baseline` : `no baseline: ${HOW_TO_CREATE_BASELINE}`)
@@ -297,7 +300,7 @@ function defineGatedMetricCases(evaluation: FinishedRun): void {
         const current = verdict.current
         if (current === null) return skip(verdict.reason ?? 'not comparable with the baseline')
         // The metric's row of reports/charts/metrics.svg (with its per-type rows), now vs the baseline with its interval.
-        const rows = metricRows(report).filter((row) => row.name === metric.name || row.name.startsWith(`${metric.name}.`))
+        const rows = metricRows(report, table).filter((row) => row.name === metric.name || row.name.startsWith(`${metric.name}.`))
         await annotate(
           `${metric.label}: this run vs the baseline`,
           svgAttachment(metricIntervalsChart(rows, `${metric.label}: this run vs the baseline`)),

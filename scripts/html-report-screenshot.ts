@@ -23,7 +23,7 @@ const CHROMIUM = '/usr/bin/chromium'
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking']
 const VIEWPORT = { width: 1600, height: 1000 }
 const RUN_MS = 600_000
-const STEP_MS = 60_000
+const STEP_MS = 180_000
 /** The fewest lines a question's evidence has (question, expected, context, a chunk, the ranking's heading, a ranked chunk). */
 const MIN_EVIDENCE_LINES = 6
 /** The evidence image's geometry (src/charts/evidence-image.ts): line i at 52 + 16 i, the image 52 + 16 n high. */

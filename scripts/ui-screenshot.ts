@@ -30,8 +30,8 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ]
 const VIEWPORT = { width: 1600, height: 1000 }
-const UI_READY_MS = 60_000
-const REPORT_MS = 60_000
+const UI_READY_MS = 180_000
+const REPORT_MS = 180_000
 const SHUTDOWN_MS = 10_000
 
 class StepFailure extends Error {}
@@ -218,7 +218,7 @@ async function openFailingQuestion(page: Page): Promise<void> {
   if ((await explorerState(page)).crashed) {
     await page.locator('[data-testid="explorer-item"][aria-label="the evaluation runs"]').first().click()
     const error = page.getByText(/the evaluation failed|no shared evaluation/).first()
-    const reason = await error.innerText({ timeout: 10_000 }).catch(() => '(its error did not show)')
+    const reason = await error.innerText({ timeout: 60_000 }).catch(() => '(its error did not show)')
     throw new Error(
       `the eval project has no question cases, its shared evaluation crashed: ${reason.split('\n').slice(0, 3).join(' ')}`,
     )
@@ -230,7 +230,7 @@ async function openFailingQuestion(page: Page): Promise<void> {
   let typedAt = 0
   const status = await until(
     `an explorer entry "${questionId} [...]" alone (is ${questionId} in the golden set? did the eval project crash?)`,
-    15_000,
+    120_000,
     async () => {
       if (Date.now() - typedAt > 2_000) {
         await search.fill('')
@@ -247,8 +247,8 @@ async function openFailingQuestion(page: Page): Promise<void> {
     throw new Error(`${questionId} did not fail in strict mode (its case ${status}): there is no failing question to show`)
   await page.locator(`[data-testid="explorer-item"][aria-label^="${questionId} ["]`).first().click()
   // Its report: the error of the failed case, then its annotations (the evidence).
-  await page.getByText('Test Annotations').waitFor({ state: 'visible', timeout: 10_000 })
-  await page.getByRole('note').filter({ hasText: 'top-10 ranked' }).first().waitFor({ state: 'visible', timeout: 10_000 })
+  await page.getByText('Test Annotations').waitFor({ state: 'visible', timeout: 60_000 })
+  await page.getByRole('note').filter({ hasText: 'top-10 ranked' }).first().waitFor({ state: 'visible', timeout: 60_000 })
 }
 
 /** Checks that the report shows a failed case with its evidence, and returns its annotations' text. */
@@ -265,7 +265,7 @@ async function checkReport(page: Page): Promise<string[]> {
   }
   // Its lines: the UI runs the message into one paragraph, the attached image (src/charts/evidence-image.ts) keeps them.
   const image = page.getByRole('note').filter({ hasText: 'top-10 ranked' }).first().locator('img').first()
-  await image.waitFor({ state: 'visible', timeout: 5_000 })
+  await image.waitFor({ state: 'visible', timeout: 60_000 })
   const height = await image.evaluate((element) => (element as unknown as { naturalHeight: number }).naturalHeight)
   // Line i of the image at 52 + 16 i: six lines at the least (question, expected, context, a chunk, the ranking, a chunk).
   if (height < 52 + 16 * 6) throw new Error(`the evidence image is ${height} px high: fewer than 6 lines`)
@@ -323,7 +323,7 @@ async function main(): Promise<void> {
 
   profileDir = mkdtempSync(join(tmpdir(), 'ui-screenshot-chromium-'))
   const profile = profileDir
-  context = await step(`headless Chromium started (${CHROMIUM})`, 30_000, () =>
+  context = await step(`headless Chromium started (${CHROMIUM})`, 120_000, () =>
     chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
@@ -338,7 +338,7 @@ async function main(): Promise<void> {
   // script hands to page.evaluate; the page needs that helper to run them.
   await browser.addInitScript('globalThis.__name = (fn) => fn')
   const page = browser.pages()[0] ?? (await browser.newPage())
-  await step('UI loaded in Chromium', 30_000, () => page.goto(url, { waitUntil: 'load', timeout: 30_000 }))
+  await step('UI loaded in Chromium', 120_000, () => page.goto(url, { waitUntil: 'load', timeout: 120_000 }))
   try {
     await step(`opened ${questionId}'s report (error and Test Annotations)`, REPORT_MS + 20_000, () => openFailingQuestion(page))
   } catch (error) {
@@ -350,10 +350,10 @@ async function main(): Promise<void> {
     )
     throw error
   }
-  const notes = await step('report shows the failed case with its evidence', 5_000, () => checkReport(page))
-  await step('report fits the screenshot', 5_000, () => fitReport(page))
+  const notes = await step('report shows the failed case with its evidence', 60_000, () => checkReport(page))
+  await step('report fits the screenshot', 60_000, () => fitReport(page))
   mkdirSync(dirname(outPath), { recursive: true })
-  await step(`screenshot saved`, 30_000, () => page.screenshot({ path: outPath, fullPage: true, animations: 'disabled' }))
+  await step(`screenshot saved`, 120_000, () => page.screenshot({ path: outPath, fullPage: true, animations: 'disabled' }))
   const size = page.viewportSize()
   log(
     `selected ${page.url().slice(url.length - 1)} (${notes.length} ` +

@@ -37,8 +37,9 @@ describe('CI workflows', () => {
   it("per-commit runs .ci/run's checks (typecheck, format, lint, tests) in its order on every push and pull request, without a key", () => {
     const w = workflow('per-commit.yml')
     expect(Object.keys(w.on).sort()).toEqual(['pull_request', 'push'])
-    // .ci/run's commands without arguments; its browser checks (pnpm ui:... --out) need Chromium and stay there.
-    const ciRun = [...readFileSync('.ci/run', 'utf8').matchAll(/^pnpm [\w:-]+$/gm)].map((m) => m[0])
+    // .ci/run's commands without arguments, run directly or as a named step beside the tests; its browser checks
+    // (pnpm ui:... --out) need Chromium and stay there.
+    const ciRun = [...readFileSync('.ci/run', 'utf8').matchAll(/^\s*(?:run_step [\w-]+ )?(pnpm [\w:-]+)$/gm)].map((m) => m[1])
     expect(ciRun).toEqual(['pnpm typecheck', 'pnpm format:check', 'pnpm lint', 'pnpm test'])
     const runs = steps(w).flatMap((s) => (s.run !== undefined && ciRun.includes(s.run) ? [s.run] : []))
     expect(runs).toEqual(ciRun)

@@ -22,7 +22,10 @@ describe('from the packed tarball, in a fresh project', () => {
             moduleResolution: 'nodenext',
             target: 'es2022',
             noEmit: true,
+            // Every declaration file is checked (the package's, and what they import), but TypeScript's own lib
+            // files: they prove nothing about the package and were an eighth of this check's CPU.
             skipLibCheck: false,
+            skipDefaultLibCheck: true,
             types: ['node'],
           },
           include: ['src'],

@@ -9,7 +9,8 @@ export function beFaithful(
   options: { min: number },
 ): MatcherVerdict {
   const value = FAITHFULNESS.value(outcome)
-  if (value === null) return { undecidable: `${outcome.id}: ${FAITHFULNESS.label} not computed (no answer, or no decidable claim)` }
+  if (value === null)
+    return { undecidable: `${outcome.id}: ${FAITHFULNESS.label} not computed (no answer, or no decidable claim)` }
   return {
     pass: value >= options.min,
     claim: `${FAITHFULNESS.label} of ${outcome.id} >= ${options.min} (got ${value})`,

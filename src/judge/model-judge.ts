@@ -8,8 +8,6 @@ import { historyInput, type ModelJudgeOptions } from './judge-dimension.ts'
 import { UNCLEAR_REFUSAL_PROMPT } from './prompts/unclear-refusal-prompt.ts'
 import { callStructured } from '../model/structured-call.ts'
 
-export type { ModelJudgeOptions } from './judge-dimension.ts'
-
 /** Decides an unclear refusal (a hedge with content) by the model: refused or answered. */
 export async function judgeUnclearRefusal(
   client: ModelClient,

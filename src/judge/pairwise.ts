@@ -4,7 +4,7 @@ import { renderUser } from '../model/prompt-template.ts'
 import type { ContextPassage } from '../scoring/generation/context-passage.ts'
 import { PAIRWISE_PROMPT } from './prompts/pairwise-prompt.ts'
 import { callStructured } from '../model/structured-call.ts'
-import type { ModelJudgeOptions } from './model-judge.ts'
+import type { ModelJudgeOptions } from './judge-dimension.ts'
 
 export interface PairwiseInput {
   questionId: string

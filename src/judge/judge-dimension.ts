@@ -20,16 +20,15 @@ export const historyInput = (input: JudgeInput) => (input.history === undefined 
 export type Scored<R> = { result: R; error: JudgeError | null }
 
 /**
- * What the judges need of one judge-derived metric of the table: its prompt and verdict schema, its offline
- * (lexical) scoring, its scoring by the model, and the account of a verdict the question's outcome keeps.
- * The judges, the scoring of an answer and the scripted model iterate the dimensions (dimensions/index.ts).
+ * What the model judge needs of one judge-derived metric of the table: its prompt and verdict schema, its scoring
+ * by the model, and the account of a verdict the question's outcome keeps. The model judge, the scoring of an
+ * answer, the prompts' hash and the scripted model iterate the dimensions (dimensions/index.ts); its offline
+ * scoring is the offline judge's (offline-judge.ts, which loads no prompt).
  */
 export interface JudgeDimension<M extends Metric = Metric, R extends MetricResult = MetricResult> {
   /** Its metric: the judgement's key is its name, the outcome's field its field. */
   readonly metric: M
   readonly prompt: ToolTemplate
-  /** The offline judge's verdict, and the model judge's on a refusal (scored without a call). */
-  offline(input: JudgeInput, refused: boolean): R
   /** The model judge's verdict: one structured call, repaired once. */
   byModel(client: ModelClient, input: JudgeInput, options: ModelJudgeOptions): Promise<Scored<R>>
   /** The verdict of a judge error: no value, status judge-error. */

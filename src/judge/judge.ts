@@ -1,15 +1,13 @@
 import type { ContextPassage } from '../scoring/generation/context-passage.ts'
 import type { RefusalVerdict } from '../scoring/generation/refusal.ts'
 import type { HistoryTurn } from '../contract/golden-set-schema.ts'
-import type { JUDGE_DIMENSIONS } from './dimensions/index.ts'
-
-type Dimension = (typeof JUDGE_DIMENSIONS)[number]
-
-/** The name of a metric the judges score. */
-export type JudgedMetric = Dimension['metric']['name']
+import type { OFFLINE_SCORING } from './offline-judge.ts'
 
 /** Each judged metric's verdict, under its metric's name. */
-export type Verdicts = { [D in Dimension as D['metric']['name']]: ReturnType<D['failed']> }
+export type Verdicts = { [Name in keyof typeof OFFLINE_SCORING]: ReturnType<(typeof OFFLINE_SCORING)[Name]> }
+
+/** The name of a metric the judges score. */
+export type JudgedMetric = keyof Verdicts
 
 /** What a judge is shown of one answered question. */
 export interface JudgeInput {

@@ -3,6 +3,7 @@ import { block, questionBlock } from '../model/delimit.ts'
 import { renderUser } from '../model/prompt-template.ts'
 import { detectRefusal, type RefusalVerdict } from '../scoring/generation/refusal.ts'
 import { JUDGE_DIMENSIONS, verdictsOf } from './dimensions/index.ts'
+import { offlineVerdicts } from './offline-judge.ts'
 import type { Judge, JudgeError, Judgement, JudgeInput } from './judge.ts'
 import { historyInput, type ModelJudgeOptions } from './judge-dimension.ts'
 import { UNCLEAR_REFUSAL_PROMPT } from './prompts/unclear-refusal-prompt.ts'
@@ -58,7 +59,7 @@ export function createModelJudge(client: ModelClient, options: ModelJudgeOptions
       if (refusal === 'refused') {
         return {
           refusal,
-          ...verdictsOf((dimension) => dimension.offline(input, true)),
+          ...offlineVerdicts(input, true),
           judgeErrors: [],
         }
       }

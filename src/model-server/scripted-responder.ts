@@ -1,9 +1,5 @@
-import type { Metric } from '../contract/metrics/metric.ts'
-import { ANSWER_RELEVANCY_JUDGE, COVERAGE_JUDGE, FAITHFULNESS_JUDGE } from '../judge/dimensions/index.ts'
-import type { JudgeInput } from '../judge/judge.ts'
-import type { JudgeDimension } from '../judge/judge-dimension.ts'
+import { goldCoverage, lexicalAnswerRelevancy, lexicalFaithfulness } from '../judge/offline-judge.ts'
 import { splitClaims } from '../scoring/generation/claims.ts'
-import type { MetricResult } from '../scoring/generation/metric-result.ts'
 import { extractiveAnswer } from '../builtin/extractive-answerer.ts'
 import { contentTerms } from '../text/text-analyzer.ts'
 import {
@@ -65,11 +61,6 @@ export function numberedClaims(text: string): { n: number; text: string }[] {
   return [...text.matchAll(/<claim n="(\d+)">\n([\s\S]*?)\n<\/claim>/g)].map((m) => ({ n: Number(m[1]), text: m[2]! }))
 }
 
-/** A judged metric's offline verdict on what a prompt shows (the rest of the judge's input empty), as an answer. */
-function offline<R extends MetricResult>(dimension: JudgeDimension<Metric, R>, shown: Partial<JudgeInput>): R {
-  return dimension.offline({ questionId: '', question: '', answer: '', goldAnswer: null, context: [], ...shown }, false)
-}
-
 const ANCHORS = [0, 0.3, 0.6, 1] as const
 const nearestAnchor = (value: number) =>
   ANCHORS.reduce((best, a) => (Math.abs(a - value) < Math.abs(best - value) ? a : best), 1 as (typeof ANCHORS)[number])
@@ -91,7 +82,7 @@ function scriptedAnswer(text: string): string {
 function faithfulnessVerdicts(text: string) {
   const chunks = materialChunks(text)
   return numberedClaims(text).map(({ n, text: claim }) => {
-    const result = offline(FAITHFULNESS_JUDGE, { answer: claim, context: chunks }).claims
+    const result = lexicalFaithfulness(claim, false, chunks).claims
     const decided = result.filter((c) => c.verdict !== 'undecidable')
     if (decided.length === 0) {
       return chunks[0]
@@ -124,8 +115,7 @@ function coverageFacts(text: string) {
   const facts = splitClaims(gold)
   return (facts.length > 0 ? facts : [gold]).map((fact) => ({
     fact,
-    status:
-      (offline(COVERAGE_JUDGE, { goldAnswer: fact, answer }).value ?? 0) >= 0.6 ? ('present' as const) : ('missing' as const),
+    status: (goldCoverage(fact, answer, false).value ?? 0) >= 0.6 ? ('present' as const) : ('missing' as const),
   }))
 }
 
@@ -133,8 +123,7 @@ function preference(text: string) {
   const question = blockText(text, 'question') ?? ''
   const chunks = materialChunks(text)
   const score = (answer: string) =>
-    (offline(ANSWER_RELEVANCY_JUDGE, { question, answer }).value ?? 0) +
-    (offline(FAITHFULNESS_JUDGE, { answer, context: chunks }).value ?? 0)
+    (lexicalAnswerRelevancy(question, answer, false).value ?? 0) + (lexicalFaithfulness(answer, false, chunks).value ?? 0)
   const a = score(blockText(text, 'answer_a') ?? '')
   const b = score(blockText(text, 'answer_b') ?? '')
   const winner = Math.abs(a - b) < 0.05 ? 'tie' : a > b ? 'A' : 'B'
@@ -178,17 +167,16 @@ function scriptedReplyWith(request: ReceivedRequest, options: ScriptedOptions): 
   switch (tool) {
     case null:
       return textReply(request, scriptedAnswer(text))
-    case FAITHFULNESS_JUDGE.prompt.tool.name:
+    case 'record_faithfulness':
       return toolUseReply(request, { verdicts: faithfulnessVerdicts(text) })
-    case ANSWER_RELEVANCY_JUDGE.prompt.tool.name: {
-      const shown = { question: blockText(text, 'question') ?? '', answer: blockText(text, 'answer') ?? '' }
-      const value = offline(ANSWER_RELEVANCY_JUDGE, shown).value
+    case 'record_relevancy': {
+      const value = lexicalAnswerRelevancy(blockText(text, 'question') ?? '', blockText(text, 'answer') ?? '', false).value
       return toolUseReply(request, {
         score: nearestAnchor(value ?? 0.6),
         reason: 'Judged by how much of the question the answer takes up.',
       })
     }
-    case COVERAGE_JUDGE.prompt.tool.name:
+    case 'record_coverage':
       return toolUseReply(request, { facts: coverageFacts(text) })
     case 'record_refusal':
       return toolUseReply(

@@ -1,5 +1,5 @@
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
-import { FAITHFULNESS_JUDGE } from '../../judge/dimensions/index.ts'
+import { lexicalFaithfulness } from '../../judge/offline-judge.ts'
 import { extractNumbers, factCount, factEvidence, keyFacts, unstatedFacts, type KeyFacts } from '../../text/key-facts.ts'
 import { splitSentences } from '../../text/sentences.ts'
 import { termsWithoutPossessives } from '../../golden/lint/multi-facts-in-one-doc.ts'
@@ -39,8 +39,7 @@ export function lexicalClaimSupport(question: string, claims: readonly string[],
     const holder = factsHeld
       ? (evidence.find((e) => factCount(unstatedFacts(facts, [e.evidence])) === 0)?.id ?? evidence[0]!.id)
       : null
-    const judged = { questionId: '', question, answer: claim, goldAnswer: null, context }
-    const [verdict] = FAITHFULNESS_JUDGE.offline(judged, false).claims
+    const [verdict] = lexicalFaithfulness(claim, false, context).claims
     if (verdict === undefined || verdict.verdict === 'undecidable') {
       if (factsHeld)
         return { claim, verdict: 'supported', passageId: holder, reason: `${describeFacts(facts)} stated in the passages` }

@@ -4,7 +4,7 @@ import type { ModelClient } from '../../model/model-client.ts'
 import { block, questionBlock } from '../../model/delimit.ts'
 import { renderUser, type ToolTemplate } from '../../model/prompt-template.ts'
 import { callStructured } from '../../model/structured-call.ts'
-import { lexicalAnswerRelevancy, type RelevancyStatus } from '../../scoring/generation/answer-relevancy.ts'
+import type { RelevancyStatus } from '../../scoring/generation/answer-relevancy.ts'
 import type { MetricResult } from '../../scoring/generation/metric-result.ts'
 import type { JudgeInput } from '../judge.ts'
 import { defineJudgeDimension, historyInput, type ModelJudgeOptions, type Scored } from '../judge-dimension.ts'
@@ -78,7 +78,6 @@ export async function judgeRelevancy(
 export const ANSWER_RELEVANCY_JUDGE = defineJudgeDimension({
   metric: ANSWER_RELEVANCY,
   prompt: ANSWER_RELEVANCY_PROMPT,
-  offline: (input, refused) => lexicalAnswerRelevancy(input.question, input.answer, refused, input.history),
   byModel: judgeRelevancy,
   failed,
   detail: (result) => ({ status: result.status, numerator: result.numerator, denominator: result.denominator }),

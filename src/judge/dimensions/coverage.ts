@@ -106,7 +106,6 @@ export async function judgeCoverage(
 export const COVERAGE_JUDGE = defineJudgeDimension({
   metric: COVERAGE,
   prompt: COVERAGE_PROMPT,
-  offline: (input, refused) => goldCoverage(input.goldAnswer, input.answer, refused),
   byModel: judgeCoverage,
   failed,
   detail: (result) => ({

@@ -6,7 +6,7 @@ import { renderUser, type ToolTemplate } from '../../model/prompt-template.ts'
 import { callStructured } from '../../model/structured-call.ts'
 import { splitClaims } from '../../scoring/generation/claims.ts'
 import { round4 } from '../../statistics/descriptive.ts'
-import { lexicalFaithfulness, type ClaimVerdict, type FaithfulnessResult } from '../../scoring/generation/faithfulness.ts'
+import type { ClaimVerdict, FaithfulnessResult } from '../../scoring/generation/faithfulness.ts'
 import type { JudgeInput } from '../judge.ts'
 import { defineJudgeDimension, historyInput, type ModelJudgeOptions, type Scored } from '../judge-dimension.ts'
 
@@ -169,7 +169,6 @@ export async function judgeFaithfulness(
 export const FAITHFULNESS_JUDGE = defineJudgeDimension({
   metric: FAITHFULNESS,
   prompt: FAITHFULNESS_PROMPT,
-  offline: (input, refused) => lexicalFaithfulness(input.answer, refused, input.context),
   byModel: judgeFaithfulness,
   failed,
   detail: (result) => ({

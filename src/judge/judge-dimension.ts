@@ -22,8 +22,8 @@ export type Scored<R> = { result: R; error: JudgeError | null }
 /**
  * What the model judge needs of one judge-derived metric of the table: its prompt and verdict schema, its scoring
  * by the model, and the account of a verdict the question's outcome keeps. The model judge, the scoring of an
- * answer, the prompts' hash and the scripted model iterate the dimensions (dimensions/index.ts); its offline
- * scoring is the offline judge's (offline-judge.ts, which loads no prompt).
+ * answer and the prompts' hash iterate the dimensions (dimensions/index.ts); its offline scoring is the offline
+ * judge's (offline-judge.ts, which loads no prompt).
  */
 export interface JudgeDimension<M extends Metric = Metric, R extends MetricResult = MetricResult> {
   /** Its metric: the judgement's key is its name, the outcome's field its field. */
@@ -46,8 +46,8 @@ export interface Recorded {
 }
 
 /**
- * A dimension with its metric's and verdict's types kept, so a judgement is typed by the metrics' names; and
- * `recorded`, what a verdict of it adds to the outcome, for the code that iterates the dimensions.
+ * A dimension with its metric's and verdict's types kept; and `recorded`, what a verdict of it adds to the
+ * outcome, for the code that iterates the dimensions.
  */
 export function defineJudgeDimension<M extends Metric, R extends MetricResult>(
   dimension: JudgeDimension<M, R>,

@@ -16,6 +16,16 @@ export interface ModelJudgeOptions {
 /** A follow-up question's history in a call's cache key; nothing for a standalone question, whose keys stay as they were. */
 export const historyInput = (input: JudgeInput) => (input.history === undefined ? {} : { history: input.history })
 
+/** What every judge call about one answer shares: its role, subject, model, token limit and repeat. */
+export const judgeCall = (input: JudgeInput, options: ModelJudgeOptions) =>
+  ({
+    role: 'judge',
+    subject: input.questionId,
+    model: options.model,
+    maxTokens: options.maxTokens,
+    sample: input.repeat ?? 0,
+  }) as const
+
 /** A verdict of the model judge, or its judge error (the verdict is then the dimension's `failed()`). */
 export type Scored<R> = { result: R; error: JudgeError | null }
 

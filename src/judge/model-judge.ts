@@ -5,7 +5,7 @@ import { detectRefusal, type RefusalVerdict } from '../scoring/generation/refusa
 import { JUDGE_DIMENSIONS, verdictsOf } from './dimensions/index.ts'
 import { offlineVerdicts } from './offline-judge.ts'
 import type { Judge, JudgeError, Judgement, JudgeInput } from './judge.ts'
-import { historyInput, type ModelJudgeOptions } from './judge-dimension.ts'
+import { historyInput, judgeCall, type ModelJudgeOptions } from './judge-dimension.ts'
 import { UNCLEAR_REFUSAL_PROMPT } from './prompts/unclear-refusal-prompt.ts'
 import { callStructured } from '../model/structured-call.ts'
 
@@ -17,12 +17,8 @@ export async function judgeUnclearRefusal(
 ): Promise<{ verdict: RefusalVerdict; error: JudgeError | null }> {
   const outcome = await callStructured(client, {
     template: UNCLEAR_REFUSAL_PROMPT,
-    role: 'judge',
-    subject: input.questionId,
+    ...judgeCall(input, options),
     purpose: 'judge:unclear-refusal',
-    model: options.model,
-    maxTokens: options.maxTokens,
-    sample: input.repeat ?? 0,
     user: renderUser(UNCLEAR_REFUSAL_PROMPT, {
       question: questionBlock(input.question, input.history),
       answer: block('answer', input.answer),

@@ -7,7 +7,7 @@ import { callStructured } from '../../model/structured-call.ts'
 import type { RelevancyStatus } from '../../scoring/generation/answer-relevancy.ts'
 import type { MetricResult } from '../../scoring/generation/metric-result.ts'
 import type { JudgeInput } from '../judge.ts'
-import { defineJudgeDimension, historyInput, type ModelJudgeOptions, type Scored } from '../judge-dimension.ts'
+import { defineJudgeDimension, historyInput, judgeCall, type ModelJudgeOptions, type Scored } from '../judge-dimension.ts'
 
 /** The anchored relevancy scale: the judge picks one anchor, never a free number. */
 export const RELEVANCY_ANCHORS = [0, 0.3, 0.6, 1] as const
@@ -57,12 +57,8 @@ export async function judgeRelevancy(
 ): Promise<Scored<MetricResult<RelevancyStatus>>> {
   const outcome = await callStructured(client, {
     template: ANSWER_RELEVANCY_PROMPT,
-    role: 'judge',
-    subject: input.questionId,
+    ...judgeCall(input, options),
     purpose: 'judge:answer-relevancy',
-    model: options.model,
-    maxTokens: options.maxTokens,
-    sample: input.repeat ?? 0,
     user: renderUser(ANSWER_RELEVANCY_PROMPT, {
       question: questionBlock(input.question, input.history),
       answer: block('answer', input.answer),

@@ -6,7 +6,7 @@ import { renderUser, type ToolTemplate } from '../../model/prompt-template.ts'
 import { callStructured } from '../../model/structured-call.ts'
 import { goldCoverage, type CoverageResult } from '../../scoring/generation/coverage.ts'
 import type { JudgeInput } from '../judge.ts'
-import { defineJudgeDimension, historyInput, type ModelJudgeOptions, type Scored } from '../judge-dimension.ts'
+import { defineJudgeDimension, historyInput, judgeCall, type ModelJudgeOptions, type Scored } from '../judge-dimension.ts'
 
 export const FACT_STATUSES = ['present', 'missing', 'contradicted'] as const
 
@@ -72,12 +72,8 @@ export async function judgeCoverage(
   if (input.goldAnswer === null) return { result: goldCoverage(null, input.answer, false), error: null }
   const outcome = await callStructured(client, {
     template: COVERAGE_PROMPT,
-    role: 'judge',
-    subject: input.questionId,
+    ...judgeCall(input, options),
     purpose: 'judge:coverage',
-    model: options.model,
-    maxTokens: options.maxTokens,
-    sample: input.repeat ?? 0,
     user: renderUser(COVERAGE_PROMPT, {
       question: questionBlock(input.question, input.history),
       goldAnswer: block('gold_answer', input.goldAnswer),

@@ -8,7 +8,7 @@ import { splitClaims } from '../../scoring/generation/claims.ts'
 import { round4 } from '../../statistics/descriptive.ts'
 import type { ClaimVerdict, FaithfulnessResult } from '../../scoring/generation/faithfulness.ts'
 import type { JudgeInput } from '../judge.ts'
-import { defineJudgeDimension, historyInput, type ModelJudgeOptions, type Scored } from '../judge-dimension.ts'
+import { defineJudgeDimension, historyInput, judgeCall, type ModelJudgeOptions, type Scored } from '../judge-dimension.ts'
 
 export const CLAIM_VERDICTS = ['supported', 'contradicted', 'not_found'] as const
 
@@ -117,12 +117,8 @@ export async function judgeFaithfulness(
   const chunkIds = new Set(input.context.map((c) => c.chunkId))
   const outcome = await callStructured(client, {
     template: FAITHFULNESS_PROMPT,
-    role: 'judge',
-    subject: input.questionId,
+    ...judgeCall(input, options),
     purpose: 'judge:faithfulness',
-    model: options.model,
-    maxTokens: options.maxTokens,
-    sample: input.repeat ?? 0,
     user: renderUser(FAITHFULNESS_PROMPT, {
       question: questionBlock(input.question, input.history),
       material: materialBlock(input.context),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { COVERAGE } from '../contract/metrics/metric-table.ts'
 
 /**
  * evals/human-labels.json: a person's answer, per sampled question, to one question: does this answer
@@ -23,7 +24,7 @@ export const HumanLabelSchema = z
       .boolean()
       .optional()
       .describe('Whether answering or refusing was right: refusing is right exactly when no document of the corpus answers'),
-    coverage: z
+    [COVERAGE.name]: z
       .number()
       .min(0)
       .max(1)

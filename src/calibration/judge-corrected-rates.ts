@@ -1,3 +1,4 @@
+import { COVERAGE, FAITHFULNESS } from '../contract/metrics/metric-table.ts'
 import type { JudgeCorrected, JudgeCorrectedRate, QuestionOutcome } from '../contract/report-schema.ts'
 import { round4 } from '../statistics/descriptive.ts'
 import { predictionPoweredMean, type PredictionPoweredItem } from '../statistics/prediction-powered-mean.ts'
@@ -17,8 +18,8 @@ const refusedRightly = (outcome: QuestionOutcome) =>
   outcome.refused === null ? null : outcome.refused === (outcome.type === 'none') ? 1 : 0
 
 export const JUDGE_CORRECTED_RATES: Record<keyof JudgeCorrected, RateDefinition> = {
-  faithfulness: {
-    judge: (o) => o.faithfulness,
+  [FAITHFULNESS.name]: {
+    judge: FAITHFULNESS.value,
     human: (l) => (l.label === 'supported' ? 1 : 0),
     means: 'share of answers a person finds wholly supported by the material',
   },
@@ -27,9 +28,9 @@ export const JUDGE_CORRECTED_RATES: Record<keyof JudgeCorrected, RateDefinition>
     human: (l) => (l.refusalCorrect === undefined ? null : l.refusalCorrect ? 1 : 0),
     means: 'share of questions where answering or refusing was right, as a person reads the answer and the corpus',
   },
-  coverage: {
-    judge: (o) => o.coverage,
-    human: (l) => l.coverage ?? null,
+  [COVERAGE.name]: {
+    judge: COVERAGE.value,
+    human: (l) => l[COVERAGE.name] ?? null,
     means: "mean share of the golden answer's facts a person finds stated in the answer",
   },
 }
@@ -81,9 +82,6 @@ function correctedRate(
  */
 export function judgeCorrectedRates(outcomes: readonly QuestionOutcome[], current: readonly HumanLabel[]): JudgeCorrected {
   const byId = new Map(current.map((label) => [label.id, label]))
-  return {
-    faithfulness: correctedRate(JUDGE_CORRECTED_RATES.faithfulness, outcomes, byId),
-    refusalCorrectness: correctedRate(JUDGE_CORRECTED_RATES.refusalCorrectness, outcomes, byId),
-    coverage: correctedRate(JUDGE_CORRECTED_RATES.coverage, outcomes, byId),
-  }
+  const rates = Object.entries(JUDGE_CORRECTED_RATES).map(([name, rate]) => [name, correctedRate(rate, outcomes, byId)])
+  return Object.fromEntries(rates) as JudgeCorrected
 }

@@ -67,12 +67,12 @@ describe('metricIntervalsChart', () => {
 })
 
 describe('diagnosisChart', () => {
-  const dot = (id: string, recall: number, faithfulness: number | null, diagnosis: DiagnosisDot['diagnosis']): DiagnosisDot => ({
+  const dot = (id: string, x: number, y: number | null, diagnosis: DiagnosisDot['diagnosis']): DiagnosisDot => ({
     id,
     type: 'single',
     question: `question ${id}`,
-    recall,
-    faithfulness,
+    x,
+    y,
     diagnosis,
   })
 

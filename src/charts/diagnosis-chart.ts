@@ -1,4 +1,5 @@
-import { DIAGNOSES, type Diagnosis } from '../contract/diagnoses.ts'
+import { DIAGNOSES, DIAGNOSIS_NAME, type Diagnosis } from '../contract/diagnoses.ts'
+import { FAITHFULNESS, RECALL } from '../contract/metrics/metric-table.ts'
 import type { QuestionOutcome } from '../contract/report-schema.ts'
 import { FAITHFUL_THRESHOLD } from '../scoring/generation/diagnosis.ts'
 import { COLOURS, escapeXml, formatValue, line, linearScale, px, svgDocument, text } from './svg.ts'
@@ -8,10 +9,10 @@ export interface DiagnosisDot {
   id: string
   type: string
   question: string
-  /** Share of the answer documents in the context (RAGAS's id-based context recall; the hit as 0/1 where undefined). */
-  recall: number
-  /** null: the model refused (drawn in the band under the plot). */
-  faithfulness: number | null
+  /** Across: the share of the answer documents in the context (RAGAS's id-based context recall; the hit as 0/1 where undefined). */
+  x: number
+  /** Up: the answer's faithfulness; null: the model refused (drawn in the band under the plot). */
+  y: number | null
   diagnosis: Diagnosis
 }
 
@@ -25,8 +26,8 @@ export function diagnosisDots(questions: readonly QuestionOutcome[]): DiagnosisD
             id: q.id,
             type: q.type,
             question: q.question,
-            recall: q.idBasedContextRecall ?? (q.hit ? 1 : 0),
-            faithfulness: q.refused ? null : q.faithfulness,
+            x: q.idBasedContextRecall ?? (q.hit ? 1 : 0),
+            y: q.refused ? null : FAITHFULNESS.value(q),
             diagnosis: q.diagnosis,
           },
         ],
@@ -84,26 +85,26 @@ export function diagnosisChart(dots: readonly DiagnosisDot[]): string {
       fill: COLOURS.muted,
       size: 11,
     }),
-    text(LEFT + SIZE / 2, TOP + SIZE + 84, 'context recall (share of the answer documents in the context)', {
+    text(LEFT + SIZE / 2, TOP + SIZE + 84, `context ${RECALL.name} (share of the answer documents in the context)`, {
       anchor: 'middle',
       fill: COLOURS.muted,
     }),
-    `<text transform="translate(22 ${px(TOP + SIZE / 2)}) rotate(-90)" text-anchor="middle" fill="${COLOURS.muted}">faithfulness</text>`,
+    `<text transform="translate(22 ${px(TOP + SIZE / 2)}) rotate(-90)" text-anchor="middle" fill="${COLOURS.muted}">${FAITHFULNESS.name}</text>`,
     text(LEFT - 8, REFUSED_Y + 4, 'refused', { anchor: 'end', fill: COLOURS.muted }),
     line(LEFT, REFUSED_Y, LEFT + SIZE, REFUSED_Y, COLOURS.grid, 'stroke-dasharray="2 3"'),
   )
   const taken = new Map<string, number>()
   for (const dot of dots) {
-    const cx = x(dot.recall)
-    const cy = dot.faithfulness === null ? REFUSED_Y : y(dot.faithfulness)
+    const cx = x(dot.x)
+    const cy = dot.y === null ? REFUSED_Y : y(dot.y)
     const key = `${px(cx)},${px(cy)}`
     const k = taken.get(key) ?? 0
     taken.set(key, k + 1)
     const { dx, dy } = spread(k)
-    const faithfulness = dot.faithfulness === null ? 'refused' : `faithfulness ${formatValue(dot.faithfulness)}`
+    const up = dot.y === null ? 'refused' : `${FAITHFULNESS.name} ${formatValue(dot.y)}`
     body.push(
       `<circle cx="${px(cx + dx)}" cy="${px(cy + dy)}" r="3.5" fill="${DIAGNOSIS_COLOURS[dot.diagnosis]}" fill-opacity="0.8" data-id="${escapeXml(dot.id)}">` +
-        `<title>${escapeXml(`${dot.id} [${dot.type}] ${dot.question}: recall ${formatValue(dot.recall)}, ${faithfulness}, ${dot.diagnosis}`)}</title></circle>`,
+        `<title>${escapeXml(`${dot.id} [${dot.type}] ${dot.question}: ${RECALL.name} ${formatValue(dot.x)}, ${up}, ${dot.diagnosis}`)}</title></circle>`,
     )
   }
   // The legend: each cell's count and where to look.
@@ -123,9 +124,8 @@ export function diagnosisChart(dots: readonly DiagnosisDot[]): string {
     {
       width: WIDTH,
       height: TOP + SIZE + 100,
-      title: `Diagnosis: recall x faithfulness (${dots.length} answerable questions)`,
-      description:
-        'One dot per answerable question: context recall across, faithfulness up, refusals in the band below; the colour is its diagnosis.',
+      title: `Diagnosis: ${DIAGNOSIS_NAME} (${dots.length} answerable questions)`,
+      description: `One dot per answerable question: context ${RECALL.name} across, ${FAITHFULNESS.name} up, refusals in the band below; the colour is its diagnosis.`,
     },
     body,
   )

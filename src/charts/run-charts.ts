@@ -1,3 +1,4 @@
+import { DIAGNOSIS_NAME } from '../contract/diagnoses.ts'
 import type { Report } from '../contract/report-schema.ts'
 import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
 import { diagnosisChart, diagnosisDots } from './diagnosis-chart.ts'
@@ -32,7 +33,7 @@ export function runCharts(report: Report, table: MetricTable = METRICS): Chart[]
   if (report.summary.diagnosis !== null)
     charts.push({
       file: 'diagnosis.svg',
-      title: 'Diagnosis: recall x faithfulness, one dot per question',
+      title: `Diagnosis: ${DIAGNOSIS_NAME}, one dot per question`,
       render: () => diagnosisChart(diagnosisDots(report.questions)),
     })
   if (latencyRows(report).length > 0)

@@ -45,13 +45,13 @@ function renderEstimateLines(estimate: RunEstimate, batch: boolean): string[] {
 
 function renderOutcome(run: DraftRun, out: string): string[] {
   const got = (type: (typeof QUESTION_TYPES)[number]) => run.questions.filter((q) => q.type === type).length
-  const { coverage } = run
+  const { documentCoverage: corpus } = run
   return [
     `drafted ${run.questions.length} of ${QUESTION_TYPES.reduce((s, t) => s + run.wanted[t], 0)}: ` +
       QUESTION_TYPES.map((t) => `${t} ${got(t)} of ${run.wanted[t]}`).join(', '),
-    `coverage: ${coverage.used} of ${coverage.documents} documents (${percent(coverage.used, coverage.documents)}) ` +
+    `coverage: ${corpus.used} of ${corpus.documents} documents (${percent(corpus.used, corpus.documents)}) ` +
       `answer at least one draft; most uses of one document: ` +
-      (coverage.mostUses === null ? 'none' : `${coverage.mostUses.drafts} (${coverage.mostUses.docId})`),
+      (corpus.mostUses === null ? 'none' : `${corpus.mostUses.drafts} (${corpus.mostUses.docId})`),
     ...(run.dropped.length > 0
       ? [`not kept (${run.dropped.length}):`, ...run.dropped.map((d) => `  ${d.key}: ${d.reason}`)]
       : []),

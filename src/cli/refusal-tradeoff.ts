@@ -18,8 +18,8 @@ const threshold = decimal({ min: 0, max: 1 })
 export const command = defineCommand({
   usage: `usage: rag-eval refusal-tradeoff [--from 0.3] [--to 0.9] [--step 0.05]`,
   description: `  Runs the full offline evaluation of the config's project (rag-eval --config <file> for another) once per refusal threshold from --from to --to (inclusive) in steps
-  of --step, and prints a Markdown table of the generation metrics: refusal rate on none questions, false
-  refusals on answerable ones, faithfulness, answer relevancy, coverage, ... (docs/refusal-threshold.md).`,
+  of --step, and prints a Markdown table of the metrics of the answer (every metric not read from the ranking,
+  from the refusal rates on), a row per threshold (docs/refusal-threshold.md).`,
   options: {
     from: option(threshold, { default: '0.3' }),
     to: option(threshold, { default: '0.9' }),

@@ -1,6 +1,11 @@
+import { FAITHFULNESS, RECALL } from './metrics/metric-table.ts'
+
 /**
  * The recall x faithfulness diagnosis of an answered question (DESIGN.md): kept apart from the report's zod schema so the
  * Vitest case file, which draws the diagnosis chart, does not load zod and every schema for one list.
  */
 export const DIAGNOSES = ['healthy', 'model ignores context', 'retrieval misses', 'both broken'] as const
 export type Diagnosis = (typeof DIAGNOSES)[number]
+
+/** The diagnosis's name, after the two metrics it crosses (its charts and latest.md's section use it). */
+export const DIAGNOSIS_NAME = `${RECALL.name} x ${FAITHFULNESS.name}`

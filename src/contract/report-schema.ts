@@ -4,7 +4,7 @@ import { GateResultSchema } from './gate-schema.ts'
 import { IntervalSchema } from './interval-schema.ts'
 import { JudgeNoiseSchema } from './judge-noise-schema.ts'
 import { metric, QuestionOutcomeSchema } from './question-outcome-schema.ts'
-import { METRICS, type MetricTable } from './metrics/metric-table.ts'
+import { COVERAGE, FAITHFULNESS, METRICS, type MetricTable } from './metrics/metric-table.ts'
 import { CallLogSchema, RoleUsageSchema, RunEstimateSchema, SavedUsageSchema, ZERO_ROLE_USAGE } from './model-usage-schema.ts'
 
 // A question's outcome and its parts: their own module (question-outcome-schema.ts), part of this contract.
@@ -169,10 +169,11 @@ export const JudgeCorrectedRateSchema = z.object({
   reason: z.string().nullable(),
 })
 export type JudgeCorrectedRate = z.infer<typeof JudgeCorrectedRateSchema>
+/** The rates people's labels correct: two judge-derived metrics (by name) and the refusal decision. */
 export const JudgeCorrectedSchema = z.object({
-  faithfulness: JudgeCorrectedRateSchema,
+  [FAITHFULNESS.name]: JudgeCorrectedRateSchema,
   refusalCorrectness: JudgeCorrectedRateSchema,
-  coverage: JudgeCorrectedRateSchema,
+  [COVERAGE.name]: JudgeCorrectedRateSchema,
 })
 export type JudgeCorrected = z.infer<typeof JudgeCorrectedSchema>
 

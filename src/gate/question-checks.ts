@@ -1,3 +1,6 @@
+import type { ScoredQuestion } from '../contract/metrics/metric.ts'
+import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
+
 export interface QuestionThresholds {
   /** An answer's faithfulness must reach this (config minFaithfulness). */
   minFaithfulness: number
@@ -23,24 +26,19 @@ export function questionThresholds(report: {
 }
 
 /** What the checks read of a question: a report outcome or a baseline record. */
-export interface CheckedOutcome {
-  type: 'single' | 'multi' | 'contradiction' | 'none'
-  hit: boolean
-  refused: boolean | null
-  faithfulness: number | null
-  coverage: number | null
-}
+export type CheckedOutcome = ScoredQuestion & { hit: boolean; refused: boolean | null }
 
 export interface QuestionCheck {
-  name: 'context hit' | 'refuses' | 'answers' | 'faithful' | 'covers gold answer'
+  /** context hit, refuses, answers, or a metric's check (faithful, covers gold answer). */
+  name: string
   passed: boolean
 }
 
 /**
  * The checks a question must pass, one definition for the gate and the Vitest cases. A none question:
  * the system refuses. An answerable one: the context hits; and, once there is a clear answer, it is not
- * a refusal, its faithfulness reaches minFaithfulness (when decidable) and it covers minCoverage of the
- * gold answer (these two only while the judge may block). Checks the run cannot decide (no answer yet,
+ * a refusal, and each metric's check holds (when its value is known: faithfulness reaches minFaithfulness,
+ * coverage minCoverage of the gold answer), these only while the judge may block. Checks the run cannot decide (no answer yet,
  * an unclear refusal) are left out.
  */
 export function questionChecks(outcome: CheckedOutcome, thresholds: QuestionThresholds): QuestionCheck[] {
@@ -49,8 +47,11 @@ export function questionChecks(outcome: CheckedOutcome, thresholds: QuestionThre
   if (outcome.refused === null) return checks
   checks.push({ name: 'answers', passed: !outcome.refused })
   if (outcome.refused || !thresholds.judgeBlocking) return checks
-  if (outcome.faithfulness !== null) checks.push({ name: 'faithful', passed: outcome.faithfulness >= thresholds.minFaithfulness })
-  if (outcome.coverage !== null) checks.push({ name: 'covers gold answer', passed: outcome.coverage >= thresholds.minCoverage })
+  for (const metric of METRICS as MetricTable) {
+    const check = metric.questionCheck
+    const value = check === undefined ? null : metric.value(outcome)
+    if (check !== undefined && value !== null) checks.push({ name: check.name, passed: value >= thresholds[check.min] })
+  }
   return checks
 }
 

@@ -1,9 +1,13 @@
-import type { FaithfulnessResult, ContextPassage } from '../scoring/generation/faithfulness.ts'
-import type { CoverageResult } from '../scoring/generation/coverage.ts'
-import type { MetricResult } from '../scoring/generation/metric-result.ts'
-import type { RelevancyStatus } from '../scoring/generation/answer-relevancy.ts'
+import type { ContextPassage } from '../scoring/generation/context-passage.ts'
 import type { RefusalVerdict } from '../scoring/generation/refusal.ts'
 import type { HistoryTurn } from '../contract/golden-set-schema.ts'
+import type { OFFLINE_SCORING } from './offline-judge.ts'
+
+/** Each judged metric's verdict, under its metric's name. */
+export type Verdicts = { [Name in keyof typeof OFFLINE_SCORING]: ReturnType<(typeof OFFLINE_SCORING)[Name]> }
+
+/** The name of a metric the judges score. */
+export type JudgedMetric = keyof Verdicts
 
 /** What a judge is shown of one answered question. */
 export interface JudgeInput {
@@ -27,7 +31,7 @@ export interface JudgeInput {
 
 /** A metric the model judge could not score: no valid output after its repair attempt (a judge_error). */
 export interface JudgeError {
-  metric: 'refusal' | 'faithfulness' | 'answerRelevancy' | 'coverage'
+  metric: 'refusal' | JudgedMetric
   message: string
 }
 
@@ -35,11 +39,8 @@ export interface JudgeError {
  * A judge's verdicts on one answer. The refusal verdict comes first: the other scores depend on it.
  * A metric listed in judgeErrors has a null value and the status 'judge-error', never a score.
  */
-export interface Judgement {
+export type Judgement = Verdicts & {
   refusal: RefusalVerdict
-  faithfulness: FaithfulnessResult
-  answerRelevancy: MetricResult<RelevancyStatus>
-  coverage: CoverageResult
   judgeErrors?: JudgeError[]
   /** The judge's own figure for the time it took (a judge on another thread); else the wall time of the call counts. */
   judgeMs?: number

@@ -3,7 +3,8 @@ import { toolUseReply, type ReceivedRequest, type Responder } from '../model-ser
 import { scriptedReply, userText } from '../model-server/scripted-responder.ts'
 import { localClient } from '../model/testing/test-client.ts'
 import type { JudgeInput } from './judge.ts'
-import { createModelJudge, judgeFaithfulness } from './model-judge.ts'
+import { createModelJudge } from './model-judge.ts'
+import { judgeFaithfulness } from './dimensions/faithfulness.ts'
 import { comparePairwise } from './pairwise.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 

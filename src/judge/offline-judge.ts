@@ -1,8 +1,28 @@
+import { ANSWER_RELEVANCY, COVERAGE, FAITHFULNESS } from '../contract/metrics/metric-table.ts'
 import { lexicalAnswerRelevancy } from '../scoring/generation/answer-relevancy.ts'
 import { goldCoverage } from '../scoring/generation/coverage.ts'
 import { lexicalFaithfulness } from '../scoring/generation/faithfulness.ts'
 import { detectRefusal } from '../scoring/generation/refusal.ts'
-import type { Judge, Judgement, JudgeInput } from './judge.ts'
+import type { Judge, Judgement, JudgeInput, Verdicts } from './judge.ts'
+
+// The offline judge's lexical scorers: the package exports them, and the scripted model and the offline verifier use them.
+export { goldCoverage, lexicalAnswerRelevancy, lexicalFaithfulness }
+
+/**
+ * Each judged metric's offline (lexical) verdict on an answer, under its metric's name. Kept here rather than in
+ * the judge's dimensions (dimensions/): the offline judge and its thread load no prompt, no zod, no model client.
+ */
+export const OFFLINE_SCORING = {
+  [FAITHFULNESS.name]: (input: JudgeInput, refused: boolean) => lexicalFaithfulness(input.answer, refused, input.context),
+  [ANSWER_RELEVANCY.name]: (input: JudgeInput, refused: boolean) =>
+    lexicalAnswerRelevancy(input.question, input.answer, refused, input.history),
+  [COVERAGE.name]: (input: JudgeInput, refused: boolean) => goldCoverage(input.goldAnswer, input.answer, refused),
+}
+
+/** Each judged metric's offline verdict: the offline judge's, and the model judge's on a refusal (scored without a call). */
+export function offlineVerdicts(input: JudgeInput, refused: boolean): Verdicts {
+  return Object.fromEntries(Object.entries(OFFLINE_SCORING).map(([name, score]) => [name, score(input, refused)])) as Verdicts
+}
 
 /**
  * The offline judge: deterministic refusal patterns, per-claim lexical faithfulness, lexical answer
@@ -13,12 +33,6 @@ export const offlineJudge: Judge = {
   name: 'offline-lexical',
   async judge(input: JudgeInput): Promise<Judgement> {
     const refusal = detectRefusal(input.answer)
-    const refused = refusal === 'refused'
-    return {
-      refusal,
-      faithfulness: lexicalFaithfulness(input.answer, refused, input.context),
-      answerRelevancy: lexicalAnswerRelevancy(input.question, input.answer, refused, input.history),
-      coverage: goldCoverage(input.goldAnswer, input.answer, refused),
-    }
+    return { refusal, ...offlineVerdicts(input, refusal === 'refused') }
   },
 }

@@ -1,10 +1,10 @@
 import type { ModelClient } from '../model/model-client.ts'
 import { block, materialBlock } from '../model/delimit.ts'
 import { renderUser } from '../model/prompt-template.ts'
-import type { ContextPassage } from '../scoring/generation/faithfulness.ts'
+import type { ContextPassage } from '../scoring/generation/context-passage.ts'
 import { PAIRWISE_PROMPT } from './prompts/pairwise-prompt.ts'
 import { callStructured } from '../model/structured-call.ts'
-import type { ModelJudgeOptions } from './model-judge.ts'
+import type { ModelJudgeOptions } from './judge-dimension.ts'
 
 export interface PairwiseInput {
   questionId: string

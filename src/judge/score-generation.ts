@@ -1,15 +1,14 @@
-import type { Judgement } from './judge.ts'
-import type { QuestionOutcome } from '../contract/report-schema.ts'
-import { round4 } from '../statistics/descriptive.ts'
+import type { JudgedMetric, Judgement } from './judge.ts'
+import type { GenerationDetail, QuestionOutcome } from '../contract/question-outcome-schema.ts'
 import { contradictionHandled } from '../scoring/generation/contradiction-handled.ts'
 import { diagnose } from '../scoring/generation/diagnosis.ts'
-
-const rounded = (value: number | null) => (value === null ? null : round4(value))
+import { JUDGE_DIMENSIONS } from './dimensions/index.ts'
 
 /**
- * Adds a judgement of the question's answer to its retrieval outcome, a pure function: the refusal,
- * faithfulness with its unsupported claims, relevancy, coverage, for contradiction questions whether
- * the answer follows the governing document (docText gives the documents' texts), and the diagnosis.
+ * Adds a judgement of the question's answer to its retrieval outcome, a pure function: the refusal, each
+ * judged metric's value with the fields and detail its dimension keeps (faithfulness's unsupported claims),
+ * for contradiction questions whether the answer follows the governing document (docText gives the
+ * documents' texts), and the diagnosis.
  */
 export function scoreGeneration(
   outcome: QuestionOutcome,
@@ -28,37 +27,19 @@ export function scoreGeneration(
           supersededTexts: outcome.answerDocIds.filter((id) => id !== outcome.governingDocId).map(docText),
         })
       : null
-  const { faithfulness, answerRelevancy, coverage } = judgement
-  return {
+  const recorded = JUDGE_DIMENSIONS.map((dimension) => dimension.recorded(judgement[dimension.metric.name]))
+  const details = Object.fromEntries(JUDGE_DIMENSIONS.map((dimension, i) => [dimension.metric.name, recorded[i]!.detail]))
+  const scored: QuestionOutcome = {
     ...outcome,
     refused: judgement.refusal === 'unclear' ? null : refused,
-    faithfulness: rounded(faithfulness.value),
-    unsupportedClaims: faithfulness.unsupportedClaims,
-    answerRelevancy: rounded(answerRelevancy.value),
-    coverage: rounded(coverage.value),
+    ...recorded.reduce<Partial<QuestionOutcome>>((fields, r) => ({ ...fields, ...r.fields }), {}),
     contradictionHandled: contradiction?.handled ?? null,
-    diagnosis: diagnose({ answerable: outcome.type !== 'none', hit: outcome.hit, refused, faithfulness: faithfulness.value }),
     generation: {
       refusal: judgement.refusal,
-      faithfulness: {
-        status: faithfulness.status,
-        numerator: faithfulness.numerator,
-        denominator: faithfulness.denominator,
-        claims: faithfulness.claims.map((c) => ({ ...c, overlap: rounded(c.overlap) })),
-      },
-      answerRelevancy: {
-        status: answerRelevancy.status,
-        numerator: answerRelevancy.numerator,
-        denominator: answerRelevancy.denominator,
-      },
-      coverage: {
-        status: coverage.status,
-        numerator: coverage.numerator,
-        denominator: coverage.denominator,
-        missing: coverage.missing,
-      },
+      ...(details as Pick<GenerationDetail, JudgedMetric>),
       contradiction: contradiction && { governingFacts: contradiction.governingFacts, staleFacts: contradiction.staleFacts },
       judgeErrors: judgement.judgeErrors ?? [],
     },
   }
+  return { ...scored, diagnosis: diagnose(scored, refused) }
 }

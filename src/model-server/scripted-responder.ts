@@ -1,7 +1,5 @@
-import { lexicalAnswerRelevancy } from '../scoring/generation/answer-relevancy.ts'
+import { goldCoverage, lexicalAnswerRelevancy, lexicalFaithfulness } from '../judge/offline-judge.ts'
 import { splitClaims } from '../scoring/generation/claims.ts'
-import { goldCoverage } from '../scoring/generation/coverage.ts'
-import { lexicalFaithfulness } from '../scoring/generation/faithfulness.ts'
 import { extractiveAnswer } from '../builtin/extractive-answerer.ts'
 import { contentTerms } from '../text/text-analyzer.ts'
 import {

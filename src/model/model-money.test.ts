@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { FAITHFULNESS_PROMPT } from '../judge/prompts/faithfulness-prompt.ts'
+import { FAITHFULNESS_PROMPT } from '../judge/dimensions/faithfulness.ts'
 import { toolRequest } from './structured-call.ts'
 import type { ModelCall } from './model-types.ts'
 import { cacheMinTokens, costUsd, DEFAULT_CACHE_MIN_TOKENS, loadPriceTable, priceOf, promptCacheSavingsUsd } from './prices.ts'

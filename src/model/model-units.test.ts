@@ -1,7 +1,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk'
 import { describe, expect, it } from 'vitest'
 import { JUDGE_PROMPTS, JUDGE_PROMPTS_HASH } from '../judge/prompts/index.ts'
-import { FAITHFULNESS_PROMPT, FaithfulnessOutputSchema } from '../judge/prompts/faithfulness-prompt.ts'
+import { FAITHFULNESS_PROMPT, FaithfulnessOutputSchema } from '../judge/dimensions/faithfulness.ts'
 import { block, claimsBlock, defuse, materialBlock } from './delimit.ts'
 import { callKey, callParts } from './exchange.ts'
 import { normaliseMessage } from './model-types.ts'

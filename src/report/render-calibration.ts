@@ -1,4 +1,5 @@
 import type { Interval } from '../contract/interval-schema.ts'
+import { COVERAGE, FAITHFULNESS, METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
 import type { Calibration, JudgeCorrected } from '../contract/report-schema.ts'
 
 const percent = (value: number) => `${+(value * 100).toFixed(1)}%`
@@ -9,10 +10,13 @@ function ci(interval: Interval | null | undefined, show: (value: number) => stri
 }
 
 const RATE_LABELS: Record<keyof JudgeCorrected, string> = {
-  faithfulness: 'faithfulness',
+  [FAITHFULNESS.name]: FAITHFULNESS.label,
   refusalCorrectness: 'refusal correctness',
-  coverage: 'coverage',
+  [COVERAGE.name]: COVERAGE.label,
 }
+
+/** The gated judge-derived metrics: advisory while the judge disagrees with people. */
+const JUDGED = (METRICS as MetricTable).filter((metric) => metric.judgeDerived && metric.gated !== false)
 
 /** Each judge-derived rate twice: the judge's own mean, then the estimate corrected by the labels (docs/judging.md). */
 function renderJudgeCorrected(corrected: JudgeCorrected): string[] {
@@ -34,7 +38,8 @@ function renderJudgeCorrected(corrected: JudgeCorrected): string[] {
 /** The gated judge metrics gated on their corrected estimates instead (judgeCorrection 'ppi': src/gate/judge-correction.ts). */
 function correctedMetrics(calibration: Calibration, judgeCorrection: 'none' | 'ppi'): string[] {
   if (judgeCorrection !== 'ppi') return []
-  return (['faithfulness', 'coverage'] as const).filter((key) => calibration.judgeCorrected?.[key].estimate != null)
+  const corrected: Partial<Record<string, { estimate: number | null }>> = calibration.judgeCorrected ?? {}
+  return JUDGED.map((metric) => metric.name).filter((name) => corrected[name]?.estimate != null)
 }
 
 /** The agreement block: the judge against people's labels, kappa, the corrected rates, and each disagreement with the disputed sentences. */
@@ -42,7 +47,7 @@ export function renderCalibration(calibration: Calibration, judgeCorrection: 'no
   const agreement = calibration.agreement === null ? 'n/a' : `${(calibration.agreement * 100).toFixed(0)}%`
   const threshold = calibration.minAgreement === undefined ? '' : `; minJudgeAgreement ${percent(calibration.minAgreement)}`
   const corrected = correctedMetrics(calibration, judgeCorrection)
-  const advisory = ['faithfulness', 'answer relevancy', 'coverage'].filter((name) => !corrected.includes(name))
+  const advisory = JUDGED.filter((metric) => !corrected.includes(metric.name)).map((metric) => metric.label)
   const lines = [
     `judge ${calibration.judge}${calibration.scripted ? ' (SCRIPTED recording, not a model)' : ''} vs ${calibration.compared} human label(s) in ${calibration.labelsFile}: agreement ${agreement}${ci(calibration.agreementInterval, percent, 'Wilson')}, Cohen's kappa ${calibration.kappa ?? 'n/a'}${ci(calibration.kappaInterval, String, 'bootstrap')}${threshold}`,
     calibration.advisory

@@ -1,3 +1,4 @@
+import { DIAGNOSIS_NAME } from '../contract/diagnoses.ts'
 import { questionChecks, questionThresholds } from '../gate/question-checks.ts'
 import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
 import { describeRetrieval } from '../contract/retriever-options.ts'
@@ -162,7 +163,7 @@ function generationLines(summary: Report['summary'], judge: string, table: Metri
     '',
     `Unclear refusals (left out of both refusal rates, for the model judge to decide): ${summary.refusalUnclear ?? 'n/a'}`,
     '',
-    '## Diagnosis: recall x faithfulness',
+    `## Diagnosis: ${DIAGNOSIS_NAME}`,
     '',
     formatTable(diagnosisRows(summary), 'markdown'),
     '',

@@ -20,7 +20,7 @@ export interface DraftRunOptions {
 }
 
 /** How evenly the drafts use the corpus. */
-export interface Coverage {
+export interface DocumentCoverage {
   documents: number
   /** Documents that are an answer document of at least one draft. */
   used: number
@@ -34,7 +34,7 @@ export interface DraftRun {
   wanted: Record<QuestionType, number>
   /** Drafts not kept, with why (a contradiction the drafter did not confirm, no valid output after a repair). */
   dropped: { key: string; reason: string }[]
-  coverage: Coverage
+  documentCoverage: DocumentCoverage
 }
 
 function personaSlot(task: DraftTask): string {
@@ -111,10 +111,10 @@ function rootCause(error: unknown): unknown {
   return refused ? error.cause : error
 }
 
-export function coverageOf(questions: readonly GoldenQuestion[], docs: readonly CorpusDocument[]): Coverage {
+export function documentCoverageOf(questions: readonly GoldenQuestion[], docs: readonly CorpusDocument[]): DocumentCoverage {
   const uses = new Map<string, number>()
   for (const q of questions) for (const id of q.answerDocIds) uses.set(id, (uses.get(id) ?? 0) + 1)
-  let mostUses: Coverage['mostUses'] = null
+  let mostUses: DocumentCoverage['mostUses'] = null
   for (const [docId, drafts] of [...uses].sort(([a], [b]) => (a < b ? -1 : 1)))
     if (mostUses === null || drafts > mostUses.drafts) mostUses = { docId, drafts }
   return { documents: docs.length, used: uses.size, mostUses }
@@ -165,5 +165,5 @@ export async function draftSet(
     ...q,
     id: `d-${String(i + 1).padStart(3, '0')}`,
   }))
-  return { questions, wanted, dropped, coverage: coverageOf(questions, docs) }
+  return { questions, wanted, dropped, documentCoverage: documentCoverageOf(questions, docs) }
 }

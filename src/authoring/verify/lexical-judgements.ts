@@ -1,5 +1,5 @@
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
-import { lexicalFaithfulness } from '../../scoring/generation/faithfulness.ts'
+import { lexicalFaithfulness } from '../../judge/offline-judge.ts'
 import { extractNumbers, factCount, factEvidence, keyFacts, unstatedFacts, type KeyFacts } from '../../text/key-facts.ts'
 import { splitSentences } from '../../text/sentences.ts'
 import { termsWithoutPossessives } from '../../golden/lint/multi-facts-in-one-doc.ts'

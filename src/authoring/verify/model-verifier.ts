@@ -1,5 +1,5 @@
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
-import { judgeFaithfulness } from '../../judge/model-judge.ts'
+import { FAITHFULNESS_JUDGE } from '../../judge/dimensions/index.ts'
 import { callStructured } from '../../model/structured-call.ts'
 import { block, materialBlock } from '../../model/delimit.ts'
 import type { ModelClient } from '../../model/model-client.ts'
@@ -26,7 +26,7 @@ export function createModelVerifier(client: ModelClient, options: ModelVerifierO
     name: `model:${options.model}`,
     async supportClaims(question: GoldenQuestion, claims, passages) {
       const subject = passages.length === 1 ? `${question.id}@${passages[0]!.id}` : question.id
-      const { result, error } = await judgeFaithfulness(
+      const { result, error } = await FAITHFULNESS_JUDGE.byModel(
         client,
         {
           questionId: subject,

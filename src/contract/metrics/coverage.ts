@@ -14,5 +14,6 @@ export const COVERAGE = defineMetric({
   byType: 'compare',
   pairedTest: 'paired-permutation',
   whenEmpty: 'no answer to an answerable question',
+  questionCheck: { name: 'covers gold answer', min: 'minCoverage' },
   questionLabel: 'coverage',
 })

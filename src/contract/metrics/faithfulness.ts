@@ -14,5 +14,6 @@ export const FAITHFULNESS = defineMetric({
   byType: 'compare',
   pairedTest: 'paired-permutation',
   whenEmpty: 'no answer had a decidable claim',
+  questionCheck: { name: 'faithful', min: 'minFaithfulness' },
   questionLabel: 'faithfulness',
 })

@@ -36,5 +36,8 @@ export const METRICS = [
   CONTRADICTION_HANDLED_RATE,
 ] as const satisfies readonly Metric[]
 
+// The metrics that code reads by their constant (the diagnosis, the judge's dimensions, calibration) rather than iterating the table.
+export { RECALL, FAITHFULNESS, ANSWER_RELEVANCY, COVERAGE }
+
 /** A table of metrics: the real one, or a copy a test extends. */
 export type MetricTable = readonly Metric[]

@@ -52,6 +52,11 @@ export interface Metric {
   readonly reportedApart: boolean
   /** The metric it stands in for in the table of metrics when that one is null (doc-level nDCG@10 for nDCG@10). */
   readonly standsInFor?: string
+  /**
+   * The check a question's clear answer must pass while the judge may block (src/gate/question-checks.ts): its
+   * name, and the config threshold its value must reach.
+   */
+  readonly questionCheck?: { readonly name: string; readonly min: 'minFaithfulness' | 'minCoverage' }
   /** latest.md's name of a failing question's value, when it shows it there. */
   readonly questionLabel?: string
   /** How compare names a question's flip of this 0/1 metric, the bad way and the good way. */

@@ -1,11 +1,9 @@
 import { templatesHash } from '../../model/prompt-template.ts'
-import { ANSWER_RELEVANCY_PROMPT } from './answer-relevancy-prompt.ts'
-import { COVERAGE_PROMPT } from './coverage-prompt.ts'
-import { FAITHFULNESS_PROMPT } from './faithfulness-prompt.ts'
+import { JUDGE_DIMENSIONS } from '../dimensions/index.ts'
 import { UNCLEAR_REFUSAL_PROMPT } from './unclear-refusal-prompt.ts'
 
-/** The judge prompts an evaluation run uses (pairwise is a separate helper). */
-export const JUDGE_PROMPTS = [FAITHFULNESS_PROMPT, ANSWER_RELEVANCY_PROMPT, COVERAGE_PROMPT, UNCLEAR_REFUSAL_PROMPT] as const
+/** The judge prompts an evaluation run uses: each judged metric's, then the unclear refusal's (pairwise is a separate helper). */
+export const JUDGE_PROMPTS = [...JUDGE_DIMENSIONS.map((dimension) => dimension.prompt), UNCLEAR_REFUSAL_PROMPT] as const
 
 /**
  * The report's inputs.judgePromptsHash in the model modes: any edit of a judge prompt, its tool or its

@@ -1,3 +1,6 @@
+import { FAITHFULNESS } from '../../contract/metrics/metric-table.ts'
+import type { ScoredQuestion } from '../../contract/metrics/metric.ts'
+
 /** Faithfulness at or above this counts as "the model stayed with its context" in the diagnosis. */
 export const FAITHFUL_THRESHOLD = 0.8
 
@@ -10,16 +13,13 @@ export type Diagnosis = 'healthy' | 'model ignores context' | 'retrieval misses'
  * healthy (both fine) · model ignores context (hit, model not fine: look at the prompt/model) ·
  * retrieval misses (miss, model fine: look at chunking/ranking/budget) · both broken.
  * null when faithfulness is unknown (no answer, nothing decidable) or the question is a none question.
+ * `refused`: the judge's refusal verdict (an unclear refusal counts as an answer).
  */
-export function diagnose(input: {
-  answerable: boolean
-  hit: boolean
-  refused: boolean
-  faithfulness: number | null
-}): Diagnosis | null {
-  if (!input.answerable) return null
-  const modelFine = input.refused ? !input.hit : input.faithfulness !== null ? input.faithfulness >= FAITHFUL_THRESHOLD : null
+export function diagnose(question: ScoredQuestion & { hit: boolean }, refused: boolean): Diagnosis | null {
+  if (question.type === 'none') return null
+  const supported = FAITHFULNESS.value(question)
+  const modelFine = refused ? !question.hit : supported !== null ? supported >= FAITHFUL_THRESHOLD : null
   if (modelFine === null) return null
-  if (input.hit) return modelFine ? 'healthy' : 'model ignores context'
+  if (question.hit) return modelFine ? 'healthy' : 'model ignores context'
   return modelFine ? 'retrieval misses' : 'both broken'
 }

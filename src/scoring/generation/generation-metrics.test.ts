@@ -204,10 +204,10 @@ describe('diagnose', () => {
     [{ hit: false, refused: false, faithfulness: 0.9 }, 'retrieval misses'],
     [{ hit: false, refused: false, faithfulness: 0.2 }, 'both broken'],
     [{ hit: true, refused: false, faithfulness: null }, null],
-  ] as const)('%j -> %s', (input, diagnosis) => {
-    expect(diagnose({ answerable: true, ...input })).toBe(diagnosis)
+  ] as const)('%j -> %s', ({ refused, ...question }, diagnosis) => {
+    expect(diagnose({ id: 'q', type: 'single', ...question }, refused)).toBe(diagnosis)
   })
   it('does not diagnose none questions', () => {
-    expect(diagnose({ answerable: false, hit: false, refused: true, faithfulness: 1 })).toBeNull()
+    expect(diagnose({ id: 'q', type: 'none', hit: false, faithfulness: 1 }, true)).toBeNull()
   })
 })

@@ -1,0 +1,78 @@
+import type { Metric } from '../contract/metrics/metric.ts'
+import type { QuestionOutcome } from '../contract/question-outcome-schema.ts'
+import type { ModelClient } from '../model/model-client.ts'
+import type { ToolTemplate } from '../model/prompt-template.ts'
+import type { MetricResult } from '../scoring/generation/metric-result.ts'
+import { round4 } from '../statistics/descriptive.ts'
+import type { JudgeError, JudgeInput } from './judge.ts'
+
+export interface ModelJudgeOptions {
+  /** The judge model (EVAL_JUDGE_MODEL). */
+  model: string
+  /** max_tokens of a judge call (config judgeMaxTokens); a cut-off reply is repaired once with twice as many. */
+  maxTokens: number
+}
+
+/** A follow-up question's history in a call's cache key; nothing for a standalone question, whose keys stay as they were. */
+export const historyInput = (input: JudgeInput) => (input.history === undefined ? {} : { history: input.history })
+
+/** What every judge call about one answer shares: its role, subject, model, token limit and repeat. */
+export const judgeCall = (input: JudgeInput, options: ModelJudgeOptions) =>
+  ({
+    role: 'judge',
+    subject: input.questionId,
+    model: options.model,
+    maxTokens: options.maxTokens,
+    sample: input.repeat ?? 0,
+  }) as const
+
+/** A verdict of the model judge, or its judge error (the verdict is then the dimension's `failed()`). */
+export type Scored<R> = { result: R; error: JudgeError | null }
+
+/**
+ * What the model judge needs of one judge-derived metric of the table: its prompt and verdict schema, its scoring
+ * by the model, and the account of a verdict the question's outcome keeps. The model judge, the scoring of an
+ * answer and the prompts' hash iterate the dimensions (dimensions/index.ts); its offline scoring is the offline
+ * judge's (offline-judge.ts, which loads no prompt).
+ */
+export interface JudgeDimension<M extends Metric = Metric, R extends MetricResult = MetricResult> {
+  /** Its metric: the judgement's key is its name, the outcome's field its field. */
+  readonly metric: M
+  readonly prompt: ToolTemplate
+  /** The model judge's verdict: one structured call, repaired once. */
+  byModel(client: ModelClient, input: JudgeInput, options: ModelJudgeOptions): Promise<Scored<R>>
+  /** The verdict of a judge error: no value, status judge-error. */
+  failed(): R
+  /** How the score came about (its status and counts, and what it rests on), kept as the outcome's generation detail. */
+  detail(result: R): object
+  /** Fields of the outcome the verdict sets besides the metric's value. */
+  fields?(result: R): Partial<QuestionOutcome>
+}
+
+/** What a verdict adds to the question's outcome: the metric's value (4 decimals) and other fields, and its detail. */
+export interface Recorded {
+  fields: Partial<QuestionOutcome>
+  detail: object
+}
+
+/**
+ * A dimension with its metric's and verdict's types kept; and `recorded`, what a verdict of it adds to the
+ * outcome, for the code that iterates the dimensions.
+ */
+export function defineJudgeDimension<M extends Metric, R extends MetricResult>(
+  dimension: JudgeDimension<M, R>,
+): JudgeDimension<M, R> & { recorded(result: MetricResult): Recorded } {
+  return {
+    ...dimension,
+    recorded(verdict) {
+      // The judgement holds this dimension's own verdict under its metric's name (dimensions/index.ts's verdictsOf).
+      const result = verdict as R
+      const value = result.value === null ? null : round4(result.value)
+      const fields = {
+        ...(dimension.metric.field === null ? {} : { [dimension.metric.field]: value }),
+        ...dimension.fields?.(result),
+      }
+      return { fields, detail: dimension.detail(result) }
+    },
+  }
+}

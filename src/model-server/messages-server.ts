@@ -451,11 +451,6 @@ export interface ReplyUsage {
   cache_creation_input_tokens?: number
 }
 
-/** Input tokens of a request as the server estimates them (o200k over its text; close to Claude's count). */
-export function estimateInputTokens(body: Record<string, unknown>): number {
-  return rawRequestTokens(body)
-}
-
 /** A message id derived from the request and the reply, so the same exchange always has the same id (stable recordings). */
 function messageId(request: ReceivedRequest, outputText: string): string {
   return `msg_local_${createHash('sha256').update(JSON.stringify(request.body)).update(outputText).digest('hex').slice(0, 24)}`
@@ -478,7 +473,7 @@ function messageBody(
     stop_sequence: null,
     // A responder that gives usage is taken at its word; otherwise the server's own count, prompt caching applied.
     usage: {
-      input_tokens: usage?.input_tokens ?? (usage ? undefined : request.promptCache?.input) ?? estimateInputTokens(request.body),
+      input_tokens: usage?.input_tokens ?? (usage ? undefined : request.promptCache?.input) ?? rawRequestTokens(request.body),
       output_tokens: usage?.output_tokens ?? Math.max(1, countTextTokens(outputText)),
       cache_read_input_tokens: usage?.cache_read_input_tokens ?? (usage ? undefined : request.promptCache?.cacheRead) ?? 0,
       cache_creation_input_tokens:

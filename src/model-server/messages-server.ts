@@ -28,9 +28,6 @@ export interface ReceivedRequest {
   index: number
   /** The parsed JSON body. */
   body: Record<string, unknown>
-  /** Whether the request carried an API key (its value is never kept). */
-  hasApiKey: boolean
-  anthropicVersion: string | null
   /** The SDK's X-Stainless-Retry-Count header, when sent. */
   sdkRetryCount: number | null
   receivedAt: number
@@ -123,8 +120,8 @@ export interface MessagesServerOptions {
 /** The routes the server knows: POST a message or a batch, GET a batch or its results. */
 const BATCH_PATH = /^\/v1\/messages\/batches(?:\/([A-Za-z0-9_-]+)(\/results)?)?$/
 
-/** Checks the key and version headers as the API does; sends the error and returns null when one is wrong. */
-function acceptedVersion(req: IncomingMessage, res: ServerResponse): string | null {
+/** Checks the key and version headers as the API does; sends the error and returns false when one is wrong. */
+function acceptedHeaders(req: IncomingMessage, res: ServerResponse): boolean {
   // The SDK sends the key as `Authorization: Bearer <key>` (older versions: x-api-key); either will do.
   const bearer = req.headers.authorization
   const hasApiKey =
@@ -132,14 +129,13 @@ function acceptedVersion(req: IncomingMessage, res: ServerResponse): string | nu
     (typeof bearer === 'string' && /^Bearer \S+/.test(bearer))
   if (!hasApiKey) {
     sendJson(res, 401, apiErrorBody('authentication_error', 'an API key is required (x-api-key or Authorization: Bearer)'))
-    return null
+    return false
   }
-  const version = req.headers['anthropic-version']
-  if (typeof version !== 'string') {
+  if (typeof req.headers['anthropic-version'] !== 'string') {
     sendJson(res, 400, apiErrorBody('invalid_request_error', 'anthropic-version header is required'))
-    return null
+    return false
   }
-  return version
+  return true
 }
 
 /** The request body as a JSON object; sends the error and returns null when it is not one. */
@@ -323,8 +319,7 @@ class LocalMessagesServer implements MessagesServer {
       (req.method === 'POST' && (path === '/v1/messages' || path === '/v1/messages/batches')) ||
       (req.method === 'GET' && batchPath?.[1] !== undefined)
     if (!known) return sendJson(res, 404, apiErrorBody('not_found_error', `${req.method} ${req.url}: not found`))
-    const version = acceptedVersion(req, res)
-    if (version === null) return
+    if (!acceptedHeaders(req, res)) return
     if (req.method === 'GET') return this.#retrieveBatch(res, batchPath?.[1], batchPath?.[2] !== undefined)
     const fields = jsonObjectBody(chunks, res)
     if (fields === null) return
@@ -336,8 +331,6 @@ class LocalMessagesServer implements MessagesServer {
     const received: ReceivedRequest = {
       index: this.requests.length,
       body: fields,
-      hasApiKey: true,
-      anthropicVersion: version,
       sdkRetryCount: typeof retryHeader === 'string' ? Number(retryHeader) : null,
       receivedAt: Date.now(),
       ...(split ? { promptCache: split } : {}),
@@ -415,8 +408,6 @@ class LocalMessagesServer implements MessagesServer {
     const received: ReceivedRequest = {
       index: -1,
       body: params,
-      hasApiKey: true,
-      anthropicVersion: null,
       sdkRetryCount: null,
       receivedAt: Date.now(),
       batch: { id: batch.id, customId },

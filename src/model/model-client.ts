@@ -3,6 +3,7 @@ import { BatchQueue, type BatchLog } from './batch-queue.ts'
 import type { BatchTransport } from './batch-transport.ts'
 import { callKey, callParts, type StoredExchange } from './exchange.ts'
 import type { ResponseCache } from './disk-cache.ts'
+import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import type { ModelRole } from '../contract/model-usage-schema.ts'
 import type { ModelCall, ModelResponse, ModelResult, ModelUsage } from './model-types.ts'
 import { costUsd, priceOf, promptCacheSavingsUsd, type ModelPrice, type PriceTable } from './prices.ts'
@@ -16,17 +17,15 @@ import { UsageLedger } from './usage-ledger.ts'
 import { BatchItemError, ModelCallError, ReplayMissError, RunStoppedError } from './model-errors.ts'
 
 /** live: cache, then the API. record: the same, and every exchange saved to a recording. replay: the recording only. */
-export type ClientMode = 'live' | 'record' | 'replay'
-
-/** How the client uses the disk cache: read and write (on), write only (refresh), not at all (off). */
-export type CacheMode = 'on' | 'off' | 'refresh'
+export type ModelMode = 'live' | 'record' | 'replay'
 
 export interface ModelClientOptions {
-  mode: ClientMode
+  mode: ModelMode
   /** The Messages API (live and record); null in replay, which never reaches a network. */
   transport: MessagesTransport | null
   cache: ResponseCache | null
-  cacheMode: CacheMode
+  /** How the client uses the disk cache: read and write (on), write only (refresh), not at all (off). */
+  cacheMode: EvalConfig['cache']
   /** record: where exchanges are saved. */
   recorder?: RecordingWriter
   /** replay: where responses come from. */
@@ -169,7 +168,7 @@ export class ModelClient {
       : null
   }
 
-  get mode(): ClientMode {
+  get mode(): ModelMode {
     return this.#options.mode
   }
 

@@ -7,14 +7,13 @@ import { createSdkBatchTransport, type BatchTransport } from './batch-transport.
 import { DiskCache, readOnlyCache } from './disk-cache.ts'
 import { summariseEstimate, type ObservedCall } from './estimate.ts'
 import { estimateTransport } from './estimate-transport.ts'
-import { ModelClient, type BatchSettings, type ModelClientOptions } from './model-client.ts'
+import { ModelClient, type BatchSettings, type ModelClientOptions, type ModelMode } from './model-client.ts'
 import { assertPriced, cacheMinTokens, loadPriceTable, type PriceTable } from './prices.ts'
 import { PromptCacheSimulator } from './prompt-cache.ts'
 import { RecordingReader, RecordingWriter, recordingDir } from './recording.ts'
 import { createSdkTransport, DEFAULT_BASE_URL, type MessagesTransport } from './sdk-transport.ts'
 
-/** live: the API (through the cache). record: the same, every exchange saved. replay: the recording only. */
-export type ModelMode = 'live' | 'record' | 'replay'
+export type { ModelMode } from './model-client.ts'
 
 /** Where the model client keeps and finds its files. */
 export interface ModelPaths {

@@ -306,8 +306,19 @@ class LocalMessagesServer implements MessagesServer {
     this.url = `http://127.0.0.1:${(this.#httpServer.address() as AddressInfo).port}`
   }
 
-  #billInput(body: Record<string, unknown>): PromptCacheSplit | undefined {
-    return this.#promptCache ? this.#promptCache.split(body, rawRequestTokens(body)) : undefined
+  /** A request as the responder sees it, its input billed under prompt caching when the server simulates it. */
+  #received(body: Record<string, unknown>, how: Pick<ReceivedRequest, 'index' | 'sdkRetryCount' | 'batch'>): ReceivedRequest {
+    const split = this.#promptCache?.split(body, rawRequestTokens(body))
+    return { ...how, body, receivedAt: Date.now(), ...(split ? { promptCache: split } : {}) }
+  }
+
+  /** The responder's reply; its failure becomes an api_error, as the API's would. */
+  async #reply(received: ReceivedRequest): Promise<ScriptedReply> {
+    try {
+      return await this.#responder(received)
+    } catch (error) {
+      return errorReply(500, 'api_error', `scripted responder failed: ${(error as Error).message}`)
+    }
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -327,15 +338,8 @@ class LocalMessagesServer implements MessagesServer {
     const missing = missingField(fields)
     if (missing) return sendJson(res, 400, apiErrorBody('invalid_request_error', `${missing}: Field required`))
     const retryHeader = req.headers['x-stainless-retry-count']
-    const split = this.#billInput(fields)
-    const received: ReceivedRequest = {
-      index: this.requests.length,
-      body: fields,
-      sdkRetryCount: typeof retryHeader === 'string' ? Number(retryHeader) : null,
-      receivedAt: Date.now(),
-      ...(split ? { promptCache: split } : {}),
-    }
-    await this.#answer(req, res, received)
+    const sdkRetryCount = typeof retryHeader === 'string' ? Number(retryHeader) : null
+    await this.#answer(req, res, this.#received(fields, { index: this.requests.length, sdkRetryCount }))
   }
 
   /** Answers a Messages request by the responder, counting it in flight until its connection closes. */
@@ -350,13 +354,9 @@ class LocalMessagesServer implements MessagesServer {
       this.#inFlight -= 1
     }
     res.on('close', settle)
-    try {
-      const reply = await this.#responder(received)
-      if (this.latencyMs > 0) await sleep(this.latencyMs)
-      sendReply(req, res, reply)
-    } catch (error) {
-      sendJson(res, 500, apiErrorBody('api_error', `scripted responder failed: ${(error as Error).message}`))
-    }
+    const reply = await this.#reply(received)
+    if (this.latencyMs > 0) await sleep(this.latencyMs)
+    sendReply(req, res, reply)
   }
 
   /** A retrieve ends the batch once the plan's in-progress polls are used up; `results` asks for its results file. */
@@ -396,33 +396,11 @@ class LocalMessagesServer implements MessagesServer {
         results.push({ custom_id: customId, result: { type: 'errored', error: { type: 'error', error: outcome.errored } } })
         continue
       }
-      results.push(batchResultLine(customId, await this.#answerBatchItem(batch, customId, params)))
+      const item = this.#received(params, { index: -1, sdkRetryCount: null, batch: { id: batch.id, customId } })
+      results.push(batchResultLine(customId, await this.#reply(item)))
     }
     batch.results = results
     batch.ended = true
-  }
-
-  /** The responder's reply to a batch item; its failure becomes an api_error, as the API's would. */
-  async #answerBatchItem(batch: ReceivedBatch, customId: string, params: Record<string, unknown>): Promise<ScriptedReply> {
-    const split = this.#billInput(params)
-    const received: ReceivedRequest = {
-      index: -1,
-      body: params,
-      sdkRetryCount: null,
-      receivedAt: Date.now(),
-      batch: { id: batch.id, customId },
-      ...(split ? { promptCache: split } : {}),
-    }
-    try {
-      return await this.#responder(received)
-    } catch (error) {
-      return {
-        kind: 'error',
-        status: 500,
-        errorType: 'api_error',
-        message: `scripted responder failed: ${(error as Error).message}`,
-      }
-    }
   }
 }
 

@@ -86,6 +86,11 @@ interface Sent {
   batch: boolean
 }
 
+/** A response this run did not pay for (a cache hit, a replay, a share of a request in flight): no latency, no retries. */
+function stored(from: { response: ModelResponse; scripted: boolean }, source: 'cache' | 'recording'): ModelResult {
+  return { response: from.response, source, latencyMs: null, retries: 0, usd: 0, scripted: from.scripted, batch: false }
+}
+
 /** Failure descriptions in order, repeats folded: "HTTP 529 overloaded_error: Overloaded (x3), no response within ...". */
 function foldFailures(failures: readonly string[]): string {
   const folded: { text: string; count: number }[] = []
@@ -225,13 +230,7 @@ export class ModelClient {
     if (pending) {
       // The same request is already on its way: share its response, as a cache hit (or a replay).
       const shared = await pending
-      return this.#account(call, {
-        ...shared,
-        source: shared.source === 'recording' ? 'recording' : 'cache',
-        latencyMs: null,
-        retries: 0,
-        batch: false,
-      })
+      return this.#account(call, stored(shared, shared.source === 'recording' ? 'recording' : 'cache'))
     }
     const promise = this.#resolve(call, key, parts)
     this.#inFlight.set(key, promise)
@@ -340,28 +339,12 @@ export class ModelClient {
             `${this.#options.howToRecord ?? 're-record it'}`,
         )
       }
-      return {
-        response: recorded.response,
-        source: 'recording',
-        latencyMs: null,
-        retries: 0,
-        usd: 0,
-        scripted: recorded.scripted,
-        batch: false,
-      }
+      return stored(recorded, 'recording')
     }
     const cached = cache && cacheMode === 'on' ? cache.get(key) : null
     if (cached) {
       recorder?.put({ ...cached, subject: call.subject, purpose: call.purpose, role: call.role })
-      return {
-        response: cached.response,
-        source: 'cache',
-        latencyMs: null,
-        retries: 0,
-        usd: 0,
-        scripted: cached.scripted,
-        batch: false,
-      }
+      return stored(cached, 'cache')
     }
     const sent = this.isBatched(call.role) ? await this.#viaBatch(call, key) : await this.#viaApi(call)
     const { response, latencyMs, retries, scripted, batch } = sent

@@ -70,26 +70,6 @@ export type ScriptedReply =
 
 export type Responder = (request: ReceivedRequest) => ScriptedReply | Promise<ScriptedReply>
 
-export interface MessagesServer {
-  /** Base URL for the SDK, e.g. http://127.0.0.1:40123 */
-  readonly url: string
-  /** Every request received, in arrival order. */
-  readonly requests: ReceivedRequest[]
-  /** Requests received and not yet answered. */
-  readonly inFlight: number
-  /** The most requests in flight at any one time since start (or the last resetStats). */
-  readonly maxInFlight: number
-  /** Fixed delay before every reply (ms). */
-  latencyMs: number
-  /** Every Message Batch received, in order. */
-  readonly batches: ReceivedBatch[]
-  /** How batches progress and end (default: in progress for one retrieve, then every item succeeds). */
-  batchPlan: BatchPlan
-  setResponder(responder: Responder): void
-  resetStats(): void
-  close(): Promise<void>
-}
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -244,12 +224,17 @@ function sendReply(req: IncomingMessage, res: ServerResponse, reply: ScriptedRep
   }
 }
 
-/** The server's state and request handling; startMessagesServer hands it out once it listens. */
-class LocalMessagesServer implements MessagesServer {
+/** The server's state and request handling, handed out by startMessagesServer once it listens. */
+export class MessagesServer {
+  /** Base URL for the SDK, e.g. http://127.0.0.1:40123 */
   url = ''
+  /** Every request received, in arrival order. */
   readonly requests: ReceivedRequest[] = []
+  /** Every Message Batch received, in order. */
   readonly batches: ReceivedBatch[] = []
+  /** Fixed delay before every reply (ms). */
   latencyMs: number
+  /** How batches progress and end (default: in progress for one retrieve, then every item succeeds). */
   batchPlan: BatchPlan = DEFAULT_BATCH_PLAN
   #responder: Responder
   #batchCount = 0
@@ -272,10 +257,12 @@ class LocalMessagesServer implements MessagesServer {
     })
   }
 
+  /** Requests received and not yet answered. */
   get inFlight(): number {
     return this.#inFlight
   }
 
+  /** The most requests in flight at any one time since start (or the last resetStats). */
   get maxInFlight(): number {
     return this.#maxInFlight
   }
@@ -406,7 +393,7 @@ class LocalMessagesServer implements MessagesServer {
 
 /** Starts the server on 127.0.0.1 (a free port unless given). */
 export async function startMessagesServer(responder: Responder, options: MessagesServerOptions = {}): Promise<MessagesServer> {
-  const server = new LocalMessagesServer(responder, options)
+  const server = new MessagesServer(responder, options)
   await server.listen(options.port ?? 0)
   return server
 }

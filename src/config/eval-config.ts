@@ -2,82 +2,54 @@ import { InputError } from '../contract/input-error.ts'
 import { EvalKnobsSchema, EvalConfigSchema, type EvalConfig } from '../contract/eval-config-schema.ts'
 import { RetrieverOptionsSchema, type RetrieverOptions } from '../contract/retriever-options.ts'
 
-/** The knobs whose value is a number (or null: maxUsd; or absent: relevantGrade), read from the schema rather than listed by hand. */
-type NumericKnob = {
-  [K in keyof EvalConfig]-?: Exclude<EvalConfig[K], undefined> extends number | null ? K : never
-}[keyof EvalConfig]
+/** How a variable's text becomes its field's value. */
+type OverrideKind = 'integer' | 'fraction' | 'boolean' | 'string'
 
 /**
- * Environment variable -> config field, for the knobs a run varies without editing the config (docs/knobs.md);
- * the other fields are set in the config only.
+ * Environment variable -> config field (`retrieval.<option>` for the built-in retriever's), for the knobs a run
+ * varies without editing the config (docs/knobs.md); the other fields are set in the config only.
  */
-const NUMERIC_OVERRIDES: Record<string, NumericKnob> = {
-  EVAL_CONTEXT_BUDGET: 'budgetTokens',
-  EVAL_TOP_K: 'k',
-  EVAL_CHUNK_TOKENS: 'chunkTokens',
-  EVAL_CHUNK_OVERLAP: 'chunkOverlap',
-  EVAL_TOLERANCE: 'tolerance',
-  EVAL_CONCURRENCY: 'concurrency',
-  EVAL_REFUSAL_THRESHOLD: 'refusalThreshold',
-  EVAL_TIMEOUT_MS: 'timeoutMs',
-  EVAL_MAX_RETRIES: 'maxRetries',
-  EVAL_MAX_JUDGE_ERROR_RATE: 'maxJudgeErrorRate',
-  EVAL_MAX_SYSTEM_ERROR_RATE: 'maxSystemErrorRate',
-  EVAL_MAX_USD: 'maxUsd',
-  EVAL_BATCH_POLL_MS: 'batchPollMs',
-  EVAL_ALPHA: 'alpha',
-  EVAL_REPEATS: 'repeats',
-  EVAL_RELEVANT_GRADE: 'relevantGrade',
-  EVAL_MIN_JUDGE_AGREEMENT: 'minJudgeAgreement',
-}
-/** Knobs that take fractions; every other numeric knob is a whole number. */
-const FRACTIONAL_KNOBS: ReadonlySet<NumericKnob> = new Set([
-  'tolerance',
-  'refusalThreshold',
-  'maxJudgeErrorRate',
-  'maxSystemErrorRate',
-  'maxUsd',
-  'alpha',
-  'minJudgeAgreement',
-])
-
-/** Yes/no knobs: 1/true or 0/false. */
-const BOOLEAN_OVERRIDES = {
-  EVAL_BATCH: 'batch',
-} as const
-const STRING_OVERRIDES = {
-  EVAL_MODE: 'mode',
-  EVAL_GENERATOR_MODEL: 'generatorModel',
-  EVAL_JUDGE_MODEL: 'judgeModel',
-  EVAL_DRAFTER_MODEL: 'drafterModel',
-  EVAL_CACHE: 'cache',
-  EVAL_RECORDING: 'recording',
-  EVAL_GATE_POLICY: 'gatePolicy',
-  EVAL_JUDGE_CORRECTION: 'judgeCorrection',
-} as const
-
-/**
- * The built-in retriever's options from the environment (retrieval.<field>): its kind, the BM25
- * parameters and the fusion constant, so a comparison can vary them without editing the config.
- */
-const RETRIEVAL_OVERRIDES = {
-  EVAL_RETRIEVER: { field: 'kind', value: 'string' },
-  EVAL_BM25_COORDINATION: { field: 'coordination', value: 'boolean' },
-  EVAL_BM25_K1: { field: 'k1', value: 'number' },
-  EVAL_BM25_B: { field: 'b', value: 'number' },
-  EVAL_BM25_DELTA: { field: 'delta', value: 'number' },
-  EVAL_POSSESSIVES: { field: 'possessives', value: 'boolean' },
-  EVAL_TITLE_WEIGHT: { field: 'titleWeight', value: 'number' },
-  EVAL_RRF_K: { field: 'rrfK', value: 'number' },
-} as const satisfies Record<string, { field: keyof RetrieverOptions; value: 'string' | 'boolean' | 'number' }>
+const OVERRIDES = {
+  EVAL_CONTEXT_BUDGET: ['budgetTokens', 'integer'],
+  EVAL_TOP_K: ['k', 'integer'],
+  EVAL_CHUNK_TOKENS: ['chunkTokens', 'integer'],
+  EVAL_CHUNK_OVERLAP: ['chunkOverlap', 'integer'],
+  EVAL_TOLERANCE: ['tolerance', 'fraction'],
+  EVAL_CONCURRENCY: ['concurrency', 'integer'],
+  EVAL_REFUSAL_THRESHOLD: ['refusalThreshold', 'fraction'],
+  EVAL_TIMEOUT_MS: ['timeoutMs', 'integer'],
+  EVAL_MAX_RETRIES: ['maxRetries', 'integer'],
+  EVAL_MAX_JUDGE_ERROR_RATE: ['maxJudgeErrorRate', 'fraction'],
+  EVAL_MAX_SYSTEM_ERROR_RATE: ['maxSystemErrorRate', 'fraction'],
+  EVAL_MAX_USD: ['maxUsd', 'fraction'],
+  EVAL_BATCH_POLL_MS: ['batchPollMs', 'integer'],
+  EVAL_ALPHA: ['alpha', 'fraction'],
+  EVAL_REPEATS: ['repeats', 'integer'],
+  EVAL_RELEVANT_GRADE: ['relevantGrade', 'integer'],
+  EVAL_MIN_JUDGE_AGREEMENT: ['minJudgeAgreement', 'fraction'],
+  EVAL_BATCH: ['batch', 'boolean'],
+  EVAL_MODE: ['mode', 'string'],
+  EVAL_GENERATOR_MODEL: ['generatorModel', 'string'],
+  EVAL_JUDGE_MODEL: ['judgeModel', 'string'],
+  EVAL_DRAFTER_MODEL: ['drafterModel', 'string'],
+  EVAL_CACHE: ['cache', 'string'],
+  EVAL_RECORDING: ['recording', 'string'],
+  EVAL_GATE_POLICY: ['gatePolicy', 'string'],
+  EVAL_JUDGE_CORRECTION: ['judgeCorrection', 'string'],
+  EVAL_RETRIEVER: ['retrieval.kind', 'string'],
+  EVAL_BM25_COORDINATION: ['retrieval.coordination', 'boolean'],
+  EVAL_BM25_K1: ['retrieval.k1', 'fraction'],
+  EVAL_BM25_B: ['retrieval.b', 'fraction'],
+  EVAL_BM25_DELTA: ['retrieval.delta', 'fraction'],
+  EVAL_POSSESSIVES: ['retrieval.possessives', 'boolean'],
+  EVAL_TITLE_WEIGHT: ['retrieval.titleWeight', 'fraction'],
+  EVAL_RRF_K: ['retrieval.rrfK', 'fraction'],
+} as const satisfies Record<string, readonly [keyof EvalConfig | `retrieval.${keyof RetrieverOptions}`, OverrideKind]>
 
 /** Each environment variable and the config field it overrides. */
-export const KNOB_VARIABLES: Readonly<Record<string, string>> = {
-  ...NUMERIC_OVERRIDES,
-  ...BOOLEAN_OVERRIDES,
-  ...STRING_OVERRIDES,
-  ...Object.fromEntries(Object.entries(RETRIEVAL_OVERRIDES).map(([name, { field }]) => [name, `retrieval.${field}`])),
-}
+export const KNOB_VARIABLES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(OVERRIDES).map(([name, [field]]) => [name, field]),
+)
 
 /** A numeric variable's value: decimal notation only (Number() would also read 0x10, 1e9 or ' 12 ', which no one means in a knob). */
 function decimalOverride(name: string, raw: string, fractional: boolean): number {
@@ -111,35 +83,20 @@ export function resolveEvalConfig(
   }
   const merged: Record<string, unknown> = { ...fileValues }
   const origin: Record<string, string> = {}
-  for (const [name, field] of Object.entries(NUMERIC_OVERRIDES)) {
+  for (const [name, [field, kind]] of Object.entries(OVERRIDES)) {
     const raw = env[name]
     if (raw === undefined || raw === '') continue
-    merged[field] = decimalOverride(name, raw, FRACTIONAL_KNOBS.has(field))
-    origin[field] = name
-  }
-  for (const [name, field] of Object.entries(BOOLEAN_OVERRIDES)) {
-    const raw = env[name]
-    if (raw === undefined || raw === '') continue
-    merged[field] = booleanOverride(name, raw)
-    origin[field] = name
-  }
-  for (const [name, field] of Object.entries(STRING_OVERRIDES)) {
-    const raw = env[name]
-    if (raw === undefined || raw === '') continue
-    merged[field] = raw
-    origin[field] = name
-  }
-  for (const [name, { field, value }] of Object.entries(RETRIEVAL_OVERRIDES)) {
-    const raw = env[name]
-    if (raw === undefined || raw === '') continue
-    // Over the file's retrieval options (a value that is not an object is left for the schema to name).
-    const fileRetrieval = merged.retrieval ?? {}
-    if (typeof fileRetrieval !== 'object' || fileRetrieval === null || Array.isArray(fileRetrieval)) continue
-    merged.retrieval = {
-      ...fileRetrieval,
-      [field]: value === 'boolean' ? booleanOverride(name, raw) : value === 'number' ? decimalOverride(name, raw, true) : raw,
+    const value: unknown =
+      kind === 'boolean' ? booleanOverride(name, raw) : kind === 'string' ? raw : decimalOverride(name, raw, kind === 'fraction')
+    const [outer, option] = field.split('.') as [string, string | undefined]
+    if (option === undefined) merged[outer] = value
+    else {
+      // Over the file's retrieval options (a value that is not an object is left for the schema to name).
+      const fileRetrieval = merged.retrieval ?? {}
+      if (typeof fileRetrieval !== 'object' || fileRetrieval === null || Array.isArray(fileRetrieval)) continue
+      merged.retrieval = { ...fileRetrieval, [option]: value }
     }
-    origin[`retrieval.${field}`] = name
+    origin[field] = name
   }
   // MOCK=1 means no network: a live run answers from its recording instead (replay), a record run cannot run.
   if (env.MOCK === '1' && merged.mode === 'record') {

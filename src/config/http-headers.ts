@@ -49,15 +49,9 @@ export const HttpHeadersSchema = z
     'Headers sent with each request, e.g. { Authorization: "Bearer ${env:RAG_API_KEY}" }; ${env:NAME} is read from the environment when the run starts, and resolved values are kept out of every file and message',
   )
 
-export interface ResolvedHeaders {
-  /** What each request sends. */
-  headers: Record<string, string>
-  /** The values to redact: every value that references the environment or names a credential, and each variable's value. */
-  secrets: string[]
-}
-
 /**
- * The headers with their `${env:NAME}` references read from `env`. Every variable that is not set (or is
+ * The headers with their `${env:NAME}` references read from `env`, and the secrets to redact: every value that
+ * references the environment or names a credential, and each variable's value. Every variable that is not set (or is
  * empty) is named at once, before any request; so is a value an HTTP header cannot carry (a line break) or
  * a secret too short to redact. Messages name the header and the variable, never a value.
  */
@@ -65,7 +59,7 @@ export function resolveHttpHeaders(
   headers: Record<string, string> | undefined,
   env: NodeJS.ProcessEnv,
   where: string,
-): ResolvedHeaders {
+): { headers: Record<string, string>; secrets: string[] } {
   const resolved: Record<string, string> = {}
   const secrets = new Set<string>()
   const missing: string[] = []

@@ -14,6 +14,8 @@ describe('firstInvalidUtf8Byte', () => {
     expect(at(0xed, 0xa0, 0x80)).toBe(0) // a UTF-16 surrogate (U+D800)
     expect(at(0xf4, 0x90, 0x80, 0x80)).toBe(0) // above U+10FFFF
     expect(at(0x41, 0x42, 0xf0, 0x9f, 0x98)).toBe(2) // cut short at the end
+    expect(at(0xef, 0xbf, 0xbd, 0x41, 0xff)).toBe(4) // a U+FFFD the bytes spell out is text, not the error
+    expect(at(0xef, 0xbb, 0xbf, 0x41, 0x80)).toBe(4) // after a byte-order mark
   })
 
   it('agrees with the WHATWG decoder over 3000 random byte strings: valid exactly when it decodes, and the offset is where U+FFFD would first go', () => {

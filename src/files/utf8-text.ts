@@ -1,35 +1,19 @@
 import { InputError } from '../contract/input-error.ts'
 
+// The BOM kept: every character of the lenient text stands for its own bytes.
+const lenientDecoder = new TextDecoder('utf-8', { ignoreBOM: true })
+const encoder = new TextEncoder()
+
 /**
- * Byte offset of the first ill-formed UTF-8 sequence (Unicode 15, table 3-7: no overlong forms, no
- * surrogates, nothing above U+10FFFF, no truncated sequence), or -1 when all bytes are valid. The
- * offset is the sequence's first byte: where a lenient decoder would put its first U+FFFD.
+ * Byte offset of the first ill-formed UTF-8 sequence, or -1 when all bytes are valid: where the WHATWG decoder
+ * puts its first U+FFFD that the bytes do not spell out themselves (EF BF BD).
  */
 export function firstInvalidUtf8Byte(bytes: Uint8Array): number {
-  let i = 0
-  while (i < bytes.length) {
-    const lead = bytes[i]!
-    if (lead < 0x80) {
-      i++
-      continue
-    }
-    // Continuation bytes are 0x80-0xBF; the second byte is narrower after E0, ED, F0, F4.
-    let follow: number
-    let low = 0x80
-    let high = 0xbf
-    if (lead >= 0xc2 && lead <= 0xdf) follow = 1
-    else if (lead === 0xe0) [follow, low] = [2, 0xa0]
-    else if (lead === 0xed) [follow, high] = [2, 0x9f]
-    else if (lead >= 0xe1 && lead <= 0xef) follow = 2
-    else if (lead === 0xf0) [follow, low] = [3, 0x90]
-    else if (lead === 0xf4) [follow, high] = [3, 0x8f]
-    else if (lead >= 0xf1 && lead <= 0xf3) follow = 3
-    else return i
-    for (let k = 1; k <= follow; k++) {
-      const byte = bytes[i + k]
-      if (byte === undefined || byte < (k === 1 ? low : 0x80) || byte > (k === 1 ? high : 0xbf)) return i
-    }
-    i += follow + 1
+  const text = lenientDecoder.decode(bytes)
+  for (let at = text.indexOf('\uFFFD'); at !== -1; at = text.indexOf('\uFFFD', at + 1)) {
+    // What precedes it decoded from valid bytes: their count is its byte offset.
+    const offset = encoder.encode(text.slice(0, at)).length
+    if (!(bytes[offset] === 0xef && bytes[offset + 1] === 0xbf && bytes[offset + 2] === 0xbd)) return offset
   }
   return -1
 }

@@ -28,9 +28,6 @@ export interface ReceivedRequest {
   index: number
   /** The parsed JSON body. */
   body: Record<string, unknown>
-  /** Whether the request carried an API key (its value is never kept). */
-  hasApiKey: boolean
-  anthropicVersion: string | null
   /** The SDK's X-Stainless-Retry-Count header, when sent. */
   sdkRetryCount: number | null
   receivedAt: number
@@ -73,26 +70,6 @@ export type ScriptedReply =
 
 export type Responder = (request: ReceivedRequest) => ScriptedReply | Promise<ScriptedReply>
 
-export interface MessagesServer {
-  /** Base URL for the SDK, e.g. http://127.0.0.1:40123 */
-  readonly url: string
-  /** Every request received, in arrival order. */
-  readonly requests: ReceivedRequest[]
-  /** Requests received and not yet answered. */
-  readonly inFlight: number
-  /** The most requests in flight at any one time since start (or the last resetStats). */
-  readonly maxInFlight: number
-  /** Fixed delay before every reply (ms). */
-  latencyMs: number
-  /** Every Message Batch received, in order. */
-  readonly batches: ReceivedBatch[]
-  /** How batches progress and end (default: in progress for one retrieve, then every item succeeds). */
-  batchPlan: BatchPlan
-  setResponder(responder: Responder): void
-  resetStats(): void
-  close(): Promise<void>
-}
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -123,8 +100,8 @@ export interface MessagesServerOptions {
 /** The routes the server knows: POST a message or a batch, GET a batch or its results. */
 const BATCH_PATH = /^\/v1\/messages\/batches(?:\/([A-Za-z0-9_-]+)(\/results)?)?$/
 
-/** Checks the key and version headers as the API does; sends the error and returns null when one is wrong. */
-function acceptedVersion(req: IncomingMessage, res: ServerResponse): string | null {
+/** Checks the key and version headers as the API does; sends the error and returns false when one is wrong. */
+function acceptedHeaders(req: IncomingMessage, res: ServerResponse): boolean {
   // The SDK sends the key as `Authorization: Bearer <key>` (older versions: x-api-key); either will do.
   const bearer = req.headers.authorization
   const hasApiKey =
@@ -132,14 +109,13 @@ function acceptedVersion(req: IncomingMessage, res: ServerResponse): string | nu
     (typeof bearer === 'string' && /^Bearer \S+/.test(bearer))
   if (!hasApiKey) {
     sendJson(res, 401, apiErrorBody('authentication_error', 'an API key is required (x-api-key or Authorization: Bearer)'))
-    return null
+    return false
   }
-  const version = req.headers['anthropic-version']
-  if (typeof version !== 'string') {
+  if (typeof req.headers['anthropic-version'] !== 'string') {
     sendJson(res, 400, apiErrorBody('invalid_request_error', 'anthropic-version header is required'))
-    return null
+    return false
   }
-  return version
+  return true
 }
 
 /** The request body as a JSON object; sends the error and returns null when it is not one. */
@@ -248,12 +224,17 @@ function sendReply(req: IncomingMessage, res: ServerResponse, reply: ScriptedRep
   }
 }
 
-/** The server's state and request handling; startMessagesServer hands it out once it listens. */
-class LocalMessagesServer implements MessagesServer {
+/** The server's state and request handling, handed out by startMessagesServer once it listens. */
+export class MessagesServer {
+  /** Base URL for the SDK, e.g. http://127.0.0.1:40123 */
   url = ''
+  /** Every request received, in arrival order. */
   readonly requests: ReceivedRequest[] = []
+  /** Every Message Batch received, in order. */
   readonly batches: ReceivedBatch[] = []
+  /** Fixed delay before every reply (ms). */
   latencyMs: number
+  /** How batches progress and end (default: in progress for one retrieve, then every item succeeds). */
   batchPlan: BatchPlan = DEFAULT_BATCH_PLAN
   #responder: Responder
   #batchCount = 0
@@ -276,10 +257,12 @@ class LocalMessagesServer implements MessagesServer {
     })
   }
 
+  /** Requests received and not yet answered. */
   get inFlight(): number {
     return this.#inFlight
   }
 
+  /** The most requests in flight at any one time since start (or the last resetStats). */
   get maxInFlight(): number {
     return this.#maxInFlight
   }
@@ -310,8 +293,19 @@ class LocalMessagesServer implements MessagesServer {
     this.url = `http://127.0.0.1:${(this.#httpServer.address() as AddressInfo).port}`
   }
 
-  #billInput(body: Record<string, unknown>): PromptCacheSplit | undefined {
-    return this.#promptCache ? this.#promptCache.split(body, rawRequestTokens(body)) : undefined
+  /** A request as the responder sees it, its input billed under prompt caching when the server simulates it. */
+  #received(body: Record<string, unknown>, how: Pick<ReceivedRequest, 'index' | 'sdkRetryCount' | 'batch'>): ReceivedRequest {
+    const split = this.#promptCache?.split(body, rawRequestTokens(body))
+    return { ...how, body, receivedAt: Date.now(), ...(split ? { promptCache: split } : {}) }
+  }
+
+  /** The responder's reply; its failure becomes an api_error, as the API's would. */
+  async #reply(received: ReceivedRequest): Promise<ScriptedReply> {
+    try {
+      return await this.#responder(received)
+    } catch (error) {
+      return errorReply(500, 'api_error', `scripted responder failed: ${(error as Error).message}`)
+    }
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -323,8 +317,7 @@ class LocalMessagesServer implements MessagesServer {
       (req.method === 'POST' && (path === '/v1/messages' || path === '/v1/messages/batches')) ||
       (req.method === 'GET' && batchPath?.[1] !== undefined)
     if (!known) return sendJson(res, 404, apiErrorBody('not_found_error', `${req.method} ${req.url}: not found`))
-    const version = acceptedVersion(req, res)
-    if (version === null) return
+    if (!acceptedHeaders(req, res)) return
     if (req.method === 'GET') return this.#retrieveBatch(res, batchPath?.[1], batchPath?.[2] !== undefined)
     const fields = jsonObjectBody(chunks, res)
     if (fields === null) return
@@ -332,17 +325,8 @@ class LocalMessagesServer implements MessagesServer {
     const missing = missingField(fields)
     if (missing) return sendJson(res, 400, apiErrorBody('invalid_request_error', `${missing}: Field required`))
     const retryHeader = req.headers['x-stainless-retry-count']
-    const split = this.#billInput(fields)
-    const received: ReceivedRequest = {
-      index: this.requests.length,
-      body: fields,
-      hasApiKey: true,
-      anthropicVersion: version,
-      sdkRetryCount: typeof retryHeader === 'string' ? Number(retryHeader) : null,
-      receivedAt: Date.now(),
-      ...(split ? { promptCache: split } : {}),
-    }
-    await this.#answer(req, res, received)
+    const sdkRetryCount = typeof retryHeader === 'string' ? Number(retryHeader) : null
+    await this.#answer(req, res, this.#received(fields, { index: this.requests.length, sdkRetryCount }))
   }
 
   /** Answers a Messages request by the responder, counting it in flight until its connection closes. */
@@ -357,13 +341,9 @@ class LocalMessagesServer implements MessagesServer {
       this.#inFlight -= 1
     }
     res.on('close', settle)
-    try {
-      const reply = await this.#responder(received)
-      if (this.latencyMs > 0) await sleep(this.latencyMs)
-      sendReply(req, res, reply)
-    } catch (error) {
-      sendJson(res, 500, apiErrorBody('api_error', `scripted responder failed: ${(error as Error).message}`))
-    }
+    const reply = await this.#reply(received)
+    if (this.latencyMs > 0) await sleep(this.latencyMs)
+    sendReply(req, res, reply)
   }
 
   /** A retrieve ends the batch once the plan's in-progress polls are used up; `results` asks for its results file. */
@@ -403,41 +383,17 @@ class LocalMessagesServer implements MessagesServer {
         results.push({ custom_id: customId, result: { type: 'errored', error: { type: 'error', error: outcome.errored } } })
         continue
       }
-      results.push(batchResultLine(customId, await this.#answerBatchItem(batch, customId, params)))
+      const item = this.#received(params, { index: -1, sdkRetryCount: null, batch: { id: batch.id, customId } })
+      results.push(batchResultLine(customId, await this.#reply(item)))
     }
     batch.results = results
     batch.ended = true
-  }
-
-  /** The responder's reply to a batch item; its failure becomes an api_error, as the API's would. */
-  async #answerBatchItem(batch: ReceivedBatch, customId: string, params: Record<string, unknown>): Promise<ScriptedReply> {
-    const split = this.#billInput(params)
-    const received: ReceivedRequest = {
-      index: -1,
-      body: params,
-      hasApiKey: true,
-      anthropicVersion: null,
-      sdkRetryCount: null,
-      receivedAt: Date.now(),
-      batch: { id: batch.id, customId },
-      ...(split ? { promptCache: split } : {}),
-    }
-    try {
-      return await this.#responder(received)
-    } catch (error) {
-      return {
-        kind: 'error',
-        status: 500,
-        errorType: 'api_error',
-        message: `scripted responder failed: ${(error as Error).message}`,
-      }
-    }
   }
 }
 
 /** Starts the server on 127.0.0.1 (a free port unless given). */
 export async function startMessagesServer(responder: Responder, options: MessagesServerOptions = {}): Promise<MessagesServer> {
-  const server = new LocalMessagesServer(responder, options)
+  const server = new MessagesServer(responder, options)
   await server.listen(options.port ?? 0)
   return server
 }
@@ -449,11 +405,6 @@ export interface ReplyUsage {
   output_tokens: number
   cache_read_input_tokens?: number
   cache_creation_input_tokens?: number
-}
-
-/** Input tokens of a request as the server estimates them (o200k over its text; close to Claude's count). */
-export function estimateInputTokens(body: Record<string, unknown>): number {
-  return rawRequestTokens(body)
 }
 
 /** A message id derived from the request and the reply, so the same exchange always has the same id (stable recordings). */
@@ -478,7 +429,7 @@ function messageBody(
     stop_sequence: null,
     // A responder that gives usage is taken at its word; otherwise the server's own count, prompt caching applied.
     usage: {
-      input_tokens: usage?.input_tokens ?? (usage ? undefined : request.promptCache?.input) ?? estimateInputTokens(request.body),
+      input_tokens: usage?.input_tokens ?? (usage ? undefined : request.promptCache?.input) ?? rawRequestTokens(request.body),
       output_tokens: usage?.output_tokens ?? Math.max(1, countTextTokens(outputText)),
       cache_read_input_tokens: usage?.cache_read_input_tokens ?? (usage ? undefined : request.promptCache?.cacheRead) ?? 0,
       cache_creation_input_tokens:

@@ -1,4 +1,3 @@
-import Anthropic, { APIConnectionError, APIError } from '@anthropic-ai/sdk'
 import { z } from 'zod'
 import {
   MalformedResponseError,
@@ -7,6 +6,7 @@ import {
   type MessageRequest,
   type ModelResponse,
 } from './model-types.ts'
+import { anthropicClient, sdkCall } from './sdk-transport.ts'
 
 /** A Message Batch as polled: its processing status and the count of its requests per state. */
 export interface BatchStatus {
@@ -96,18 +96,13 @@ export function resultOf(line: unknown): BatchItemResult {
   }
 }
 
-function rethrow(error: unknown): never {
-  if (error instanceof APIError || error instanceof APIConnectionError || error instanceof MalformedResponseError) throw error
-  if (error instanceof SyntaxError) throw new MalformedResponseError(`unreadable Message Batches API response: ${error.message}`)
-  throw error
-}
-
 /** The Message Batches API through the official SDK (client.messages.batches.create / retrieve / results), its own retries off. */
 export function createSdkBatchTransport(options: { apiKey: string; baseURL: string }): BatchTransport {
-  const client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 })
+  const client = anthropicClient(options)
+  const batches = <T>(call: () => Promise<T>) => sdkCall('Message Batches API', call)
   return {
-    async create(requests, timeoutMs) {
-      try {
+    create: (requests, timeoutMs) =>
+      batches(async () => {
         const { data, response } = await client.messages.batches
           .create(
             { requests: requests.map((r) => ({ custom_id: r.customId, params: r.request })) },
@@ -115,26 +110,15 @@ export function createSdkBatchTransport(options: { apiKey: string; baseURL: stri
           )
           .withResponse()
         return { status: statusOf(data), scripted: response.headers.get(SCRIPTED_HEADER) !== null }
-      } catch (error) {
-        return rethrow(error)
-      }
-    },
-    async retrieve(id, timeoutMs) {
-      try {
-        return statusOf(await client.messages.batches.retrieve(id, {}, { timeout: timeoutMs, maxRetries: 0 }))
-      } catch (error) {
-        return rethrow(error)
-      }
-    },
-    async results(id, timeoutMs) {
-      try {
+      }),
+    retrieve: (id, timeoutMs) =>
+      batches(async () => statusOf(await client.messages.batches.retrieve(id, {}, { timeout: timeoutMs, maxRetries: 0 }))),
+    results: (id, timeoutMs) =>
+      batches(async () => {
         const lines: BatchItemResult[] = []
         for await (const line of await client.messages.batches.results(id, {}, { timeout: timeoutMs, maxRetries: 0 }))
           lines.push(resultOf(line))
         return lines
-      } catch (error) {
-        return rethrow(error)
-      }
-    },
+      }),
   }
 }

@@ -2,7 +2,7 @@ import { MODEL_ROLES, type ModelRole, type RoleEstimate, type RunEstimate } from
 import type { ModelCall, ModelResult } from './model-types.ts'
 import { cacheMinTokens, costUsd, priceOf, type PriceTable } from './prices.ts'
 import { cacheablePrefixTokens, TOOL_USE_SYSTEM_TOKENS, worstCaseUsd } from './request-cost.ts'
-import { roundUsd } from './usage-ledger.ts'
+import { addTokens, roundUsd } from './usage-ledger.ts'
 
 export interface ObservedCall {
   call: ModelCall
@@ -75,10 +75,7 @@ function estimateRole(
     const usage = { ...result.response.usage }
     if (Array.isArray(call.request.tools) && call.request.tools.length > 0) usage.inputTokens += TOOL_USE_SYSTEM_TOKENS
     estimate.calls += 1
-    estimate.inputTokens += usage.inputTokens
-    estimate.outputTokens += usage.outputTokens
-    estimate.cacheReadTokens += usage.cacheReadTokens
-    estimate.cacheWriteTokens += usage.cacheWriteTokens
+    addTokens(estimate, usage)
     largestPrefix = Math.max(largestPrefix, cacheablePrefixTokens(call.request))
     if (price) {
       estimate.usd += costUsd(price, usage, factor)

@@ -3,6 +3,7 @@ import { BatchQueue, type BatchLog } from './batch-queue.ts'
 import type { BatchTransport } from './batch-transport.ts'
 import { callKey, callParts, type StoredExchange } from './exchange.ts'
 import type { ResponseCache } from './disk-cache.ts'
+import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import type { ModelRole } from '../contract/model-usage-schema.ts'
 import type { ModelCall, ModelResponse, ModelResult, ModelUsage } from './model-types.ts'
 import { costUsd, priceOf, promptCacheSavingsUsd, type ModelPrice, type PriceTable } from './prices.ts'
@@ -16,17 +17,15 @@ import { UsageLedger } from './usage-ledger.ts'
 import { BatchItemError, ModelCallError, ReplayMissError, RunStoppedError } from './model-errors.ts'
 
 /** live: cache, then the API. record: the same, and every exchange saved to a recording. replay: the recording only. */
-export type ClientMode = 'live' | 'record' | 'replay'
-
-/** How the client uses the disk cache: read and write (on), write only (refresh), not at all (off). */
-export type CacheMode = 'on' | 'off' | 'refresh'
+export type ModelMode = 'live' | 'record' | 'replay'
 
 export interface ModelClientOptions {
-  mode: ClientMode
+  mode: ModelMode
   /** The Messages API (live and record); null in replay, which never reaches a network. */
   transport: MessagesTransport | null
   cache: ResponseCache | null
-  cacheMode: CacheMode
+  /** How the client uses the disk cache: read and write (on), write only (refresh), not at all (off). */
+  cacheMode: EvalConfig['cache']
   /** record: where exchanges are saved. */
   recorder?: RecordingWriter
   /** replay: where responses come from. */
@@ -85,6 +84,11 @@ interface Sent {
   retries: number
   scripted: boolean
   batch: boolean
+}
+
+/** A response this run did not pay for (a cache hit, a replay, a share of a request in flight): no latency, no retries. */
+function stored(from: { response: ModelResponse; scripted: boolean }, source: 'cache' | 'recording'): ModelResult {
+  return { response: from.response, source, latencyMs: null, retries: 0, usd: 0, scripted: from.scripted, batch: false }
 }
 
 /** Failure descriptions in order, repeats folded: "HTTP 529 overloaded_error: Overloaded (x3), no response within ...". */
@@ -169,7 +173,7 @@ export class ModelClient {
       : null
   }
 
-  get mode(): ClientMode {
+  get mode(): ModelMode {
     return this.#options.mode
   }
 
@@ -226,13 +230,7 @@ export class ModelClient {
     if (pending) {
       // The same request is already on its way: share its response, as a cache hit (or a replay).
       const shared = await pending
-      return this.#account(call, {
-        ...shared,
-        source: shared.source === 'recording' ? 'recording' : 'cache',
-        latencyMs: null,
-        retries: 0,
-        batch: false,
-      })
+      return this.#account(call, stored(shared, shared.source === 'recording' ? 'recording' : 'cache'))
     }
     const promise = this.#resolve(call, key, parts)
     this.#inFlight.set(key, promise)
@@ -341,28 +339,12 @@ export class ModelClient {
             `${this.#options.howToRecord ?? 're-record it'}`,
         )
       }
-      return {
-        response: recorded.response,
-        source: 'recording',
-        latencyMs: null,
-        retries: 0,
-        usd: 0,
-        scripted: recorded.scripted,
-        batch: false,
-      }
+      return stored(recorded, 'recording')
     }
     const cached = cache && cacheMode === 'on' ? cache.get(key) : null
     if (cached) {
       recorder?.put({ ...cached, subject: call.subject, purpose: call.purpose, role: call.role })
-      return {
-        response: cached.response,
-        source: 'cache',
-        latencyMs: null,
-        retries: 0,
-        usd: 0,
-        scripted: cached.scripted,
-        batch: false,
-      }
+      return stored(cached, 'cache')
     }
     const sent = this.isBatched(call.role) ? await this.#viaBatch(call, key) : await this.#viaApi(call)
     const { response, latencyMs, retries, scripted, batch } = sent

@@ -7,14 +7,13 @@ import { createSdkBatchTransport, type BatchTransport } from './batch-transport.
 import { DiskCache, readOnlyCache } from './disk-cache.ts'
 import { summariseEstimate, type ObservedCall } from './estimate.ts'
 import { estimateTransport } from './estimate-transport.ts'
-import { ModelClient, type BatchSettings, type ModelClientOptions } from './model-client.ts'
-import { assertPriced, cacheMinTokens, loadPriceTable, type PriceTable } from './prices.ts'
+import { ModelClient, type BatchSettings, type ModelClientOptions, type ModelMode } from './model-client.ts'
+import { assertPriced, cacheMinTokens, loadPriceTable } from './prices.ts'
 import { PromptCacheSimulator } from './prompt-cache.ts'
 import { RecordingReader, RecordingWriter, recordingDir } from './recording.ts'
 import { createSdkTransport, DEFAULT_BASE_URL, type MessagesTransport } from './sdk-transport.ts'
 
-/** live: the API (through the cache). record: the same, every exchange saved. replay: the recording only. */
-export type ModelMode = 'live' | 'record' | 'replay'
+export type { ModelMode } from './model-client.ts'
 
 /** Where the model client keeps and finds its files. */
 export interface ModelPaths {
@@ -62,30 +61,6 @@ export interface EstimateSpec {
   basis: (observed: readonly ObservedCall[]) => string
 }
 
-/** The opened client, with what its callers need around it: the recording, the server's check, the cost estimate. */
-export interface OpenedModelClient {
-  readonly mode: ModelMode
-  readonly client: ModelClient
-  readonly prices: PriceTable
-  /** ANTHROPIC_BASE_URL, or the API's own. */
-  readonly baseURL: string
-  /** The recording's folder. */
-  readonly recordingDir: string
-  /** replay: the recording the client answers from (its metadata for the caller to check). */
-  readonly reader: RecordingReader | undefined
-  /** record: where the exchanges go (the caller starts and finishes it). */
-  readonly writer: RecordingWriter | undefined
-  /** Whether calls go through the Message Batches API. */
-  readonly batching: boolean
-  /** Live and record: a TCP connect to the server, an InputError naming it when nothing answers. */
-  checkServer(): Promise<void>
-  /**
-   * The cost before any call: `dryRun` runs the caller's pipeline on a client of its own that reads the cache, never
-   * writes it, and answers at once with replies of typical length (estimate-transport.ts), never over the network.
-   */
-  estimate(dryRun: (client: ModelClient) => Promise<void>, spec: EstimateSpec): Promise<RunEstimate>
-}
-
 /**
  * The cache's subfolder for a server (api.anthropic.com, 127.0.0.1_40123): responses of a local scripted
  * server can never be served to a run against the real API, or the other way round.
@@ -105,7 +80,7 @@ export function cacheNamespace(baseURL: string): string {
  * server's namespace, the retries, the cap and the batches. A missing key, price or recording is an InputError that
  * says what to do.
  */
-export function openModelClient(options: OpenModelClientOptions): OpenedModelClient {
+export function openModelClient(options: OpenModelClientOptions) {
   const { mode, config, paths } = options
   const prices = loadPriceTable(paths.pricesFile)
   assertPriced(prices, options.models, paths.pricesFile)
@@ -142,13 +117,21 @@ export function openModelClient(options: OpenModelClientOptions): OpenedModelCli
     mode,
     client,
     prices,
+    /** ANTHROPIC_BASE_URL, or the API's own. */
     baseURL,
     recordingDir: dir,
+    /** replay: the recording the client answers from (its metadata for the caller to check). */
     reader,
+    /** record: where the exchanges go (the caller starts and finishes it). */
     writer,
     batching: (connection?.batch ?? null) !== null,
+    /** Live and record: a TCP connect to the server, an InputError naming it when nothing answers. */
     checkServer,
-    async estimate(dryRun, spec) {
+    /**
+     * The cost before any call: `dryRun` runs the caller's pipeline on a client of its own that reads the cache, never
+     * writes it, and answers at once with replies of typical length (estimate-transport.ts), never over the network.
+     */
+    async estimate(dryRun: (client: ModelClient) => Promise<void>, spec: EstimateSpec): Promise<RunEstimate> {
       const observed: ObservedCall[] = []
       const dry = new ModelClient({
         ...shared,

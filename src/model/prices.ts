@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
-import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { InputError } from '../contract/input-error.ts'
+import { readJsonFile } from '../files/read-json-file.ts'
 import type { ModelUsage } from './model-types.ts'
 
 /** USD per million tokens of one model: plain input, output, prompt-cache writes and reads. */
@@ -34,19 +34,9 @@ export const PriceTableSchema = z
   .strict()
 export type PriceTable = z.infer<typeof PriceTableSchema>
 
+/** The price table in `file` (the project's `prices`, or the package's own); an InputError names what is wrong. */
 export function loadPriceTable(file: string): PriceTable {
-  let data: unknown
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'))
-  } catch (error) {
-    throw new InputError(`${file}: cannot read the model price table (${(error as Error).message})`)
-  }
-  const parsed = PriceTableSchema.safeParse(data)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
-    throw new InputError(`${file}: field "${issue.path.join('.')}": ${issue.message}`)
-  }
-  return parsed.data
+  return readJsonFile(file, PriceTableSchema, 'the model price table (USD per million tokens; config field `prices`)')
 }
 
 /** The price of a model: its exact id, else the longest key it is a dated snapshot of; null when unknown. */

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
 import { InputError } from '../contract/input-error.ts'
+import { readJsonFile } from '../files/read-json-file.ts'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { StoredExchangeSchema, describePartsChange, type CallParts, type StoredExchange } from './exchange.ts'
 
@@ -169,12 +170,8 @@ export class RecordingReader {
     const dir = !existsSync(join(recording, METADATA)) && existsSync(join(aside, METADATA)) ? aside : recording
     const metadataFile = join(dir, METADATA)
     if (!existsSync(metadataFile)) throw new InputError(`replay: no recording at ${dir} (${METADATA} missing); ${howToRecord}`)
-    const metadata = RecordingMetadataSchema.safeParse(readJson(metadataFile))
-    if (!metadata.success)
-      throw new InputError(
-        `replay: ${metadataFile}: field "${metadata.error.issues[0]!.path.join('.')}": ${metadata.error.issues[0]!.message}`,
-      )
-    if (!metadata.data.complete)
+    const metadata = readJsonFile(metadataFile, RecordingMetadataSchema, howToRecord)
+    if (!metadata.complete)
       throw new InputError(`replay: the recording at ${dir} is incomplete (its record run did not finish); ${howToRecord}`)
     const exchangesDir = join(dir, EXCHANGES)
     const files = existsSync(exchangesDir)
@@ -184,15 +181,9 @@ export class RecordingReader {
       : []
     const exchanges: StoredExchange[] = []
     for (const file of files) {
-      const path = join(exchangesDir, file)
-      const parsed = ExchangeFileSchema.safeParse(readJson(path))
-      if (!parsed.success)
-        throw new InputError(
-          `replay: ${path}: field "${parsed.error.issues[0]!.path.join('.')}": ${parsed.error.issues[0]!.message}`,
-        )
-      exchanges.push(...parsed.data.exchanges)
+      exchanges.push(...readJsonFile(join(exchangesDir, file), ExchangeFileSchema, howToRecord).exchanges)
     }
-    return new RecordingReader(dir, metadata.data, exchanges)
+    return new RecordingReader(dir, metadata, exchanges)
   }
 
   get(key: string): StoredExchange | null {
@@ -213,13 +204,5 @@ export class RecordingReader {
 
   get size(): number {
     return this.#byKey.size
-  }
-}
-
-function readJson(path: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'))
-  } catch (error) {
-    throw new InputError(`replay: ${path}: not valid JSON (${(error as Error).message})`)
   }
 }

@@ -1,4 +1,4 @@
-import Anthropic, { APIConnectionError, APIError } from '@anthropic-ai/sdk'
+import Anthropic from '@anthropic-ai/sdk'
 import {
   MalformedResponseError,
   normaliseMessage,
@@ -18,28 +18,30 @@ export interface TransportReply {
 /** Sends one request, once (no retries: the client's retry policy decides), within `timeoutMs`. */
 export type MessagesTransport = (request: MessageRequest, timeoutMs: number) => Promise<TransportReply>
 
+/** The official SDK's client, its own retries off (maxRetries 0) so the client's policy is the only one. */
+export function anthropicClient(options: { apiKey: string; baseURL: string }): Anthropic {
+  return new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 })
+}
+
 /**
- * The Messages API through the official SDK. Its own retries are off (maxRetries 0) so the client's
- * policy is the only one; the SDK still sends its headers, enforces the timeout per request, and
- * turns HTTP errors into typed errors with their headers (retry-after) for the policy to read.
+ * An SDK call's failure as the retry policy reads it: HTTP errors typed with their headers (retry-after), and a
+ * 200 whose body is not JSON (the SDK's parse error) as a MalformedResponseError.
  */
+export function sdkCall<T>(api: string, call: () => Promise<T>): Promise<T> {
+  return call().catch((error: unknown) => {
+    if (error instanceof SyntaxError) throw new MalformedResponseError(`unreadable ${api} response: ${error.message}`)
+    throw error
+  })
+}
+
+/** The Messages API through the official SDK: it sends its headers and enforces the timeout per request. */
 export function createSdkTransport(options: { apiKey: string; baseURL: string }): MessagesTransport {
-  const client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 })
-  return async (request, timeoutMs) => {
-    let data: unknown
-    let headers: Headers
-    try {
-      const result = await client.messages.create(request, { timeout: timeoutMs, maxRetries: 0 }).withResponse()
-      data = result.data
-      headers = result.response.headers
-    } catch (error) {
-      if (error instanceof APIError || error instanceof APIConnectionError) throw error
-      // A 200 whose body is not JSON surfaces as a parse error from the SDK.
-      if (error instanceof SyntaxError) throw new MalformedResponseError(`unreadable Messages API response: ${error.message}`)
-      throw error
-    }
-    return { response: normaliseMessage(data), scripted: headers.get(SCRIPTED_HEADER) !== null }
-  }
+  const client = anthropicClient(options)
+  return (request, timeoutMs) =>
+    sdkCall('Messages API', async () => {
+      const { data, response } = await client.messages.create(request, { timeout: timeoutMs, maxRetries: 0 }).withResponse()
+      return { response: normaliseMessage(data), scripted: response.headers.get(SCRIPTED_HEADER) !== null }
+    })
 }
 
 /** The base URL without credentials or trailing slash, fit for metadata and messages. */

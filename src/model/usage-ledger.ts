@@ -37,6 +37,14 @@ export function compareCalls(a: CallLog, b: CallLog): number {
   return a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : a.purpose < b.purpose ? -1 : a.purpose > b.purpose ? 1 : 0
 }
 
+/** Adds a response's tokens (input, output, cache reads and writes) into a running total. */
+export function addTokens(total: ModelUsage, usage: ModelUsage): void {
+  total.inputTokens += usage.inputTokens
+  total.outputTokens += usage.outputTokens
+  total.cacheReadTokens += usage.cacheReadTokens
+  total.cacheWriteTokens += usage.cacheWriteTokens
+}
+
 /** USD to 6 decimals (a millionth of a dollar), so small runs do not round to 0. */
 export const roundUsd = (usd: number) => Math.round(usd * 1e6) / 1e6
 
@@ -66,10 +74,7 @@ export class UsageLedger {
       }
       usage.calls += 1
       usage.retries += record.retries
-      usage.inputTokens += record.usage.inputTokens
-      usage.outputTokens += record.usage.outputTokens
-      usage.cacheReadTokens += record.usage.cacheReadTokens
-      usage.cacheWriteTokens += record.usage.cacheWriteTokens
+      addTokens(usage, record.usage)
       usage.usd += record.usd
       if (record.batch) usage.batchCalls += 1
       usage.promptCacheSavedUsd += record.promptCacheSavedUsd
@@ -87,10 +92,7 @@ export class UsageLedger {
     const saved = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, usd: 0 }
     for (const record of this.#records) {
       if (record.source === 'api') continue
-      saved.inputTokens += record.usage.inputTokens
-      saved.outputTokens += record.usage.outputTokens
-      saved.cacheReadTokens += record.usage.cacheReadTokens
-      saved.cacheWriteTokens += record.usage.cacheWriteTokens
+      addTokens(saved, record.usage)
       saved.usd += record.usd
     }
     return { ...saved, usd: roundUsd(saved.usd) }

@@ -2,29 +2,17 @@ import { questionChecks, questionThresholds } from '../gate/question-checks.ts'
 import { baselineQuestion, type BaselineQuestion } from '../gate/baseline-schema.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 
-/** One failing question's attribution record: where the answer came from and how it scored. */
-export interface AttributionRecord {
-  id: string
-  type: QuestionOutcome['type']
-  question: string
-  failedChecks: string[]
-  diagnosis: QuestionOutcome['diagnosis']
-  answerDocIds: string[]
-  topRankedChunkIds: string[]
-  contextChunkIds: string[]
-  answer: string | null
-  unsupportedClaims: string[] | null
-  metrics: Omit<BaselineQuestion, 'id' | 'type'> & Pick<QuestionOutcome, 'contradictionHandled'>
-}
-
 /** A question's scores as the baseline keeps them (the gated metrics' fields), without its id and type. */
 function gatedFields(q: QuestionOutcome): Omit<BaselineQuestion, 'id' | 'type'> {
   const { id: _id, type: _type, ...fields } = baselineQuestion(q)
   return fields
 }
 
-/** The attribution records of every question that fails a check, in golden-set order. */
-export function attributionRecords(report: Report): AttributionRecord[] {
+/**
+ * The attribution records (attribution.jsonl) of every question that fails a check, in golden-set order: where the
+ * answer came from and how it scored.
+ */
+export function attributionRecords(report: Report) {
   const thresholds = questionThresholds(report)
   return report.questions.flatMap((q) => {
     const failedChecks = questionChecks(q, thresholds)

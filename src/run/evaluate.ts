@@ -252,19 +252,15 @@ function stopModelOnAbort({ options, model }: RunContext): void {
 }
 
 /** The built-in system's answerer in a model mode: Claude, or the estimate's answerer (nothing sent) while the cost estimate is made. */
-interface SwitchableAnswerer {
-  answer: Answerer
-  /** Answers through `standIn` until it is given null. */
-  standIn(standIn: Answerer | null): void
-}
-
-function switchableAnswerer(claude: Answerer): SwitchableAnswerer {
+function switchableAnswerer(claude: Answerer) {
   let standIn: Answerer | null = null
   return {
-    answer: (question, context) => (standIn ?? claude)(question, context),
-    standIn: (answerer) => (standIn = answerer),
+    answer: ((question, context) => (standIn ?? claude)(question, context)) satisfies Answerer,
+    /** Answers through `answerer` until it is given null. */
+    standIn: (answerer: Answerer | null) => (standIn = answerer),
   }
 }
+type SwitchableAnswerer = ReturnType<typeof switchableAnswerer>
 
 /** The texts of the corpus's documents by id, for the judge's evidence ('' for an unknown id). */
 function docTextOf(corpus: readonly CorpusDocument[] | null): (id: string) => string {

@@ -21,12 +21,6 @@ export function judgeInputOf(run: QuestionRun, repeat: number): JudgeInput | nul
   }
 }
 
-export interface JudgedAnswers {
-  outcomes: QuestionOutcome[]
-  /** Wall time of each judgement. */
-  judgeMs: number[]
-}
-
 /**
  * Has the judge score every answered question (at most `concurrency` judgements at a time) and adds the
  * judgements to the outcomes, in golden-set order. Questions without an answer keep null scores. With
@@ -42,7 +36,7 @@ export async function judgeAnswers(
   /** Aborted: no judgement starts any more, and the run rejects with the reason. */
   signal?: AbortSignal,
   repeats = 1,
-): Promise<JudgedAnswers> {
+): Promise<{ outcomes: QuestionOutcome[]; judgeMs: number[] }> {
   const limit = pLimit(concurrency)
   const judgeMs: number[] = []
   const judgeOnce = (outcome: QuestionOutcome, index: number, repeat: number) =>

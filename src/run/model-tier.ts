@@ -79,31 +79,7 @@ function estimateBasis(observed: readonly ObservedCall[]): string {
 }
 
 /** What the evaluation needs of the model tier: the answerer, the judge, usage, and the recording's lifecycle. */
-export interface ModelTier extends ModelAgents {
-  readonly mode: ModelMode
-  readonly client: ModelClient
-  readonly judgePromptsHash: string
-  /** The judge's calls go through the Message Batches API (EVAL_BATCH=1, live and record). */
-  readonly batching: boolean
-  /**
-   * The cost estimate, before any call: `dryRun` runs the whole pipeline with the agents it is given, which
-   * share a client that answers in process and at once with replies of typical length (never the network); every
-   * prompt is priced as the run will send it, the ones the cache holds as free. See estimate.ts.
-   */
-  estimate(dryRun: (agents: ModelAgents) => Promise<void>): Promise<RunEstimate>
-  /**
-   * Live and record: a TCP connect to ANTHROPIC_BASE_URL's host and port (probeBaseUrl); an InputError naming
-   * the URL when nothing answers. estimate() makes it first; a run without an estimate (a system of the
-   * user's own) should call it before its first model call. Replay, or an injected transport: nothing to check.
-   */
-  checkServer(): Promise<void>
-  /** The report's warnings: the run's own, and the per-question ones (the report sorts them: run order is not stable). */
-  warnings(): { run: string[]; perQuestion: string[] }
-  /** Before any call: replay checks the recording holds every question; record starts the recording. */
-  begin(run: RunInputs): void
-  /** After the run: record completes the recording (metadata); returns it. */
-  finish(): RecordingMetadata | null
-}
+export type ModelTier = ReturnType<typeof openModelTier>
 
 export interface RunInputs {
   questionIds: readonly string[]
@@ -122,7 +98,7 @@ export function openModelTier(
   paths: ModelPaths,
   now: () => Date,
   options: { transport?: MessagesTransport; batchTransport?: BatchTransport; progress?: (line: string) => void } = {},
-): ModelTier {
+) {
   const mode = config.mode
   const warnings: string[] = []
   const perQuestion: string[] = []
@@ -154,9 +130,19 @@ export function openModelTier(
     client,
     ...agents(client, (m) => perQuestion.push(m)),
     judgePromptsHash: JUDGE_PROMPTS_HASH,
+    /** The judge's calls go through the Message Batches API (EVAL_BATCH=1, live and record). */
     batching: opened.batching,
+    /**
+     * Live and record: a TCP connect to ANTHROPIC_BASE_URL's host and port, an InputError naming the URL when nothing
+     * answers. estimate() makes it first; a run without an estimate (a system of the user's own) makes it before its
+     * first model call.
+     */
     checkServer: () => opened.checkServer(),
-    estimate: async (dryRun) => {
+    /**
+     * The cost estimate, before any call: `dryRun` runs the whole pipeline with agents on a client that answers in
+     * process and at once with replies of typical length (never the network); see estimate.ts.
+     */
+    estimate: async (dryRun: (agents: ModelAgents) => Promise<void>): Promise<RunEstimate> => {
       // A server that refuses connections is named before the estimate is printed, not after it.
       await opened.checkServer()
       return opened.estimate((dry) => dryRun(agents(dry, () => {})), {
@@ -165,16 +151,19 @@ export function openModelTier(
         basis: estimateBasis,
       })
     },
+    /** The report's warnings: the run's own, and the per-question ones (the report sorts them: run order is not stable). */
     warnings: () => ({
       run: [...warnings, ...(mode !== 'replay' && client.ledger.scripted ? [scriptedServerWarning(baseURL)] : [])],
       perQuestion: [...perQuestion],
     }),
-    begin(inputs) {
+    /** Before any call: replay checks the recording holds every question; record starts the recording. */
+    begin(inputs: RunInputs) {
       run = inputs
       if (reader) assertRecorded(reader, dir, inputs)
       writer?.start({ ...metadataOf(inputs), scripted: false, server: describeBaseUrl(baseURL), note: 'record run under way' })
     },
-    finish() {
+    /** After the run: record completes the recording (metadata); returns it. */
+    finish(): RecordingMetadata | null {
       if (!writer || !run) return null
       return finishRecording(writer, metadataOf(run), run, baseURL)
     },

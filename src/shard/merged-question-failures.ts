@@ -1,11 +1,5 @@
 import type { Report } from '../contract/report-schema.ts'
 
-/** A question case the merged Vitest view fails: its question id and the message the case shows. */
-export interface MergedQuestionFailure {
-  id: string
-  message: string
-}
-
 /**
  * The question cases the merged Vitest view must show failed, from the merged report (a pure function),
  * as one run's cases would fail: each shard ran its question cases without gating (shards never gate), so
@@ -14,7 +8,7 @@ export interface MergedQuestionFailure {
  * (`gating`: GATE=1) under gatePolicy 'tolerance' (under 'significant' and 'both' the metrics' paired tests
  * decide, and a lost question is reported, as in one run). In golden-set order.
  */
-export function mergedQuestionFailures(report: Report, gating: boolean): MergedQuestionFailure[] {
+export function mergedQuestionFailures(report: Report, gating: boolean): { id: string; message: string }[] {
   const gate = report.gate
   const errors = new Map(report.questions.map((q) => [q.id, q.systemError]))
   if (gate === null)
@@ -32,6 +26,6 @@ export function mergedQuestionFailures(report: Report, gating: boolean): MergedQ
   })
 }
 
-function systemErrorFailure(id: string, error: string): MergedQuestionFailure {
+function systemErrorFailure(id: string, error: string): { id: string; message: string } {
   return { id, message: `${id}: not measured: the system under test failed on it: ${error}` }
 }

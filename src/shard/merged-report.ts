@@ -6,17 +6,10 @@ import { readShardFiles } from './shard-file.ts'
 import { verifyShardFiles, type BlobWitness } from './shard-witness.ts'
 
 /**
- * The report of a sharded run: the shards' files (files, or folders of them) merged and judged against
- * the project's labels and baseline (under `baselineRoot`; null: not compared), as one run's would be.
- */
-export function mergedReport(project: ProjectConfig, paths: readonly string[], baselineRoot: string | null): Report {
-  return reportOf(project, mergeShards(readShardFiles(paths)), baselineRoot)
-}
-
-/**
- * The report of a sharded run merged after its Vitest blobs (`vitest --merge-reports`): as mergedReport,
- * once every shard file is checked against the witness its shard's blob carries (verifyShardFiles): a
- * stale, missing or foreign piece fails the merge, naming the shard.
+ * The report of a sharded run merged after its Vitest blobs (`vitest --merge-reports`): the shards' files (files,
+ * or folders of them) merged and judged against the project's labels and baseline (under `baselineRoot`; null: not
+ * compared), as one run's would be, once every shard file is checked against the witness its shard's blob carries
+ * (verifyShardFiles): a stale, missing or foreign piece fails the merge, naming the shard.
  */
 export function mergedReportOfBlobs(
   project: ProjectConfig,

@@ -14,7 +14,7 @@ import { evaluate } from '../run/evaluate.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { evaluateShard } from './evaluate-shard.ts'
 import { shardFilePath } from './shard-file.ts'
-import { mergedReport } from './merged-report.ts'
+import { mergedReport } from './testing/merged-report.ts'
 import { assignShards } from '../run/shard-assignment.ts'
 
 const temp = useTempDirs()

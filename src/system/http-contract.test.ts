@@ -1,5 +1,24 @@
 import { describe, expect, it } from 'vitest'
-import { checkHttpResponse, httpContractJsonSchema, HttpRequestSchema, previewValue } from './http-contract.ts'
+import { z } from 'zod'
+import { checkHttpResponse, HttpRequestSchema, HttpResponseSchema, previewValue } from './http-contract.ts'
+
+/** The contract as JSON Schema (draft 2020-12), for docs/http-contract.schema.json and the user's own validators. */
+export function httpContractJsonSchema(): Record<string, unknown> {
+  const generate = (schema: z.ZodType) => {
+    const { $schema: _draft, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
+      string,
+      unknown
+    >
+    return rest
+  }
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title: 'rag-vitest-eval HTTP system contract',
+    description:
+      'The suite POSTs one Request per golden question to the configured url and expects one Response. Generated from src/system/http-contract.ts; see docs/your-pipeline.md.',
+    $defs: { Request: generate(HttpRequestSchema), Response: generate(HttpResponseSchema) },
+  }
+}
 
 describe('the HTTP contract', () => {
   it('is published as docs/http-contract.schema.json, generated from the zod schemas (vitest -u rewrites it)', async () => {

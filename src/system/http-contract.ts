@@ -4,8 +4,9 @@ import { HistorySchema } from '../contract/history-schema.ts'
 /**
  * The HTTP contract between the suite and a user's RAG service (docs/your-pipeline.md). These zod schemas
  * are its single source of truth: the client validates every response with them, an in-process system's
- * answers are held to them too (in-process-system.ts), and docs/http-contract.schema.json is generated from them. Messages name what was expected and what came,
- * so a schema break reads as `ranked[2].docId: expected a string, got 42`.
+ * answers are held to them too (in-process-system.ts), and http-contract.test.ts generates
+ * docs/http-contract.schema.json from them. Messages name what was expected and what came, so a schema
+ * break reads as `ranked[2].docId: expected a string, got 42`.
  */
 
 /** How a value looks in an error message: short JSON for scalars, its kind for objects and arrays. */
@@ -194,22 +195,4 @@ export function checkHttpResponse(body: unknown): Checked {
 /** Checks what an in-process system's answer() resolved to, by the HTTP response's rules but for its extra fields. */
 export function checkInProcessAnswer(value: unknown): Checked {
   return checked(InProcessAnswerSchema.safeParse(value), 'the answer')
-}
-
-/** The contract as JSON Schema (draft 2020-12), for docs/http-contract.schema.json and the user's own validators. */
-export function httpContractJsonSchema(): Record<string, unknown> {
-  const generate = (schema: z.ZodType) => {
-    const { $schema: _draft, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
-      string,
-      unknown
-    >
-    return rest
-  }
-  return {
-    $schema: 'https://json-schema.org/draft/2020-12/schema',
-    title: 'rag-vitest-eval HTTP system contract',
-    description:
-      'The suite POSTs one Request per golden question to the configured url and expects one Response. Generated from src/system/http-contract.ts; see docs/your-pipeline.md.',
-    $defs: { Request: generate(HttpRequestSchema), Response: generate(HttpResponseSchema) },
-  }
 }

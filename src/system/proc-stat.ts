@@ -1,14 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs'
 
-/** What /proc/<pid>/stat says of a process (Linux): its state letter (Z: a zombie), parent and process group. */
-export interface ProcStat {
-  state: string
-  parent: number
-  group: number
-}
-
-/** /proc/<pid>/stat of a pid; null when the process is gone or /proc does not exist. */
-export function procStat(pid: number): ProcStat | null {
+/**
+ * What /proc/<pid>/stat says of a process (Linux): its state letter (Z: a zombie), parent and process group; null
+ * when the process is gone or /proc does not exist.
+ */
+export function procStat(pid: number): { state: string; parent: number; group: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so read after the last ')'.

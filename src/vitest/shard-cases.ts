@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { TestProject, TestSpecification, Vitest } from 'vitest/node'
@@ -32,14 +32,8 @@ export function useShardCaseFile(vitest: Vitest, project: TestProject, shard: Sh
   ].join('\n')
   mkdirSync(dir, { recursive: true })
   // Rewritten only when it changed (another shard on this machine may be reading it).
-  const current = (() => {
-    try {
-      return readFileSync(join(dir, name), 'utf8')
-    } catch {
-      return null
-    }
-  })()
-  if (current !== content) writeFileSync(join(dir, name), content)
+  const file = join(dir, name)
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== content) writeFileSync(file, content)
   project.config.dir = dir
   project.config.include = [name]
   // Every shard has its eval case file, so a shard count above the number of other test files is fine.

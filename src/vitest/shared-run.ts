@@ -50,23 +50,18 @@ export type SharedRun<R extends Report | null = Report> =
  * each written whole (temp file, then rename), their paths provided to the cases. The global setup does not wait
  * for the evaluation: Vitest starts the cases' worker meanwhile, and a case file waits for `run` to appear.
  */
-export interface RunFiles {
-  /** The run without its report (SharedRun<null>): written last, once the report is in place. */
-  run: string
-  /** The report, as latest.json holds it (the host writes it). */
-  report: string
-  /** `{ error }` once the run's other reports are written (null) or why they are not. */
-  reportsWritten: string
-}
-
-/** Measurement `id`'s files in `folder`. */
-export function runFiles(folder: string, id: string): RunFiles {
+export function runFiles(folder: string, id: string) {
   return {
+    /** The run without its report (SharedRun<null>): written last, once the report is in place. */
     run: join(folder, `run-${id}.json`),
+    /** The report, as latest.json holds it (the host writes it). */
     report: join(folder, `report-${id}.json`),
+    /** `{ error }` once the run's other reports are written (null) or why they are not. */
     reportsWritten: join(folder, `reports-${id}.json`),
   }
 }
+/** Measurement `id`'s files in its folder. */
+export type RunFiles = ReturnType<typeof runFiles>
 
 /** Resolves once `file` exists (its folder watched: written whole by a rename, it is complete when it appears). */
 export function whenFileExists(file: string): Promise<void> {

@@ -45,12 +45,7 @@ export const command = defineCommand({
     const project = await projectWith(values.config ?? context.config, context, values)
     const config = runKnobs(project, context.env)
     const docs = projectDocuments(project, 'golden verify')
-    const candidates = readCandidates(
-      source,
-      values.format,
-      docs,
-      values.topics === undefined ? undefined : { file: values.topics },
-    )
+    const candidates = readCandidates(source, values.format, docs, values.topics)
     // The current golden set, for duplicates; none yet is fine (the first verified set).
     const golden = readGoldenFile(project.goldenSet, docs, 'golden verify').questions
     const valid = candidates.flatMap((c) => (c.question === null ? [] : [c.question]))

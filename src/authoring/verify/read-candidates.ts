@@ -3,11 +3,7 @@ import { GoldenQuestionSchema, type GoldenQuestion } from '../../contract/golden
 import { InputError } from '../../contract/input-error.ts'
 import { decodeUtf8Text } from '../../files/utf8-text.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
-import type { FormatName } from '../../golden/formats/format-names.ts'
-import { finishImport, type ImportResult } from '../../golden/formats/imported-question.ts'
-import { importJsonlGold } from '../../golden/formats/jsonl-gold.ts'
-import { importRagas } from '../../golden/formats/ragas.ts'
-import { importTrec } from '../../golden/formats/trec-qrels.ts'
+import { importGoldenSet } from '../../golden/formats/golden-set-formats.ts'
 
 export const CANDIDATE_FORMATS = ['golden', 'jsonl', 'ragas', 'trec'] as const
 export type CandidateFormat = (typeof CANDIDATE_FORMATS)[number]
@@ -95,7 +91,7 @@ export function readCandidates(
   file: string,
   format: CandidateFormat,
   docs: readonly CorpusDocument[],
-  topics?: { file: string },
+  topics?: string,
 ): Candidate[] {
   let text: string
   try {
@@ -105,8 +101,7 @@ export function readCandidates(
     throw new InputError(`${file}: candidate file not found`)
   }
   if (format === 'golden') return parseGoldenCandidates(text, file)
-  const imported = importOf(format, text, file, docs, topics)
-  const { questions } = finishImport(imported, file, docs, { allowUnknown: false })
+  const { questions } = importGoldenSet(format, file, docs, { topics, allowUnknown: false })
   return questions.map((question, i) => ({
     where: `${file}: question #${i + 1}`,
     id: question.id,
@@ -114,20 +109,4 @@ export function readCandidates(
     question,
     problems: [],
   }))
-}
-
-function importOf(
-  format: FormatName,
-  text: string,
-  file: string,
-  docs: readonly CorpusDocument[],
-  topics: { file: string } | undefined,
-): ImportResult {
-  if (format === 'jsonl') return importJsonlGold(text, file)
-  if (format === 'ragas') return importRagas(text, file, docs)
-  if (topics === undefined)
-    throw new InputError(
-      '--format trec needs --topics <file>: a JSON map id -> question, TSV qid<TAB>question, or TREC <top> blocks',
-    )
-  return importTrec(text, file, readFileSync(topics.file, 'utf8'), topics.file)
 }

@@ -13,6 +13,7 @@ import {
   type FactEvidence,
 } from '../../text/key-facts.ts'
 import { RULES } from '../../golden/lint/finding.ts'
+import { supersededIds } from '../../golden/lint/contradiction-without-governing.ts'
 import { corpusEvidence } from '../../golden/lint/unsupported-facts.ts'
 import { lintGoldenSet } from '../../golden/lint/lint-golden-set.ts'
 import { corpusTerms, termsWithoutPossessives } from '../../golden/lint/multi-facts-in-one-doc.ts'
@@ -231,10 +232,9 @@ async function contradictionReasons(
   const reasons: Reason[] = []
   const governing = question.governingDocId
   if (governing !== undefined) {
-    const superseding = question.answerDocIds.filter((id) => {
-      const s = byId.get(id)?.supersedes
-      return id !== governing && (s === governing || (Array.isArray(s) && s.includes(governing)))
-    })
+    const superseding = question.answerDocIds.filter(
+      (id) => id !== governing && supersededIds(byId.get(id) ?? {}).includes(governing),
+    )
     if (superseding.length > 0)
       reasons.push({
         check: 'governing',

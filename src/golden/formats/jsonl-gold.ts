@@ -38,8 +38,6 @@ export const JsonlGoldRecordSchema = z.looseObject({
   provenance: ProvenanceSchema.nullable().optional(),
 })
 
-export type JsonlGoldRecord = z.output<typeof JsonlGoldRecordSchema>
-
 const KNOWN_FIELDS = ['id', 'question', 'gold_answer', 'gold_sources', 'type', 'user_context', 'history', 'provenance']
 
 /** The format's names for the canonical types. */

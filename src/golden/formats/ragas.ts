@@ -37,8 +37,6 @@ export const RagasRecordSchema = z.looseObject({
   retrieved_context_ids: z.array(contextId).nullable().optional(),
 })
 
-export type RagasRecord = z.output<typeof RagasRecordSchema>
-
 const KNOWN_FIELDS = [
   'id',
   'user_input',

@@ -1,6 +1,7 @@
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { contentTerms } from '../../text/text-analyzer.ts'
 import { finding, type Finding } from './finding.ts'
+import { stableStringify } from '../../common/stable-json.ts'
 
 /** Content-term Jaccard similarity at or above which two questions are near-duplicates. */
 export const NEAR_DUPLICATE_JACCARD = 0.8
@@ -24,17 +25,9 @@ type Setting = Pick<GoldenQuestion, 'userContext' | 'history'>
  * neither has one) after the same conversation (equal history, or neither has one).
  */
 export function sameSetting(a: Setting, b: Setting): boolean {
-  return canonicalJson([a.userContext ?? null, a.history ?? null]) === canonicalJson([b.userContext ?? null, b.history ?? null])
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (value !== null && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`
-  return JSON.stringify(value) ?? 'null'
+  return (
+    stableStringify([a.userContext ?? null, a.history ?? null]) === stableStringify([b.userContext ?? null, b.history ?? null])
+  )
 }
 
 /**

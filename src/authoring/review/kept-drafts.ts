@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { InputError } from '../../contract/input-error.ts'
 import { decodeUtf8Text } from '../../files/utf8-text.ts'
+import { readRecords } from '../../files/read-records.ts'
 import { sha256Of } from '../../common/stable-json.ts'
 import { candidateOf } from '../verify/read-candidates.ts'
 import { VerdictSchema, type Verdict, type VerdictStatus } from '../verify/verdict-schema.ts'
@@ -51,15 +52,8 @@ export function readVerifiedFile(file: string): VerifiedFile {
   const counts: Record<VerdictStatus, number> = { kept: 0, rejected: 0, undecided: 0 }
   const kept: ReviewDraft[] = []
   const seen = new Map<string, string>()
-  text.split(/\r?\n/).forEach((line, index) => {
-    if (line.trim() === '') return
-    const where = `${file}:${index + 1}`
-    let raw: unknown
-    try {
-      raw = JSON.parse(line)
-    } catch (error) {
-      throw new InputError(`${where}: invalid JSON (${(error as Error).message}); expected a line of golden verify's output`)
-    }
+  for (const { line, value: raw } of readRecords(text, file)) {
+    const where = `${file}:${line}`
     const verdictField = typeof raw === 'object' && raw !== null ? (raw as { verdict?: unknown }).verdict : undefined
     const verdict = VerdictSchema.safeParse(verdictField)
     if (!verdict.success)
@@ -67,8 +61,8 @@ export function readVerifiedFile(file: string): VerifiedFile {
         `${where}: no verdict (kept, rejected or undecided): review reads golden verify's output; run rag-eval golden verify ${file} first`,
       )
     counts[verdict.data.status]++
-    if (verdict.data.status !== 'kept') return
-    const candidate = candidateOf(raw, where, index + 1)
+    if (verdict.data.status !== 'kept') continue
+    const candidate = candidateOf(raw, where, line)
     if (candidate.question === null)
       throw new InputError(`${where}: kept, but not a valid golden-set question: ${candidate.problems.join('; ')}`)
     const first = seen.get(candidate.question.id)
@@ -82,7 +76,7 @@ export function readVerifiedFile(file: string): VerifiedFile {
       verdict: verdict.data,
       hash: sha256Of(candidate.record).slice(0, 16),
     })
-  })
+  }
   if (counts.kept + counts.rejected + counts.undecided === 0) throw new InputError(`${file}: no verified drafts`)
   return { kept, counts }
 }

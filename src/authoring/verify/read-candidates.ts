@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { GoldenQuestionSchema, type GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { InputError } from '../../contract/input-error.ts'
 import { decodeUtf8Text } from '../../files/utf8-text.ts'
+import { readRecords } from '../../files/read-records.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
 import { importGoldenSet } from '../../golden/formats/golden-set-formats.ts'
 
@@ -65,20 +66,7 @@ export function parseGoldenCandidates(text: string, file: string): Candidate[] {
     if (isObject(whole) && Array.isArray(whole.questions))
       return whole.questions.map((q, i) => candidateOf(q, `${file}: question #${i + 1}`, i + 1))
   }
-  const candidates: Candidate[] = []
-  const lines = text.split(/\r?\n/)
-  lines.forEach((line, index) => {
-    if (line.trim() === '') return
-    let raw: unknown
-    try {
-      raw = JSON.parse(line)
-    } catch (error) {
-      throw new InputError(
-        `${file}:${index + 1}: invalid JSON (${(error as Error).message}); expected one question object per line`,
-      )
-    }
-    candidates.push(candidateOf(raw, `${file}:${index + 1}`, candidates.length + 1))
-  })
+  const candidates = readRecords(text, file).map((record, i) => candidateOf(record.value, `${file}:${record.line}`, i + 1))
   if (candidates.length === 0) throw new InputError(`${file}: no candidate questions`)
   return candidates
 }

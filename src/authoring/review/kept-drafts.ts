@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs'
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { InputError } from '../../contract/input-error.ts'
-import { decodeUtf8Text } from '../../files/utf8-text.ts'
+import { readUtf8File } from '../../files/utf8-text.ts'
 import { readRecords } from '../../files/read-records.ts'
 import { sha256Of } from '../../common/stable-json.ts'
 import { candidateOf } from '../verify/read-candidates.ts'
@@ -40,15 +39,10 @@ export interface VerifiedFile {
  * question, stops with its line: the file is not what golden verify writes.
  */
 export function readVerifiedFile(file: string): VerifiedFile {
-  let text: string
-  try {
-    text = decodeUtf8Text(readFileSync(file), file)
-  } catch (error) {
-    if (error instanceof InputError) throw error
-    throw new InputError(
-      `${file}: not found; run rag-eval golden draft, then rag-eval golden verify <drafts> --out ${file} (or pass --drafts <file>)`,
-    )
-  }
+  const text = readUtf8File(
+    file,
+    `run rag-eval golden draft, then rag-eval golden verify <drafts> --out ${file} (or pass --drafts <file>)`,
+  )
   const counts: Record<VerdictStatus, number> = { kept: 0, rejected: 0, undecided: 0 }
   const kept: ReviewDraft[] = []
   const seen = new Map<string, string>()

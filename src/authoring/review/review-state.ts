@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { z } from 'zod'
-import { InputError } from '../../contract/input-error.ts'
+import { readJsonFile } from '../../files/read-json-file.ts'
 import { writeFileAtomic } from '../../files/write-file-atomic.ts'
 
 /** One decision of `golden review` on a draft; skipped drafts have none (they are shown again). */
@@ -57,20 +57,8 @@ export function reviewStatePath(draftsFile: string): string {
 /** The state of an earlier review of these drafts, or a fresh one. A damaged file stops with what is wrong, never starts over in silence. */
 export function readReviewState(file: string, drafts: string, goldenSet: string): ReviewState {
   if (!existsSync(file)) return { drafts, goldenSet, decisions: {} }
-  let data: unknown
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'))
-  } catch (error) {
-    throw new InputError(`${file}: not JSON (${(error as Error).message}); fix it, or delete it to review every draft again`)
-  }
-  const parsed = ReviewStateSchema.safeParse(data)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
-    throw new InputError(
-      `${file}: field "${issue.path.join('.') || '(state)'}": ${issue.message}; it is golden review's state: fix it, or delete it to review every draft again`,
-    )
-  }
-  return { ...parsed.data, drafts, goldenSet }
+  const hint = "it is golden review's state: fix it, or delete it to review every draft again"
+  return { ...readJsonFile(file, ReviewStateSchema, hint), drafts, goldenSet }
 }
 
 /** Writes the state atomically (temp file and rename): a review stopped mid-write keeps the previous state whole. */

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs'
 import { GoldenQuestionSchema, type GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { InputError } from '../../contract/input-error.ts'
-import { decodeUtf8Text } from '../../files/utf8-text.ts'
+import { readUtf8File } from '../../files/utf8-text.ts'
 import { readRecords } from '../../files/read-records.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
 import { importGoldenSet } from '../../golden/formats/golden-set-formats.ts'
@@ -81,14 +80,7 @@ export function readCandidates(
   docs: readonly CorpusDocument[],
   topics?: string,
 ): Candidate[] {
-  let text: string
-  try {
-    text = decodeUtf8Text(readFileSync(file), file)
-  } catch (error) {
-    if (error instanceof InputError) throw error
-    throw new InputError(`${file}: candidate file not found`)
-  }
-  if (format === 'golden') return parseGoldenCandidates(text, file)
+  if (format === 'golden') return parseGoldenCandidates(readUtf8File(file, 'name the candidate file to verify'), file)
   const { questions } = importGoldenSet(format, file, docs, { topics, allowUnknown: false })
   return questions.map((question, i) => ({
     where: `${file}: question #${i + 1}`,

@@ -132,17 +132,9 @@ export function checkGradedDocs(relevance: Relevance, docs: readonly CorpusDocum
   return unknown.length > 0 ? `not in the corpus: ${unknown.join(', ')}` : true
 }
 
-export interface Draft {
-  id: string
-  type: QuestionType
-  question: string
-  answerDocIds: string[]
-  relevance?: Relevance | undefined
-  goldAnswer?: string | undefined
-  governingDocId?: string | undefined
-  notes?: string | undefined
-  userContext?: UserContext | undefined
-  history?: HistoryTurn[] | undefined
+/** A question as composed: the golden-set fields, the optional ones possibly empty or undefined. */
+export type Draft = Pick<GoldenQuestion, 'id' | 'type' | 'question' | 'answerDocIds'> & {
+  [K in 'relevance' | 'goldAnswer' | 'governingDocId' | 'notes' | 'userContext' | 'history']?: GoldenQuestion[K] | undefined
 }
 
 /** The question as the golden-set schema reads it (empty optional fields left out), or every problem. */

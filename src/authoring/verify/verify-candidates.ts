@@ -3,20 +3,12 @@ import type { CorpusDocument } from '../../load/corpus.ts'
 import { splitClaims } from '../../scoring/generation/claims.ts'
 import { contentTerms } from '../../text/text-analyzer.ts'
 import { jaccard, NEAR_DUPLICATE_JACCARD, normalisedText, sameSetting } from '../../golden/lint/duplicate-questions.ts'
-import {
-  factCount,
-  factEvidence,
-  keyFacts,
-  quantityEvidence,
-  statedFacts,
-  unstatedFacts,
-  type FactEvidence,
-} from '../../text/key-facts.ts'
+import { quantityEvidence, type FactEvidence } from '../../text/key-facts.ts'
 import { RULES } from '../../golden/lint/finding.ts'
 import { supersededIds } from '../../golden/lint/contradiction-without-governing.ts'
 import { corpusEvidence } from '../../golden/lint/unsupported-facts.ts'
 import { lintGoldenSet } from '../../golden/lint/lint-golden-set.ts'
-import { corpusTerms, termsWithoutPossessives } from '../../golden/lint/multi-facts-in-one-doc.ts'
+import { corpusTerms, loneHolders, termsWithoutPossessives } from '../../golden/lint/multi-facts-in-one-doc.ts'
 import type { BestChunk } from '../../golden/lint/none-too-easy.ts'
 import type { Candidate } from './read-candidates.ts'
 import type { Verdict, VerdictStatus } from './verdict-schema.ts'
@@ -159,12 +151,9 @@ async function claimReasons(question: GoldenQuestion, claims: readonly string[],
 }
 
 /**
- * A multi question one of whose documents supports its whole gold answer alone, and holds every
- * distinctive term of the question and answer that any of its documents holds (as golden:check's
- * multi-facts-in-one-doc: the bridge term of "Where was Aurelia's performer born?" sits in the other
- * document, which is then needed even though the answer's claims all sit in one). It must also state
- * every key fact of the answer that any of them states (text/key-facts.ts), so a document lacking one of
- * the answer's numbers or terms is never taken for the lone one.
+ * A multi question one of whose documents supports its whole gold answer alone, among those golden:check's
+ * multi-facts-in-one-doc would name (loneHolders: every key fact and every distinctive term the others hold,
+ * so the bridge document of "Where was Aurelia's performer born?" is still needed).
  */
 async function notReallyMulti(
   question: GoldenQuestion,
@@ -174,20 +163,8 @@ async function notReallyMulti(
   terms: ReturnType<typeof corpusTerms>,
   evidence: ReadonlyMap<string, FactEvidence>,
 ): Promise<Reason | null> {
-  const evidenceOf = (id: string) => evidence.get(id) ?? factEvidence('')
-  const facts = statedFacts(
-    keyFacts(question.goldAnswer ?? ''),
-    passages.map((p) => evidenceOf(p.id)),
-  )
-  const asked = new Set(
-    [...termsWithoutPossessives(question.question), ...termsWithoutPossessives(question.goldAnswer ?? '')].filter(
-      terms.distinctive,
-    ),
-  )
-  const held = [...asked].filter((term) => passages.some((p) => terms.termsByDoc.get(p.id)?.has(term)))
-  for (const passage of passages) {
-    if (!held.every((term) => terms.termsByDoc.get(passage.id)?.has(term))) continue
-    if (factCount(unstatedFacts(facts, [evidenceOf(passage.id)])) > 0) continue
+  for (const id of loneHolders(question, evidence, terms).holders) {
+    const passage = passages.find((p) => p.id === id)!
     const verdicts = await verifier.supportClaims(question, claims, [passage])
     if (!verdicts.every((v) => v.verdict === 'supported')) continue
     const others = passages.filter((p) => p.id !== passage.id).map((p) => p.id)

@@ -3,6 +3,9 @@ import { z } from 'zod'
 import { readJsonFile } from '../../files/read-json-file.ts'
 import { writeFileAtomic } from '../../files/write-file-atomic.ts'
 
+/** Who decided when, on which version of the draft (every decision ends with them). */
+const decided = { by: z.string().min(1), at: z.string().min(1), draftHash: z.string().min(1) }
+
 /** One decision of `golden review` on a draft; skipped drafts have none (they are shown again). */
 export const ReviewDecisionSchema = z.discriminatedUnion('decision', [
   z
@@ -15,18 +18,14 @@ export const ReviewDecisionSchema = z.discriminatedUnion('decision', [
       edited: z.boolean(),
       /** true: appended by --accept-kept, nobody read it. */
       unreviewed: z.boolean(),
-      by: z.string().min(1),
-      at: z.string().min(1),
-      draftHash: z.string().min(1),
+      ...decided,
     })
     .strict(),
   z
     .object({
       decision: z.literal('rejected'),
       reason: z.string().optional(),
-      by: z.string().min(1),
-      at: z.string().min(1),
-      draftHash: z.string().min(1),
+      ...decided,
     })
     .strict(),
 ])

@@ -72,11 +72,10 @@ export const command = defineCommand({
     for (const note of notes) context.out(`note: ${note}\n`)
     if (notes.length > 0) writeReviewState(stateFile, state)
     const target = { file: goldenFile, docs, config }
-    const now = () => new Date()
 
     if (values['accept-kept']) {
       context.out(`accepting every kept draft unreviewed (--accept-kept, run by ${reviewer.name}, from ${reviewer.from})\n`)
-      const { plan } = await acceptAllKept({ pending, state, stateFile, target, reviewer: reviewer.name, now })
+      const { plan } = await acceptAllKept({ pending, state, stateFile, target, reviewer: reviewer.name })
       for (const r of plan.refused)
         context.err(`not appended: ${r.key} would break golden:check:\n${r.errors.map((e) => `  ${e}`).join('\n')}\n`)
       const ids = plan.appended.map((a) => a.question.id)
@@ -110,7 +109,6 @@ export const command = defineCommand({
           stateFile,
           target,
           reviewer: reviewer.name,
-          now,
           card: async (draft, question, position, of) =>
             renderCard({
               question,

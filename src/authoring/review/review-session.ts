@@ -29,7 +29,6 @@ export interface ReviewSession {
   stateFile: string
   target: GoldenTarget
   reviewer: string
-  now: () => Date
   /** The card of a draft as it stands (after edits): question, passages with support marked, what the system retrieves. */
   card: (draft: ReviewDraft, question: GoldenQuestion, position: number, of: number) => Promise<string>
   prompts: ReviewPrompts
@@ -89,7 +88,7 @@ export async function runReview(session: ReviewSession): Promise<ReviewTally> {
         card = await session.card(draft, question, index + 1, pending.length)
         continue
       }
-      const at = session.now().toISOString()
+      const at = new Date().toISOString()
       if (action === 'reject') {
         const reason = (await prompts.rejectReason()).trim()
         const draftHash = draft.inGolden && key !== null ? state.decisions[key]!.draftHash : draft.hash
@@ -176,9 +175,9 @@ export function unreviewedInGolden(golden: readonly GoldenQuestion[], file: stri
  * read them); a draft that would break golden:check is refused with why, the others still go in.
  */
 export async function acceptAllKept(
-  session: Pick<ReviewSession, 'pending' | 'state' | 'stateFile' | 'target' | 'reviewer' | 'now'>,
+  session: Pick<ReviewSession, 'pending' | 'state' | 'stateFile' | 'target' | 'reviewer'>,
 ): Promise<{ plan: AppendPlan }> {
-  const at = session.now().toISOString()
+  const at = new Date().toISOString()
   const plan = await planAppend(
     session.target,
     session.pending.map((draft) => ({

@@ -1,4 +1,4 @@
-import { runKnobs } from '../config/project-config.ts'
+import { runKnobs, type ProjectConfig } from '../config/project-config.ts'
 import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import { InputError } from '../contract/input-error.ts'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
@@ -74,11 +74,9 @@ export const command = defineCommand({
   },
 })
 
-type Project = Awaited<ReturnType<typeof projectWith>>
-
 /** The offline verifier, or the model's (live): the same client, cache, retries and cap as an evaluation's judge. */
 async function openVerifier(
-  project: Project,
+  project: ProjectConfig,
   config: EvalConfig,
   context: CommandContext,
 ): Promise<{ verifier: Verifier; usage: () => string | null }> {

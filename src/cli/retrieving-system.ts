@@ -3,16 +3,14 @@ import type { CorpusDocument } from '../load/corpus.ts'
 import { closeSystem } from '../system/close-system.ts'
 import type { RagSystem } from '../system/rag-system.ts'
 import type { CommandContext } from './args.ts'
-import type { projectWith } from './cli-project.ts'
-
-type Project = Awaited<ReturnType<typeof projectWith>>
+import type { ProjectConfig } from '../config/project-config.ts'
 
 /**
  * Runs `use` with the configured system, retrieving only (golden verify and golden review show what it finds),
  * then closes it; a failing close is a warning. The evaluation's code is imported only when a command needs it.
  */
 export async function withRetrievingSystem<T>(
-  project: Project,
+  project: ProjectConfig,
   config: EvalConfig,
   docs: readonly CorpusDocument[],
   context: CommandContext,

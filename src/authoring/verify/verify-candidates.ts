@@ -129,25 +129,24 @@ function docPassages(ids: readonly string[], byId: ReadonlyMap<string, CorpusDoc
   })
 }
 
-async function claimReasons(question: GoldenQuestion, claims: readonly string[], passages: Passage[], verifier: Verifier) {
+/** The gold answer's claims the verifier finds unsupported (reject) or cannot decide (undecided) in the passages. */
+async function claimReasons(
+  question: GoldenQuestion,
+  claims: readonly string[],
+  passages: Passage[],
+  verifier: Verifier,
+): Promise<Reason[]> {
   const verdicts = await verifier.supportClaims(question, claims, passages)
-  const reasons: Reason[] = []
-  const unsupported = verdicts.filter((v) => v.verdict === 'unsupported')
-  const undecided = verdicts.filter((v) => v.verdict === 'undecided')
   const docs = passages.map((p) => p.id).join(', ')
-  if (unsupported.length > 0)
-    reasons.push({
-      check: 'unsupported-claim',
-      message: `not supported by ${docs}: ${unsupported.map((v) => `"${v.claim}" (${v.reason})`).join('; ')}`,
-      effect: 'reject',
-    })
-  if (undecided.length > 0)
-    reasons.push({
-      check: 'unsupported-claim',
-      message: `undecided against ${docs}: ${undecided.map((v) => `"${v.claim}" (${v.reason})`).join('; ')}`,
-      effect: 'undecided',
-    })
-  return { reasons, allSupported: unsupported.length === 0 && undecided.length === 0 }
+  const kinds = [
+    ['unsupported', 'reject', `not supported by ${docs}`],
+    ['undecided', 'undecided', `undecided against ${docs}`],
+  ] as const
+  return kinds.flatMap(([verdict, effect, what]) => {
+    const these = verdicts.filter((v) => v.verdict === verdict)
+    const message = `${what}: ${these.map((v) => `"${v.claim}" (${v.reason})`).join('; ')}`
+    return these.length === 0 ? [] : [{ check: 'unsupported-claim', message, effect }]
+  })
 }
 
 /**
@@ -313,8 +312,8 @@ async function questionReasons(
   if (question.goldAnswer !== undefined) {
     const claims = splitClaims(question.goldAnswer)
     const support = await claimReasons(question, claims.length > 0 ? claims : [question.goldAnswer], passages, input.verifier)
-    reasons.push(...support.reasons)
-    if (question.type === 'multi' && !support.reasons.some((r) => r.effect === 'reject')) {
+    reasons.push(...support)
+    if (question.type === 'multi' && !support.some((r) => r.effect === 'reject')) {
       const lone = await notReallyMulti(question, claims, passages, input.verifier, terms, evidence)
       if (lone) reasons.push(lone)
     }

@@ -30,8 +30,10 @@ export function corpusTerms(docs: readonly CorpusDocument[]): {
 }
 
 /**
- * The answer docs that each state every key fact of the gold answer that any of them states, and hold every
- * distinctive term of the question and answer that any of them holds; with the facts stated.
+ * The answer docs that each state every key fact of the gold answer (text/key-facts.ts; a document's numbers
+ * read as quantities only: the "1" of "SEV1" does not state "within 1 hour") that any of them states, and hold
+ * every distinctive term (in at most a fifth of the corpus documents) of the question and answer that any of them
+ * holds; with the facts stated.
  */
 export function loneHolders(
   question: GoldenQuestion,
@@ -56,22 +58,12 @@ export function loneHolders(
 }
 
 /**
- * A multi question whose gold-answer facts all sit in one of its answer documents (error): that
- * document answers it alone, so it is a single question that costs more context, and the multi hit
- * (every answer doc in context) punishes systems for skipping a document the answer does not need.
- *
- * Precisely: some answer doc D
- * 1. states every key fact of the gold answer (its numbers and content terms, as coverage reads them:
- *    text/key-facts.ts) that any answer doc states, the question's own too (a fact the answer restates
- *    from the question is still one a document adds), a document's numbers read as quantities only
- *    (the "1" of "SEV1" does not state "within 1 hour"); and
- * 2. contains every distinctive content term of the question and the gold answer that any answer doc
- *    contains (content terms as BM25 sees them, a possessive "'s" dropped; distinctive: in at most a
- *    fifth of the corpus documents, so "when" or "customer" do not count).
- * Condition 2 keeps bridge hops: in "Can I ship a schema migration on 20 December?" the dates and
- * lead time all sit in the freeze-window doc, but only the change-classes doc says schema migrations
- * are Major changes, and it alone has "schema" and "migration". A question with no number in any answer
- * doc is not judged: the numbers are what the answer is checked for.
+ * A multi question whose gold-answer facts all sit in one of its answer documents (error): that document
+ * answers it alone, so it is a single question that costs more context, and the multi hit punishes systems
+ * for skipping a document the answer does not need. The document must also hold every distinctive term any
+ * answer doc holds (loneHolders), which keeps bridge hops: "Can I ship a schema migration on 20 December?" needs
+ * the change-classes doc for "schema migration" though the freeze-window doc states every date. A question with
+ * no number in any answer doc is not judged: the numbers are what the answer is checked for.
  */
 export function multiFactsInOneDoc(
   questions: readonly GoldenQuestion[],

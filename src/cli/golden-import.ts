@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { FORMATS, NOT_CARRIED } from '../golden/formats/format-names.ts'
+import { FORMATS, NOT_CARRIED } from '../golden/formats/golden-set-formats.ts'
 import { importGoldenSet } from '../golden/formats/golden-set-formats.ts'
 import { goldenSetText } from '../golden/golden-set-text.ts'
 import { schemaReference } from '../golden/schema-reference.ts'

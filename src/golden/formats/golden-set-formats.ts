@@ -2,12 +2,22 @@ import { readFileSync } from 'node:fs'
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
 import { InputError } from '../../contract/input-error.ts'
-import { NOT_CARRIED, type FormatName } from './format-names.ts'
 import { finishImport, type ImportResult } from './imported-question.ts'
 import { exportJsonlGold, importJsonlGold } from './jsonl-gold.ts'
 import { exportRagas, importRagas } from './ragas.ts'
 import { exportQrels, importTrec } from './trec-qrels.ts'
 import { exportTopics } from './trec-topics.ts'
+
+export const FORMATS = ['jsonl', 'ragas', 'trec'] as const
+export type FormatName = (typeof FORMATS)[number]
+
+/** What each format cannot carry, printed by golden:import and golden:export and listed in docs/golden-set.md. */
+export const NOT_CARRIED: Record<FormatName, string> = {
+  jsonl: 'governingDocId, notes and relevance grades',
+  ragas:
+    'ids (q-001... by position), types (inferred from the answer docs: contradiction is lost), governingDocId, notes, userContext, history, provenance and relevance grades',
+  trec: 'gold answers (a TODO placeholder on import), types (inferred from the relevant docs: contradiction is lost), governingDocId, notes, userContext, history and provenance',
+}
 
 /** The golden questions of a file in another tool's format (trec: its qrels and its topics), checked against the corpus. */
 export function importGoldenSet(

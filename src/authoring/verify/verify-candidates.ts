@@ -23,6 +23,8 @@ export interface Reason {
   effect: Effect
 }
 
+const reason = (check: string, effect: Effect, message: string): Reason => ({ check, message, effect })
+
 export interface Retriever {
   /** "built-in BM25", or the configured system's name. */
   name: string
@@ -79,12 +81,12 @@ export function leakedAnswer(question: GoldenQuestion): Reason | null {
     ? `the question contains its gold answer "${question.goldAnswer}"`
     : `every content term of the gold answer (${answerTerms.join(', ')}) is in the question`
   if (CLOSED_QUESTION.test(question.question.trim()) || /\bor\b/i.test(question.question))
-    return {
-      check: 'leaked-answer',
-      message: `${what}, as a yes/no or either-or question's does: a reader must tell a leak from a confirmation`,
-      effect: 'undecided',
-    }
-  return { check: 'leaked-answer', message: `${what}: a system can answer it by echoing the question`, effect: 'reject' }
+    return reason(
+      'leaked-answer',
+      'undecided',
+      `${what}, as a yes/no or either-or question's does: a reader must tell a leak from a confirmation`,
+    )
+  return reason('leaked-answer', 'reject', `${what}: a system can answer it by echoing the question`)
 }
 
 function sameDocs(a: GoldenQuestion, b: GoldenQuestion): boolean {
@@ -111,11 +113,11 @@ export function duplicateOf(
     if (otherText !== text && similarity < NEAR_DUPLICATE_JACCARD) continue
     const how = otherText === text ? 'the same question' : `a near-duplicate (content-term Jaccard ${similarity.toFixed(2)})`
     const docs = q.answerDocIds.length === 0 ? '(none)' : q.answerDocIds.join(', ')
-    return {
-      check: 'duplicate',
-      message: `${how} as ${other.where} ${q.id} ("${q.question}"), with the same answer documents ${docs}`,
-      effect: 'reject',
-    }
+    return reason(
+      'duplicate',
+      'reject',
+      `${how} as ${other.where} ${q.id} ("${q.question}"), with the same answer documents ${docs}`,
+    )
   }
   return null
 }
@@ -167,13 +169,12 @@ async function notReallyMulti(
     const verdicts = await verifier.supportClaims(question, claims, [passage])
     if (!verdicts.every((v) => v.verdict === 'supported')) continue
     const others = passages.filter((p) => p.id !== passage.id).map((p) => p.id)
-    return {
-      check: 'not-really-multi',
-      message:
-        `${passage.id} alone supports every claim of the gold answer and holds every distinctive term of the question; ` +
+    return reason(
+      'not-really-multi',
+      'reject',
+      `${passage.id} alone supports every claim of the gold answer and holds every distinctive term of the question; ` +
         `${others.join(', ')} add${others.length === 1 ? 's' : ''} nothing: make it a single question on ${passage.id}, or ask for what only ${others.join(' / ')} state${others.length === 1 ? 's' : ''}`,
-      effect: 'reject',
-    }
+    )
   }
   return null
 }
@@ -184,17 +185,15 @@ async function noneReasons(question: GoldenQuestion, retrievers: readonly Retrie
     const passages = await retriever.retrieve(question)
     const judged = await verifier.answers(question, passages)
     if (judged.verdict === 'answers')
-      reasons.push({
-        check: 'answerable-none',
-        message: `${judged.passageId} (top ${passages.length} of ${retriever.name}) answers it: ${judged.reason}`,
-        effect: 'reject',
-      })
+      reasons.push(
+        reason(
+          'answerable-none',
+          'reject',
+          `${judged.passageId} (top ${passages.length} of ${retriever.name}) answers it: ${judged.reason}`,
+        ),
+      )
     else if (judged.verdict === 'undecided')
-      reasons.push({
-        check: 'answerable-none',
-        message: `top ${passages.length} of ${retriever.name}: ${judged.reason}`,
-        effect: 'undecided',
-      })
+      reasons.push(reason('answerable-none', 'undecided', `top ${passages.length} of ${retriever.name}: ${judged.reason}`))
   }
   return reasons
 }
@@ -212,23 +211,26 @@ async function contradictionReasons(
       (id) => id !== governing && supersededIds(byId.get(id) ?? {}).includes(governing),
     )
     if (superseding.length > 0)
-      reasons.push({
-        check: 'governing',
-        message: `governingDocId ${governing} is superseded by ${superseding.join(', ')} (its front matter says so)`,
-        effect: 'reject',
-      })
+      reasons.push(
+        reason(
+          'governing',
+          'reject',
+          `governingDocId ${governing} is superseded by ${superseding.join(', ')} (its front matter says so)`,
+        ),
+      )
   }
   const judged = await verifier.disagreement(question, passages)
   if (judged.verdict === 'agree')
-    reasons.push({ check: 'contradiction-agrees', message: `its documents do not disagree: ${judged.reason}`, effect: 'reject' })
-  else if (judged.verdict === 'undecided')
-    reasons.push({ check: 'contradiction-agrees', message: judged.reason, effect: 'undecided' })
+    reasons.push(reason('contradiction-agrees', 'reject', `its documents do not disagree: ${judged.reason}`))
+  else if (judged.verdict === 'undecided') reasons.push(reason('contradiction-agrees', 'undecided', judged.reason))
   else if (governing !== undefined && judged.governingDocId !== null && judged.governingDocId !== governing)
-    reasons.push({
-      check: 'governing',
-      message: `governingDocId is ${governing} but the judge reads ${judged.governingDocId} as governing: ${judged.reason}`,
-      effect: 'undecided',
-    })
+    reasons.push(
+      reason(
+        'governing',
+        'undecided',
+        `governingDocId is ${governing} but the judge reads ${judged.governingDocId} as governing: ${judged.reason}`,
+      ),
+    )
   return reasons
 }
 
@@ -266,12 +268,11 @@ export async function verifyCandidates(input: VerifyInput): Promise<VerifiedCand
     const question = candidate.question
     if (question === null) return { candidate, reasons, question: null }
     const first = seenIds.get(question.id)
-    if (first !== undefined)
-      reasons.push({ check: 'duplicate-id', message: `id ${question.id} is already used at ${first}`, effect: 'reject' })
+    if (first !== undefined) reasons.push(reason('duplicate-id', 'reject', `id ${question.id} is already used at ${first}`))
     else seenIds.set(question.id, candidate.where)
     const unknown = question.answerDocIds.filter((id) => !byId.has(id))
     if (unknown.length > 0) {
-      reasons.push({ check: 'unknown-doc', message: `${unknown.join(', ')}: not a document of the corpus`, effect: 'reject' })
+      reasons.push(reason('unknown-doc', 'reject', `${unknown.join(', ')}: not a document of the corpus`))
       return { candidate, reasons, question: null }
     }
     if (first === undefined) checkable.push(question)

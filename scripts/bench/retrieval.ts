@@ -9,7 +9,8 @@ import { scoreRetrieval } from '../../src/scoring/score-retrieval.ts'
 import { percentile } from '../../src/statistics/descriptive.ts'
 import { summarise } from '../../src/summary/summarise.ts'
 import { createBuiltinSystem } from '../../src/builtin/builtin-system.ts'
-import { integer, kind, positiveNumber, ValueRejected } from '../../src/cli/arg-kinds.ts'
+import { integer, kind, positiveNumber } from '../../src/cli/arg-kinds.ts'
+import { InputError } from '../../src/contract/input-error.ts'
 import { flag, option } from '../../src/cli/args.ts'
 import { projectWith } from '../../src/cli/cli-project.ts'
 import { defineCommand } from '../../src/cli/command.ts'
@@ -56,7 +57,7 @@ const sizesKind = kind<Size[]>('docs:questions pairs, e.g. 5000:1000,10000:2000 
   text.split(',').map((part) => {
     const match = /^\s*(\d+):(\d+)\s*$/.exec(part)
     const size = match ? { documents: Number(match[1]), questions: Number(match[2]) } : null
-    if (size === null || size.documents < 3) throw new ValueRejected(`expected ${sizesKind.expected}`)
+    if (size === null || size.documents < 3) throw new InputError(`expected ${sizesKind.expected}`)
     return size
   }),
 )

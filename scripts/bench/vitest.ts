@@ -5,7 +5,8 @@ import { generateSyntheticCorpus, toMarkdownFile } from '../../src/testing/synth
 import type { TreeMemory } from './process-tree-memory.ts'
 import { timeVitest } from './time-vitest.ts'
 import { formatTable } from '../../src/common/format-table.ts'
-import { integer, kind, positiveInteger, positiveNumber, ValueRejected } from '../../src/cli/arg-kinds.ts'
+import { integer, kind, positiveInteger, positiveNumber } from '../../src/cli/arg-kinds.ts'
+import { InputError } from '../../src/contract/input-error.ts'
 import { flag, option } from '../../src/cli/args.ts'
 import { defineCommand } from '../../src/cli/command.ts'
 import { runBench } from './run-bench.ts'
@@ -32,7 +33,7 @@ interface Measured {
 /** Question counts, e.g. 1000,10000. */
 const countsKind = kind<number[]>('question counts, e.g. 1000,10000', (text) =>
   text.split(',').map((part) => {
-    if (!/^\s*[1-9]\d*\s*$/.test(part)) throw new ValueRejected(`expected ${countsKind.expected}`)
+    if (!/^\s*[1-9]\d*\s*$/.test(part)) throw new InputError(`expected ${countsKind.expected}`)
     return Number(part)
   }),
 )
@@ -40,7 +41,7 @@ const countsKind = kind<number[]>('question counts, e.g. 1000,10000', (text) =>
 const tiersKind = kind<Tier[]>('tiers, e.g. retrieval,full', (text) =>
   text.split(',').map((part) => {
     const tier = part.trim()
-    if (tier !== 'retrieval' && tier !== 'full') throw new ValueRejected(`expected ${tiersKind.expected}`)
+    if (tier !== 'retrieval' && tier !== 'full') throw new InputError(`expected ${tiersKind.expected}`)
     return tier
   }),
 )

@@ -1,10 +1,11 @@
 import { statSync, type Stats } from 'node:fs'
 import { dirname } from 'node:path'
+import { InputError } from '../contract/input-error.ts'
 
 /**
- * What a command-line value may be, and how it becomes a typed value. `parse` returns the value or throws
- * ValueRejected with the reason ("expected a positive integer", "expected a file, found a folder"); the
- * parser puts the option and the text in front of it.
+ * What a command-line value may be, and how it becomes a typed value. `parse` returns the value or throws an
+ * InputError with the reason ("expected a positive integer", "expected a file, found a folder"); the parser
+ * puts the option and the text in front of it.
  */
 export interface Kind<T> {
   /** What a valid value is, for messages: "a positive integer", "a file". */
@@ -12,17 +13,13 @@ export interface Kind<T> {
   readonly parse: (text: string) => T
 }
 
-export class ValueRejected extends Error {
-  override name = 'ValueRejected'
-}
-
-/** A kind from its description and a parser; `parse` throws ValueRejected (or returns the value). */
+/** A kind from its description and a parser; `parse` throws an InputError (or returns the value). */
 export function kind<T>(expected: string, parse: (text: string) => T): Kind<T> {
   return { expected, parse }
 }
 
 const rejectExpecting = (what: string): never => {
-  throw new ValueRejected(`expected ${what}`)
+  throw new InputError(`expected ${what}`)
 }
 
 export const text: Kind<string> = kind('a value', (value) => value)
@@ -90,25 +87,25 @@ function stat(path: string): Stats | null {
 }
 
 function notAFolder(path: string): string {
-  if (stat(path)?.isDirectory()) throw new ValueRejected('expected a file, found a folder')
+  if (stat(path)?.isDirectory()) throw new InputError('expected a file, found a folder')
   return path
 }
 
 function notAFile(path: string): string {
   const found = stat(path)
-  if (found !== null && !found.isDirectory()) throw new ValueRejected('expected a folder, found a file')
+  if (found !== null && !found.isDirectory()) throw new InputError('expected a folder, found a file')
   return path
 }
 
 /** An existing file. */
 export const file: Kind<string> = kind('a file', (path) => {
-  if (stat(path) === null) throw new ValueRejected('not found (expected a file)')
+  if (stat(path) === null) throw new InputError('not found (expected a file)')
   return notAFolder(path)
 })
 
 /** An existing folder. */
 export const folder: Kind<string> = kind('a folder', (path) => {
-  if (stat(path) === null) throw new ValueRejected('not found (expected a folder)')
+  if (stat(path) === null) throw new InputError('not found (expected a folder)')
   return notAFile(path)
 })
 
@@ -120,7 +117,7 @@ function foldersCanBeMade(path: string): string {
   for (let parent = dirname(path); ; parent = dirname(parent)) {
     const found = stat(parent)
     if (found !== null) {
-      if (!found.isDirectory()) throw new ValueRejected(`${parent} is a file, not a folder`)
+      if (!found.isDirectory()) throw new InputError(`${parent} is a file, not a folder`)
       return path
     }
     if (dirname(parent) === parent) return path

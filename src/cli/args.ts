@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { InputError } from '../contract/input-error.ts'
-import { ValueRejected, type Kind } from './arg-kinds.ts'
+import type { Kind } from './arg-kinds.ts'
 import type { Io } from './run-cli.ts'
 
 /**
@@ -153,7 +153,7 @@ export function parseValue<T>(label: string, text: string, kind: Kind<T>): T {
   try {
     return kind.parse(text)
   } catch (error) {
-    if (error instanceof ValueRejected) throw new UsageError(`${label} ${shown(text)}: ${error.message}`)
+    if (error instanceof InputError) throw new UsageError(`${label} ${shown(text)}: ${error.message}`)
     throw error
   }
 }

@@ -9,14 +9,15 @@ import { serialiseReport } from '../report/write-report.ts'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { parallelMeanResampler } from '../threads/index.ts'
-import { file, folderOrAbsent, kind, oneOf, ValueRejected } from './arg-kinds.ts'
+import { file, folderOrAbsent, kind, oneOf } from './arg-kinds.ts'
+import { InputError } from '../contract/input-error.ts'
 import { option, repeatable, UsageError, type CommandContext } from './args.ts'
 import { defineCommand } from './command.ts'
 
 /** `KEY=VALUE`: an environment variable for one side. */
 const assignment = kind<[string, string]>('KEY=VALUE, e.g. EVAL_CONTEXT_BUDGET=450', (text) => {
   const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(text)
-  if (!match) throw new ValueRejected('expected KEY=VALUE, e.g. EVAL_CONTEXT_BUDGET=450')
+  if (!match) throw new InputError('expected KEY=VALUE, e.g. EVAL_CONTEXT_BUDGET=450')
   return [match[1]!, match[2]!]
 })
 

@@ -11,18 +11,18 @@ interface Subcommand {
   /** One word, or a group and a word (`golden check`). */
   readonly name: string
   readonly summary: string
-  readonly load: () => Promise<Command>
+  readonly load: () => Promise<{ command: Command }>
   /** Arguments put before the user's: `retrieval` is `eval --tier retrieval`. */
   readonly prepend?: readonly string[]
 }
 
-const evalCommand = async () => (await import('./eval.ts')).command
+const evalCommand = () => import('./eval.ts')
 
 export const SUBCOMMANDS: readonly Subcommand[] = [
   {
     name: 'init',
     summary: 'scaffold the evaluation in this folder (config, golden set, system stub, vitest.config.ts)',
-    load: async () => (await import('./init.ts')).command,
+    load: () => import('./init.ts'),
   },
   { name: 'eval', summary: 'the evaluation without Vitest: reports, GATE=1 exit code', load: evalCommand },
   {
@@ -34,82 +34,82 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
   {
     name: 'golden check',
     summary: 'lint a golden set against its corpus',
-    load: async () => (await import('./golden-check.ts')).command,
+    load: () => import('./golden-check.ts'),
   },
   {
     name: 'golden import',
     summary: 'convert a golden set from JSONL, RAGAS or TREC',
-    load: async () => (await import('./golden-import.ts')).command,
+    load: () => import('./golden-import.ts'),
   },
   {
     name: 'golden export',
     summary: 'write the golden set as JSONL, RAGAS or TREC',
-    load: async () => (await import('./golden-export.ts')).command,
+    load: () => import('./golden-export.ts'),
   },
   {
     name: 'golden add',
     summary: 'append one question, previewing its ranking',
-    load: async () => (await import('./golden-add.ts')).command,
+    load: () => import('./golden-add.ts'),
   },
   {
     name: 'golden draft',
     summary: 'draft a first golden set with the model: typed, tied to documents, for review',
-    load: async () => (await import('./golden-draft.ts')).command,
+    load: () => import('./golden-draft.ts'),
   },
   {
     name: 'golden verify',
     summary: 'check candidate questions (drafts, imports): a kept / rejected / undecided verdict each, with reasons',
-    load: async () => (await import('./golden-verify.ts')).command,
+    load: () => import('./golden-verify.ts'),
   },
   {
     name: 'golden review',
     summary: 'walk the kept drafts on a terminal: accept, edit, reject; accepted ones appended with provenance',
-    load: async () => (await import('./golden-review.ts')).command,
+    load: () => import('./golden-review.ts'),
   },
   {
     name: 'golden schema',
     summary: 'regenerate the golden set JSON Schema',
-    load: async () => (await import('./write-golden-schema.ts')).command,
+    load: () => import('./write-golden-schema.ts'),
   },
   {
     name: 'trec',
     summary: 'trec_eval-conformant evaluation of a TREC run against qrels',
-    load: async () => (await import('./trec.ts')).command,
+    load: () => import('./trec.ts'),
   },
   {
     name: 'trec-export',
     summary: "a report's qrels and run in TREC format",
-    load: async () => (await import('./trec-export.ts')).command,
+    load: () => import('./trec-export.ts'),
   },
   {
     name: 'export',
     summary: 'a run as RAGAS samples, to score the same answers with RAGAS',
-    load: async () => (await import('./export.ts')).command,
+    load: () => import('./export.ts'),
   },
   {
     name: 'label',
     summary: 'label a sample of answers by hand to calibrate the judge',
-    load: async () => (await import('./label.ts')).command,
+    load: () => import('./label.ts'),
   },
   {
     name: 'compare',
     summary: 'run B against run A, question by question: deltas, intervals, p-values',
-    load: async () => (await import('./compare.ts')).command,
+    load: () => import('./compare.ts'),
   },
   {
     name: 'refusal-tradeoff',
     summary: 'refusal threshold against refusal rates',
-    load: async () => (await import('./refusal-tradeoff.ts')).command,
+    load: () => import('./refusal-tradeoff.ts'),
   },
   {
     name: 'model-server',
     summary: 'the local scripted Messages API server',
-    load: async () => (await import('./model-server.ts')).command,
+    load: () => import('./model-server.ts'),
   },
   {
     name: 'record-scripted',
     summary: 're-record the golden set from the scripted server',
-    load: async () => (await import('./record-scripted.ts')).command,
+    load: () => import('./record-scripted.ts'),
   },
 ]
 
@@ -174,5 +174,5 @@ export async function ragEval(argv: readonly string[], processOrTest: Io = proce
     return 2
   }
   const args = [...(found.prepend ?? []), ...global.rest.slice(found.name.split(' ').length), ...(global.help ? ['--help'] : [])]
-  return runCommand(found.name, async () => (await found.load()).main(args, { ...io, config: global.config }), io)
+  return runCommand(found.name, async () => (await found.load()).command.main(args, { ...io, config: global.config }), io)
 }

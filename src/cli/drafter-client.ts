@@ -4,45 +4,27 @@ import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import type { RunEstimate } from '../contract/model-usage-schema.ts'
 import type { ModelClient } from '../model/model-client.ts'
 import { openModelClient, type ModelPaths } from '../model/open-model-client.ts'
-import type { PriceTable } from '../model/prices.ts'
 import type { RecordingMetadata } from '../model/recording.ts'
 import { describeBaseUrl } from '../model/sdk-transport.ts'
 import { DRAFT_PROMPTS_HASH } from '../authoring/draft/prompts.ts'
-
-/**
- * The drafter's model client: the same client, cache, retries, ledger, cap, batches and record/replay as an
- * evaluation's, for the one role of drafting (accounted as the generator role: the drafter is the model that
- * writes). EVAL_MODE offline means live here: drafting has no offline path.
- */
-export interface DrafterClient {
-  client: ModelClient
-  mode: 'live' | 'record' | 'replay'
-  model: string
-  prices: PriceTable
-  /** Prices a dry run of `run` on a client that answers at once with replies of typical length, reading the cache. */
-  estimate(run: (client: ModelClient) => Promise<void>): Promise<RunEstimate>
-  /** Live and record: a TCP connect to the server, an InputError naming it when nothing answers. */
-  checkServer(): Promise<void>
-  /** Record: starts the recording (its metadata names the drafter model and prompts). */
-  begin(inputs: { corpusHash: string; planHash: string }): void
-  /** Record: completes the recording with the subjects drafted. */
-  finish(subjects: readonly string[]): RecordingMetadata | null
-  scripted(): boolean
-  serverName: string
-}
 
 /** Output tokens the cost estimate assumes for a draft: the question, its answer and the passages' quotes as evidence. */
 export const TYPICAL_DRAFT_TOKENS = 300
 
 export const HOW_TO_RECORD_DRAFTS = 'record it with EVAL_MODE=record rag-eval golden draft (the same options)'
 
+/**
+ * The drafter's model client: the same client, cache, retries, ledger, cap, batches and record/replay as an
+ * evaluation's, for the one role of drafting (accounted as the generator role: the drafter is the model that
+ * writes). EVAL_MODE offline means live here: drafting has no offline path.
+ */
 export function openDrafterClient(
   config: EvalConfig,
   env: NodeJS.ProcessEnv,
   paths: ModelPaths,
   options: { batch: boolean; recording: string; progress: (line: string) => void },
-): DrafterClient {
-  const mode = config.mode === 'offline' ? 'live' : config.mode
+) {
+  const mode: 'live' | 'record' | 'replay' = config.mode === 'offline' ? 'live' : config.mode
   const model = config.drafterModel ?? config.generatorModel
   const opened = openModelClient({
     mode,
@@ -80,22 +62,24 @@ export function openDrafterClient(
     client,
     mode,
     model,
-    prices: opened.prices,
     serverName: describeBaseUrl(baseURL),
     scripted: () => client.ledger.scripted,
     checkServer: () => opened.checkServer(),
-    estimate: (run) =>
+    /** Prices a dry run of `run` on a client that answers at once with replies of typical length, reading the cache. */
+    estimate: (run: (client: ModelClient) => Promise<void>): Promise<RunEstimate> =>
       opened.estimate(run, {
         models: { generator: model, judge: config.judgeModel },
         toolReplyTokens: TYPICAL_DRAFT_TOKENS,
         basis: () =>
           `dry run: every drafting prompt as it will be sent, each reply priced at a typical ${TYPICAL_DRAFT_TOKENS} tokens`,
       }),
-    begin(inputs) {
+    /** Record: starts the recording (its metadata names the drafter model and prompts). */
+    begin(inputs: { corpusHash: string; planHash: string }) {
       started = inputs
       writer?.start({ ...metadata(), scripted: false, server: describeBaseUrl(baseURL), note: 'record run under way' })
     },
-    finish(subjects) {
+    /** Record: completes the recording with the subjects drafted. */
+    finish(subjects: readonly string[]): RecordingMetadata | null {
       if (!writer || !started) return null
       const scripted = writer.scripted
       return writer.finish({

@@ -7,15 +7,14 @@ import {
   questionFindings,
   type BuiltinSystem,
 } from '../authoring/add/compose-question.ts'
-import { parseHistory, parseRelevance, parseType, parseUserContext, type Parsed } from '../authoring/add/question-draft.ts'
+import { parseHistory, parseRelevance, parseType, parseUserContext } from '../authoring/add/question-draft.ts'
 import { previewRanking, renderRankingPreview } from '../authoring/add/ranking-preview.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
 import type { EvalConfig } from '../contract/eval-config-schema.ts'
-import type { GoldenQuestion, HistoryTurn, Relevance, UserContext } from '../contract/golden-set-schema.ts'
-import type { QuestionType } from '../contract/question-types.ts'
+import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
 import { InputError } from '../contract/input-error.ts'
 import { createBuiltinSystem } from '../builtin/builtin-system.ts'
-import { file, fileToWrite, folder, kind, text, ValueRejected, type Kind } from './arg-kinds.ts'
+import { file, fileToWrite, folder, kind, text } from './arg-kinds.ts'
 import { flag, option, parseValue } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
@@ -23,28 +22,10 @@ import type { Io } from './run-cli.ts'
 import { keptPieceCounts } from '../text/token-count-cache.ts'
 import { readGoldenFile, type GoldenFile } from '../golden/append/golden-file-to-append.ts'
 
-/** A question type or one of its aliases, as the canonical type. */
-const questionType = kind<QuestionType>(
-  'single, multi, contradiction or none (aliases: lookup, multi-hop, abstention)',
-  (value) => {
-    const type = parseType(value)
-    if (typeof type !== 'string') throw new ValueRejected(type.error)
-    return type
-  },
-)
-
-/** A parser of question-draft.ts as an argument kind: its error becomes the option's message. */
-function parsedKind<T>(expected: string, parse: (value: string) => Parsed<T>): Kind<T> {
-  return kind<T>(expected, (value) => {
-    const parsed = parse(value)
-    if ('error' in parsed) throw new ValueRejected(parsed.error)
-    return parsed.value
-  })
-}
-
-const historyTurns = parsedKind<HistoryTurn[]>('a JSON list of turns [{"role": "user", "content": "..."}, ...]', parseHistory)
-const grades = parsedKind<Relevance>('doc=grade pairs such as doc-040=3,doc-012=1,doc-031=0', parseRelevance)
-const userContextObject = parsedKind<UserContext>('a JSON object such as {"role": "admin"}', parseUserContext)
+const questionType = kind('single, multi, contradiction or none (aliases: lookup, multi-hop, abstention)', parseType)
+const historyTurns = kind('a JSON list of turns [{"role": "user", "content": "..."}, ...]', parseHistory)
+const grades = kind('doc=grade pairs such as doc-040=3,doc-012=1,doc-031=0', parseRelevance)
+const userContextObject = kind('a JSON object such as {"role": "admin"}', parseUserContext)
 
 export const command = defineCommand({
   usage: `usage: rag-eval golden add [--config rag-eval.config.ts] [--golden file] [--create] [--corpus folder]

@@ -2,7 +2,8 @@ import { runKnobs } from '../config/project-config.ts'
 import { checkGoldenFile } from '../golden/lint/check-golden-file.ts'
 import { counts, renderFindingsJson, renderFindingsText } from '../golden/lint/render-findings.ts'
 import { parseFloors } from '../golden/lint/type-distribution.ts'
-import { file, folder, kind, ValueRejected } from './arg-kinds.ts'
+import { file, folder, kind } from './arg-kinds.ts'
+import { InputError } from '../contract/input-error.ts'
 import { flag, option } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
@@ -10,7 +11,7 @@ import { defineCommand } from './command.ts'
 /** Per-type floors, `type=count` pairs; the types not named keep their default floor. */
 const floorsKind = kind('type=count pairs, e.g. single=50,none=8 (types: single, multi, contradiction, none)', (text) => {
   const floors = parseFloors(text)
-  if (typeof floors === 'string') throw new ValueRejected(`expected ${floorsKind.expected}`)
+  if (typeof floors === 'string') throw new InputError(`expected ${floorsKind.expected}`)
   return floors
 })
 

@@ -13,19 +13,13 @@ import { askConfirm } from '../authoring/add/prompts.ts'
 import { BudgetExceededError, formatUsd } from '../model/spending-cap.ts'
 import { sha256Of } from '../common/stable-json.ts'
 import { modelTierPaths } from '../run/model-tier.ts'
-import { file, fileToWrite, folder, integer, kind, positiveInteger, text, ValueRejected } from './arg-kinds.ts'
+import { file, fileToWrite, folder, integer, kind, positiveInteger, text } from './arg-kinds.ts'
 import { flag, option } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
 import { openDrafterClient } from './drafter-client.ts'
 
-const mix = kind(`type=share,... (default ${DEFAULT_MIX})`, (value) => {
-  try {
-    return parseMix(value)
-  } catch (error) {
-    throw new ValueRejected((error as Error).message)
-  }
-})
+const mix = kind(`type=share,... (default ${DEFAULT_MIX})`, parseMix)
 
 const integerCount = (n: number) => n.toLocaleString('en-US')
 const percent = (part: number, whole: number) => (whole === 0 ? '0%' : `${Math.round((100 * part) / whole)}%`)
@@ -90,7 +84,7 @@ export const command = defineCommand({
     batch: flag(),
     recording: option(
       kind('a recording name of letters, digits, . _ -', (value) => {
-        if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value)) throw new ValueRejected('expected letters, digits, . _ -')
+        if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value)) throw new InputError('expected letters, digits, . _ -')
         return value
       }),
       { default: 'golden-draft' },

@@ -1,4 +1,4 @@
-import { FORMATS } from '../golden/formats/format-names.ts'
+import { FORMATS } from '../golden/formats/golden-set-formats.ts'
 import { exportGoldenSet, notCarried } from '../golden/formats/golden-set-formats.ts'
 import { loadCorpus } from '../load/corpus.ts'
 import { loadGoldenSet } from '../load/golden-set.ts'

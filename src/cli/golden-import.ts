@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { FORMATS, NOT_CARRIED } from '../golden/formats/format-names.ts'
+import { existsSync } from 'node:fs'
+import { FORMATS, NOT_CARRIED } from '../golden/formats/golden-set-formats.ts'
 import { importGoldenSet } from '../golden/formats/golden-set-formats.ts'
 import { goldenSetText } from '../golden/golden-set-text.ts'
 import { schemaReference } from '../golden/schema-reference.ts'
@@ -8,7 +8,7 @@ import { QUESTION_TYPES } from '../contract/question-types.ts'
 import { InputError } from '../contract/input-error.ts'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { file, fileToWrite, folder, oneOf } from './arg-kinds.ts'
-import { flag, option, UsageError } from './args.ts'
+import { flag, option } from './args.ts'
 import { defineCommand } from './command.ts'
 
 export const command = defineCommand({
@@ -32,15 +32,9 @@ export const command = defineCommand({
   positionals: [{ name: 'file', kind: file }],
   run: async ({ values, positionals: [source], context }) => {
     const { format } = values
-    if (format === 'trec' && values.topics === undefined) {
-      throw new UsageError(
-        '--format trec needs --topics <file>: a JSON map id -> question, TSV qid<TAB>question, or TREC <top> blocks',
-      )
-    }
-    const text = readFileSync(source, 'utf8')
     const docs = loadCorpus(values.corpus)
-    const { questions, warnings } = importGoldenSet(format, { file: source, text }, docs, {
-      topics: values.topics === undefined ? undefined : { file: values.topics, text: readFileSync(values.topics, 'utf8') },
+    const { questions, warnings } = importGoldenSet(format, source, docs, {
+      topics: values.topics,
       allowUnknown: values['allow-unknown'],
     })
     if (existsSync(values.out) && !values.force) {

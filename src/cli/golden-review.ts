@@ -13,13 +13,12 @@ import {
 } from '../authoring/review/review-session.ts'
 import { readReviewState, reviewStatePath, writeReviewState } from '../authoring/review/review-state.ts'
 import { supportMarks } from '../authoring/review/supporting-sentences.ts'
-import { closeRetrieverSystem } from '../authoring/verify/system-retriever.ts'
 import { readGoldenFile } from '../golden/append/golden-file-to-append.ts'
 import { file, folder, text } from './arg-kinds.ts'
 import { flag, option } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
-import { openRetrievingSystem } from './retrieving-system.ts'
+import { withRetrievingSystem } from './retrieving-system.ts'
 import { resolveReviewer } from './reviewer-name.ts'
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
@@ -73,11 +72,10 @@ export const command = defineCommand({
     for (const note of notes) context.out(`note: ${note}\n`)
     if (notes.length > 0) writeReviewState(stateFile, state)
     const target = { file: goldenFile, docs, config }
-    const now = () => new Date()
 
     if (values['accept-kept']) {
       context.out(`accepting every kept draft unreviewed (--accept-kept, run by ${reviewer.name}, from ${reviewer.from})\n`)
-      const { plan } = await acceptAllKept({ pending, state, stateFile, target, reviewer: reviewer.name, now })
+      const { plan } = await acceptAllKept({ pending, state, stateFile, target, reviewer: reviewer.name })
       for (const r of plan.refused)
         context.err(`not appended: ${r.key} would break golden:check:\n${r.errors.map((e) => `  ${e}`).join('\n')}\n`)
       const ids = plan.appended.map((a) => a.question.id)
@@ -102,38 +100,35 @@ export const command = defineCommand({
       context.out('nothing to review: every kept draft has a decision\n')
       return 0
     }
-    const system = await openRetrievingSystem(project, config, docs)
     let tally: ReviewTally
     try {
-      tally = await runReview({
-        pending: [...pending, ...unread],
-        state,
-        stateFile,
-        target,
-        reviewer: reviewer.name,
-        now,
-        card: async (draft, question, position, of) =>
-          renderCard({
-            question,
-            where: draft.where,
-            position,
-            of,
-            marks: supportMarks(question, docs),
-            notes: draft.verdict.reasons.map((r) => `${r.check}: ${r.message}`),
-            retrieval: await retrievedPassages(system, question, config.k),
-          }),
-        prompts: terminalPrompts,
-        log: (line) => context.out(`${line}\n`),
-      })
+      tally = await withRetrievingSystem(project, config, docs, context, (system) =>
+        runReview({
+          pending: [...pending, ...unread],
+          state,
+          stateFile,
+          target,
+          reviewer: reviewer.name,
+          card: async (draft, question, position, of) =>
+            renderCard({
+              question,
+              where: draft.where,
+              position,
+              of,
+              marks: supportMarks(question, docs),
+              notes: draft.verdict.reasons.map((r) => `${r.check}: ${r.message}`),
+              retrieval: await retrievedPassages(system, question, config.k),
+            }),
+          prompts: terminalPrompts,
+          log: (line) => context.out(`${line}\n`),
+        }),
+      )
     } catch (error) {
       if (error instanceof Error && error.name === 'ExitPromptError') {
         context.out(`stopped; every decision made so far is saved in ${stateFile}\n`)
         return 130
       }
       throw error
-    } finally {
-      const failure = await closeRetrieverSystem(system)
-      if (failure !== null) context.err(`warning: ${failure}\n`)
     }
     const after = readGoldenFile(goldenFile, docs, 'golden review').questions
     const left = pendingDrafts(verified.kept, state, after).pending.length + unreviewedInGolden(after, goldenFile).length

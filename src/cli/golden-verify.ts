@@ -1,4 +1,4 @@
-import { runKnobs } from '../config/project-config.ts'
+import { runKnobs, type ProjectConfig } from '../config/project-config.ts'
 import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import { InputError } from '../contract/input-error.ts'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
@@ -9,7 +9,7 @@ import { createModelVerifier } from '../authoring/verify/model-verifier.ts'
 import { CANDIDATE_FORMATS, readCandidates } from '../authoring/verify/read-candidates.ts'
 import { renderVerifySummary, verifiedJsonl } from '../authoring/verify/render-verdicts.ts'
 import type { Verifier } from '../authoring/verify/verifier.ts'
-import { closeRetrieverSystem, systemRetriever } from '../authoring/verify/system-retriever.ts'
+import { systemRetriever } from '../authoring/verify/system-retriever.ts'
 import { verifyCandidates, type Retriever } from '../authoring/verify/verify-candidates.ts'
 import { readGoldenFile } from '../golden/append/golden-file-to-append.ts'
 import { keptPieceCounts } from '../text/token-count-cache.ts'
@@ -17,7 +17,7 @@ import { file, fileToWrite, folder, oneOf } from './arg-kinds.ts'
 import { option, type CommandContext } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
-import { openRetrievingSystem } from './retrieving-system.ts'
+import { withRetrievingSystem } from './retrieving-system.ts'
 
 export const command = defineCommand({
   usage: `usage: rag-eval golden verify <file> [--format golden|jsonl|ragas|trec] [--topics file] [--out evals/verified.jsonl]
@@ -45,46 +45,38 @@ export const command = defineCommand({
     const project = await projectWith(values.config ?? context.config, context, values)
     const config = runKnobs(project, context.env)
     const docs = projectDocuments(project, 'golden verify')
-    const candidates = readCandidates(
-      source,
-      values.format,
-      docs,
-      values.topics === undefined ? undefined : { file: values.topics },
-    )
+    const candidates = readCandidates(source, values.format, docs, values.topics)
     // The current golden set, for duplicates; none yet is fine (the first verified set).
     const golden = readGoldenFile(project.goldenSet, docs, 'golden verify').questions
     const valid = candidates.flatMap((c) => (c.question === null ? [] : [c.question]))
     const tokenCounts = keptPieceCounts(project.root)
     const bestChunks = await bestChunksOfNoneQuestions(valid, docs, config)
     const { verifier, usage } = await openVerifier(project, config, context)
-    const system = project.system === 'builtin' ? null : await openRetrievingSystem(project, config, docs)
-    try {
-      const retrievers: Retriever[] = [
-        systemRetriever('the built-in BM25 retriever', createBuiltinSystem(docs, { ...config, generate: false }), config.k),
-      ]
-      tokenCounts.keep()
-      if (system !== null)
-        retrievers.push(systemRetriever(`the configured system (${system.name ?? 'unnamed'})`, system, config.k))
+    const builtin = systemRetriever(
+      'the built-in BM25 retriever',
+      createBuiltinSystem(docs, { ...config, generate: false }),
+      config.k,
+    )
+    tokenCounts.keep()
+    const verify = async (retrievers: Retriever[]) => {
       const verified = await verifyCandidates({ candidates, docs, golden, verifier, retrievers, bestChunks })
       writeFileAtomic(values.out, verifiedJsonl(verified))
       context.out(`${renderVerifySummary(verified, verifier.name, values.out)}\n`)
       const spent = usage()
       if (spent !== null) context.out(`${spent}\n`)
-    } finally {
-      if (system !== null) {
-        const failure = await closeRetrieverSystem(system)
-        if (failure !== null) context.err(`warning: ${failure}\n`)
-      }
     }
+    if (project.system === 'builtin') await verify([builtin])
+    else
+      await withRetrievingSystem(project, config, docs, context, (system) =>
+        verify([builtin, systemRetriever(`the configured system (${system.name ?? 'unnamed'})`, system, config.k)]),
+      )
     return 0
   },
 })
 
-type Project = Awaited<ReturnType<typeof projectWith>>
-
 /** The offline verifier, or the model's (live): the same client, cache, retries and cap as an evaluation's judge. */
 async function openVerifier(
-  project: Project,
+  project: ProjectConfig,
   config: EvalConfig,
   context: CommandContext,
 ): Promise<{ verifier: Verifier; usage: () => string | null }> {

@@ -9,13 +9,12 @@ import { readReport } from '../report/read-report.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import { readJsonFile } from '../files/read-json-file.ts'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
-import { chunkCorpus } from '../builtin/chunker.ts'
 import { CONTEXTS_FILE, readContextRecords } from '../report/context-sidecar.ts'
 import { file, fileToWrite, integer, positiveInteger, text } from './arg-kinds.ts'
 import { flag, option } from './args.ts'
 import { defineCommand } from './command.ts'
-import { projectDocuments, projectWith } from './cli-project.ts'
-import { displayPath, type ProjectConfig } from '../config/project-config.ts'
+import { projectWith } from './cli-project.ts'
+import { displayPath } from '../config/project-config.ts'
 
 const QUESTION = 'Does this answer contain anything not written in the material?'
 
@@ -38,21 +37,13 @@ function save(path: string, labels: HumanLabels): void {
   writeFileAtomic(path, JSON.stringify(sorted, null, 2) + '\n')
 }
 
-/** The item as a person reads it: question, the material (context chunks in full), answer, judge's doubts. */
-/**
- * The text of every context chunk: from contexts.jsonl beside the report (what the system handed its
- * model, whatever the system), else, for a report written before that file, by chunking the corpus again
- * as the built-in system did.
- */
-function contextTexts(reportFile: string, report: Report, project: ProjectConfig): Map<string, string> {
-  const contextsFile = join(dirname(reportFile), CONTEXTS_FILE)
-  if (existsSync(contextsFile)) {
-    const records = readContextRecords(contextsFile, 'run the evaluation again to rewrite it')
-    return new Map([...records.values()].flatMap((context) => context.map((chunk) => [chunk.chunkId, chunk.text] as const)))
-  }
-  return new Map(chunkCorpus(projectDocuments(project, 'label'), report.config).map((c) => [c.chunkId, c.text]))
+/** The text of every context chunk, from contexts.jsonl beside the report: what the system handed its model. */
+function contextTexts(reportFile: string): Map<string, string> {
+  const records = readContextRecords(join(dirname(reportFile), CONTEXTS_FILE), 'run the evaluation again to write it')
+  return new Map([...records.values()].flatMap((context) => context.map((chunk) => [chunk.chunkId, chunk.text] as const)))
 }
 
+/** The item as a person reads it: question, the material (context chunks in full), answer, judge's doubts. */
 function present(outcome: QuestionOutcome, chunkText: Map<string, string>, position: string): string {
   const material = outcome.context.map(
     (c) => `--- ${c.chunkId}\n${chunkText.get(c.chunkId) ?? '(chunk not found: the corpus changed since the report)'}`,
@@ -107,10 +98,10 @@ export const command = defineCommand({
     }
     context.out(`${sample.explanation.join('\n')}\n`)
     if (values.list) return 0
-    if (!process.stdin.isTTY)
+    if (!context.terminal)
       throw new InputError('rag-eval label is interactive: run it in a terminal (or --list to print the sample)')
 
-    const chunkText = contextTexts(reportFile, report, project)
+    const chunkText = contextTexts(reportFile)
     const byId = new Map(report.questions.map((q) => [q.id, q]))
     const todo = state.sample.ids.filter((id) => {
       const done = state.labels.find((l) => l.id === id)

@@ -3,22 +3,17 @@ import { parseFaultSpec, withFaults } from '../model-server/fault-injection.ts'
 import { startMessagesServer } from '../model-server/messages-server.ts'
 import { scriptedResponder } from '../model-server/scripted-responder.ts'
 import { BAD_DRAFT_KINDS, type BadDraftKind } from '../model-server/scripted-drafter.ts'
-import { decimal, integer, kind, ValueRejected } from './arg-kinds.ts'
+import { decimal, integer, kind } from './arg-kinds.ts'
+import { InputError } from '../contract/input-error.ts'
 import { option } from './args.ts'
 import { defineCommand } from './command.ts'
 
-const faultSpec = kind('a fault spec', (text) => {
-  try {
-    return parseFaultSpec(text)
-  } catch (error) {
-    throw new ValueRejected((error as Error).message)
-  }
-})
+const faultSpec = kind('a fault spec', parseFaultSpec)
 
 const badDrafts = kind(`a comma-separated list of ${BAD_DRAFT_KINDS.join(', ')}`, (text) => {
   const kinds = text.split(',').map((k) => k.trim())
   const unknown = kinds.find((k) => !(BAD_DRAFT_KINDS as readonly string[]).includes(k))
-  if (unknown !== undefined) throw new ValueRejected(`unknown kind "${unknown}"; expected ${BAD_DRAFT_KINDS.join(', ')}`)
+  if (unknown !== undefined) throw new InputError(`unknown kind "${unknown}"; expected ${BAD_DRAFT_KINDS.join(', ')}`)
   return kinds as BadDraftKind[]
 })
 

@@ -1,25 +1,33 @@
 import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
-import type { projectWith } from './cli-project.ts'
-
-type Project = Awaited<ReturnType<typeof projectWith>>
-type RagSystem = Awaited<ReturnType<typeof import('../run/open-system.ts').openSystem>>
+import { closeSystem } from '../system/close-system.ts'
+import type { RagSystem } from '../system/rag-system.ts'
+import type { CommandContext } from './args.ts'
+import type { ProjectConfig } from '../config/project-config.ts'
 
 /**
- * The configured system, retrieving only (golden verify and golden review show what it finds): the built-in one
- * over the corpus, or the user's module or service. The evaluation's code is imported only when a command needs it.
+ * Runs `use` with the configured system, retrieving only (golden verify and golden review show what it finds),
+ * then closes it; a failing close is a warning. The evaluation's code is imported only when a command needs it.
  */
-export async function openRetrievingSystem(
-  project: Project,
+export async function withRetrievingSystem<T>(
+  project: ProjectConfig,
   config: EvalConfig,
   docs: readonly CorpusDocument[],
-): Promise<RagSystem> {
+  context: CommandContext,
+  use: (system: RagSystem) => Promise<T>,
+): Promise<T> {
   const { openSystem } = await import('../run/open-system.ts')
-  return openSystem(project.system, {
+  const system = await openSystem(project.system, {
     corpus: docs,
     config,
     generate: false,
     root: project.root,
     log: (line) => console.error(line),
   })
+  try {
+    return await use(system)
+  } finally {
+    const failure = await closeSystem(system)
+    if (failure !== null) context.err(`warning: ${failure}\n`)
+  }
 }

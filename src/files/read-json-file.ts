@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs'
 import type { z } from 'zod'
 import { findJsonSyntaxError } from './json-syntax-error.ts'
 import { InputError } from '../contract/input-error.ts'
 import { lineColumnOf } from './line-column.ts'
-import { decodeUtf8Text } from './utf8-text.ts'
+import { readUtf8File } from './utf8-text.ts'
 
 /**
  * Message for JSON text that JSON.parse rejected: `<file>:<line>:<column>: invalid JSON: <problem>`,
@@ -32,13 +31,7 @@ export function parseJsonText(text: string, file: string): unknown {
  * file must be UTF-8 (a leading byte-order mark is accepted).
  */
 export function readJsonFile<S extends z.ZodType>(file: string, schema: S, hint: string): z.output<S> {
-  let bytes: Uint8Array
-  try {
-    bytes = readFileSync(file)
-  } catch {
-    throw new InputError(`${file}: not found; ${hint}`)
-  }
-  const parsed = schema.safeParse(parseJsonText(decodeUtf8Text(bytes, file), file))
+  const parsed = schema.safeParse(parseJsonText(readUtf8File(file, hint), file))
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
     throw new InputError(`${file}: field "${issue.path.join('.')}": ${issue.message}; ${hint}`)

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { InputError } from '../contract/input-error.ts'
 
 // The BOM kept: every character of the lenient text stands for its own bytes.
@@ -37,4 +38,15 @@ export function decodeUtf8Text(bytes: Uint8Array, file: string): string {
         `does not start a valid UTF-8 sequence; save the file as UTF-8 (it may be Latin-1 or Windows-1252)`,
     )
   }
+}
+
+/** The UTF-8 text of a file; a missing file is an InputError naming it and ending with `hint`: what to do. */
+export function readUtf8File(file: string, hint: string): string {
+  let bytes: Uint8Array
+  try {
+    bytes = readFileSync(file)
+  } catch {
+    throw new InputError(`${file}: not found; ${hint}`)
+  }
+  return decodeUtf8Text(bytes, file)
 }

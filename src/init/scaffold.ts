@@ -31,15 +31,13 @@ export interface ScaffoldResult {
   existingVitestConfig: string | null
 }
 
-/** The files init would write into `dir`, in order. */
-function scaffoldFiles(): ScaffoldFile[] {
-  return [
-    { path: 'rag-eval.config.ts', content: CONFIG_TEMPLATE },
-    { path: 'evals/golden-set.json', content: GOLDEN_SET_TEMPLATE },
-    { path: 'evals/rag-system.ts', content: SYSTEM_TEMPLATE },
-    ...CORPUS_TEMPLATES,
-  ]
-}
+/** The files init writes into `dir`, in order. */
+const SCAFFOLD_FILES: ScaffoldFile[] = [
+  { path: 'rag-eval.config.ts', content: CONFIG_TEMPLATE },
+  { path: 'evals/golden-set.json', content: GOLDEN_SET_TEMPLATE },
+  { path: 'evals/rag-system.ts', content: SYSTEM_TEMPLATE },
+  ...CORPUS_TEMPLATES,
+]
 
 /**
  * Scaffolds a project in `dir` (empty or existing): never overwrites a file, and adds its Vitest project
@@ -53,7 +51,7 @@ export function scaffold(dir: string): ScaffoldResult {
     existingVitestConfig: VITEST_CONFIG_NAMES.find((name) => existsSync(join(dir, name))) ?? null,
   }
   const files = [
-    ...scaffoldFiles(),
+    ...SCAFFOLD_FILES,
     ...(result.existingVitestConfig === null ? [{ path: 'vitest.config.ts', content: VITEST_CONFIG_TEMPLATE }] : []),
   ]
   for (const file of files) {

@@ -41,6 +41,16 @@ function expectAppended(before: string, question: GoldenQuestion) {
   return text
 }
 
+/** The message a parser rejects `text` with. */
+function errorOf(parse: () => unknown): string {
+  try {
+    parse()
+  } catch (error) {
+    return (error as Error).message
+  }
+  throw new Error('expected the parser to reject its input')
+}
+
 describe('appendQuestionText', () => {
   it('appends in the layout of evals/golden-set.json: one field per line, ids inline', () => {
     const before = readFileSync('fixtures/golden-lint/clean.json', 'utf8')
@@ -102,10 +112,9 @@ describe('golden:add checks', () => {
     expect(checkId('bad id', [])).toBe('id "bad id": expected an id of letters, digits, . _ -')
     expect(checkId('q-010', ['q-001'])).toBe(true)
     expect(parseType('multi-hop')).toBe('multi')
-    expect(parseType('lookupp')).toEqual({
-      error:
-        'unknown type "lookupp"; expected one of single, multi, contradiction, none (aliases: lookup, multi-hop, abstention)',
-    })
+    expect(() => parseType('lookupp')).toThrow(
+      'unknown type "lookupp"; expected one of single, multi, contradiction, none (aliases: lookup, multi-hop, abstention)',
+    )
     expect(splitDocIds(' doc-001, doc-002,,')).toEqual(['doc-001', 'doc-002'])
     expect(checkAnswerDocs(['doc-001', 'doc-404'], 'single', docs)).toBe('not in the corpus: doc-404')
     expect(checkAnswerDocs(['doc-001'], 'multi', docs)).toBe('a multi question needs at least two answer documents')
@@ -172,21 +181,23 @@ describe('ranking preview', () => {
 describe('the flags of graded relevance, userContext and history', () => {
   it('reads doc=grade pairs in their order, the answer docs being those graded 1 or more', () => {
     const relevance = { 'doc-006': 3, 'doc-007': 0, 'doc-005': 1 }
-    expect(parseRelevance(' doc-006=3, doc-007 = 0,doc-005=1 ')).toEqual({ value: relevance })
+    expect(parseRelevance(' doc-006=3, doc-007 = 0,doc-005=1 ')).toEqual(relevance)
     expect(answerDocsOf(relevance)).toEqual(['doc-006', 'doc-005'])
     expect(checkGradedDocs({ 'doc-006': 3, 'doc-404': 0 }, docs)).toBe('not in the corpus: doc-404')
   })
 
   it('names what is wrong with a grading', () => {
     expect(
-      ['doc-006', 'doc-006=4', 'doc-006=2.5', 'doc-006=-1', 'doc-006=3,doc-006=1', ' , '].map((text) => parseRelevance(text)),
+      ['doc-006', 'doc-006=4', 'doc-006=2.5', 'doc-006=-1', 'doc-006=3,doc-006=1', ' , '].map((text) =>
+        errorOf(() => parseRelevance(text)),
+      ),
     ).toEqual([
-      { error: 'doc-006 has no grade: write doc-006=3 (grades 0..3)' },
-      { error: 'doc-006=4: expected a grade, an integer 0..3' },
-      { error: 'doc-006=2.5: expected a grade, an integer 0..3' },
-      { error: 'doc-006=-1: expected a grade, an integer 0..3' },
-      { error: 'doc-006 is graded twice' },
-      { error: 'expected doc=grade pairs such as doc-040=3,doc-012=1 (grades 0..3)' },
+      'doc-006 has no grade: write doc-006=3 (grades 0..3)',
+      'doc-006=4: expected a grade, an integer 0..3',
+      'doc-006=2.5: expected a grade, an integer 0..3',
+      'doc-006=-1: expected a grade, an integer 0..3',
+      'doc-006 is graded twice',
+      'expected doc=grade pairs such as doc-040=3,doc-012=1 (grades 0..3)',
     ])
   })
 
@@ -195,20 +206,22 @@ describe('the flags of graded relevance, userContext and history', () => {
       { role: 'user', content: 'What does Pro cost?' },
       { role: 'assistant', content: 'USD 49 a month.' },
     ]
-    expect(parseHistory(JSON.stringify(turns))).toEqual({ value: turns })
-    expect(parseHistory('[{"role": "user", "content": "Hi"}, {"role": "bot", "content": ""}]')).toEqual({
-      error: 'history[1].role: unknown role "bot"; expected user or assistant; history[1].content: expected the text of the turn',
-    })
-    expect(parseHistory('[]')).toEqual({
-      error: 'history: an empty history: leave the field out for a question that follows no conversation',
-    })
-    expect((parseHistory("[{role: 'user'}]") as { error: string }).error).toMatch(
+    expect(parseHistory(JSON.stringify(turns))).toEqual(turns)
+    expect(errorOf(() => parseHistory('[{"role": "user", "content": "Hi"}, {"role": "bot", "content": ""}]'))).toBe(
+      'history[1].role: unknown role "bot"; expected user or assistant; history[1].content: expected the text of the turn',
+    )
+    expect(errorOf(() => parseHistory('[]'))).toBe(
+      'history: an empty history: leave the field out for a question that follows no conversation',
+    )
+    expect(errorOf(() => parseHistory("[{role: 'user'}]"))).toMatch(
       /^not JSON \(.+\); expected a JSON list such as \[\{"role": "user", "content": "What does Pro cost\?"\}\]$/,
     )
-    expect(parseUserContext('{"role": "admin", "tenant": "acme"}')).toEqual({ value: { role: 'admin', tenant: 'acme' } })
+    expect(parseUserContext('{"role": "admin", "tenant": "acme"}')).toEqual({ role: 'admin', tenant: 'acme' })
     // A context whose own field is named "error" is a context, not a failure.
-    expect(parseUserContext('{"error": "none"}')).toEqual({ value: { error: 'none' } })
-    expect(parseUserContext('["admin"]')).toEqual({ error: 'expected a JSON object such as {"tenant": "acme", "role": "admin"}' })
+    expect(parseUserContext('{"error": "none"}')).toEqual({ error: 'none' })
+    expect(errorOf(() => parseUserContext('["admin"]'))).toBe(
+      'expected a JSON object such as {"tenant": "acme", "role": "admin"}',
+    )
   })
 
   it('builds a follow-up question with its grades and userContext; grades that disagree with the answer docs are named', () => {

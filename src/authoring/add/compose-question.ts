@@ -5,9 +5,8 @@ import type { EvalConfig } from '../../contract/eval-config-schema.ts'
 import type { createBuiltinSystem } from '../../builtin/builtin-system.ts'
 import { withQuestionAppended } from '../../golden/append/append-question.ts'
 import { writeGoldenFile, type GoldenFile } from '../../golden/append/golden-file-to-append.ts'
-import { bestChunksOfNoneQuestions } from '../../golden/lint/best-chunks.ts'
+import { lintQuestions } from '../../golden/lint/best-chunks.ts'
 import type { Finding } from '../../golden/lint/finding.ts'
-import { lintGoldenSet } from '../../golden/lint/lint-golden-set.ts'
 import { nextQuestionId } from '../../golden/question-ids.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
 import { validateGoldenSet } from '../../load/golden-set.ts'
@@ -150,11 +149,6 @@ export async function questionFindings(
   docs: readonly CorpusDocument[],
   config: EvalConfig,
 ): Promise<Finding[]> {
-  const bestChunks = await bestChunksOfNoneQuestions([question], docs, config)
-  return lintGoldenSet({
-    questions: [...read.questions, question],
-    docs,
-    bestChunks,
-    floors: { single: 0, multi: 0, contradiction: 0, none: 0 },
-  }).filter((f) => f.questionId === question.id)
+  const floors = { single: 0, multi: 0, contradiction: 0, none: 0 }
+  return (await lintQuestions([...read.questions, question], docs, config, floors)).filter((f) => f.questionId === question.id)
 }

@@ -3,6 +3,7 @@ import type { CorpusDocument } from '../../load/corpus.ts'
 import { QUESTION_TYPES, type QuestionType } from '../../contract/question-types.ts'
 import { MAX_GRADE, type HistoryTurn, type Relevance } from '../../contract/golden-set-schema.ts'
 import { checkAnswerDocs, checkGoldAnswer, checkId, checkQuestionText } from './question-draft.ts'
+import { supersededIds } from '../../golden/lint/contradiction-without-governing.ts'
 
 /** What each type means, shown under the type choice. */
 export const TYPE_HELP: Record<QuestionType, string> = {
@@ -69,9 +70,7 @@ export function askGoverning(answerDocIds: readonly string[], docs: readonly Cor
         value: id,
         name: `${id}  ${doc?.title ?? ''}`,
         short: id,
-        description: doc
-          ? `updated ${doc.updated}${doc.supersedes ? `, supersedes ${[doc.supersedes].flat().join(', ')}` : ''}`
-          : '',
+        description: doc ? `updated ${doc.updated}${doc.supersedes ? `, supersedes ${supersededIds(doc).join(', ')}` : ''}` : '',
       }
     }),
   })

@@ -12,6 +12,7 @@ import {
 } from '../../contract/golden-set-schema.ts'
 import { type QuestionType } from '../../contract/question-types.ts'
 import { nextQuestionId } from '../../golden/question-ids.ts'
+import { InputError } from '../../contract/input-error.ts'
 
 /**
  * Checks of the fields of a new question, shared by the flags and the prompts of golden:add: each
@@ -27,10 +28,11 @@ export function checkId(id: string, existingIds: readonly string[]): Check {
   return true
 }
 
-/** A type name or alias (lookup, multi-hop, abstention) as the canonical type, or the message. */
-export function parseType(value: string): QuestionType | { error: string } {
+/** A type name or alias (lookup, multi-hop, abstention) as the canonical type; an InputError names what is wrong. */
+export function parseType(value: string): QuestionType {
   const parsed = QuestionTypeSchema.safeParse(value.trim())
-  return parsed.success ? parsed.data : { error: parsed.error.issues[0]!.message }
+  if (!parsed.success) throw new InputError(parsed.error.issues[0]!.message)
+  return parsed.data
 }
 
 /** `doc-001, doc-002` as a list. */
@@ -72,52 +74,48 @@ function pathText(root: string, path: readonly PropertyKey[]): string {
   return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`), root)
 }
 
-/** A parsed flag: its value, or the message saying what is wrong (a wrapper, since a JSON object may have an `error` key). */
-export type Parsed<T> = { value: T } | { error: string }
-
-function parseJson(text: string, example: string): Parsed<unknown> {
+function parseJson(text: string, example: string): unknown {
   try {
-    return { value: JSON.parse(text) as unknown }
+    return JSON.parse(text) as unknown
   } catch (error) {
-    return { error: `not JSON (${error instanceof Error ? error.message : String(error)}); expected ${example}` }
+    throw new InputError(`not JSON (${error instanceof Error ? error.message : String(error)}); expected ${example}`)
   }
 }
 
 /** The turns before a follow-up question, as JSON: `[{"role": "user", "content": "..."}, ...]`. */
-export function parseHistory(text: string): Parsed<HistoryTurn[]> {
-  const json = parseJson(text, 'a JSON list such as [{"role": "user", "content": "What does Pro cost?"}]')
-  if ('error' in json) return json
-  const parsed = HistorySchema.safeParse(json.value)
-  if (parsed.success) return { value: parsed.data }
-  return { error: parsed.error.issues.map((issue) => `${pathText('history', issue.path)}: ${issue.message}`).join('; ') }
+export function parseHistory(text: string): HistoryTurn[] {
+  const parsed = HistorySchema.safeParse(
+    parseJson(text, 'a JSON list such as [{"role": "user", "content": "What does Pro cost?"}]'),
+  )
+  if (parsed.success) return parsed.data
+  throw new InputError(parsed.error.issues.map((issue) => `${pathText('history', issue.path)}: ${issue.message}`).join('; '))
 }
 
 /** Who asks, as a JSON object: `{"tenant": "acme", "role": "admin"}`. */
-export function parseUserContext(text: string): Parsed<UserContext> {
-  const json = parseJson(text, 'a JSON object such as {"tenant": "acme", "role": "admin"}')
-  if ('error' in json) return json
-  const parsed = UserContextSchema.safeParse(json.value)
-  return parsed.success ? { value: parsed.data } : { error: parsed.error.issues[0]!.message }
+export function parseUserContext(text: string): UserContext {
+  const parsed = UserContextSchema.safeParse(parseJson(text, 'a JSON object such as {"tenant": "acme", "role": "admin"}'))
+  if (parsed.success) return parsed.data
+  throw new InputError(parsed.error.issues[0]!.message)
 }
 
 /**
  * Graded relevance as `doc-040=3, doc-012=1, doc-031=0`: each document with its grade 0..3, in the order
  * given (0: judged not relevant, a distractor; 1..3: an answer document, 3 the primary source).
  */
-export function parseRelevance(text: string): Parsed<Relevance> {
+export function parseRelevance(text: string): Relevance {
   const relevance: Relevance = {}
   const items = splitDocIds(text)
-  if (items.length === 0) return { error: `expected doc=grade pairs such as doc-040=3,doc-012=1 (grades 0..${MAX_GRADE})` }
+  if (items.length === 0) throw new InputError(`expected doc=grade pairs such as doc-040=3,doc-012=1 (grades 0..${MAX_GRADE})`)
   for (const item of items) {
     const match = /^(.+?)\s*=\s*(.*)$/.exec(item)
-    if (match === null) return { error: `${item} has no grade: write ${item}=${MAX_GRADE} (grades 0..${MAX_GRADE})` }
+    if (match === null) throw new InputError(`${item} has no grade: write ${item}=${MAX_GRADE} (grades 0..${MAX_GRADE})`)
     const [, docId, gradeText] = match as unknown as [string, string, string]
     if (!/^\d+$/.test(gradeText) || Number(gradeText) > MAX_GRADE)
-      return { error: `${item}: expected a grade, an integer 0..${MAX_GRADE}` }
-    if (Object.hasOwn(relevance, docId)) return { error: `${docId} is graded twice` }
+      throw new InputError(`${item}: expected a grade, an integer 0..${MAX_GRADE}`)
+    if (Object.hasOwn(relevance, docId)) throw new InputError(`${docId} is graded twice`)
     relevance[docId] = Number(gradeText)
   }
-  return { value: relevance }
+  return relevance
 }
 
 /** The documents a grading makes answer documents (graded 1 or more), in the order they were graded. */
@@ -134,17 +132,9 @@ export function checkGradedDocs(relevance: Relevance, docs: readonly CorpusDocum
   return unknown.length > 0 ? `not in the corpus: ${unknown.join(', ')}` : true
 }
 
-export interface Draft {
-  id: string
-  type: QuestionType
-  question: string
-  answerDocIds: string[]
-  relevance?: Relevance | undefined
-  goldAnswer?: string | undefined
-  governingDocId?: string | undefined
-  notes?: string | undefined
-  userContext?: UserContext | undefined
-  history?: HistoryTurn[] | undefined
+/** A question as composed: the golden-set fields, the optional ones possibly empty or undefined. */
+export type Draft = Pick<GoldenQuestion, 'id' | 'type' | 'question' | 'answerDocIds'> & {
+  [K in 'relevance' | 'goldAnswer' | 'governingDocId' | 'notes' | 'userContext' | 'history']?: GoldenQuestion[K] | undefined
 }
 
 /** The question as the golden-set schema reads it (empty optional fields left out), or every problem. */

@@ -2,6 +2,7 @@ import type { CorpusDocument } from '../../load/corpus.ts'
 import type { GoldenQuestion, Provenance } from '../../contract/golden-set-schema.ts'
 import type { ContradictionDraft, NoneDraft, SingleDraft } from './prompts.ts'
 import type { DraftTask } from './plan.ts'
+import { supersededIds } from '../../golden/lint/contradiction-without-governing.ts'
 
 /** The whitespace-folded, lower-cased text a quote is looked up in (markdown emphasis aside). */
 export function squash(text: string): string {
@@ -40,9 +41,8 @@ export type Governing = { docId: string; rule: string; review: boolean } | { doc
  */
 export function governingOf(docs: readonly CorpusDocument[], draft: ContradictionDraft): Governing {
   const [a, b] = docs as [CorpusDocument, CorpusDocument]
-  const listed = (doc: CorpusDocument) => (doc.supersedes === undefined ? [] : [doc.supersedes].flat())
-  if (listed(a).includes(b.id)) return { docId: a.id, rule: `${a.id} supersedes ${b.id}`, review: false }
-  if (listed(b).includes(a.id)) return { docId: b.id, rule: `${b.id} supersedes ${a.id}`, review: false }
+  if (supersededIds(a).includes(b.id)) return { docId: a.id, rule: `${a.id} supersedes ${b.id}`, review: false }
+  if (supersededIds(b).includes(a.id)) return { docId: b.id, rule: `${b.id} supersedes ${a.id}`, review: false }
   if (a.updated !== undefined && b.updated !== undefined && a.updated !== b.updated) {
     const [newer, older] = a.updated > b.updated ? [a, b] : [b, a]
     return {

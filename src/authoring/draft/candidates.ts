@@ -3,6 +3,7 @@ import type { Retriever } from '../../builtin/retriever.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
 import { splitSentences } from '../../text/sentences.ts'
 import { contentTerms, tokenizeWords } from '../../text/text-analyzer.ts'
+import { supersededIds } from '../../golden/lint/contradiction-without-governing.ts'
 
 /**
  * Where the planner looks for multi-document and contradiction drafts: documents that share rare terms
@@ -108,9 +109,6 @@ function numberedSentences(doc: CorpusDocument): NumberedSentence[] {
   })
 }
 
-const supersedes = (doc: CorpusDocument, other: string) =>
-  doc.supersedes !== undefined && (Array.isArray(doc.supersedes) ? doc.supersedes : [doc.supersedes]).includes(other)
-
 /**
  * Pairs of documents that may state different values for the same fact: a sentence of each with at least three
  * content terms in common, a Jaccard overlap of at least 0.5 (numbers aside) and numbers that differ. The best
@@ -134,7 +132,7 @@ export function contradictionCandidates(docs: readonly CorpusDocument[]): Contra
       const [first, second] = a.docId < b.docId ? [a, b] : [b, a]
       const docA = byId.get(first.docId)!
       const docB = byId.get(second.docId)!
-      const score = supersedes(docA, docB.id) || supersedes(docB, docA.id) ? 2 : jaccard
+      const score = supersededIds(docA).includes(docB.id) || supersededIds(docB).includes(docA.id) ? 2 : jaccard
       const key = `${first.docId}\u0000${second.docId}`
       const known = best.get(key)
       if (!known || known.score < score)

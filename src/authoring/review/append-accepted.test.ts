@@ -86,7 +86,6 @@ describe('appending accepted drafts to the golden set', () => {
         stateFile: s.stateFile,
         target: s.target,
         reviewer: 'ana',
-        now: () => new Date(),
       })
       await expect(run).rejects.toThrow(message)
       expect(readFileSync(s.golden)).toEqual(goldenBefore)
@@ -102,7 +101,6 @@ describe('appending accepted drafts to the golden set', () => {
         stateFile: s.stateFile,
         target: s.target,
         reviewer: 'ana',
-        now: () => new Date(),
       })
       expect(plan.appended.map((a) => a.question.id)).toEqual(['q-008', 'q-009', 'q-010', 'q-011'])
       expect(loadGoldenSet(s.golden, docs).map((q) => q.id)).toEqual(['q-001', 'q-007', 'q-008', 'q-009', 'q-010', 'q-011'])
@@ -118,7 +116,6 @@ describe('appending accepted drafts to the golden set', () => {
       stateFile: s.stateFile,
       target: { ...s.target, file: first },
       reviewer: 'ana',
-      now: () => new Date(),
     })
     expect(plan.refused).toEqual([])
     expect(loadGoldenSet(first, docs)).toEqual(

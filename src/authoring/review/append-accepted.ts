@@ -5,9 +5,8 @@ import type { CorpusDocument } from '../../load/corpus.ts'
 import { checkRelevantGrade, validateGoldenSet } from '../../load/golden-set.ts'
 import { withQuestionAppended } from '../../golden/append/append-question.ts'
 import { readGoldenFile, writeGoldenFile } from '../../golden/append/golden-file-to-append.ts'
-import { bestChunksOfNoneQuestions } from '../../golden/lint/best-chunks.ts'
+import { lintQuestions } from '../../golden/lint/best-chunks.ts'
 import type { Finding } from '../../golden/lint/finding.ts'
-import { lintGoldenSet } from '../../golden/lint/lint-golden-set.ts'
 import { nextQuestionId } from '../../golden/question-ids.ts'
 import { rewriteQuestionText } from './rewrite-question.ts'
 
@@ -55,8 +54,7 @@ const findingKey = (f: Finding) => `${f.rule}\u0000${f.questionId ?? ''}\u0000${
 
 /** golden:check's errors on a set of questions (the loader's checks, relevantGrade, then every lint rule). */
 async function checkErrors(questions: readonly GoldenQuestion[], target: GoldenTarget): Promise<Finding[]> {
-  const bestChunks = await bestChunksOfNoneQuestions(questions, target.docs, target.config)
-  return lintGoldenSet({ questions, docs: target.docs, bestChunks }).filter((f) => f.severity === 'error')
+  return (await lintQuestions(questions, target.docs, target.config)).filter((f) => f.severity === 'error')
 }
 
 /**

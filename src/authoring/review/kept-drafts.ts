@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs'
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { InputError } from '../../contract/input-error.ts'
-import { decodeUtf8Text } from '../../files/utf8-text.ts'
+import { readUtf8File } from '../../files/utf8-text.ts'
+import { readRecords } from '../../files/read-records.ts'
 import { sha256Of } from '../../common/stable-json.ts'
 import { candidateOf } from '../verify/read-candidates.ts'
 import { VerdictSchema, type Verdict, type VerdictStatus } from '../verify/verdict-schema.ts'
@@ -39,27 +39,15 @@ export interface VerifiedFile {
  * question, stops with its line: the file is not what golden verify writes.
  */
 export function readVerifiedFile(file: string): VerifiedFile {
-  let text: string
-  try {
-    text = decodeUtf8Text(readFileSync(file), file)
-  } catch (error) {
-    if (error instanceof InputError) throw error
-    throw new InputError(
-      `${file}: not found; run rag-eval golden draft, then rag-eval golden verify <drafts> --out ${file} (or pass --drafts <file>)`,
-    )
-  }
+  const text = readUtf8File(
+    file,
+    `run rag-eval golden draft, then rag-eval golden verify <drafts> --out ${file} (or pass --drafts <file>)`,
+  )
   const counts: Record<VerdictStatus, number> = { kept: 0, rejected: 0, undecided: 0 }
   const kept: ReviewDraft[] = []
   const seen = new Map<string, string>()
-  text.split(/\r?\n/).forEach((line, index) => {
-    if (line.trim() === '') return
-    const where = `${file}:${index + 1}`
-    let raw: unknown
-    try {
-      raw = JSON.parse(line)
-    } catch (error) {
-      throw new InputError(`${where}: invalid JSON (${(error as Error).message}); expected a line of golden verify's output`)
-    }
+  for (const { line, value: raw } of readRecords(text, file)) {
+    const where = `${file}:${line}`
     const verdictField = typeof raw === 'object' && raw !== null ? (raw as { verdict?: unknown }).verdict : undefined
     const verdict = VerdictSchema.safeParse(verdictField)
     if (!verdict.success)
@@ -67,8 +55,8 @@ export function readVerifiedFile(file: string): VerifiedFile {
         `${where}: no verdict (kept, rejected or undecided): review reads golden verify's output; run rag-eval golden verify ${file} first`,
       )
     counts[verdict.data.status]++
-    if (verdict.data.status !== 'kept') return
-    const candidate = candidateOf(raw, where, index + 1)
+    if (verdict.data.status !== 'kept') continue
+    const candidate = candidateOf(raw, where, line)
     if (candidate.question === null)
       throw new InputError(`${where}: kept, but not a valid golden-set question: ${candidate.problems.join('; ')}`)
     const first = seen.get(candidate.question.id)
@@ -82,7 +70,7 @@ export function readVerifiedFile(file: string): VerifiedFile {
       verdict: verdict.data,
       hash: sha256Of(candidate.record).slice(0, 16),
     })
-  })
+  }
   if (counts.kept + counts.rejected + counts.undecided === 0) throw new InputError(`${file}: no verified drafts`)
   return { kept, counts }
 }

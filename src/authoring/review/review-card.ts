@@ -1,12 +1,9 @@
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import type { MarkedDocument, SupportMarks } from './supporting-sentences.ts'
+import type { RetrievedChunk } from '../../system/rag-system.ts'
 
 /** A passage the configured system retrieved for the draft. */
-export interface RetrievedPassage {
-  chunkId: string
-  docId: string
-  text: string
-}
+export type RetrievedPassage = Pick<RetrievedChunk, 'chunkId' | 'docId' | 'text'>
 
 export interface CardInput {
   question: GoldenQuestion

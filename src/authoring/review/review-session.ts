@@ -29,7 +29,6 @@ export interface ReviewSession {
   stateFile: string
   target: GoldenTarget
   reviewer: string
-  now: () => Date
   /** The card of a draft as it stands (after edits): question, passages with support marked, what the system retrieves. */
   card: (draft: ReviewDraft, question: GoldenQuestion, position: number, of: number) => Promise<string>
   prompts: ReviewPrompts
@@ -42,7 +41,7 @@ export interface ReviewSession {
  * (reconcileState), never appends it twice. A golden set that cannot be written takes the decisions back.
  */
 export function recordAndCommit(
-  plan: AppendPlan,
+  plan: AppendPlan | null,
   decisions: Record<string, ReviewDecision>,
   session: Pick<ReviewSession, 'state' | 'stateFile'>,
 ): void {
@@ -50,7 +49,7 @@ export function recordAndCommit(
   Object.assign(session.state.decisions, decisions)
   writeReviewState(session.stateFile, session.state)
   try {
-    commitAppend(plan)
+    if (plan !== null) commitAppend(plan)
   } catch (error) {
     session.state.decisions = before
     writeReviewState(session.stateFile, session.state)
@@ -66,129 +65,79 @@ export function recordAndCommit(
  */
 export async function runReview(session: ReviewSession): Promise<ReviewTally> {
   const tally: ReviewTally = { accepted: [], rejected: [], skipped: [], quit: false }
-  const { pending, prompts, log } = session
+  const { pending, prompts, log, reviewer, state, target } = session
   for (const [index, draft] of pending.entries()) {
     let question = draft.question
     let edited = false
     let card = await session.card(draft, question, index + 1, pending.length)
-    for (let decided = false; !decided;) {
+    // A question a script accepted unreviewed is decided in place, on the decision of the draft it came from.
+    const key = draft.inGolden ? draftOfGoldenId(state, draft.id) : draft.id
+    for (;;) {
       log(card)
       const action = await prompts.action(draft)
-      if (action === 'quit') {
-        tally.quit = true
-        return tally
-      }
+      if (action === 'quit') return { ...tally, quit: true }
       if (action === 'skip') {
         tally.skipped.push(draft.id)
-        decided = true
-      } else if (action === 'edit') {
+        break
+      }
+      if (action === 'edit') {
         const text = await prompts.editQuestion(question.question)
         const goldAnswer = question.type === 'none' ? undefined : await prompts.editGoldAnswer(question.goldAnswer ?? '')
-        const changed = text !== question.question || goldAnswer !== question.goldAnswer
+        edited ||= text !== question.question || goldAnswer !== question.goldAnswer
         question = { ...question, question: text, ...(goldAnswer === undefined ? {} : { goldAnswer }) }
-        edited ||= changed
         card = await session.card(draft, question, index + 1, pending.length)
-      } else if (action === 'reject' && draft.inGolden) {
+        continue
+      }
+      const at = new Date().toISOString()
+      if (action === 'reject') {
         const reason = (await prompts.rejectReason()).trim()
-        const plan = await planRewrite(session.target, draft.id, null)
-        const key = draftOfGoldenId(session.state, draft.id)
-        const rejected: Record<string, ReviewDecision> =
-          key === null
-            ? {}
-            : {
-                [key]: {
-                  decision: 'rejected',
-                  ...(reason === '' ? {} : { reason }),
-                  by: session.reviewer,
-                  at: session.now().toISOString(),
-                  draftHash: session.state.decisions[key]!.draftHash,
-                },
-              }
-        recordAndCommit(plan, rejected, session)
-        tally.rejected.push(draft.id)
-        log(`rejected ${draft.id}: removed from ${session.target.file}${reason === '' ? '' : ` (${reason})`}`)
-        decided = true
-      } else if (action === 'reject') {
-        const reason = (await prompts.rejectReason()).trim()
-        session.state.decisions[draft.id] = {
+        const draftHash = draft.inGolden && key !== null ? state.decisions[key]!.draftHash : draft.hash
+        const decision: ReviewDecision = {
           decision: 'rejected',
           ...(reason === '' ? {} : { reason }),
-          by: session.reviewer,
-          at: session.now().toISOString(),
-          draftHash: draft.hash,
+          by: reviewer,
+          at,
+          draftHash,
         }
-        writeReviewState(session.stateFile, session.state)
+        const plan = draft.inGolden ? await planRewrite(target, draft.id, null) : null
+        recordAndCommit(plan, key === null ? {} : { [key]: decision }, session)
         tally.rejected.push(draft.id)
-        log(`rejected ${draft.id}${reason === '' ? '' : ` (${reason})`}`)
-        decided = true
-      } else {
-        const at = session.now().toISOString()
-        const current = question
-        if (draft.inGolden) {
-          const plan = await planRewrite(
-            session.target,
-            draft.id,
-            acceptedQuestion(current, draft.id, { reviewedBy: session.reviewer, reviewedAt: at }),
-          )
-          const refusal = plan.refused[0]
-          if (refusal !== undefined) {
-            log(refused(draft.id, session.target.file, refusal.errors))
-            continue
-          }
-          const key = draftOfGoldenId(session.state, draft.id)
-          const earlier = key === null ? undefined : session.state.decisions[key]
-          recordAndCommit(
-            plan,
-            earlier?.decision === 'accepted'
-              ? {
-                  [key!]: {
-                    ...earlier,
-                    question: current.question,
-                    edited: earlier.edited || edited,
-                    unreviewed: false,
-                    by: session.reviewer,
-                    at,
-                  },
-                }
-              : {},
-            session,
-          )
-          tally.accepted.push({ draftId: draft.id, goldenId: draft.id })
-          log(
-            `reviewed ${draft.id}${edited ? ' (edited)' : ''}: ${session.target.file} now records ${session.reviewer} as its reviewer`,
-          )
-          decided = true
-          continue
-        }
-        const plan = await planAppend(session.target, [
-          { key: draft.id, build: (id) => acceptedQuestion(current, id, { reviewedBy: session.reviewer, reviewedAt: at }) },
-        ])
-        const refusal = plan.refused[0]
-        if (refusal !== undefined) {
-          log(refused(draft.id, session.target.file, refusal.errors))
-          continue
-        }
-        const appended = plan.appended[0]!.question
-        recordAndCommit(
-          plan,
-          {
-            [draft.id]: {
-              decision: 'accepted',
-              goldenId: appended.id,
-              question: appended.question,
-              edited,
-              unreviewed: false,
-              by: session.reviewer,
-              at,
-              draftHash: draft.hash,
-            },
-          },
-          session,
-        )
-        tally.accepted.push({ draftId: draft.id, goldenId: appended.id })
-        log(`accepted ${draft.id}${edited ? ' (edited)' : ''}: appended to ${session.target.file} as ${appended.id}`)
-        decided = true
+        log(`rejected ${draft.id}${plan === null ? '' : `: removed from ${target.file}`}${reason === '' ? '' : ` (${reason})`}`)
+        break
       }
+      const build = (id: string) => acceptedQuestion(question, id, { reviewedBy: reviewer, reviewedAt: at })
+      const plan = draft.inGolden
+        ? await planRewrite(target, draft.id, build(draft.id))
+        : await planAppend(target, [{ key: draft.id, build }])
+      const refusal = plan.refused[0]
+      if (refusal !== undefined) {
+        log(refused(draft.id, target.file, refusal.errors))
+        continue
+      }
+      const goldenId = plan.appended[0]?.question.id ?? draft.id
+      const earlier = key === null ? undefined : state.decisions[key]
+      const decision: ReviewDecision | undefined = draft.inGolden
+        ? earlier?.decision === 'accepted'
+          ? { ...earlier, question: question.question, edited: earlier.edited || edited, unreviewed: false, by: reviewer, at }
+          : undefined
+        : {
+            decision: 'accepted',
+            goldenId,
+            question: question.question,
+            edited,
+            unreviewed: false,
+            by: reviewer,
+            at,
+            draftHash: draft.hash,
+          }
+      recordAndCommit(plan, key === null || decision === undefined ? {} : { [key]: decision }, session)
+      tally.accepted.push({ draftId: draft.id, goldenId })
+      log(
+        draft.inGolden
+          ? `reviewed ${draft.id}${edited ? ' (edited)' : ''}: ${target.file} now records ${reviewer} as its reviewer`
+          : `accepted ${draft.id}${edited ? ' (edited)' : ''}: appended to ${target.file} as ${goldenId}`,
+      )
+      break
     }
   }
   return tally
@@ -226,9 +175,9 @@ export function unreviewedInGolden(golden: readonly GoldenQuestion[], file: stri
  * read them); a draft that would break golden:check is refused with why, the others still go in.
  */
 export async function acceptAllKept(
-  session: Pick<ReviewSession, 'pending' | 'state' | 'stateFile' | 'target' | 'reviewer' | 'now'>,
+  session: Pick<ReviewSession, 'pending' | 'state' | 'stateFile' | 'target' | 'reviewer'>,
 ): Promise<{ plan: AppendPlan }> {
-  const at = session.now().toISOString()
+  const at = new Date().toISOString()
   const plan = await planAppend(
     session.target,
     session.pending.map((draft) => ({

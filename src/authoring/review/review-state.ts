@@ -1,7 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { z } from 'zod'
-import { InputError } from '../../contract/input-error.ts'
+import { readJsonFile } from '../../files/read-json-file.ts'
 import { writeFileAtomic } from '../../files/write-file-atomic.ts'
+
+/** Who decided when, on which version of the draft (every decision ends with them). */
+const decided = { by: z.string().min(1), at: z.string().min(1), draftHash: z.string().min(1) }
 
 /** One decision of `golden review` on a draft; skipped drafts have none (they are shown again). */
 export const ReviewDecisionSchema = z.discriminatedUnion('decision', [
@@ -15,18 +18,14 @@ export const ReviewDecisionSchema = z.discriminatedUnion('decision', [
       edited: z.boolean(),
       /** true: appended by --accept-kept, nobody read it. */
       unreviewed: z.boolean(),
-      by: z.string().min(1),
-      at: z.string().min(1),
-      draftHash: z.string().min(1),
+      ...decided,
     })
     .strict(),
   z
     .object({
       decision: z.literal('rejected'),
       reason: z.string().optional(),
-      by: z.string().min(1),
-      at: z.string().min(1),
-      draftHash: z.string().min(1),
+      ...decided,
     })
     .strict(),
 ])
@@ -57,20 +56,8 @@ export function reviewStatePath(draftsFile: string): string {
 /** The state of an earlier review of these drafts, or a fresh one. A damaged file stops with what is wrong, never starts over in silence. */
 export function readReviewState(file: string, drafts: string, goldenSet: string): ReviewState {
   if (!existsSync(file)) return { drafts, goldenSet, decisions: {} }
-  let data: unknown
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'))
-  } catch (error) {
-    throw new InputError(`${file}: not JSON (${(error as Error).message}); fix it, or delete it to review every draft again`)
-  }
-  const parsed = ReviewStateSchema.safeParse(data)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
-    throw new InputError(
-      `${file}: field "${issue.path.join('.') || '(state)'}": ${issue.message}; it is golden review's state: fix it, or delete it to review every draft again`,
-    )
-  }
-  return { ...parsed.data, drafts, goldenSet }
+  const hint = "it is golden review's state: fix it, or delete it to review every draft again"
+  return { ...readJsonFile(file, ReviewStateSchema, hint), drafts, goldenSet }
 }
 
 /** Writes the state atomically (temp file and rename): a review stopped mid-write keeps the previous state whole. */

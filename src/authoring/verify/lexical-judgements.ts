@@ -28,6 +28,12 @@ export function lexicalClaimSupport(question: string, claims: readonly string[],
   const evidence = passages.map((p) => ({ id: p.id, evidence: factEvidence(p.text) }))
   const given = factEvidence(question)
   return claims.map((claim): ClaimSupport => {
+    const judged = (verdict: ClaimSupport['verdict'], passageId: string | null, reason: string) => ({
+      claim,
+      verdict,
+      passageId,
+      reason,
+    })
     const facts = unstatedFacts(keyFacts(claim), [given])
     const missing = unstatedFacts(
       facts,
@@ -41,42 +47,27 @@ export function lexicalClaimSupport(question: string, claims: readonly string[],
       : null
     const [verdict] = lexicalFaithfulness(claim, false, context).claims
     if (verdict === undefined || verdict.verdict === 'undecidable') {
-      if (factsHeld)
-        return { claim, verdict: 'supported', passageId: holder, reason: `${describeFacts(facts)} stated in the passages` }
-      if (missing.numbers.length > 0)
-        return { claim, verdict: 'unsupported', passageId: null, reason: `${describeFacts(missing)} in none of ${ids(passages)}` }
-      return {
-        claim,
-        verdict: 'undecided',
-        passageId: null,
-        reason: 'too short to judge lexically (a yes/no or a bare word): the offline judge cannot tell',
-      }
+      if (factsHeld) return judged('supported', holder, `${describeFacts(facts)} stated in the passages`)
+      if (missing.numbers.length > 0) return judged('unsupported', null, `${describeFacts(missing)} in none of ${ids(passages)}`)
+      return judged('undecided', null, 'too short to judge lexically (a yes/no or a bare word): the offline judge cannot tell')
     }
     const overlap = Math.round((verdict.overlap ?? 0) * 100)
     if (verdict.verdict === 'supported')
-      return { claim, verdict: 'supported', passageId: verdict.chunkId, reason: `${overlap}% of its terms in ${verdict.chunkId}` }
+      return judged('supported', verdict.chunkId, `${overlap}% of its terms in ${verdict.chunkId}`)
     if (verdict.missingNumbers.length > 0)
-      return {
-        claim,
-        verdict: 'unsupported',
-        passageId: null,
-        reason: `${verdict.missingNumbers.join(', ')} in none of ${ids(passages)}`,
-      }
+      return judged('unsupported', null, `${verdict.missingNumbers.join(', ')} in none of ${ids(passages)}`)
     if ((verdict.overlap ?? 0) < UNSUPPORTED_OVERLAP && !numbersHeld)
-      return {
-        claim,
-        verdict: 'unsupported',
-        passageId: verdict.chunkId,
-        reason: `at most ${overlap}% of its content terms in one passage (best ${verdict.chunkId})`,
-      }
-    return {
-      claim,
-      verdict: 'undecided',
-      passageId: verdict.chunkId,
-      reason:
-        `${overlap}% of its content terms in ${verdict.chunkId}${numbersHeld ? `, its ${describeFacts({ numbers: facts.numbers, terms: [] })} stated` : ''}: ` +
+      return judged(
+        'unsupported',
+        verdict.chunkId,
+        `at most ${overlap}% of its content terms in one passage (best ${verdict.chunkId})`,
+      )
+    return judged(
+      'undecided',
+      verdict.chunkId,
+      `${overlap}% of its content terms in ${verdict.chunkId}${numbersHeld ? `, its ${describeFacts({ numbers: facts.numbers, terms: [] })} stated` : ''}: ` +
         'a paraphrase the offline judge cannot confirm',
-    }
+    )
   })
 }
 

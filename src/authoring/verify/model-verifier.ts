@@ -3,7 +3,8 @@ import { FAITHFULNESS_JUDGE } from '../../judge/dimensions/index.ts'
 import { callStructured } from '../../model/structured-call.ts'
 import { block, materialBlock } from '../../model/delimit.ts'
 import type { ModelClient } from '../../model/model-client.ts'
-import { renderUser } from '../../model/prompt-template.ts'
+import { renderUser, type ToolTemplate } from '../../model/prompt-template.ts'
+import type { z } from 'zod'
 import type { ClaimSupport, Passage, Verifier } from './verifier.ts'
 import { ANSWERABILITY_PROMPT, DISAGREEMENT_PROMPT } from './verify-prompts.ts'
 
@@ -22,6 +23,26 @@ const material = (passages: readonly Passage[]) => passages.map((p) => ({ chunkI
  * output after its repair attempt is undecided, naming the error.
  */
 export function createModelVerifier(client: ModelClient, options: ModelVerifierOptions): Verifier {
+  /** A forced tool call of the judge on the question and the passages (named `key` in the cache key's inputs). */
+  const judgeCall = <S extends z.ZodType>(
+    template: ToolTemplate<S>,
+    check: string,
+    question: GoldenQuestion,
+    key: 'passages' | 'documents',
+    passages: readonly Passage[],
+    valid: (output: z.output<S>) => string | null,
+  ) =>
+    callStructured(client, {
+      template,
+      role: 'judge',
+      subject: question.id,
+      purpose: `verify:${check}`,
+      model: options.model,
+      maxTokens: options.maxTokens,
+      user: renderUser(template, { question: block('question', question.question), material: materialBlock(material(passages)) }),
+      inputs: { question: question.question, [key]: material(passages) },
+      check: valid,
+    })
   return {
     name: `model:${options.model}`,
     async supportClaims(question: GoldenQuestion, claims, passages) {
@@ -52,23 +73,11 @@ export function createModelVerifier(client: ModelClient, options: ModelVerifierO
       }))
     },
     async answers(question, passages) {
-      const outcome = await callStructured(client, {
-        template: ANSWERABILITY_PROMPT,
-        role: 'judge',
-        subject: question.id,
-        purpose: 'verify:answerability',
-        model: options.model,
-        maxTokens: options.maxTokens,
-        user: renderUser(ANSWERABILITY_PROMPT, {
-          question: block('question', question.question),
-          material: materialBlock(material(passages)),
-        }),
-        inputs: { question: question.question, passages: material(passages) },
-        check: (output) =>
-          output.verdict === 'answers' && !passages.some((p) => p.id === output.chunkId)
-            ? `answers relies on ${JSON.stringify(output.chunkId)}, which is not a chunk of the material`
-            : null,
-      })
+      const outcome = await judgeCall(ANSWERABILITY_PROMPT, 'answerability', question, 'passages', passages, (output) =>
+        output.verdict === 'answers' && !passages.some((p) => p.id === output.chunkId)
+          ? `answers relies on ${JSON.stringify(output.chunkId)}, which is not a chunk of the material`
+          : null,
+      )
       if (!outcome.ok) return { verdict: 'undecided', passageId: null, reason: `answerability judge: ${outcome.error}` }
       const { verdict, chunkId, reason } = outcome.output
       return verdict === 'answers'
@@ -76,23 +85,11 @@ export function createModelVerifier(client: ModelClient, options: ModelVerifierO
         : { verdict: 'does-not-answer', passageId: null, reason }
     },
     async disagreement(question, documents) {
-      const outcome = await callStructured(client, {
-        template: DISAGREEMENT_PROMPT,
-        role: 'judge',
-        subject: question.id,
-        purpose: 'verify:disagreement',
-        model: options.model,
-        maxTokens: options.maxTokens,
-        user: renderUser(DISAGREEMENT_PROMPT, {
-          question: block('question', question.question),
-          material: materialBlock(material(documents)),
-        }),
-        inputs: { question: question.question, documents: material(documents) },
-        check: (output) =>
-          output.governingChunkId !== null && !documents.some((d) => d.id === output.governingChunkId)
-            ? `governingChunkId ${JSON.stringify(output.governingChunkId)} is not a chunk of the material`
-            : null,
-      })
+      const outcome = await judgeCall(DISAGREEMENT_PROMPT, 'disagreement', question, 'documents', documents, (output) =>
+        output.governingChunkId !== null && !documents.some((d) => d.id === output.governingChunkId)
+          ? `governingChunkId ${JSON.stringify(output.governingChunkId)} is not a chunk of the material`
+          : null,
+      )
       if (!outcome.ok) return { verdict: 'undecided', governingDocId: null, reason: `disagreement judge: ${outcome.error}` }
       const { verdict, governingChunkId, values, reason } = outcome.output
       const stated = values.map((v) => `${v.chunkId}: ${v.answer || '(none)'}`).join('; ')

@@ -1,13 +1,9 @@
-import { readFileSync } from 'node:fs'
 import { GoldenQuestionSchema, type GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { InputError } from '../../contract/input-error.ts'
-import { decodeUtf8Text } from '../../files/utf8-text.ts'
+import { readUtf8File } from '../../files/utf8-text.ts'
+import { readRecords } from '../../files/read-records.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
-import type { FormatName } from '../../golden/formats/format-names.ts'
-import { finishImport, type ImportResult } from '../../golden/formats/imported-question.ts'
-import { importJsonlGold } from '../../golden/formats/jsonl-gold.ts'
-import { importRagas } from '../../golden/formats/ragas.ts'
-import { importTrec } from '../../golden/formats/trec-qrels.ts'
+import { importGoldenSet } from '../../golden/formats/golden-set-formats.ts'
 
 export const CANDIDATE_FORMATS = ['golden', 'jsonl', 'ragas', 'trec'] as const
 export type CandidateFormat = (typeof CANDIDATE_FORMATS)[number]
@@ -69,20 +65,7 @@ export function parseGoldenCandidates(text: string, file: string): Candidate[] {
     if (isObject(whole) && Array.isArray(whole.questions))
       return whole.questions.map((q, i) => candidateOf(q, `${file}: question #${i + 1}`, i + 1))
   }
-  const candidates: Candidate[] = []
-  const lines = text.split(/\r?\n/)
-  lines.forEach((line, index) => {
-    if (line.trim() === '') return
-    let raw: unknown
-    try {
-      raw = JSON.parse(line)
-    } catch (error) {
-      throw new InputError(
-        `${file}:${index + 1}: invalid JSON (${(error as Error).message}); expected one question object per line`,
-      )
-    }
-    candidates.push(candidateOf(raw, `${file}:${index + 1}`, candidates.length + 1))
-  })
+  const candidates = readRecords(text, file).map((record, i) => candidateOf(record.value, `${file}:${record.line}`, i + 1))
   if (candidates.length === 0) throw new InputError(`${file}: no candidate questions`)
   return candidates
 }
@@ -95,18 +78,10 @@ export function readCandidates(
   file: string,
   format: CandidateFormat,
   docs: readonly CorpusDocument[],
-  topics?: { file: string },
+  topics?: string,
 ): Candidate[] {
-  let text: string
-  try {
-    text = decodeUtf8Text(readFileSync(file), file)
-  } catch (error) {
-    if (error instanceof InputError) throw error
-    throw new InputError(`${file}: candidate file not found`)
-  }
-  if (format === 'golden') return parseGoldenCandidates(text, file)
-  const imported = importOf(format, text, file, docs, topics)
-  const { questions } = finishImport(imported, file, docs, { allowUnknown: false })
+  if (format === 'golden') return parseGoldenCandidates(readUtf8File(file, 'name the candidate file to verify'), file)
+  const { questions } = importGoldenSet(format, file, docs, { topics, allowUnknown: false })
   return questions.map((question, i) => ({
     where: `${file}: question #${i + 1}`,
     id: question.id,
@@ -114,20 +89,4 @@ export function readCandidates(
     question,
     problems: [],
   }))
-}
-
-function importOf(
-  format: FormatName,
-  text: string,
-  file: string,
-  docs: readonly CorpusDocument[],
-  topics: { file: string } | undefined,
-): ImportResult {
-  if (format === 'jsonl') return importJsonlGold(text, file)
-  if (format === 'ragas') return importRagas(text, file, docs)
-  if (topics === undefined)
-    throw new InputError(
-      '--format trec needs --topics <file>: a JSON map id -> question, TSV qid<TAB>question, or TREC <top> blocks',
-    )
-  return importTrec(text, file, readFileSync(topics.file, 'utf8'), topics.file)
 }

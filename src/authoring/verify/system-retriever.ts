@@ -1,23 +1,18 @@
-import type { RagSystem } from '../../system/rag-system.ts'
-import { closeSystem } from '../../system/close-system.ts'
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
+import { systemQuestionOf, type RagSystem } from '../../system/rag-system.ts'
 import type { Retriever } from './verify-candidates.ts'
+import type { RetrievedPassage } from '../review/review-card.ts'
+
+/** A system's top k for a question, asked as the evaluation asks it (with its userContext and history). */
+export async function topChunks(system: RagSystem, question: GoldenQuestion, k: number): Promise<RetrievedPassage[]> {
+  const { ranked } = await system.answer(systemQuestionOf(question))
+  return ranked.slice(0, k).map(({ chunkId, docId, text }) => ({ chunkId, docId, text }))
+}
 
 /** A system's top-k passages for a question, as `golden verify` checks a none question against them. */
 export function systemRetriever(name: string, system: RagSystem, k: number): Retriever {
   return {
     name,
-    async retrieve(question) {
-      const { ranked } = await system.answer({
-        id: question.id,
-        question: question.question,
-        userContext: question.userContext ?? null,
-      })
-      return ranked.slice(0, k).map((chunk) => ({ id: chunk.chunkId, text: chunk.text }))
-    },
+    retrieve: async (question) => (await topChunks(system, question, k)).map(({ chunkId, text }) => ({ id: chunkId, text })),
   }
-}
-
-/** Closes the configured system after verifying; the failure, if any, as a message. */
-export async function closeRetrieverSystem(system: RagSystem): Promise<string | null> {
-  return closeSystem(system)
 }

@@ -16,8 +16,6 @@ export const VerdictReasonSchema = z
   })
   .strict()
 
-export type VerdictReason = z.output<typeof VerdictReasonSchema>
-
 export const VerdictSchema = z
   .object({
     status: z.enum(VERDICT_STATUSES).describe('kept | rejected | undecided'),
@@ -33,5 +31,3 @@ export type Verdict = z.output<typeof VerdictSchema>
  * is written as it was read, rejected with the schema's messages, so that nothing is dropped.
  */
 export const VerifiedLineSchema = z.looseObject({ verdict: VerdictSchema })
-
-export type VerifiedLine = z.output<typeof VerifiedLineSchema>

@@ -3,19 +3,12 @@ import type { CorpusDocument } from '../../load/corpus.ts'
 import { splitClaims } from '../../scoring/generation/claims.ts'
 import { contentTerms } from '../../text/text-analyzer.ts'
 import { jaccard, NEAR_DUPLICATE_JACCARD, normalisedText, sameSetting } from '../../golden/lint/duplicate-questions.ts'
-import {
-  factCount,
-  factEvidence,
-  keyFacts,
-  quantityEvidence,
-  statedFacts,
-  unstatedFacts,
-  type FactEvidence,
-} from '../../text/key-facts.ts'
+import { quantityEvidence, type FactEvidence } from '../../text/key-facts.ts'
 import { RULES } from '../../golden/lint/finding.ts'
+import { supersededIds } from '../../golden/lint/contradiction-without-governing.ts'
 import { corpusEvidence } from '../../golden/lint/unsupported-facts.ts'
 import { lintGoldenSet } from '../../golden/lint/lint-golden-set.ts'
-import { corpusTerms, termsWithoutPossessives } from '../../golden/lint/multi-facts-in-one-doc.ts'
+import { corpusTerms, loneHolders, termsWithoutPossessives } from '../../golden/lint/multi-facts-in-one-doc.ts'
 import type { BestChunk } from '../../golden/lint/none-too-easy.ts'
 import type { Candidate } from './read-candidates.ts'
 import type { Verdict, VerdictStatus } from './verdict-schema.ts'
@@ -29,6 +22,8 @@ export interface Reason {
   message: string
   effect: Effect
 }
+
+const reason = (check: string, effect: Effect, message: string): Reason => ({ check, message, effect })
 
 export interface Retriever {
   /** "built-in BM25", or the configured system's name. */
@@ -86,12 +81,12 @@ export function leakedAnswer(question: GoldenQuestion): Reason | null {
     ? `the question contains its gold answer "${question.goldAnswer}"`
     : `every content term of the gold answer (${answerTerms.join(', ')}) is in the question`
   if (CLOSED_QUESTION.test(question.question.trim()) || /\bor\b/i.test(question.question))
-    return {
-      check: 'leaked-answer',
-      message: `${what}, as a yes/no or either-or question's does: a reader must tell a leak from a confirmation`,
-      effect: 'undecided',
-    }
-  return { check: 'leaked-answer', message: `${what}: a system can answer it by echoing the question`, effect: 'reject' }
+    return reason(
+      'leaked-answer',
+      'undecided',
+      `${what}, as a yes/no or either-or question's does: a reader must tell a leak from a confirmation`,
+    )
+  return reason('leaked-answer', 'reject', `${what}: a system can answer it by echoing the question`)
 }
 
 function sameDocs(a: GoldenQuestion, b: GoldenQuestion): boolean {
@@ -118,11 +113,11 @@ export function duplicateOf(
     if (otherText !== text && similarity < NEAR_DUPLICATE_JACCARD) continue
     const how = otherText === text ? 'the same question' : `a near-duplicate (content-term Jaccard ${similarity.toFixed(2)})`
     const docs = q.answerDocIds.length === 0 ? '(none)' : q.answerDocIds.join(', ')
-    return {
-      check: 'duplicate',
-      message: `${how} as ${other.where} ${q.id} ("${q.question}"), with the same answer documents ${docs}`,
-      effect: 'reject',
-    }
+    return reason(
+      'duplicate',
+      'reject',
+      `${how} as ${other.where} ${q.id} ("${q.question}"), with the same answer documents ${docs}`,
+    )
   }
   return null
 }
@@ -136,34 +131,30 @@ function docPassages(ids: readonly string[], byId: ReadonlyMap<string, CorpusDoc
   })
 }
 
-async function claimReasons(question: GoldenQuestion, claims: readonly string[], passages: Passage[], verifier: Verifier) {
+/** The gold answer's claims the verifier finds unsupported (reject) or cannot decide (undecided) in the passages. */
+async function claimReasons(
+  question: GoldenQuestion,
+  claims: readonly string[],
+  passages: Passage[],
+  verifier: Verifier,
+): Promise<Reason[]> {
   const verdicts = await verifier.supportClaims(question, claims, passages)
-  const reasons: Reason[] = []
-  const unsupported = verdicts.filter((v) => v.verdict === 'unsupported')
-  const undecided = verdicts.filter((v) => v.verdict === 'undecided')
   const docs = passages.map((p) => p.id).join(', ')
-  if (unsupported.length > 0)
-    reasons.push({
-      check: 'unsupported-claim',
-      message: `not supported by ${docs}: ${unsupported.map((v) => `"${v.claim}" (${v.reason})`).join('; ')}`,
-      effect: 'reject',
-    })
-  if (undecided.length > 0)
-    reasons.push({
-      check: 'unsupported-claim',
-      message: `undecided against ${docs}: ${undecided.map((v) => `"${v.claim}" (${v.reason})`).join('; ')}`,
-      effect: 'undecided',
-    })
-  return { reasons, allSupported: unsupported.length === 0 && undecided.length === 0 }
+  const kinds = [
+    ['unsupported', 'reject', `not supported by ${docs}`],
+    ['undecided', 'undecided', `undecided against ${docs}`],
+  ] as const
+  return kinds.flatMap(([verdict, effect, what]) => {
+    const these = verdicts.filter((v) => v.verdict === verdict)
+    const message = `${what}: ${these.map((v) => `"${v.claim}" (${v.reason})`).join('; ')}`
+    return these.length === 0 ? [] : [{ check: 'unsupported-claim', message, effect }]
+  })
 }
 
 /**
- * A multi question one of whose documents supports its whole gold answer alone, and holds every
- * distinctive term of the question and answer that any of its documents holds (as golden:check's
- * multi-facts-in-one-doc: the bridge term of "Where was Aurelia's performer born?" sits in the other
- * document, which is then needed even though the answer's claims all sit in one). It must also state
- * every key fact of the answer that any of them states (text/key-facts.ts), so a document lacking one of
- * the answer's numbers or terms is never taken for the lone one.
+ * A multi question one of whose documents supports its whole gold answer alone, among those golden:check's
+ * multi-facts-in-one-doc would name (loneHolders: every key fact and every distinctive term the others hold,
+ * so the bridge document of "Where was Aurelia's performer born?" is still needed).
  */
 async function notReallyMulti(
   question: GoldenQuestion,
@@ -173,30 +164,17 @@ async function notReallyMulti(
   terms: ReturnType<typeof corpusTerms>,
   evidence: ReadonlyMap<string, FactEvidence>,
 ): Promise<Reason | null> {
-  const evidenceOf = (id: string) => evidence.get(id) ?? factEvidence('')
-  const facts = statedFacts(
-    keyFacts(question.goldAnswer ?? ''),
-    passages.map((p) => evidenceOf(p.id)),
-  )
-  const asked = new Set(
-    [...termsWithoutPossessives(question.question), ...termsWithoutPossessives(question.goldAnswer ?? '')].filter(
-      terms.distinctive,
-    ),
-  )
-  const held = [...asked].filter((term) => passages.some((p) => terms.termsByDoc.get(p.id)?.has(term)))
-  for (const passage of passages) {
-    if (!held.every((term) => terms.termsByDoc.get(passage.id)?.has(term))) continue
-    if (factCount(unstatedFacts(facts, [evidenceOf(passage.id)])) > 0) continue
+  for (const id of loneHolders(question, evidence, terms).holders) {
+    const passage = passages.find((p) => p.id === id)!
     const verdicts = await verifier.supportClaims(question, claims, [passage])
     if (!verdicts.every((v) => v.verdict === 'supported')) continue
     const others = passages.filter((p) => p.id !== passage.id).map((p) => p.id)
-    return {
-      check: 'not-really-multi',
-      message:
-        `${passage.id} alone supports every claim of the gold answer and holds every distinctive term of the question; ` +
+    return reason(
+      'not-really-multi',
+      'reject',
+      `${passage.id} alone supports every claim of the gold answer and holds every distinctive term of the question; ` +
         `${others.join(', ')} add${others.length === 1 ? 's' : ''} nothing: make it a single question on ${passage.id}, or ask for what only ${others.join(' / ')} state${others.length === 1 ? 's' : ''}`,
-      effect: 'reject',
-    }
+    )
   }
   return null
 }
@@ -207,17 +185,15 @@ async function noneReasons(question: GoldenQuestion, retrievers: readonly Retrie
     const passages = await retriever.retrieve(question)
     const judged = await verifier.answers(question, passages)
     if (judged.verdict === 'answers')
-      reasons.push({
-        check: 'answerable-none',
-        message: `${judged.passageId} (top ${passages.length} of ${retriever.name}) answers it: ${judged.reason}`,
-        effect: 'reject',
-      })
+      reasons.push(
+        reason(
+          'answerable-none',
+          'reject',
+          `${judged.passageId} (top ${passages.length} of ${retriever.name}) answers it: ${judged.reason}`,
+        ),
+      )
     else if (judged.verdict === 'undecided')
-      reasons.push({
-        check: 'answerable-none',
-        message: `top ${passages.length} of ${retriever.name}: ${judged.reason}`,
-        effect: 'undecided',
-      })
+      reasons.push(reason('answerable-none', 'undecided', `top ${passages.length} of ${retriever.name}: ${judged.reason}`))
   }
   return reasons
 }
@@ -231,28 +207,30 @@ async function contradictionReasons(
   const reasons: Reason[] = []
   const governing = question.governingDocId
   if (governing !== undefined) {
-    const superseding = question.answerDocIds.filter((id) => {
-      const s = byId.get(id)?.supersedes
-      return id !== governing && (s === governing || (Array.isArray(s) && s.includes(governing)))
-    })
+    const superseding = question.answerDocIds.filter(
+      (id) => id !== governing && supersededIds(byId.get(id) ?? {}).includes(governing),
+    )
     if (superseding.length > 0)
-      reasons.push({
-        check: 'governing',
-        message: `governingDocId ${governing} is superseded by ${superseding.join(', ')} (its front matter says so)`,
-        effect: 'reject',
-      })
+      reasons.push(
+        reason(
+          'governing',
+          'reject',
+          `governingDocId ${governing} is superseded by ${superseding.join(', ')} (its front matter says so)`,
+        ),
+      )
   }
   const judged = await verifier.disagreement(question, passages)
   if (judged.verdict === 'agree')
-    reasons.push({ check: 'contradiction-agrees', message: `its documents do not disagree: ${judged.reason}`, effect: 'reject' })
-  else if (judged.verdict === 'undecided')
-    reasons.push({ check: 'contradiction-agrees', message: judged.reason, effect: 'undecided' })
+    reasons.push(reason('contradiction-agrees', 'reject', `its documents do not disagree: ${judged.reason}`))
+  else if (judged.verdict === 'undecided') reasons.push(reason('contradiction-agrees', 'undecided', judged.reason))
   else if (governing !== undefined && judged.governingDocId !== null && judged.governingDocId !== governing)
-    reasons.push({
-      check: 'governing',
-      message: `governingDocId is ${governing} but the judge reads ${judged.governingDocId} as governing: ${judged.reason}`,
-      effect: 'undecided',
-    })
+    reasons.push(
+      reason(
+        'governing',
+        'undecided',
+        `governingDocId is ${governing} but the judge reads ${judged.governingDocId} as governing: ${judged.reason}`,
+      ),
+    )
   return reasons
 }
 
@@ -290,12 +268,11 @@ export async function verifyCandidates(input: VerifyInput): Promise<VerifiedCand
     const question = candidate.question
     if (question === null) return { candidate, reasons, question: null }
     const first = seenIds.get(question.id)
-    if (first !== undefined)
-      reasons.push({ check: 'duplicate-id', message: `id ${question.id} is already used at ${first}`, effect: 'reject' })
+    if (first !== undefined) reasons.push(reason('duplicate-id', 'reject', `id ${question.id} is already used at ${first}`))
     else seenIds.set(question.id, candidate.where)
     const unknown = question.answerDocIds.filter((id) => !byId.has(id))
     if (unknown.length > 0) {
-      reasons.push({ check: 'unknown-doc', message: `${unknown.join(', ')}: not a document of the corpus`, effect: 'reject' })
+      reasons.push(reason('unknown-doc', 'reject', `${unknown.join(', ')}: not a document of the corpus`))
       return { candidate, reasons, question: null }
     }
     if (first === undefined) checkable.push(question)
@@ -336,8 +313,8 @@ async function questionReasons(
   if (question.goldAnswer !== undefined) {
     const claims = splitClaims(question.goldAnswer)
     const support = await claimReasons(question, claims.length > 0 ? claims : [question.goldAnswer], passages, input.verifier)
-    reasons.push(...support.reasons)
-    if (question.type === 'multi' && !support.reasons.some((r) => r.effect === 'reject')) {
+    reasons.push(...support)
+    if (question.type === 'multi' && !support.some((r) => r.effect === 'reject')) {
       const lone = await notReallyMulti(question, claims, passages, input.verifier, terms, evidence)
       if (lone) reasons.push(lone)
     }

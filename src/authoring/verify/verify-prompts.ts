@@ -81,5 +81,3 @@ Do these documents answer the question differently? Record it with record_disagr
     schema: DisagreementOutputSchema,
   },
 }
-
-export const VERIFY_PROMPTS = [ANSWERABILITY_PROMPT, DISAGREEMENT_PROMPT] as const

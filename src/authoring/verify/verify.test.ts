@@ -94,7 +94,7 @@ describe('parseGoldenCandidates', () => {
     expect(parseGoldenCandidates(JSON.stringify({ questions: [single('Q?', 'A.')] }), 'g.json')[0]!.where).toBe(
       'g.json: question #1',
     )
-    expect(() => parseGoldenCandidates(`${line}\n{oops\n`, 'd.jsonl')).toThrow(/^d\.jsonl:2: invalid JSON/)
+    expect(() => parseGoldenCandidates(`${line}\n{oops\n`, 'd.jsonl')).toThrow(/^d\.jsonl:2:2: invalid JSON/)
   })
 })
 

@@ -1,25 +1,41 @@
+import { readFileSync } from 'node:fs'
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
-import { NOT_CARRIED, type FormatName } from './format-names.ts'
+import { InputError } from '../../contract/input-error.ts'
 import { finishImport, type ImportResult } from './imported-question.ts'
 import { exportJsonlGold, importJsonlGold } from './jsonl-gold.ts'
 import { exportRagas, importRagas } from './ragas.ts'
 import { exportQrels, importTrec } from './trec-qrels.ts'
 import { exportTopics } from './trec-topics.ts'
 
+export const FORMATS = ['jsonl', 'ragas', 'trec'] as const
+export type FormatName = (typeof FORMATS)[number]
+
+/** What each format cannot carry, printed by golden:import and golden:export and listed in docs/golden-set.md. */
+export const NOT_CARRIED: Record<FormatName, string> = {
+  jsonl: 'governingDocId, notes and relevance grades',
+  ragas:
+    'ids (q-001... by position), types (inferred from the answer docs: contradiction is lost), governingDocId, notes, userContext, history, provenance and relevance grades',
+  trec: 'gold answers (a TODO placeholder on import), types (inferred from the relevant docs: contradiction is lost), governingDocId, notes, userContext, history and provenance',
+}
+
 /** The golden questions of a file in another tool's format (trec: its qrels and its topics), checked against the corpus. */
 export function importGoldenSet(
   format: FormatName,
-  source: { file: string; text: string },
+  file: string,
   docs: readonly CorpusDocument[],
-  options: { topics?: { file: string; text: string } | undefined; allowUnknown: boolean },
+  options: { topics?: string | undefined; allowUnknown: boolean },
 ): { questions: GoldenQuestion[]; warnings: string[] } {
+  const text = readFileSync(file, 'utf8')
   let imported: ImportResult
-  if (format === 'jsonl') imported = importJsonlGold(source.text, source.file)
-  else if (format === 'ragas') imported = importRagas(source.text, source.file, docs)
-  else if (options.topics === undefined) throw new Error('a TREC import needs its topics')
-  else imported = importTrec(source.text, source.file, options.topics.text, options.topics.file)
-  return finishImport(imported, source.file, docs, { allowUnknown: options.allowUnknown })
+  if (format === 'jsonl') imported = importJsonlGold(text, file)
+  else if (format === 'ragas') imported = importRagas(text, file, docs)
+  else if (options.topics === undefined)
+    throw new InputError(
+      '--format trec needs --topics <file>: a JSON map id -> question, TSV qid<TAB>question, or TREC <top> blocks',
+    )
+  else imported = importTrec(text, file, readFileSync(options.topics, 'utf8'), options.topics)
+  return finishImport(imported, file, docs, { allowUnknown: options.allowUnknown })
 }
 
 /** The default topics path beside a qrels file: runs.qrels -> runs.topics.json. */

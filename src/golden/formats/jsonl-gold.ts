@@ -12,17 +12,9 @@ import type { ImportResult } from './imported-question.ts'
 import { parseRecords } from '../../files/read-records.ts'
 
 /**
- * One line of the JSONL gold format: `{"question", "gold_answer", "gold_sources": [doc ids], "type":
- * lookup | multi-hop | contradiction | abstention}`, with an optional `id` and an optional
- * `user_context` (who asks: any JSON object, the golden set's userContext; null means none) and an
- * optional `history` (a follow-up question's turns before it, `[{"role": "user" | "assistant",
- * "content"}]`, the golden set's history; null or [] means none) and an optional `provenance` (the golden
- * set's: drafted by which model, reviewed by whom; absent means hand-written). The
- * canonical type names (single, multi, none) are accepted too. gold_answer may be empty or null for
- * abstention. Other fields are ignored with a notice.
- *
- * The format cannot carry governingDocId or notes: contradiction questions come in without a governing
- * document (golden:check reports them) and exports leave both out.
+ * One line of the JSONL gold format (docs/golden-set.md lists its fields): the canonical type names are
+ * accepted beside lookup, multi-hop and abstention; other fields are ignored with a notice. It cannot carry
+ * governingDocId or notes: golden:check reports the contradictions that come in without a governing document.
  */
 export const JsonlGoldRecordSchema = z.looseObject({
   id: z.string().min(1, 'expected a non-empty id').optional(),
@@ -37,8 +29,6 @@ export const JsonlGoldRecordSchema = z.looseObject({
     .optional(),
   provenance: ProvenanceSchema.nullable().optional(),
 })
-
-export type JsonlGoldRecord = z.output<typeof JsonlGoldRecordSchema>
 
 const KNOWN_FIELDS = ['id', 'question', 'gold_answer', 'gold_sources', 'type', 'user_context', 'history', 'provenance']
 

@@ -15,17 +15,9 @@ const contextId = z.union([z.string().min(1, 'expected a document id'), z.int().
 })
 
 /**
- * One sample of a RAGAS-style dataset (a JSON array or JSON Lines): `user_input` (the question),
- * `reference` (the gold answer), `reference_contexts` (the gold passages), and RAGAS's optional
- * `reference_context_ids` (their document ids, strings or integers as RAGAS allows: 7 names the
- * document with id "7"). `retrieved_contexts` / `retrieved_context_ids` are a
- * system's output, not gold, and are accepted but not used; other fields (response, rubrics,
- * synthesizer_name...) are ignored with a notice. A non-standard `id` is kept when present.
- *
- * The format cannot carry a question's type (inferred: no answer docs none, one single, several
- * multi; contradiction cannot be told), its id (q-001... by position), governingDocId, notes or
- * userContext: RAGAS samples have no field for who asks (persona_name names a synthetic persona,
- * not a tenant or role), so a userContext is left out on export and nothing fills it on import.
+ * One sample of a RAGAS-style dataset, a JSON array or JSON Lines (docs/golden-set.md lists what it carries).
+ * `retrieved_contexts` / `retrieved_context_ids` are a system's output, not gold: accepted, not used. RAGAS
+ * has no field for who asks (persona_name names a synthetic persona), so userContext never crosses it.
  */
 export const RagasRecordSchema = z.looseObject({
   id: z.string().min(1).optional(),
@@ -36,8 +28,6 @@ export const RagasRecordSchema = z.looseObject({
   retrieved_contexts: contexts,
   retrieved_context_ids: z.array(contextId).nullable().optional(),
 })
-
-export type RagasRecord = z.output<typeof RagasRecordSchema>
 
 const KNOWN_FIELDS = [
   'id',

@@ -7,16 +7,9 @@ import type { ImportResult } from './imported-question.ts'
 import { parseTopics } from './trec-topics.ts'
 
 /**
- * One qrels line, `qid iter docno rel` (whitespace separated; iter is ignored, usually 0; rel an
- * integer grade, >= 1 relevant).
- *
- * TREC qrels carry question ids and relevant documents; the question texts come from a topics file
- * (trec-topics.ts). They cannot carry gold answers (imported answerable questions get a placeholder
- * that golden:check reports until it is written), types (inferred: no relevant document none, one
- * single, several multi), governingDocId or notes. A none question is a topic without a relevant
- * document. Grades are kept: a question judged with a grade above 1 gets `relevance` (its relevant
- * documents' grades); one judged 0/1 only stays ungraded. A grade above 3 is an error (the golden set's
- * scale is 0..3), and judgements of 0 or below are left out (they earn no gain and count as not relevant).
+ * One qrels line, `qid iter docno rel` (iter ignored; rel an integer grade, >= 1 relevant). The question texts
+ * come from a topics file (trec-topics.ts); what qrels cannot carry is listed in docs/golden-set.md. Grades above
+ * 1 are kept as `relevance`; judgements of 0 or below earn no gain and are left out.
  */
 export const QrelsLineSchema = z.tuple(
   [

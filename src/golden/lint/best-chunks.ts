@@ -4,6 +4,9 @@ import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { createBuiltinSystem } from '../../builtin/builtin-system.ts'
 import { systemQuestionOf } from '../../system/rag-system.ts'
 import type { BestChunk } from './none-too-easy.ts'
+import type { Finding } from './finding.ts'
+import { lintGoldenSet } from './lint-golden-set.ts'
+import type { TypeFloors } from './type-distribution.ts'
 
 /**
  * The best-ranked chunk of the built-in system (retrieval only, with the evaluation's config) for
@@ -25,4 +28,15 @@ export async function bestChunksOfNoneQuestions(
     best.set(question.id, top === undefined ? null : { chunkId: top.chunkId, text: top.text })
   }
   return best
+}
+
+/** golden:check's rules on questions that load, with the built-in system's best chunk of each none question. */
+export async function lintQuestions(
+  questions: readonly GoldenQuestion[],
+  docs: readonly CorpusDocument[],
+  config: EvalConfig,
+  floors?: TypeFloors,
+): Promise<Finding[]> {
+  const bestChunks = await bestChunksOfNoneQuestions(questions, docs, config)
+  return lintGoldenSet({ questions, docs, bestChunks, ...(floors === undefined ? {} : { floors }) })
 }

@@ -2,8 +2,9 @@ import type { CorpusDocument } from '../../load/corpus.ts'
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { finding, type Finding } from './finding.ts'
 
-function supersededIds(doc: CorpusDocument): string[] {
-  return doc.supersedes === undefined ? [] : Array.isArray(doc.supersedes) ? doc.supersedes : [doc.supersedes]
+/** The documents a document's front matter says it supersedes. */
+export function supersededIds(doc: Pick<CorpusDocument, 'supersedes'>): string[] {
+  return doc.supersedes === undefined ? [] : [doc.supersedes].flat()
 }
 
 /**

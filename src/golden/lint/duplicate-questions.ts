@@ -1,6 +1,7 @@
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { contentTerms } from '../../text/text-analyzer.ts'
 import { finding, type Finding } from './finding.ts'
+import { stableStringify } from '../../common/stable-json.ts'
 
 /** Content-term Jaccard similarity at or above which two questions are near-duplicates. */
 export const NEAR_DUPLICATE_JACCARD = 0.8
@@ -24,36 +25,17 @@ type Setting = Pick<GoldenQuestion, 'userContext' | 'history'>
  * neither has one) after the same conversation (equal history, or neither has one).
  */
 export function sameSetting(a: Setting, b: Setting): boolean {
-  return canonicalJson([a.userContext ?? null, a.history ?? null]) === canonicalJson([b.userContext ?? null, b.history ?? null])
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (value !== null && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`
-  return JSON.stringify(value) ?? 'null'
+  return (
+    stableStringify([a.userContext ?? null, a.history ?? null]) === stableStringify([b.userContext ?? null, b.history ?? null])
+  )
 }
 
 /**
- * Duplicate and near-duplicate questions (error). A duplicate counts the same retrieval twice and
- * tilts every mean towards it.
- *
- * - Duplicate: the same text once lower-cased, with punctuation dropped and whitespace collapsed.
- * - Near-duplicate: the Jaccard similarity of the two questions' content-term sets is at least 0.8,
- *   J(A, B) = |A ∩ B| / |A ∪ B|, where a question's content terms are contentTerms() of its text
- *   (lower-cased words minus English stopwords, Porter-stemmed: the terms BM25 ranks with). So
- *   "How long are API keys valid?" and "How long is an API key valid for?" (terms {long, api, kei,
- *   valid} both) are near-duplicates, while "How long are traces kept on Team?" and "... on Business?"
- *   (3 of 5 terms shared, J = 0.6) are not. Questions with no content terms are compared as text only.
- *
- * Only questions asked in the same setting are compared: the same userContext and the same history.
- * The same words asked by another user (a manager and an employee) or after another conversation ("And
- * on Enterprise?" after two different questions) are different questions.
- *
- * A question is reported once, on the later of the two, naming the first earlier question it repeats.
+ * Duplicate and near-duplicate questions (error): a duplicate counts the same retrieval twice and tilts every
+ * mean towards it. The same text once normalised, or a content-term Jaccard of at least 0.8 ("How long are API
+ * keys valid?" and "How long is an API key valid for?": {long, api, kei, valid} both), between questions asked in
+ * the same setting (the same userContext and history: another user's same words test a permission). Reported
+ * once, on the later question, naming the first earlier one it repeats.
  */
 export function duplicateQuestions(questions: readonly GoldenQuestion[]): Finding[] {
   const findings: Finding[] = []

@@ -1,7 +1,7 @@
 import type { CorpusDocument } from '../../load/corpus.ts'
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { contentTerms } from '../../text/text-analyzer.ts'
-import { factCount, keyFacts, statedFacts, unstatedFacts, type FactEvidence } from '../../text/key-facts.ts'
+import { factCount, keyFacts, statedFacts, unstatedFacts, type FactEvidence, type KeyFacts } from '../../text/key-facts.ts'
 import { finding, type Finding } from './finding.ts'
 import { documentText } from './unsupported-facts.ts'
 
@@ -30,22 +30,40 @@ export function corpusTerms(docs: readonly CorpusDocument[]): {
 }
 
 /**
- * A multi question whose gold-answer facts all sit in one of its answer documents (error): that
- * document answers it alone, so it is a single question that costs more context, and the multi hit
- * (every answer doc in context) punishes systems for skipping a document the answer does not need.
- *
- * Precisely: some answer doc D
- * 1. states every key fact of the gold answer (its numbers and content terms, as coverage reads them:
- *    text/key-facts.ts) that any answer doc states, the question's own too (a fact the answer restates
- *    from the question is still one a document adds), a document's numbers read as quantities only
- *    (the "1" of "SEV1" does not state "within 1 hour"); and
- * 2. contains every distinctive content term of the question and the gold answer that any answer doc
- *    contains (content terms as BM25 sees them, a possessive "'s" dropped; distinctive: in at most a
- *    fifth of the corpus documents, so "when" or "customer" do not count).
- * Condition 2 keeps bridge hops: in "Can I ship a schema migration on 20 December?" the dates and
- * lead time all sit in the freeze-window doc, but only the change-classes doc says schema migrations
- * are Major changes, and it alone has "schema" and "migration". A question with no number in any answer
- * doc is not judged: the numbers are what the answer is checked for.
+ * The answer docs that each state every key fact of the gold answer (text/key-facts.ts; a document's numbers
+ * read as quantities only: the "1" of "SEV1" does not state "within 1 hour") that any of them states, and hold
+ * every distinctive term (in at most a fifth of the corpus documents) of the question and answer that any of them
+ * holds; with the facts stated.
+ */
+export function loneHolders(
+  question: GoldenQuestion,
+  evidence: ReadonlyMap<string, FactEvidence>,
+  terms: ReturnType<typeof corpusTerms>,
+): { facts: KeyFacts; holders: string[] } {
+  const docs = question.answerDocIds.flatMap((id) => {
+    const facts = evidence.get(id)
+    const docTerms = terms.termsByDoc.get(id)
+    return facts === undefined || docTerms === undefined ? [] : [{ id, facts, terms: docTerms }]
+  })
+  const facts = statedFacts(
+    keyFacts(question.goldAnswer ?? ''),
+    docs.map((doc) => doc.facts),
+  )
+  const asked = [...termsWithoutPossessives(question.question), ...termsWithoutPossessives(question.goldAnswer ?? '')]
+  const distinctive = [...new Set(asked.filter(terms.distinctive))].filter((term) => docs.some((doc) => doc.terms.has(term)))
+  const holders = docs.filter(
+    (doc) => factCount(unstatedFacts(facts, [doc.facts])) === 0 && distinctive.every((term) => doc.terms.has(term)),
+  )
+  return { facts, holders: holders.map((doc) => doc.id) }
+}
+
+/**
+ * A multi question whose gold-answer facts all sit in one of its answer documents (error): that document
+ * answers it alone, so it is a single question that costs more context, and the multi hit punishes systems
+ * for skipping a document the answer does not need. The document must also hold every distinctive term any
+ * answer doc holds (loneHolders), which keeps bridge hops: "Can I ship a schema migration on 20 December?" needs
+ * the change-classes doc for "schema migration" though the freeze-window doc states every date. A question with
+ * no number in any answer doc is not judged: the numbers are what the answer is checked for.
  */
 export function multiFactsInOneDoc(
   questions: readonly GoldenQuestion[],
@@ -55,34 +73,21 @@ export function multiFactsInOneDoc(
   const findings: Finding[] = []
   for (const question of questions) {
     if (question.type !== 'multi' || question.goldAnswer === undefined) continue
-    const docs = question.answerDocIds.flatMap((id) => {
-      const facts = evidence.get(id)
-      const docTerms = terms.termsByDoc.get(id)
-      return facts === undefined || docTerms === undefined ? [] : [{ id, facts, terms: docTerms }]
-    })
-    const facts = statedFacts(
-      keyFacts(question.goldAnswer),
-      docs.map((doc) => doc.facts),
-    )
-    if (facts.numbers.length === 0) continue
-    const asked = new Set(
-      [...termsWithoutPossessives(question.question), ...termsWithoutPossessives(question.goldAnswer)].filter(terms.distinctive),
-    )
-    const distinctive = [...asked].filter((term) => docs.some((doc) => doc.terms.has(term)))
-    const holder = docs.find(
-      (doc) => factCount(unstatedFacts(facts, [doc.facts])) === 0 && distinctive.every((term) => doc.terms.has(term)),
-    )
-    if (holder === undefined) continue
-    const others = question.answerDocIds.filter((id) => id !== holder.id)
+    const {
+      facts,
+      holders: [holder],
+    } = loneHolders(question, evidence, terms)
+    if (facts.numbers.length === 0 || holder === undefined) continue
+    const others = question.answerDocIds.filter((id) => id !== holder)
     findings.push(
       finding(
         'multi-facts-in-one-doc',
         question.id,
-        `${holder.id} alone states every fact of its goldAnswer (${facts.numbers.join(', ')} and ${facts.terms.length} terms) ` +
+        `${holder} alone states every fact of its goldAnswer (${facts.numbers.join(', ')} and ${facts.terms.length} terms) ` +
           `and every distinctive term of the question and answer; ${others.join(', ')} ` +
           `add${others.length === 1 ? 's' : ''} nothing`,
         `put in the goldAnswer the fact only ${others.join(' / ')} state${others.length === 1 ? 's' : ''}, ` +
-          `or make it a single question with answerDocIds ["${holder.id}"]`,
+          `or make it a single question with answerDocIds ["${holder}"]`,
       ),
     )
   }

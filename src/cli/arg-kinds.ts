@@ -3,8 +3,7 @@ import { dirname } from 'node:path'
 import { InputError } from '../contract/input-error.ts'
 
 /**
- * What a command-line value may be, and how it becomes a typed value. `parse` returns the value or throws an
- * InputError with the reason ("expected a positive integer", "expected a file, found a folder"); the parser
+ * A command-line value's kind: `parse` returns the typed value or throws an InputError with the reason; the parser
  * puts the option and the text in front of it.
  */
 export interface Kind<T> {
@@ -130,7 +129,7 @@ export const folderOrAbsent: Kind<string> = kind('a folder (or nothing there yet
 )
 
 /**
- * A file to write, never a folder. Missing folders are created when it is written (writeFileAtomic), so
- * `--out evals/golden-set.json` works in a project without evals/.
+ * A file to write, never a folder; missing folders are created on write, so `--out evals/golden-set.json` works
+ * without evals/.
  */
 export const fileToWrite: Kind<string> = kind('a file to write', (path) => foldersCanBeMade(notAFolder(path)))

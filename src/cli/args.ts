@@ -4,10 +4,8 @@ import type { Kind } from './arg-kinds.ts'
 import type { Io } from './run-cli.ts'
 
 /**
- * The one command-line parser of every rag-eval command, over node:util parseArgs. A command declares its
- * options (kind, default, short name) and positionals; the parser returns typed values or throws a
- * UsageError of one line naming the option and what it expects. `--help`/`-h` anywhere wins over every
- * other problem, so a confused user always gets the usage.
+ * The one command-line parser of every rag-eval command (over node:util parseArgs), throwing a one-line UsageError.
+ * `--help`/`-h` anywhere wins over every other problem, so a confused user always gets the usage.
  */
 
 /** What a command runs with: the dispatcher's input and output (the process's in the bin) and the global --config. */

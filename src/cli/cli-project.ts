@@ -13,8 +13,8 @@ interface ProjectFlags {
 }
 
 /**
- * The project a command works on: rag-eval.config.ts (`configFile` from --config, else RAG_EVAL_CONFIG,
- * else the one in the command's folder), with the command's --corpus, --golden and --labels over it.
+ * The command's project: the config (--config, else RAG_EVAL_CONFIG, else its folder's) with --corpus, --golden and
+ * --labels over it.
  */
 export async function projectWith(
   configFile: string | undefined,

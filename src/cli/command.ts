@@ -14,8 +14,8 @@ export interface Command {
   /** The usage lines (`usage: rag-eval golden check [...]`), printed under every usage mistake. */
   readonly usage: string
   /**
-   * Parses `argv` and runs; resolves to the exit code. `--help` prints the usage and description and
-   * does nothing else. Bad usage and bad input reject with an InputError (the caller prints it, exit 2).
+   * Parses `argv` and runs, resolving to the exit code; `--help` only prints the usage. Bad usage and bad input reject
+   * with an InputError (the caller prints it, exit 2).
    */
   readonly main: (argv: readonly string[], context: CommandContext) => Promise<number>
 }

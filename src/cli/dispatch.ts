@@ -139,10 +139,8 @@ function splitGlobal(argv: readonly string[]): { config: string | undefined; hel
 }
 
 /**
- * `rag-eval [--config <file>] <command> [options]`: runs the subcommand and resolves to the exit code.
- * Without a command, or with an unknown one: one line and the command list, 2. `--config` reaches every
- * subcommand as `context.config` (undefined when not given). Commands read and write only through `io` (the
- * process's in the bin, a test's in-process), its text redacted of the run's secrets.
+ * `rag-eval [--config <file>] <command> [options]`, resolving to the exit code (2 for a missing or unknown command).
+ * Commands read and write only through `io` (the process's, or a test's in-process), redacted of the run's secrets.
  */
 export async function ragEval(argv: readonly string[], processOrTest: Io = processIo()): Promise<number> {
   const io = redacted(processOrTest)

@@ -14,9 +14,8 @@ export const TYPICAL_DRAFT_TOKENS = 300
 export const HOW_TO_RECORD_DRAFTS = 'record it with EVAL_MODE=record rag-eval golden draft (the same options)'
 
 /**
- * The drafter's model client: the same client, cache, retries, ledger, cap, batches and record/replay as an
- * evaluation's, for the one role of drafting (accounted as the generator role: the drafter is the model that
- * writes). EVAL_MODE offline means live here: drafting has no offline path.
+ * The drafter's model client, an evaluation's client for one role (accounted as the generator: the drafter writes).
+ * EVAL_MODE offline means live here: drafting has no offline path.
  */
 export function openDrafterClient(
   config: EvalConfig,

@@ -10,10 +10,8 @@ import { defineCommand } from './command.ts'
 const threshold = decimal({ min: 0, max: 1 })
 
 /**
- * The refusal trade-off of the offline answerer on the golden set: for each threshold, the refusal rate
- * on none questions against the false-refusal rate on answerable ones, and what the other metrics of the
- * answer (the table's generation metrics: coverage, relevancy, ...) are left with.
- * Prints a Markdown table for docs/refusal-threshold.md.
+ * Prints docs/refusal-threshold.md's table: per threshold, the offline answerer's refusal rate on none questions, its
+ * false-refusal rate on answerable ones, and the generation metrics left.
  */
 export const command = defineCommand({
   usage: `usage: rag-eval refusal-tradeoff [--from 0.3] [--to 0.9] [--step 0.05]`,

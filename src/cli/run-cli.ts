@@ -37,9 +37,8 @@ export function redacted(io: Io): Io {
 }
 
 /**
- * Runs a CLI's main function and resolves to its exit code: bad input prints `<name>: <message>` alone
- * (no stack) and is 2; any other failure prints its message and cause and is 1. Exit codes are what CI
- * and scripts read.
+ * Runs a CLI main to its exit code, which CI and scripts read: bad input prints `<name>: <message>` (no stack), 2;
+ * any other failure prints its message and cause, 1.
  */
 export async function runCommand(name: string, main: () => Promise<number | void>, io: Io): Promise<number> {
   try {

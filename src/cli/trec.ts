@@ -7,10 +7,8 @@ import { flag, repeatable, UsageError } from './args.ts'
 import { defineCommand } from './command.ts'
 
 /**
- * rag-eval trec: trec_eval-conformant evaluation of a TREC run against qrels. Prints
- * `measure<TAB>qid<TAB>value` lines like `trec_eval -q` (per query, then `all`). Errors: `trec: <message>`
- * on stderr and a non-zero exit code (4 for a qrels query missing from the run, as trec_eval; 2 for bad
- * usage; 1 for bad input).
+ * rag-eval trec: `trec_eval -q`-style `measure<TAB>qid<TAB>value` lines for a run against qrels. Exit codes: 4 for a
+ * qrels query missing from the run (as trec_eval), 2 bad usage, 1 bad input.
  */
 export const command = defineCommand({
   usage: `usage: rag-eval trec [-m <measures>]... [-c] [-q | --no-q] <qrels> <run>`,

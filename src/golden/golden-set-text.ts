@@ -11,10 +11,7 @@ export interface QuestionLayout {
 /** The layout of evals/golden-set.json: questions 4 spaces in, fields 6, arrays of ids inline. */
 export const DEFAULT_LAYOUT: QuestionLayout = { indent: '    ', fieldIndent: '      ' }
 
-/**
- * Every field the schema defines, in its order: taken from the schema itself, so a field added there is
- * written by every writer (import, add, export's round trip) without a list here to forget it in.
- */
+/** Every schema field in its order, read from the schema so a new field is written by every writer. */
 const FIELD_NAMES = Object.keys(GoldenQuestionSchema.shape) as (keyof GoldenQuestion)[]
 
 /** A question's fields in the schema's order, leaving out absent ones. */
@@ -40,8 +37,8 @@ function fieldValueJson(value: unknown, fieldIndent: string | null): string {
 }
 
 /**
- * One question as JSON text in the repository's style: one field per line (or all on one line), the
- * answerDocIds array, the relevance grades and the userContext inline, the history a turn per line. The text starts at `{` (the caller places the first line) and ends at `}`.
+ * One question as JSON text in the repository's style (one field per line or all on one line; arrays and userContext
+ * inline, history a turn per line), from `{` to `}`: the caller places the first line.
  */
 export function questionJson(question: GoldenQuestion, layout: QuestionLayout = DEFAULT_LAYOUT): string {
   const parts = fields(question).map(([key, value]) => `${JSON.stringify(key)}: ${fieldValueJson(value, layout.fieldIndent)}`)

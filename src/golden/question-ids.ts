@@ -4,10 +4,7 @@ function format(n: number): string {
   return `q-${String(n).padStart(3, '0')}`
 }
 
-/**
- * The next free id of the q-NNN series: one past the highest number in use (never a gap left by a
- * deleted question, whose id baselines and reports may still name), at least three digits.
- */
+/** The next free q-NNN id: past the highest in use, never a deleted question's gap (baselines may still name it). */
 export function nextQuestionId(ids: Iterable<string>): string {
   let highest = 0
   for (const id of ids) {
@@ -17,10 +14,7 @@ export function nextQuestionId(ids: Iterable<string>): string {
   return format(highest + 1)
 }
 
-/**
- * Ids for imported records: a record's own id where it has one, else q-001, q-002... in record order,
- * skipping the numbers other records' own ids already use.
- */
+/** Ids for imported records: a record's own, else q-001, q-002... in order, skipping numbers the own ids use. */
 export function assignQuestionIds(ownIds: readonly (string | undefined)[]): string[] {
   const used = new Set(ownIds.filter((id): id is string => id !== undefined))
   let next = 1

@@ -8,11 +8,9 @@ export const PROJECT_SCHEMA_FILE = 'evals/golden-set.schema.json'
 const INSTALLED_SCHEMA = join('node_modules', 'rag-vitest-eval', 'evals', 'golden-set.schema.json')
 
 /**
- * The `$schema` of a golden-set file written at `file`, relative to its folder: a schema file that
- * exists, so editors complete and check every field. The project's own copy (evals/golden-set.schema.json
- * under `root`) when it has one, else the installed package's (node_modules/rag-vitest-eval/, looked up
- * from the file's folder as Node resolves packages: through node_modules's stable link, not a versioned
- * store path); null when neither exists (a reference to a missing file would only mislead the editor).
+ * The `$schema` for a golden-set file at `file`, relative to its folder: the project's evals/golden-set.schema.json,
+ * else the installed package's (through node_modules's stable link, not a versioned store path); null when neither
+ * exists, as a reference to a missing file would mislead the editor.
  */
 export function schemaReference(file: string, root = '.'): string | null {
   const folder = dirname(resolve(file))

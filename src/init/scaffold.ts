@@ -39,10 +39,7 @@ const SCAFFOLD_FILES: ScaffoldFile[] = [
   ...CORPUS_TEMPLATES,
 ]
 
-/**
- * Scaffolds a project in `dir` (empty or existing): never overwrites a file, and adds its Vitest project
- * to an existing Vitest config only by telling the user the lines to add.
- */
+/** Scaffolds a project in `dir`: never overwrites a file; an existing Vitest config gets the lines to add, printed. */
 export function scaffold(dir: string): ScaffoldResult {
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new InputError(`${dir}: expected a folder, found a file`)
   const result: ScaffoldResult = {

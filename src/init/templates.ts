@@ -1,7 +1,6 @@
 /**
- * What `rag-eval init` writes: a config, a three-question golden set over a three-document corpus, a
- * system stub that works as is (so the first `vitest run` passes) and says where a real pipeline plugs
- * in, and the Vitest config. Paths are relative to the project folder.
+ * What `rag-eval init` writes, paths relative to the project: the system stub works as is, so the first `vitest run`
+ * passes, and says where a real pipeline plugs in.
  */
 export interface ScaffoldFile {
   path: string

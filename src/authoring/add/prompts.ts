@@ -30,10 +30,7 @@ export function askQuestion(): Promise<string> {
   return input({ message: 'Question (as a user would ask it)', validate: checkQuestionText }).then((v) => v.trim())
 }
 
-/**
- * Answer documents as a checklist: the documents the built-in system ranks for the question first
- * (with their best rank), so the author finds the likely ones at the top, then the rest by id.
- */
+/** Answer documents as a checklist, those the built-in system ranks first, so the likely ones are on top. */
 export function askAnswerDocs(
   type: QuestionType,
   docs: readonly CorpusDocument[],
@@ -91,10 +88,7 @@ export function askConfirm(message: string): Promise<boolean> {
   return confirm({ message, default: true })
 }
 
-/**
- * The turns before a follow-up question, asked in pairs (the user's message, then the assistant's reply)
- * until an empty user turn; none when the question follows no conversation.
- */
+/** The turns before a follow-up question, asked in user/assistant pairs until an empty user turn. */
 export async function askHistory(): Promise<HistoryTurn[]> {
   if (!(await confirm({ message: 'Is it a follow-up question (a conversation comes before it)?', default: false }))) return []
   const turns: HistoryTurn[] = []
@@ -112,10 +106,7 @@ export async function askHistory(): Promise<HistoryTurn[]> {
   }
 }
 
-/**
- * Graded relevance, when the author wants it: a grade 1..3 for each answer document, then the documents
- * the built-in system ranks that were judged not relevant (grade 0, the distractors). Null: ungraded.
- */
+/** Graded relevance, if wanted: a grade 1..3 per answer document, then 0 for ranked distractors. Null: ungraded. */
 export async function askGrades(
   answerDocIds: readonly string[],
   rankedOthers: readonly string[],

@@ -14,10 +14,7 @@ import { type QuestionType } from '../../contract/question-types.ts'
 import { nextQuestionId } from '../../golden/question-ids.ts'
 import { InputError } from '../../contract/input-error.ts'
 
-/**
- * Checks of the fields of a new question, shared by the flags and the prompts of golden:add: each
- * returns true or the message to show (the shape @inquirer/prompts' `validate` expects).
- */
+/** Field checks shared by golden:add's flags and prompts: true or the message to show (@inquirer/prompts' `validate`). */
 export type Check = true | string
 
 /** A valid, unused id; a taken id suggests the next free one. */
@@ -98,10 +95,7 @@ export function parseUserContext(text: string): UserContext {
   throw new InputError(parsed.error.issues[0]!.message)
 }
 
-/**
- * Graded relevance as `doc-040=3, doc-012=1, doc-031=0`: each document with its grade 0..3, in the order
- * given (0: judged not relevant, a distractor; 1..3: an answer document, 3 the primary source).
- */
+/** `doc-040=3, doc-012=1, doc-031=0`: grades 0..3 in the order given (0: a judged distractor; 3: the primary source). */
 export function parseRelevance(text: string): Relevance {
   const relevance: Relevance = {}
   const items = splitDocIds(text)

@@ -28,10 +28,7 @@ export interface RankingPreview {
   verdict: string
 }
 
-/**
- * Ranks a question with the system and says whether its packed context hits, as the evaluation would
- * score it. `budgetTokens` is the budget the system packs with (shown beside the context size).
- */
+/** Ranks a question and says whether its packed context hits, as the evaluation would score it. */
 export async function previewRanking(question: GoldenQuestion, system: RagSystem, budgetTokens: number): Promise<RankingPreview> {
   const { ranked, context } = await system.answer(systemQuestionOf(question))
   const rows = ranked.slice(0, PREVIEW_DEPTH).map((chunk, index) => ({

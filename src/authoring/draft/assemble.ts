@@ -12,9 +12,8 @@ export function squash(text: string): string {
 const docOf = (passageId: string) => passageId.replace(/#\d+$/, '')
 
 /**
- * What is wrong with a draft's evidence, or null: every quote verbatim in the passage it names, the passage one
- * of the material's, and (multi, a confirmed contradiction) a quote from every document. The structured call
- * sends it back once for repair.
+ * What is wrong with a draft's evidence, or null: quotes verbatim in named passages of the material, and a quote
+ * from every document for multi and confirmed contradictions. The structured call sends it back once for repair.
  */
 export function evidenceProblem(task: DraftTask, evidence: SingleDraft['evidence']): string | null {
   const passages = new Map(task.passages.map((p) => [p.chunkId, squash(p.text)]))
@@ -35,10 +34,7 @@ const quoteNote = (evidence: SingleDraft['evidence']) => evidence.map((e) => `${
 
 export type Governing = { docId: string; rule: string; review: boolean } | { docId: null; rule: string; review: true }
 
-/**
- * Which document of a contradiction governs, by a stated rule: the one that supersedes the other (front matter
- * `supersedes`), else the newer `updated`, else the drafter's choice with its reason, flagged for review.
- */
+/** A contradiction's governing document: the one that supersedes, else the newer `updated`, else the drafter's (flagged). */
 export function governingOf(docs: readonly CorpusDocument[], draft: ContradictionDraft): Governing {
   const [a, b] = docs as [CorpusDocument, CorpusDocument]
   if (supersededIds(a).includes(b.id)) return { docId: a.id, rule: `${a.id} supersedes ${b.id}`, review: false }

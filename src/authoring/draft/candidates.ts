@@ -6,10 +6,8 @@ import { contentTerms, tokenizeWords } from '../../text/text-analyzer.ts'
 import { supersededIds } from '../../golden/lint/contradiction-without-governing.ts'
 
 /**
- * Where the planner looks for multi-document and contradiction drafts: documents that share rare terms
- * (found with the built-in BM25), and sentences of two documents that say nearly the same thing with other
- * numbers. Lexical candidates only: the drafter model confirms them (a contradiction it does not confirm is
- * dropped and counted).
+ * Lexical candidates for multi and contradiction drafts; the drafter confirms them
+ * (docs/golden-set.md, 'How the drafts are planned').
  */
 
 const isNumber = (term: string) => /^\p{N}/u.test(term)
@@ -57,9 +55,8 @@ export interface DocumentGroup {
 }
 
 /**
- * Pairs of documents that share entities or rare terms: each document's rarest terms (by idf, at most 12) as a
- * BM25 query over the corpus's chunks; another document that ranks and holds at least two of those rare terms
- * with it forms a pair. Sorted by score, best first, each pair once.
+ * Document pairs sharing rare terms: each document's rarest terms (at most 12) as a BM25 query; a ranked document
+ * holding at least two of them pairs with it. Best score first, each pair once.
  */
 export function relatedPairs(docs: readonly CorpusDocument[], stats: TermStats, retriever: Retriever): DocumentGroup[] {
   const pairs = new Map<string, DocumentGroup>()
@@ -110,9 +107,8 @@ function numberedSentences(doc: CorpusDocument): NumberedSentence[] {
 }
 
 /**
- * Pairs of documents that may state different values for the same fact: a sentence of each with at least three
- * content terms in common, a Jaccard overlap of at least 0.5 (numbers aside) and numbers that differ. The best
- * sentence pair of each document pair is kept; a pair where one document supersedes the other comes first.
+ * Document pairs that may state different values for one fact (thresholds in docs/golden-set.md): the best sentence
+ * pair per document pair, pairs where one document supersedes the other first.
  */
 export function contradictionCandidates(docs: readonly CorpusDocument[]): ContradictionCandidate[] {
   const sentences = docs.flatMap(numberedSentences)

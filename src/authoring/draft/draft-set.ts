@@ -53,10 +53,7 @@ function documentsSlot(task: DraftTask, docs: ReadonlyMap<string, CorpusDocument
 
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth']
 
-/**
- * The focus passage, and for a passage drafted again which of its facts to ask about: the same prompt twice would
- * draft the same question twice (DeepEval #1925: 24 goldens, 6 unique).
- */
+/** Another focus passage or fact for a passage drafted again: the same prompt twice drafts the same question twice. */
 function focusLine(task: DraftTask): string {
   const n = (task.earlier ?? 0) + 1
   if (n === 1) return `Focus passage: ${task.focus}`
@@ -121,10 +118,8 @@ export function documentCoverageOf(questions: readonly GoldenQuestion[], docs: r
 }
 
 /**
- * Drafts every task of the plan through the model client (its cache, retries, concurrency, ledger and cap), and
- * keeps, per type, the first drafts in plan order up to the count wanted. An error that stops the run (the
- * spending cap, a call that failed for good) stops the client, waits for what is already paid for to reach the
- * cache, and is thrown: a rerun resumes from the cache.
+ * Drafts the plan's tasks and keeps, per type, the first drafts in plan order. A run-stopping error (spending cap,
+ * a failed call) waits for paid calls to reach the cache before it is thrown, so a rerun resumes from the cache.
  */
 export async function draftSet(
   client: ModelClient,

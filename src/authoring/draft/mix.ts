@@ -10,10 +10,7 @@ export const DEFAULT_MIX = 'single=0.55,multi=0.25,contradiction=0.1,none=0.1'
 
 const GRAMMAR = 'type=share,... such as single=0.55,multi=0.25,contradiction=0.1,none=0.1'
 
-/**
- * Parses `single=0.55,multi=0.25,...`: types (or their aliases) with shares from 0 to 1 that add up to 1. A type
- * left out gets 0. Any mistake is an InputError naming the part at fault.
- */
+/** Parses `single=0.55,multi=0.25,...` (aliases allowed, shares summing to 1, missing types 0); mistakes are InputErrors. */
 export function parseMix(text: string): Mix {
   const mix: Mix = { single: 0, multi: 0, contradiction: 0, none: 0 }
   const seen = new Set<QuestionType>()
@@ -39,9 +36,8 @@ export function parseMix(text: string): Mix {
 }
 
 /**
- * Questions per type for `count` drafts: each type's exact share rounded down, the drafts left over given to the
- * largest remainders (ties in the order single, multi, contradiction, none), so every type is within one of
- * its share and the counts add up to `count`.
+ * Counts per type by largest remainder (ties: single, multi, contradiction, none): each type within one of its share,
+ * the counts summing to `count`.
  */
 export function allocate(count: number, mix: Mix): Record<QuestionType, number> {
   const exact = QUESTION_TYPES.map((type) => ({ type, value: count * mix[type] }))

@@ -67,10 +67,7 @@ function around(docChunks: readonly Chunk[], focus: Chunk): Chunk[] {
   return docChunks.slice(Math.max(0, at - 1), at + 2)
 }
 
-/**
- * Multi groups spread over the corpus: each time the related pair whose documents have been used least (then the
- * best scored), each pair once; every third group grows to three documents when a third one is related to both.
- */
+/** Multi groups spread over the corpus: least-used related pair first, each once; every third a triple when one fits. */
 function pickGroups(pairs: readonly DocumentGroup[], count: number, uses: Map<string, number>): DocumentGroup[] {
   const left = [...pairs]
   const related = (a: string, b: string) => pairs.find((p) => p.docIds.includes(a) && p.docIds.includes(b))
@@ -100,16 +97,8 @@ function pickGroups(pairs: readonly DocumentGroup[], count: number, uses: Map<st
 }
 
 /**
- * The drafting plan: which documents and passages each draft is made from. Deterministic for a corpus, counts,
- * seed and personas, so a rerun sends the same requests and the cache answers what was paid for.
- * - single: documents in stratified order (stratify.ts), every document once before any twice; a document's
- *   k-th draft focuses on another of its passages.
- * - multi: pairs (every third a triple) of documents sharing rare terms, found with BM25, least-used first.
- * - contradiction: sentence pairs that say nearly the same with other numbers, CONTRADICTION_OVERSAMPLING per
- *   draft wanted (the drafter confirms or rejects each; the first confirmed ones are kept).
- * - none: the next documents of the stratified order as topics, with the passages BM25 ranks nearest, so the
- *   drafter sees what the corpus says around the subject.
- * Personas, when given, go round the tasks in order.
+ * The drafting plan (docs/golden-set.md, 'How the drafts are planned'). Deterministic for a corpus, counts, seed and
+ * personas, so a rerun sends the same requests and the cache answers what was paid for.
  */
 export function planDrafts(
   docs: readonly CorpusDocument[],

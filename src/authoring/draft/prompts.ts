@@ -4,10 +4,8 @@ import { templatesHash } from '../../model/prompt-template.ts'
 import type { QuestionType } from '../../contract/question-types.ts'
 
 /**
- * The drafter's prompts: one per question type, each a forced tool call whose input is validated by the zod
- * schema it is derived from. Passages enter only inside the <material> block (src/model/delimit.ts); the user
- * a persona names enters inside a <persona> block. Every answer is tied to verbatim quotes, so the verifier
- * (and a reviewer) can see what supports it.
+ * The drafter's prompts, one forced tool call per type. Passages enter only inside <material> (src/model/delimit.ts),
+ * a persona only inside <persona>; answers are tied to verbatim quotes for the verifier and the reviewer.
  */
 
 const Evidence = z

@@ -21,11 +21,8 @@ function sizeClasses(docs: readonly CorpusDocument[]): Map<string, number> {
 }
 
 /**
- * The documents in the order drafts take them, stratified over folders and sizes: the corpus is split into
- * strata (a folder and a size class), each stratum shuffled with the seed, and the strata taken in turn one
- * document at a time. So the first n documents spread over the folders and sizes as evenly as n allows, and
- * every document comes once before any comes twice (a generator that samples files uniformly at random
- * skews towards a few of them: RAGAS #2040).
+ * Documents in drafting order, stratified over folders and size classes with the seed, so every document comes once
+ * before any twice (uniform sampling skews towards a few files: docs/golden-set.md, 'How the drafts are planned').
  */
 export function stratifiedOrder(docs: readonly CorpusDocument[], seed: number): CorpusDocument[] {
   const random = new Mulberry32(seed)

@@ -14,10 +14,8 @@ import { rewriteQuestionText } from './rewrite-question.ts'
 export type Acceptance = { reviewedBy: string; reviewedAt: string } | { unreviewed: true }
 
 /**
- * The golden question an accepted draft becomes: its fields as reviewed, a golden-set id, and its
- * provenance: where it came from (drafted, with the model, prompt hash and time of the draft), and who
- * reviewed it when, or `unreviewed: true` when a script accepted it. A candidate without provenance (an
- * import from another tool, verified) is recorded as imported.
+ * The golden question an accepted draft becomes, with its provenance: drafted (model, prompt hash, time) and who
+ * reviewed it when, `unreviewed: true` when a script accepted it, or imported when the candidate had none.
  */
 export function acceptedQuestion(draft: GoldenQuestion, id: string, acceptance: Acceptance): GoldenQuestion {
   const { reviewedBy: _by, reviewedAt: _at, unreviewed: _un, ...origin } = draft.provenance ?? { origin: 'imported' as const }
@@ -58,10 +56,8 @@ async function checkErrors(questions: readonly GoldenQuestion[], target: GoldenT
 }
 
 /**
- * What appending `items` to the golden set would write: each gets the next free id (q-NNN after the
- * highest in use), and the whole set after appending must pass golden:check. A draft that would raise an
- * error the set did not have before is refused, naming the errors, and the others get their ids again
- * without it (no gap). Nothing is written here: commitAppend writes the plan.
+ * Plans an append: the next free ids, and the whole set must still pass golden:check. A draft adding an error is
+ * refused by name and the others are renumbered without it (no gap). Writes nothing: commitAppend writes the plan.
  */
 export async function planAppend(target: GoldenTarget, items: readonly AppendItem[]): Promise<AppendPlan> {
   const golden = readGoldenFile(target.file, target.docs, 'golden review')
@@ -114,9 +110,8 @@ export async function planAppend(target: GoldenTarget, items: readonly AppendIte
 }
 
 /**
- * What replacing golden question `id` with `question` (a person's review of a question a script accepted
- * unreviewed), or removing it (null: rejected), would write. A replacement must pass golden:check as an
- * append does; refused, the plan names the errors and writes nothing.
+ * Plans replacing question `id` (a person's review of an unreviewed one) or removing it (null); refused, naming the
+ * errors, when golden:check fails.
  */
 export async function planRewrite(target: GoldenTarget, id: string, question: GoldenQuestion | null): Promise<AppendPlan> {
   const golden = readGoldenFile(target.file, target.docs, 'golden review')
@@ -133,9 +128,8 @@ export async function planRewrite(target: GoldenTarget, id: string, question: Go
 }
 
 /**
- * Writes a plan atomically (a temp file beside the golden set, then a rename): a failure at any point
- * leaves the golden set as it was, byte for byte. A golden set changed since the plan was made (someone
- * edited it meanwhile) is not overwritten: the refusal names what changed.
+ * Writes a plan atomically (temp file, rename), so a failure leaves the golden set byte for byte. A golden set
+ * edited since the plan was made is not overwritten: the refusal names what changed.
  */
 export function commitAppend(plan: AppendPlan): void {
   if (plan.text !== null) writeGoldenFile(plan.file, plan.before, plan.text, 'golden review')

@@ -15,15 +15,9 @@ export interface ReviewDraft {
   question: GoldenQuestion
   /** golden verify's notes on it (golden:check warnings a kept draft may carry). */
   verdict: Verdict
-  /**
-   * A hash of the draft as written (without its verdict): a decision recorded for d-003 applies to this
-   * d-003 only, not to another draft that took the id when the file was drafted and verified again.
-   */
+  /** Hash of the draft without its verdict: a decision applies to this d-003, not to a later draft given the id. */
   hash: string
-  /**
-   * Not a draft: a question of the golden set a script accepted unreviewed (--accept-kept), shown for a
-   * person to read. Accepting it records the review in place; rejecting it removes it from the golden set.
-   */
+  /** Not a draft: a golden question a script accepted unreviewed (--accept-kept), shown for a person to read. */
   inGolden?: true
 }
 
@@ -34,9 +28,8 @@ export interface VerifiedFile {
 }
 
 /**
- * Reads a `golden verify` output (one question object and its verdict per line) and returns its kept
- * drafts, in file order. A line without a verdict, or a kept line that is not a valid golden-set
- * question, stops with its line: the file is not what golden verify writes.
+ * The kept drafts of a `golden verify` output, in file order. A line without a verdict, or a kept line that is not a
+ * valid question, stops the read, naming its line.
  */
 export function readVerifiedFile(file: string): VerifiedFile {
   const text = readUtf8File(

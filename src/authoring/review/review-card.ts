@@ -63,12 +63,7 @@ function documentLines(doc: MarkedDocument): string[] {
   return lines
 }
 
-/**
- * What a reviewer reads of one draft, as plain text (no colours: it reads the same in a log): the
- * question and its type, who asks, the conversation before it, the gold answer claim by claim with
- * golden verify's verdict on each, the gold documents with the sentences supporting each claim marked,
- * and what the configured system retrieves for it.
- */
+/** What a reviewer reads of one draft, as plain text (no colours, so it reads the same in a log). */
 export function renderCard(input: CardInput): string {
   const q = input.question
   const lines: string[] = [

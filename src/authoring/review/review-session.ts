@@ -36,9 +36,8 @@ export interface ReviewSession {
 }
 
 /**
- * Records the decisions first, then writes the golden set: a review stopped between the two finds the
- * decision's question missing from the golden set on its next run and shows the draft again
- * (reconcileState), never appends it twice. A golden set that cannot be written takes the decisions back.
+ * Decisions first, then the golden set: a review stopped between the two shows the draft again (reconcileState), never
+ * appends it twice. A golden set that cannot be written takes the decisions back.
  */
 export function recordAndCommit(
   plan: AppendPlan | null,
@@ -58,10 +57,8 @@ export function recordAndCommit(
 }
 
 /**
- * The review on a terminal: each pending draft's card, then accept / edit / reject / skip / quit. An
- * accepted draft is appended at once (planAppend: the next free id, golden:check passing), and every
- * decision is saved as it is made, so quitting at any point loses nothing. Skipped drafts stay
- * undecided and come back on the next run; a draft golden:check refuses is shown again with why.
+ * The review on a terminal (docs/golden-set.md, 'golden:review'): each decision is saved as made, so quitting loses
+ * nothing; skipped drafts come back on the next run.
  */
 export async function runReview(session: ReviewSession): Promise<ReviewTally> {
   const tally: ReviewTally = { accepted: [], rejected: [], skipped: [], quit: false }
@@ -153,10 +150,7 @@ function draftOfGoldenId(state: ReviewState, goldenId: string): string | null {
   return entry === undefined ? null : entry[0]
 }
 
-/**
- * The golden set's questions a script accepted without review (provenance.unreviewed), as items for a
- * person to read after the drafts: accepting one records the review in place, rejecting it removes it.
- */
+/** Questions a script accepted unreviewed, for a person to read: accepting records the review, rejecting removes it. */
 export function unreviewedInGolden(golden: readonly GoldenQuestion[], file: string): ReviewDraft[] {
   return golden
     .filter((q) => q.provenance?.unreviewed === true)
@@ -171,8 +165,8 @@ export function unreviewedInGolden(golden: readonly GoldenQuestion[], file: stri
 }
 
 /**
- * --accept-kept: every pending kept draft appended in one atomic write, recorded as unreviewed (nobody
- * read them); a draft that would break golden:check is refused with why, the others still go in.
+ * --accept-kept: every pending kept draft in one atomic write, recorded as unreviewed; a draft that would break
+ * golden:check is refused with why, the others still go in.
  */
 export async function acceptAllKept(
   session: Pick<ReviewSession, 'pending' | 'state' | 'stateFile' | 'target' | 'reviewer'>,
@@ -203,10 +197,8 @@ export async function acceptAllKept(
 }
 
 /**
- * The drafts still to review, and what changed since the state was written: an accepted draft whose
- * question the golden set no longer holds under its id (a review stopped between recording and writing,
- * or the question removed since) is undecided again; a decision made on an earlier draft of the same id
- * (the file was drafted and verified anew) does not apply to this one.
+ * The drafts still to review. An accepted draft the golden set no longer holds (a stopped review, a removal) is
+ * undecided again; a decision on an earlier draft of the same id (drafted and verified anew) does not apply.
  */
 export function pendingDrafts(
   kept: readonly ReviewDraft[],

@@ -32,10 +32,7 @@ export const ReviewDecisionSchema = z.discriminatedUnion('decision', [
 
 export type ReviewDecision = z.output<typeof ReviewDecisionSchema>
 
-/**
- * The review state beside the drafts (verified.review.json): a decision per draft id, written after
- * every decision, so that a review stopped at any point continues with the next undecided draft.
- */
+/** Decisions per draft id (verified.review.json), written after each, so a stopped review resumes at the next undecided. */
 export const ReviewStateSchema = z
   .object({
     /** The verified file reviewed, as given. */

@@ -16,9 +16,8 @@ function elementOf(text: string, id: string): { elements: Span[]; index: number 
 }
 
 /**
- * The golden-set text with question `id` replaced by `question` (laid out as it was: its indentation, one
- * field per line or all on one line), or removed with its separator when `question` is null. Every other
- * byte of the file stays as it was. Null when the file holds no question `id`.
+ * The golden-set text with question `id` replaced (laid out as it was) or, for null, removed with its separator;
+ * every other byte unchanged. Null when the file holds no question `id`.
  */
 export function rewriteQuestionText(text: string, id: string, question: GoldenQuestion | null): string | null {
   const found = elementOf(text, id)

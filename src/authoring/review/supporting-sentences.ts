@@ -29,11 +29,8 @@ export interface SupportMarks {
 }
 
 /**
- * The sentences of a question's gold documents that support its gold answer, found by the same lexical
- * support golden verify (offline) decides with (lexicalClaimSupport): each claim against the whole
- * documents for its verdict, then against each sentence alone to mark where it stands. A claim whose
- * support spreads over several sentences (no sentence supports it alone) marks the sentences stating
- * its numbers instead, so the reviewer still sees where to read.
+ * The gold-document sentences supporting each claim, by golden verify's lexical support. A claim no single sentence
+ * supports marks the sentences stating its numbers, so the reviewer still sees where to read.
  */
 export function supportMarks(question: GoldenQuestion, docs: readonly CorpusDocument[]): SupportMarks {
   const byId = new Map(docs.map((doc) => [doc.id, doc]))

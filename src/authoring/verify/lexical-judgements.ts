@@ -9,13 +9,10 @@ import type { Answerability, ClaimSupport, Disagreement, Passage, Verifier } fro
 export const UNSUPPORTED_OVERLAP = 0.5
 
 /**
- * Claims judged lexically (the offline judge's faithfulness, claim by claim, with golden:check's numbers):
- * a number no passage holds makes a claim unsupported, and so does a best passage holding less than half
- * its content terms, unless the passages state every number of the claim; a claim too short for the judge
- * ("In Tromsø.") is supported when the passages state its key facts (numbers and content terms:
- * text/key-facts.ts), unsupported when they lack one of its numbers, and undecided otherwise ("Yes."). From half to the
- * judge's 0.7 it is undecided (a paraphrase the lexical judge cannot read). Facts the question itself gives
- * count as found.
+ * Claims judged lexically: a number no passage holds, or a best passage with under half the claim's content terms
+ * (unless every number is stated), is unsupported; half to the judge's 0.7 is undecided. A claim too short ("In
+ * Tromsø.") is supported by its key facts, unsupported when one of its numbers is missing, else undecided ("Yes.").
+ * Facts the question itself gives count as found.
  */
 export function lexicalClaimSupport(question: string, claims: readonly string[], passages: readonly Passage[]): ClaimSupport[] {
   // The numbers the question gives need no document ("75% is above 50%" for a question about a 75% override):
@@ -89,10 +86,7 @@ function bestPassage(question: string, passages: readonly Passage[]): { passage:
   return best
 }
 
-/**
- * A none question against retrieved passages, lexically: a passage holding every content term of the
- * question may answer it, which only a reader can tell (undecided); otherwise no passage answers it.
- */
+/** A none question lexically: a passage holding every content term of the question may answer it (undecided); else none does. */
 export function lexicalAnswerability(question: GoldenQuestion, passages: readonly Passage[]): Answerability {
   const best = bestPassage(question.question, passages)
   if (best !== null && best.of >= 2 && best.shared.length === best.of)
@@ -126,10 +120,8 @@ function answeringValues(question: string, document: Passage): Set<string> {
 }
 
 /**
- * A contradiction's documents, lexically: the numbers (text/key-facts.ts) of each
- * document's sentences closest to the question. The same figures in every document: they agree. Some
- * document with a figure another lacks: they disagree. A document without figures there: undecided
- * (a disagreement in words is for a reader or the model).
+ * A contradiction's documents lexically, by the numbers of each document's sentences nearest the question: the same
+ * figures agree, a figure another lacks disagrees, no figures is undecided (a disagreement in words needs a reader).
  */
 export function lexicalDisagreement(question: GoldenQuestion, documents: readonly Passage[]): Disagreement {
   const values = documents.map((doc) => ({ doc, values: answeringValues(question.question, doc) }))

@@ -17,10 +17,8 @@ export interface ModelVerifierOptions {
 const material = (passages: readonly Passage[]) => passages.map((p) => ({ chunkId: p.id, text: p.text }))
 
 /**
- * The verifier on the model (Claude through the model client: cache, retries, concurrency, ledger, cap,
- * record and replay): each claim by the faithfulness judge (supported / contradicted / not found, per
- * claim), answerability and disagreement by forced tool calls validated with zod. A call without valid
- * output after its repair attempt is undecided, naming the error.
+ * The verifier on the model client: claims by the faithfulness judge, answerability and disagreement by forced tool
+ * calls validated with zod. A call still invalid after its repair attempt is undecided, naming the error.
  */
 export function createModelVerifier(client: ModelClient, options: ModelVerifierOptions): Verifier {
   /** A forced tool call of the judge on the question and the passages (named `key` in the cache key's inputs). */

@@ -8,10 +8,7 @@ import { importGoldenSet } from '../../golden/formats/golden-set-formats.ts'
 export const CANDIDATE_FORMATS = ['golden', 'jsonl', 'ragas', 'trec'] as const
 export type CandidateFormat = (typeof CANDIDATE_FORMATS)[number]
 
-/**
- * Fields a candidate may carry that the golden-set schema of this version may not know yet (a draft's
- * provenance, a question's history): kept verbatim and written back, never validated away.
- */
+/** Fields this version's golden-set schema may not know yet (provenance, history): kept verbatim, never validated away. */
 const CARRIED_FIELDS = ['provenance', 'history'] as const
 
 /** One candidate as read: where it is, its object as written back, and the question, or why it is none. */
@@ -70,10 +67,7 @@ export function parseGoldenCandidates(text: string, file: string): Candidate[] {
   return candidates
 }
 
-/**
- * Reads a candidate set in any format: golden (drafts.jsonl, a golden-set file), or another tool's through
- * the importers (which check it whole: a problem there stops with the importer's messages).
- */
+/** Reads candidates in any format: golden, or another tool's through the importers (whose errors stop it). */
 export function readCandidates(
   file: string,
   format: CandidateFormat,

@@ -24,10 +24,7 @@ export function reasonCounts(verified: readonly VerifiedCandidate[]): Record<Eff
   return { reject: sorted(counts.reject), undecided: sorted(counts.undecided), note: sorted(counts.note) }
 }
 
-/**
- * The terminal summary: every rejected and undecided candidate with its reasons, the counts per reason,
- * and the totals. Nothing is left out: a candidate is kept, rejected or undecided, and counted.
- */
+/** The terminal summary: rejected and undecided candidates with reasons, counts per reason, totals; all counted. */
 export function renderVerifySummary(verified: readonly VerifiedCandidate[], judge: string, out: string): string {
   const lines: string[] = []
   for (const status of ['rejected', 'undecided'] as const satisfies readonly VerdictStatus[]) {

@@ -30,9 +30,8 @@ export interface Disagreement {
 }
 
 /**
- * The judgements `golden verify` asks for, made by the offline lexical judge or by the model (Claude
- * through the model client). What a verifier cannot decide is 'undecided' with its reason (a yes/no
- * answer lexically, a judge error), never a silent keep or reject.
+ * The judgements `golden verify` asks for, lexical or by the model. What a verifier cannot decide is 'undecided' with
+ * its reason, never a silent keep or reject.
  */
 export interface Verifier {
   readonly name: string

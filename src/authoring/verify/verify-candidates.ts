@@ -63,10 +63,8 @@ export function verdictOf(verified: VerifiedCandidate): Verdict {
 const CLOSED_QUESTION = /^(?:is|are|was|were|do|does|did|can|could|will|would|should|shall|has|have|had|may|might|must)\b/i
 
 /**
- * A question that contains its answer: the gold answer's text inside the question, or every content
- * term of the gold answer (names, numbers, words; a possessive "'s" dropped) among the question's.
- * A yes/no or either-or question names its answer's terms by design ("Is it 90 days?" "Yes, 90 days."):
- * there the lexical check cannot tell a leak from a confirmation, and says so (undecided).
+ * A question containing its answer: the gold answer's text, or all its content terms, in the question. A yes/no or
+ * either-or question names them by design ("Is it 90 days?"), so there the check is undecided.
  */
 export function leakedAnswer(question: GoldenQuestion): Reason | null {
   if (question.goldAnswer === undefined) return null
@@ -94,10 +92,9 @@ function sameDocs(a: GoldenQuestion, b: GoldenQuestion): boolean {
 }
 
 /**
- * A near-duplicate of an earlier candidate or of a question of the current golden set: asked by the same
- * user, with the same answer documents, and the same normalised text or a content-term Jaccard of at
- * least 0.8 (golden:check's measure). The later of two candidates is rejected, naming the earlier. A
- * golden question with the candidate's id and text is the candidate itself (a golden set verified anew).
+ * A near-duplicate of an earlier candidate or a golden question: same user and answer documents, and the same
+ * normalised text or a content-term Jaccard >= 0.8. The later is rejected; a golden question with the candidate's
+ * id and text is the candidate itself.
  */
 export function duplicateOf(
   question: GoldenQuestion,
@@ -152,9 +149,8 @@ async function claimReasons(
 }
 
 /**
- * A multi question one of whose documents supports its whole gold answer alone, among those golden:check's
- * multi-facts-in-one-doc would name (loneHolders: every key fact and every distinctive term the others hold,
- * so the bridge document of "Where was Aurelia's performer born?" is still needed).
+ * A multi question one of whose documents answers it alone, as golden:check's loneHolders decides (a bridge document
+ * the answer's terms need still counts).
  */
 async function notReallyMulti(
   question: GoldenQuestion,
@@ -252,9 +248,8 @@ function lintReasons(input: VerifyInput, questions: readonly GoldenQuestion[]): 
 }
 
 /**
- * Every check on every candidate, in file order; one verdict each, nothing dropped. A candidate that
- * breaks the schema, repeats an id or names a document outside the corpus is rejected on that alone
- * (the other checks need a valid question).
+ * Every check on every candidate, in file order, one verdict each. A schema break, repeated id or unknown document
+ * rejects on that alone (the other checks need a valid question).
  */
 export async function verifyCandidates(input: VerifyInput): Promise<VerifiedCandidate[]> {
   const byId = new Map(input.docs.map((doc) => [doc.id, doc]))

@@ -23,11 +23,8 @@ export function layoutOf(text: string, element: Span): { layout: QuestionLayout;
 }
 
 /**
- * The golden-set text with `question` appended as the last element of the `questions` array. Every
- * byte of the file before the end of the last question and after it stays as it was: the new text is
- * `text.slice(0, at) + inserted + text.slice(at)`. The question is laid out like the last one (its
- * indentation, one field per line or all on one line). `text` must be JSON whose top-level object has
- * a `questions` array.
+ * The golden-set text with `question` appended to the `questions` array, laid out like the last question; every
+ * other byte stays as it was. `text` must be a JSON object with a `questions` array.
  */
 export function appendQuestionText(text: string, question: GoldenQuestion): { text: string; at: number; inserted: string } {
   const root = jsonSpans(text)

@@ -12,9 +12,8 @@ export interface GoldenFile {
 }
 
 /**
- * The golden set as a command that adds to it reads it (`golden add`, `golden review`, and `golden verify` for
- * duplicates): loaded and validated, or empty when the file is new or has no question yet. A set that does not load
- * is refused, naming the command.
+ * The golden set as `golden add`, `review` and `verify` read it: loaded and validated, or empty when new or without
+ * questions. A set that does not load is refused, naming the command.
  */
 export function readGoldenFile(file: string, docs: readonly CorpusDocument[], command: string): GoldenFile {
   if (!existsSync(file)) return { text: null, questions: [] }
@@ -73,9 +72,8 @@ export function goldenSetChanges(before: string | null, now: string | null): str
 }
 
 /**
- * The one write of an append to the golden set (`golden add`, `golden review`): `text` replaces the file
- * atomically, but only if the file still holds `before` (null: it did not exist) as when it was read. A file
- * changed underneath (someone edited it meanwhile) is refused, naming what changed, and left as it is.
+ * Replaces the golden set with `text` atomically, only if it still holds `before` (null: absent): a file edited
+ * meanwhile is refused, naming what changed, and left as it is.
  */
 export function writeGoldenFile(file: string, before: string | null, text: string, command: string): void {
   const now = existsSync(file) ? readFileSync(file, 'utf8') : null

@@ -13,11 +13,8 @@ export function comparableText(text: string): string {
 }
 
 /**
- * Matches a context passage to the corpus document it was cut from: the one document whose text
- * (title and body) contains it, compared as comparableText. A context whose first line names its
- * place rather than quoting the document (a chunker's "Title > Section" line) is tried again without
- * that line. A context found in several documents is ambiguous and, like one found in none, is not
- * matched; the reason says which.
+ * The one corpus document whose text contains a context passage (as comparableText), retried without a first line
+ * naming a place ("Title > Section"). Found in several documents or none: unmatched, with the reason.
  */
 export function createContextMatcher(docs: readonly CorpusDocument[]): (context: string) => ContextMatch {
   const texts = docs.map((doc) => ({ id: doc.id, text: comparableText(`${doc.title}\n${doc.body}`) }))

@@ -73,13 +73,9 @@ function inferType(answerDocCount: number): QuestionType {
 }
 
 /**
- * Turns imported questions into golden-set questions: checks every source against the corpus, then
- * validates each question with the golden-set schema and the whole set with the loader.
- *
- * Unknown sources (doc ids not in the corpus, contexts matching no document) are all listed with their
- * line numbers and fail the import; with `allowUnknown` they are dropped and listed as warnings
- * instead. They are never dropped silently. A question left with no source is rejected, naming it, never
- * turned into a none question. A document named twice by one record is kept once.
+ * Imported questions to golden-set questions, checked against the corpus, the schema and the loader. Unknown sources
+ * fail the import, listed with their lines (warnings with `allowUnknown`, never dropped silently); a question left
+ * without a source is rejected, never turned into a none question.
  */
 export function finishImport(
   result: ImportResult,

@@ -12,9 +12,8 @@ import type { ImportResult } from './imported-question.ts'
 import { parseRecords } from '../../files/read-records.ts'
 
 /**
- * One line of the JSONL gold format (docs/golden-set.md lists its fields): the canonical type names are
- * accepted beside lookup, multi-hop and abstention; other fields are ignored with a notice. It cannot carry
- * governingDocId or notes: golden:check reports the contradictions that come in without a governing document.
+ * One JSONL gold line (fields: docs/golden-set.md); lookup, multi-hop and abstention are accepted beside the type
+ * names. It cannot carry governingDocId: golden:check reports contradictions imported without one.
  */
 export const JsonlGoldRecordSchema = z.looseObject({
   id: z.string().min(1, 'expected a non-empty id').optional(),
@@ -66,9 +65,8 @@ export function importJsonlGold(text: string, file: string): ImportResult {
 }
 
 /**
- * Writes questions as JSONL gold, one object per line, ids kept, `user_context`, `history` and
- * `provenance` only for questions that have them (a drafted question stays told from a hand-written one
- * in the export); governingDocId, notes and relevance grades are left out.
+ * Writes JSONL gold, ids kept; `user_context`, `history` and `provenance` only where present (a drafted question
+ * stays told from a hand-written one); governingDocId, notes and grades are left out.
  */
 export function exportJsonlGold(questions: readonly GoldenQuestion[]): string {
   return questions

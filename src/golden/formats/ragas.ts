@@ -15,9 +15,8 @@ const contextId = z.union([z.string().min(1, 'expected a document id'), z.int().
 })
 
 /**
- * One sample of a RAGAS-style dataset, a JSON array or JSON Lines (docs/golden-set.md lists what it carries).
- * `retrieved_contexts` / `retrieved_context_ids` are a system's output, not gold: accepted, not used. RAGAS
- * has no field for who asks (persona_name names a synthetic persona), so userContext never crosses it.
+ * One RAGAS-style sample (fields: docs/golden-set.md). `retrieved_contexts`/`retrieved_context_ids` are system output,
+ * accepted but unused; RAGAS cannot say who asks (persona_name is synthetic), so userContext never crosses it.
  */
 export const RagasRecordSchema = z.looseObject({
   id: z.string().min(1).optional(),
@@ -45,10 +44,8 @@ function excerpt(text: string): string {
 }
 
 /**
- * Reads a RAGAS-style dataset. A sample's answer documents come from `reference_context_ids` when it
- * has them (exact ids), else from matching each reference context to the corpus document that
- * contains it (context-matcher.ts); a context no single document contains is reported as an unknown
- * source with its line.
+ * Reads a RAGAS-style dataset: answer documents from `reference_context_ids`, else the document containing each
+ * reference context (context-matcher.ts); a context no single document contains is an unknown source.
  */
 export function importRagas(text: string, file: string, docs: readonly CorpusDocument[]): ImportResult {
   const { parsed, ignored } = parseRecords(text, file, RagasRecordSchema, KNOWN_FIELDS)
@@ -88,9 +85,8 @@ export function importRagas(text: string, file: string, docs: readonly CorpusDoc
 }
 
 /**
- * Writes questions as RAGAS samples: user_input, reference (RAGAS_NONE_REFERENCE for a none question without one),
- * reference_contexts (the full text of each answer document) and reference_context_ids. `jsonl` picks
- * JSON Lines over a JSON array.
+ * Writes questions as RAGAS samples, JSON Lines or a JSON array; a none question without a reference gets
+ * RAGAS_NONE_REFERENCE, and reference_contexts are the answer documents' full texts.
  */
 export function exportRagas(questions: readonly GoldenQuestion[], docs: readonly CorpusDocument[], jsonl: boolean): string {
   const bodies = new Map(docs.map((doc) => [doc.id, doc.body.trim()]))

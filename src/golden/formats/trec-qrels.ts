@@ -7,9 +7,8 @@ import type { ImportResult } from './imported-question.ts'
 import { parseTopics } from './trec-topics.ts'
 
 /**
- * One qrels line, `qid iter docno rel` (iter ignored; rel an integer grade, >= 1 relevant). The question texts
- * come from a topics file (trec-topics.ts); what qrels cannot carry is listed in docs/golden-set.md. Grades above
- * 1 are kept as `relevance`; judgements of 0 or below earn no gain and are left out.
+ * One qrels line, `qid iter docno rel` (iter ignored). Grades above 1 are kept as `relevance`; 0 or below earns no
+ * gain and is left out. Texts come from a topics file; what qrels cannot carry: docs/golden-set.md.
  */
 export const QrelsLineSchema = z.tuple(
   [
@@ -110,9 +109,8 @@ export function importTrec(qrelsText: string, qrelsFile: string, topicsText: str
 }
 
 /**
- * Qrels of questions, in question order: `id 0 docId 1` per answer doc of an ungraded question; a graded
- * question's documents with their grades (0 included: judged not relevant), in its relevance order.
- * A none question without graded documents has no line.
+ * Qrels in question order: `id 0 docId 1` per answer doc when ungraded, else each graded doc with its grade (0
+ * included) in relevance order. A none question without grades has no line.
  */
 export function exportQrels(questions: readonly GoldenQuestion[]): string {
   return questions.flatMap((q) => judgedGrades(q).map(([docId, grade]) => `${q.id} 0 ${docId} ${grade}\n`)).join('')

@@ -78,9 +78,8 @@ function fromTsv(text: string, file: string): Topic[] {
 }
 
 /**
- * The question texts of a topics file, in file order, each with its line: a JSON map (id -> text),
- * TREC `<top>` blocks (`<num>` and `<title>`; `<desc>` and `<narr>` are not a user's question and are
- * left out), or TSV lines `qid<TAB>question`. A query id given twice is an error naming both lines.
+ * Question texts of a topics file in file order, with lines: a JSON map, TREC `<top>` blocks (`<num>`, `<title>`;
+ * `<desc>` and `<narr>` are no user's question) or `qid<TAB>question` lines. A repeated id is an error naming both.
  */
 export function parseTopics(text: string, file: string): Topic[] {
   const trimmed = text.trimStart()
@@ -102,8 +101,8 @@ export function parseTopics(text: string, file: string): Topic[] {
 }
 
 /**
- * A topics file for questions: a JSON map id -> question (lossless), or with `tsv` the `qid<TAB>question`
- * lines most TREC tools read (whitespace runs inside a question, tabs included, become one space).
+ * A topics file: a JSON map id -> question (lossless), or with `tsv` the `qid<TAB>question` lines most TREC tools
+ * read (whitespace runs become one space).
  */
 export function exportTopics(questions: readonly GoldenQuestion[], tsv: boolean): string {
   if (tsv) return questions.map((q) => `${q.id}\t${q.question.replace(/\s+/g, ' ').trim()}\n`).join('')

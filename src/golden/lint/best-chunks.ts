@@ -8,11 +8,7 @@ import type { Finding } from './finding.ts'
 import { lintGoldenSet } from './lint-golden-set.ts'
 import type { TypeFloors } from './type-distribution.ts'
 
-/**
- * The best-ranked chunk of the built-in system (retrieval only, with the evaluation's config) for
- * every none question, the input of the none-too-easy rule. Computed apart from the rule so the rule
- * stays a pure function of plain data.
- */
+/** The built-in system's best chunk for every none question (for none-too-easy), computed apart so the rule stays pure. */
 export async function bestChunksOfNoneQuestions(
   questions: readonly GoldenQuestion[],
   docs: readonly CorpusDocument[],

@@ -24,8 +24,8 @@ export interface GoldenFileToCheck {
 }
 
 /**
- * golden:check on a golden-set file: the loader's checks, relevantGrade, then every lint rule. A file that does not
- * load reports the loader's findings, by question and field, and the other rules do not run.
+ * golden:check on a file: the loader's checks, relevantGrade, then every lint rule; a file that does not load reports
+ * only the loader's findings.
  */
 export async function checkGoldenFile(input: GoldenFileToCheck): Promise<LintReport> {
   const { goldenSet, docs, corpus, config } = input

@@ -8,11 +8,9 @@ export function supersededIds(doc: Pick<CorpusDocument, 'supersedes'>): string[]
 }
 
 /**
- * A contradiction question without governingDocId (error, although the schema allows it to be
- * absent). Without it the question measures nothing a single question does not: the context hit falls
- * back to "any answer doc in context" (a system that retrieves only the stale document passes) and
- * contradiction handling is not scored for it at all. The fix names the likely governing document: an
- * answer doc whose front matter `supersedes` another answer doc, else the most recently `updated` one.
+ * A contradiction question without governingDocId (error, though the schema allows it): its context hit would accept
+ * the stale document and contradiction handling goes unscored. The fix suggests the answer doc that `supersedes`
+ * another, else the most recently `updated`.
  */
 export function contradictionWithoutGoverning(questions: readonly GoldenQuestion[], docs: readonly CorpusDocument[]): Finding[] {
   const byId = new Map(docs.map((doc) => [doc.id, doc]))

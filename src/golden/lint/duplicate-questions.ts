@@ -20,10 +20,7 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
 
 type Setting = Pick<GoldenQuestion, 'userContext' | 'history'>
 
-/**
- * Whether two questions are asked in the same setting: by the same user (equal userContext, keys in any order, or
- * neither has one) after the same conversation (equal history, or neither has one).
- */
+/** The same setting: equal userContext (keys in any order) and equal history, or neither has them. */
 export function sameSetting(a: Setting, b: Setting): boolean {
   return (
     stableStringify([a.userContext ?? null, a.history ?? null]) === stableStringify([b.userContext ?? null, b.history ?? null])
@@ -31,11 +28,9 @@ export function sameSetting(a: Setting, b: Setting): boolean {
 }
 
 /**
- * Duplicate and near-duplicate questions (error): a duplicate counts the same retrieval twice and tilts every
- * mean towards it. The same text once normalised, or a content-term Jaccard of at least 0.8 ("How long are API
- * keys valid?" and "How long is an API key valid for?": {long, api, kei, valid} both), between questions asked in
- * the same setting (the same userContext and history: another user's same words test a permission). Reported
- * once, on the later question, naming the first earlier one it repeats.
+ * Duplicate and near-duplicate questions (error: a duplicate weighs one retrieval twice in every mean): the same
+ * normalised text, or a content-term Jaccard >= 0.8, in the same setting (another user's same words test a
+ * permission). Reported once, on the later question, naming the first earlier one.
  */
 export function duplicateQuestions(questions: readonly GoldenQuestion[]): Finding[] {
   const findings: Finding[] = []

@@ -1,10 +1,7 @@
 /** How bad a finding is: errors fail `pnpm golden:check` (exit 1), warnings are printed only. */
 export type Severity = 'error' | 'warning'
 
-/**
- * Every rule of the linter, in the order findings are printed, with its severity and what it checks.
- * docs/golden-set.md lists the same rules for authors.
- */
+/** Every lint rule in printing order, with severity and summary (docs/golden-set.md lists them for authors). */
 export const RULES = {
   'invalid-json': { severity: 'error', summary: 'the file is not valid JSON' },
   schema: { severity: 'error', summary: 'a field breaks the golden-set schema (src/contract/golden-set-schema.ts)' },

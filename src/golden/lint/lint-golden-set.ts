@@ -39,9 +39,8 @@ export function sortFindings(findings: readonly Finding[], questionOrder: readon
 }
 
 /**
- * Every rule after the loader's, on a golden set that loads: a pure function of the questions, the
- * corpus and the precomputed rankings. Findings a question's notes accept (suppressions.ts) are
- * dropped; the rest come sorted.
+ * Every rule after the loader's, pure over questions, corpus and precomputed rankings; findings the notes accept are
+ * dropped, the rest sorted.
  */
 export function lintGoldenSet(input: LintInput): Finding[] {
   const { questions, docs } = input

@@ -20,10 +20,8 @@ const FIXES: Record<string, string> = {
 }
 
 /**
- * The loader (src/load/golden-set.ts) is the linter's first rule: everything it rejects is an error.
- * It reports all schema problems at once, one per line, as `<file>: question <id>, field "<f>": <why>`
- * (or `<file>:<line>:<col>: invalid JSON`); this turns each line into a finding of the rule it belongs
- * to (invalid-json, schema, duplicate-id, unknown-doc), keeping the loader's words.
+ * The loader is the linter's first rule: each line of its error (`<file>: question <id>, field "<f>": <why>` or
+ * `<file>:<line>:<col>: invalid JSON`) becomes a finding of its rule, in the loader's words.
  */
 export function findingsOfLoaderError(message: string, file: string): Finding[] {
   return message.split('\n').map((line) => {

@@ -9,9 +9,8 @@ import { documentText } from './unsupported-facts.ts'
 export const DISTINCTIVE_DOC_SHARE = 0.2
 
 /**
- * Content terms with a possessive "'s" (or "’s") dropped first, as the retriever indexes words
- * (indexWords): otherwise "Sigrid's" in a question stems to "sigrid'" and never meets the "Sigrid" of the
- * document naming her, and that bridge document looks as if it added nothing.
+ * Content terms without a possessive "'s" (or "’s"), as indexWords reads words: otherwise "Sigrid's" stems to
+ * "sigrid'", never meets the document's "Sigrid", and the bridge document looks as if it added nothing.
  */
 export function termsWithoutPossessives(text: string): string[] {
   return contentTerms(text.replace(/([\p{L}\p{N}])['\u2019]s(?![\p{L}\p{N}])/gu, '$1'))
@@ -30,10 +29,8 @@ export function corpusTerms(docs: readonly CorpusDocument[]): {
 }
 
 /**
- * The answer docs that each state every key fact of the gold answer (text/key-facts.ts; a document's numbers
- * read as quantities only: the "1" of "SEV1" does not state "within 1 hour") that any of them states, and hold
- * every distinctive term (in at most a fifth of the corpus documents) of the question and answer that any of them
- * holds; with the facts stated.
+ * Answer docs stating every key fact (numbers as quantities only: the "1" of "SEV1" is not "1 hour") and holding
+ * every distinctive term (in at most a fifth of the corpus) that any answer doc states or holds; with the facts.
  */
 export function loneHolders(
   question: GoldenQuestion,
@@ -58,12 +55,8 @@ export function loneHolders(
 }
 
 /**
- * A multi question whose gold-answer facts all sit in one of its answer documents (error): that document
- * answers it alone, so it is a single question that costs more context, and the multi hit punishes systems
- * for skipping a document the answer does not need. The document must also hold every distinctive term any
- * answer doc holds (loneHolders), which keeps bridge hops: "Can I ship a schema migration on 20 December?" needs
- * the change-classes doc for "schema migration" though the freeze-window doc states every date. A question with
- * no number in any answer doc is not judged: the numbers are what the answer is checked for.
+ * A multi question one of whose answer docs states all its gold-answer facts and distinctive terms (error): it is a
+ * single question, and the multi hit punishes skipping an unneeded document. Questions with no number are not judged.
  */
 export function multiFactsInOneDoc(
   questions: readonly GoldenQuestion[],

@@ -12,12 +12,8 @@ export interface BestChunk {
 }
 
 /**
- * A none question whose best BM25 chunk shares fewer than two distinct content terms with it
- * (warning). An unanswerable question is worth asking when the corpus almost answers it: the system
- * must then refuse despite a plausible context. When the nearest chunk shares at most one term, any
- * system refuses (or retrieves nothing) and the question measures the tokenizer, not abstention.
- * Terms are contentTerms() (stemmed, stopword-free), as BM25 sees them. The best chunk is that of the
- * built-in system with the evaluation's config (computed by the caller: see best-chunks.ts).
+ * A none question whose best BM25 chunk (best-chunks.ts) shares fewer than two distinct content terms with it
+ * (warning): any system then refuses, and the question measures the tokenizer, not abstention.
  */
 export function noneTooEasy(questions: readonly GoldenQuestion[], bestChunks: ReadonlyMap<string, BestChunk | null>): Finding[] {
   const findings: Finding[] = []

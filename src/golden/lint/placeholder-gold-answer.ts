@@ -6,10 +6,7 @@ export const PLACEHOLDER_GOLD_ANSWER = 'TODO: write the gold answer from the ans
 
 const PLACEHOLDER = /^\s*(?:TODO|TBD|FIXME|XXX)\b/i
 
-/**
- * A gold answer that is a placeholder, starting with TODO, TBD, FIXME or XXX (error): importers of
- * formats without answers write one, and every answer-quality metric would be scored against it.
- */
+/** A gold answer starting with TODO, TBD, FIXME or XXX (error): importers write one where a format has no answers. */
 export function placeholderGoldAnswers(questions: readonly GoldenQuestion[]): Finding[] {
   return questions
     .filter((q) => q.goldAnswer !== undefined && PLACEHOLDER.test(q.goldAnswer))

@@ -30,10 +30,7 @@ export function countLine(report: LintReport): string {
   return `golden:check: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} ${scope}`
 }
 
-/**
- * Findings for a terminal: grouped by severity, then by rule (with the rule's summary), each naming
- * the question, what is wrong and what to change; then the count line.
- */
+/** Findings for a terminal, by severity then rule, each naming the question, the problem and the fix; then a count. */
 export function renderFindingsText(report: LintReport): string {
   const lines: string[] = []
   const width = Math.max(5, ...report.findings.map((f) => (f.questionId ?? '(set)').length))

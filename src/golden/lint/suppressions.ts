@@ -11,10 +11,8 @@ export function ignoredRules(question: GoldenQuestion): Set<string> {
 }
 
 /**
- * Drops the findings a question's notes accept. The heuristic rules (facts, near-duplicates, none
- * questions) can be wrong about a question; the author records the decision where the question
- * lives, with the reason, e.g. `"notes": "... lint-ignore: multi-facts-in-one-doc (doc-021 gives the
- * billing cadence)"`. Findings about the whole set cannot be switched off this way.
+ * Drops findings a question's notes accept (`lint-ignore: <rule> (reason)`, docs/golden-set.md, 'golden:check'): the
+ * heuristic rules can be wrong about a question. Findings about the whole set cannot be suppressed.
  */
 export function applySuppressions(findings: readonly Finding[], questions: readonly GoldenQuestion[]): Finding[] {
   const ignored = new Map(questions.map((q) => [q.id, ignoredRules(q)]))

@@ -8,9 +8,8 @@ export type TypeFloors = Record<QuestionType, number>
 export const DEFAULT_FLOORS: TypeFloors = { single: 50, multi: 20, contradiction: 8, none: 8 }
 
 /**
- * Question types below their floors (warning, one per type, about the set as a whole). Per-type means
- * over a handful of questions move by whole steps of 1/n with every change, so the gate cannot tell a
- * regression from noise: defaults are 50 single, 20 multi, 8 contradiction, 8 none.
+ * Question types below their floors (warning, per type): per-type means over a handful of questions move in steps
+ * of 1/n, so the gate cannot tell a regression from noise. Defaults: 50 single, 20 multi, 8 contradiction, 8 none.
  */
 export function typeDistribution(questions: readonly GoldenQuestion[], floors: TypeFloors = DEFAULT_FLOORS): Finding[] {
   return QUESTION_TYPES.flatMap((type) => {
@@ -29,8 +28,8 @@ export function typeDistribution(questions: readonly GoldenQuestion[], floors: T
 }
 
 /**
- * Floors from the command line: `single=50,multi=20` (types left out keep their default; aliases
- * such as lookup are accepted). A bad part gives back a message naming it instead.
+ * Floors from the command line (`single=50,multi=20`; types left out keep their default, aliases accepted), or a
+ * message naming the bad part.
  */
 export function parseFloors(text: string, defaults: TypeFloors = DEFAULT_FLOORS): TypeFloors | string {
   const floors = { ...defaults }

@@ -19,24 +19,16 @@ export function corpusEvidence(
   return new Map(docs.map((doc) => [doc.id, read(documentText(doc))]))
 }
 
-/**
- * The key facts of a question's gold answer, as coverage reads them (text/key-facts.ts), that the question
- * itself does not already give (a gold answer may restate the user's "75%" or "USD 8,000"; those need no
- * document).
- */
+/** The gold answer's key facts (text/key-facts.ts) the question does not give (a restated "75%" needs no document). */
 export function goldFacts(question: GoldenQuestion): KeyFacts {
   if (question.goldAnswer === undefined) return { numbers: [], terms: [] }
   return unstatedFacts(keyFacts(question.goldAnswer), [factEvidence(question.question)])
 }
 
 /**
- * A gold answer stating a number that appears in none of its answer documents (error), numbers read as
- * coverage reads them ("90-day" and "90 days" state 90, "USD 5,000" and "5000" state 5000). Such a gold
- * answer is either wrong, or right for a reason the answer documents do not hold (another document, or the
- * author's own knowledge), so coverage would score systems against facts the corpus cannot give. Numbers
- * the question itself states are exempt. none questions are not checked (they have no answer documents).
- * One finding per question, listing every unsupported number, and naming other corpus documents that do
- * state them.
+ * A gold answer stating a number none of its answer documents states, numbers read as coverage reads them (error):
+ * coverage would score systems against facts the documents cannot give. Numbers the question states are exempt; none
+ * questions are not checked. One finding per question, naming other documents that state the numbers.
  */
 export function unsupportedFacts(
   questions: readonly GoldenQuestion[],

@@ -74,7 +74,6 @@ export function oneOf<const T extends string>(choices: readonly T[]): Kind<T> {
   return kind(expected, (value) => ((choices as readonly string[]).includes(value) ? (value as T) : rejectExpecting(expected)))
 }
 
-// ---------------------------------------------------------------------------------------------------
 // Paths: each says which of file / folder / nothing it found when that is not what it expects.
 
 function stat(path: string): Stats | null {

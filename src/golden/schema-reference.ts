@@ -8,9 +8,8 @@ export const PROJECT_SCHEMA_FILE = 'evals/golden-set.schema.json'
 const INSTALLED_SCHEMA = join('node_modules', 'rag-vitest-eval', 'evals', 'golden-set.schema.json')
 
 /**
- * The `$schema` for a golden-set file at `file`, relative to its folder: the project's evals/golden-set.schema.json,
- * else the installed package's (through node_modules's stable link, not a versioned store path); null when neither
- * exists, as a reference to a missing file would mislead the editor.
+ * The `$schema` for a golden-set file at `file`: the project's evals/golden-set.schema.json, else the installed
+ * package's (through node_modules's stable link, not a versioned store path); null when neither exists.
  */
 export function schemaReference(file: string, root = '.'): string | null {
   const folder = dirname(resolve(file))

@@ -92,9 +92,8 @@ function sameDocs(a: GoldenQuestion, b: GoldenQuestion): boolean {
 }
 
 /**
- * A near-duplicate of an earlier candidate or a golden question: same user and answer documents, and the same
- * normalised text or a content-term Jaccard >= 0.8. The later is rejected; a golden question with the candidate's
- * id and text is the candidate itself.
+ * A near-duplicate (golden:check's measure) with the same answer documents of an earlier candidate or golden question.
+ * A golden question with the candidate's id and text is the candidate itself (a golden set verified anew).
  */
 export function duplicateOf(
   question: GoldenQuestion,

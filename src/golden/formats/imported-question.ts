@@ -73,9 +73,8 @@ function inferType(answerDocCount: number): QuestionType {
 }
 
 /**
- * Imported questions to golden-set questions, checked against the corpus, the schema and the loader. Unknown sources
- * fail the import, listed with their lines (warnings with `allowUnknown`, never dropped silently); a question left
- * without a source is rejected, never turned into a none question.
+ * Imported questions checked against the corpus, schema and loader. Unknown sources fail the import (warnings with
+ * `allowUnknown`, never dropped silently); a question left without one is rejected, never made a none question.
  */
 export function finishImport(
   result: ImportResult,

@@ -9,8 +9,7 @@ export function supersededIds(doc: Pick<CorpusDocument, 'supersedes'>): string[]
 
 /**
  * A contradiction question without governingDocId (error, though the schema allows it): its context hit would accept
- * the stale document and contradiction handling goes unscored. The fix suggests the answer doc that `supersedes`
- * another, else the most recently `updated`.
+ * the stale document and contradiction handling goes unscored. The fix names the likely governing document.
  */
 export function contradictionWithoutGoverning(questions: readonly GoldenQuestion[], docs: readonly CorpusDocument[]): Finding[] {
   const byId = new Map(docs.map((doc) => [doc.id, doc]))

@@ -28,9 +28,8 @@ export function sameSetting(a: Setting, b: Setting): boolean {
 }
 
 /**
- * Duplicate and near-duplicate questions (error: a duplicate weighs one retrieval twice in every mean): the same
- * normalised text, or a content-term Jaccard >= 0.8, in the same setting (another user's same words test a
- * permission). Reported once, on the later question, naming the first earlier one.
+ * Duplicate and near-duplicate questions (error: one retrieval weighed twice in every mean): the same normalised text
+ * or a content-term Jaccard >= 0.8 in the same setting (another user's same words test a permission).
  */
 export function duplicateQuestions(questions: readonly GoldenQuestion[]): Finding[] {
   const findings: Finding[] = []

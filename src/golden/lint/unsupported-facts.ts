@@ -26,9 +26,8 @@ export function goldFacts(question: GoldenQuestion): KeyFacts {
 }
 
 /**
- * A gold answer stating a number none of its answer documents states, numbers read as coverage reads them (error):
- * coverage would score systems against facts the documents cannot give. Numbers the question states are exempt; none
- * questions are not checked. One finding per question, naming other documents that state the numbers.
+ * A gold answer stating a number, read as coverage reads it, that none of its answer documents states (error): coverage
+ * would score against facts the documents cannot give. Numbers the question states are exempt; none questions too.
  */
 export function unsupportedFacts(
   questions: readonly GoldenQuestion[],

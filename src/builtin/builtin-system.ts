@@ -3,7 +3,7 @@ import type { CorpusDocument } from '../load/corpus.ts'
 import type { ConversationTurn } from '../model/delimit.ts'
 import { chunkCorpus, type Chunk } from './chunker.ts'
 import { packContext } from '../system/context-packer.ts'
-import { buildBm25Index, type Bm25Index } from './bm25-index.ts'
+import { bm25IndexBuilder, type Bm25Index } from './bm25-index.ts'
 import { createRetriever } from './create-retriever.ts'
 import { extractiveAnswer } from './extractive-answerer.ts'
 import type { RagSystem, RetrievedChunk, SystemAnswer } from '../system/rag-system.ts'
@@ -83,13 +83,17 @@ export function answersOffline(options: Pick<BuiltinOptions, 'generate' | 'answe
 
 /**
  * The corpus built for these options: the parts `reuse` holds (made from the same corpus and options) taken as they are, the
- * rest computed.
+ * rest computed (the answerer's frequencies in the index's own scan when both are built).
  */
 function buildCorpus(corpus: readonly CorpusDocument[], options: BuiltinOptions, reuse: BuiltCorpus | null): BuiltCorpus {
-  const chunks = reuse?.chunks ?? chunkCorpus(corpus, options)
-  const bm25 = reuse?.bm25 ?? buildBm25Index(chunks, options.retrieval ?? DEFAULT_RETRIEVER_OPTIONS)
-  const answererDf = reuse?.answererDf ?? (answersOffline(options) ? chunkTermFrequencies(chunks) : null)
-  return reuse !== null && answererDf === reuse.answererDf ? reuse : { chunks, bm25, answererDf }
+  const offline = answersOffline(options)
+  if (reuse !== null)
+    return reuse.answererDf !== null || !offline ? reuse : { ...reuse, answererDf: chunkTermFrequencies(reuse.chunks) }
+  const chunks = chunkCorpus(corpus, options)
+  const index = bm25IndexBuilder(options.retrieval ?? DEFAULT_RETRIEVER_OPTIONS, { countContentTerms: offline })
+  for (const chunk of chunks) index.add(chunk.text, chunk.heading)
+  const bm25 = index.finish()
+  return { chunks, bm25, answererDf: offline ? index.contentTermFrequencies() : null }
 }
 
 /**

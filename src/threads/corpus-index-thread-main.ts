@@ -3,23 +3,19 @@
 // arrays moved, not copied). A failure is thrown: it reaches the parent's 'error' event with its message.
 import { parentPort } from 'node:worker_threads'
 import { bm25IndexBuilder, type Bm25IndexBuilder } from '../builtin/bm25-index.ts'
-import { termFrequencyCounter, type TermFrequencyCounter } from '../builtin/chunk-term-frequencies.ts'
 import type { IndexThreadReply, IndexThreadRequest } from './corpus-index-thread.ts'
 
 const port = parentPort!
 let index: Bm25IndexBuilder | null = null
-let frequencies: TermFrequencyCounter | null = null
+let countFrequencies = false
 
 port.on('message', (request: IndexThreadRequest) => {
   if (request.kind === 'start') {
-    index = bm25IndexBuilder(request.options)
-    frequencies = request.countFrequencies ? termFrequencyCounter() : null
+    countFrequencies = request.countFrequencies
+    index = bm25IndexBuilder(request.options, { countContentTerms: countFrequencies })
   } else if (request.kind === 'chunks') {
     const { texts, headings } = request
-    for (let i = 0; i < texts.length; i++) {
-      index!.add(texts[i]!, headings[i]!)
-      frequencies?.add(texts[i]!)
-    }
+    for (let i = 0; i < texts.length; i++) index!.add(texts[i]!, headings[i]!)
   } else {
     const { termIds, postingStart, postingChunk, postingWeight } = index!.finish()
     const reply: IndexThreadReply = {
@@ -27,7 +23,7 @@ port.on('message', (request: IndexThreadRequest) => {
       postingStart,
       postingChunk,
       postingWeight,
-      frequencies: frequencies?.finish() ?? null,
+      frequencies: countFrequencies ? index!.contentTermFrequencies() : null,
     }
     // The builder's arrays own their buffers (never a SharedArrayBuffer, never a view into a larger one).
     port.postMessage(reply, [

@@ -77,7 +77,7 @@ export async function builtCorpusOnTwoThreads(
 /**
  * The built corpus (builtin-system.ts) of a corpus that was never built, made on two threads: this one cuts
  * the chunks (chunkCorpus) and sends their texts as it goes to a worker thread, which builds the BM25 index
- * (bm25IndexBuilder) and, with `countFrequencies`, the answerer's term frequencies (termFrequencyCounter)
+ * (bm25IndexBuilder) and, with `countFrequencies`, the answerer's term frequencies (in the same scan)
  * from them, in corpus order. The same parts as building them one after the other; the chunks' o200k
  * vocabulary stays on this thread alone (it is 70 MB of a process's memory once loaded).
  */

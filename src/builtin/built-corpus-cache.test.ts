@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { resolveEvalConfig } from '../config/eval-config.ts'
 import { contentHash } from '../text/content-hash.ts'
+import { contentTerms } from '../text/text-analyzer.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
 import { createBuiltinSystem, type BuiltinSystem } from './builtin-system.ts'
 import type { SystemQuestion } from '../system/rag-system.ts'
@@ -51,6 +52,19 @@ describe('the built corpus kept between runs', () => {
       const q = { id: 'q', question, userContext: null }
       expect(await answerOf(reused, q)).toEqual(await answerOf(fresh, q))
     }
+  })
+
+  it('a corpus kept by a retrieval-only run gains the answerer’s frequencies, counted as a fresh build counts them', () => {
+    const retrievalOnly = createBuiltinSystem(corpus, { ...config, generate: false }).built
+    expect(retrievalOnly.answererDf).toBeNull()
+    const completed = build(retrievalOnly).built
+    expect(completed.chunks).toBe(retrievalOnly.chunks)
+    expect(completed.bm25).toBe(retrievalOnly.bm25)
+    const byTerm = (counts: ReadonlyMap<string, number>) => [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    expect(byTerm(completed.answererDf!)).toEqual(byTerm(build().built.answererDf!))
+    const withTrace = completed.chunks.filter((chunk) => contentTerms(chunk.text).includes('trace')).length
+    expect(withTrace).toBeGreaterThan(1)
+    expect(completed.answererDf!.get('trace')).toBe(withTrace)
   })
 
   it('a key differs with the corpus, the chunking and retrieval knobs; a file under another key, damaged or foreign is a cold start', () => {

@@ -74,7 +74,7 @@ describe('buildBm25Index', () => {
       ...plain.map((text, i) => ({ ...chunks[0]!, ordinal: chunks.length + i, heading: 'Sampling', text })),
       { ...chunks[0]!, ordinal: chunks.length + plain.length, heading: "Owner's guide to quotas", text: 'Rates and limits' },
     ]
-    const builder = bm25IndexBuilder(options, { countContentTerms: true })
+    const builder = bm25IndexBuilder(options)
     for (const chunk of all) builder.add(chunk.text, chunk.heading)
     builder.finish()
     const expected = new Map<string, number>()

@@ -31,21 +31,20 @@ export interface Bm25IndexBuilder {
   /** The index of every chunk added, in the order added. */
   finish(): Bm25Index
   /**
-   * After finish(), with `countContentTerms`: each content term's number of chunks whose text has it
-   * (chunkTermFrequencies, the offline answerer's weights), from the index's own scan of the texts.
+   * After finish(): each content term's number of chunks whose text has it (the offline answerer's weights),
+   * counted in the index's own scan of the texts.
    */
   contentTermFrequencies(): Map<string, number>
 }
 
 /**
- * A builder of the BM25 index with these options (all given: Bm25Retriever fills in the defaults).
- * `countContentTerms`: also count the chunks' content terms (contentTermFrequencies()). A chunk's content terms
- * are its index terms when its text is ASCII, the possessive filter changed none of its words and its heading
- * added no term of its own (the same words, the same termOf): then its index terms are counted for both.
- * Any other chunk (rare) is analysed again by contentTerms, its index terms taken off the counts and its content
- * terms added.
+ * A builder of the BM25 index with these options (all given: Bm25Retriever fills in the defaults), which also
+ * counts the chunks' content terms (contentTermFrequencies()). A chunk's content terms are its index terms when
+ * its text is ASCII, the possessive filter changed none of its words and its heading added no term of its own
+ * (the same words, the same termOf): then its index terms count for both. Any other chunk is analysed again
+ * by contentTerms, its index terms taken off the counts and its content terms added.
  */
-export function bm25IndexBuilder(options: Bm25Options, { countContentTerms = false } = {}): Bm25IndexBuilder {
+export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
   const { titleWeight } = options
   const titled = titleWeight > 0
   const vocabulary = new Vocabulary()
@@ -112,7 +111,7 @@ export function bm25IndexBuilder(options: Bm25Options, { countContentTerms = fal
         averageTitleLength = (averageTitleLength * id + titleLength) / (id + 1)
       }
       titleLengths.push(titleLength)
-      if (countContentTerms && (!plain || chunkTerms.length > textTerms)) {
+      if (!plain || chunkTerms.length > textTerms) {
         for (let k = 0; k < chunkTerms.length; k++) {
           const termId = chunkTerms.values[k]!
           otherIndexTerms.set(termId, (otherIndexTerms.get(termId) ?? 0) + 1)
@@ -141,7 +140,7 @@ export function bm25IndexBuilder(options: Bm25Options, { countContentTerms = fal
       })
     },
     contentTermFrequencies() {
-      if (!countContentTerms || !finished) throw new Error('contentTermFrequencies: not counted, or before finish()')
+      if (!finished) throw new Error('contentTermFrequencies: before finish()')
       const counts = new Map<string, number>()
       for (const [term, termId] of termIds) {
         const chunks = df.values[termId]! - (otherIndexTerms.get(termId) ?? 0) + (otherContentTerms.get(term) ?? 0)

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_RETRIEVER_OPTIONS } from '../contract/retriever-options.ts'
-import { buildBm25Index } from './bm25-index.ts'
+import { bm25IndexBuilder, buildBm25Index } from './bm25-index.ts'
 import type { Chunk } from './chunker.ts'
-import { indexWords, termOf } from '../text/text-analyzer.ts'
+import { contentTerms, indexWords, termOf } from '../text/text-analyzer.ts'
 
 /** Chunks whose words take both of the index's paths: ASCII texts scanned by span, and texts with other characters cut by the regex. */
 const TEXTS: [heading: string, body: string][] = [
@@ -60,5 +60,29 @@ describe('buildBm25Index', () => {
         expect(weight, term).toBeCloseTo(postings[i]!.weight, 12),
       )
     }
+  })
+
+  it.each([
+    ['the defaults (possessive filter, title field)', DEFAULT_RETRIEVER_OPTIONS],
+    ['no possessive filter, no title field', { ...DEFAULT_RETRIEVER_OPTIONS, possessives: false, titleWeight: 0 }],
+  ])("counts each content term's chunks in the same scan, as contentTerms finds them: %s", (_, options) => {
+    // Beside the chunks above (possessives, typographic apostrophes, other scripts): plain ASCII ones, and one
+    // whose heading is not a line of its text.
+    const plain = ['Sampling rates', 'The sampling rate is 10 percent; the rate is per trace.', 'Head > Tail']
+    const all: Chunk[] = [
+      ...chunks,
+      ...plain.map((text, i) => ({ ...chunks[0]!, ordinal: chunks.length + i, heading: 'Sampling', text })),
+      { ...chunks[0]!, ordinal: chunks.length + plain.length, heading: "Owner's guide to quotas", text: 'Rates and limits' },
+    ]
+    const builder = bm25IndexBuilder(options)
+    for (const chunk of all) builder.add(chunk.text, chunk.heading)
+    builder.finish()
+    const expected = new Map<string, number>()
+    for (const chunk of all)
+      for (const term of new Set(contentTerms(chunk.text))) expected.set(term, (expected.get(term) ?? 0) + 1)
+    const byTerm = (counts: Map<string, number>) => [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    expect(byTerm(builder.contentTermFrequencies())).toEqual(byTerm(expected))
+    expect(expected.get("dog'")).toBe(2)
+    expect(expected.has('guid')).toBe(false)
   })
 })

@@ -1,6 +1,6 @@
 import type { Chunk } from './chunker.ts'
 import type { RetrieverOptions } from '../contract/retriever-options.ts'
-import { indexWords, termOf } from '../text/text-analyzer.ts'
+import { contentTerms, indexWords, termOf } from '../text/text-analyzer.ts'
 import { IntBlocks, IntList } from './int-list.ts'
 import { asciiWordSpans } from '../text/ascii-word-spans.ts'
 import { fnv1a } from '../text/text-spans.ts'
@@ -30,9 +30,20 @@ export interface Bm25IndexBuilder {
   add(text: string, heading: string): void
   /** The index of every chunk added, in the order added. */
   finish(): Bm25Index
+  /**
+   * After finish(): each content term's number of chunks whose text has it (the offline answerer's weights),
+   * counted in the index's own scan of the texts.
+   */
+  contentTermFrequencies(): Map<string, number>
 }
 
-/** A builder of the BM25 index with these options (all given: Bm25Retriever fills in the defaults). */
+/**
+ * A builder of the BM25 index with these options (all given: Bm25Retriever fills in the defaults), which also
+ * counts the chunks' content terms (contentTermFrequencies()). A chunk's content terms are its index terms when
+ * its text is ASCII, the possessive filter changed none of its words and its heading added no term of its own
+ * (the same words, the same termOf): then its index terms count for both. Any other chunk is analysed again
+ * by contentTerms, its index terms taken off the counts and its content terms added.
+ */
 export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
   const { titleWeight } = options
   const titled = titleWeight > 0
@@ -41,7 +52,13 @@ export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
   const idOfWord = (word: string): number => vocabulary.idOf(word)
   // ASCII texts are scanned once and their words looked up by span, the way contentTerms does: no string per word met before.
   const wordAt = new SpanTable(idOfWord)
-  const wordIdsOf = (text: string): Int32Array => wordIdsOfText(text, options, wordAt, idOfWord)
+  // Whether the last text scanned was ASCII with no word changed by the possessive filter.
+  const scan = { plain: true }
+  const wordIdsOf = (text: string): Int32Array => wordIdsOfText(text, options, wordAt, idOfWord, scan)
+  // The chunks whose content terms are not their index terms: their index terms by id, their content terms by term.
+  const otherIndexTerms = new Map<number, number>()
+  const otherContentTerms = new Map<string, number>()
+  let finished = false
   // A section's heading starts each of its chunks: analysed once.
   const headingWords = new Map<string, Int32Array>()
   // Pass 1, chunk by chunk: each chunk's distinct terms (in the order first met) with their frequencies in
@@ -82,6 +99,8 @@ export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
       chunkStart.push(pairTerm.length)
       chunkTerms.length = 0
       const length = count(wordIdsOf(text), id + 1, textSeen, textFreq)
+      const plain = scan.plain
+      const textTerms = chunkTerms.length
       lengths.push(length)
       averageLength = (averageLength * id + length) / (id + 1)
       let titleLength = 0
@@ -92,6 +111,13 @@ export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
         averageTitleLength = (averageTitleLength * id + titleLength) / (id + 1)
       }
       titleLengths.push(titleLength)
+      if (!plain || chunkTerms.length > textTerms) {
+        for (let k = 0; k < chunkTerms.length; k++) {
+          const termId = chunkTerms.values[k]!
+          otherIndexTerms.set(termId, (otherIndexTerms.get(termId) ?? 0) + 1)
+        }
+        for (const term of new Set(contentTerms(text))) otherContentTerms.set(term, (otherContentTerms.get(term) ?? 0) + 1)
+      }
       for (let k = 0; k < chunkTerms.length; k++) {
         const termId = chunkTerms.values[k]!
         pairTerm.push(termId)
@@ -101,6 +127,7 @@ export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
     },
     finish() {
       chunkStart.push(pairTerm.length)
+      finished = true
       return postingsByTerm(options, termIds, df, {
         lengths,
         titleLengths,
@@ -111,6 +138,16 @@ export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
         pairFreq,
         pairTitleFreq,
       })
+    },
+    contentTermFrequencies() {
+      if (!finished) throw new Error('contentTermFrequencies: before finish()')
+      const counts = new Map<string, number>()
+      for (const [term, termId] of termIds) {
+        const chunks = df.values[termId]! - (otherIndexTerms.get(termId) ?? 0) + (otherContentTerms.get(term) ?? 0)
+        if (chunks > 0) counts.set(term, chunks)
+      }
+      for (const [term, chunks] of otherContentTerms) if (!termIds.has(term)) counts.set(term, chunks)
+      return counts
     },
   }
 }
@@ -152,15 +189,20 @@ class Vocabulary {
   }
 }
 
-/** The word ids of a text, as indexWords cuts it; ASCII texts scanned once, their words looked up by span. */
+/**
+ * The word ids of a text, as indexWords cuts it; ASCII texts scanned once, their words looked up by span.
+ * `scan.plain`: whether the text was ASCII and the possessive filter changed none of its words.
+ */
 function wordIdsOfText(
   text: string,
   options: Bm25Options,
   wordAt: SpanTable<number>,
   idOfWord: (word: string) => number,
+  scan: { plain: boolean },
 ): Int32Array {
   const lower = text.toLowerCase()
   const spans = asciiWordSpans(lower)
+  scan.plain = spans !== null
   if (spans === null) return Int32Array.from(indexWords(text, options), idOfWord)
   const { count, starts, ends, hashes } = spans
   const ids = new Int32Array(count)
@@ -172,6 +214,7 @@ function wordIdsOfText(
     if (options.possessives && lower.charCodeAt(end - 1) === LOWER_S && lower.charCodeAt(end - 2) === APOSTROPHE) {
       end -= 2
       hash = fnv1a(lower, start, end)
+      scan.plain = false
     }
     ids[k] = wordAt.get(lower, start, end, hash)
   }

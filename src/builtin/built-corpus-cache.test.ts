@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { resolveEvalConfig } from '../config/eval-config.ts'
 import { contentHash } from '../text/content-hash.ts'
+import { contentTerms } from '../text/text-analyzer.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
 import { createBuiltinSystem, type BuiltinSystem } from './builtin-system.ts'
 import type { SystemQuestion } from '../system/rag-system.ts'
@@ -43,7 +44,7 @@ describe('the built corpus kept between runs', () => {
     expect(read.bm25.postingStart).toEqual(fresh.built.bm25.postingStart)
     expect(read.bm25.postingChunk).toEqual(fresh.built.bm25.postingChunk)
     expect(read.bm25.postingWeight).toEqual(fresh.built.bm25.postingWeight)
-    expect([...read.answererDf!]).toEqual([...fresh.built.answererDf!])
+    expect([...read.answererDf]).toEqual([...fresh.built.answererDf])
     // A system over the read corpus ranks and answers as the fresh one does, and reuses it as it is.
     const reused = build(read)
     expect(reused.built).toBe(read)
@@ -51,6 +52,17 @@ describe('the built corpus kept between runs', () => {
       const q = { id: 'q', question, userContext: null }
       expect(await answerOf(reused, q)).toEqual(await answerOf(fresh, q))
     }
+  })
+
+  it('a corpus built by a retrieval-only run serves a run that answers offline as it is', async () => {
+    const retrievalOnly = createBuiltinSystem(corpus, { ...config, generate: false }).built
+    const reused = build(retrievalOnly)
+    expect(reused.built).toBe(retrievalOnly)
+    const withTrace = retrievalOnly.chunks.filter((chunk) => contentTerms(chunk.text).includes('trace')).length
+    expect(withTrace).toBeGreaterThan(1)
+    expect(retrievalOnly.answererDf.get('trace')).toBe(withTrace)
+    const q = { id: 'q', question: 'How long are logs kept on Enterprise?', userContext: null }
+    expect(await answerOf(reused, q)).toEqual(await answerOf(build(), q))
   })
 
   it('a key differs with the corpus, the chunking and retrieval knobs; a file under another key, damaged or foreign is a cold start', () => {

@@ -51,8 +51,8 @@ const HeaderSchema = z.object({
   /** The BM25 terms by id. */
   terms: z.array(z.string()),
   postings: z.number().int().nonnegative(),
-  /** The offline answerer's document frequencies, when a run that built them wrote the file. */
-  answererDf: z.object({ terms: z.array(z.string()), counts: z.array(z.number().int().positive()) }).nullable(),
+  /** The offline answerer's document frequencies. */
+  answererDf: z.object({ terms: z.array(z.string()), counts: z.array(z.number().int().positive()) }),
 })
 
 type Header = z.infer<typeof HeaderSchema>
@@ -195,14 +195,14 @@ export function readBuiltCorpus(folder: string, key: string): BuiltCorpus | null
     readInto(fd, index.postingWeight, at.postingWeight)
     if (chunks === null || !coherent(index, chunks.length)) return null
     const df = header.answererDf
-    if (df !== null && df.terms.length !== df.counts.length) return null
+    if (df.terms.length !== df.counts.length) return null
     // Used now: the least recently used files go first when the folder is full.
     const now = new Date()
     utimesSync(file, now, now)
     return {
       chunks,
       bm25: { termIds: new Map(header.terms.map((term, id) => [term, id])), ...index },
-      answererDf: df === null ? null : new Map(df.terms.map((term, i) => [term, df.counts[i]!])),
+      answererDf: new Map(df.terms.map((term, i) => [term, df.counts[i]!])),
     }
   } catch {
     return null
@@ -233,7 +233,7 @@ function* fileParts(key: string, built: BuiltCorpus): Generator<Uint8Array> {
     textBytes,
     terms: [...bm25.termIds.keys()],
     postings: bm25.postingChunk.length,
-    answererDf: answererDf === null ? null : { terms: [...answererDf.keys()], counts: [...answererDf.values()] },
+    answererDf: { terms: [...answererDf.keys()], counts: [...answererDf.values()] },
   }
   const json = Buffer.from(JSON.stringify(header))
   const prefix = Buffer.alloc(4)

@@ -3,16 +3,15 @@ import type { CorpusDocument } from '../load/corpus.ts'
 import type { ConversationTurn } from '../model/delimit.ts'
 import { chunkCorpus, type Chunk } from './chunker.ts'
 import { packContext } from '../system/context-packer.ts'
-import { buildBm25Index, type Bm25Index } from './bm25-index.ts'
+import { bm25IndexBuilder, type Bm25Index } from './bm25-index.ts'
 import { createRetriever } from './create-retriever.ts'
 import { extractiveAnswer } from './extractive-answerer.ts'
 import type { RagSystem, RetrievedChunk, SystemAnswer } from '../system/rag-system.ts'
 import { DEFAULT_RETRIEVER_OPTIONS, type RetrieverOptions } from '../contract/retriever-options.ts'
-import { chunkTermFrequencies } from './chunk-term-frequencies.ts'
 
 export interface BuiltinSystem extends RagSystem {
   readonly chunks: readonly Chunk[]
-  /** What it built from the corpus (`built` itself when that held every part it needed). */
+  /** What it built from the corpus (the `built` option itself when given). */
   readonly built: BuiltCorpus
 }
 
@@ -68,28 +67,21 @@ function extractiveAnswerer(chunkCount: number, df: ReadonlyMap<string, number>,
 /**
  * What the built-in system computes from the corpus alone, before any question, so a run over an unchanged
  * corpus can reuse it (builtin/built-corpus-cache.ts): the chunks, their BM25 index, and the offline answerer's
- * document frequencies (null when no run that built it answered offline).
+ * document frequencies (counted in the index's scan, whoever answers).
  */
 export interface BuiltCorpus {
   chunks: Chunk[]
   bm25: Bm25Index
-  answererDf: ReadonlyMap<string, number> | null
+  answererDf: ReadonlyMap<string, number>
 }
 
-/** Whether the system answers with the offline extractive answerer, whose term frequencies are part of the built corpus. */
-export function answersOffline(options: Pick<BuiltinOptions, 'generate' | 'answerer'>): boolean {
-  return options.generate && options.answerer === undefined
-}
-
-/**
- * The corpus built for these options: the parts `reuse` holds (made from the same corpus and options) taken as they are, the
- * rest computed.
- */
-function buildCorpus(corpus: readonly CorpusDocument[], options: BuiltinOptions, reuse: BuiltCorpus | null): BuiltCorpus {
-  const chunks = reuse?.chunks ?? chunkCorpus(corpus, options)
-  const bm25 = reuse?.bm25 ?? buildBm25Index(chunks, options.retrieval ?? DEFAULT_RETRIEVER_OPTIONS)
-  const answererDf = reuse?.answererDf ?? (answersOffline(options) ? chunkTermFrequencies(chunks) : null)
-  return reuse !== null && answererDf === reuse.answererDf ? reuse : { chunks, bm25, answererDf }
+/** The corpus chunked and indexed, the answerer's frequencies counted in the same scan. */
+function buildCorpus(corpus: readonly CorpusDocument[], options: BuiltinOptions): BuiltCorpus {
+  const chunks = chunkCorpus(corpus, options)
+  const index = bm25IndexBuilder(options.retrieval ?? DEFAULT_RETRIEVER_OPTIONS)
+  for (const chunk of chunks) index.add(chunk.text, chunk.heading)
+  const bm25 = index.finish()
+  return { chunks, bm25, answererDf: index.contentTermFrequencies() }
 }
 
 /**
@@ -97,13 +89,13 @@ function buildCorpus(corpus: readonly CorpusDocument[], options: BuiltinOptions,
  * retrieval only) an answerer: the offline extractive one, or the one injected (Claude in the model modes).
  */
 export function createBuiltinSystem(corpus: readonly CorpusDocument[], options: BuiltinOptions): BuiltinSystem {
-  const built = buildCorpus(corpus, options, options.built ?? null)
+  const built = options.built ?? buildCorpus(corpus, options)
   const { chunks } = built
   const retrieval = options.retrieval ?? DEFAULT_RETRIEVER_OPTIONS
   const retriever = createRetriever(chunks, retrieval, built.bm25)
   const chunkCountByDoc = new Map<string, number>()
   for (const chunk of chunks) chunkCountByDoc.set(chunk.docId, (chunkCountByDoc.get(chunk.docId) ?? 0) + 1)
-  const answerer = options.generate ? (options.answerer ?? extractiveAnswerer(chunks.length, built.answererDf!, options)) : null
+  const answerer = options.generate ? (options.answerer ?? extractiveAnswerer(chunks.length, built.answererDf, options)) : null
   return {
     name: `builtin-${retrieval.kind}`,
     chunks,

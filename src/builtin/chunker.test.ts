@@ -84,4 +84,55 @@ describe('chunkDocument', () => {
     expect(chunks).toHaveLength(1)
     expect(chunks[0]!.heading).toBe('Sampling > Config')
   })
+
+  it("gives each chunk its text's token count, whatever its parts end and start with", () => {
+    // A chunk's count is added up from its parts' counts; these are the joins where o200k's pieces could cross
+    // a part's end: punctuation runs before a newline (".\n" is one piece), "/" or a space after one, other
+    // scripts, digits, special tokens; in headings, paragraphs, list items and table rows.
+    const ends = [
+      '.',
+      '?)',
+      '...',
+      ':',
+      ').',
+      "'",
+      '"',
+      '%',
+      'x',
+      '2',
+      "a's",
+      'e.g.',
+      '/',
+      './',
+      'é',
+      'é.',
+      '—',
+      '☃.',
+      '<|endoftext|>',
+      '.\t',
+    ]
+    const starts = ['The', '/usr/bin', '(see', '"Quoted', '3 items', 'é', '—dash', "'tis", '`code`', '<|fim_prefix|>', '.5 ms']
+    const paragraphs = ends.flatMap((end, i) => {
+      const start = starts[i % starts.length]!
+      const next = starts[(i + 3) % starts.length]!
+      return [
+        `${start} word ${i}${end}`,
+        `${start} one${end} ${next} two${end}`,
+        `- ${next} item${end}\n- ${start} item${end}`,
+        `| ${start} | ${i}${end} |`,
+      ]
+    })
+    const headings = ends.map((end, i) => `## ${starts[i % starts.length]} part ${i}${end}`)
+    const body = headings.map((heading, i) => [heading, ...paragraphs.slice(i * 4, i * 4 + 4)].join('\n\n')).join('\n\n')
+    for (const [chunkTokens, chunkOverlap] of [
+      [24, 0],
+      [32, 8],
+      [60, 20],
+      [400, 0],
+    ] as const) {
+      const chunks = chunkDocument(doc(body), { chunkTokens, chunkOverlap })
+      expect(chunks.length).toBeGreaterThan(ends.length - 1)
+      for (const chunk of chunks) expect([chunk.text, chunk.tokens]).toEqual([chunk.text, countTextTokens(chunk.text)])
+    }
+  })
 })

@@ -84,23 +84,56 @@ function sectionsOf(doc: CorpusDocument): Section[] {
   return sections
 }
 
+/** [0-9A-Za-z] */
+const isAsciiAlphanumeric = (code: number) => (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a)
+
+/** Printable ASCII that is neither a letter, a digit nor a space: what o200k's fourth alternative runs over. */
+const isAsciiPunctuation = (code: number) => code > 0x20 && code < 0x7f && !isAsciiAlphanumeric(code)
+
 /**
- * Whether o200k's pre-tokenizer cuts `left + right` into the pieces of `left` followed by those of
- * `right`, so their token counts add up. No piece of its pattern reaches from a non-space character
- * into a following space (a space only ever opens a piece), nor from a letter or digit into a following
- * newline (a newline joins only whitespace, or punctuation before it: ".\n" is one piece); and the
- * pattern never looks back, so `right` is cut as on its own.
+ * countTextTokens(text + "\n") - countTextTokens("\n"), from `tokens`, the count of `text`, which ends in a
+ * non-space character. o200k's pre-tokenizer (o200k-ascii-pieces.ts lists its alternatives) never looks
+ * back, and no piece reaches from a letter or digit into a following punctuation mark unless a letter
+ * follows the mark ("don't"): so before the run of ASCII punctuation that ends `text` (when a letter or
+ * digit precedes it) the pieces of `text` and of `text + "\n"` are the same, and only that run is counted
+ * again with the newline, which it may take (".\n" is one piece, "a\n" two). Any other ending counts
+ * `text + "\n"` whole.
  */
-function joinsCleanly(left: string, right: string): boolean {
-  if (right.startsWith(' ')) return left.length > 0 && !/\s/.test(left[left.length - 1]!)
-  if (right.startsWith('\n')) return /[0-9A-Za-z]$/.test(left)
-  return false
+function tokensBeforeNewline(text: string, tokens: number): number {
+  let tail = text.length
+  while (tail > 0 && isAsciiPunctuation(text.charCodeAt(tail - 1))) tail--
+  const newline = countTextTokens('\n')
+  if (tail === 0 || !isAsciiAlphanumeric(text.charCodeAt(tail - 1))) return countTextTokens(text + '\n') - newline
+  if (tail === text.length) return tokens
+  const punctuation = text.slice(tail)
+  return tokens - countTextTokens(punctuation) + countTextTokens(punctuation + '\n') - newline
+}
+
+/**
+ * What `left` adds to countTextTokens(left + right + ...) when `right` follows it, from `leftTokens`, its own
+ * count; null when the parts must be counted together. The pattern never looks back, so `right` is cut
+ * as on its own wherever `left` ends on a piece boundary:
+ * - before a space: no piece reaches from a non-space character into a following space (a space only
+ *   ever opens a piece), so `left` adds its own count;
+ * - before a newline followed by a character that is neither a space nor "/": the newline joins only
+ *   punctuation before it (".\n" is one piece; nothing after it then, since only "\r", "\n" and "/" extend
+ *   such a piece), else it is a piece of its own, as it is at the start of `right`: `left` adds what it
+ *   counts before a newline (tokensBeforeNewline) and `right` its own count, newline included.
+ * `leftTokens`: left's count when known (else counted here, when needed).
+ */
+function tokensBefore(left: string, leftTokens: number | null, right: string): number | null {
+  if (left.length === 0 || /\s/.test(left[left.length - 1]!)) return null
+  if (right.startsWith(' ')) return leftTokens ?? countTextTokens(left)
+  if (right.startsWith('\n') && right.length > 1 && right[1] !== '/' && !/\s/.test(right[1]!))
+    return tokensBeforeNewline(left, leftTokens ?? countTextTokens(left))
+  return null
 }
 
 /**
  * countTextTokens of the chunk text `heading + "\n" + text of units[0] + separator + text of units[1] ...`
- * from the counts already made: the heading's, and each unit's with its separator, wherever the parts
- * join cleanly (joinsCleanly); parts that do not (a newline after a sentence's period) are counted together.
+ * from the counts already made: the heading's, and each unit's with its separator, wherever a part ends
+ * where the pieces of the whole text do (tokensBefore); parts that do not (a space after a space) are
+ * counted together.
  */
 function joinedTokenCount(heading: string, headingTokens: number, units: readonly Unit[]): number {
   let total = 0
@@ -110,8 +143,9 @@ function joinedTokenCount(heading: string, headingTokens: number, units: readonl
     const separator = i === 0 ? '\n' : unit.separator
     const part = separator + unit.text
     const known = separator === unit.separator ? unit.tokens : null
-    if (joinsCleanly(group, part)) {
-      total += groupTokens ?? countTextTokens(group)
+    const before = tokensBefore(group, groupTokens, part)
+    if (before !== null) {
+      total += before
       group = part
       groupTokens = known
     } else {

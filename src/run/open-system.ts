@@ -2,7 +2,7 @@ import { basename, extname, resolve } from 'node:path'
 import type { SystemSpec } from '../config/project-config.ts'
 import { InputError } from '../contract/input-error.ts'
 import { importModule } from '../config/import-module.ts'
-import { answersOffline, createBuiltinSystem, type Answerer } from '../builtin/builtin-system.ts'
+import { createBuiltinSystem, type Answerer } from '../builtin/builtin-system.ts'
 import { builtCorpusOnTwoThreads } from '../threads/index.ts'
 import { isRagSystem, type RagSystem, type RagSystemContext, type RagSystemFactory } from '../system/rag-system.ts'
 import { inProcessSystem } from '../system/in-process-system.ts'
@@ -67,9 +67,8 @@ async function builtinSystem(corpus: readonly CorpusDocument[], context: OpenSys
   const { config, corpusCache: cache } = context
   const key = cache ? builtCorpusKey(cache.corpusHash, config) : null
   const kept = cache && key ? readBuiltCorpus(cache.folder, key) : null
-  const options = { ...config, generate: context.generate, answerer: context.answerer }
-  const built = kept ?? (await builtCorpusOnTwoThreads(corpus, { ...config, countFrequencies: answersOffline(options) }))
-  const system = createBuiltinSystem(corpus, { ...options, built })
+  const built = kept ?? (await builtCorpusOnTwoThreads(corpus, config))
+  const system = createBuiltinSystem(corpus, { ...config, generate: context.generate, answerer: context.answerer, built })
   if (cache && key && system.built !== kept) {
     try {
       writeBuiltCorpus(cache.folder, key, system.built)

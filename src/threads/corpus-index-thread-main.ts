@@ -1,25 +1,19 @@
-// The worker thread of corpus-index-thread.ts: builds the BM25 index, and when asked the answerer's term
-// frequencies, of the chunk texts it is sent in corpus order, and answers once at the end (the index's
+// The worker thread of corpus-index-thread.ts: builds the BM25 index and the answerer's term frequencies
+// of the chunk texts it is sent in corpus order, and answers once at the end (the index's
 // arrays moved, not copied). A failure is thrown: it reaches the parent's 'error' event with its message.
 import { parentPort } from 'node:worker_threads'
 import { bm25IndexBuilder, type Bm25IndexBuilder } from '../builtin/bm25-index.ts'
-import { termFrequencyCounter, type TermFrequencyCounter } from '../builtin/chunk-term-frequencies.ts'
 import type { IndexThreadReply, IndexThreadRequest } from './corpus-index-thread.ts'
 
 const port = parentPort!
 let index: Bm25IndexBuilder | null = null
-let frequencies: TermFrequencyCounter | null = null
 
 port.on('message', (request: IndexThreadRequest) => {
   if (request.kind === 'start') {
     index = bm25IndexBuilder(request.options)
-    frequencies = request.countFrequencies ? termFrequencyCounter() : null
   } else if (request.kind === 'chunks') {
     const { texts, headings } = request
-    for (let i = 0; i < texts.length; i++) {
-      index!.add(texts[i]!, headings[i]!)
-      frequencies?.add(texts[i]!)
-    }
+    for (let i = 0; i < texts.length; i++) index!.add(texts[i]!, headings[i]!)
   } else {
     const { termIds, postingStart, postingChunk, postingWeight } = index!.finish()
     const reply: IndexThreadReply = {
@@ -27,7 +21,7 @@ port.on('message', (request: IndexThreadRequest) => {
       postingStart,
       postingChunk,
       postingWeight,
-      frequencies: frequencies?.finish() ?? null,
+      frequencies: index!.contentTermFrequencies(),
     }
     // The builder's arrays own their buffers (never a SharedArrayBuffer, never a view into a larger one).
     port.postMessage(reply, [

@@ -19,14 +19,14 @@ describe('building a corpus with its index on a second thread', () => {
     ],
   ])('makes the same chunks, BM25 index (to the bit) and answerer frequencies as one thread: %s', async (_, config, offline) => {
     const alone = createBuiltinSystem(corpus, { ...config, generate: offline }).built
-    const threaded = await buildCorpusWithIndexThread(corpus, { ...config, countFrequencies: offline })
+    const threaded = await buildCorpusWithIndexThread(corpus, config)
     expect(threaded.chunks).toEqual(alone.chunks)
     expect([...threaded.bm25.termIds]).toEqual([...alone.bm25.termIds])
     expect(threaded.bm25.postingStart).toEqual(alone.bm25.postingStart)
     expect(threaded.bm25.postingChunk).toEqual(alone.bm25.postingChunk)
     expect(threaded.bm25.postingWeight).toEqual(alone.bm25.postingWeight)
     // The same counts, in the same order (terms as first met in corpus order).
-    expect(threaded.answererDf && [...threaded.answererDf]).toEqual(alone.answererDf && [...alone.answererDf])
-    expect(alone.answererDf === null).toBe(!offline)
+    expect([...threaded.answererDf]).toEqual([...alone.answererDf])
+    expect(threaded.answererDf.size).toBeGreaterThan(100)
   })
 })

@@ -10,17 +10,15 @@ import { chunkCorpus, type ChunkOptions } from '../builtin/chunker.ts'
 
 /** What corpus-index-thread-main.ts is sent: how to index, then the chunks' texts in corpus order, then the end. */
 export type IndexThreadRequest =
-  | { kind: 'start'; options: Bm25Options; countFrequencies: boolean }
-  | { kind: 'chunks'; texts: string[]; headings: string[] }
-  | { kind: 'end' }
+  { kind: 'start'; options: Bm25Options } | { kind: 'chunks'; texts: string[]; headings: string[] } | { kind: 'end' }
 
-/** What it answers at the end: the BM25 index (its terms in id order) and, when asked, the answerer's term frequencies. */
+/** What it answers at the end: the BM25 index (its terms in id order) and the answerer's term frequencies. */
 export interface IndexThreadReply {
   terms: string[]
   postingStart: Int32Array
   postingChunk: Int32Array
   postingWeight: Float64Array
-  frequencies: Map<string, number> | null
+  frequencies: Map<string, number>
 }
 
 const THREAD = fileURLToPath(
@@ -61,7 +59,7 @@ function replyOf(thread: Worker): Promise<IndexThreadReply> {
   })
 }
 
-type IndexThreadOptions = ChunkOptions & { retrieval: Bm25Options; countFrequencies: boolean }
+type IndexThreadOptions = ChunkOptions & { retrieval: Bm25Options }
 
 /**
  * The built corpus of a corpus that was never built, made on two threads when that pays (a large corpus, a
@@ -77,8 +75,7 @@ export async function builtCorpusOnTwoThreads(
 /**
  * The built corpus (builtin-system.ts) of a corpus that was never built, made on two threads: this one cuts
  * the chunks (chunkCorpus) and sends their texts as it goes to a worker thread, which builds the BM25 index
- * (bm25IndexBuilder) and, with `countFrequencies`, the answerer's term frequencies (termFrequencyCounter)
- * from them, in corpus order. The same parts as building them one after the other; the chunks' o200k
+ * (bm25IndexBuilder) and the answerer's term frequencies (in the same scan) from them, in corpus order. The same parts as building them one after the other; the chunks' o200k
  * vocabulary stays on this thread alone (it is 70 MB of a process's memory once loaded).
  */
 export async function buildCorpusWithIndexThread(
@@ -89,11 +86,7 @@ export async function buildCorpusWithIndexThread(
   const reply = replyOf(thread)
   const post = (request: IndexThreadRequest) => thread.postMessage(request)
   const { k1, b, delta, possessives, titleWeight, coordination } = options.retrieval
-  post({
-    kind: 'start',
-    options: { k1, b, delta, possessives, titleWeight, coordination },
-    countFrequencies: options.countFrequencies,
-  })
+  post({ kind: 'start', options: { k1, b, delta, possessives, titleWeight, coordination } })
   let texts: string[] = []
   let headings: string[] = []
   let chars = 0

@@ -5,10 +5,7 @@ import { cohenKappa } from './cohen-kappa.ts'
 import type { HumanLabel } from './human-labels-schema.ts'
 import { kappaInterval } from './kappa-interval.ts'
 
-/**
- * The default of the knob minJudgeAgreement (src/contract/eval-config-schema.ts), below which the judge's
- * metrics are advisory; kept for the Vitest case that names it.
- */
+/** minJudgeAgreement's default, below which the judge's metrics are advisory; the Vitest case names it. */
 export const AGREEMENT_THRESHOLD = 0.8
 
 /** How the agreement is judged: the knob minJudgeAgreement, and the kappa bootstrap's resamples and seed. */
@@ -49,9 +46,8 @@ export function judgeVerdict(outcome: QuestionOutcome): HumanLabel['label'] {
 }
 
 /**
- * Agreement between the human labels and the judge's verdicts on the same answers: raw agreement,
- * Cohen's kappa and the disagreements. A label whose answer has changed since it was labelled is
- * stale and left out. Below options.minAgreement (or with nothing to compare) the judge is advisory.
+ * Human labels against the judge's verdicts on the same answers: agreement, Cohen's kappa, disagreements. Stale
+ * labels (answer changed since) are left out. Below options.minAgreement, or with nothing compared, advisory.
  */
 export function judgeAgreement(
   labels: readonly HumanLabel[],

@@ -9,10 +9,9 @@ const rounded = (interval: Interval | null): Interval | null =>
   interval === null ? null : { ...interval, low: round4(interval.low), high: round4(interval.high) }
 
 /**
- * The report's calibration block: the judge's verdicts against the human labels, with intervals, and the
- * judge-derived rates corrected by them. Without labels the judge is uncalibrated, hence advisory.
- * `scripted` marks verdicts replayed from a scripted recording, whose agreement must never be quoted as
- * a model judge's.
+ * The report's calibration block: the judge against the human labels, with intervals, and the judge-derived
+ * rates corrected by them; without labels the judge is advisory. `scripted`: verdicts from a scripted
+ * recording, whose agreement must never be quoted as a model judge's.
  */
 export function calibrate(
   labels: readonly HumanLabel[] | null,

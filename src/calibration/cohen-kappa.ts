@@ -1,8 +1,6 @@
 /**
- * Cohen's kappa between two raters over the same items: (po - pe) / (1 - pe), where po is the observed
- * agreement and pe the agreement expected by chance from each rater's label frequencies. null when
- * there are no items, or when pe = 1 (both raters used one and the same label throughout: agreement
- * is then total but says nothing beyond chance, and kappa is undefined).
+ * Cohen's kappa: (po - pe) / (1 - pe), po the observed agreement, pe the chance agreement from each rater's label
+ * frequencies. null with no items or when pe = 1 (both used one same label: kappa is undefined).
  */
 export function cohenKappa<L extends string>(pairs: readonly (readonly [L, L])[]): number | null {
   const n = pairs.length

@@ -2,9 +2,8 @@ import { z } from 'zod'
 import { COVERAGE } from '../contract/metrics/metric-table.ts'
 
 /**
- * evals/human-labels.json: a person's answer, per sampled question, to one question: does this answer
- * contain anything not written in the material? The answer text is kept so that a label on an answer
- * that has since changed is detected and left out instead of silently compared.
+ * evals/human-labels.json: per sampled question, a person's verdict on whether the answer says anything not in
+ * the material. The answer text is kept so a label on a since-changed answer is detected and left out.
  */
 export const HumanLabelSchema = z
   .object({

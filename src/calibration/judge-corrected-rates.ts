@@ -75,10 +75,8 @@ function correctedRate(
 }
 
 /**
- * Each judge-derived rate twice: the judge's own mean over every question it scored, and the
- * prediction-powered estimate of what people would say (statistics/prediction-powered-mean.ts), with
- * its 95% interval, stratified by stratumOf, the strata the labels were drawn from. Only current labels
- * count (`current`: the labels whose answer is unchanged).
+ * Each judge-derived rate twice: the judge's mean over every question it scored, and the prediction-powered
+ * estimate of people's, with its 95% interval, stratified by stratumOf. Only `current` labels (answer unchanged) count.
  */
 export function judgeCorrectedRates(outcomes: readonly QuestionOutcome[], current: readonly HumanLabel[]): JudgeCorrected {
   const byId = new Map(current.map((label) => [label.id, label]))

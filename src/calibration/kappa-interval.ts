@@ -2,11 +2,8 @@ import type { Interval } from '../contract/interval-schema.ts'
 import { Mulberry32 } from '../statistics/seeded-random.ts'
 
 /**
- * Seeded percentile bootstrap 95% interval of Cohen's kappa: the labelled answers resampled with
- * replacement `resamples` times, kappa of each resample (as cohen-kappa.ts computes it), the 2.5th and
- * 97.5th percentiles (nearest rank). Resamples where kappa is undefined (chance agreement 1: both raters
- * used one label) are left out; null when all are, or with no pairs. Kappa has no closed-form interval
- * that holds at 30 items, hence the bootstrap.
+ * Seeded percentile bootstrap 95% interval of Cohen's kappa (nearest rank): kappa has no closed-form interval
+ * that holds at 30 items. Resamples with kappa undefined are left out; null when all are, or with no pairs.
  */
 export function kappaInterval<L extends string>(
   pairs: readonly (readonly [L, L])[],

@@ -2,9 +2,8 @@ import type { QuestionOutcome } from '../contract/report-schema.ts'
 import { mulberry32 } from '../statistics/seeded-random.ts'
 
 /**
- * The stratum of a question: its type, whether it hit (answerable) and whether the judge counted a refusal,
- * and the judge's faithfulness verdict. Both of the judge's verdicts split the strata so that refusals and
- * unsupported answers, where judge and people part, are in every sample.
+ * A question's stratum: type, hit, and the judge's refusal and faithfulness verdicts, so the refusals and
+ * unsupported answers where judge and people part are in every sample.
  */
 export function stratumOf(outcome: QuestionOutcome): string {
   const refusal = outcome.refused ? 'refused' : 'answered'
@@ -20,11 +19,9 @@ export interface Sample {
 }
 
 /**
- * Draws a stratified sample of answered questions: strata by type x hit/miss x the judge's refusal and
- * faithfulness verdicts (stratumOf); the strata are visited round-robin, smallest first, each shuffled
- * with the seed, so every type and both sides of each split are represented before any stratum gets a
- * second pick. `keep`: questions already labelled, which count as their strata's first picks, so a
- * sample grows (10 labels topped up to 30) without relabelling or skewing the strata.
+ * A stratified sample of answered questions: strata (stratumOf) visited round-robin, smallest first, each
+ * shuffled with the seed, so each is represented before any gets a second pick. `keep`: questions already
+ * labelled count as their strata's first picks, so a sample grows without relabelling or skewing.
  */
 export function stratifiedSample(
   outcomes: readonly QuestionOutcome[],

@@ -1,9 +1,6 @@
 import { FAITHFULNESS, RECALL } from './metrics/metric-table.ts'
 
-/**
- * The recall x faithfulness diagnosis of an answered question (DESIGN.md): kept apart from the report's zod schema so the
- * Vitest case file, which draws the diagnosis chart, does not load zod and every schema for one list.
- */
+/** The recall x faithfulness diagnoses, apart from the zod schema so the Vitest case file does not load zod for one list. */
 export const DIAGNOSES = ['healthy', 'model ignores context', 'retrieval misses', 'both broken'] as const
 export type Diagnosis = (typeof DIAGNOSES)[number]
 

@@ -2,8 +2,8 @@ import { z } from 'zod'
 import { MINISEARCH_RETRIEVER_OPTIONS, RetrieverOptionsSchema } from './retriever-options.ts'
 
 /**
- * The evaluation's knobs, each with its default. rag-eval.config.ts sets them (defineConfig); those a run
- * varies have an environment override (docs/knobs.md). The shape is shared with the project config, which adds paths and the system.
+ * The evaluation's knobs with their defaults, set by defineConfig, some overridable from the environment
+ * (docs/knobs.md); the project config adds paths and the system.
  */
 export const EvalKnobsSchema = z
   .object({
@@ -73,9 +73,8 @@ export const EvalConfigSchema = EvalKnobsSchema.refine((c) => c.chunkOverlap < c
 export type EvalConfig = z.infer<typeof EvalConfigSchema>
 
 /**
- * A config as a report or baseline recorded it, older ones included. Before the retrieval options a
- * config held `retriever: 'bm25'`, which was MiniSearch's scoring: it reads as that scoring, so a baseline
- * measured with it is named stale against today's defaults instead of passing for them.
+ * A config as a report or baseline recorded it, older ones included. `retriever: 'bm25'` (older configs) reads
+ * as MiniSearch's scoring, so such a baseline is named stale against today's defaults instead of passing for them.
  */
 export const RecordedEvalConfigSchema = z.preprocess((value) => {
   if (typeof value !== 'object' || value === null || !('retriever' in value)) return value

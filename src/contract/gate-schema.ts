@@ -13,9 +13,8 @@ export const ComparisonSchema = z.object({
 export type Comparison = z.infer<typeof ComparisonSchema>
 
 /**
- * A gated metric against the baseline: the tolerance comparison, and the paired test over the questions
- * both measured (docs/statistics.md). `status` is the verdict under the gate's policy. (The paired fields
- * are absent in reports written before they existed: null.)
+ * A gated metric against the baseline: the tolerance comparison and the paired test over the questions both
+ * measured (docs/statistics.md); `status` under the gate's policy. Paired fields absent in older reports: null.
  */
 export const MetricVerdictSchema = ComparisonSchema.extend({
   name: z.string(),
@@ -31,10 +30,7 @@ export const MetricVerdictSchema = ComparisonSchema.extend({
   /** Whether the change is significant at the gate's alpha, and which way. */
   significance: z.enum(['drop', 'rise', 'none']).nullable().default(null),
   testReason: z.string().nullable().default(null),
-  /**
-   * With judgeCorrection 'ppi' (docs/judging.md): the corrected estimate and its 95% interval, and the baseline
-   * on the same scale (the baseline's judge mean minus the judge's measured error); `status` was decided on them.
-   */
+  /** judgeCorrection 'ppi' (docs/judging.md): the corrected estimate, its interval, the baseline on that scale. */
   judgeCorrection: z.object({ estimate: z.number().nullable(), interval: IntervalSchema, baseline: z.number() }).optional(),
 })
 export type MetricVerdict = z.infer<typeof MetricVerdictSchema>
@@ -61,9 +57,8 @@ export const UnmeasuredQuestionSchema = z.object({
 export type UnmeasuredQuestion = z.infer<typeof UnmeasuredQuestionSchema>
 
 /**
- * The run's system errors as the gate counts them (docs/reliability.md, "How system errors count"): every
- * errored question counts once in rate = errored / all questions, whatever the baseline said of it; above
- * the limit (config.maxSystemErrorRate) the gate fails.
+ * System errors as the gate counts them (docs/reliability.md, "How system errors count"): rate = errored / all
+ * questions, whatever the baseline said; above config.maxSystemErrorRate the gate fails.
  */
 export const SystemErrorsVerdictSchema = z.object({
   errors: z.number().int(),
@@ -80,9 +75,8 @@ export const GateResultSchema = z.object({
   baseline: z.string().nullable(),
   tolerance: z.number(),
   /**
-   * What fails a gated metric: 'tolerance' a drop beyond the tolerance; 'significant' a drop significant at
-   * alpha (paired test); 'both' a drop beyond the tolerance that is also significant. Under 'significant'
-   * and 'both' a lost question is reported, not failed: the metric's test decides whether the losses are noise.
+   * What fails a gated metric: 'tolerance' a drop beyond the tolerance, 'significant' a significant drop, 'both'
+   * both at once. Under 'significant' and 'both' a lost question is reported, not failed.
    */
   policy: z.enum(['tolerance', 'significant', 'both']).default('tolerance'),
   alpha: z.number().default(0.05),
@@ -97,16 +91,9 @@ export const GateResultSchema = z.object({
   questions: z.array(QuestionVerdictSchema),
   /** How the baseline's measuring conditions differ from this run's (config, models, inputs, questions removed since). */
   stale: z.array(z.string()),
-  /**
-   * Why the baseline cannot be trusted (a file missing or malformed, a gated metric missing, misspelled or
-   * null where this run computes it, no per-question outcomes), each naming its file and what to do. Any
-   * problem fails the gate. (Absent in reports written before it existed: none.)
-   */
+  /** Why the baseline cannot be trusted, each naming its file and what to do; any fails the gate (older reports: none). */
   problems: z.array(z.string()).default([]),
-  /**
-   * Present only when the system failed on some question: the errors, apart from the regressions (an
-   * error is never a miss). Exceeding maxSystemErrorRate fails the gate.
-   */
+  /** Only when the system failed on some question: the errors, apart from the regressions (an error is never a miss). */
   systemErrors: SystemErrorsVerdictSchema.optional(),
 })
 export type GateResult = z.infer<typeof GateResultSchema>

@@ -107,9 +107,8 @@ export const GoldenQuestionSchema = z
   })
 
 /**
- * Grades and answerDocIds say the same thing twice, so they must agree: the documents graded 1 or more
- * are exactly answerDocIds (every tool that reads answerDocIds keeps working), and grade 0 marks a
- * document judged not relevant (a distractor), which answerDocIds does not list.
+ * Grades and answerDocIds must agree: the documents graded 1 or more are exactly answerDocIds (so their readers
+ * keep working); grade 0 marks a judged distractor, not listed in answerDocIds.
  */
 function relevanceIssues(
   relevance: Relevance,

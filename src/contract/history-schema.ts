@@ -17,10 +17,7 @@ export const HistoryTurnSchema = z
 
 export type HistoryTurn = z.output<typeof HistoryTurnSchema>
 
-/**
- * The turns before a follow-up question, oldest first ("and on the Enterprise plan?" means something
- * only after them). An empty list is refused: a question without turns before it has no history field.
- */
+/** The turns before a follow-up question, oldest first; never empty (a question without turns has no history). */
 export const HistorySchema = z
   .array(HistoryTurnSchema, {
     error: 'expected a list of turns such as [{"role": "user", "content": "..."}, {"role": "assistant", "content": "..."}]',

@@ -1,7 +1,4 @@
-/**
- * An error in the user's input (files, environment): the message alone says what is wrong and where,
- * so the CLIs print it without a stack trace and exit non-zero.
- */
+/** An error in the user's input: its message says what and where, so the CLIs print it without a stack trace. */
 export class InputError extends Error {
   override name = 'InputError'
 }

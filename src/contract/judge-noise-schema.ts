@@ -13,10 +13,8 @@ export const JudgeRepeatsSchema = z.object(Object.fromEntries(JUDGE_REPEAT_FIELD
 export type JudgeRepeats = z.infer<typeof JudgeRepeatsSchema>
 
 /**
- * The judge's noise floor (EVAL_REPEATS = n > 1): every answer judged n times, the first scoring the
- * report. Per judge-derived gated metric: its summary value in each repeat, their sample standard
- * deviation (the run-to-run noise of the metric when nothing but the judge changes), and the questions
- * whose verdict is not the same in every repeat, with their values.
+ * The judge's noise floor (EVAL_REPEATS = n > 1, the first repeat scoring the report): per judge-derived gated
+ * metric, its value in each repeat, their sample standard deviation, and the questions whose verdict varied.
  */
 export const JudgeNoiseSchema = z.object({
   repeats: z.number().int(),

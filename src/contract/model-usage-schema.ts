@@ -21,10 +21,7 @@ export const RoleUsageSchema = z.object({
   usd: z.number().min(0),
   /** Of the calls, those answered through the Message Batches API (EVAL_BATCH=1), at the table's batchFactor. */
   batchCalls: z.number().int().min(0).default(0),
-  /**
-   * What prompt caching saved on these calls: cache reads below the input price, less the cache-write premium (negative when
-   * writes were never read).
-   */
+  /** What prompt caching saved: cache reads below the input price, less the write premium (negative if never read). */
   promptCacheSavedUsd: z.number().default(0),
   /** What the batch discount saved on these calls. */
   batchSavedUsd: z.number().min(0).default(0),

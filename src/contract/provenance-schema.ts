@@ -1,10 +1,9 @@
 import { z } from 'zod'
 
-// In a module of its own: a question's outcome (question-outcome-schema.ts) carries it without building the golden-set schema.
+// Apart from the golden-set schema so a question's outcome carries it without building that schema.
 /**
- * Where a question came from: written by hand, imported from another tool, or drafted by a model (`rag-eval
- * golden draft`), and for a drafted one who reviewed it. Reports and exports tell a drafted question from a
- * hand-written one by it; absent means hand-written (every question before drafting existed).
+ * Where a question came from: by hand, imported, or drafted by a model (`rag-eval golden draft`) and who
+ * reviewed it; absent means hand-written.
  */
 export const ProvenanceSchema = z
   .object({

@@ -5,16 +5,12 @@ import { JudgeRepeatsSchema } from './judge-noise-schema.ts'
 import { ProvenanceSchema } from './provenance-schema.ts'
 import { DIAGNOSES } from './diagnoses.ts'
 
-// One question's outcome in reports/latest.json (the report contract: report-schema.ts), in a module of its
-// own so that what reads outcomes alone (the matchers, in every test worker) builds only this schema.
+// Apart from report-schema.ts so what reads outcomes alone (the matchers, in every test worker) builds only this.
 /** A metric's value: null when it cannot be computed (the reason is in the summary's notComputed). */
 export const metric = z.number().nullable()
 
 export const RankedEntrySchema = z.object({ chunkId: z.string(), docId: z.string(), score: z.number() })
-/**
- * A chunk of the context. `text` is carried in memory only: writeReports puts it in contexts.jsonl beside
- * latest.json (what `rag-eval export --format ragas` reads) and leaves it out of latest.json, which stays lean.
- */
+/** A chunk of the context; `text` goes to contexts.jsonl (writeReports), never into latest.json. */
 export const ContextEntrySchema = z.object({
   chunkId: z.string(),
   docId: z.string(),
@@ -75,10 +71,8 @@ export const QuestionOutcomeSchema = z.object({
   docNdcg10: metric,
   recallAtK: metric,
   /**
-   * RAGAS's IDBasedContextRecall and IDBasedContextPrecision of the context (src/scoring/retrieval/):
-   * retrieved ids = contextDocIds, reference ids = answerDocIds; null where RAGAS gives NaN (recall
-   * with no answer docs, precision with an empty context). `rag-eval export --format ragas` hands RAGAS
-   * the same ids, so RAGAS computes the same values.
+   * RAGAS's IDBasedContextRecall and IDBasedContextPrecision, retrieved = contextDocIds, reference = answerDocIds;
+   * null where RAGAS gives NaN. `rag-eval export --format ragas` hands RAGAS the same ids.
    */
   idBasedContextRecall: metric.default(null),
   idBasedContextPrecision: metric.default(null),

@@ -1,7 +1,4 @@
-/**
- * The question types of a golden set (DESIGN.md): one answer doc, all of several, the governing one of contradicting docs, no
- * answer in the corpus.
- */
+/** The question types (docs/metrics.md, "Question types"). */
 export const QUESTION_TYPES = ['single', 'multi', 'contradiction', 'none'] as const
 export type QuestionType = (typeof QUESTION_TYPES)[number]
 /** The types with an answer in the corpus: the ones retrieval metrics are computed over. */

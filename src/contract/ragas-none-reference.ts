@@ -1,7 +1,5 @@
 /**
- * The `reference` a RAGAS sample of a none question carries when its golden question has no gold answer:
- * the answer the system is expected to give, a refusal. Without one RAGAS's reference-based metrics
- * (answer correctness, factual correctness, context recall) fail on those rows. The importer reads it
- * back as "no gold answer", so an export imports back to the same golden set.
+ * The RAGAS `reference` of a none question without a gold answer: the expected refusal (RAGAS's reference-based
+ * metrics fail without one). The importer reads it back as no gold answer, so exports round-trip.
  */
 export const RAGAS_NONE_REFERENCE = 'The provided documents do not contain the answer to this question.'

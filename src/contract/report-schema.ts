@@ -20,9 +20,8 @@ export {
 } from './question-outcome-schema.ts'
 
 /**
- * reports/latest.json, the contract users and CI scripts read (../shared/DESIGN.md). Names are
- * stable: add fields freely, rename none without bumping schemaVersion. A metric that cannot be
- * computed is null, with its reason in `notComputed`.
+ * reports/latest.json, the contract users and CI read: add fields freely, rename none without bumping
+ * schemaVersion. A metric that cannot be computed is null, its reason in `notComputed`.
  */
 const byAnswerableType = z.object({ single: metric, multi: metric, contradiction: metric })
 
@@ -67,18 +66,14 @@ export const SummarySchema = z.object({
   judgeErrors: z.number().int().nullable(),
   /** judgeErrors over the judged answers; above config.maxJudgeErrorRate the gate fails. */
   judgeErrorRate: metric.default(null),
-  /**
-   * Questions the system failed on (error, response breaking the contract); above config.maxSystemErrorRate of all questions
-   * the gate fails.
-   */
+  /** Questions the system failed on (an error, a contract breach); a rate above config.maxSystemErrorRate fails the gate. */
   systemErrors: z.number().int().default(0),
   systemErrorRate: z.number().default(0),
   /** Why each null metric above is null, keyed by its path (e.g. "recallByType.multi"). */
   notComputed: z.record(z.string(), z.string()),
   /**
-   * The 95% interval of each computed mean above, keyed by its path as in notComputed (`<name>`,
-   * `<name>ByType.multi`): Wilson for a metric aggregated as a rate, seeded percentile bootstrap over questions for
-   * a mean (docs/statistics.md).
+   * The 95% interval of each computed mean, keyed as notComputed: Wilson for a rate, seeded percentile bootstrap
+   * for a mean (docs/statistics.md).
    */
   intervals: z.record(z.string(), IntervalSchema).default({}),
   /** The smallest drop of recall the paired McNemar test detects at 80% power on this golden set (alpha: config). */
@@ -93,17 +88,11 @@ export const RunInfoSchema = z.object({
   startedAt: z.string(),
   durationMs: z.number(),
   latencyMs: z.object({ retrieve: latency, generate: latency, judge: latency }),
-  /**
-   * Each stage's wall times as 21 nearest-rank percentiles (0, 5, ..., 100), for the latency chart
-   * (src/charts/): the distribution's shape at a fixed size, whatever the golden set's; null for a stage that did not run.
-   */
+  /** Each stage's wall times as 21 nearest-rank percentiles (0, 5, ..., 100) for the latency chart; null if it did not run. */
   latencyPercentilesMs: z
     .object({ retrieve: latencyPercentiles, generate: latencyPercentiles, judge: latencyPercentiles })
     .default({ retrieve: null, generate: null, judge: null }),
-  /**
-   * Model usage of the run (src/model/usage-ledger.ts): tokens and USD of the API calls made; cache hits
-   * (and replayed responses) counted apart, left out of cost and latency, their would-be cost in savedByCache.
-   */
+  /** Model usage (src/model/usage-ledger.ts): cache hits and replays counted apart, out of cost and latency. */
   usage: z.object({
     inputTokens: z.number().int(),
     outputTokens: z.number().int(),
@@ -117,10 +106,7 @@ export const RunInfoSchema = z.object({
       .object({ generator: RoleUsageSchema, judge: RoleUsageSchema })
       .default({ generator: ZERO_ROLE_USAGE, judge: ZERO_ROLE_USAGE }),
     savedByCache: SavedUsageSchema.default({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, usd: 0 }),
-    /**
-     * Prompt caching (cache_control on the fixed instructions): tokens read and written, and what it saved (negative when
-     * writes were never read).
-     */
+    /** Prompt caching: tokens read and written, and the USD saved (negative when writes were never read). */
     savedByPromptCache: z
       .object({ cacheReadTokens: z.number().int(), cacheWriteTokens: z.number().int(), usd: z.number() })
       .default({ cacheReadTokens: 0, cacheWriteTokens: 0, usd: 0 }),
@@ -152,8 +138,8 @@ export const RunInfoSchema = z.object({
 export type RunInfo = z.infer<typeof RunInfoSchema>
 
 /**
- * A judge-derived rate twice (docs/judging.md): the judge's own mean, and its prediction-powered estimate
- * corrected by the human labels, with the 95% interval; null with the reason when too few labels carry it.
+ * A judge-derived rate twice (docs/judging.md): the judge's mean and the prediction-powered estimate from the
+ * human labels, with its 95% interval; null with the reason when too few labels carry it.
  */
 export const JudgeCorrectedRateSchema = z.object({
   judgeMean: metric,

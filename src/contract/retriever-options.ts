@@ -1,11 +1,8 @@
 import { z } from 'zod'
 
 /**
- * How the built-in system ranks chunks (the config's `retrieval` knob). The defaults are BM25 as Lucene
- * scores it (k1 1.2, b 0.75, no delta, no coordination factor), with the possessive filter and the
- * heading path as a title field of weight 1: on this repository's golden set they rank better and move no
- * question's hit (docs/comparing.md has the measurements).
- * MINISEARCH_RETRIEVER_OPTIONS is the scoring used before.
+ * How the built-in system ranks chunks (`retrieval`). Defaults: Lucene's BM25 (k1 1.2, b 0.75), the possessive
+ * filter, the heading path as a title field of weight 1 (docs/comparing.md has why).
  */
 export const RetrieverOptionsSchema = z
   .object({
@@ -34,9 +31,8 @@ export type RetrieverOptions = z.infer<typeof RetrieverOptionsSchema>
 export const DEFAULT_RETRIEVER_OPTIONS: RetrieverOptions = RetrieverOptionsSchema.parse({})
 
 /**
- * The scoring the built-in system used before the defaults above, and what a report or baseline that
- * names `retriever: 'bm25'` (and no `retrieval`) was measured with: MiniSearch 7's BM25+ (k1 1.2, b 0.7,
- * delta 0.5) with its coordination factor, no possessive filter, no title field.
+ * The scoring before these defaults, which `retriever: 'bm25'` (no `retrieval`) names: MiniSearch 7's BM25+
+ * (k1 1.2, b 0.7, delta 0.5) with its coordination factor, no possessive filter, no title field.
  */
 export const MINISEARCH_RETRIEVER_OPTIONS: RetrieverOptions = RetrieverOptionsSchema.parse({
   kind: 'bm25',

@@ -10,11 +10,9 @@ export type BaselineAcceptance =
   { accepted: true; baseline: Baseline; warning: string | null } | { accepted: false; refusal: string }
 
 /**
- * Whether a run may become the baseline, a pure function: only a run that measured the system. Refused
- * (the caller writes nothing, so `baselineDir` stays byte-identical) when the system failed on every
- * question, or on more of them than config.maxSystemErrorRate allows; the refusal names the questions.
- * At or under the limit it is accepted with a warning naming the errored questions, which the baseline
- * leaves out (baselineFromReport): they never become known misses.
+ * Whether a run may become the baseline (pure): refused, so nothing is written, when the system failed on every
+ * question or above config.maxSystemErrorRate, naming them; otherwise accepted, with a warning naming the errored
+ * questions, which the baseline leaves out so they never become known misses.
  */
 export function decideBaselineAcceptance(report: Report, baselineDir: string): BaselineAcceptance {
   const errored = erroredQuestions(report)

@@ -17,10 +17,8 @@ import {
 } from './baseline-schema.ts'
 
 /**
- * Reads the accepted baseline from `dir`: null when it does not exist yet; a DamagedBaseline when a file
- * is missing, unreadable, not JSON, or not the baseline format (a gated metric missing or misspelled, no
- * per-question outcomes...). Damage is not thrown: the gate fails on it and names what to do, and
- * `pnpm baseline:update` can still run and replace the baseline.
+ * The baseline in `dir`: null when absent; a DamagedBaseline (not thrown) when a file is missing, unreadable or
+ * malformed, so the gate fails naming the fix and `pnpm baseline:update` can still replace it.
  */
 export function readBaseline(dir: string): Baseline | DamagedBaseline | null {
   const summaryFile = join(dir, 'summary.json')
@@ -59,9 +57,8 @@ function readBaselineFile<S extends z.ZodType>(file: string, schema: S): FileRea
 }
 
 /**
- * Writes the baseline (pretty JSON, diff-friendly). Only an accept path calls this (the eval project's
- * global setup under Vitest's update flag, `vitest -u`), and only after decideBaselineAcceptance accepted
- * the run: a baseline is accepted, never drifted into, and never from a run that did not measure the system.
+ * Writes the baseline (pretty JSON, diff-friendly); only an accept path calls it, after decideBaselineAcceptance:
+ * a baseline is accepted, never drifted into.
  */
 export function writeBaseline(dir: string, baseline: Baseline): void {
   writeFileAtomic(join(dir, 'summary.json'), JSON.stringify(baseline.summary, null, 2) + '\n')
@@ -79,10 +76,7 @@ export function writeBaseline(dir: string, baseline: Baseline): void {
   )
 }
 
-/**
- * An accept path: decides (decideBaselineAcceptance) and writes the baseline into `dir` only when the run
- * is accepted; a refused run leaves `dir` as it was. `shownDir` is `dir` as messages show it.
- */
+/** Writes the baseline into `dir` only when decideBaselineAcceptance accepts; `shownDir` is `dir` as messages show it. */
 export function acceptBaseline(report: Report, dir: string, shownDir: string): BaselineAcceptance {
   const decision = decideBaselineAcceptance(report, shownDir)
   if (decision.accepted) writeBaseline(dir, decision.baseline)

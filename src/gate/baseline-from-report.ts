@@ -4,9 +4,8 @@ import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
 import { gatedEntries, summaryValue } from '../contract/metrics/metric.ts'
 
 /**
- * The baseline a report would become if accepted: plain, stable-ordered data (questions sorted by id). A
- * question the system failed on is no outcome: it is left out of the questions (never a known miss) and
- * named in systemErrors. Whether a run may be accepted at all: decideBaselineAcceptance.
+ * The baseline a report would become: stable-ordered (questions by id); questions the system failed on are left
+ * out (never known misses) and named in systemErrors.
  */
 export function baselineFromReport(report: Report, table: MetricTable = METRICS): Baseline {
   // The baseline keeps the knobs alone: the system is recorded apart, and `retriever` repeats retrieval.kind.

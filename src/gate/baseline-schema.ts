@@ -13,9 +13,8 @@ export const REACCEPT_BASELINE = `re-accept the baseline with \`${ACCEPT_BASELIN
 const MISSING_METRIC = 'missing'
 
 /**
- * The accepted value of every gated metric of the table, by name: each one present (null: the accepted run could not
- * compute it), no other key. A baseline without a gated metric, or with a misspelled one, would let that
- * metric through unwatched, so it is not a baseline.
+ * Every gated metric's accepted value by name (null: not computed), no other key: a baseline missing or
+ * misspelling one would let that metric through unwatched.
  */
 export function baselineMetricsSchema(table: MetricTable = METRICS) {
   const names = gatedEntries(table).map((metric) => metric.name)
@@ -36,10 +35,7 @@ export function baselineMetricsSchema(table: MetricTable = METRICS) {
   )
 }
 
-/**
- * baseline/summary.json: the accepted run's gated metrics and what they were measured with, so a
- * baseline measured under another config, golden set, corpus or judge prompt is detected and named.
- */
+/** baseline/summary.json: the gated metrics and what they were measured with, so other inputs are detected. */
 export const BaselineSummarySchema = z
   .object({
     schemaVersion: z.literal(1),
@@ -84,10 +80,7 @@ export const BaselineQuestionsSchema = z
     questions: z
       .array(BaselineQuestionSchema)
       .min(1, { error: 'no per-question outcomes (an accepted baseline holds one for every question of the golden set)' }),
-    /**
-     * The questions the accepted run could not measure (the system failed on them, within maxSystemErrorRate):
-     * kept out of `questions`, so they are never known misses and pair with nothing. Absent when there were none.
-     */
+    /** Questions the system failed on (within maxSystemErrorRate), kept out of `questions`; absent when none. */
     systemErrors: z.array(z.string()).optional(),
   })
   .strict()
@@ -99,10 +92,7 @@ export interface Baseline {
   systemErrors?: string[]
 }
 
-/**
- * A baseline file's validation issues as lines `<file>: <problem>; <what to do>`: the gated metrics it
- * lacks folded into one line (`gated metric "<name>" missing`), every other issue with its field.
- */
+/** Issues as `<file>: <problem>; <what to do>` lines, missing gated metrics one line each. */
 export function describeBaselineIssues(file: string, issues: readonly z.core.$ZodIssue[]): string[] {
   const missing = issues
     .filter((issue) => issue.path[0] === 'metrics' && issue.path.length === 2 && issue.message === MISSING_METRIC)

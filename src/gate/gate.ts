@@ -98,9 +98,8 @@ export function staleness(report: Report, baseline: Baseline): string[] {
 }
 
 /**
- * What makes a baseline unfit to gate this run, each naming its file and what to do: its metrics or
- * questions not in the baseline format (checked with the files' own schemas, for a baseline given as
- * data), and a gated metric the baseline holds as null while this run computes it (it would go unwatched).
+ * What makes a baseline unfit, each naming its file and the fix: metrics or questions not in the baseline format
+ * (for a baseline given as data), and a gated metric null in the baseline but computed now (it would go unwatched).
  */
 export function baselineProblems(
   report: Report,
@@ -129,9 +128,8 @@ export function baselineProblems(
 }
 
 /**
- * The judge failed (no valid output after its repair attempt) on more than config.maxJudgeErrorRate of
- * the judged answers: the run's generation numbers cannot be trusted, so the gate fails whatever the
- * baseline says. Reported as a regression named "judge-error rate (limit L)", baseline column = the limit.
+ * The judge failed on more than config.maxJudgeErrorRate of the judged answers, so the gate fails whatever the
+ * baseline says: a regression "judge-error rate (limit L)", the limit as baseline.
  */
 export function judgeErrorFailure(report: Report): Regression | null {
   const rate = report.summary.judgeErrorRate
@@ -140,10 +138,7 @@ export function judgeErrorFailure(report: Report): Regression | null {
   return { name: `judge-error rate (limit ${limit})`, baseline: limit, current: rate, delta: round4(rate - limit) }
 }
 
-/**
- * Failures of the run itself, whatever the baseline says: a judge or a system that failed too often. (The
- * gate lists the judge's among its regressions, the system's apart: gate.systemErrors.)
- */
+/** Failures whatever the baseline: the judge's (among the regressions) and the system's (apart: gate.systemErrors). */
 export function runFailures(report: Report): Regression[] {
   return [judgeErrorFailure(report), systemErrorFailure(report)].filter((failure) => failure !== null)
 }
@@ -154,18 +149,12 @@ export function runFailsGate(report: Report): boolean {
 }
 
 /**
- * The gate: every gated metric and every question against the accepted baseline, a pure function.
- * Fails on any metric below its baseline by more than the tolerance and on any question the baseline
- * passed that now fails (a regression even when the mean holds). Without a baseline it does not pass.
- * That is the default policy, 'tolerance'; under config.gatePolicy 'significant' or 'both' a metric fails
- * on a significant drop (or one both beyond the tolerance and significant: metricVerdict) and lost
- * questions are reported in `questions`, not failed.
- * While the judge is advisory (report.calibration), judge-derived metrics regress into `advisory`
- * instead, and questions are checked without the judge's verdicts. A damaged baseline (readBaseline) or
- * one with problems (baselineProblems) fails it too, each problem named with what to do.
- * A question the system failed on is never a regression nor a known miss (status system-error) and is
- * left out of the metrics' comparisons (metricVerdict); the errors are listed apart (systemErrors) and
- * fail the gate above config.maxSystemErrorRate (the rule: systemErrorsVerdict, docs/reliability.md).
+ * The gate (pure), without a baseline never a pass. Policy 'tolerance': a gated metric fails below its baseline by
+ * more than the tolerance, and a question the baseline passed fails when it now fails; 'significant' / 'both':
+ * metricVerdict decides and lost questions are only reported. An advisory judge's metrics regress into `advisory`
+ * and its verdicts leave the question checks. A damaged or unfit baseline fails it. System errors are neither
+ * regressions nor known misses: listed apart, out of the metrics, failing above config.maxSystemErrorRate
+ * (docs/reliability.md).
  */
 export function evaluateGate(
   report: Report,

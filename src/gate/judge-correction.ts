@@ -3,13 +3,10 @@ import type { JudgeCorrectedRate, Report } from '../contract/report-schema.ts'
 import { round4 } from '../statistics/descriptive.ts'
 
 /**
- * judgeCorrection 'ppi' (docs/judging.md): a judge-derived metric with a corrected estimate (the calibration's
- * rate of the metric's name) is judged on it. The baseline holds the judge's mean (baselines carry no labels), so it is put on the people's scale
- * with the error the labels measure now (baseline - rectifier); the metric regresses when the whole
- * corrected 95% interval lies below that minus the tolerance, improves when it lies above it plus the
- * tolerance, and holds otherwise; the gate's policy does not apply to it. Such a verdict may block even
- * while the judge is advisory: the correction rests on the labels, not on the judge's agreement. Under
- * 'none', or without a corrected estimate, the verdict is left as it is.
+ * judgeCorrection 'ppi' (docs/judging.md): the baseline's judge mean minus today's rectifier is compared with the
+ * corrected 95% interval: regressed when it lies wholly below it minus the tolerance, improved when above it plus
+ * the tolerance. Blocks even while the judge is advisory (it rests on the labels); the policy does not apply.
+ * Unchanged under 'none' or without a corrected estimate.
  */
 export function correctedVerdict(verdict: MetricVerdict, report: Report, tolerance: number): MetricVerdict {
   const corrected: Partial<Record<string, JudgeCorrectedRate>> = report.calibration?.judgeCorrected ?? {}

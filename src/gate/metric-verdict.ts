@@ -12,10 +12,8 @@ import { compareMetric } from './regression.ts'
 export type GatePolicy = EvalConfig['gatePolicy']
 
 /**
- * Applies the policy to the tolerance comparison and the paired test's significance: 'tolerance' keeps
- * the tolerance's status; 'significant' regresses on a significant drop and improves on a significant
- * rise, whatever their size; 'both' regresses only on a drop beyond the tolerance that is also
- * significant (and improves likewise). Without a test (no pairs) the tolerance decides under every policy.
+ * 'tolerance' keeps the tolerance's status; 'significant' follows a significant change of any size; 'both' needs
+ * both. Without a test (no pairs) the tolerance decides.
  */
 export function policyStatus(
   byTolerance: Comparison['status'],
@@ -29,14 +27,10 @@ export function policyStatus(
 }
 
 /**
- * A gated metric against the baseline, a pure function: the summary values compared with the tolerance
- * (delta), the paired test of the baseline's per-question outcomes against this run's (baseline/questions.json:
- * exact McNemar for hits and refusals, the sign-flip permutation test for continuous values, over the
- * questions in both with a value in both), the paired bootstrap interval of the change, and the status
- * under the policy. Resamples and alpha come from the run's config (bootstrapResamples, alpha); `resampler`
- * computes the bootstrap's replicates (on this thread when absent; the same to the bit either way).
- * Questions the system failed on (in this run, or in the accepted one) are left out of both: with any of
- * them, baseline and current are the means over the questions measured in both runs.
+ * A gated metric against the baseline (pure): the tolerance comparison, the paired test over questions with a
+ * value in both runs (exact McNemar for binary, sign-flip permutation for continuous), the paired bootstrap
+ * interval, and the policy's status. `resampler`: where the replicates are computed (bit-identical either way).
+ * Questions with a system error in either run are left out of both means.
  */
 export function metricVerdict(
   metric: MetricEntry,

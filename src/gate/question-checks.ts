@@ -6,10 +6,7 @@ export interface QuestionThresholds {
   minFaithfulness: number
   /** An answer must cover this share of the gold answer's key facts (config minCoverage). */
   minCoverage: number
-  /**
-   * Whether the judge's verdicts (faithfulness, coverage) may fail a question. False while the judge is
-   * advisory (its agreement with human labels is below the threshold): those checks are then left out.
-   */
+  /** Whether the judge's verdicts may fail a question: false while the judge is advisory. */
   judgeBlocking: boolean
 }
 
@@ -35,11 +32,9 @@ export interface QuestionCheck {
 }
 
 /**
- * The checks a question must pass, one definition for the gate and the Vitest cases. A none question:
- * the system refuses. An answerable one: the context hits; and, once there is a clear answer, it is not
- * a refusal, and each metric's check holds (when its value is known: faithfulness reaches minFaithfulness,
- * coverage minCoverage of the gold answer), these only while the judge may block. Checks the run cannot decide (no answer yet,
- * an unclear refusal) are left out.
+ * A question's checks, shared by the gate and the Vitest cases. None: it refuses. Answerable: the context hits;
+ * with a clear answer, it is no refusal and, while the judge may block, each metric with a known value reaches its
+ * threshold. Undecidable checks (no answer yet, an unclear refusal) are left out.
  */
 export function questionChecks(outcome: CheckedOutcome, thresholds: QuestionThresholds): QuestionCheck[] {
   if (outcome.type === 'none') return outcome.refused === null ? [] : [{ name: 'refuses', passed: outcome.refused }]

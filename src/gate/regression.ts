@@ -2,10 +2,9 @@ import { round4 } from '../statistics/descriptive.ts'
 import type { Comparison } from '../contract/gate-schema.ts'
 
 /**
- * Compares a higher-is-better metric with its baseline. Regressed when it fell by MORE than the
- * tolerance (a drop of exactly the tolerance holds); improved when it rose by more than the tolerance.
- * Deltas are taken on 4-decimal values, as reported, so float noise never decides. Not comparable when
- * either side is null (the metric was not computed in one of the runs).
+ * A higher-is-better metric against its baseline: regressed when it fell by more than the tolerance (exactly the
+ * tolerance holds), improved likewise. Deltas on 4-decimal values, as reported, so float noise never decides;
+ * not comparable when either is null.
  */
 export function compareMetric(current: number | null, baseline: number | null, tolerance: number): Comparison {
   if (current === null || baseline === null) {

@@ -8,21 +8,15 @@ export function erroredQuestions(report: Pick<Report, 'questions'>): { id: strin
   return report.questions.flatMap((q) => (q.systemError === null ? [] : [{ id: q.id, error: q.systemError }]))
 }
 
-/**
- * Whether the run's system errors fail it: a rate above config.maxSystemErrorRate (a rate of exactly the limit
- * is allowed), or an error on every question whatever the limit (even 1): such a run measured nothing.
- */
+/** Above config.maxSystemErrorRate (exactly the limit passes), or errors on every question whatever the limit. */
 export function systemErrorRateExceeded(report: Report): boolean {
   const { systemErrors, systemErrorRate } = report.summary
   return systemErrors > 0 && (systemErrorRate > report.config.maxSystemErrorRate || systemErrors === report.questions.length)
 }
 
 /**
- * The system under test failed (an error, a response breaking the contract) on more than
- * config.maxSystemErrorRate of the questions: the gate cannot vouch for questions that were never
- * answered, so it fails whatever the baseline says. As a run failure (runFailures, GATE=1's exit code)
- * named after the failed questions ("system errors on q-003, q-017 (limit 0)"), baseline column = the limit;
- * the gate itself lists it apart from the regressions (systemErrorsVerdict).
+ * The system failed above config.maxSystemErrorRate: a run failure (runFailures, GATE=1's exit code) named after
+ * the questions ("system errors on q-003, q-017 (limit 0)"), the limit as baseline; the gate lists it apart.
  */
 export function systemErrorFailure(report: Report): Regression | null {
   if (!systemErrorRateExceeded(report)) return null
@@ -38,11 +32,9 @@ export function systemErrorFailure(report: Report): Regression | null {
 }
 
 /**
- * The gate's account of the system errors, null when there are none. The rule (docs/reliability.md): each
- * errored question counts once in rate = errored / all questions of the run, whatever the baseline said of
- * it (one the baseline passed counts exactly like any other); above config.maxSystemErrorRate the gate
- * fails; at or under it the gate neither passes nor fails the question (status system-error: no verdict),
- * names it (with the baseline's verdict) and leaves it out of the metrics' comparisons.
+ * The gate's account of the system errors (docs/reliability.md), null when none: above config.maxSystemErrorRate
+ * it fails; at or under, each errored question gets status system-error (no verdict), named with the baseline's
+ * verdict and left out of the metrics.
  */
 export function systemErrorsVerdict(
   report: Report,
@@ -68,11 +60,7 @@ export function describeSystemErrorRate(verdict: Pick<SystemErrorsVerdict, 'erro
   return `the system failed on ${verdict.errors} of ${verdict.questions} question(s), rate ${verdict.rate} ${comparison} (maxSystemErrorRate, EVAL_MAX_SYSTEM_ERROR_RATE)`
 }
 
-/**
- * The verdict of the case "the system under test failed on no more questions than maxSystemErrorRate
- * allows", a pure function: it fails when the rate is above the limit, with or without GATE (a run that
- * did not measure the system is never shown as passed). The message names the questions.
- */
+/** The case "system errors within maxSystemErrorRate" (pure): fails above the limit, with or without GATE. */
 export function systemErrorRateCase(report: Report): { passed: boolean; message: string } {
   const verdict = systemErrorsVerdict(report)
   if (verdict === null) return { passed: true, message: 'the system answered every question' }

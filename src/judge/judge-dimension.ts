@@ -30,10 +30,8 @@ export const judgeCall = (input: JudgeInput, options: ModelJudgeOptions) =>
 export type Scored<R> = { result: R; error: JudgeError | null }
 
 /**
- * What the model judge needs of one judge-derived metric of the table: its prompt and verdict schema, its scoring
- * by the model, and the account of a verdict the question's outcome keeps. The model judge, the scoring of an
- * answer and the prompts' hash iterate the dimensions (dimensions/index.ts); its offline scoring is the offline
- * judge's (offline-judge.ts, which loads no prompt).
+ * What the model judge needs of one judge-derived metric: prompt, verdict schema, scoring, and what a verdict
+ * records in the outcome. The offline scoring lives in offline-judge.ts, which loads no prompt.
  */
 export interface JudgeDimension<M extends Metric = Metric, R extends MetricResult = MetricResult> {
   /** Its metric: the judgement's key is its name, the outcome's field its field. */
@@ -55,10 +53,7 @@ export interface Recorded {
   detail: object
 }
 
-/**
- * A dimension with its metric's and verdict's types kept; and `recorded`, what a verdict of it adds to the
- * outcome, for the code that iterates the dimensions.
- */
+/** A dimension with its metric's and verdict's types kept, and `recorded` for the code that iterates dimensions. */
 export function defineJudgeDimension<M extends Metric, R extends MetricResult>(
   dimension: JudgeDimension<M, R>,
 ): JudgeDimension<M, R> & { recorded(result: MetricResult): Recorded } {

@@ -14,11 +14,9 @@ function asRepeat(outcome: QuestionOutcome, repeats: JudgeRepeats, r: number): Q
 }
 
 /**
- * The judge's noise over the questions judged `repeats` times (their judgeRepeats), a pure function: per
- * judge-derived metric (refusal rate, faithfulness, relevancy, coverage) its summary value in each repeat
- * (summarise over the questions as that repeat scored them), the sample standard deviation of those
- * values, and the questions whose value differs between repeats. null with fewer than two repeats or
- * nothing judged. The offline judge is deterministic: its repeats agree, so every deviation is 0.
+ * The judge's noise over `repeats` judgings (pure): per judge-derived metric, its summary value per repeat, their
+ * sample standard deviation, and the questions whose value varies. null with fewer than two repeats or nothing
+ * judged. The offline judge is deterministic, so its deviations are 0.
  */
 export function measureJudgeNoise(questions: readonly QuestionOutcome[], repeats: number): JudgeNoise | null {
   if (repeats < 2 || !questions.some((q) => q.judgeRepeats !== null)) return null
@@ -40,10 +38,7 @@ export function measureJudgeNoise(questions: readonly QuestionOutcome[], repeats
   }
 }
 
-/**
- * A warning per judge-derived metric whose run-to-run noise exceeds the gate's tolerance: a drop of that
- * size can be the judge rather than the system, so the tolerance cannot tell them apart.
- */
+/** A warning per judge-derived metric noisier than the tolerance: such a drop can be the judge, not the system. */
 export function judgeNoiseWarnings(noise: JudgeNoise | null, tolerance: number): string[] {
   if (noise === null) return []
   return noise.metrics

@@ -13,18 +13,14 @@ export type JudgedMetric = keyof Verdicts
 export interface JudgeInput {
   questionId: string
   question: string
-  /**
-   * A follow-up question's conversation before it, oldest first: its meaning depends on it ("and on the
-   * Enterprise plan?"), so the judges read the question in its light. Absent for a standalone question.
-   */
+  /** A follow-up's conversation before it, oldest first: the judges read the question in its light. */
   history?: readonly HistoryTurn[]
   answer: string
   goldAnswer: string | null
   context: readonly ContextPassage[]
   /**
-   * Which scoring of the same answer this is (EVAL_REPEATS): 0, the score, unless the judge is asked again
-   * to measure its noise. A model judge puts it in its calls' cache key, so each repeat is its own call
-   * and a rerun is answered from the cache; the offline judge ignores it (it gives the same verdict every time).
+   * Which scoring of the answer this is (EVAL_REPEATS; 0 = the score): in a model judge's cache key, so each
+   * repeat is its own call and a rerun hits the cache; the deterministic offline judge ignores it.
    */
   repeat?: number
 }
@@ -36,8 +32,8 @@ export interface JudgeError {
 }
 
 /**
- * A judge's verdicts on one answer. The refusal verdict comes first: the other scores depend on it.
- * A metric listed in judgeErrors has a null value and the status 'judge-error', never a score.
+ * A judge's verdicts on one answer; refusal first, as the other scores depend on it. A metric in judgeErrors is
+ * null with status 'judge-error'.
  */
 export type Judgement = Verdicts & {
   refusal: RefusalVerdict
@@ -46,10 +42,7 @@ export type Judgement = Verdicts & {
   judgeMs?: number
 }
 
-/**
- * Scores answers. The offline judge (lexical, free, deterministic) is one implementation; the model
- * judge (Claude) is another. Scoring code sees only this interface.
- */
+/** Scores answers: the offline judge and the model judge implement it; scoring code sees only this. */
 export interface Judge {
   readonly name: string
   judge(input: JudgeInput): Promise<Judgement>

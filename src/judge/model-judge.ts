@@ -30,11 +30,9 @@ export async function judgeUnclearRefusal(
 }
 
 /**
- * The model judge (Claude through the model client): refusal by the deterministic patterns, the unclear
- * ones decided by the model; then each judged metric (dimensions/) judged independently (in parallel,
- * each answer on its own: no pairwise unless asked). A refusal is scored without a call, as
- * the offline judge scores it. A metric without valid output after its repair attempt is a judge error:
- * null, status 'judge-error', listed in judgeErrors.
+ * The model judge: refusal by the deterministic patterns, unclear ones by the model; then each judged metric
+ * independently, in parallel. A refusal needs no call. A metric without valid output after its repair attempt is
+ * a judge error: null, status 'judge-error', listed in judgeErrors.
  */
 export function createModelJudge(client: ModelClient, options: ModelJudgeOptions): Judge {
   return {

@@ -9,8 +9,8 @@ import type { Judge, Judgement, JudgeInput, Verdicts } from './judge.ts'
 export { goldCoverage, lexicalAnswerRelevancy, lexicalFaithfulness }
 
 /**
- * Each judged metric's offline (lexical) verdict on an answer, under its metric's name. Kept here rather than in
- * the judge's dimensions (dimensions/): the offline judge and its thread load no prompt, no zod, no model client.
+ * Each judged metric's offline verdict, by metric name; here, not in dimensions/, so the offline judge and its
+ * thread load no prompt, no zod, no model client.
  */
 export const OFFLINE_SCORING = {
   [FAITHFULNESS.name]: (input: JudgeInput, refused: boolean) => lexicalFaithfulness(input.answer, refused, input.context),
@@ -25,9 +25,8 @@ export function offlineVerdicts(input: JudgeInput, refused: boolean): Verdicts {
 }
 
 /**
- * The offline judge: deterministic refusal patterns, per-claim lexical faithfulness, lexical answer
- * relevancy and gold-answer coverage. Free, and the same inputs always give the same verdicts.
- * An unclear refusal (a hedge with content) is scored as an answer.
+ * The offline judge: refusal patterns, lexical faithfulness, relevancy and coverage; free and deterministic. An
+ * unclear refusal is scored as an answer.
  */
 export const offlineJudge: Judge = {
   name: 'offline-lexical',

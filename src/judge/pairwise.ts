@@ -23,19 +23,12 @@ export interface OrderVerdict {
 }
 
 export interface PairwiseResult {
-  /**
-   * first / second when both orders prefer it; draw when they disagree or either says tie; judge-error when an order has no
-   * valid output.
-   */
+  /** first / second when both orders prefer it; draw on disagreement or a tie; judge-error when an order has no output. */
   winner: 'first' | 'second' | 'draw' | 'judge-error'
   orders: [OrderVerdict, OrderVerdict]
 }
 
-/**
- * Compares two answers to one question with the model judge, in both orders (the first answer as A,
- * then as B), so a position bias cannot decide: a winner must win in both orders; any disagreement
- * (or a tie in either) is a draw.
- */
+/** Compares two answers with the model judge in both orders, so position bias cannot decide: a win must hold in both. */
 export async function comparePairwise(
   client: ModelClient,
   input: PairwiseInput,

@@ -5,10 +5,8 @@ import { diagnose } from '../scoring/generation/diagnosis.ts'
 import { JUDGE_DIMENSIONS } from './dimensions/index.ts'
 
 /**
- * Adds a judgement of the question's answer to its retrieval outcome, a pure function: the refusal, each
- * judged metric's value with the fields and detail its dimension keeps (faithfulness's unsupported claims),
- * for contradiction questions whether the answer follows the governing document (docText gives the
- * documents' texts), and the diagnosis.
+ * Adds a judgement of the answer to its retrieval outcome (pure): refusal, each judged metric with what its
+ * dimension keeps, contradiction handling (docText: the documents' texts), and the diagnosis.
  */
 export function scoreGeneration(
   outcome: QuestionOutcome,

@@ -22,11 +22,9 @@ export interface RetrievalScoring {
 }
 
 /**
- * One question's retrieval outcome, a pure function of the question, what the system returned and its
- * chunking. Ranking metrics are null for none questions (there is nothing to rank); generation fields
- * stay null until the generation tier fills them. nDCG takes the question's grades as gains; hits,
- * reciprocal rank and recall@k count the answer docs graded `relevantGrade` or more (an ungraded
- * question's answer docs are all grade 1).
+ * One question's retrieval outcome (pure). Ranking metrics are null for none questions; generation fields stay
+ * null until the generation tier. nDCG gains the grades; hits, MRR and recall@k count answer docs graded
+ * `relevantGrade` or more.
  */
 export function scoreRetrieval(
   question: GoldenQuestion,

@@ -23,12 +23,9 @@ function quantileOfSorted(sorted: readonly number[], p: number): number {
 }
 
 /**
- * Percentile bootstrap interval of `statistic` over items (Efron & Tibshirani 1993, ch. 13): draw
- * `resamples` samples of n items with replacement, compute the statistic on each, and take the
- * (1-level)/2 and (1+level)/2 quantiles of those values (linear interpolation, as numpy.percentile and
- * scipy.stats.bootstrap(method='percentile') do). Indices are drawn from mulberry32(seed), so the interval
- * is the same on every run and machine. Callers drop null values first. n = 0 gives null; n = 1 gives the
- * degenerate interval [statistic(x), statistic(x)].
+ * Percentile bootstrap interval of `statistic` (Efron & Tibshirani 1993, ch. 13): `resamples` draws of n items
+ * with replacement from mulberry32(seed), quantiles (1 ± level)/2 interpolated as numpy.percentile. Callers drop
+ * nulls first. n = 0 gives null; n = 1 the degenerate interval.
  */
 export function bootstrapInterval(
   values: readonly number[],
@@ -73,18 +70,16 @@ function percentileInterval(replicates: number[], level: number): Interval {
 }
 
 /**
- * bootstrapInterval(values, mean) to the bit (the same draws, each resample summed in the same order and
- * divided by n, as meanOrNull does) without building the resamples, which cost large runs dearly (docs/scaling.md).
+ * bootstrapInterval(values, mean) to the bit (same draws, each resample summed in order and divided by n)
+ * without building the resamples (docs/scaling.md).
  */
 export function bootstrapMeanInterval(values: readonly number[], options: BootstrapOptions): Interval | null {
   return bootstrapMeanIntervals([values], options)[0]!
 }
 
 /**
- * bootstrapMeanInterval of each list, to the bit. The draws depend only on the seed and the number of
- * values, so lists of equal length (a summary's metrics over the same questions) share one stream of
- * draws: each resample's indices are drawn once and summed over every such list (mean-resamples.ts), on
- * two threads when there are millions of draws (parallel-resamples.ts).
+ * bootstrapMeanInterval of each list, to the bit. Draws depend only on the seed and n, so lists of equal length
+ * share one stream of draws (mean-resamples.ts), on two threads for millions of draws (parallel-resamples.ts).
  */
 export function bootstrapMeanIntervals(lists: readonly (readonly number[])[], options: BootstrapOptions): (Interval | null)[] {
   const level = checkedLevel(options)

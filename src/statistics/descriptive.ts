@@ -6,10 +6,7 @@ export function meanOrNull(values: readonly number[]): number | null {
   return sum / values.length
 }
 
-/**
- * Nearest-rank percentile (p in 0..100): the smallest value with at least p% of the values at or
- * below it. null for an empty list. P10 of a metric is its worst tenth's upper edge.
- */
+/** Nearest-rank percentile (p in 0..100): the smallest value with at least p% of values at or below it; null if empty. */
 export function percentile(values: readonly number[], p: number): number | null {
   if (values.length === 0) return null
   const sorted = [...values].sort((a, b) => a - b)

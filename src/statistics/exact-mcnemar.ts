@@ -1,12 +1,7 @@
 /**
- * Exact McNemar test (the two-sided binomial test on the discordant pairs, as statsmodels'
- * `mcnemar(table, exact=True)`): b items went one way (e.g. hit -> miss), c the other (miss -> hit); under
- * no change each discordant item is a fair coin, so with X ~ Binomial(b + c, 1/2)
- *   p = min(1, 2 · P(X <= min(b, c))).
- * b + c = 0 gives 1 (nothing changed, no evidence). The tail is summed in log space relative to its
- * largest term, so b + c of 10,000 and more neither overflows nor loses precision (only a p-value below
- * the smallest double, about 1e-308, comes out as 0).
- * Counts must be whole numbers >= 0.
+ * Exact McNemar (statsmodels' `mcnemar(table, exact=True)`): with b, c the discordant counts and
+ * X ~ Binomial(b + c, 1/2), p = min(1, 2 · P(X <= min(b, c))); b + c = 0 gives 1. Summed in log space, so large
+ * b + c neither overflows nor loses precision. Counts must be whole numbers >= 0.
  */
 export function exactMcNemar(b: number, c: number): number {
   if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0) {

@@ -1,10 +1,9 @@
 import { Mulberry32 } from './seeded-random.ts'
 
 /**
- * Lists of equally many values (n), resampled together: resample r draws n indices from mulberry32(seed)
- * (its draws r x n to r x n + n - 1) and takes each list's mean over them. Columns and replicates are flat
- * so that two threads can share them (SharedArrayBuffer): list m is columns[m * n ..< (m + 1) * n], and its
- * mean in resample r is replicates[m * resamples + r].
+ * Lists of n values resampled together: resample r takes mulberry32(seed)'s draws r·n .. r·n + n - 1 as indices.
+ * Flat so two threads share them (SharedArrayBuffer): list m is columns[m·n ..< (m + 1)·n], its mean in
+ * resample r replicates[m·resamples + r].
  */
 export interface MeanResampleGroup {
   n: number
@@ -14,9 +13,8 @@ export interface MeanResampleGroup {
 }
 
 /**
- * Resamples from ..< to of a group: each drawn as the one-thread loop would draw it (mulberry32 skipped to
- * the resample's first draw) and each list summed in draw order, then divided by n, so every replicate is
- * the same to the bit whichever thread computes it, and in whatever order.
+ * Resamples from ..< to of a group, each drawn and summed exactly as the one-thread loop would, so every
+ * replicate is the same to the bit whichever thread computes it.
  */
 export function resampleMeans(
   group: MeanResampleGroup,

@@ -8,21 +8,10 @@ export interface DetectableDropOptions {
 }
 
 /**
- * The smallest drop in a per-question binary rate (a recall hit) that the paired McNemar test detects
- * with probability `power` at two-sided level `alpha`, when the same n questions are run before and after.
- *
- * Model: the drop comes only from questions flipping hit -> miss, each with probability δ (the drop), and
- * none flips back. Connor's normal-approximation sample size for McNemar's test (Biometrics 43, 1987),
- *   n = (z_{1-α/2}·sqrt(ψ) + z_{power}·sqrt(ψ - δ²))² / δ²  with discordant share ψ = δ,
- * reduces to sqrt(n·δ) = z_{1-α/2} + z_{power}·sqrt(1 - δ). With s = sqrt(1 - δ) that is a quadratic,
- *   (n + z_p²)·s² + 2·z_a·z_p·s + (z_a² - n) = 0,  s = (sqrt(n·(n - z_a² + z_p²)) - z_a·z_p) / (n + z_p²),
- * so δ = 1 - s². One-way flips are the best case for detection: flips in both directions (noise) need a
- * larger drop, so this is a floor. Below it, no regression of recall can be told from chance on n questions.
- * At power 0.5 it is exactly z²/n (n = 100, α = 0.05: 0.0384).
- *
- * Returns null when even the largest possible drop, the baseline rate itself, is not detectable (few
- * questions, or a low baseline). n must be a whole number >= 1, the rate within [0, 1], alpha within (0, 1),
- * power within [0.5, 1).
+ * The smallest drop of a per-question binary rate that the paired McNemar test detects with probability `power`
+ * at two-sided `alpha` on the same n questions (Connor 1987, one-way flips: a floor; docs/statistics.md,
+ * "Minimum detectable drop"). At power 0.5 it is z²/n. null when even losing the whole baseline rate is not
+ * detectable. n a whole number >= 1, rate in [0, 1], alpha in (0, 1), power in [0.5, 1).
  */
 export function minimumDetectableDrop(n: number, baselineRate: number, options: DetectableDropOptions = {}): number | null {
   const alpha = options.alpha ?? 0.05

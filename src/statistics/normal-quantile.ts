@@ -31,9 +31,8 @@ function polynomial(coefficients: readonly number[], x: number): number {
 }
 
 /**
- * The standard normal quantile: z with P(Z <= z) = p, for 0 < p < 1 (z(0.975) = 1.959964). Wichura's
- * algorithm AS 241 (Applied Statistics 37(3), 1988), accurate to about 1e-16; R's qnorm uses the same.
- * Throws a RangeError outside (0, 1), where the quantile is infinite or undefined.
+ * Standard normal quantile: z with P(Z <= z) = p (z(0.975) = 1.959964), Wichura's AS 241 as R's qnorm, to about
+ * 1e-16. RangeError outside 0 < p < 1.
  */
 export function normalQuantile(p: number): number {
   if (!(p > 0 && p < 1)) throw new RangeError(`normalQuantile: expected a probability strictly between 0 and 1, got ${p}`)

@@ -3,11 +3,8 @@ import type { Interval } from '../contract/interval-schema.ts'
 import { pairedDifferences } from './paired-differences.ts'
 
 /**
- * Percentile bootstrap interval of mean(b) - mean(a) over paired items (a[i] and b[i] are the same
- * question under configurations A and B): the items are resampled as pairs, i.e. the bootstrap runs over
- * the per-item differences b[i] - a[i]. Seeded and deterministic like `bootstrapInterval` (its mean, without building the
- * resamples). No pairs gives
- * null; lists of different lengths throw.
+ * Percentile bootstrap interval of mean(b) - mean(a) over pairs (a[i], b[i] the same question), i.e. over the
+ * differences b[i] - a[i]; seeded like `bootstrapInterval`. No pairs gives null; unequal lengths throw.
  */
 export function pairedBootstrapDeltaInterval(
   a: readonly number[],

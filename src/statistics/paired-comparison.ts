@@ -8,9 +8,8 @@ import type { MeanResampler } from './mean-resamples.ts'
 import { inScope, type PairedMetric, type ScoredQuestion } from '../contract/metrics/metric.ts'
 
 /**
- * A metric of run B against run A over the questions both measured: the means, the difference, its
- * interval and the paired test's p-value. `verdict` reads them at alpha: `worse` is a significant change
- * in the metric's bad direction.
+ * Run B against run A on one metric over the questions both measured: means, difference, its interval, the
+ * paired p-value. `worse`: a significant change in the metric's bad direction at alpha.
  */
 export const PairedComparisonSchema = z.object({
   test: z.enum(['mcnemar-exact', 'paired-permutation']),
@@ -46,11 +45,9 @@ export interface PairedOptions {
 export const NO_PAIRS_REASON = 'no question has a value in both runs'
 
 /**
- * Compares `metric` between runs A and B question by question (a pure function). Pairs are the questions
- * in the metric's scope that both runs have (matched by id) with a non-null value in both, taken in id
- * order so the seeded resampling does not depend on the order of the files. Binary outcomes take exact
- * McNemar on the discordant pairs; continuous values the seeded sign-flip permutation test; both get the
- * paired bootstrap interval of the difference of the means. No pairs: every number null, with the reason.
+ * Compares `metric` between runs A and B (pure). Pairs: questions in the metric's scope in both runs with a value
+ * in both, in id order so the seeded resampling ignores file order. Binary values take exact McNemar, continuous
+ * ones the sign-flip permutation test; both the paired bootstrap interval. No pairs: all null, with the reason.
  */
 export function pairedComparison(
   a: readonly ScoredQuestion[],

@@ -42,8 +42,8 @@ function sampleCovariance(pairs: readonly (readonly [number, number])[]): number
 }
 
 /**
- * Strata with fewer than 2 labels have no variance of f - y: they are pooled into one stratum, and if that
- * pool still has fewer than 2 labels it joins the stratum with the most questions.
+ * Strata with fewer than 2 labels (no variance of f - y) pool into one; a pool still under 2 joins the largest
+ * stratum.
  */
 function poolStrata(items: readonly PredictionPoweredItem[]): Map<string, PredictionPoweredItem[]> {
   const strata = new Map<string, PredictionPoweredItem[]>()
@@ -68,14 +68,10 @@ function poolStrata(items: readonly PredictionPoweredItem[]): Map<string, Predic
 }
 
 /**
- * Prediction-powered inference for a mean (Angelopoulos et al. 2023, "Prediction-powered inference",
- * Science 382): the judge scores all N questions, people label n of them. Per stratum h (weight
- * w_h = N_h / N): theta_h = mean_{N_h} f - mean_{n_h} (f - y), the judge's mean corrected by its mean
- * error on the labelled questions; the estimate is sum_h w_h theta_h, and its variance (normal
- * approximation) sum_h w_h^2 (var_{N_h}(f) / N_h + var_{n_h}(f - y) / n_h - 2 cov_{n_h}(f, f - y) / N_h): the
- * last term because the n labelled questions are among the N (without it a lenient judge's interval undercovers).
- * Unbiased for the mean of y however biased the judge is; a good judge only narrows the interval.
- * null when fewer than 2 questions are labelled (no variance of the error).
+ * Prediction-powered mean (Angelopoulos et al. 2023): the judge scores N questions, people label n. Per stratum
+ * h (w_h = N_h / N): theta_h = mean_{N_h} f - mean_{n_h} (f - y); estimate sum_h w_h theta_h, variance
+ * sum_h w_h^2 (var_{N_h}(f) / N_h + var_{n_h}(f - y) / n_h - 2 cov_{n_h}(f, f - y) / N_h) (the covariance since
+ * the labelled are among the N; docs/judging.md). null with fewer than 2 labels.
  */
 export function predictionPoweredMean(
   items: readonly PredictionPoweredItem[],

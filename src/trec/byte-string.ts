@@ -1,7 +1,6 @@
 /**
- * Byte strings: qrels and run files are decoded as latin1, so every JavaScript char holds exactly
- * one byte of the file. Plain `<` / `>` on such strings is then byte order, i.e. C `strcmp`, which is
- * what trec_eval uses to order qids and to break score ties by docno, even for non-ASCII ids.
+ * qrels and run files are decoded as latin1, one char per byte, so `<` / `>` compare bytes like C `strcmp`, as
+ * trec_eval orders qids and breaks score ties, even for non-ASCII ids.
  */
 export const FILE_ENCODING = 'latin1' satisfies BufferEncoding
 

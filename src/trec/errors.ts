@@ -3,10 +3,7 @@ export const EXIT_MISSING_QUERY = 4
 /** Exit code for malformed input files, unknown measures and other user errors. */
 export const EXIT_INPUT_ERROR = 1
 
-/**
- * An expected, user-facing failure (bad input line, unknown measure, missing query...).
- * The CLI prints only `trec: <message>` for these, never a stack trace.
- */
+/** An expected, user-facing failure: the CLI prints `trec: <message>`, never a stack trace. */
 export class TrecError extends Error {
   readonly exitCode: number
 

@@ -64,14 +64,9 @@ function listQueries(qids: readonly string[]): string {
 }
 
 /**
- * Evaluates a run against qrels with trec_eval semantics:
- * - only qrels queries are evaluated; run queries absent from the qrels are ignored;
- * - each query's results are ranked by score descending, ties by docno descending (rank.ts);
- * - a retrieved docno absent from the qrels has rel -1 (not relevant);
- * - a qrels query with no results in the run is an error (trec_eval exit code 4) unless
- *   `averageComplete` (-c), which evaluates it as an empty ranking: per-query rows of 0, as
- *   trec_eval 10 -c -q prints, and a 0 in every mean;
- * - `all` = plain mean over the evaluated queries (all qrels queries with -c).
+ * trec_eval semantics: only qrels queries are evaluated; results ranked by rank.ts; an unjudged docno has rel -1;
+ * a qrels query without results is an error (exit code 4) unless `averageComplete` (-c), which scores it as an
+ * empty ranking (rows of 0, as trec_eval 10 -c -q); `all` is the plain mean over the evaluated queries.
  */
 export function evaluateRun(qrels: Qrels, run: Run, columns: readonly MeasureColumn[], options: EvaluateOptions): TrecReport {
   const qids = [...qrels.keys()].sort(compareBytes)

@@ -3,13 +3,9 @@ import { judgedGrades } from '../scoring/retrieval/graded-relevance.ts'
 import { firstOccurrences } from '../scoring/retrieval/ndcg-at-10.ts'
 
 /**
- * The doc-level qrels and run of a report, in TREC formats, so trec_eval can be run on our output.
- * Qrels: every answer doc of every answerable question, rel 1, or a graded question's documents with
- * their grades, 0 included (none questions have nothing relevant and are left out, as trec_eval would
- * skip them). Run: each question's documents once, at the rank of
- * their best chunk. Scores are rank-derived and strictly decreasing (n, n-1, ...), because trec_eval
- * re-sorts by score and breaks ties by docno, which would reorder equal-scored documents.
- * trec_eval's ndcg_cut.10 on these files equals the report's docNdcg10 per question.
+ * A report's doc-level qrels and run for trec_eval: qrels rel 1 per answer doc (a graded question's grades, 0
+ * included; none questions left out); each question's documents once, at their best chunk's rank, with strictly
+ * decreasing scores, since trec_eval re-sorts by score and breaks ties by docno. Its ndcg_cut.10 equals docNdcg10.
  */
 export function exportReportToTrec(report: Report): { qrels: string; run: string } {
   const qrels: string[] = []

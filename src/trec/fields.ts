@@ -4,11 +4,8 @@ function isSpace(code: number): boolean {
 }
 
 /**
- * Splits a line into its whitespace-separated fields (any run of spaces/tabs separates; leading and
- * trailing whitespace is ignored). A hand-written scanner rather than `trim().split(/\s+/)` (as fast;
- * docs/scaling.md) because JavaScript's `\s` also matches bytes C does not treat as
- * whitespace: with latin1-decoded lines, a UTF-8 id containing byte 0xA0 (e.g. "à" = C3 A0) would be
- * split in two.
+ * Whitespace-separated fields (spaces and tabs). Not `trim().split(/\s+/)`: JavaScript's `\s` matches bytes C
+ * does not, so a latin1-decoded UTF-8 id with byte 0xA0 ("à" = C3 A0) would split (docs/scaling.md).
  */
 export function splitFields(line: string): string[] {
   const fields: string[] = []

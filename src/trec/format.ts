@@ -6,10 +6,8 @@ export const MEASURE_NAME_WIDTH = 22
 export const VALUE_DECIMALS = 10
 
 /**
- * `value` with a fixed number of decimals, rounded like C printf `%.Nf` (glibc): the exact binary
- * value is rounded to nearest, exact ties to even. `Number#toFixed` agrees except on exact ties,
- * which it rounds away from zero (1/2048 = 0.00048828125 -> toFixed(10) "0.0004882813", printf
- * "0.0004882812"), so exact ties are detected and corrected here.
+ * `value` rounded like glibc printf `%.Nf` (exact binary value, ties to even). `toFixed` rounds exact ties away
+ * from zero (1/2048: toFixed(10) "0.0004882813", printf "0.0004882812"), so ties are corrected here.
  */
 export function formatValue(value: number, decimals: number = VALUE_DECIMALS): string {
   const rounded = value.toFixed(decimals)

@@ -12,10 +12,7 @@ export const DEFAULT_CUTOFFS: readonly number[] = [5, 10, 15, 20, 30, 100, 200, 
 /** `pnpm trec` default: recip_rank, recall_5, recall_10, ndcg_cut_10. */
 export const DEFAULT_MEASURES: readonly string[] = ['recip_rank', 'recall.5,10', 'ndcg_cut.10']
 
-/**
- * One output column. `summaryOnly` columns (num_q) are printed only on the `all` lines, as trec_eval
- * does; `cutoff` is set for the cutoff families.
- */
+/** One output column; `summaryOnly` ones (num_q) print only on `all` lines; `cutoff` for cutoff families. */
 export interface MeasureColumn {
   readonly name: string
   readonly family: MeasureFamily
@@ -37,15 +34,9 @@ function unknownMeasure(name: string): TrecError {
 }
 
 /**
- * Parses trec_eval `-m` measure specs into the columns to print, in trec_eval's order.
- *
- * Each argument is a comma-separated list, like trec_eval: `recip_rank`, `recall.5,10`,
- * `ndcg_cut.1,3,10`, `P.5`, or several at once (`recip_rank,recall.5,10,ndcg_cut.10`): a bare
- * number continues the cutoffs of the measure before it. A cutoff family without cutoffs (`recall`)
- * gets trec_eval's defaults (5,10,15,20,30,100,200,500,1000). Repeated families merge their cutoffs;
- * cutoffs are printed ascending, once each. Output order is fixed (num_q, recip_rank, P, recall,
- * ndcg_cut) whatever the argument order, as trec_eval prints.
- * Throws a TrecError for an unknown measure, a bad cutoff or an empty list.
+ * trec_eval `-m` specs to columns: comma lists (`recall.5,10`, `recip_rank,ndcg_cut.10`; a bare number continues
+ * the previous measure's cutoffs); a bare family gets trec_eval's default cutoffs; repeats merge, cutoffs
+ * ascending once each; output order fixed (num_q, recip_rank, P, recall, ndcg_cut). TrecError when invalid.
  */
 export function parseMeasureSpecs(args: readonly string[]): MeasureColumn[] {
   const selected = new Map<MeasureFamily, Set<number>>()

@@ -9,9 +9,8 @@ export type Qrels = ReadonlyMap<string, ReadonlyMap<string, number>>
 const INTEGER = /^[+-]?\d+$/
 
 /**
- * Accumulates qrels lines `qid iter docno rel` (whitespace separated; `iter` is ignored).
- * Blank lines are skipped. Errors name the file and line: wrong field count, a rel that is not an
- * integer, or the same docno judged twice for one query.
+ * Accumulates qrels lines `qid iter docno rel` (`iter` ignored, blank lines skipped). Errors name file and line:
+ * field count, a non-integer rel, a docno judged twice for one query.
  */
 export class QrelsBuilder {
   readonly #source: string

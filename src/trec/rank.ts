@@ -1,9 +1,6 @@
 import type { RunResult } from './run'
 
-/**
- * trec_eval's result order: score descending; equal scores by docno in DESCENDING byte order
- * (strcmp; docnos are latin1 byte strings, so `<`/`>` compare bytes).
- */
+/** trec_eval's order: score descending, ties by docno in DESCENDING byte order (strcmp on latin1 strings). */
 export function compareRunResults(a: RunResult, b: RunResult): number {
   if (a.score !== b.score) return a.score > b.score ? -1 : 1
   return a.docno > b.docno ? -1 : a.docno < b.docno ? 1 : 0

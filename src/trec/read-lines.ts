@@ -7,10 +7,8 @@ import { TrecError } from './errors'
 export type LineHandler = (line: string, lineNumber: number) => void
 
 /**
- * Streams a file line by line through node:readline (the file is never held in memory as one
- * string). Lines are latin1 byte strings (see byte-string.ts). Resolves with the number of lines
- * read; rejects with the first error thrown by `onLine`, or a TrecError when the file cannot be read.
- * `label` names the file's role in error messages ("qrels", "run").
+ * Streams a file's lines (latin1 byte strings) via node:readline; resolves with the line count, rejects with
+ * `onLine`'s first error or a TrecError when unreadable. `label` names the file's role ("qrels", "run").
  */
 export function forEachLine(path: string, label: string, onLine: LineHandler): Promise<number> {
   return new Promise<number>((resolve, reject) => {

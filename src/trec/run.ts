@@ -29,10 +29,8 @@ interface QueryBucket {
 }
 
 /**
- * Accumulates run lines `qid Q0 docno rank score tag` (whitespace separated). The Q0, rank and tag
- * columns are ignored (trec_eval ranks by score, not by the rank column). Blank lines are skipped.
- * Errors name the file and line: wrong field count, a score that is not a number, or a docno
- * retrieved twice for the same query.
+ * Accumulates run lines `qid Q0 docno rank score tag`; Q0, rank and tag are ignored (trec_eval ranks by score),
+ * blank lines skipped. Errors name file and line: field count, a non-numeric score, a docno retrieved twice.
  */
 export class RunBuilder {
   readonly #source: string

@@ -19,10 +19,7 @@ export const TrecEvalOptionsSchema = z.object({
 })
 export type TrecEvalOptions = z.input<typeof TrecEvalOptionsSchema>
 
-/**
- * Reads (streaming) a qrels file and a run file and evaluates them with trec_eval semantics.
- * Measures are validated before any file is read. Throws TrecError for any input problem.
- */
+/** Streams a qrels and a run file through evaluateRun; measures are checked before any read; TrecError on bad input. */
 export async function evaluateFiles(qrelsPath: string, runPath: string, options: TrecEvalOptions = {}): Promise<TrecReport> {
   const parsed = TrecEvalOptionsSchema.parse(options)
   const columns = parseMeasureSpecs(parsed.measures)

@@ -15,9 +15,8 @@ import { COVERAGE } from './coverage.ts'
 import { CONTRADICTION_HANDLED_RATE } from './contradiction-handled-rate.ts'
 
 /**
- * Every metric of the product, in report order: the summary's keys, the gate's rows, compare's and the
- * charts' follow it (as trec_eval's te_trec_measures[]). Adding a metric is a file and a row here
- * (docs/adding-a-metric.md).
+ * Every metric, in report order; every consumer iterates it (as trec_eval's te_trec_measures[]). Adding a metric
+ * is a file and a row (docs/adding-a-metric.md).
  */
 export const METRICS = [
   RECALL,

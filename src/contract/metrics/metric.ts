@@ -7,17 +7,10 @@ export type MetricScope = 'all' | 'answerable' | QuestionType
 /** The paired test that fits a metric's per-question values (docs/statistics.md): exact McNemar for 0/1 values. */
 export type PairedTest = 'mcnemar-exact' | 'paired-permutation'
 
-/**
- * What a metric reads of a question: a report's outcome, or a baseline record (which keeps only the gated metrics'
- * fields: another metric's value is then null).
- */
+/** What a metric reads: a report's outcome, or a baseline record (only the gated metrics' fields; others null). */
 export type ScoredQuestion = Partial<QuestionOutcome> & Pick<QuestionOutcome, 'id' | 'type'>
 
-/**
- * One metric of the table (metric-table.ts), declaring everything the rest of the product needs of it: the
- * summary, its schema and intervals, the gate and the baseline, the reports and charts, compare, and the cases
- * all iterate the table. docs/adding-a-metric.md walks through adding one.
- */
+/** One metric of the table (metric-table.ts): everything the product needs of it (docs/adding-a-metric.md). */
 export interface Metric {
   /** The summary's key (and `<name>ByType`, `<name>P10`), the gate's, the baseline's and compare's name. */
   readonly name: string
@@ -52,10 +45,7 @@ export interface Metric {
   readonly reportedApart: boolean
   /** The metric it stands in for in the table of metrics when that one is null (doc-level nDCG@10 for nDCG@10). */
   readonly standsInFor?: string
-  /**
-   * The check a question's clear answer must pass while the judge may block (src/gate/question-checks.ts): its
-   * name, and the config threshold its value must reach.
-   */
+  /** The check a clear answer must pass while the judge may block (src/gate/question-checks.ts), and its threshold knob. */
   readonly questionCheck?: { readonly name: string; readonly min: 'minFaithfulness' | 'minCoverage' }
   /** latest.md's name of a failing question's value, when it shows it there. */
   readonly questionLabel?: string

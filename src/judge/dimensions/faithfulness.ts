@@ -99,9 +99,8 @@ export function checkVerdicts(output: FaithfulnessOutput, claimCount: number, ch
 }
 
 /**
- * Faithfulness by the model: the answer split into claims (the same split as the offline judge, so the
- * unsupported sentences are quoted verbatim), each judged supported / contradicted / not found against
- * the material with the chunk it relies on. Score = supported / claims.
+ * Model faithfulness: supported / claims, each claim (the offline judge's split, so unsupported sentences are
+ * quoted verbatim) judged supported, contradicted or not found against the material, with the chunk it relies on.
  */
 export async function judgeFaithfulness(
   client: ModelClient,

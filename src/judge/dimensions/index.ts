@@ -7,9 +7,8 @@ import { FAITHFULNESS_JUDGE } from './faithfulness.ts'
 export { ANSWER_RELEVANCY_JUDGE, COVERAGE_JUDGE, FAITHFULNESS_JUDGE }
 
 /**
- * The judge-derived metrics the model judge scores, in the metric table's order: the model judge, the scoring of
- * an answer and the judge's prompts iterate it. A new judged metric is its metric's file, a
- * dimension file here and a row, and its offline scoring (offline-judge.ts).
+ * The model judge's metrics, in the metric table's order. A new judged metric: its metric file, a dimension
+ * file and a row here, and its offline scoring (offline-judge.ts).
  */
 export const JUDGE_DIMENSIONS = [FAITHFULNESS_JUDGE, ANSWER_RELEVANCY_JUDGE, COVERAGE_JUDGE] as const
 

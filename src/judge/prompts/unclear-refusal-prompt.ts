@@ -10,9 +10,8 @@ export const RefusalOutputSchema = z
 export type RefusalOutput = z.infer<typeof RefusalOutputSchema>
 
 /**
- * Unclear refusals: answers that say the material lacks the answer and still say something of
- * substance ("The handbook does not say; it is probably 30 days"). The deterministic patterns
- * (scoring/generation/refusal.ts) send only these here.
+ * Answers that say the material lacks the answer yet say something of substance; only these come here from
+ * scoring/generation/refusal.ts.
  */
 export const UNCLEAR_REFUSAL_PROMPT: ToolTemplate<typeof RefusalOutputSchema> = {
   id: 'judge-unclear-refusal',

@@ -4,14 +4,10 @@ import type { MetricResult } from './metric-result.ts'
 export type RelevancyStatus = 'scored' | 'refusal' | 'no-answer' | 'empty-question' | 'judge-error'
 
 /**
- * Offline answer relevancy: the share of the question's distinct content terms (stemmed, stopwords
- * removed) that the answer uses, in 0..1. It asks "does the answer talk about what was asked", not
- * whether it is right (that is faithfulness and coverage). A refusal scores 0; no answer or a question
- * without content terms gives null.
- *
- * A follow-up question is scored on its own terms too ("and on the Enterprise plan?": enterprise, plan),
- * but one with none ("And then?", "What about it?") asks about the user's latest earlier turn that has some,
- * whose terms then stand in: the question means that turn's subject, and its score is not left null.
+ * Offline answer relevancy: the share of the question's distinct content terms (stemmed, stopwords removed) that
+ * the answer uses, in 0..1 ("does it talk about what was asked", not whether it is right). A refusal scores 0; no
+ * answer or no content terms gives null. A follow-up without content terms ("And then?") takes those of the
+ * user's latest earlier turn that has some.
  */
 export function lexicalAnswerRelevancy(
   question: string,

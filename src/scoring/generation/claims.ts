@@ -1,9 +1,8 @@
 import { splitSentences } from '../../text/sentences.ts'
 
 /**
- * Splits an answer into claims, one statement each: its sentences (list items each a sentence;
- * decimals, versions and abbreviations kept whole: see splitSentences), and independent clauses
- * joined by "; " split apart.
+ * An answer's claims: its sentences (splitSentences keeps decimals, versions, abbreviations whole), with
+ * independent clauses joined by "; " split apart.
  */
 export function splitClaims(answer: string): string[] {
   return splitSentences(answer).flatMap((sentence) =>

@@ -19,10 +19,9 @@ export interface ContradictionResult {
 }
 
 /**
- * Whether an answer to a contradiction question follows the governing document: it carries at least
- * one of the gold answer's numbers (the gold answer follows the governing doc) and none of the numbers
- * that only the superseded documents state. A refusal does not handle it; null without an answer or a
- * gold answer. Numbers carry the facts that disagree in practice (durations, amounts, limits).
+ * A contradiction answer follows the governing document: it carries one of the gold answer's numbers and none
+ * that only the superseded documents state (numbers carry the facts that disagree). A refusal does not handle
+ * it; null without an answer or a gold answer.
  */
 export function contradictionHandled(input: ContradictionInput): ContradictionResult {
   if (input.answer === null || input.goldAnswer === null) return { handled: null, governingFacts: [], staleFacts: [] }

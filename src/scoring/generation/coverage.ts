@@ -9,9 +9,8 @@ export interface CoverageResult extends MetricResult<CoverageStatus> {
 }
 
 /**
- * Coverage of the gold answer: the share of its key facts (each distinct number - amounts, durations,
- * versions - and each distinct content term) that the answer contains. A refusal scores 0; no answer
- * or no gold answer (none questions) gives null.
+ * Coverage of the gold answer: the share of its key facts (each distinct number and content term) that the
+ * answer contains. A refusal scores 0; no answer or no gold answer (none questions) gives null.
  */
 export function goldCoverage(goldAnswer: string | null, answer: string | null, refused: boolean): CoverageResult {
   if (goldAnswer === null) return { value: null, status: 'no-gold-answer', numerator: 0, denominator: 0, missing: [] }

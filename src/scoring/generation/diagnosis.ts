@@ -7,12 +7,9 @@ export const FAITHFUL_THRESHOLD = 0.8
 export type Diagnosis = 'healthy' | 'model ignores context' | 'retrieval misses' | 'both broken'
 
 /**
- * The recall x faithfulness diagnosis of an answerable question. Retrieval is fine when the context hit;
- * the model is fine when it answered with faithfulness >= FAITHFUL_THRESHOLD, or refused while the
- * context lacked the answer (refusing despite a hit means it ignored its context).
- * healthy (both fine) · model ignores context (hit, model not fine: look at the prompt/model) ·
- * retrieval misses (miss, model fine: look at chunking/ranking/budget) · both broken.
- * null when faithfulness is unknown (no answer, nothing decidable) or the question is a none question.
+ * The recall x faithfulness diagnosis of an answerable question (docs/metrics.md). Retrieval is fine when the
+ * context hit; the model is fine when it answered with faithfulness >= FAITHFUL_THRESHOLD or refused on a
+ * miss (refusing despite a hit ignores the context). null when faithfulness is unknown or for a none question.
  * `refused`: the judge's refusal verdict (an unclear refusal counts as an answer).
  */
 export function diagnose(question: ScoredQuestion & { hit: boolean }, refused: boolean): Diagnosis | null {

@@ -64,12 +64,9 @@ function judgeClaim(
 }
 
 /**
- * Offline faithfulness: the answer split into claims, each judged against the context by lexical
- * overlap (at least MIN_OVERLAP of its content terms in one chunk) and by its numbers (every number
- * must appear somewhere in the context). Score = supported / decidable claims.
- * Edge cases: no answer -> null (no-answer); nothing decidable -> null (nothing-decidable); a refusal
- * asserts nothing beyond the material -> 1 (status refusal: an always-refusing system looks faithful,
- * which is why relevancy is always read beside it).
+ * Offline faithfulness: supported / decidable claims, a claim supported when at least MIN_OVERLAP of its
+ * content terms are in one chunk and each of its numbers is somewhere in the context. No answer -> null
+ * (no-answer); nothing decidable -> null (nothing-decidable); a refusal -> 1 (status refusal: read relevancy beside it).
  */
 export function lexicalFaithfulness(
   answer: string | null,

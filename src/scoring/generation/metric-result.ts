@@ -1,7 +1,4 @@
-/**
- * A generation score as a typed result: the value (null when it cannot be computed), why (status), and
- * the counts it came from. Never NaN: a zero denominator gives null with its status.
- */
+/** A generation score: the value (never NaN: a zero denominator gives null), its status, and its counts. */
 export interface MetricResult<Status extends string = string> {
   value: number | null
   status: Status

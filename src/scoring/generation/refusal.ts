@@ -11,10 +11,9 @@ const REFUSAL_PATTERNS: readonly RegExp[] = [
 ]
 
 /**
- * Whether an answer declines to answer. Refused: a refusal phrase and nothing else of substance (at most
- * two clauses, no number outside the refusing clause). Unclear: a refusal phrase beside substantive
- * content ("The handbook does not say; it is probably 30 days") - a hedge the model judge decides.
- * Answered: no refusal phrase. An empty answer counts as refused.
+ * Refused: a refusal phrase and nothing else of substance (at most two clauses, no number outside the refusing
+ * clause), or an empty answer. Unclear: a refusal phrase beside substantive content (the model judge decides).
+ * Answered: no refusal phrase.
  */
 export function detectRefusal(answer: string): RefusalVerdict {
   const text = answer.trim()

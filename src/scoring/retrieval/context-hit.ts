@@ -9,9 +9,8 @@ export interface HitInput {
 }
 
 /**
- * Whether the context holds what the question needs (recall is judged on the context, not a top-k):
- * single: any answer doc in context; multi: every answer doc; contradiction: the governing doc, or
- * any answer doc when the question names none; none: never a hit (there is nothing to find).
+ * Whether the context (not a top-k) holds what the question needs: single, any answer doc; multi, every one;
+ * contradiction, the governing doc (any answer doc when none is named); none, never.
  */
 export function contextHit({ type, answerDocIds, governingDocId, contextDocIds }: HitInput): boolean {
   const inContext = new Set(contextDocIds)

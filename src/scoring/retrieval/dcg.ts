@@ -1,7 +1,6 @@
 /**
- * Discounted cumulative gain over the first `k` gains, in rank order (ranks from 1):
- * sum of gain[i] / log2(rank + 1). Non-positive gains add nothing (trec_eval counts only rel > 0).
- * Shared by the chunk-level nDCG@10 of the suite and the graded, doc-level measures of `pnpm trec`.
+ * DCG over the first `k` gains in rank order: sum of gain[i] / log2(rank + 1), ranks from 1. Non-positive
+ * gains add nothing (trec_eval counts only rel > 0).
  */
 export function discountedCumulativeGain(gains: readonly number[], k: number): number {
   let dcg = 0
@@ -13,10 +12,7 @@ export function discountedCumulativeGain(gains: readonly number[], k: number): n
   return dcg
 }
 
-/**
- * Normalised DCG at `k`: DCG of the ranked gains divided by the DCG of the ideal gains
- * (sorted descending, cut at k). 0 when the ideal DCG is 0 (nothing relevant exists).
- */
+/** nDCG at `k`: DCG of the ranked gains over DCG of the ideal gains (sorted descending); 0 when the ideal is 0. */
 export function normalisedDcg(rankedGains: readonly number[], idealGains: readonly number[], k: number): number {
   const ideal = discountedCumulativeGain(
     [...idealGains].sort((a, b) => b - a),

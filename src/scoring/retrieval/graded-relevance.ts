@@ -5,8 +5,8 @@ export interface GradedQuestion {
 }
 
 /**
- * Each judged document's grade, the gain nDCG gives it. An ungraded question's answer docs are all
- * grade 1 (binary relevance, as before grades existed); a document absent from the map is grade 0.
+ * Each judged document's grade (its nDCG gain): an ungraded question's answer docs are grade 1, a document
+ * absent from the map grade 0.
  */
 export function gradesOf(question: GradedQuestion): ReadonlyMap<string, number> {
   if (question.relevance === undefined) return new Map(question.answerDocIds.map((id) => [id, 1]))
@@ -14,8 +14,8 @@ export function gradesOf(question: GradedQuestion): ReadonlyMap<string, number> 
 }
 
 /**
- * The answer docs that count as relevant for recall, hits and MRR: those graded `relevantGrade` or more
- * (trec_eval's relevance level, `-l`), in answerDocIds order. With the default 1 that is every answer doc.
+ * The answer docs relevant for recall, hits and MRR: graded `relevantGrade` or more (trec_eval's `-l`), in
+ * answerDocIds order.
  */
 export function relevantDocIds(question: GradedQuestion, relevantGrade: number): string[] {
   const grades = gradesOf(question)

@@ -1,9 +1,6 @@
 /**
- * RAGAS's IDBasedContextRecall (ragas.metrics, _context_recall.py; docs "ID Based Context Recall"): the
- * share of the distinct reference context ids found among the retrieved context ids,
- *   |set(reference) ∩ set(retrieved)| / |set(reference)|.
- * Repeats count once on both sides. No reference ids gives null (RAGAS returns NaN: recall of nothing is
- * undefined); no retrieved ids with some reference ids gives 0.
+ * RAGAS's IDBasedContextRecall: |set(reference) ∩ set(retrieved)| / |set(reference)| (repeats count once).
+ * No reference ids gives null (RAGAS: NaN); no retrieved ids gives 0.
  */
 export function idBasedContextRecall(retrievedIds: readonly string[], referenceIds: readonly string[]): number | null {
   const reference = new Set(referenceIds)

@@ -3,11 +3,8 @@ import { normalisedDcg } from './dcg.ts'
 const CUT = 10
 
 /**
- * Chunk-level nDCG@10 with binary relevance: gain 1 for each of the top 10 ranked chunks whose document
- * is an answer doc, discounted by 1/log2(rank + 1); divided by the ideal DCG of min(relevantChunkCount, 10)
- * gains of 1, where relevantChunkCount is the number of corpus chunks belonging to answer docs. Several
- * chunks of one answer doc each earn gain. 0 when relevantChunkCount is 0 (a none question).
- * `gradedNdcgAt10` is the same with grades as gains; with every answer doc graded 1 both agree.
+ * Chunk-level nDCG@10, binary: gain 1 for each top-10 chunk of an answer doc (several chunks of one doc each
+ * gain); ideal DCG of min(relevantChunkCount, 10) gains of 1. 0 when relevantChunkCount is 0 (a none question).
  */
 export function ndcgAt10(rankedDocIds: readonly string[], answerDocIds: readonly string[], relevantChunkCount: number): number {
   const answers = new Set(answerDocIds)
@@ -16,10 +13,8 @@ export function ndcgAt10(rankedDocIds: readonly string[], answerDocIds: readonly
 }
 
 /**
- * Chunk-level nDCG@10 with graded relevance (trec_eval's ndcg_cut with graded qrels, at chunk level):
- * each of the top 10 ranked chunks gains its document's grade (0 for a document not graded), discounted
- * by 1/log2(rank + 1); divided by the ideal DCG, in which every corpus chunk of a graded document carries
- * that document's grade, highest first, cut at 10. 0 when no chunk of the corpus has a grade above 0.
+ * Chunk-level nDCG@10, graded: each top-10 chunk gains its document's grade; the ideal gives every corpus
+ * chunk of a graded document its grade, highest first. 0 when no chunk has a grade above 0.
  */
 export function gradedNdcgAt10(
   rankedDocIds: readonly string[],
@@ -42,18 +37,16 @@ function idealChunkGains(grades: ReadonlyMap<string, number>, chunkCountByDoc: R
 }
 
 /**
- * Document-level nDCG@10 with binary relevance, equal to trec_eval's ndcg_cut.10 on the doc-level run and
- * qrels that `pnpm trec:export` writes: each document counted once, at the rank of its best chunk; binary
- * gains; ideal DCG over the answer docs (cut at 10). 0 when there are no answer docs.
+ * Doc-level nDCG@10, binary (trec_eval's ndcg_cut.10 on `pnpm trec:export`'s run and qrels): each document
+ * once, at its best chunk's rank; ideal over the answer docs. 0 without answer docs.
  */
 export function docNdcgAt10(rankedDocIds: readonly string[], answerDocIds: readonly string[]): number {
   return gradedDocNdcgAt10(rankedDocIds, new Map(answerDocIds.map((id) => [id, 1])))
 }
 
 /**
- * Document-level nDCG@10 with graded relevance, trec_eval's ndcg_cut.10 with graded qrels: each document
- * once, at the rank of its best chunk, gaining its grade; the ideal from the graded documents sorted by
- * grade (cut at 10). 0 when no document is graded above 0.
+ * Doc-level nDCG@10, graded (ndcg_cut.10 with graded qrels): each document once, at its best chunk's rank,
+ * gaining its grade. 0 when no document is graded above 0.
  */
 export function gradedDocNdcgAt10(rankedDocIds: readonly string[], grades: ReadonlyMap<string, number>): number {
   const gains = firstOccurrences(rankedDocIds)

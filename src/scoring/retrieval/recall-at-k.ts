@@ -1,9 +1,8 @@
 import { firstOccurrences } from './ndcg-at-10.ts'
 
 /**
- * Recall@k, for comparison with tools that cut at a fixed count: the share of answer docs among the
- * documents of the top k ranked chunks (k counts chunks, as the ranking does). 0 when there are no
- * answer docs. Unlike `contextHit`, it ignores the token budget, so bigger chunks inflate it.
+ * Recall@k: the share of answer docs among the documents of the top k ranked chunks (k counts chunks). 0
+ * without answer docs. It ignores the token budget, so bigger chunks inflate it.
  */
 export function recallAtK(rankedDocIds: readonly string[], answerDocIds: readonly string[], k: number): number {
   const answers = new Set(answerDocIds)

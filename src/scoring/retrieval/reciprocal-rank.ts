@@ -1,6 +1,6 @@
 /**
- * Reciprocal rank: 1 / rank of the first ranked chunk whose document is an answer doc, ranks counted
- * from 1; 0 when no ranked chunk belongs to an answer doc (and for an empty ranking or no answer docs).
+ * 1 / rank (from 1) of the first ranked chunk of an answer doc; 0 when none is (also for an empty ranking or no
+ * answer docs).
  */
 export function reciprocalRank(rankedDocIds: readonly string[], answerDocIds: readonly string[]): number {
   const answers = new Set(answerDocIds)

@@ -1,10 +1,8 @@
 import { isRelevant } from '../relevance'
 
 /**
- * P_k: (relevant documents among the top k retrieved) / k.
- * Edge cases: the divisor is always k, so a run shorter than k is penalised as if padded with
- * non-relevant documents; 0 when nothing relevant is retrieved.
- * @param rankedRels rel of each retrieved document in rank order (-1 when unjudged)
+ * P_k: relevant among the top k retrieved / k. Always divided by k, so a short run counts as padded with
+ * non-relevant documents. `rankedRels`: rel per retrieved doc in rank order (-1 unjudged).
  */
 export function precisionAt(rankedRels: readonly number[], k: number): number {
   let found = 0

@@ -1,12 +1,8 @@
 import { isRelevant } from '../relevance'
 
 /**
- * recall_k: (relevant documents among the top k retrieved) / (documents of the query judged rel >= 1
- * in the qrels, retrieved or not).
- * Edge cases: 0 when the query has no relevant judgement; a run shorter than k is simply cut at
- * its end.
- * @param rankedRels rel of each retrieved document in rank order (-1 when unjudged)
- * @param relevantCount number of qrels documents of the query with rel >= 1
+ * recall_k: relevant among the top k retrieved / the query's qrels documents with rel >= 1 (`relevantCount`).
+ * 0 without relevant judgements; a short run is cut at its end. `rankedRels`: rel per retrieved doc (-1 unjudged).
  */
 export function recallAt(rankedRels: readonly number[], relevantCount: number, k: number): number {
   if (relevantCount === 0) return 0

@@ -9,17 +9,10 @@ export interface PermutationOptions {
 }
 
 /**
- * Two-sided paired permutation (sign-flip) test of mean(b) - mean(a) = 0. Under no difference each
- * per-item difference d = b - a is as likely to have the opposite sign, so the p-value is the share of
- * sign assignments whose |sum of ±d| is at least the observed |sum of d| (the sum orders assignments as
- * the mean does).
- * Zero differences are dropped first (their sign changes no sum); n counts the others.
- * - When 2^n <= resamples, all 2^n assignments are enumerated and p is that exact share.
- * - Otherwise `resamples` random assignments are drawn from mulberry32(seed) and
- *   p = (count + 1) / (resamples + 1), counting the observed assignment once (Phipson & Smyth 2010),
- *   so p is never 0.
- * Ties are compared with a relative tolerance of 1e-12, so float rounding of equal sums counts them.
- * No pairs, or all differences 0, give p = 1. Lists of different lengths throw.
+ * Two-sided paired sign-flip test of mean(b) - mean(a) = 0: p is the share of sign assignments of the non-zero
+ * differences whose |sum| reaches the observed one (ties within a relative 1e-12). All 2^n when 2^n <= resamples,
+ * else `resamples` draws from mulberry32(seed) with p = (count + 1) / (resamples + 1) (Phipson & Smyth 2010),
+ * never 0. No pairs or all differences 0 give 1; unequal lengths throw.
  */
 export function pairedPermutationTest(a: readonly number[], b: readonly number[], options: PermutationOptions): number {
   if (!Number.isInteger(options.resamples) || options.resamples < 1) {

@@ -66,6 +66,14 @@ describe('chunkDocument', () => {
     ])
   })
 
+  it('cuts a sentence into one-token pieces when the heading path leaves a chunk one token of room', () => {
+    const heading = 'Limits '.repeat(20).trim()
+    const chunks = chunkDocument(doc(`## ${heading}\n\nTwo words.\n`), { chunkTokens: 16, chunkOverlap: 0 })
+    expect(chunks.length).toBeGreaterThanOrEqual(2)
+    expect(chunks.every((c) => c.text.startsWith(`Sampling > ${heading}\n`))).toBe(true)
+    expect(chunks.map((c) => c.text.slice(`Sampling > ${heading}\n`.length)).join('')).toBe('Two words.')
+  })
+
   it('cuts a single sentence longer than a chunk by tokens, the only case a sentence is cut', () => {
     const long = `${'word '.repeat(120).trim()}.`
     const chunks = chunkDocument(doc(long), { chunkTokens: 50, chunkOverlap: 0 })

@@ -171,7 +171,11 @@ export function chunkDocument(doc: CorpusDocument, options: ChunkOptions, firstO
     const units = section.units.flatMap((unit) =>
       unit.tokens <= room
         ? [unit]
-        : splitByTokens(unit.text, room - 1).map((text) => ({ text, separator: ' ', tokens: countTextTokens(' ' + text) })),
+        : splitByTokens(unit.text, Math.max(1, room - 1)).map((text) => ({
+            text,
+            separator: ' ',
+            tokens: countTextTokens(' ' + text),
+          })),
     )
     let current: Unit[] = []
     let size = 0

@@ -8,10 +8,8 @@ import { parallelMeanResampler } from '../threads/index.ts'
 import type { SharedRun } from './shared-run.ts'
 
 /**
- * Under Vitest's update flag (`vitest -u`, `pnpm baseline:update`) the run becomes the baseline: the
- * only place the baseline is written, and only from a run that measured the system (gate/accept-decision.ts:
- * a run with more system errors than maxSystemErrorRate allows is refused, the baseline left as it was).
- * The report is then re-gated against it and rewritten.
+ * Under `vitest -u` the run becomes the baseline (the only place it is written), unless it has too many system
+ * errors (gate/accept-decision.ts); the report is then re-gated against it and rewritten.
  */
 export function acceptAsBaseline(evaluation: SharedRun): SharedRun {
   if (!evaluation.ok) return evaluation

@@ -8,9 +8,8 @@ import type { Report } from '../contract/report-schema.ts'
 import type { SharedRun } from './shared-run.ts'
 
 /**
- * EVAL_COMPARE=<config>: run B (that config, measured only) against run A (the project's run), question by
- * question, written beside A's reports as compare.json and compare.md; the cases fail a metric B is
- * significantly worse on. Two golden sets that differ, or a B that failed, are a failed comparison.
+ * EVAL_COMPARE=<config>: compares that config's run (B) with the project's (A), writing compare.json and
+ * compare.md beside A's reports (docs/comparing.md); differing golden sets or a failed B fail the comparison.
  */
 export async function compareWith(
   bConfig: string,

@@ -32,10 +32,7 @@ async function annotateCharts(annotate: TestContext['annotate'], charts: readonl
   for (const chart of charts) await annotate(`${chart.title} (charts/${chart.file})`, svgAttachment(chart.render()))
 }
 
-/**
- * The outcomes of this run's report, which the cases assert on: made by this package and never edited,
- * they need no schema check (so the cases' worker loads no schema library). Anything else is a bug here.
- */
+/** Outcomes of this run's own report: made here and never edited, so unchecked (the worker loads no schema library). */
 const reportOutcomes = new WeakSet<object>()
 expect.extend(
   ragMatchersWith((matcher, received) => {
@@ -45,9 +42,8 @@ expect.extend(
 )
 
 /**
- * The run the eval project's global setup shares, once its evaluation has finished (the case file waits
- * for its file: Vitest starts this worker while the evaluation runs); null outside the eval project, or when
- * its folder cannot be read, with a failing case saying why.
+ * The run global setup shares, awaited (Vitest starts this worker while the evaluation runs); null outside
+ * the eval project, or when its folder cannot be read (a failing case says why).
  */
 export async function sharedRun(): Promise<SharedRun | null> {
   const provided = inject('evaluation')
@@ -82,11 +78,7 @@ function finishedEvaluation(run: SharedRun): FinishedRun | null {
   return run
 }
 
-/**
- * The question's checks as assertions (the same checks the gate applies: gate/question-checks.ts):
- * none questions must be refused; answerable ones must hit their context and, once answered, not
- * refuse, be faithful and cover the gold answer. A matcher the run cannot decide skips the case.
- */
+/** The gate's question checks (gate/question-checks.ts) as assertions; a matcher the run cannot decide skips the case. */
 function assertQuestion(outcome: QuestionOutcome, thresholds: QuestionThresholds): void {
   if (outcome.type === 'none') {
     expect(outcome).toRefuse()
@@ -104,10 +96,7 @@ function assertQuestion(outcome: QuestionOutcome, thresholds: QuestionThresholds
   expect(outcome).toCoverGoldAnswer({ min: thresholds.minCoverage })
 }
 
-/**
- * Runs a known miss's checks with no stack on their error: it.fails shows none, and a stack (mapped
- * through Vite's source maps, then serialised) was most of such a case's cost (2,551 of a 10,000-question run).
- */
+/** Runs a known miss's checks with no stack on their error: it.fails shows none, and it is costly (docs/scaling.md). */
 function withoutStack(run: () => void): void {
   const limit = Error.stackTraceLimit
   Error.stackTraceLimit = 0
@@ -138,8 +127,7 @@ export function defineQuestionCases(run: SharedRun): void {
             ? planQuestionCase(verdicts.get(outcome.id), passed, evaluation, report.gate?.policy)
             : { kind: 'assert', notes: [] }
         const body = ({ annotate }: TestContext) => {
-          // A case with something to report carries it with the question's evidence, in one annotation (each
-          // is a round trip to the main process: 10,000 cases). A plain pass has none: latest.md holds every question.
+          // One annotation at most (each is a round trip to the main process); a plain pass has none: latest.md holds it.
           const note = caseNote(outcome, plan.notes, passed)
           // A miss's evidence also goes as an image: Vitest UI runs a message's lines into one paragraph, an image keeps them.
           if (note && passed === false)
@@ -295,8 +283,7 @@ function defineGatedMetricCases(evaluation: FinishedRun, table: MetricTable = ME
         const verdict = gate?.metrics.find((m) => m.name === metric.name)
         if (!verdict || verdict.baseline === null)
           return skip(gate?.baseline ? `${metric.name} is not in the baseline` : `no baseline: ${HOW_TO_CREATE_BASELINE}`)
-        // The value the gate compared: with system errors in either run, the mean over the questions both measured
-        // (the summary counts an errored question as a miss: docs/reliability.md, how system errors count).
+        // The gate compared the mean over questions both runs measured, not the summary's (docs/reliability.md).
         const current = verdict.current
         if (current === null) return skip(verdict.reason ?? 'not comparable with the baseline')
         // The metric's row of reports/charts/metrics.svg (with its per-type rows), now vs the baseline with its interval.
@@ -334,9 +321,8 @@ function defineGatedMetricCases(evaluation: FinishedRun, table: MetricTable = ME
 }
 
 /**
- * A gated metric's case under gatePolicy 'significant' or 'both': fails when the gate regressed it (a
- * significant drop, beyond the tolerance too under 'both'); without GATE=1 a regression is reported, and an
- * advisory judge's metric never fails.
+ * A gated metric's case under gatePolicy 'significant' or 'both': fails when the gate regressed it; without
+ * GATE=1 a regression is only reported, and an advisory judge's metric never fails.
  */
 async function assertPolicyVerdict(
   verdict: MetricVerdict,
@@ -356,11 +342,7 @@ async function assertPolicyVerdict(
   expect(verdict.status, `regression: ${message}`).not.toBe('regressed')
 }
 
-/**
- * EVAL_COMPARE=<config>: one case per metric, failing when B (that config's run) is significantly worse
- * than A (this project's run) at alpha, with A, B, the delta, its interval, the p-value and each type's
- * row as annotations, and the questions that flipped. Nothing without EVAL_COMPARE.
- */
+/** EVAL_COMPARE=<config>: one case per metric, failing when that config's run is significantly worse than this one. */
 export function defineCompareCases(run: SharedRun): void {
   // A run that failed has its one failing case (finishedEvaluation).
   const comparison = run.ok ? run.comparison : null
@@ -395,10 +377,7 @@ export function defineCompareCases(run: SharedRun): void {
   })
 }
 
-/**
- * A shard's one case beyond its questions: it carries the shard's witness in its meta, which the blob keeps, so
- * `vitest --merge-reports` accepts only the shard files these runs wrote (shard/shard-witness.ts).
- */
+/** Carries the shard's witness in its meta (kept in the blob), so merging accepts only these runs' shards. */
 export function defineShardWitnessCase(run: SharedRun): void {
   if (!run.ok || !run.shard || !run.shardWitness) return
   const { shard, shardWitness: witness } = run

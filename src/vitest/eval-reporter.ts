@@ -3,12 +3,7 @@ import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import type { Report } from '../contract/report-schema.ts'
 import { readSharedRun } from './shared-run.ts'
 
-/**
- * Prints the evaluation at the end of every Vitest run: the metrics per type, the gated metrics against
- * the baseline, in watch mode what flipped since the last run, and last the table of regressions.
- * It reads the run the eval project's global setup shared (which also wrote reports/); it works beside
- * the default reporter, `--ui` and `--reporter=junit`.
- */
+/** Prints the evaluation the global setup shared at the end of every Vitest run, beside any other reporter. */
 export default class EvalReporter implements Reporter {
   #vitest: Vitest | undefined
   #previous: Report | undefined
@@ -26,9 +21,8 @@ export default class EvalReporter implements Reporter {
   async onInit(vitest: Vitest): Promise<void> {
     this.#vitest = vitest
     const project = vitest.projects.find((p) => p.name === this.#project)
-    // vitest --merge-reports: no evaluation ran here; the shards' measurements make the run's report. Merged now,
-    // once the blobs are read and before their cases are reported: the cases the merged gate fails show failed.
-    // Imported only then: vitest.config.ts loads this file, and the merge pulls in the whole report assembly.
+    // Merged before the blobs' cases are reported, so the merged gate's failures show; imported lazily because
+    // vitest.config.ts loads this file and the merge pulls in the whole report assembly.
     if (project && vitest.config.mergeReports && vitest.state.blobs) {
       this.#finishMerge = import('./merge-after-blobs.ts').then((merge) =>
         merge.mergeShardsOfBlobs(vitest, project.config.provide?.ragEvalOptions ?? {}),

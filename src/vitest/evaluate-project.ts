@@ -24,11 +24,8 @@ function evaluationTier(value: string | undefined): Report['tier'] {
 }
 
 /**
- * The eval project's evaluation, wherever it is hosted (src/vitest/evaluation-host-main.ts): EVAL_TIER
- * picks the tier (default full); a shard measures its questions only and leaves them for the merge (no
- * latest.json); the B side of EVAL_COMPARE ('compare') is measured only, without the baseline or reports.
- * The run is evaluated without GATE: the cases decide. Gives the report, whether the run's reports are
- * written, and the run to share, its report left out (the host sends latest.json's bytes in its place).
+ * The eval project's evaluation, without GATE (the cases decide). A shard or EVAL_COMPARE's B side is only
+ * measured: no baseline, no reports. The shared run leaves its report out (the host sends latest.json's bytes).
  */
 export async function measureProject(
   project: ProjectConfig,
@@ -44,9 +41,7 @@ export async function measureProject(
   } as const
   const shard = request.shard ? await evaluateShard(project, { ...options, shard: request.shard }) : null
   const report = shard ? shard.report : await evaluate(project, options)
-  // The run's garbage (the index, the rankings, the texts) goes before the reports are written and Vitest
-  // collects its test results: the peak is then what is retained plus what comes next, not their sum
-  // (a small run's heap is not worth a full collection).
+  // Collected before reports and test results are made, so the peak is not the sum of both.
   collectGarbageAbove(100)
   // A run's reports are written; a shard's measurement and the B side of a comparison are not.
   const writesReports = !comparing && !request.shard

@@ -1,8 +1,5 @@
-// The evaluation's host: a child process of Vitest's (evaluation-host.ts starts it). It evaluates when asked (an
-// EvaluationRequest message), writes the report where it is told, answers with the run, then writes the other
-// reports, so the cases run meanwhile. It dies with its parent: a Vitest killed by any signal (SIGKILL included)
-// closes the IPC channel, and the run starts no new work, lets the model calls in flight land in the cache, stops a
-// service it started, and exits without answering.
+// The evaluation's host, a child of Vitest's: answers with the run before writing the other reports, so the cases
+// run meanwhile. When Vitest dies (even by SIGKILL) the IPC channel closes: it lets calls in flight land, then exits.
 import { redactSecrets } from '../common/secrets.ts'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { serialisedReport, writeLatestJson, writeReportCompanions } from '../report/write-report.ts'
@@ -43,8 +40,7 @@ async function serve({ runId, options, role, reportFile }: EvaluationRequest): P
   // Stopped mid-run: what was paid for is in the cache; nobody reads an answer.
   if (stop.signal.aborted) return
   const { report, writesReports, run } = measured
-  // Serialised once: the cases' copy of the report and latest.json are the same bytes. latest.json is written
-  // before the run is handed over, the other reports after.
+  // Serialised once: the cases' copy of the report and latest.json are the same bytes.
   const reportJson = serialisedReport(report)
   try {
     writeFileAtomic(reportFile, reportJson)

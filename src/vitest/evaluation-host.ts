@@ -16,10 +16,7 @@ export interface EvaluationRequest {
   reportFile: string
 }
 
-/**
- * What the host answers: the run without its report (the report is in the request's `reportFile` when the run is
- * ok) as soon as it is measured; then, when it writes the run's reports (`writing`), whether that worked.
- */
+/** The run without its report (that is in the request's `reportFile`) once measured; then whether writing reports worked. */
 export type EvaluationHostMessage =
   | { kind: 'evaluated'; runId: string; run: SharedRun<null>; writing: boolean }
   | { kind: 'reports'; runId: string; error: string | null }
@@ -35,10 +32,8 @@ const EXT = import.meta.url.endsWith('.ts') ? 'ts' : 'js'
 export const EVALUATION_HOST_MAIN = fileURLToPath(new URL(`./evaluation-host-main.${EXT}`, import.meta.url))
 
 /**
- * Evaluates in a fresh child process of Vitest's, whatever the mode. A Vitest killed mid-run (SIGKILL included)
- * closes the IPC channel: the child lets the paid model calls in flight land in the cache, then exits. A fresh
- * process per run (and per watch-mode rerun) measures the current code. The child runs its bundle when there is
- * one (threads/thread-bundle.ts: shipped in dist/, cached for this repository's sources), else the module.
+ * Evaluates in a fresh child process per run, so a watch-mode rerun measures the current code; a Vitest killed
+ * mid-run closes the IPC channel, and the child lets paid calls in flight land in the cache before exiting.
  */
 export function evaluateInChild(
   request: Omit<EvaluationRequest, 'runId'>,
@@ -48,8 +43,7 @@ export function evaluateInChild(
   const file = threadBundle(entry) ?? entry
   const child = fork(file, [], {
     execArgv: file.endsWith('.ts') ? ['--import', 'tsx'] : [],
-    // Progress lines (a live run's cost estimate, batch polls) and a started service's lines show as they come;
-    // the end of stderr is kept for the failure message too.
+    // Progress and a started service's lines show live; the end of stderr is kept for the failure message.
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
   })
   let stderr = ''

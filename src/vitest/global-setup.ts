@@ -9,9 +9,8 @@ import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 import { runFiles, type RunFiles, type SharedRun } from './shared-run.ts'
 
 /**
- * Runs the evaluation once per Vitest run (and per watch-mode rerun) and hands it to the cases and the reporter as
- * files of a private folder (shared-run.ts), whose paths the cases get through `provide`. It does not wait for the
- * evaluation: Vitest starts the cases' worker meanwhile, and the case file waits for the run's file.
+ * Runs the evaluation once per Vitest run (and watch-mode rerun) and shares it as files (shared-run.ts); it does
+ * not wait for it, so Vitest starts the cases' worker meanwhile.
  */
 export default function setup(project: TestProject): () => Promise<void> {
   const shard = project.vitest.config.shard
@@ -34,8 +33,7 @@ export default function setup(project: TestProject): () => Promise<void> {
     current = shareRun(files, measureOnce(project, options, files))
   }
   share()
-  // Watch mode: every rerun of this project's cases measures again (the trigger may be a change to the corpus
-  // or the golden set: rag-eval-project.ts); a rerun of other projects' tests only does not.
+  // Watch mode: a rerun of this project's cases measures again; a rerun of other projects' tests only does not.
   project.onTestsRerun((specifications) => {
     if (specifications.some((specification) => specification.project.name === project.name)) share()
   })

@@ -1,7 +1,5 @@
 /**
- * rag-vitest-eval/vitest: the Vitest side of the package, for vitest.config.ts. `ragEval()` is the
- * evaluation's Vitest project (cases, matchers, global setup, reporter). It imports nothing heavy: Vite
- * bundles a config file with what it imports. The matchers, for your own tests, are `rag-vitest-eval/matchers`.
+ * rag-vitest-eval/vitest, for vitest.config.ts. It imports nothing heavy: Vite bundles a config file with its imports.
  *
  *     // vitest.config.ts
  *     import { defineConfig } from 'vitest/config'

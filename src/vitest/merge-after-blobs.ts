@@ -11,13 +11,9 @@ import { failMergedQuestionCases, type MergedTask } from './merged-view.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 
 /**
- * `vitest --merge-reports` after `vitest run --shard=i/n --reporter=blob` on n machines: the shards'
- * measurements (<reports>/shards/, next to the blobs in CI) merged into the report one run would have
- * written (latest.json, latest.md), gated against the baseline. Called once the blobs are read and before
- * any reporter sees their cases (EvalReporter.onInit), so the question cases the merged gate fails are failed
- * in the merged view (failMergedQuestionCases); the returned function prints the merge at the end of the run
- * and, under GATE=1, sets the exit code on a failed gate, as the metric cases of a single run would. A merge
- * that cannot be made fails the run.
+ * `vitest --merge-reports`: merges the shards' measurements into one run's report and gates it (docs/scaling.md).
+ * Called before any reporter sees the blobs' cases, so those the merged gate fails show failed; the returned
+ * function prints the merge and, under GATE=1, sets the exit code.
  */
 export async function mergeShardsOfBlobs(vitest: Vitest, options: RagEvalProjectOptions): Promise<() => void> {
   const log = (text: string) => vitest.logger.log(text)

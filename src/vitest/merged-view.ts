@@ -12,11 +12,8 @@ export interface MergedTask {
 }
 
 /**
- * Fails, in the tasks read from the shards' blobs (vitest.state.blobs.files, before any reporter sees them),
- * the question cases the merged run fails (mergedQuestionFailures): a regression of the merged gate under
- * GATE=1, a system error; each with its message, its suites and its file failed with it, as one run's would
- * be. So the merged view (the terminal's counts, JUnit, the exit code) says what the merged gate says.
- * Returns the ids of the failing questions whose case no blob holds.
+ * Fails, in the blobs' tasks before any reporter sees them, the question cases the merged gate fails (with their
+ * suites and file), so counts, JUnit and exit code agree with it. Returns failing ids no blob holds a case for.
  */
 export function failMergedQuestionCases(files: readonly MergedTask[], report: Report, gating: boolean): string[] {
   const failures = mergedQuestionFailures(report, gating)

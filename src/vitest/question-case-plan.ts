@@ -8,11 +8,7 @@ export interface CaseNote {
   type: 'notice' | 'warning' | 'error'
 }
 
-/**
- * How a question's case treats a miss: `assert` fails on it; `expected-failure` is a known miss, shown
- * as an expected failure (it.fails) rather than hidden or failed; `report-only` records a regression
- * without failing (runs without GATE=1 report and exit 0).
- */
+/** How a question's case treats a miss: fail, an expected failure (it.fails: a known miss), or report only (no GATE=1). */
 export interface CasePlan {
   kind: 'assert' | 'expected-failure' | 'report-only'
   notes: CaseNote[]
@@ -25,10 +21,7 @@ export function questionCaseName(outcome: Pick<QuestionOutcome, 'id' | 'type' | 
 
 const UPDATE_HINT = `accept it with \`${ACCEPT_BASELINE}\``
 
-/**
- * Decides a question case from its verdict against the baseline (undefined: no baseline), whether it
- * passes now (null: not decidable in this mode) and the run's mode.
- */
+/** Plans a question case from its verdict (undefined: no baseline), whether it passes now (null: undecidable), the mode. */
 export function planQuestionCase(
   verdict: QuestionVerdict | undefined,
   currentPassed: boolean | null,
@@ -87,8 +80,7 @@ export function planQuestionCase(
         return { kind: 'assert', notes: [] }
     }
   })()
-  // EVAL_STRICT=1: every miss fails, whatever the baseline says, and says why it fails now (a failing case always carries
-  // a note, so caseNote adds its evidence: an expected failure made to fail must not fail silent in Vitest UI).
+  // EVAL_STRICT=1: every miss fails, with a note (a failing case must not fail silent in Vitest UI).
   if (!(mode.strict && missing)) return plan
   if (plan.kind !== 'expected-failure') return { ...plan, kind: 'assert' }
   const why =
@@ -101,10 +93,8 @@ export function planQuestionCase(
 const SEVERITY = { notice: 0, warning: 1, error: 2 } as const
 
 /**
- * A question case's annotation: its system error and the plan's notes (regression, new miss, ...), at the
- * most severe of their types, with the question's evidence when it missed; null when there is nothing to
- * report (a pass, a known miss). Each annotation is two round trips to Vitest's main process, so a large
- * golden set annotates only what needs a look.
+ * A question case's one annotation (error, notes, evidence on a miss), or null for a pass or a known miss:
+ * each annotation costs round trips to Vitest's main process.
  */
 export function caseNote(
   outcome: QuestionEvidence & Pick<QuestionOutcome, 'systemError'>,

@@ -43,9 +43,8 @@ function serialisable(inline: Record<string, unknown>): Record<string, unknown> 
 }
 
 /**
- * The Vitest project of the evaluation: one case per golden question and one per gated metric (the
- * package's own case files), the custom matchers, the global setup that runs the evaluation once per
- * Vitest run, and the evaluation reporter (the metrics table and the regressions, after every run).
+ * The evaluation's Vitest project: a case per golden question and per gated metric, the matchers, the global
+ * setup that evaluates once per run, and the reporter.
  *
  *     // vitest.config.ts
  *     export default defineConfig({ test: { projects: [ragEval()] } })
@@ -57,13 +56,11 @@ export function ragEval(options: RagEvalOptions = {}): TestProjectInlineConfigur
     plugins: [
       {
         name: 'rag-vitest-eval',
-        // A project cannot list root reporters or watch triggers, but its plugin may add them. Vitest types the
-        // hook as returning void but awaits every plugin's (Promise.all in Vitest 4's resolveProjects).
+        // A project cannot list root reporters or watch triggers, but its plugin may; Vitest awaits this hook.
         // eslint-disable-next-line @typescript-eslint/no-misused-promises
         async configureVitest({ vitest, project }) {
           if (project.name !== name) return
-          // By path, not by instance: Vitest loads it when it makes the reporters, so loading vitest.config.ts
-          // (which Vite bundles, with everything it imports, for every project) stays light.
+          // By path, so loading vitest.config.ts (bundled with its imports for every project) stays light.
           const reporters = vitest.config.reporters as unknown as [string, unknown][]
           reporters.push([`${HERE}/eval-reporter.${EXT}`, name])
           // --shard=i/n: this shard's question cases, in a case file of its own (shard-cases.ts).
@@ -87,10 +84,7 @@ export function ragEval(options: RagEvalOptions = {}): TestProjectInlineConfigur
   }
 }
 
-/**
- * The config file, corpus, golden set, baseline and the system's source: what a watch-mode rerun depends on.
- * The built-in system's source is this package's: it changes only in this repository (run from TypeScript).
- */
+/** What a watch-mode rerun depends on; the built-in system's source changes only in this repository. */
 async function watchedInputs(vitest: Vitest, provided: RagEvalProjectOptions): Promise<string[]> {
   // Through Vitest's module runner: the evaluation loads the config in its own process.
   const file = findConfigFile({ configFile: provided.config, cwd: process.cwd(), env: process.env })
@@ -123,9 +117,8 @@ async function watchedInputs(vitest: Vitest, provided: RagEvalProjectOptions): P
 }
 
 /**
- * Reruns the eval project's cases (and with them the evaluation: global-setup.ts re-evaluates on a rerun of
- * its cases) when an input changes: to Vitest's watcher, such a change is a change of the case files, so
- * the rerun is Vitest's own (one debounced rerun with whatever else changed), and no other project reruns.
+ * Reruns the eval project's cases, and so the evaluation, when an input changes: the watcher sees it as a case
+ * file change, so Vitest debounces it with anything else and reruns no other project.
  */
 function rerunOnChangesTo(vitest: Vitest, project: TestProject, inputs: readonly string[]): void {
   if (inputs.length === 0) return

@@ -5,15 +5,8 @@ import type { TestProject, TestSpecification, Vitest } from 'vitest/node'
 import type { Shard } from '../run/shard-assignment.ts'
 
 /**
- * `vitest run --shard=i/n` with the eval project. Vitest shards test FILES (each goes to one shard) and
- * `--merge-reports` keeps one result per file path, so the package's two case files cannot serve n
- * shards: shard i runs a case file of its own, `questions-shard-<i>-of-<n>.eval.<ext>`, generated here,
- * holding the question cases of the questions the evaluation measured in shard i (global-setup.ts
- * passes the shard to the evaluation). The metric cases are left out of shards: a metric exists only
- * over the whole golden set, so the merge (EvalReporter under --merge-reports) gates.
- *
- * The generated files go under <root>/node_modules/.cache/rag-vitest-eval/ (what tools keep there is
- * disposable), and import the package's own case definitions by absolute URL.
+ * Under `--shard=i/n`, shard i runs a generated question case file of its own (Vitest shards files, and
+ * merges one result per path) and no metric cases (docs/scaling.md, "Every shard has its own question case file").
  */
 export function useShardCaseFile(vitest: Vitest, project: TestProject, shard: Shard, casesDir: string, ext: string): void {
   const dir = join(vitest.config.root, 'node_modules', '.cache', 'rag-vitest-eval', 'shards')

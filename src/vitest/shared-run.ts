@@ -7,9 +7,8 @@ import type { ShardWitness } from '../shard/shard-witness.ts'
 import type { RagEvalProjectOptions } from './rag-eval-project.ts'
 
 /**
- * One Vitest run's evaluation: what the cases and the reporter receive, the one type between `evaluate()`'s
- * report and a test case. `R`, the report: the host and the reporter hold the run without it (null; the report
- * travels as its own file, so 10,000 outcomes are not parsed in Vitest's main thread for a summary).
+ * One Vitest run's evaluation, as the cases and the reporter receive it. `R` is null where the run is held
+ * without its report (it travels as its own file, so Vitest's main thread does not parse it for a summary).
  */
 export type SharedRun<R extends Report | null = Report> =
   | {
@@ -46,9 +45,8 @@ export type SharedRun<R extends Report | null = Report> =
   | { ok: false; error: string }
 
 /**
- * How one measurement reaches the cases and the reporter: files in the run's private folder (the global setup's),
- * each written whole (temp file, then rename), their paths provided to the cases. The global setup does not wait
- * for the evaluation: Vitest starts the cases' worker meanwhile, and a case file waits for `run` to appear.
+ * The files through which a measurement reaches the cases and the reporter, each written whole (temp, then
+ * rename): the global setup does not wait for the evaluation, so a case file waits for `run` to appear.
  */
 export function runFiles(folder: string, id: string) {
   return {

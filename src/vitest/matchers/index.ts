@@ -35,8 +35,7 @@ export interface RagMatchers<R = unknown> {
 }
 
 declare module 'vitest' {
-  // The type parameter must repeat Vitest's own declaration (`T = any`) for the interfaces to merge.
-  // Declaration merging adds the matchers to Vitest's interfaces: an empty body is the point.
+  // Declaration merging (an empty body is the point) needs Vitest's own `T = any`.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-empty-object-type
   interface Assertion<T = any> extends RagMatchers<T> {}
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type

@@ -8,10 +8,7 @@ import { rankAnswerWithin } from './to-rank-answer-within.ts'
 import { refuse } from './to-refuse.ts'
 import { verdictMessage, type MatcherVerdict } from './verdict.ts'
 
-/**
- * Turns a pure verdict into Vitest's matcher result. An undecidable verdict skips the running test
- * with its reason (a matcher the mode cannot decide yet must not pass or fail).
- */
+/** A pure verdict as Vitest's matcher result; an undecidable one skips the test with its reason, never passes. */
 function settle(state: MatcherState, verdict: MatcherVerdict): MatcherResult {
   if ('undecidable' in verdict) {
     const context = state.task?.context
@@ -21,11 +18,7 @@ function settle(state: MatcherState, verdict: MatcherVerdict): MatcherResult {
   return { pass: verdict.pass, message: () => verdictMessage(verdict, state.isNot) }
 }
 
-/**
- * The matchers, given how a question matcher takes what it received: checked against the outcome's schema
- * (ragMatchers, for any test), or known to be an outcome of this run's report (the eval project's cases,
- * whose worker then loads no schema library).
- */
+/** The matchers, given how they take what they received: schema-checked (ragMatchers), or trusted (the eval cases). */
 export function ragMatchersWith(asOutcome: (matcher: string, received: unknown) => QuestionOutcome) {
   return {
     toHitContext(this: MatcherState, received: unknown, answerDocIds: readonly string[], options: HitOptions) {

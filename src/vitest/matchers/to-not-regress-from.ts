@@ -7,10 +7,7 @@ export interface RegressionOptions {
   name?: string
 }
 
-/**
- * toNotRegressFrom(baseline, { tolerance }): the current value (the received number) is not below the
- * baseline by more than the tolerance. Undecidable when either side is null.
- */
+/** toNotRegressFrom(baseline, { tolerance }): received is not below baseline by more than tolerance; undecidable on null. */
 export function notRegressFrom(current: number | null, baseline: number | null, options: RegressionOptions): MatcherVerdict {
   const name = options.name ?? 'metric'
   const comparison = compareMetric(current, baseline, options.tolerance)

@@ -1,7 +1,4 @@
-/**
- * What a matcher's pure core decides: pass or fail with the evidence to show, or that the run cannot
- * decide it (e.g. no answers in the retrieval tier), with the reason the case is skipped.
- */
+/** A matcher's pure decision: pass or fail with evidence, or undecidable in this run (the case skips with the reason). */
 export type MatcherVerdict =
   | {
       pass: boolean

@@ -1,9 +1,6 @@
 import type { RagSystem } from './rag-system.ts'
 
-/**
- * Closes the system once the run is over. A close() that fails does not undo what was measured before
- * it: the failure comes back as a warning for the report (null when it closed), never as the run's error.
- */
+/** A failed close() does not undo what was measured: it is a warning for the report (null when closed), not an error. */
 export async function closeSystem(system: RagSystem): Promise<string | null> {
   try {
     await system.close?.()

@@ -10,10 +10,8 @@ export interface AnswerDefaults {
 }
 
 /**
- * A checked answer (a service's response, or an in-process system's answer) with what it left out
- * filled: `context` by packing `ranked` within `budgetTokens`, `tokens` with `countTokens`, `chunkId`
- * as `${docId}#${position}`, `score` as descending by position. Chunks are new objects of the contract's
- * fields only, so nothing else a system carries reaches the reports.
+ * A checked answer with what it left out filled (docs/your-pipeline.md); chunks are new objects of the
+ * contract's fields only, so nothing else a system carries reaches the reports.
  */
 export function completeAnswer(response: HttpResponse, defaults: AnswerDefaults): SystemAnswer {
   const toChunk = (item: HttpChunk, position: number, count: number, idPrefix: string): RetrievedChunk => ({
@@ -24,10 +22,7 @@ export function completeAnswer(response: HttpResponse, defaults: AnswerDefaults)
     text: item.text,
   })
 
-  /**
-   * The context as the system sent it. An item without chunkId is the ranked chunk with the same docId
-   * and text when there is one (so the context stays comparable with the ranking), else `${docId}#context-${position}`.
-   */
+  /** An item without chunkId is the ranked chunk of the same docId and text if any, else `${docId}#context-${position}`. */
   function ownContext(items: readonly HttpChunk[], ranked: readonly RetrievedChunk[]): RetrievedChunk[] {
     return items.map((item, position) => {
       if (item.chunkId === undefined) {

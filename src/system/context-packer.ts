@@ -1,7 +1,6 @@
 /**
- * Packs the context the model receives: chunks in rank order until the next one would exceed the
- * token budget, then stop (a smaller chunk further down is not pulled forward: the context stays a
- * prefix of the ranking). A budget smaller than the first chunk gives an empty context.
+ * The context the model receives: the longest prefix of the ranking within the token budget (a smaller chunk
+ * further down is not pulled forward); empty when the first chunk exceeds it.
  */
 export function packContext<T extends { tokens: number }>(ranked: readonly T[], budgetTokens: number): T[] {
   const context: T[] = []

@@ -2,11 +2,8 @@ import { z } from 'zod'
 import { HistorySchema } from '../contract/history-schema.ts'
 
 /**
- * The HTTP contract between the suite and a user's RAG service (docs/your-pipeline.md). These zod schemas
- * are its single source of truth: the client validates every response with them, an in-process system's
- * answers are held to them too (in-process-system.ts), and http-contract.test.ts generates
- * docs/http-contract.schema.json from them. Messages name what was expected and what came, so a schema
- * break reads as `ranked[2].docId: expected a string, got 42`.
+ * The HTTP contract with a user's RAG service (docs/your-pipeline.md), its single source of truth: responses and
+ * in-process answers are checked by it, and docs/http-contract.schema.json is generated from it.
  */
 
 /** How a value looks in an error message: short JSON for scalars, its kind for objects and arrays. */
@@ -29,9 +26,8 @@ const expected = (what: string) => (issue: { code?: string; input?: unknown }) =
     : `expected ${what}, got ${previewValue(issue.input)}`
 
 /**
- * What an object does with fields the contract does not name. A service's JSON is rejected for them (a typo
- * must not pass silently); an in-process system's objects are TypeScript values that often carry more (a
- * database row, an embedding), their field names checked by the compiler, so extra fields are dropped.
+ * Unnamed fields: a service's JSON is rejected for them (a typo must not pass silently); an in-process
+ * system's objects often carry more (a database row), their names checked by the compiler, so they are dropped.
  */
 type UnknownFields = 'reject' | 'drop'
 

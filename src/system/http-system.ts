@@ -11,10 +11,7 @@ import { parseServiceUrl } from './service-url.ts'
 export interface HttpSystemOptions {
   /** Where each question is POSTed (http or https). */
   url: string
-  /**
-   * Sent with each request (e.g. Authorization), beside the contract's content-type and accept. Secret values
-   * must be registered (common/secrets.ts): the service's answers and every error are redacted with them.
-   */
+  /** Sent with each request (e.g. Authorization); register secret values (common/secrets.ts) so they are redacted. */
   headers?: Readonly<Record<string, string>>
   /** Limit for one attempt, from the request until the whole body is read. */
   timeoutMs: number
@@ -32,10 +29,7 @@ export interface HttpSystemOptions {
   name?: string
 }
 
-/**
- * Statuses worth another attempt: request timeout, rate limit, server errors. Any other 4xx will fail the
- * same way again. Unlike the model client's (common/backoff.ts), 409 is not retried: a service's conflict is its answer.
- */
+/** Unlike the model client's (common/backoff.ts), 409 is not retried: a service's conflict is its answer. */
 const isRetryableServiceStatus = (status: number) => status === 408 || status === 429 || status >= 500
 
 /** First 200 characters of a body, on one line, for an error message. */
@@ -62,15 +56,8 @@ function describeFetchFailure(error: unknown, timeoutMs: number): string {
 }
 
 /**
- * A RagSystem that is a thin client of the user's service over HTTP (the contract in http-contract.ts):
- * POSTs each question, retries what may pass on a second try (408, 429, 5xx, timeouts, dropped
- * connections; exponential backoff with jitter, or the wait the Retry-After header asks), validates the
- * response (its text strictly UTF-8, its JSON by the contract), and fills what the service left out
- * (complete-answer.ts: `context` packed within `budgetTokens`, `tokens`, `chunkId`, `score`).
- * Every failure is a SystemError naming the question and the url. The run's secrets (an Authorization
- * header's value) are redacted from what comes back before anything reads it: a service that echoes its
- * request into an error body or an answer cannot carry them into a message, a report or a model prompt.
- * It cannot tell chunk counts per document, so nDCG@10 is computed at document level (chunkCountByDoc absent).
+ * A thin client of the user's service (docs/your-pipeline.md: retries, validation, defaults). Secrets are redacted
+ * from what comes back before anything reads it, so an echoing service cannot leak them into a report or prompt.
  */
 export function createHttpSystem(options: HttpSystemOptions): RagSystem {
   const parsedUrl = parseServiceUrl('HTTP system url', options.url)

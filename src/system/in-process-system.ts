@@ -9,10 +9,8 @@ export interface InProcessOptions extends AnswerDefaults {
 }
 
 /**
- * answer()'s result, or a SystemError once `timeoutMs` has passed. The timer keeps the event loop alive
- * while it waits (a promise that never settles would otherwise let a worker exit with no answer at all),
- * and is cleared when the call settles (a call's own long timer must not be what ends or holds the run).
- * A call that is given up on keeps running: nothing can cancel it, but its late result is ignored.
+ * answer()'s result, or a SystemError after `timeoutMs`. The timer keeps the event loop alive (a promise that
+ * never settles would let a worker exit with no answer); a call given up on runs on, its late result ignored.
  */
 function withinTimeout(call: Promise<unknown>, question: SystemQuestion, timeoutMs: number): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined
@@ -28,10 +26,8 @@ function withinTimeout(call: Promise<unknown>, question: SystemQuestion, timeout
 }
 
 /**
- * An in-process system (a module's or an inline one) held to the contract an HTTP service is: each
- * answer() is bounded by `timeoutMs`, and what it resolves to is checked by the HTTP response's schema
- * (extra fields aside) and completed the same way (complete-answer.ts). A wrong shape or a timeout is a
- * SystemError for that question, naming the field or the limit: the runner records it and goes on.
+ * An in-process system held to an HTTP service's contract: answer() bounded by `timeoutMs`, checked by the
+ * response schema (extra fields dropped) and completed alike; a wrong shape or a timeout is a SystemError.
  */
 export function inProcessSystem(system: RagSystem, options: InProcessOptions): RagSystem {
   return {

@@ -1,9 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 
-/**
- * What /proc/<pid>/stat says of a process (Linux): its state letter (Z: a zombie), parent and process group; null
- * when the process is gone or /proc does not exist.
- */
+/** /proc/<pid>/stat's state letter (Z: zombie), parent and group; null when the process or /proc is absent. */
 export function procStat(pid: number): { state: string; parent: number; group: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')

@@ -1,9 +1,8 @@
 import { procPids, procStat } from './proc-stat.ts'
 
 /**
- * Liveness and signals for a process or a process group. A zombie (exited, not yet reaped by its parent)
- * still answers kill(pid, 0), and an orphan's zombie may never be reaped in a container whose init does
- * not reap, so where /proc exists (Linux) a zombie counts as gone; elsewhere kill(0) is the answer.
+ * Liveness and signals for a process or group. A zombie still answers kill(pid, 0) and may never be reaped in a
+ * container whose init does not reap, so where /proc exists a zombie counts as gone.
  */
 
 /** Whether kill(target, 0) finds someone: ESRCH means nobody, EPERM means someone we may not signal. */

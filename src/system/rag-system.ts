@@ -2,10 +2,7 @@ import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import type { HistoryTurn } from '../contract/golden-set-schema.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
 
-/**
- * The system under test. The built-in BM25 system is one implementation; a user's own pipeline
- * (in-process, or a thin client of an HTTP service) is another. The evaluation only sees this.
- */
+/** The system under test, built-in or the user's (in-process or over HTTP): all the evaluation sees. */
 export interface RetrievedChunk {
   chunkId: string
   docId: string
@@ -30,10 +27,7 @@ export interface SystemAnswer {
 export interface RagSystem {
   /** Short name for reports, e.g. "builtin-bm25". */
   readonly name: string
-  /**
-   * Chunks per document of the system's own chunking: nDCG@10 needs it for the ideal ranking. A system
-   * that cannot tell leaves it out and nDCG@10 is reported as null with that reason.
-   */
+  /** Chunks per document, for nDCG@10's ideal ranking; without it nDCG@10 is null, with that reason. */
   readonly chunkCountByDoc?: ReadonlyMap<string, number>
   /** Retrieves, packs a context within the budget and (optionally) answers one question. */
   answer(question: SystemQuestion): Promise<SystemAnswer>
@@ -47,10 +41,7 @@ export interface SystemQuestion {
   question: string
   /** The golden question's `userContext` (tenant, role, permissions...), null when it has none. */
   userContext: Record<string, unknown> | null
-  /**
-   * A follow-up question's `history`: the turns before it, oldest first, as the golden set writes them.
-   * Absent for a question that follows no conversation (the system answers it on its own).
-   */
+  /** A follow-up question's earlier turns, oldest first, as the golden set writes them; absent for a standalone one. */
   history?: readonly HistoryTurn[]
 }
 

@@ -22,9 +22,8 @@ function pathAt(span: Span, offset: number, path = ''): string | null {
 }
 
 /**
- * A response body's text, which must be UTF-8 (JSON's encoding): bytes that are not are named (their
- * offset, and the field of the JSON they fall in), never replaced by U+FFFD in silence, which would
- * put text the service never sent into the chunks the metrics and the judge read.
+ * A response body's UTF-8 text; invalid bytes are named (offset, JSON field), never silently replaced by U+FFFD,
+ * which would put text the service never sent before the metrics and the judge.
  */
 export function decodeResponseText(bytes: Uint8Array): { ok: true; text: string } | { ok: false; problem: string } {
   try {

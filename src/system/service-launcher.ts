@@ -70,17 +70,8 @@ async function waitUntil(done: () => boolean, ms: number): Promise<boolean> {
 }
 
 /**
- * Starts the user's service for a run, like Playwright's webServer: runs `command` through the shell in
- * a process group of its own, waits until readyUrl answers, and returns a handle whose stop() ends the
- * whole group (the service and every child it started). Ready means an HTTP response of any status but
- * 502, 503 and 504 (a 404 or a 501 for GET on a POST-only path still proves the server listens; those
- * three mean a proxy or a warming service that cannot answer yet).
- *
- * The group also dies with this process: exit, SIGINT and SIGTERM handlers signal it, and a detached
- * watchdog kills it when this process disappears without running them (SIGKILL, a crash of Node itself).
- * Failures are InputErrors naming the command: something already answers before the start (unless
- * reuseExisting), the command exits before it answers, or it does not answer within timeoutMs; each
- * with the last lines the service printed.
+ * Starts the user's service in a process group of its own, like Playwright's webServer, and waits until readyUrl
+ * answers; stop() ends the whole group, which also dies with this process (docs/your-pipeline.md, "Ready").
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { command, cwd } = options
@@ -151,9 +142,8 @@ function spawnServiceGroup(options: ServiceOptions) {
     lastLines.length === 0 ? 'last output: (none)' : `last output:\n${lastLines.map((line) => `  ${line}`).join('\n')}`
 
   let exit: ServiceExit | null = null
-  // Output lines may still be on their way when the process exits or is stopped: 'close' comes once its
-  // pipes are drained. Only a process that left the group (setsid) could hold them open after stop(),
-  // hence the bound; it is no speed budget, since the group's own output is drained whatever the load.
+  // 'close' waits for the pipes to drain; only a process that left the group (setsid) could hold them open after
+  // stop(), hence the bound (no speed budget: the group's own output drains whatever the load).
   const exited = new Promise<void>((resolve) => {
     child.on('exit', (code, signal) => {
       exit = { code, signal }
@@ -174,9 +164,8 @@ function spawnServiceGroup(options: ServiceOptions) {
 }
 
 /**
- * stop() for a started group, once: SIGTERM, then SIGKILL after graceMs. Until then the group dies with this
- * process: exit, SIGINT and SIGTERM handlers signal it, and a detached watchdog kills it when this process
- * disappears without running them.
+ * stop() for a started group, once: SIGTERM, then SIGKILL after graceMs. Until then exit, SIGINT and SIGTERM
+ * handlers and a detached watchdog stop the group if this process dies.
  */
 function groupStopper(group: number, graceMs: number): (() => Promise<void>) & { started: () => boolean } {
   const stopWatchdog = startWatchdog(group, graceMs)

@@ -1,10 +1,8 @@
 import { spawn } from 'node:child_process'
 
 /**
- * The program of the watchdog (run with `node -e`; argv: parent pid, group, grace ms). Every 250 ms it
- * checks its parent: once the parent is gone (it was reparented: the parent died, even by SIGKILL,
- * when no handler of ours can run), it sends SIGTERM to the service's group, then SIGKILL after the
- * grace period, and exits. It also exits as soon as the group is gone.
+ * Run with `node -e` (argv: parent pid, group, grace ms): once reparented (the parent died, even by SIGKILL) it
+ * stops the group, SIGTERM then SIGKILL; it exits once the group is gone.
  */
 const WATCHDOG_PROGRAM = `
 const [parent, group, graceMs] = process.argv.slice(1).map(Number);
@@ -24,9 +22,8 @@ const watch = setInterval(() => {
 `
 
 /**
- * Starts the watchdog of a service's process group: a detached `node -e` process in a group of its own
- * (so neither a kill of the service's group nor a Ctrl-C to ours reaches it), unreferenced so that it
- * never keeps this process alive. Returns a function that ends it (when the service is stopped normally).
+ * A detached, unreferenced watchdog in a group of its own (so neither a kill of the service's group nor a Ctrl-C
+ * reaches it); returns the function that ends it.
  */
 export function startWatchdog(group: number, graceMs: number): () => void {
   const watchdog = spawn(process.execPath, ['-e', WATCHDOG_PROGRAM, String(process.pid), String(group), String(graceMs)], {

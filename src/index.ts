@@ -1,15 +1,12 @@
 /**
- * rag-vitest-eval: the public surface. Everything a project needs to evaluate its own RAG pipeline is
- * exported here (and the Vitest project factory from `rag-vitest-eval/vitest`, defineConfig alone from
- * `rag-vitest-eval/config`); every other module is internal and may change without notice.
+ * rag-vitest-eval's public surface (with `rag-vitest-eval/vitest` and `/config`); every other module is internal.
  *
  *   rag-eval.config.ts   export default defineConfig({ corpus, goldenSet, baseline, system, ...knobs })   (from 'rag-vitest-eval/config')
  *   src/rag.ts           export default defineRagSystem(async ({ corpus, config }) => ({ name, answer }))
  *   vitest.config.ts     test: { projects: [ragEval()] }          (from 'rag-vitest-eval/vitest')
  */
 
-// Configuration: one typed file read by the CLI and by Vitest alike.
-// The same defineConfig as `rag-vitest-eval/config`, the light entry a config file imports.
+// Configuration: one typed file read by the CLI and by Vitest alike (also `rag-vitest-eval/config`, the light entry).
 export { defineConfig, type RagEvalConfig, type SystemSpec } from './config/define-config.ts'
 export type { ProjectConfig } from './config/project-config.ts'
 export { loadProjectConfig } from './config/load-project-config.ts'

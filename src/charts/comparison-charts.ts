@@ -34,10 +34,7 @@ export function deltaExtent(metrics: readonly ComparedMetric[]): number {
 
 const VERDICT_COLOUR = { worse: COLOURS.worse, better: COLOURS.better, 'no-difference': COLOURS.current } as const
 
-/**
- * B - A for every metric (overall and per type) with the 95% paired interval of the change as whiskers, around a zero
- * line; significantly worse in vermilion, better in green. A, B, the delta and p are printed at the right.
- */
+/** compare-deltas.svg: B - A for every metric with its paired interval (docs/charts.md). */
 export function deltaChart(metrics: readonly ComparedMetric[], title = 'B vs A: the change of each metric'): string {
   const { ZERO, HALF_WIDTH, ROW_TOP, ROW_HEIGHT, WIDTH } = DELTA_CHART
   const rows = metrics.filter((m) => m.delta !== null)
@@ -88,10 +85,7 @@ export function deltaChart(metrics: readonly ComparedMetric[], title = 'B vs A: 
 /** Geometry for the tests: the question in row i at ROW_TOP + i * ROW_HEIGHT, metric j's column centred at COLUMN_LEFT + j * COLUMN_WIDTH. */
 export const FLIP_CHART = { ROW_TOP: 96, ROW_HEIGHT: 20, COLUMN_LEFT: 240, COLUMN_WIDTH: 190, MAX_ROWS: 60 } as const
 
-/**
- * The questions that flipped between A and B, one row each (by id), one column per binary metric: a vermilion ▼ where B
- * lost it, a green ▲ where B gained it. Past MAX_ROWS questions the chart says how many more compare.md lists.
- */
+/** The flipped questions, a row each, a column per binary metric; past MAX_ROWS it says how many more compare.md lists. */
 export function flipChart(flips: readonly FlippedQuestions[]): string {
   const { ROW_TOP, ROW_HEIGHT, COLUMN_LEFT, COLUMN_WIDTH, MAX_ROWS } = FLIP_CHART
   const types = new Map<string, string>()

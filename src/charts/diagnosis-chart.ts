@@ -51,10 +51,7 @@ const WHERE_TO_LOOK: Record<Diagnosis, string> = {
   'both broken': 'retrieval first, then the answer',
 }
 
-/**
- * Where each deviation from (k, 0) goes when several questions share a point: a sunflower spiral (golden angle,
- * radius growing with the square root), so a pile of identical questions reads as a pile, and the first stays put.
- */
+/** The k-th offset of questions sharing a point, on a sunflower spiral: a pile reads as a pile, the first stays put. */
 export function spread(k: number): { dx: number; dy: number } {
   if (k === 0) return { dx: 0, dy: 0 }
   const angle = k * 2.399963229728653
@@ -62,11 +59,7 @@ export function spread(k: number): { dx: number; dy: number } {
   return { dx: radius * Math.cos(angle), dy: radius * Math.sin(angle) }
 }
 
-/**
- * The recall x faithfulness diagnosis, one dot per answerable question coloured by its cell (healthy, model ignores
- * context, retrieval misses, both broken), with the faithfulness threshold the diagnosis uses, the refusals in a band
- * of their own, and each cell's count and where to look; hovering a dot names the question.
- */
+/** The recall x faithfulness diagnosis, a dot per answerable question coloured by its cell (docs/charts.md). */
 export function diagnosisChart(dots: readonly DiagnosisDot[]): string {
   const { LEFT, TOP, SIZE, REFUSED_Y, WIDTH } = DIAGNOSIS_CHART
   const x = linearScale([0, 1], [LEFT, LEFT + SIZE])

@@ -20,9 +20,8 @@ export function wrapLine(line: string, width: number): string[] {
 }
 
 /**
- * A question's evidence (the multi-line text of matchers/evidence.ts) as an image: Vitest UI shows an annotation's
- * message as one paragraph (its line breaks and the aligned columns collapse), and shows an image attachment as it
- * is, so the evidence keeps its lines and columns there (and in the static HTML report).
+ * A question's evidence as an image: Vitest UI runs an annotation's message into one paragraph, but shows an image
+ * attachment as it is, so the evidence keeps its lines and columns.
  */
 export function evidenceImage(evidence: string, title: string): string {
   const { LEFT, TOP, LINE_HEIGHT, CHAR_WIDTH, MAX_CHARS } = EVIDENCE_IMAGE

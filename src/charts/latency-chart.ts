@@ -31,10 +31,7 @@ export function latencyDomain(rows: readonly LatencyRow[]): [number, number] {
 
 const at = (row: LatencyRow, p: number) => row.percentiles[p / 5]!
 
-/**
- * Each stage's distribution of wall times on a log axis: the box from the 25th to the 75th percentile with the median,
- * whiskers to the 5th and 95th, dots at the fastest and the slowest; the median and the 95th percentile printed.
- */
+/** latency.svg: each stage's wall times on a log axis, as a box plot (docs/charts.md). */
 export function latencyChart(rows: readonly LatencyRow[]): string {
   const { PLOT_LEFT, PLOT_WIDTH, ROW_TOP, ROW_HEIGHT, WIDTH } = LATENCY_CHART
   const [from, to] = latencyDomain(rows)

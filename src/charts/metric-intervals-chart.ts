@@ -16,9 +16,8 @@ export interface MetricRow {
 }
 
 /**
- * The rows of the metrics chart for a report: every gated metric of the table (recall overall and per type, MRR,
- * nDCG@10, refusal rate, the judge's metrics) in the gate's order, a metric gated overall but kept per type in the
- * summary (MRR, nDCG@10) followed by its per-type values; a metric neither this run nor the baseline has is left out.
+ * The metrics chart's rows: every gated metric in the gate's order, one kept per type in the summary followed by its
+ * per-type values; a metric neither this run nor the baseline has is left out.
  */
 export function metricRows(report: Report, table: MetricTable = METRICS): MetricRow[] {
   const { summary, gate } = report
@@ -55,11 +54,7 @@ const STATUS_COLOUR = {
   'not-comparable': COLOURS.current,
 } as const
 
-/**
- * Each metric now (dot, with its 95% interval as whiskers) against the baseline (hollow diamond), on one 0..1 axis;
- * a regression is drawn in vermilion, an improvement in green. The value, interval and baseline are printed at the
- * right, so the chart reads without hovering.
- */
+/** metrics.svg: each metric now, with its interval, against the baseline (docs/charts.md). */
 export function metricIntervalsChart(rows: readonly MetricRow[], title = 'Gated metrics: this run vs the baseline'): string {
   const { PLOT_LEFT, PLOT_WIDTH, ROW_TOP, ROW_HEIGHT, WIDTH } = METRIC_CHART
   const x = linearScale([0, 1], [PLOT_LEFT, PLOT_LEFT + PLOT_WIDTH])

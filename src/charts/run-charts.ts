@@ -16,10 +16,7 @@ export interface Chart {
   render: () => string
 }
 
-/**
- * The charts of a run, those it has data for: the gated metrics against the baseline (always), the recall x
- * faithfulness diagnosis (full tier), the latency of the system and the judge (when a stage was timed).
- */
+/** The charts a run has data for (docs/charts.md): metrics always, diagnosis in the full tier, latency when timed. */
 export function runCharts(report: Report, table: MetricTable = METRICS): Chart[] {
   const charts: Chart[] = [
     {

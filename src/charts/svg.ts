@@ -1,7 +1,6 @@
 /**
- * The few SVG pieces every chart shares, hand-written: a chart is a few dozen lines, rects and circles, so a
- * charting library (and its DOM or canvas shim under Node) would cost more than it saves, and plain strings
- * keep the output byte-stable and readable in a diff.
+ * The SVG pieces every chart shares, hand-written: a charting library (and its DOM shim under Node) would cost more
+ * than a few dozen shapes, and plain strings keep the output byte-stable and diffable.
  */
 
 /** Text and attribute values made safe for XML (question ids, labels and answers come from users' files). */

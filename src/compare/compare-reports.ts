@@ -89,11 +89,8 @@ export interface CompareOptions {
 }
 
 /**
- * Run B against run A, a pure function of the two reports: every paired metric (overall and per type)
- * with its means, difference, interval and p-value, and for the binary metrics the questions that flipped
- * each way with their evidence. The runs must be of the same golden set (same question ids). A question
- * the system failed on, on either side, is listed with its error (systemErrors) and left out of every
- * paired test and of the flips: an error is not a miss.
+ * Run B against run A of the same golden set, per paired metric, with the flips of binary metrics. A question
+ * either side errored on is left out of every paired test and flip: an error is not a miss.
  */
 export function compareReports(
   a: Report,

@@ -38,10 +38,7 @@ export const FlipSchema = z.object({
 })
 export type Flip = z.infer<typeof FlipSchema>
 
-/**
- * reports/compare.json: run B against run A on the same golden set, per metric and per type (`rag-eval
- * compare`, docs/statistics.md). Deterministic: the same two runs always give the same file.
- */
+/** reports/compare.json: run B against run A per metric and type (docs/comparing.md); the same runs, the same file. */
 export const CompareResultSchema = z.object({
   schemaVersion: z.literal(1),
   a: CompareSideSchema,
@@ -56,11 +53,7 @@ export const CompareResultSchema = z.object({
   metrics: z.array(PairedComparisonSchema.extend({ name: z.string(), label: z.string(), scope: z.string() })),
   /** Per binary metric (recall, refusal rates): the questions that went each way. */
   flips: z.array(z.object({ metric: z.string(), label: z.string(), worse: z.array(FlipSchema), better: z.array(FlipSchema) })),
-  /**
-   * Present only when the system failed on some question in A or B: each side's errored questions with
-   * their errors, and how many questions (errored on either side) were left out of every paired test and
-   * of the flips: an error is not a miss.
-   */
+  /** Only when A or B has system errors: each side's, and how many questions the paired tests and flips left out. */
   systemErrors: z
     .object({
       a: z.array(z.object({ id: z.string(), error: z.string() })),

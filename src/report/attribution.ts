@@ -8,10 +8,7 @@ function gatedFields(q: QuestionOutcome): Omit<BaselineQuestion, 'id' | 'type'> 
   return fields
 }
 
-/**
- * The attribution records (attribution.jsonl) of every question that fails a check, in golden-set order: where the
- * answer came from and how it scored.
- */
+/** attribution.jsonl's records: each failing question, in golden-set order, with where its answer came from. */
 export function attributionRecords(report: Report) {
   const thresholds = questionThresholds(report)
   return report.questions.flatMap((q) => {

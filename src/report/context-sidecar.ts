@@ -7,11 +7,7 @@ import type { Report } from '../contract/report-schema.ts'
 /** The sidecar's name, beside latest.json in the reports folder. */
 export const CONTEXTS_FILE = 'contexts.jsonl'
 
-/**
- * One line of contexts.jsonl: a question's context chunks with their text, in packing order. The texts
- * stay out of latest.json (it would grow by the whole packed context of every question); tools that
- * need them (`rag-eval export --format ragas`) read this file.
- */
+/** One line of contexts.jsonl: a question's context chunks with their text, in packing order, kept out of latest.json. */
 export const ContextRecordSchema = z
   .object({
     id: z.string().min(1),

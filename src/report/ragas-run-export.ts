@@ -4,18 +4,8 @@ import type { Report } from '../contract/report-schema.ts'
 import { RAGAS_NONE_REFERENCE } from '../contract/ragas-none-reference.ts'
 
 /**
- * A run as RAGAS's EvaluationDataset JSON Lines (`EvaluationDataset.from_jsonl`), one SingleTurnSample
- * per question: user_input (the question), response (the answer), retrieved_contexts (the packed
- * context's chunk texts, in packing order) with retrieved_context_ids (each chunk's document id, so they
- * compare with the references), reference (the gold answer; for a none question without one,
- * RAGAS_NONE_REFERENCE, the refusal expected) and reference_context_ids (the answer documents, [] for a
- * none question). Fields that are null here are left out, as RAGAS's own to_jsonl leaves out None. `id` is
- * the question id for people reading the file: RAGAS drops it on load, and its results come back in the
- * file's row order, so row i of `result.to_pandas()` is line i's question. RAGAS's IDBasedContextRecall and
- * IDBasedContextPrecision on these samples are the report's ID-based context recall and precision.
- *
- * `contexts` is the report's contexts.jsonl: every question must be there with the same chunks as in
- * the report, else the two files are from different runs and the export refuses.
+ * A run as RAGAS JSON Lines, a sample per question (docs/your-pipeline.md); null fields are left out, as RAGAS's
+ * to_jsonl does. `contexts` must hold every question's chunks as the report does, else the runs differ: refused.
  */
 export function exportRunToRagas(
   report: Report,

@@ -3,10 +3,7 @@ import type { GateResult } from '../contract/gate-schema.ts'
 import { describeSystemErrorRate } from '../gate/system-error-failure.ts'
 import { formatInterval, formatMetric, formatPValue, formatTable, formatDelta } from '../common/format-table.ts'
 
-/**
- * Gated metrics against the baseline: metric, current, baseline, delta, the paired bootstrap interval of
- * the change, the paired test's p-value, status (under the gate's policy).
- */
+/** Gated metrics against the baseline, with the change's paired interval, p-value and status under the gate's policy. */
 export function gateMetricRows(gate: GateResult): string[][] {
   return [
     ['metric', 'current', 'baseline', 'delta', '95% interval', 'p', 'status'],
@@ -64,11 +61,7 @@ export function renderRegressions(gate: GateResult, style: 'text' | 'markdown'):
   return `gate: FAILED, ${gate.regressions.length} regression(s) against ${gate.baseline}/ (${policy})${alsoErrors}\n\n${formatTable(rows, style)}`
 }
 
-/**
- * The questions the system failed on, apart from the regressions and the misses (an error is never a
- * miss): the rate against maxSystemErrorRate, then each question with its error and what the baseline said
- * of it. No lines when there is none.
- */
+/** The questions the system failed on, apart from the misses (an error is never a miss); no lines when none. */
 export function renderSystemErrors(gate: GateResult): string[] {
   const errors = gate.systemErrors
   if (errors === undefined) return []

@@ -54,11 +54,7 @@ function roleCost(name: string, model: string, r: RoleUsage): string {
   )
 }
 
-/**
- * The model tier's bill (model modes only): API calls per role, cache hits, retries; the cost block
- * (generator, judge, the response cache's hits, prompt caching's savings, the batch discount), the
- * generate/judge latencies of the API calls, the estimate made before the run, and the judge errors.
- */
+/** The model tier's bill (model modes only): calls, cache hits, retries, costs, latencies, the estimate, judge errors. */
 export function renderModelRun(report: Report): string[] {
   if (report.config.mode === 'offline') return []
   const { usage, latencyMs, estimate } = report.run

@@ -8,10 +8,7 @@ interface WithProvenance {
 const drafted = (q: WithProvenance) => q.provenance?.origin === 'drafted'
 const unreviewed = (q: WithProvenance) => q.provenance?.unreviewed === true
 
-/**
- * The report's warning about questions a script accepted (`golden review --accept-kept`) that no person
- * has read: their count and ids. Null when there are none (a hand-written golden set gets no line).
- */
+/** The warning about questions a script accepted (`golden review --accept-kept`) that no person has read; null if none. */
 export function unreviewedWarning(questions: readonly WithProvenance[]): string | null {
   const ids = questions.filter(unreviewed).map((q) => q.id)
   if (ids.length === 0) return null

@@ -5,10 +5,7 @@ import type { Report } from '../contract/report-schema.ts'
 
 const state = (passed: boolean | null) => (passed === null ? 'n/a' : passed ? 'pass' : 'miss')
 
-/**
- * What changed since the previous run of this watch session: questions that flipped (pass <-> miss)
- * and every gated metric that moved, with its delta. Empty when nothing changed.
- */
+/** What changed since the watch session's previous run: flipped questions and moved gated metrics; empty if nothing. */
 export function renderRunDiff(previous: Report, current: Report): string[] {
   const before = new Map(previous.questions.map((q) => [q.id, questionPassed(q, questionThresholds(previous))]))
   const flips = current.questions.flatMap((q) => {

@@ -12,8 +12,7 @@ function withInterval(summary: Summary, path: string): string {
 }
 
 /**
- * The retrieval summary as table rows: one row per retrieval metric of the table, overall then per answerable type
- * (where the summary keeps them), each with its 95% interval; a metric reported apart shows here only when it stands
+ * The retrieval summary's rows, overall then per answerable type; a metric reported apart shows only when it stands
  * in for one the run could not compute (doc-level nDCG@10 without chunk counts).
  */
 export function retrievalSummaryRows(summary: Summary, k: number, table: MetricTable = METRICS): string[][] {
@@ -35,10 +34,7 @@ export function retrievalSummaryRows(summary: Summary, k: number, table: MetricT
   ]
 }
 
-/**
- * The generation summary as table rows: each answer or judge metric of the table with its mean and interval, and its
- * P10 (the worst tenth's edge) where it has one. Empty in the retrieval tier.
- */
+/** The generation summary's rows, with P10 (the worst tenth's edge) where a metric has one; empty in the retrieval tier. */
 export function generationSummaryRows(summary: Summary, table: MetricTable = METRICS): string[][] {
   if (summary.judge === null) return []
   return [

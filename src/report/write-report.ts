@@ -11,12 +11,8 @@ import { renderMarkdown } from './render-markdown.ts'
 const PIECE_CHARS = 1 << 20
 
 /**
- * The report as written, without the context texts: pretty JSON with a trailing newline (stable key order
- * comes from the builder), except that each question is one line: the same JSON value, a third smaller
- * for a large golden set (no indentation repeated in every nested field of every question), and a diff
- * shows one line per question that changed. As UTF-8 pieces of about a megabyte, encoded as the
- * questions are serialised: a large report never exists as one text, which took three copies of it (its
- * lines, joined, spliced in) beside its bytes at the run's peak (docs/scaling.md).
+ * The report without context texts: pretty JSON, each question on one line (smaller; a diff shows a line per changed
+ * question), as UTF-8 pieces so a large report never exists as one text (docs/scaling.md).
  */
 export function serialisedReport(report: Report): Uint8Array[] {
   const lean = withoutContextTexts(report)
@@ -51,11 +47,7 @@ export function serialiseReport(report: Report): string {
     .join('')
 }
 
-/**
- * Writes latest.json, latest.md, attribution.jsonl (one record per failing question) and, when the
- * report carries its context texts (a fresh run), contexts.jsonl into `dir`, each atomically; returns their
- * paths.
- */
+/** Writes latest.json and its companions into `dir`, each atomically; returns their paths. */
 export function writeReports(
   report: Report,
   dir: string,
@@ -73,10 +65,7 @@ export function writeLatestJson(dir: string, latestJson: readonly Uint8Array[]):
 /** The run's charts that a run of another kind may have left behind (a full run's diagnosis after a retrieval-tier run). */
 const RUN_CHART_FILES = ['metrics.svg', 'diagnosis.svg', 'latency.svg']
 
-/**
- * Writes `charts` as SVG files under `dir`/charts/ (each atomically), and removes those of `known` this run has not
- * drawn, so latest.md never sits beside a chart of another run; returns their paths.
- */
+/** Writes `charts` under `dir`/charts/ and removes those of `known` not drawn, so no chart of another run lingers. */
 export function writeCharts(dir: string, charts: readonly Chart[], known: readonly string[] = []): string[] {
   const chartsDir = join(dir, CHARTS_DIR)
   mkdirSync(chartsDir, { recursive: true })
@@ -88,10 +77,7 @@ export function writeCharts(dir: string, charts: readonly Chart[], known: readon
   })
 }
 
-/**
- * The reports beside latest.json: latest.md, attribution.jsonl, (with context texts) contexts.jsonl and the charts
- * latest.md links to (charts/*.svg), each atomically.
- */
+/** latest.md, attribution.jsonl, contexts.jsonl (with context texts) and the charts, each atomically. */
 export function writeReportCompanions(
   report: Report,
   dir: string,

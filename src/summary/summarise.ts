@@ -11,10 +11,7 @@ import { inScope, type Metric, type MetricScope } from '../contract/metrics/metr
 /** Why generation metrics are null in the retrieval tier. */
 export const NO_ANSWERS_REASON = 'retrieval tier: the system generated no answers'
 
-/**
- * The statistics of a summary: bootstrap resamples (config bootstrapResamples) and alpha (config alpha),
- * and how the bootstrap's replicates are computed (on this thread unless the caller hands another way).
- */
+/** The summary's bootstrap resamples and alpha (from config), and where the replicates are computed. */
 export interface SummaryStatistics {
   resamples: number
   alpha: number
@@ -22,13 +19,8 @@ export interface SummaryStatistics {
 }
 
 /**
- * The run's summary, a pure function of the per-question outcomes: each metric of the table over the
- * questions of its scope that have a value (overall, per type where it says so, its P10 where it says so:
- * the worst tenth's edge); the diagnosis counts. A mean over no questions
- * is null with its reason in `notComputed`; in the retrieval tier every generation metric is null.
- * With `statistics`, every mean gets its 95% interval in `intervals` (summaryIntervals: Wilson for
- * proportions, seeded bootstrap for means); without (benchmarks), none. The minimum detectable drop of
- * recall (80% power, two-sided alpha, default 0.05) tells how large a regression this golden set can see.
+ * The run's summary of the per-question outcomes: each metric over its scope's questions with a value; a mean
+ * over none is null with its reason in `notComputed`. Without `statistics` (benchmarks) no intervals.
  */
 export function summarise(
   outcomes: readonly QuestionOutcome[],
@@ -50,8 +42,7 @@ export function summarise(
     return null
   }
 
-  // The metrics with a P10 are taken first, so their reasons and intervals lead notComputed and intervals (the
-  // reports' order since before the table); the summary lists every metric in the table's order.
+  // P10 metrics first: their reasons and intervals lead notComputed and intervals (byte-identical reports).
   const fields = new Map<Metric, [string, unknown][]>()
   for (const metric of [...table.filter((m) => m.p10), ...table.filter((m) => !m.p10)])
     fields.set(
@@ -92,10 +83,7 @@ export function summarise(
   return summary
 }
 
-/**
- * A metric's summary fields: the mean (or count) over the questions in its scope that have a value, then per answerable
- * type, then its P10; each rounded, with its reason in notComputed when null and its values kept for its interval.
- */
+/** A metric's fields: overall, per answerable type, P10; each rounded, its reason when null, its values for the interval. */
 function metricFields(
   metric: Metric,
   outcomes: readonly QuestionOutcome[],
@@ -136,10 +124,7 @@ function metricFields(
   return fields
 }
 
-/**
- * The smallest drop of recall the paired McNemar test detects at 80% power on this many answerable questions; null with its
- * reason otherwise.
- */
+/** The smallest recall drop the paired McNemar test detects at 80% power (docs/statistics.md); null with its reason. */
 function detectableRecallDrop(
   answerable: number,
   recall: number | null,

@@ -13,13 +13,8 @@ export interface IntervalRequest {
 }
 
 /**
- * The 95% intervals of summary metrics from their per-question values (docs/statistics.md), by path in
- * the order asked: a proportion of yes/no outcomes (values 1 and 0: recall hits, refusals) takes the
- * Wilson interval; a mean of continuous values (MRR, nDCG@10, faithfulness...) the percentile bootstrap
- * over questions, seeded (STATISTICS_SEED) so the same values always give the same interval (the means
- * over equally many questions share their draws: bootstrapMeanIntervals). Bounds rounded to 4 decimals,
- * as every number in the reports. A metric without values has no interval. `resampler` computes the
- * bootstrap's replicates (the same to the bit however it does: on this thread by default).
+ * 95% intervals of summary metrics (docs/statistics.md): Wilson for 0/1 values, else the seeded percentile bootstrap,
+ * identical to the bit wherever `resampler` computes it. A metric without values has none.
  */
 export function summaryIntervals(
   requests: readonly IntervalRequest[],

@@ -224,7 +224,6 @@ function defineCalibrationCase(evaluation: FinishedRun): void {
       )
       for (const d of calibration.disagreements)
         await annotate(`${d.id}: human ${d.human}, judge ${d.judge}: ${d.disputed.join(' | ')}`, 'warning')
-      // The policy: a judge below the threshold (or never checked by people) may not block the gate.
       expect(calibration.advisory).toBe(agreement === null || agreement < minAgreement)
       // Only a metric judged on its corrected estimate (judgeCorrection 'ppi', docs/judging.md) may block while advisory.
       const corrected = (name: string) => gate?.metrics.find((m) => m.name === name)?.judgeCorrection !== undefined

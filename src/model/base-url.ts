@@ -5,11 +5,7 @@ import { describeBaseUrl } from './sdk-transport.ts'
 /** How long the reachability probe waits for a TCP connection before it names the server unreachable. */
 export const PROBE_TIMEOUT_MS = 5_000
 
-/**
- * ANTHROPIC_BASE_URL as a URL: an http(s) URL, or an InputError naming the variable and its value. Checked
- * when the model tier opens, before any estimate is printed or request sent (the SDK's own error would
- * come only at the first call, as a retried "connection failed").
- */
+/** ANTHROPIC_BASE_URL as a URL, checked up front: the SDK would only fail at the first call, as a retried "connection failed". */
 export function parseBaseUrl(raw: string): URL {
   let url: URL
   try {
@@ -27,10 +23,8 @@ export function parseBaseUrl(raw: string): URL {
 }
 
 /**
- * Opens (and at once closes) a TCP connection to the base URL's host and port, so a server that is down,
- * a wrong port or an unknown host is named before the cost estimate, not after it as a failed first call.
- * Rejects with an InputError naming ANTHROPIC_BASE_URL, the address and the reason (ECONNREFUSED, ENOTFOUND,
- * no answer within timeoutMs). Sends no HTTP request and no key.
+ * A TCP connect (no HTTP, no key) so a down server, wrong port or unknown host is named before the cost estimate,
+ * not after it as a failed first call. Rejects with an InputError naming ANTHROPIC_BASE_URL and the reason.
  */
 export function probeBaseUrl(url: URL, timeoutMs: number = PROBE_TIMEOUT_MS): Promise<void> {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1')

@@ -43,11 +43,7 @@ export interface BatchQueueOptions {
   retry: RetryPolicy
   sleep: (ms: number) => Promise<void>
   random: () => number
-  /**
-   * Admits a call into the batch about to be submitted: reserves its worst case; null when it does not fit
-   * under the cap yet but what is in flight may make room (it waits for the next batch); throws when the
-   * cap is reached with nothing in flight, or the run has failed.
-   */
+  /** Reserves a call's worst case; null when it may fit once calls in flight land (next batch); throws when it never can. */
   admit: (call: ModelCall) => Reservation | null
   /** Resolves when room under the cap may have changed (a reservation was given back). */
   roomMayChange: () => Promise<void>
@@ -82,11 +78,8 @@ function describeCounts(status: BatchStatus): string {
 }
 
 /**
- * The Message Batches API behind the model client (EVAL_BATCH=1): calls of the batched role that miss the
- * cache are queued instead of sent; once the callers have gone quiet (no call queued for a whole event-loop
- * turn: everything the judges can ask without an answer has been asked) the queue is submitted as one
- * batch, polled every pollMs with a progress line, and its results handed back call by call. Answers
- * that depend on answers (a repair, the metrics after an unclear refusal) form the next batch.
+ * EVAL_BATCH=1: cache misses of the batched role are queued and submitted as one batch once no call was queued for a
+ * whole event-loop turn (all the judges can ask without an answer); answers that depend on answers form the next batch.
  */
 export class BatchQueue {
   readonly log: BatchLog[] = []

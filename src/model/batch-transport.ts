@@ -21,10 +21,7 @@ export type BatchItemResult =
   | { customId: string; type: 'errored'; errorType: string; message: string }
   | { customId: string; type: 'expired' | 'canceled' }
 
-/**
- * The Message Batches API, one HTTP request per method (no retries: the batch queue's retry policy
- * decides), each within `timeoutMs`.
- */
+/** The Message Batches API, one HTTP request per method, no retries (the batch queue's retry policy decides). */
 export interface BatchTransport {
   create(
     requests: readonly { customId: string; request: MessageRequest }[],

@@ -1,9 +1,6 @@
 /**
- * Delimiting untrusted text. Corpus passages, answers and questions enter prompts only inside tags the
- * system prompt declares to be data (<material>, <chunk>, <question>, <answer>...). A text that
- * imitates one of those tags (a document containing "</material>" followed by instructions) is defused:
- * the "<" of any such tag inside the text becomes "‹", so the text cannot close its block early or
- * open a fake one. Nothing else of the text is altered.
+ * Untrusted text enters prompts only inside tags the system prompt declares to be data; the "<" of any such tag inside
+ * the text becomes "‹", so a passage cannot close its block early or open a fake one. Nothing else is altered.
  */
 export const DATA_TAGS = [
   'material',
@@ -57,9 +54,8 @@ export interface ConversationTurn {
 }
 
 /**
- * The question as a prompt shows it: a <question> block, preceded for a follow-up question by the
- * conversation that gives it its meaning ("and on the Enterprise plan?"), each turn in a <turn role="...">
- * block, defused like every other data block. A question without history is shown exactly as before.
+ * The <question> block, preceded for a follow-up by its conversation (each turn a defused <turn role="...">).
+ * A question without history is shown exactly as before (cache keys stay valid).
  */
 export function questionBlock(question: string, history: readonly ConversationTurn[] | undefined): string {
   const asked = block('question', question)

@@ -16,10 +16,8 @@ export function readOnlyCache(cache: ResponseCache): ResponseCache {
 }
 
 /**
- * The content-addressed response cache (default .cache/model/, git-ignored): one JSON file per call,
- * named by its key, written atomically (temp file + rename) the moment its response arrives, so an
- * unchanged rerun makes no API call and a run killed halfway pays only for what it had not yet received.
- * An unreadable entry (edited by hand, another version) is a miss, never an error.
+ * The content-addressed response cache: one file per call, written atomically the moment its response arrives, so a
+ * killed run pays again only for what it had not received. An unreadable entry is a miss, never an error.
  */
 export class DiskCache implements ResponseCache {
   constructor(readonly dir: string) {}

@@ -4,11 +4,7 @@ import type { PromptCacheSimulator } from './prompt-cache.ts'
 import { rawRequestTokens } from './request-cost.ts'
 import type { MessagesTransport } from './sdk-transport.ts'
 
-/**
- * The answer the cost estimate assumes where the cache holds none: three statements of typical length, no refusal, so
- * the judges' prompts are built (and priced) on an answer of the size a model gives. Its tokens are the generator's
- * typical reply length.
- */
+/** The answer the estimate assumes where the cache holds none: of typical length, so judge prompts are priced realistically. */
 export const TYPICAL_ANSWER =
   'The material answers the question directly: the first statement gives the rule or the figure asked about, as the ' +
   'passage states it, for example 30 days. The second statement adds the condition under which it holds and who it ' +
@@ -18,10 +14,8 @@ export const TYPICAL_ANSWER =
 export const TYPICAL_ANSWER_TOKENS = countTextTokens(TYPICAL_ANSWER)
 
 /**
- * The cost estimate's transport: never sends anything. Each request is billed its input tokens (the real tokenizer over
- * the request as the run will send it, prompt caching applied as the API applies it) and a reply of typical length:
- * TYPICAL_ANSWER for free text; for a structured request, `toolReplyTokens` (the caller's typical reply) and an empty
- * call of the forced tool (an output that fails validation: its repair attempt is not priced, see estimate.ts).
+ * The cost estimate's transport: sends nothing; bills each request its real input tokens (prompt caching applied) and a
+ * typical reply. A structured request gets an empty tool call, whose repair is not priced (see estimate.ts).
  */
 export function estimateTransport(promptCache: PromptCacheSimulator, toolReplyTokens: number): MessagesTransport {
   let index = 0

@@ -18,12 +18,9 @@ export interface EstimateOptions {
 const integer = (n: number) => n.toLocaleString('en-US')
 
 /**
- * Prices the calls of a dry run (the run's own pipeline on a client whose transport answers at once with replies of
- * typical length; estimate-transport.ts). A call the cache answered costs nothing; every other one is priced from its
- * request as it will be sent: its input tokens (plus the tool-use system prompt the API adds), prompt caching as the
- * API applies it (nothing below the model's minimum prefix), a typical reply length as the expected output, and the
- * worst case with the reply at max_tokens. A repair attempt is not priced: the dry run's structured replies are not
- * valid outputs, so each asks for one, which a run only sends when a model's output fails its schema.
+ * Prices a dry run's calls: cache hits cost nothing; the rest from the request as sent (plus the API's tool-use system
+ * prompt, prompt caching as the API applies it), expected at a typical reply, worst case at max_tokens. Repairs are not
+ * priced: the dry run's replies all fail validation, a real run's rarely do.
  */
 export function summariseEstimate(
   observed: readonly ObservedCall[],

@@ -45,10 +45,7 @@ export function callParts(call: ModelCall): CallParts {
   }
 }
 
-/**
- * The content address of a call: sha256 over the model, the prompt template's hash, the output
- * schema's hash, the inputs, the sample index and the request as sent. Same call, same key, on any machine.
- */
+/** A call's content address: sha256 over everything that shapes its response. Same call, same key, on any machine. */
 export function callKey(parts: CallParts): string {
   return sha256Of({ v: KEY_VERSION, ...parts })
 }

@@ -59,10 +59,7 @@ export interface BatchSettings {
   pollMs: number
 }
 
-/**
- * Batch item errors worth a normal call: the server failed or was busy (the request itself may be fine).
- * Any other error type (invalid_request_error, not_found_error...) would be repeated by the same request.
- */
+/** Batch item errors worth a normal call (server failed or busy); any other error the same request would get again. */
 export const RESENDABLE_BATCH_ERRORS: ReadonlySet<string> = new Set([
   'api_error',
   'overloaded_error',
@@ -110,12 +107,8 @@ function hintFor(status: number | null): string {
 }
 
 /**
- * The one model client the generator and every judge go through: a content-addressed disk cache, a
- * concurrency limit on API requests, retries with backoff that honour retry-after, a per-request
- * timeout, usage and cost accounting per call, and record/replay. Identical calls in flight at the
- * same time share one request. With a cap (EVAL_MAX_USD) no request is sent whose worst case could
- * take the run's spending over it; with batching (EVAL_BATCH=1) the judge's calls go through the Message
- * Batches API and land in the same cache.
+ * The one model client the generator and every judge go through: cache, concurrency limit, retries, timeout, cost
+ * accounting, record/replay, the EVAL_MAX_USD cap and batching. Identical calls in flight share one request.
  */
 export class ModelClient {
   readonly ledger = new UsageLedger()
@@ -197,23 +190,15 @@ export class ModelClient {
     return this.#batches !== null && this.#batchRoles.has(role)
   }
 
-  /**
-   * Waits until every call made so far has settled: requests in flight answered (and cached), batches
-   * ended and read, queued calls refused. A run that fails calls it before it throws, so nothing already
-   * paid for is lost when the process exits.
-   */
+  /** Waits until every call made so far has settled; a failing run calls it first, so nothing paid for is lost on exit. */
   async drain(): Promise<void> {
     while (this.#pending.size > 0) await Promise.allSettled([...this.#pending])
     await this.#batches?.idle()
   }
 
   /**
-   * Stops the run's model traffic and waits for what is already paid for: from now on no request is sent
-   * (calls queued behind the concurrency limit or waiting for room under the cap are refused with a
-   * ModelCallError whose cause is a RunStoppedError; a call in flight sends no retry), and every request
-   * in flight is awaited, its response written to the cache (and the recording) before this resolves.
-   * Cache hits are still answered (they cost nothing). Message Batches already submitted are polled until
-   * they end, as drain() does. Idempotent: a second call waits for the same drain.
+   * Sends nothing more (queued calls are refused with a RunStoppedError cause; calls in flight send no retry) and waits
+   * until what is already paid for is cached and recorded, batches included. Cache hits are still answered. Idempotent.
    */
   async stopAndDrain(reason = 'the run was stopped'): Promise<void> {
     const stop = new RunStoppedError(reason)
@@ -291,9 +276,8 @@ export class ModelClient {
   }
 
   /**
-   * Holds a call's worst case against the cap: with `wait`, waiting for calls in flight to land when that
-   * could make room; without, null in that case (a batch item then waits for the next batch). The cap
-   * reached with nothing in flight stops the run: nothing more is sent.
+   * Holds a call's worst case against the cap. With `wait` it waits for calls in flight to make room; without, null
+   * (a batch item waits for the next batch). The cap reached with nothing in flight stops the run.
    */
   #reserve(call: ModelCall, factor: number, wait: true): Promise<Reservation>
   #reserve(call: ModelCall, factor: number, wait: false): Reservation | null
@@ -388,12 +372,9 @@ export class ModelClient {
   }
 
   /**
-   * One call through the Message Batches API. Succeeded: its answer, at the batch price. Expired, or
-   * errored because the server failed or was busy: sent again as a normal call (full price, under the cap
-   * and the retry policy), since the request itself is fine and the run should finish. Errored otherwise
-   * (invalid_request_error and the like): a BatchItemError, which the judge reports as a judge error, since
-   * a normal call would send the same request and be refused the same way. Canceled (this tool never
-   * cancels; a person did, in the Console): a judge error too, not a full-price resend of what was stopped.
+   * Succeeded: the answer at batch price. Expired or server-side errors: resent as a normal call, since the request is
+   * fine. Other errors: a BatchItemError (a judge error), as a resend would be refused the same way. Canceled (only a
+   * person does that): a judge error too, not a full-price resend.
    */
   async #viaBatch(call: ModelCall, key: string): Promise<Sent> {
     const { result, reservation, scripted, wallMs, log } = await this.#batches!.enqueue(call, key)

@@ -13,10 +13,7 @@ export class ModelCallError extends Error {
   }
 }
 
-/**
- * A Message Batches item errored in a way a normal call would only repeat (the request was refused): the
- * structured judge turns it into a judge error for that metric, so one bad item does not lose the night.
- */
+/** A batch item refused in a way a normal call would repeat: a judge error for that metric, so one item does not lose the run. */
 export class BatchItemError extends Error {
   override name = 'BatchItemError'
 }

@@ -24,10 +24,7 @@ const OtherBlockSchema = z.object({ type: z.literal('other'), kind: z.string() }
 export const ContentBlockSchema = z.discriminatedUnion('type', [TextBlockSchema, ToolUseBlockSchema, OtherBlockSchema])
 export type ContentBlock = z.infer<typeof ContentBlockSchema>
 
-/**
- * A response as this tool keeps it (cache, recordings): the SDK's Message reduced to what is read,
- * so stored responses do not depend on the SDK version.
- */
+/** The SDK's Message reduced to what is read, so stored responses do not depend on the SDK version. */
 export const ModelResponseSchema = z.object({
   id: z.string(),
   model: z.string(),
@@ -90,11 +87,7 @@ export function responseText(response: ModelResponse): string {
   return response.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('')
 }
 
-/**
- * One model call as the client sees it: the request, and what it is for. The cache key is derived from
- * the model, the prompt template's hash, the output schema's hash, the inputs, the sample index and the
- * request itself, so any change to any of them is a different call.
- */
+/** One model call: the request and what it is for; every part feeds the cache key (callKey). */
 export interface ModelCall {
   role: ModelRole
   /** What the call is about, named in errors and recordings: the question id. */

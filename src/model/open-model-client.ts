@@ -61,10 +61,7 @@ export interface EstimateSpec {
   basis: (observed: readonly ObservedCall[]) => string
 }
 
-/**
- * The cache's subfolder for a server (api.anthropic.com, 127.0.0.1_40123): responses of a local scripted
- * server can never be served to a run against the real API, or the other way round.
- */
+/** The cache's subfolder per server, so a local scripted server's responses never answer a run against the real API. */
 export function cacheNamespace(baseURL: string): string {
   try {
     const url = new URL(baseURL)
@@ -75,10 +72,8 @@ export function cacheNamespace(baseURL: string): string {
 }
 
 /**
- * The one opener of the model client, for an evaluation and for the golden-set drafter alike: the price table checked
- * for every model, then the recording (replay) or the key and the transports (live, record), the cache under the
- * server's namespace, the retries, the cap and the batches. A missing key, price or recording is an InputError that
- * says what to do.
+ * The one opener of the model client (evaluation and drafter): checks prices, recording or key, then wires cache,
+ * retries, cap and batches. A missing key, price or recording is an InputError that says what to do.
  */
 export function openModelClient(options: OpenModelClientOptions) {
   const { mode, config, paths } = options
@@ -127,10 +122,7 @@ export function openModelClient(options: OpenModelClientOptions) {
     batching: (connection?.batch ?? null) !== null,
     /** Live and record: a TCP connect to the server, an InputError naming it when nothing answers. */
     checkServer,
-    /**
-     * The cost before any call: `dryRun` runs the caller's pipeline on a client of its own that reads the cache, never
-     * writes it, and answers at once with replies of typical length (estimate-transport.ts), never over the network.
-     */
+    /** The cost before any call: runs `dryRun` on a client that reads the cache, never writes it, and never uses the network. */
     async estimate(dryRun: (client: ModelClient) => Promise<void>, spec: EstimateSpec): Promise<RunEstimate> {
       const observed: ObservedCall[] = []
       const dry = new ModelClient({

@@ -19,10 +19,7 @@ export const ModelPriceSchema = z
   .strict()
 export type ModelPrice = z.infer<typeof ModelPriceSchema>
 
-/**
- * evals/model-prices.json: the one place prices live. Keys are model ids; a dated snapshot id
- * (claude-haiku-4-5-20251001) also matches its undated key (claude-haiku-4-5).
- */
+/** evals/model-prices.json, the one place prices live; a dated snapshot id also matches its undated key. */
 export const PriceTableSchema = z
   .object({
     $comment: z.string().optional(),
@@ -72,11 +69,7 @@ export function costUsd(price: ModelPrice, usage: ModelUsage, factor = 1): numbe
   )
 }
 
-/**
- * What prompt caching saved on one response: its cache reads at the input price minus the read price,
- * less the premium its cache writes paid over the input price. Negative when a prefix was written and
- * never read again (a write costs 1.25x plain input).
- */
+/** Cache reads' saving less cache writes' premium over plain input: negative when a written prefix was never read. */
 export function promptCacheSavingsUsd(price: ModelPrice, usage: ModelUsage, factor = 1): number {
   return (
     (factor *

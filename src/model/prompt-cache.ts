@@ -14,12 +14,9 @@ export interface PromptCacheSplit {
 }
 
 /**
- * Anthropic's prompt caching as the bill sees it, for the local test server and the cost estimate: the
- * prefix through the last cache_control breakpoint (tools, then system) is written to the cache the
- * first time it is seen (at the cache-write price) and read from it afterwards (at the cache-read
- * price), per model; a prefix shorter than the model's minimum is not cached at all. The 5-minute TTL
- * is not modelled (runs against the local server are short), nor are concurrent first requests that
- * would each write the same prefix: requests are settled in arrival order.
+ * Prompt caching as the bill sees it (local server, cost estimate): the prefix through the last breakpoint is written
+ * once, then read, per model; below the model's minimum nothing is cached. TTL and concurrent first writes are not
+ * modelled: requests settle in arrival order.
  */
 export class PromptCacheSimulator {
   readonly #written = new Set<string>()

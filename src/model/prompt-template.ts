@@ -2,11 +2,7 @@ import { z } from 'zod'
 import { contentHash } from '../text/content-hash.ts'
 import { sha256Of } from '../common/stable-json.ts'
 
-/**
- * A versioned prompt: a system prompt and a user message with {{slot}} placeholders. Untrusted text
- * (corpus passages, answers, questions) only ever enters through a delimited block (delimit.ts), so a
- * slot holds either our own text (a count) or a block the system prompt names as data.
- */
+/** A versioned prompt with {{slot}}s; untrusted text enters only through a delimited block (delimit.ts). */
 export interface PromptTemplate {
   /** Stable id, e.g. "judge-faithfulness". */
   id: string

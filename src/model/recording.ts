@@ -7,12 +7,8 @@ import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { StoredExchangeSchema, describePartsChange, type CallParts, type StoredExchange } from './exchange.ts'
 
 /**
- * Recordings: fixtures/recordings/<name>/ holds metadata.json and exchanges/<question id>.json (the
- * question's calls, sorted, pretty JSON: diff-friendly in review). EVAL_MODE=record writes one as the
- * run goes, beside the previous one, and swaps it in when complete; EVAL_MODE=replay answers from it alone, and a request it
- * does not hold is an error that
- * names the question and what changed. Nothing in a recording is a credential: requests are stored
- * only as hashes, and the metadata names the server without its userinfo.
+ * A recording (layout: README.md, "Record and replay"). Nothing in a recording is a credential: requests are stored
+ * only as hashes, and the server is named without its userinfo.
  */
 export const RecordingMetadataSchema = z
   .object({
@@ -61,11 +57,7 @@ export function recordingDir(recordingsDir: string, name: string): string {
   return join(recordingsDir, name)
 }
 
-/**
- * Where a record run writes before it completes: a hidden sibling of the recording (`.<name>.partial`;
- * a recording name starts with a letter or digit, so no recording is ever called that). Replay never
- * reads it; the next record run starts it afresh.
- */
+/** A record run's hidden working folder; no recording can have this name, and replay never reads it. */
 export function partialRecordingDir(dir: string): string {
   return join(dirname(dir), `.${basename(dir)}.partial`)
 }
@@ -75,11 +67,7 @@ export function previousRecordingDir(dir: string): string {
   return join(dirname(dir), `.${basename(dir)}.previous`)
 }
 
-/**
- * Writes a recording as a record run goes: every exchange is on disk the moment it arrives, in the
- * partial folder beside the recording. Only finish() swaps it in (rename), so a run that stops early
- * (EVAL_MAX_USD, an error, Ctrl-C, a kill) leaves the previous complete recording as it was, usable.
- */
+/** Writes each exchange as it arrives, in the partial folder; only finish() swaps it in, so a stopped run leaves the old one. */
 export class RecordingWriter {
   readonly #dir: string
   readonly #partial: string
@@ -161,9 +149,8 @@ export class RecordingReader {
   }
 
   /**
-   * Loads and validates a recording; a missing, incomplete or malformed one is an InputError saying how to
-   * make it. A record run killed between the two renames of its swap left the last complete recording
-   * aside (previousRecordingDir): it is read from there. The partial folder of a record run never is.
+   * Loads and validates a recording (else an InputError saying how to make it). A record run killed between its two
+   * renames left the last complete recording aside: it is read from there.
    */
   static load(recording: string, howToRecord: string): RecordingReader {
     const aside = previousRecordingDir(recording)

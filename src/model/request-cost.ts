@@ -1,12 +1,8 @@
 import { countTextTokens } from '../text/tokenizer.ts'
 import type { ModelPrice } from './prices.ts'
 
-/**
- * What a request will cost before it is sent: its input tokens (o200k over the request's system
- * prompt, messages and tools; Claude's tokenizer is not public, o200k counts English prose close to it),
- * the part of them a prompt-cache breakpoint covers, and the worst case (every token at its dearest
- * rate, the reply at max_tokens) that EVAL_MAX_USD is checked against.
- */
+// What a request will cost before it is sent. Counted with o200k: Claude's tokenizer is not public, and o200k counts
+// English prose close to it.
 
 /** The parts of a Messages API request body these functions read (a typed request or a server's parsed body). */
 export interface RequestShape {
@@ -17,17 +13,10 @@ export interface RequestShape {
   tools?: unknown
 }
 
-/**
- * Tokens of the tool-use system prompt the API adds to a request with tools and tool_choice any/tool
- * (346 for the Claude 4 models, Anthropic's tool-use pricing page). Billed as input; the local server
- * does not add it, so an estimate runs this much above its figures per judge call.
- */
+/** The system prompt the API adds for forced tool use (Anthropic's pricing page); the local server does not add it. */
 export const TOOL_USE_SYSTEM_TOKENS = 346
 
-/**
- * Headroom on the o200k count in the worst case: Claude's tokenizer is not public, and on some text (code,
- * figures, other languages) it counts well above o200k; the worst case assumes 35% more.
- */
+/** Headroom on the o200k count in the worst case: Claude's tokenizer counts code, figures and other languages higher. */
 export const TOKEN_COUNT_MARGIN = 1.35
 
 /** o200k tokens of the request's JSON (system, messages, tools): what the local server bills as input. */
@@ -48,11 +37,7 @@ const hasBreakpoint = (block: unknown) =>
   'cache_control' in block &&
   (block as { cache_control?: unknown }).cache_control != null
 
-/**
- * The cacheable prefix of a request: tools, then the system blocks, through the last block marked with
- * cache_control (the API caches tools -> system -> messages in that order). Breakpoints inside the
- * messages are not looked at (this tool puts none there). Null when nothing is marked.
- */
+/** The cacheable prefix (tools, then system) through the last cache_control block; null when nothing is marked. */
 export function cacheablePrefix(request: RequestShape): { system: unknown[]; tools: unknown[] } | null {
   const tools = Array.isArray(request.tools) ? request.tools : []
   const system = Array.isArray(request.system) ? request.system : []
@@ -68,11 +53,7 @@ export function cacheablePrefixTokens(request: RequestShape): number {
   return prefix === null ? 0 : countTextTokens(JSON.stringify([prefix.system, [], prefix.tools]))
 }
 
-/**
- * The most a request can cost: its input tokens with the margin, the cacheable prefix at the cache-write
- * price (dearer than plain input) and the rest at the input price, and a reply of max_tokens; times the
- * batch factor for a Message Batches call. EVAL_MAX_USD never lets a request go whose worst case would cross it.
- */
+/** The most a request can cost (input with margin, prefix at cache-write price, max_tokens reply): what EVAL_MAX_USD checks. */
 export function worstCaseUsd(price: ModelPrice, request: RequestShape, factor = 1): number {
   const input = requestInputTokens(request)
   const prefix = Math.min(cacheablePrefixTokens(request), input)

@@ -2,10 +2,8 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthro
 import { isRetryableStatus, retryAfterMs } from '../common/backoff.ts'
 import { MalformedResponseError } from './model-types.ts'
 
-// Which model-call failures are retried. The SDK's own retries are switched off (maxRetries 0) because its
-// backoff cannot be configured (0.5 s doubling to 8 s, fixed), it does not say how many attempts a call
-// took, and it follows any retry-after however long; common/backoff.ts does the same job with every
-// number a knob, and the client counts and reports each attempt.
+// The SDK's retries are off (maxRetries 0): its backoff cannot be configured, it does not count attempts, and it follows
+// any retry-after however long. common/backoff.ts has every number a knob.
 
 export interface FailureInfo {
   /** Whether another attempt may succeed (rate limits, overload, server errors, timeouts, dropped connections). */

@@ -23,10 +23,7 @@ export function anthropicClient(options: { apiKey: string; baseURL: string }): A
   return new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 })
 }
 
-/**
- * An SDK call's failure as the retry policy reads it: HTTP errors typed with their headers (retry-after), and a
- * 200 whose body is not JSON (the SDK's parse error) as a MalformedResponseError.
- */
+/** Types an SDK failure for the retry policy: HTTP errors keep their headers; a non-JSON 200 is a MalformedResponseError. */
 export function sdkCall<T>(api: string, call: () => Promise<T>): Promise<T> {
   return call().catch((error: unknown) => {
     if (error instanceof SyntaxError) throw new MalformedResponseError(`unreadable ${api} response: ${error.message}`)

@@ -12,11 +12,7 @@ export interface BudgetStop {
   resume: string
 }
 
-/**
- * EVAL_MAX_USD reached: a request was not sent because its worst case could take the run's spending over
- * the cap. An InputError (a limit the user set, not a failure of the code): the CLI prints the message
- * alone. The message says what was spent, the cap, and that a rerun resumes from the cache.
- */
+/** EVAL_MAX_USD reached: an InputError (a limit the user set), so the CLI prints the message alone. */
 export class BudgetExceededError extends InputError {
   override name = 'BudgetExceededError'
 
@@ -49,29 +45,17 @@ export interface Reservation {
 }
 
 /**
- * The run's spending against EVAL_MAX_USD. Before a request is sent its worst case (request-cost.ts:
- * input with a margin, prefix at the cache-write price, the reply at max_tokens) is reserved; the
- * request goes only if what was spent, plus what calls in flight may still cost, plus this worst case
- * stays within the cap. A request that does not fit while others are in flight waits for them to land
- * (their real cost is usually far below their worst case); one that does not fit with nothing in flight
- * stops the run. (A Message Batch is admitted item by item: the items that do not fit wait for the next.) When a response
- * arrives its reservation becomes its real cost. Without a cap it only counts.
+ * The run's spending against EVAL_MAX_USD: a request goes only if spent + in-flight reservations + its worst case fit.
+ * One that does not fit waits while calls are in flight (their real cost is usually far lower); with none, the run stops.
  */
 export class SpendingCap {
   #spent = 0
-  /**
-   * The reservations of the calls in flight. "Something is in flight" is asked of this set, never of a
-   * running sum: adding and subtracting worst cases in floating point leaves a residue (1e-17) once all
-   * are given back, and a call that waited for that phantom to land waited forever.
-   */
+  /** Asked of a set, never a running sum: floating-point residue once all are released made a waiter wait forever. */
   readonly #inFlight = new Set<Reservation>()
   #paidCalls = 0
   #waiting: (() => void)[] = []
 
-  /**
-   * @param maxUsd EVAL_MAX_USD, or null for no cap
-   * @param resume what a rerun finds (the cache folder), for the error message
-   */
+  /** maxUsd: null for no cap. resume: what a rerun finds, for the error message. */
   constructor(
     readonly maxUsd: number | null,
     readonly resume: string,
@@ -119,10 +103,7 @@ export class SpendingCap {
     }
   }
 
-  /**
-   * Reserves now when the request fits; null when it does not fit yet but calls in flight may make room
-   * (wait for nextRelease and try again); throws BudgetExceededError when it cannot fit (nothing in flight).
-   */
+  /** Reserves now when it fits; null when calls in flight may make room (await nextRelease); throws when it never can. */
   tryReserve(what: string, worstUsd: number): Reservation | null {
     if (this.maxUsd !== null && this.#inFlight.size > 0 && this.#spent + this.#reserved() + worstUsd > this.maxUsd) return null
     return this.reserve(what, worstUsd)

@@ -28,11 +28,8 @@ export interface StructuredCallSpec<S extends z.ZodType> {
 export type StructuredOutcome<T> = { ok: true; output: T; repaired: boolean } | { ok: false; error: string }
 
 /**
- * Builds the request: the system prompt (a cacheable prefix), the user message, and the one tool,
- * forced. No temperature: SDK 1.x (API version 2026-10-21) has no such parameter and the models after
- * Opus 4.6 reject it (HTTP 400 "temperature is deprecated for this model"); a judgement is made
- * repeatable instead by the cache and the recordings (the same request never asks twice), forced tool
- * use, and outputs confined to enums and anchors.
+ * No temperature: SDK 1.x has none and newer models reject it (HTTP 400). Repeatability comes instead from the cache,
+ * the recordings, forced tool use and outputs confined to enums and anchors.
  */
 export function toolRequest(template: ToolTemplate, model: string, maxTokens: number, user: string): MessageRequest {
   return {
@@ -61,11 +58,8 @@ function describeIssues(error: z.ZodError): string {
 type Attempt<T> = { ok: true; output: T } | { ok: false; problem: string; cutOff: boolean; final?: boolean }
 
 /**
- * One structured model call by forced tool use, validated with the zod schema the tool's JSON Schema
- * came from (and the spec's own check). A max_tokens stop or an invalid output gets one repair attempt:
- * the same request with the problem stated (and, after a cut-off, twice the max_tokens); if that fails
- * too the outcome is an error naming both problems. A Message Batches item the API refused (BatchItemError)
- * is an error at once: a repair would send the same request.
+ * One structured call by forced tool use, validated with the zod schema. A cut-off or invalid output gets one repair
+ * attempt; a refused batch item (BatchItemError) is an error at once, as a repair would send the same request.
  */
 export async function callStructured<S extends z.ZodType>(
   client: ModelClient,

@@ -48,11 +48,7 @@ export function addTokens(total: ModelUsage, usage: ModelUsage): void {
 /** USD to 6 decimals (a millionth of a dollar), so small runs do not round to 0. */
 export const roundUsd = (usd: number) => Math.round(usd * 1e6) / 1e6
 
-/**
- * Usage accounting of one run: every call's tokens (input, output, cache reads and writes), USD and
- * latency, per role. Cache hits (and replayed responses) are counted apart and left out of cost and
- * latency; what they would have cost is kept as savedByCache.
- */
+/** A run's usage per role; cache hits and replays are counted apart, outside cost and latency (would-be cost: savedByCache). */
 export class UsageLedger {
   readonly #records: CallRecord[] = []
 
@@ -126,10 +122,7 @@ export class UsageLedger {
     return this.#records.flatMap((r) => (r.role === role && r.source === 'api' && r.latencyMs !== null ? [r.latencyMs] : []))
   }
 
-  /**
-   * The report's run.usage block: totals (the contract's fields first), per role, what the response cache
-   * saved (hits not paid for), what prompt caching saved, and what the batch discount saved.
-   */
+  /** The report's run.usage block: totals (contract fields first), per role, and what each cache and the batch discount saved. */
   usage() {
     const byRole = Object.fromEntries(MODEL_ROLES.map((role) => [role, this.byRole(role)])) as Record<ModelRole, RoleUsage>
     const sum = (field: keyof RoleUsage) => MODEL_ROLES.reduce((total, role) => total + byRole[role][field], 0)

@@ -1,21 +1,9 @@
 import { InputError } from '../contract/input-error.ts'
 import { errorReply, forcedToolName, textReply, toolUseReply, type Responder, type ScriptedReply } from './messages-server.ts'
 
-/**
- * Fault injection for the local Messages API server (`pnpm model:server --fault 429:every=3`), so a user
- * can rehearse the failures of the real API against their own configuration, and the tests drive the
- * client through each. A spec is a comma-separated list of rules:
- *
- *     kind[:every=N][:after=N][,kind...]
- *
- * kind: 429 (rate_limit_error, with retry-after: 1), 529 (overloaded_error), 500 (api_error), hang (no
- * answer: the client's timeout fires), drop (the connection is destroyed), malformed-tool (the forced tool
- * is called with an input its schema rejects), text-instead-of-tool (a text reply where a tool was forced).
- * A rule hits request number n (1-based, in arrival order over the server's Messages requests) when
- * n > after and (n - after) is a multiple of every; `every` defaults to 1 (every request), `after` to 0.
- * The first rule that hits (and applies) decides; a request no rule hits is answered normally. The two tool faults only
- * touch requests that force a tool (others are answered normally). Message Batches items are never faulted.
- */
+// Fault injection for the local Messages API server (`--fault 429:every=3`); kinds and grammar: docs/reliability.md,
+// "Rehearse the faults yourself". Rule n (1-based, arrival order) hits when n > after and (n - after) % every == 0; the
+// first rule that hits decides. Tool faults touch only forced-tool requests; batch items are never faulted.
 
 export const FAULT_KINDS = ['429', '529', '500', 'hang', 'drop', 'malformed-tool', 'text-instead-of-tool'] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
@@ -34,10 +22,7 @@ export const RATE_LIMIT_RETRY_AFTER_S = 1
 const GRAMMAR = 'kind[:every=N][:after=N][,kind...]'
 const isKind = (text: string): text is FaultKind => (FAULT_KINDS as readonly string[]).includes(text)
 
-/**
- * Parses a fault spec (grammar above). Any mistake is an InputError naming the part at fault and what is
- * expected, e.g. `unknown fault "4xx"; expected one of 429, 529, 500, hang, drop, malformed-tool, text-instead-of-tool`.
- */
+/** Parses a fault spec; a mistake is an InputError naming the part at fault and what is expected. */
 export function parseFaultSpec(spec: string): FaultRule[] {
   if (spec.trim() === '') throw new InputError(`empty fault spec; expected ${GRAMMAR}`)
   const rules = spec.split(',')

@@ -6,19 +6,10 @@ import { SCRIPTED_HEADER } from '../model/model-types.ts'
 import { PromptCacheSimulator, type PromptCacheSplit } from '../model/prompt-cache.ts'
 import { rawRequestTokens } from '../model/request-cost.ts'
 
-/**
- * A small Messages API server on 127.0.0.1 for tests and benchmarks: the real @anthropic-ai/sdk talks
- * to it through its baseURL. Each request is answered by a scripted responder (a message, an API
- * error with headers, a dropped connection, or no answer at all), optionally after a fixed latency.
- * It checks requests the way the API does (key header, version header, JSON body with model,
- * max_tokens and messages), counts requests in flight, and keeps each request's body, never its key.
- * Every response carries SCRIPTED_HEADER, so a recording made against it is known to be scripted.
- * With `promptCache` it bills prompt caching as the API does (cache_creation_input_tokens the first time
- * a prefix through a cache_control breakpoint is seen, cache_read_input_tokens afterwards, nothing below
- * the model's minimum). It also serves the Message Batches API (create, retrieve, results): a batch stays
- * in progress for `batchPlan.pollsInProgress` retrieves, then ends with each item succeeded (answered by
- * the responder), errored, expired or canceled as `batchPlan.outcome` decides.
- */
+// A Messages API server on 127.0.0.1 for tests and benchmarks, which the real SDK reaches through its baseURL. It checks
+// requests as the API does, keeps bodies (never keys), and marks every response SCRIPTED_HEADER so a recording made
+// against it is known to be scripted. Optional: prompt-cache billing (prompt-cache.ts) and Message Batches whose
+// outcomes `batchPlan` decides.
 
 export { SCRIPTED_HEADER }
 export const SCRIPTED_SERVER_NAME = 'rag-vitest-eval local Messages API (scripted)'

@@ -3,21 +3,9 @@ import { splitSentences } from '../text/sentences.ts'
 import { contentTerms, tokenizeWords } from '../text/text-analyzer.ts'
 import { fnv1a } from '../text/text-spans.ts'
 
-/**
- * The local server's drafter: deterministic drafts of golden-set questions from the material it is sent, for
- * `rag-eval golden draft`'s prompts (record_draft_single, _multi, _contradiction, _none). A single draft turns a
- * sentence of the focus passage that states a number into a cloze question ("Overrides expire after 30 days" ->
- * "Overrides expire after how many days?") with that sentence as the gold answer; a multi draft joins one such
- * question per document; a contradiction draft finds two sentences that say nearly the same with other numbers;
- * a none draft asks about the passage's subject on a product the material never names.
- *
- * On request (`badDrafts`, `rag-eval model-server --bad-drafts`) it also makes the bad drafts a verifier must
- * catch, each a deterministic function of the request (about one draft in kinds+1 of the types a kind applies
- * to): an unsupported answer (another figure than the passage's), a leaked answer (the question holds it), a
- * duplicate (the question of the passage before the focus, which that passage's own draft asks too), not really
- * multi (the answer needs only the first document), an answerable none (a question the topic passage answers).
- * Its drafts exercise the pipeline; they say nothing about what Claude drafts.
- */
+// The local server's drafter for `rag-eval golden draft`: deterministic drafts and, on request, deliberately bad ones
+// (docs/golden-set.md, "Testable here, and what that says"). Its drafts exercise the pipeline; they say nothing about
+// what Claude drafts.
 
 export const BAD_DRAFT_KINDS = ['unsupported', 'leaked', 'duplicate', 'not-multi', 'answerable-none'] as const
 export type BadDraftKind = (typeof BAD_DRAFT_KINDS)[number]
@@ -40,9 +28,8 @@ const MONTH_AFTER = new RegExp(`^\\s+${MONTH}\\b`)
 const MONTH_BEFORE = new RegExp(`\\b${MONTH}\\s+$`)
 
 /**
- * The figures of a sentence a question can ask for, with where they are: its numbers (text/key-facts.ts) that
- * state a quantity, not part of an id or a name ("doc-020", "p99", "SAML 2.0"), a version ("3.4.1") or a date
- * (its day); a "%" right after one is part of it.
+ * A sentence's figures that state a quantity, not part of an id or name ("doc-020", "p99", "SAML 2.0"), a version or
+ * a date; a "%" right after one is part of it.
  */
 function figures(sentence: string): { text: string; index: number; value: string }[] {
   return numberMatches(sentence).flatMap((m) => {
@@ -64,10 +51,7 @@ function sentencesOf(passage: Passage): string[] {
   return splitSentences(body).filter((s) => tokenizeWords(s).length >= 5 && !/^\|/.test(s))
 }
 
-/**
- * The passage's sentence a question is best drafted from: the best scored (a figure, the preferred terms, not a list
- * of references); the `nth` (0-based, in reading order, wrapping round) of those that state a figure when asked for another.
- */
+/** The best-scored sentence to draft from, or the `nth` (wrapping) of those stating a figure when asked for another. */
 function factSentence(passage: Passage, prefer: readonly string[] = [], nth = 0): string | null {
   const sentences = sentencesOf(passage)
   if (sentences.length === 0) return null
@@ -91,9 +75,8 @@ function factSentence(passage: Passage, prefer: readonly string[] = [], nth = 0)
 const plain = (text: string) => text.replace(/[*`]/g, '').trim()
 
 /**
- * "Overrides expire after 30 days unless renewed." -> "Overrides expire after how many days unless renewed?": the
- * figure `target` (else the sentence's first) asked for. A sentence without a figure is asked about by its
- * section's heading instead, so the question never repeats its answer.
+ * "Overrides expire after 30 days." -> "Overrides expire after how many days?". A sentence without a figure is asked
+ * about by its section's heading instead, so the question never repeats its answer.
  */
 export function clozeQuestion(sentence: string, heading: string, target?: string): string {
   const text = plain(sentence).replace(/[.!:;]+$/, '')

@@ -13,14 +13,8 @@ import {
 import { scriptedDraft, type BadDraftKind } from './scripted-drafter.ts'
 import { scriptedAnswerability, scriptedDisagreement } from './verify-replies.ts'
 
-/**
- * Scripted, plausible model outputs for the local Messages API server: it reads our own prompts (the
- * delimited blocks of src/model/delimit.ts) and answers as a careful but simple model would, with the
- * offline lexical machinery: the generator answers extractively from the material (refusing when its
- * best sentences cover too little of the question), the judges give lexical verdicts in the tool schemas.
- * Deterministic: the same request gets the same response. Used by `pnpm record:scripted`, the live
- * end-to-end tests and the throughput benchmark. Its numbers say nothing about Claude.
- */
+// Scripted, plausible outputs for the local server: reads our own delimited prompts and answers with the offline
+// lexical machinery, deterministically. Its numbers say nothing about Claude.
 
 /** The user message of a request as text. */
 export function userText(request: ReceivedRequest): string {

@@ -1,10 +1,7 @@
 import { extractNumbers } from '../text/key-facts.ts'
 import { contentTerms } from '../text/text-analyzer.ts'
 
-/**
- * Scripted verdicts for `golden verify`'s prompts (record_answerability, record_disagreement), read
- * lexically as a simple model would: deterministic, and saying nothing about Claude's own verdicts.
- */
+// Scripted lexical verdicts for `golden verify`'s prompts: deterministic, and saying nothing about Claude's.
 
 interface Chunk {
   chunkId: string
@@ -28,10 +25,7 @@ export function scriptedAnswerability(question: string, chunks: readonly Chunk[]
     : { verdict: 'answers', chunkId: answering.chunkId, reason: 'The chunk holds every term of the question.' }
 }
 
-/**
- * The chunks disagree when their numbers differ; the governing chunk is the one whose first line gives
- * the latest "(updated YYYY-MM-DD)", null when none does.
- */
+/** Chunks disagree when their numbers differ; the governing one gives the latest "(updated YYYY-MM-DD)", else null. */
 export function scriptedDisagreement(chunks: readonly Chunk[]) {
   const numbers = chunks.map((chunk) => new Set(extractNumbers(chunk.text)))
   const agree = numbers.every((set) => set.size === numbers[0]!.size && [...set].every((n) => numbers[0]!.has(n)))

@@ -7,11 +7,8 @@ import { writeShardFile } from './shard-file.ts'
 import type { ShardWitness } from './shard-witness.ts'
 
 /**
- * One shard of a run: measures the shard's questions and writes its measurement to
- * <reports>/shards/shard-<i>-of-<n>.json for the merge. Returns the shard's own report, for its question
- * cases only (each question's verdict against the baseline holds); its summary and gate cover a part of the
- * golden set and decide nothing. No latest.json is written: the merge writes the run's. The witness is what
- * the shard's blob must carry (task meta SHARD_WITNESS_META) for the merge to accept the file.
+ * One shard of a run: writes its measurement for the merge and returns a report valid for its question cases only
+ * (its summary and gate cover part of the golden set and decide nothing). The witness goes into the shard's blob.
  */
 export async function evaluateShard(
   project: ProjectConfig,

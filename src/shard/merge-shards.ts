@@ -3,11 +3,7 @@ import { compareCalls, roundUsd } from '../model/usage-ledger.ts'
 import type { Measurement } from '../run/measurement.ts'
 import type { ShardFile } from './shard-file.ts'
 
-/**
- * Adds up run facts of the same shape, field by field: numbers summed (USD to the millionth), arrays
- * joined (texts once each), anything else (a text, a flag) taken from the first. Usage and the cost estimate are sums
- * over the shards' calls; a cap (maxUsd) held by every shard adds up to the run's.
- */
+/** Sums run facts field by field: numbers summed (USD to the millionth), arrays joined (texts once), the rest from the first. */
 function sumAlike<T>(values: readonly T[]): T {
   const [first, ...rest] = values
   if (typeof first === 'number') return roundUsd(values.reduce((sum, v) => sum + (v as number), 0)) as T
@@ -28,11 +24,8 @@ function sumAlike<T>(values: readonly T[]): T {
 const SAME_IN_EVERY_SHARD = ['tier', 'config', 'corpus', 'inputs', 'goldenSetIds', 'judge'] as const
 
 /**
- * The measurement of the whole run from its shards' (a pure function): checks that the files are the n
- * shards of one run (same count, each index once, the same inputs and config) and that together they
- * measured every question of the golden set exactly once, then puts the questions back in golden-set
- * order. The run's facts: the earliest start, the slowest shard's duration (shards run side by side),
- * every stage time, usage and cost summed, every model call and batch.
+ * The whole run's measurement from its shards (pure): checks they are the n shards of one run and cover every
+ * question exactly once, restores golden-set order; the run took as long as its slowest shard.
  */
 export function mergeShards(shards: readonly { source: string; file: ShardFile }[]): Measurement {
   if (shards.length === 0)

@@ -1,12 +1,8 @@
 import type { Report } from '../contract/report-schema.ts'
 
 /**
- * The question cases the merged Vitest view must show failed, from the merged report (a pure function),
- * as one run's cases would fail: each shard ran its question cases without gating (shards never gate), so
- * a question that regressed against the baseline passed in its blob. A system error fails under every
- * policy, with or without GATE (never an expected failure); a regressed question fails when the merge gates
- * (`gating`: GATE=1) under gatePolicy 'tolerance' (under 'significant' and 'both' the metrics' paired tests
- * decide, and a lost question is reported, as in one run). In golden-set order.
+ * The question cases the merged view must fail, as one run would (shards never gate, so their blobs passed them): a
+ * system error always; a regressed question only when GATE=1 under gatePolicy 'tolerance'. In golden-set order.
  */
 export function mergedQuestionFailures(report: Report, gating: boolean): { id: string; message: string }[] {
   const gate = report.gate

@@ -6,10 +6,8 @@ import { readShardFiles } from './shard-file.ts'
 import { verifyShardFiles, type BlobWitness } from './shard-witness.ts'
 
 /**
- * The report of a sharded run merged after its Vitest blobs (`vitest --merge-reports`): the shards' files (files,
- * or folders of them) merged and judged against the project's labels and baseline (under `baselineRoot`; null: not
- * compared), as one run's would be, once every shard file is checked against the witness its shard's blob carries
- * (verifyShardFiles): a stale, missing or foreign piece fails the merge, naming the shard.
+ * The report of a sharded run after `vitest --merge-reports`, judged as one run's would be, once every shard file
+ * matches its blob's witness (a stale, missing or foreign piece fails the merge, naming the shard).
  */
 export function mergedReportOfBlobs(
   project: ProjectConfig,

@@ -9,18 +9,11 @@ import { MeasurementSchema, type Measurement } from '../run/measurement.ts'
 import { ShardSchema, type Shard } from '../run/shard-assignment.ts'
 import type { ShardWitness } from './shard-witness.ts'
 
-/**
- * What a shard of a run leaves for the merge (`<reports>/shards/shard-<i>-of-<n>.json`): which shard it
- * was and its measurement. Not a report: the summary, the calibration and the gate exist only for the
- * whole golden set, so only the merge computes them (merge-shards.ts).
- */
+/** What a shard leaves for the merge. Not a report: summary, calibration and gate exist only for the whole golden set. */
 export const ShardFileSchema = z.object({
   schemaVersion: z.literal(1),
   shard: ShardSchema,
-  /**
-   * The shard run that wrote the file (a fresh id each time): its blob records the same id and the file's
-   * sha256 (ShardWitness), so the merge tells this run's file from a stale one of the same shard.
-   */
+  /** A fresh id per shard run, recorded with the file's sha256 in its blob, so the merge tells this file from a stale one. */
   runId: z.string(),
   measurement: MeasurementSchema,
 })
@@ -40,10 +33,7 @@ export function shardFileSha256(bytes: string | Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex')
 }
 
-/**
- * Writes the shard's file and returns its path and its witness: what the shard's blob must carry
- * (shard-witness.ts) for the merge to accept the file as this run's.
- */
+/** Writes the shard's file; returns its path and the witness the shard's blob must carry. */
 export function writeShardFile(
   reportsDir: string,
   shard: Shard,

@@ -1,5 +1,2 @@
-/**
- * The key of a shard's witness in a Vitest task's meta (task.meta), the way it travels inside the blob. A module
- * of its own: the cases' worker sets it without loading the witness's schema (and zod with it).
- */
+/** The witness's key in a Vitest task's meta; a module of its own so the cases' worker need not load zod. */
 export const SHARD_WITNESS_META = 'ragEvalShardWitness'

@@ -4,10 +4,8 @@ import type { ReadShardFile } from './shard-file.ts'
 import { SHARD_WITNESS_META } from './shard-witness-meta.ts'
 
 /**
- * What a shard's Vitest blob carries about the shard file its run wrote: which shard, the run's id and the
- * file's sha256. The merge accepts a shard file only when a blob of the merge vouches for exactly those
- * bytes, so a stale file (an earlier run of the shard), a file without its blob, and a blob without its
- * file all fail the merge, naming the shard.
+ * What a shard's blob vouches for: shard, run id and file sha256. A stale file, a file without its blob, or a blob
+ * without its file all fail the merge, naming the shard.
  */
 export const ShardWitnessSchema = z.object({
   index: z.number().int().min(1),
@@ -31,11 +29,7 @@ export interface WitnessCarrier {
   tasks?: readonly WitnessCarrier[]
 }
 
-/**
- * The shard witnesses carried by merged Vitest files (vitest.state.getFiles() under --merge-reports), one
- * per task whose meta holds one (SHARD_WITNESS_META), named by its test file. A malformed witness is an
- * error naming the file.
- */
+/** The witnesses in merged Vitest files, one per task whose meta holds one; a malformed one is an error naming the file. */
 export function shardWitnessesFromTasks(files: readonly WitnessCarrier[]): BlobWitness[] {
   const found: BlobWitness[] = []
   const visit = (task: WitnessCarrier, source: string) => {
@@ -61,10 +55,8 @@ const short = (sha256: string) => sha256.slice(0, 12)
 const REMEDY = `merge the blobs and the <reports>/shards/ files of one run of every shard (vitest run --shard=<i>/<n> --reporter=blob writes both)`
 
 /**
- * Checks the shard files against the blobs' witnesses, a pure function; throws an InputError naming the
- * shard: a blob of the merge without its file, a file without a blob (its blob missing, or the file left
- * by another run), a file whose bytes are not the ones its blob's run wrote (stale or foreign), two blobs
- * for one shard, and no witness at all (blobs not written by a shard of the eval project).
+ * Checks shard files against the blobs' witnesses (pure); an InputError naming the shard for any missing, stale,
+ * foreign or doubled piece, or when no blob carries a witness at all.
  */
 export function verifyShardFiles(files: readonly ReadShardFile[], witnesses: readonly BlobWitness[]): void {
   if (witnesses.length === 0)

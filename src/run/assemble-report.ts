@@ -43,11 +43,7 @@ function readReportReferences(
   }
 }
 
-/**
- * The report of a measurement of `project`, gated against the baseline under `baselineRoot` (default the
- * project's; null: not compared): what a run, a shard and a merge of shards each end with. A large run's
- * bootstrap draws on two threads (threads/: the same intervals to the bit).
- */
+/** The report of a measurement gated against the baseline under `baselineRoot` (default the project's; null: not compared). */
 export function reportOf(project: ProjectConfig, measurement: Measurement, baselineRoot: string | null | undefined): Report {
   return assembleReport(
     measurement,
@@ -71,10 +67,8 @@ function percentiles(times: readonly number[]): number[] | null {
 }
 
 /**
- * The report of a measurement, a pure function: the summary and the judge's calibration over all its
- * questions, the run's latencies, and the gate against the baseline. One run and the merge of its
- * shards go through it alike, hence the same report. `resampler` computes the bootstrap intervals'
- * replicates of the summary and the gate (on this thread when absent; the same to the bit either way).
+ * The report of a measurement (pure): one run and the merge of its shards go through it alike, hence the same report.
+ * `resampler` computes the bootstrap replicates (on this thread when absent; the same to the bit either way).
  */
 export function assembleReport(measurement: Measurement, references: ReportReferences, resampler?: MeanResampler): Report {
   const { questions, judge, run } = measurement

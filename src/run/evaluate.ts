@@ -46,22 +46,13 @@ export interface EvaluateOptions {
   system?: SystemSpec
   /** Stops the run: nothing new starts, calls in flight land in the cache, and evaluate() rejects with the reason. */
   signal?: AbortSignal
-  /**
-   * Lines for the terminal while the run goes: the cost estimate before the first model call, and the
-   * Message Batches progress (EVAL_BATCH=1). Nothing is printed without it; the report holds the estimate either way.
-   */
+  /** Terminal lines while the run goes (cost estimate, batch progress); the report holds the estimate either way. */
   log?: (line: string) => void
-  /**
-   * Only this shard's questions (assignShards); the inputs' hashes still describe the whole golden set,
-   * so the shards' measurements merge into the report of one run (merge-shards.ts).
-   */
+  /** Only this shard's questions; the input hashes still describe the whole golden set, so shards merge into one run's report. */
   shard?: Shard
 }
 
-/**
- * The cap's own error when the run stopped at EVAL_MAX_USD (it may arrive wrapped, e.g. in a
- * SystemFailure), with what was spent once the calls in flight have landed; any other error as it is.
- */
+/** The cap's error unwrapped (e.g. from a SystemFailure), with what was spent once calls in flight landed; else `error`. */
 function budgetStop(error: unknown, spent: { spentUsd: number; paidCalls: number } | undefined): unknown {
   const cap = causeOf(error, (e): e is BudgetExceededError => e instanceof BudgetExceededError)
   return cap === null ? error : spent ? cap.settled(spent.spentUsd, spent.paidCalls) : cap
@@ -80,10 +71,7 @@ function stopsRun(error: unknown): boolean {
   return causeOf(error, (e): e is Error => RUN_STOPPERS.some((kind) => e instanceof kind)) !== null
 }
 
-/**
- * The whole evaluation: load and validate inputs, run the system under test on every question, score,
- * summarise and build the report. Everything but `run` is a pure function of the inputs and config.
- */
+/** The whole evaluation; everything in the report but `run` is a pure function of the inputs and config. */
 export async function evaluate(project: ProjectConfig, options: EvaluateOptions): Promise<Report> {
   return reportOf(project, await measure(project, options), options.baselineRoot)
 }
@@ -121,10 +109,7 @@ interface Answered {
   estimate: RunEstimate | null
 }
 
-/**
- * The measuring half of evaluate(): load and validate inputs, run the system under test on every
- * question (of the shard, if one is given), score and judge each; nothing over the questions as a whole.
- */
+/** The measuring half of evaluate(): each question (of the shard, if any) answered, scored, judged; nothing across questions. */
 export async function measure(project: ProjectConfig, options: EvaluateOptions): Promise<Measurement> {
   const now = options.now ?? (() => new Date())
   const startedAt = now()
@@ -277,8 +262,8 @@ function scoreRuns(runs: readonly QuestionRun[], system: RagSystem, config: Eval
 }
 
 /**
- * live and record: the money, before any call, from a dry run of the whole pipeline on the estimate's client
- * (replies of typical length, nothing sent; replay costs nothing; a system of the user's own cannot be dry-run, so its server is checked instead).
+ * live and record: the cost before any call, from a dry run of the whole pipeline (nothing sent). A system of the
+ * user's own cannot be dry-run, so its server is checked instead.
  */
 async function estimateCost(
   { config, spec, log, model }: RunContext,

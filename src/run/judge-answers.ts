@@ -22,10 +22,8 @@ export function judgeInputOf(run: QuestionRun, repeat: number): JudgeInput | nul
 }
 
 /**
- * Has the judge score every answered question (at most `concurrency` judgements at a time) and adds the
- * judgements to the outcomes, in golden-set order. Questions without an answer keep null scores. With
- * `repeats` n > 1 every answer is judged n times (repeat r is JudgeInput.repeat r): the first scores the
- * outcome, and all n are kept in its judgeRepeats for the judge's noise (src/judge/judge-noise.ts).
+ * Judges every answered question in golden-set order; unanswered ones keep null scores. With `repeats` n > 1 the first
+ * judgement scores, and all n are kept in judgeRepeats for the judge's noise (src/judge/judge-noise.ts).
  */
 export async function judgeAnswers(
   outcomes: readonly QuestionOutcome[],

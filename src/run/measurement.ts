@@ -5,10 +5,8 @@ import { ReportSchema, RunInfoSchema } from '../contract/report-schema.ts'
 const StageTimesSchema = z.object({ retrieve: z.array(z.number()), generate: z.array(z.number()), judge: z.array(z.number()) })
 
 /**
- * What one evaluation measured, before anything is computed over the questions as a whole: the
- * per-question outcomes and the run's facts. The report (summary, calibration, gate) is a function of it
- * (assembleReport), so measurements of disjoint parts of a golden set (shards) merge into the report a
- * single run would have written. A shard writes its measurement to disk (shard-file.ts).
+ * What one evaluation measured before anything is computed across questions; the report is a function of it
+ * (assembleReport), so measurements of disjoint shards merge into the report a single run would have written.
  */
 export const MeasurementSchema = z.object({
   tier: ReportSchema.shape.tier,

@@ -54,16 +54,10 @@ export interface ModelAgents {
   readonly judge: Judge
 }
 
-/**
- * Output tokens the cost estimate assumes for a judge's reply: a score or a few verdicts, each with a one-line reason
- * (a faithfulness reply grows with the answer's claims, a relevancy reply is shorter).
- */
+/** Output tokens the estimate assumes for a judge's reply: a score or a few verdicts, each with a one-line reason. */
 export const TYPICAL_VERDICT_TOKENS = 150
 
-/**
- * What the estimate rests on: the generator's prompts as they will be sent, and the judge's built on the answers the
- * cache holds and, for the others, on a typical answer (estimate-transport.ts); replies priced at typical lengths.
- */
+/** What the estimate rests on: prompts as they will be sent, judges on cached or typical answers, replies at typical lengths. */
 function estimateBasis(observed: readonly ObservedCall[]): string {
   const generated = observed.filter((o) => o.call.role === 'generator')
   const answered = generated.filter((o) => o.result.source !== 'api').length
@@ -87,11 +81,7 @@ export interface RunInputs {
   corpusHash: string
 }
 
-/**
- * Opens the model tier for a live, record or replay run: checks the key (live, record), the price
- * table, the recording (replay), and builds the one client the generator and the judge share.
- * A missing key, price or recording is an InputError that says what to do.
- */
+/** Opens the model tier (live, record, replay): the one client the generator and the judge share; see openModelClient. */
 export function openModelTier(
   config: EvalConfig & { mode: ModelMode },
   env: NodeJS.ProcessEnv,
@@ -132,16 +122,9 @@ export function openModelTier(
     judgePromptsHash: JUDGE_PROMPTS_HASH,
     /** The judge's calls go through the Message Batches API (EVAL_BATCH=1, live and record). */
     batching: opened.batching,
-    /**
-     * Live and record: a TCP connect to ANTHROPIC_BASE_URL's host and port, an InputError naming the URL when nothing
-     * answers. estimate() makes it first; a run without an estimate (a system of the user's own) makes it before its
-     * first model call.
-     */
+    /** Live and record: a TCP probe of ANTHROPIC_BASE_URL, made by estimate() or else before the first model call. */
     checkServer: () => opened.checkServer(),
-    /**
-     * The cost estimate, before any call: `dryRun` runs the whole pipeline with agents on a client that answers in
-     * process and at once with replies of typical length (never the network); see estimate.ts.
-     */
+    /** The cost estimate before any call: `dryRun` runs the whole pipeline on an in-process client (see estimate.ts). */
     estimate: async (dryRun: (agents: ModelAgents) => Promise<void>): Promise<RunEstimate> => {
       // A server that refuses connections is named before the estimate is printed, not after it.
       await opened.checkServer()

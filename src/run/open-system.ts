@@ -25,10 +25,7 @@ export interface OpenSystemContext extends RagSystemContext {
   /** Where an HTTP system's `${env:NAME}` header references are read (default: this process's environment). */
   env?: NodeJS.ProcessEnv | undefined
   log: (line: string) => void
-  /**
-   * Where the built-in system keeps its corpus work between runs (built-corpus-cache.ts), for the corpus
-   * of this content hash; `warn` takes the reason when it could not be kept. No caching when absent.
-   */
+  /** Where the built-in system keeps its corpus work between runs, for this corpus hash; no caching when absent. */
   corpusCache?: { folder: string; corpusHash: string; warn: (message: string) => void } | undefined
 }
 
@@ -59,10 +56,7 @@ function named(system: RagSystem, fallback: string): RagSystem {
   return typeof system.name === 'string' && system.name.length > 0 ? system : wrapped(system, { name: fallback })
 }
 
-/**
- * The built-in system, from the corpus work an earlier run kept when there is one (and kept for the next when
- * there was none). A large corpus never built is indexed on a second thread while this one chunks it.
- */
+/** The built-in system from kept corpus work when there is some; a large corpus never built is indexed on a second thread. */
 async function builtinSystem(corpus: readonly CorpusDocument[], context: OpenSystemContext): Promise<RagSystem> {
   const { config, corpusCache: cache } = context
   const key = cache ? builtCorpusKey(cache.corpusHash, config) : null
@@ -82,9 +76,8 @@ async function builtinSystem(corpus: readonly CorpusDocument[], context: OpenSys
 }
 
 /**
- * The system under test from its spec, four ways: 'builtin', a module path (default export: a RagSystem
- * or a factory), an object (or factory) inline, or an HTTP service (started by its command when given,
- * and stopped by the returned system's close()).
+ * The system under test from its spec: 'builtin', a module path, an object or factory inline, or an HTTP service
+ * (started by its command when given, stopped by close()).
  */
 export async function openSystem(spec: SystemSpec, context: OpenSystemContext): Promise<RagSystem> {
   if (spec === 'builtin') {

@@ -20,10 +20,8 @@ export class SystemFailure extends Error {
 }
 
 /**
- * Asks the system every question, at most `concurrency` at a time, and returns the runs in golden-set
- * order (whatever order they finished in). A failure on one question is recorded as that question's
- * system error (the gate weighs the error rate), unless `stopsRun` says it concerns the whole run (a
- * spending cap, a model-tier failure): then the run aborts, naming the question.
+ * Asks every question (`concurrency` at a time), runs in golden-set order. A failure is that question's system error,
+ * unless `stopsRun` says it concerns the whole run (spending cap, model tier): then the run aborts, naming the question.
  */
 export async function runSystem(
   system: RagSystem,
@@ -74,9 +72,8 @@ export async function runSystem(
 }
 
 /**
- * One warning for the run when some ranked chunk alone holds more tokens than budgetTokens: a context packed
- * within the budget stops before it (an empty context when it ranks first), which reads as a retrieval miss.
- * It names the first such chunk in golden-set and rank order, and how many more there are.
+ * One warning when some ranked chunk alone exceeds budgetTokens: packing stops before it (an empty context when it
+ * ranks first), which reads as a retrieval miss. Names the first such chunk and how many more there are.
  */
 export function oversizedChunkWarning(runs: readonly QuestionRun[], budgetTokens: number): string | null {
   const oversized = runs.flatMap((run) =>

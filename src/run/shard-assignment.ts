@@ -14,11 +14,8 @@ function dealingKey(id: string): string {
 }
 
 /**
- * Which shard (1..count) evaluates each question. Within each type, in QUESTION_TYPES order, the
- * questions sorted by a hash of their id are dealt round-robin, the dealing carrying on from type to
- * type: every shard gets its share of every type within one question, and its share of the whole
- * within one. The assignment depends on the set of (id, type) pairs only, never on file order, so
- * every machine computes the same one.
+ * Which shard (1..count) evaluates each question: per type, questions sorted by id hash are dealt round-robin, carrying
+ * on across types, so every shard's share of each type is within one. Depends only on the (id, type) set, never on file order.
  */
 export function assignShards(questions: readonly { id: string; type: QuestionType }[], count: number): Map<string, number> {
   const assignment = new Map<string, number>()

@@ -1,8 +1,4 @@
-/**
- * When and how long to retry a failed HTTP call (the model client's, an HTTP system's): the server's
- * retry-after (retry-after-ms, or retry-after in seconds or as a date) when it gives one, else an
- * exponential backoff with jitter; every number a knob, so the caller counts and reports each attempt.
- */
+/** When and how long to retry a failed HTTP call: every number a knob, so the caller counts and reports each attempt. */
 export interface RetryPolicy {
   /** Retries after the first attempt (EVAL_MAX_RETRIES). */
   maxRetries: number
@@ -30,10 +26,9 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /**
- * The wait before retry number `retry` (0-based): the server's retry-after when it gave one, else
- * baseDelayMs x 2^retry with jitter (between half and all of it, so concurrent callers spread out),
- * capped at maxDelayMs. Null when the server asked for longer than maxDelayMs: retrying sooner would
- * only be refused again, so the call gives up and says why.
+ * The wait before retry `retry` (0-based): the server's retry-after, else baseDelayMs x 2^retry with jitter (half to
+ * all, so concurrent callers spread out), capped at maxDelayMs. Null when the server asks for longer: a sooner retry
+ * would only be refused again.
  */
 export function retryDelay(
   retry: number,

@@ -1,19 +1,10 @@
-/**
- * The run's secrets and their redaction: the one place that knows them. The run registers each secret it
- * resolves (an HTTP header's value, src/config/http-headers.ts) before the first request, and text that
- * leaves the process goes through `redactSecrets` where it leaves: the file writer, the HTTP client's
- * errors and the service's answers, the service's output, the evaluation host's messages and logs.
- * A process-wide registry (each thread and process its own), because any writer of the process may meet a
- * secret a service echoed; it only grows: forgetting a secret could leak it through a late write.
- */
+// The run's secrets, registered before the first request and redacted wherever text leaves the process. Process-wide,
+// because any writer may meet a secret a service echoed; it only grows, as forgetting one could leak it in a late write.
 
 /** What a secret is replaced with: plain ASCII, valid inside JSON strings, Markdown and URLs alike. */
 export const REDACTED = '[REDACTED]'
 
-/**
- * A shorter secret cannot be masked without masking ordinary text (every "1234" of the reports): the
- * configuration refuses it (http-headers.ts) rather than corrupt the run's texts or leak it.
- */
+/** A shorter secret cannot be masked without masking ordinary text ("1234"): the configuration refuses it. */
 export const MIN_SECRET_LENGTH = 8
 
 /** Every form a secret is written in, longest first: as it is, and escaped inside a JSON string. */
@@ -65,10 +56,7 @@ export function redactSecretBytes(bytes: Uint8Array): Uint8Array {
   return redacted
 }
 
-/**
- * The pieces of a text written piece by piece, redacted without joining them: the last bytes of a piece
- * (one fewer than the longest secret) wait for the next, so a secret split across two pieces is found.
- */
+/** Redacts a text written piece by piece without joining it: a piece's tail waits for the next, so a split secret is found. */
 export function* redactSecretParts(parts: Iterable<Uint8Array>): Generator<Uint8Array> {
   if (!hasSecrets()) {
     yield* parts

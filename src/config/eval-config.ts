@@ -5,10 +5,7 @@ import { RetrieverOptionsSchema, type RetrieverOptions } from '../contract/retri
 /** How a variable's text becomes its field's value. */
 type OverrideKind = 'integer' | 'fraction' | 'boolean' | 'string'
 
-/**
- * Environment variable -> config field (`retrieval.<option>` for the built-in retriever's), for the knobs a run
- * varies without editing the config (docs/knobs.md); the other fields are set in the config only.
- */
+/** Environment variable -> config field, for the knobs a run varies without editing the config (docs/knobs.md). */
 const OVERRIDES = {
   EVAL_CONTEXT_BUDGET: ['budgetTokens', 'integer'],
   EVAL_TOP_K: ['k', 'integer'],
@@ -67,10 +64,7 @@ function booleanOverride(name: string, raw: string): boolean {
   return /^(1|true)$/i.test(raw)
 }
 
-/**
- * Resolves the config: file defaults, then environment overrides, validated as a whole.
- * A bad value names its source (the variable or the file field) and what is expected.
- */
+/** File defaults, then environment overrides, validated as a whole; a bad value names its source and what is expected. */
 export function resolveEvalConfig(
   fileValues: unknown,
   env: NodeJS.ProcessEnv,

@@ -50,10 +50,8 @@ export const HttpHeadersSchema = z
   )
 
 /**
- * The headers with their `${env:NAME}` references read from `env`, and the secrets to redact: every value that
- * references the environment or names a credential, and each variable's value. Every variable that is not set (or is
- * empty) is named at once, before any request; so is a value an HTTP header cannot carry (a line break) or
- * a secret too short to redact. Messages name the header and the variable, never a value.
+ * Resolves `${env:NAME}` references and collects the secrets to redact. Every unset variable, unsendable value or
+ * too-short secret is named at once, before any request; messages name the header and variable, never a value.
  */
 export function resolveHttpHeaders(
   headers: Record<string, string> | undefined,

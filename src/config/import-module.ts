@@ -7,10 +7,8 @@ const JAVASCRIPT_FILE = /\.[cm]?js$/
 
 let loader: Jiti | undefined
 /**
- * jiti, for TypeScript without tsx in the user's project, made on first need and through its CommonJS
- * build: importing it as ESM makes Node scan its whole bundle for export names, a cost every start-up would
- * pay (docs/scaling.md). Its transforms are cached on disk (node_modules/.cache/jiti). Without a module
- * cache: the user's config and system are read as they are now (in watch mode, every run).
+ * jiti through its CommonJS build, made on first need: as ESM, Node scans its whole bundle for export names at every
+ * start-up (docs/scaling.md). No module cache: the user's config and system are read afresh each run (watch mode).
  */
 function typeScriptLoader(): Jiti {
   return (loader ??= (createRequire(import.meta.url)('jiti') as typeof import('jiti')).createJiti(import.meta.url, {
@@ -27,9 +25,8 @@ const JITI_SYNTAX_ERROR =
 const PACKAGE_CODE = fileURLToPath(new URL('..', import.meta.url))
 
 /**
- * `file:line:column` of the first stack frame in the user's code (not Node's, an installed package's or
- * this package's): where it threw. TypeScript runs as jiti's transform of it, which keeps the lines but not
- * the columns (types removed, a prefix on line 1; Node applies no source map to it): its frames give the line.
+ * `file:line:column` of the first stack frame in the user's code. jiti's transform keeps TypeScript's lines but not its
+ * columns (and Node applies no source map), so its frames give the line only.
  */
 function ownFrame(stack: string | undefined): string | null {
   for (const line of (stack ?? '').split('\n').slice(1)) {
@@ -42,11 +39,7 @@ function ownFrame(stack: string | undefined): string | null {
   return null
 }
 
-/**
- * Why a module failed to load, on one line that keeps the place: a syntax error as
- * `file:line:column: syntax error: <what>` (columns from 1, as editors count them), an error its code
- * threw while loading with the place it was thrown at (`file:line`, and the column where it is exact).
- */
+/** Why a module failed to load, on one line that keeps the place (`file:line:column`, columns from 1 as editors count). */
 export function describeLoadFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error)
   const syntax = JITI_SYNTAX_ERROR.exec(error.message)?.groups
@@ -60,10 +53,7 @@ export function describeLoadFailure(error: unknown): string {
   return frame === null || first.includes(frame) ? first : `${first} (at ${frame})`
 }
 
-/**
- * The default export of a TypeScript or JavaScript module (the module itself when it has none). A
- * failure to load it is an Error whose message is describeLoadFailure's line, the original its cause.
- */
+/** A module's default export (else the module); a load failure is an Error with describeLoadFailure's line, cause attached. */
 export async function importModule(file: string): Promise<unknown> {
   try {
     return await loadModule(file)

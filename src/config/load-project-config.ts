@@ -18,10 +18,8 @@ function fieldLocator(file: string, text: string): (field: string) => string {
 }
 
 /**
- * Reads and validates rag-eval.config.ts (TypeScript or JavaScript, without tsx in the user's project),
- * resolving its paths against the file's folder. `overrides` (ragEval()'s inline options) win over the
- * file's fields; with overrides and no config file, they are the whole config, rooted at `cwd`. The
- * environment overrides are applied per run.
+ * Reads and validates rag-eval.config.ts, paths resolved against its folder. `overrides` (ragEval()'s inline options)
+ * win over the file's fields, or are the whole config, rooted at `cwd`, when there is no file.
  */
 export async function loadProjectConfig(
   options: {

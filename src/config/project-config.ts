@@ -29,10 +29,7 @@ export const HttpSystemSpecSchema = z
   })
   .strict()
 
-/**
- * The system under test, four ways: 'builtin' (this package's BM25 system), a module path whose default
- * export is a RagSystem or a factory, a RagSystem object (or factory) inline, or an HTTP service.
- */
+/** The system under test: 'builtin', a module path (default export: RagSystem or factory), a RagSystem inline, or HTTP. */
 export const SystemSpecSchema = z.union(
   [
     z.literal('builtin'),
@@ -99,11 +96,7 @@ export interface ProjectConfig {
 const PROJECT_KEYS = Object.keys(ProjectFieldsSchema.shape)
 const KNOB_KEYS = Object.keys(EvalKnobsSchema.shape)
 
-/**
- * Validates config values (the default export of rag-eval.config.ts, or inline options) against the
- * schema: an unknown field, a bad value or a bad environment override names the field and the file
- * (`locate` turns a field name into `file:line:column` when the file's text is known).
- */
+/** Validates config values; an error names the field and the file (`locate` gives `file:line:column` when the text is known). */
 export function resolveProjectConfig(
   values: unknown,
   options: { root: string; source: string; env: NodeJS.ProcessEnv; locate?: (field: string) => string },

@@ -1,10 +1,6 @@
 import { lineColumnOf } from './line-column.ts'
 
-/**
- * Where each value of a JSON text sits: the offsets of objects, arrays and their members, so tools
- * can name line numbers (JSON.parse gives none) and edit a file without re-serialising what they do
- * not touch. Call it on text JSON.parse has accepted; it does not validate.
- */
+/** Offsets of a JSON text's values, to name lines (JSON.parse gives none) and edit in place; for text JSON.parse accepted. */
 export interface Span {
   kind: 'object' | 'array' | 'string' | 'literal'
   /** Offset of the first character. */

@@ -25,13 +25,8 @@ function shown(text: string, at: number): string {
 }
 
 /**
- * The first syntax error of a JSON text (RFC 8259), or undefined when it is valid JSON.
- *
- * JSON.parse names no position for some errors (V8: `Unexpected token ''', ..."b": 'x'..." is not
- * valid JSON`) and a position past the mistake for others, so this scanner finds the place itself and
- * names the usual mistakes: single quotes, NaN and Infinity, comments, trailing and missing commas,
- * unquoted names, unterminated strings. The offset is where to look: the opening quote of an
- * unterminated string, the trailing comma itself, the token after a missing comma.
+ * The first syntax error of a JSON text, or undefined when it is valid. V8's JSON.parse names no position for some
+ * errors and one past the mistake for others, so this scanner finds the place and names the usual mistakes.
  */
 export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
   return new JsonScanner(text).firstError()

@@ -1,8 +1,4 @@
-/**
- * Line and column (both from 1) of a character offset in a text, as editors show them: lines split at
- * `\n` (a `\r` before it belongs to the line it ends), columns counted in UTF-16 code units like
- * VS Code and tsc. An offset past the end is the end of the text.
- */
+/** Line and column (from 1) of an offset as editors show them: a `\r` belongs to the line it ends; columns in UTF-16 units. */
 export function lineColumnOf(text: string, offset: number): { line: number; column: number } {
   const at = Math.max(0, Math.min(offset, text.length))
   let line = 1

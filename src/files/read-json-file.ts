@@ -5,9 +5,8 @@ import { lineColumnOf } from './line-column.ts'
 import { readUtf8File } from './utf8-text.ts'
 
 /**
- * Message for JSON text that JSON.parse rejected: `<file>:<line>:<column>: invalid JSON: <problem>`,
- * the position found by findJsonSyntaxError (V8's message often has none, or one past the mistake).
- * `linesBefore` counts the file's lines before `text` (a JSON Lines record is parsed on its own).
+ * `<file>:<line>:<column>: invalid JSON: <problem>`, positioned by findJsonSyntaxError (V8 often gives none). `linesBefore`:
+ * the file's lines before `text` (a JSON Lines record is parsed alone).
  */
 export function jsonSyntaxMessage(text: string, file: string, parseError: unknown, linesBefore = 0): string {
   const found = findJsonSyntaxError(text)
@@ -25,11 +24,7 @@ export function parseJsonText(text: string, file: string): unknown {
   }
 }
 
-/**
- * Reads a JSON file and validates it with its zod schema. Every failure is an InputError naming the
- * file (and the line and column, or the field) and ending with `hint`: what the user should do. The
- * file must be UTF-8 (a leading byte-order mark is accepted).
- */
+/** Reads a UTF-8 JSON file and validates it; every failure is an InputError naming the file and place, ending with `hint`. */
 export function readJsonFile<S extends z.ZodType>(file: string, schema: S, hint: string): z.output<S> {
   const parsed = schema.safeParse(parseJsonText(readUtf8File(file, hint), file))
   if (!parsed.success) {

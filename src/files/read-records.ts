@@ -22,12 +22,7 @@ function fieldLine(text: string, span: Span, path: readonly PropertyKey[]): numb
   return lineAt(text, (at ?? span).start)
 }
 
-/**
- * The records of a file that is either a JSON array of objects (its first non-blank character is
- * `[`) or JSON Lines (one JSON value per line; blank lines skipped). Each record carries its line
- * number for error messages; invalid JSON is reported with its line and column. A leading byte-order
- * mark is dropped (it marks the encoding; it adds no line).
- */
+/** Records of a JSON array (first non-blank character `[`) or JSON Lines file, each with its line number for error messages. */
 export function readRecords(fileText: string, file: string): SourceRecord[] {
   const text = fileText.replace(/^\uFEFF/, '')
   if (text.trimStart().startsWith('[')) {
@@ -62,10 +57,7 @@ export function recordIssue(file: string, record: SourceRecord, issue: { path: P
   return `${file}:${record.lineOf(issue.path)}: ${field === '' ? '' : `field "${field}": `}${why}`
 }
 
-/**
- * Fields a record has beyond those its format carries, counted over the file, for one notice per
- * field rather than one per line: `field "response" ignored (12 records, first at line 3)`.
- */
+/** Fields beyond the format's, counted over the file: one notice per field, not one per line. */
 export class IgnoredFields {
   readonly #seen = new Map<string, { count: number; firstLine: number }>()
 
@@ -86,10 +78,7 @@ export class IgnoredFields {
   }
 }
 
-/**
- * Reads and validates every record of a file with the format's schema: all problems at once, each
- * naming its line and field; fields the format does not carry are counted for one notice each.
- */
+/** Validates every record with the format's schema: all problems at once, each naming its line and field. */
 export function parseRecords<S extends z.ZodType<Record<string, unknown>>>(
   text: string,
   file: string,

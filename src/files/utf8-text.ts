@@ -5,10 +5,7 @@ import { InputError } from '../contract/input-error.ts'
 const lenientDecoder = new TextDecoder('utf-8', { ignoreBOM: true })
 const encoder = new TextEncoder()
 
-/**
- * Byte offset of the first ill-formed UTF-8 sequence, or -1 when all bytes are valid: where the WHATWG decoder
- * puts its first U+FFFD that the bytes do not spell out themselves (EF BF BD).
- */
+/** Byte offset of the first ill-formed UTF-8 sequence (where the decoder puts a U+FFFD the bytes do not spell), or -1. */
 export function firstInvalidUtf8Byte(bytes: Uint8Array): number {
   const text = lenientDecoder.decode(bytes)
   for (let at = text.indexOf('\uFFFD'); at !== -1; at = text.indexOf('\uFFFD', at + 1)) {
@@ -21,11 +18,7 @@ export function firstInvalidUtf8Byte(bytes: Uint8Array): number {
 
 const strictDecoder = new TextDecoder('utf-8', { fatal: true })
 
-/**
- * The text of a file's bytes, which must be UTF-8; a leading byte-order mark is dropped (it marks the
- * encoding, it is not text). Invalid bytes are an error naming the file, the byte offset and line of
- * the first one, never replaced by U+FFFD in silence.
- */
+/** A file's UTF-8 text, BOM dropped; invalid bytes are an error naming the offset and line, never a silent U+FFFD. */
 export function decodeUtf8Text(bytes: Uint8Array, file: string): string {
   try {
     return strictDecoder.decode(bytes)

@@ -4,11 +4,8 @@ import { dirname } from 'node:path'
 import { redactSecretBytes, redactSecretParts, redactSecrets } from '../common/secrets.ts'
 
 /**
- * Writes a file atomically: a temp file beside it, then a rename, so a reader never sees half a report.
- * The temp name is the writer's own (pid and random bytes): writers on other machines sharing the folder
- * (shards on one volume, containers with equal pids) never write into each other's temp file.
- * Byte arrays from an iterable are written as it yields them, never joined into one copy.
- * Every file of the package is written here, so here the run's secrets are kept out of files (common/secrets.ts).
+ * Every file of the package is written here: temp file then rename, so no reader sees half a file; the temp name is
+ * the writer's own (pid, random bytes) for shared folders; iterables are never joined; secrets are redacted here.
  */
 export function writeFileAtomic(path: string, content: string | Uint8Array | Iterable<Uint8Array>): void {
   mkdirSync(dirname(path), { recursive: true })

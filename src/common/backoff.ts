@@ -26,9 +26,8 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /**
- * The wait before retry `retry` (0-based): the server's retry-after, else baseDelayMs x 2^retry with jitter (half to
- * all, so concurrent callers spread out), capped at maxDelayMs. Null when the server asks for longer: a sooner retry
- * would only be refused again.
+ * The wait before retry `retry` (0-based): the server's retry-after, else baseDelayMs x 2^retry with jitter (so callers
+ * spread out), capped at maxDelayMs. Null when the server asks for longer: a sooner retry would only be refused again.
  */
 export function retryDelay(
   retry: number,

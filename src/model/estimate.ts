@@ -18,9 +18,8 @@ export interface EstimateOptions {
 const integer = (n: number) => n.toLocaleString('en-US')
 
 /**
- * Prices a dry run's calls: cache hits cost nothing; the rest from the request as sent (plus the API's tool-use system
- * prompt, prompt caching as the API applies it), expected at a typical reply, worst case at max_tokens. Repairs are not
- * priced: the dry run's replies all fail validation, a real run's rarely do.
+ * Prices a dry run's calls as sent (cache hits free, prompt caching applied): expected at a typical reply, worst case at
+ * max_tokens. Repairs are not priced: every dry-run reply fails validation, a real run's rarely do.
  */
 export function summariseEstimate(
   observed: readonly ObservedCall[],

@@ -372,9 +372,8 @@ export class ModelClient {
   }
 
   /**
-   * Succeeded: the answer at batch price. Expired or server-side errors: resent as a normal call, since the request is
-   * fine. Other errors: a BatchItemError (a judge error), as a resend would be refused the same way. Canceled (only a
-   * person does that): a judge error too, not a full-price resend.
+   * Expired or server-side errors are resent as normal calls (the request is fine); other errors and cancels (only a
+   * person cancels) become a BatchItemError, a judge error, since a resend would fare the same or undo the cancel.
    */
   async #viaBatch(call: ModelCall, key: string): Promise<Sent> {
     const { result, reservation, scripted, wallMs, log } = await this.#batches!.enqueue(call, key)

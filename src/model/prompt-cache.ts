@@ -14,9 +14,8 @@ export interface PromptCacheSplit {
 }
 
 /**
- * Prompt caching as the bill sees it (local server, cost estimate): the prefix through the last breakpoint is written
- * once, then read, per model; below the model's minimum nothing is cached. TTL and concurrent first writes are not
- * modelled: requests settle in arrival order.
+ * Prompt caching as billed (local server, estimate): the prefix through the last breakpoint is written once, then read,
+ * per model, if at least the model's minimum. No TTL, and requests settle in arrival order (no concurrent first writes).
  */
 export class PromptCacheSimulator {
   readonly #written = new Set<string>()

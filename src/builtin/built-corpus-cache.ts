@@ -145,7 +145,7 @@ function coherent(index: Pick<Bm25Index, 'postingStart' | 'postingChunk' | 'post
   const { postingStart, postingChunk, postingWeight } = index
   if (postingStart[0] !== 0 || postingStart[postingStart.length - 1] !== postingChunk.length) return false
   for (let t = 1; t < postingStart.length; t++) if (postingStart[t]! < postingStart[t - 1]!) return false
-  // Indexed loops: for...of is several times slower over millions of postings (docs/scaling.md).
+  // Indexed loops: for...of is several times slower over millions of postings (docs/scaling.md, "Why the code is shaped as it is").
   for (let p = 0; p < postingChunk.length; p++) if (postingChunk[p]! < 0 || postingChunk[p]! >= chunkCount) return false
   for (let p = 0; p < postingWeight.length; p++) if (!Number.isFinite(postingWeight[p]!)) return false
   return true

@@ -25,7 +25,7 @@ const THREAD = fileURLToPath(
   new URL(`./corpus-index-thread-main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url),
 )
 
-/** Body characters from which indexing on a second thread pays for the thread's start and the texts' copies. */
+/** Body characters from which a second thread pays for its start (docs/scaling.md, "Why the code is shaped as it is"). */
 const MIN_BODY_CHARS = 4_000_000
 
 /** Chunk characters per message: the thread indexes one batch while this thread cuts the next, and each message's copy is freed once read. */

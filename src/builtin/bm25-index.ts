@@ -96,6 +96,7 @@ export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
       const plain = scan.plain
       const textTerms = chunkTerms.length
       lengths.push(length)
+      // Accumulated as MiniSearch does, not as a sum over n: its scores stay the same to the bit.
       averageLength = (averageLength * id + length) / (id + 1)
       let titleLength = 0
       if (titled) {

@@ -2,10 +2,8 @@
 const SMALL_DEPTH = 256
 
 /**
- * The `keep` best of the first `count` ids of `ids`, best first: higher `score[id]` first, equal scores
- * by lower `ordinal[id]` (a retriever's score, then corpus position). Insertion into a short list for
- * the usual small depths, where most ids fail one comparison with the worst kept; one sort for large
- * depths. The same ids a full sort would keep, without sorting every match.
+ * The `keep` best of the first `count` ids, by `score[id]` descending then `ordinal[id]`, as a full sort would keep
+ * them: insertion into a short list for small depths (most ids fail one comparison), one sort for large ones.
  */
 export function bestOf(
   ids: ArrayLike<number>,

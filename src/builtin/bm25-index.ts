@@ -9,9 +9,8 @@ import { SpanTable } from '../text/span-table.ts'
 export type Bm25Options = Pick<RetrieverOptions, 'coordination' | 'k1' | 'b' | 'delta' | 'possessives' | 'titleWeight'>
 
 /**
- * What a BM25 search reads, fixed once built: each term's id, and the postings of term t, chunk ids in
- * postingChunk[postingStart[t] ..< postingStart[t + 1]], ascending, each with the term's weight in that
- * chunk: the part of its BM25 (BM25F) score after the idf, computed once, not per posting per query.
+ * What a BM25 search reads: term ids, and term t's postings, chunk ids ascending in postingChunk[postingStart[t] ..<
+ * postingStart[t + 1]], each with its weight (the BM25F score after the idf, computed once, not per query).
  */
 export interface Bm25Index {
   /** Term -> term id, ids 0, 1, 2... in insertion order (so the keys, in order, are the terms by id). */
@@ -30,19 +29,14 @@ export interface Bm25IndexBuilder {
   add(text: string, heading: string): void
   /** The index of every chunk added, in the order added. */
   finish(): Bm25Index
-  /**
-   * After finish(): each content term's number of chunks whose text has it (the offline answerer's weights),
-   * counted in the index's own scan of the texts.
-   */
+  /** After finish(): each content term's number of chunks (the offline answerer's weights), counted in the index's own scan. */
   contentTermFrequencies(): Map<string, number>
 }
 
 /**
- * A builder of the BM25 index with these options (all given: Bm25Retriever fills in the defaults), which also
- * counts the chunks' content terms (contentTermFrequencies()). A chunk's content terms are its index terms when
- * its text is ASCII, the possessive filter changed none of its words and its heading added no term of its own
- * (the same words, the same termOf): then its index terms count for both. Any other chunk is analysed again
- * by contentTerms, its index terms taken off the counts and its content terms added.
+ * A builder of the BM25 index (options all given), which also counts the chunks' content terms in the same scan
+ * (docs/scaling.md, "Large golden sets"): index terms stand for content terms when the text is ASCII, no possessive
+ * was cut and the heading added no term; any other chunk is analysed again and its counts corrected.
  */
 export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
   const { titleWeight } = options
@@ -102,6 +96,7 @@ export function bm25IndexBuilder(options: Bm25Options): Bm25IndexBuilder {
       const plain = scan.plain
       const textTerms = chunkTerms.length
       lengths.push(length)
+      // Accumulated as MiniSearch does, not as a sum over n: its scores stay the same to the bit.
       averageLength = (averageLength * id + length) / (id + 1)
       let titleLength = 0
       if (titled) {
@@ -245,9 +240,8 @@ function postingsByTerm(
   const titled = titleWeight > 0
   const { lengths, titleLengths, averageLength, averageTitleLength, chunkStart, pairTerm, pairFreq, pairTitleFreq } = counted
   const n = lengths.length
-  // Pass 2: the pairs by term (chunk ids ascending within each), each with its weight. BM25's length
-  // normalisation 1 - b + b x length / average length (length = distinct words) per chunk, then the same
-  // expressions the query loop once evaluated per posting, so every score stays the same to the bit.
+  // Pass 2: the pairs by term (chunk ids ascending), each with its weight, by the same expressions the query loop
+  // once evaluated per posting, so every score stays the same to the bit.
   const norm = Float64Array.from(lengths.values.subarray(0, n), (length) => 1 - b + (b * length) / averageLength)
   const titleNorm = Float64Array.from(titleLengths.values.subarray(0, n), (length) => 1 - b + (b * length) / averageTitleLength)
   const termCount = termIds.size

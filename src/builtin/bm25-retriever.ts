@@ -6,32 +6,12 @@ import { bestOf } from './best-of.ts'
 import { buildBm25Index, type Bm25Index, type Bm25Options } from './bm25-index.ts'
 
 /**
- * BM25 retrieval over chunks. Terms: lower-cased words minus English stopwords, Porter-stemmed
- * (text-analyzer.ts), optionally without possessive 's, so the index and the queries are analysed alike.
- * Equal scores are ordered by corpus position, so rankings are stable.
- *
- * With MINISEARCH_RETRIEVER_OPTIONS (k1 = 1.2, b = 0.7, delta = 0.5, coordination on, no possessive
- * filter, no title field; the defaults before Lucene's scoring) the scores are, to the last bit, those of
- * MiniSearch 7 (`new MiniSearch({ fields: ['text'], tokenize: tokenizeWords, processTerm: termOf })`,
- * default search options), which this class used until its per-match objects and whole-result sorts
- * proved too slow on large corpora (docs/scaling.md). Kept identical on purpose, because rankings feed every report:
- * - a chunk's length is its number of distinct words, stopwords included; the average length is
- *   accumulated chunk by chunk as `(avg * i + length) / (i + 1)`;
- * - a term scores `idf * (delta + tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / avg)))` with
- *   `idf = ln(1 + (N - df + 0.5) / (df + 0.5))` (Lucene's BM25 idf; delta > 0 is BM25+, Lv & Zhai 2011,
- *   delta = 0 plain BM25 as Lucene scores it);
- * - a chunk's score is the sum of its term scores in query order (a repeated query term counts each
- *   time), times the number of distinct query terms it matches when `coordination` is on (MiniSearch's
- *   heuristic; Lucene dropped it: it lets a chunk matching many common terms beat one matching the rare one).
- *
- * With `titleWeight` w > 0 the chunk's heading path (document title > section, the chunk's first line)
- * is also a BM25F field (Robertson, Zaragoza & Taylor 2004): a term's frequency becomes
- * `tf / norm + w * tfTitle / normTitle`, each field normalised by its own length against its own average
- * (same b), and that pseudo-frequency goes through the saturation `x (k1 + 1) / (k1 + x)` once. The text
- * field keeps the heading line, so w = 0 is exactly the plain scoring and w > 0 adds to heading terms.
- *
- * Without coordination, a query whose one term is in far more chunks than its others together is answered
- * without walking that term's postings (#bestPruned, MaxScore), to the same chunks and the same scores.
+ * BM25 retrieval over chunks (terms as text-analyzer.ts analyses them); equal scores ordered by corpus position.
+ * A term scores `idf * (delta + tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / avg)))` with Lucene's
+ * `idf = ln(1 + (N - df + 0.5) / (df + 0.5))` and length a chunk's distinct words, stopwords included; a chunk
+ * scores the sum in query order, times its distinct query terms matched with `coordination`. `titleWeight` w > 0
+ * makes the heading path a BM25F field (`tf / norm + w * tfTitle / normTitle`, saturated once).
+ * MINISEARCH_RETRIEVER_OPTIONS must reproduce MiniSearch 7's scores to the bit: rankings feed every report.
  */
 export class Bm25Retriever implements Retriever {
   readonly #options: Bm25Options
@@ -100,11 +80,7 @@ export class Bm25Retriever implements Retriever {
     return Math.log(1 + (chunkCount - df + 0.5) / (df + 0.5))
   }
 
-  /**
-   * Every chunk with a query term scored, the best `depth` kept with their scores (the scratch arrays left
-   * all zero): a chunk's score is the sum of its terms' idf x weight in query order, times the distinct
-   * query terms it matches with coordination.
-   */
+  /** Every chunk with a query term scored; the best `depth` kept with their scores, the scratch arrays left all zero. */
   #bestOfAll(terms: readonly number[], firsts: readonly boolean[], depth: number): Ranked {
     const { coordination } = this.#options
     const { postingStart: starts, postingChunk, postingWeight } = this.#index
@@ -150,14 +126,9 @@ export class Bm25Retriever implements Retriever {
   }
 
   /**
-   * #bestOfAll without coordination, for a query one of whose terms is in far more chunks than all the others
-   * together (a common word beside rare ones: the common term's postings are most of the work), without
-   * walking that term's postings: MaxScore (Turtle & Flood 1995) with one non-essential term. The chunks of
-   * the other terms are the candidates; each is scored exactly (every term in query order, the common one
-   * found by galloping through its postings), and the best `keep` of them are the answer when the worst of
-   * them scores more than the common term alone can give any chunk (its best weight, as many times as it
-   * occurs). Then no other chunk can reach or tie them, and the result is #bestOfAll's, to the bit. Null
-   * when the query is not of that shape or the bound does not hold (the caller scores every chunk).
+   * #bestOfAll without coordination, to the bit, when one query term is in far more chunks than the others: MaxScore
+   * with that term non-essential (docs/scaling.md, "Large golden sets", "Pruned BM25 search"). Null when the query
+   * is not of that shape or the bound does not hold.
    */
   #bestPruned(terms: readonly number[], keep: number): Ranked | null {
     const { postingStart: starts, postingChunk, postingWeight } = this.#index

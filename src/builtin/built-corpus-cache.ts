@@ -12,14 +12,9 @@ import { TOKENIZER_NAME, TOKENIZER_VERSION } from '../text/tokenizer.ts'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
 
 /**
- * The built-in system's corpus work (chunks, BM25 index, the offline answerer's document frequencies:
- * BuiltCorpus) kept between runs under <root>/.cache/index/, one file per corpus, knobs and code: on a
- * 10,000-document corpus that work is a third of an offline run, and most runs (every commit that leaves
- * the corpus alone) repeat it exactly. A file is reused only under the same key, which hashes everything
- * the work depends on: the corpus's content, the chunking and retrieval knobs, the tokenizer and its
- * version, Node's Unicode tables, and the source of the system's code itself (so an edit to the chunker
- * in this repository, or another package version, never reads an old index). A missing, damaged or
- * foreign file is a cold start, never an error.
+ * The built-in system's corpus work (BuiltCorpus) kept between runs under <root>/.cache/index/, since most runs
+ * repeat it exactly (docs/scaling.md, "Large golden sets", "The corpus work is kept between runs"). The key hashes
+ * all it depends on, the system's own code included; a missing, damaged or foreign file is a cold start.
  */
 
 /** Files kept: a knob sweep (EVAL_CHUNK_TOKENS=200, 300, 400) keeps each of its corpora, and the folder stays bounded. */
@@ -28,12 +23,9 @@ const KEPT_FILES = 4
 const FORMAT = 'rag-eval-built-corpus/1'
 
 /**
- * The file: a 4-byte little-endian length and this header as JSON; the chunks' texts, one after the other
- * as UTF-8 (chunk i's text ends at character textEnd[i] of their concatenation); zero padding to a multiple
- * of 8 from the file's start; then the BM25 index's arrays as raw bytes: postingStart (terms + 1 int32),
- * postingChunk (postings int32), padding to 8, postingWeight (postings float64). The chunks are columns,
- * and the bulk is raw: reading the file costs a fraction of building the corpus (docs/scaling.md), with no
- * second copy of the texts or the index in memory.
+ * The file: a 4-byte little-endian length and this header as JSON; the chunks' texts as UTF-8 (chunk i's ends at
+ * character textEnd[i]); padding to 8; postingStart and postingChunk (int32), padding to 8, postingWeight (float64).
+ * Columns and raw bytes, so reading is cheap and holds no second copy (docs/scaling.md, "Why the code is shaped as it is").
  */
 const HeaderSchema = z.object({
   format: z.literal(FORMAT),
@@ -66,10 +58,7 @@ export interface BuiltCorpusKnobs {
 
 const pad8 = (n: number) => (8 - (n % 8)) % 8
 
-/**
- * The source files of the system's code (this package's system/ folder, its tokenizer and the tokenizer's helpers), null when
- * they cannot be read (a bundle).
- */
+/** A hash of the built-in system's source files, null when they cannot be read (a bundle). */
 function codeFingerprint(): string | null {
   try {
     const extension = extname(fileURLToPath(import.meta.url))
@@ -156,7 +145,7 @@ function coherent(index: Pick<Bm25Index, 'postingStart' | 'postingChunk' | 'post
   const { postingStart, postingChunk, postingWeight } = index
   if (postingStart[0] !== 0 || postingStart[postingStart.length - 1] !== postingChunk.length) return false
   for (let t = 1; t < postingStart.length; t++) if (postingStart[t]! < postingStart[t - 1]!) return false
-  // Indexed loops: for...of is several times slower over millions of postings (docs/scaling.md).
+  // Indexed loops: for...of is several times slower over millions of postings (docs/scaling.md, "Why the code is shaped as it is").
   for (let p = 0; p < postingChunk.length; p++) if (postingChunk[p]! < 0 || postingChunk[p]! >= chunkCount) return false
   for (let p = 0; p < postingWeight.length; p++) if (!Number.isFinite(postingWeight[p]!)) return false
   return true

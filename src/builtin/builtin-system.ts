@@ -25,9 +25,8 @@ export type Answerer = (
 ) => Promise<string>
 
 /**
- * What the built-in system searches for: the question, after the user's earlier turns for a follow-up
- * question ("and on the Enterprise plan?" alone names no plan's price). The assistant's replies are left
- * out: they would pull the documents of the previous answer back in.
+ * What the built-in system searches for: the user's earlier turns, then the question (a follow-up names too little
+ * alone); the assistant's replies are left out, as they would pull the previous answer's documents back in.
  */
 export function retrievalQuery(question: { question: string; history?: readonly ConversationTurn[] }): string {
   const asked = (question.history ?? []).filter((turn) => turn.role === 'user').map((turn) => turn.content)
@@ -48,10 +47,7 @@ type BuiltinOptions = Pick<
   built?: BuiltCorpus | null | undefined
 }
 
-/**
- * The offline extractive answerer, weighing terms by inverse document frequency over chunks, log(1 + N / df) (0 for a term no
- * chunk has).
- */
+/** The offline extractive answerer, weighing terms by their idf over chunks, log(1 + N / df) (0 for a term no chunk has). */
 function extractiveAnswerer(chunkCount: number, df: ReadonlyMap<string, number>, options: BuiltinOptions): Answerer {
   const idf = (term: string) => {
     const count = df.get(term)
@@ -64,11 +60,7 @@ function extractiveAnswerer(chunkCount: number, df: ReadonlyMap<string, number>,
     }).answer
 }
 
-/**
- * What the built-in system computes from the corpus alone, before any question, so a run over an unchanged
- * corpus can reuse it (builtin/built-corpus-cache.ts): the chunks, their BM25 index, and the offline answerer's
- * document frequencies (counted in the index's scan, whoever answers).
- */
+/** What the built-in system computes from the corpus alone, so a run over an unchanged corpus can reuse it (built-corpus-cache.ts). */
 export interface BuiltCorpus {
   chunks: Chunk[]
   bm25: Bm25Index

@@ -6,16 +6,11 @@ import { bestOf } from './best-of.ts'
 import { IntList } from './int-list.ts'
 
 /**
- * Character n-gram TF-IDF cosine retrieval: a signal unlike BM25's whole stemmed terms, robust to typos
- * and morphology ("samplng" shares most grams with "sampling"). Each chunk is a vector over the 3- to
- * 5-grams of its words (char-ngrams.ts; words as `tokenizeWords` finds them, stopwords left out) weighted
- * `(1 + ln tf) * idf` with the smoothed `idf = ln((1 + N) / (1 + df)) + 1`, normalised to length 1: the
- * weighting of scikit-learn's TfidfVectorizer(sublinear_tf=True), whose 'char_wb' analyzer pads words
- * alike. A query is weighted the same way over the grams the corpus has (grams no chunk has are out of the
- * vocabulary and left out, as in scikit-learn), and a chunk's score is the cosine of the two vectors.
- * Equal scores are ordered by corpus position. The index is flat typed arrays, as in Bm25Retriever, with
- * the chunk weights in single precision (half the memory; cosines agree to about 7 digits), so large
- * corpora fit.
+ * Character n-gram TF-IDF cosine retrieval, robust to typos and morphology unlike BM25. Chunk and query are vectors
+ * over their words' 3- to 5-grams (char-ngrams.ts, stopwords out), weighted `(1 + ln tf) * idf` with
+ * `idf = ln((1 + N) / (1 + df)) + 1` and normalised (scikit-learn's TfidfVectorizer(sublinear_tf=True), 'char_wb');
+ * grams no chunk has are left out; a chunk scores the cosine, ties by corpus position. Chunk weights are single
+ * precision so large corpora fit (docs/scaling.md, "Why the code is shaped as it is").
  */
 export class CharNgramRetriever implements Retriever {
   readonly #chunks: readonly Chunk[]
@@ -25,10 +20,7 @@ export class CharNgramRetriever implements Retriever {
   /** Gram ids of each distinct word met, so a repeated word is cut into grams once. */
   readonly #wordGrams = new Map<string, Int32Array>()
   readonly #idf: Float64Array
-  /**
-   * Postings of gram g: chunk ids in #postingChunk[#postingStart[g] ..< #postingStart[g + 1]], ascending, with the gram's
-   * weight in each chunk's unit vector.
-   */
+  /** Gram g's postings: chunk ids ascending in #postingChunk[#postingStart[g] ..< #postingStart[g + 1]], with its unit-vector weights. */
   readonly #postingStart: Int32Array
   readonly #postingChunk: Int32Array
   readonly #postingWeight: Float32Array

@@ -91,13 +91,9 @@ const isAsciiAlphanumeric = (code: number) => (code >= 0x30 && code <= 0x39) || 
 const isAsciiPunctuation = (code: number) => code > 0x20 && code < 0x7f && !isAsciiAlphanumeric(code)
 
 /**
- * countTextTokens(text + "\n") - countTextTokens("\n"), from `tokens`, the count of `text`, which ends in a
- * non-space character. o200k's pre-tokenizer (o200k-ascii-pieces.ts lists its alternatives) never looks
- * back, and no piece reaches from a letter or digit into a following punctuation mark unless a letter
- * follows the mark ("don't"): so before the run of ASCII punctuation that ends `text` (when a letter or
- * digit precedes it) the pieces of `text` and of `text + "\n"` are the same, and only that run is counted
- * again with the newline, which it may take (".\n" is one piece, "a\n" two). Any other ending counts
- * `text + "\n"` whole.
+ * countTextTokens(text + "\n") - countTextTokens("\n"), from `tokens`, the count of `text` (ending in a non-space).
+ * o200k's pieces never look back and no piece runs from a letter or digit into the punctuation after it, so
+ * only a trailing ASCII punctuation run is counted again with the newline (docs/scaling.md, "Large golden sets").
  */
 function tokensBeforeNewline(text: string, tokens: number): number {
   let tail = text.length
@@ -110,16 +106,9 @@ function tokensBeforeNewline(text: string, tokens: number): number {
 }
 
 /**
- * What `left` adds to countTextTokens(left + right + ...) when `right` follows it, from `leftTokens`, its own
- * count; null when the parts must be counted together. The pattern never looks back, so `right` is cut
- * as on its own wherever `left` ends on a piece boundary:
- * - before a space: no piece reaches from a non-space character into a following space (a space only
- *   ever opens a piece), so `left` adds its own count;
- * - before a newline followed by a character that is neither a space nor "/": the newline joins only
- *   punctuation before it (".\n" is one piece; nothing after it then, since only "\r", "\n" and "/" extend
- *   such a piece), else it is a piece of its own, as it is at the start of `right`: `left` adds what it
- *   counts before a newline (tokensBeforeNewline) and `right` its own count, newline included.
- * `leftTokens`: left's count when known (else counted here, when needed).
+ * What `left` (of count `leftTokens`, when known) adds to countTextTokens(left + right + ...); null when the parts
+ * must be counted together. Exact where `left` ends on a piece boundary: before a space (a space only opens a
+ * piece), or before a newline followed by neither a space nor "/" (only "\r", "\n" and "/" extend ".\n").
  */
 function tokensBefore(left: string, leftTokens: number | null, right: string): number | null {
   if (left.length === 0 || /\s/.test(left[left.length - 1]!)) return null
@@ -129,12 +118,7 @@ function tokensBefore(left: string, leftTokens: number | null, right: string): n
   return null
 }
 
-/**
- * countTextTokens of the chunk text `heading + "\n" + text of units[0] + separator + text of units[1] ...`
- * from the counts already made: the heading's, and each unit's with its separator, wherever a part ends
- * where the pieces of the whole text do (tokensBefore); parts that do not (a space after a space) are
- * counted together.
- */
+/** countTextTokens of the chunk text (heading, then each unit with its separator), from the counts already made where tokensBefore allows. */
 function joinedTokenCount(heading: string, headingTokens: number, units: readonly Unit[]): number {
   let total = 0
   let group = heading
@@ -157,10 +141,8 @@ function joinedTokenCount(heading: string, headingTokens: number, units: readonl
 }
 
 /**
- * Cuts a document into chunks of at most about `chunkTokens` tokens. Heading-aware: a chunk never spans
- * two sections and starts with its heading path (which counts towards its size). Sentences, list items
- * and table rows are kept whole; only a single unit longer than a chunk is cut, by tokens. Consecutive
- * chunks of a section share up to `chunkOverlap` tokens of whole trailing units.
+ * Cuts a document into chunks of at most about `chunkTokens` tokens, never across sections, each starting with its
+ * heading path; units are kept whole unless longer than a chunk; a section's chunks overlap by whole trailing units.
  */
 export function chunkDocument(doc: CorpusDocument, options: ChunkOptions, firstOrdinal = 0): Chunk[] {
   const chunks: Chunk[] = []

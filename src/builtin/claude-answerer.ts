@@ -17,10 +17,8 @@ export interface ClaudeAnswererOptions {
 }
 
 /**
- * Live generation: Claude answers from the packed context (the material, delimited as data), told to
- * say the refusal sentence when the material lacks the answer. Goes through the model client (cache,
- * concurrency, retries, usage); no temperature is sent (see model/structured-call.ts). An answer cut off at max_tokens is kept as it is and
- * named in the report's warnings.
+ * Live generation: Claude answers from the packed context (delimited as data) or says the refusal sentence; no
+ * temperature is sent (model/structured-call.ts); an answer cut off at max_tokens is kept and named in the warnings.
  */
 export function createClaudeAnswerer(client: ModelClient, options: ClaudeAnswererOptions): Answerer {
   const hash = templateHash(GENERATOR_PROMPT)

@@ -5,10 +5,7 @@ import { createHybridRetriever } from './hybrid-retriever.ts'
 import type { Retriever } from './retriever.ts'
 import type { RetrieverOptions } from '../contract/retriever-options.ts'
 
-/**
- * The built-in retriever the options name: BM25 alone, or BM25 fused with character n-grams; `bm25`: the chunks' BM25 index, if
- * built already.
- */
+/** The built-in retriever the options name (BM25, or hybrid); `bm25`: the chunks' BM25 index, if built already. */
 export function createRetriever(chunks: readonly Chunk[], options: RetrieverOptions, bm25?: Bm25Index): Retriever {
   return options.kind === 'hybrid' ? createHybridRetriever(chunks, options, bm25) : new Bm25Retriever(chunks, options, bm25)
 }

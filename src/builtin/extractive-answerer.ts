@@ -32,9 +32,8 @@ interface AskedTerms {
 }
 
 /**
- * The summed weight of the asked terms found among a sentence's terms and its heading's: flags, not a Set
- * of the sentence's terms (scoring meets every sentence of every context), summed in the question's order
- * as a sum over the asked terms is, so the same float whatever the sentence's word order.
+ * The summed weight of the asked terms among a sentence's and its heading's terms: flags, not a Set per sentence,
+ * summed in the question's order so the float is the same whatever the sentence's word order.
  */
 function weightOf(asking: AskedTerms, headingTerms: readonly string[], terms: readonly string[]): number {
   const { index, weights, present } = asking
@@ -53,12 +52,9 @@ function weightOf(asking: AskedTerms, headingTerms: readonly string[], terms: re
 }
 
 /**
- * The offline answerer: extractive, so everything it says is lifted verbatim from the context.
- * Each context sentence is scored by the IDF-weighted share of the question's content terms it (or its
- * chunk's heading path) contains; the best sentences (at most maxSentences, each scoring at least half
- * the best) form the answer in context order, which keeps it readable. When they cover less than
- * refusalThreshold of the question (rare question terms weigh most, so a question about something the
- * corpus never mentions is refused), it refuses with REFUSAL_SENTENCE instead.
+ * The offline answerer, extractive: each context sentence scores the IDF-weighted share of the question's content
+ * terms it (or its heading path) has; the best (at most maxSentences, each at least half the best) answer in context
+ * order, or REFUSAL_SENTENCE when they cover less than refusalThreshold (docs/refusal-threshold.md).
  */
 export function extractiveAnswer(
   question: string,

@@ -7,10 +7,8 @@ import type { Retriever, ScoredChunk } from './retriever.ts'
 import type { RetrieverOptions } from '../contract/retriever-options.ts'
 
 /**
- * BM25 (with the given options) and character n-gram TF-IDF cosine, fused by reciprocal rank fusion with
- * k = `rrfK`: each path ranks `depth` chunks and the fused list keeps the best `depth`. A chunk's score is
- * its fusion score. The two paths fail differently (BM25 misses typos and unseen word forms, n-grams dilute
- * rare names among common grams), which is what fusion needs to help. `bm25Index`: the chunks' BM25 index, if built already.
+ * BM25 and character n-gram cosine, each ranking `depth` chunks, fused by reciprocal rank (k = `rrfK`), scored by
+ * fusion: the two fail differently (typos against rare names), which fusion needs. `bm25Index`: if built already.
  */
 export function createHybridRetriever(chunks: readonly Chunk[], options: RetrieverOptions, bm25Index?: Bm25Index): Retriever {
   const bm25 = new Bm25Retriever(chunks, options, bm25Index)

@@ -17,11 +17,7 @@ const BLOCK_BITS = 16
 const BLOCK_SIZE = 1 << BLOCK_BITS
 const BLOCK_MASK = BLOCK_SIZE - 1
 
-/**
- * An append-only list of int32s in fixed-size blocks, for the largest lists of an index (millions of
- * entries): it grows without copying, where a doubling IntList holds its old and new arrays at once and
- * ends up to half empty.
- */
+/** An append-only int32 list in fixed-size blocks for an index's largest lists: it grows without a doubling list's copies and slack. */
 export class IntBlocks {
   readonly #blocks: Int32Array[] = []
   #last = new Int32Array(0)

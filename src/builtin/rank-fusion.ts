@@ -7,12 +7,9 @@ export interface FusedItem<T> {
 }
 
 /**
- * Reciprocal rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009) of any rankings of items with ids, best
- * first: an item at rank r of a ranking earns 1 / (k + r) (k = 60 by default, the paper's value), summed
- * over the rankings that have it; a ranking without the item adds nothing. Only ranks count, so rankings
- * with incomparable scores (BM25, cosine, a user's own system) fuse as they are. An id repeated within a
- * ranking counts at its best rank only. Equal scores keep the order in which the items are first met
- * reading the rankings rank by rank (rank 1 of each ranking, then rank 2, ...). k must be >= 0.
+ * Reciprocal rank fusion (Cormack et al. 2009): an item at rank r of a ranking earns 1 / (k + r), k >= 0 (60 by
+ * default), summed over the rankings that have it; a repeated id counts at its best rank. Ties keep the order items
+ * are first met reading the rankings rank by rank.
  */
 export function fuse<T extends { id: string }>(
   rankings: readonly (readonly T[])[],

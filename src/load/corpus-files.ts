@@ -33,14 +33,9 @@ function glob(pattern: string): Glob {
 }
 
 /**
- * The files a corpus spec selects under its folder and every other file with the reason it was left
- * out (never a file skipped in silence), both sorted by relative path in code-unit order, the same
- * on every machine and locale.
- *
- * An exclude glob is checked before the include globs, and the first one that matches is named. A
- * folder an exclude glob matches (`.git`), or whose contents `P/**` covers (`node_modules`), is
- * listed once, with a trailing `/`, and not walked. Symbolic links to files are followed; links to
- * folders are listed, not followed (they can loop).
+ * The files a corpus spec selects and every other file with the reason it was left out, sorted by relative path in
+ * code-unit order (the same on every machine). Excludes are checked first, the first match named; an excluded folder
+ * is listed once with a trailing `/`, not walked; links to folders are listed, not followed (they can loop).
  */
 export function selectCorpusFiles(spec: CorpusSpec): { files: CorpusFile[]; excluded: ExcludedFile[] } {
   const { dir } = spec

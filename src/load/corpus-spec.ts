@@ -3,19 +3,12 @@ import { z } from 'zod'
 /** Documents a corpus holds unless told otherwise: Markdown, MDX and plain text, at any depth. */
 const DEFAULT_CORPUS_INCLUDE = ['**/*.{md,mdx,markdown,txt}']
 
-/**
- * Left out unless told otherwise: dependencies and hidden files and folders (.git, .github, .DS_Store).
- * A spec's own `exclude` replaces this list; repeat its entries to keep them.
- */
+/** Dependencies and hidden files and folders; a spec's own `exclude` replaces this list. */
 const DEFAULT_CORPUS_EXCLUDE = ['**/node_modules/**', '**/.*/**', '**/.*']
 
 const globs = (what: string) => z.array(z.string().min(1, `expected a glob such as ${what}`))
 
-/**
- * Where a corpus is: a folder, or a folder with include/exclude globs (picomatch syntax, relative to
- * the folder, matched against POSIX paths, dot files included). A bare string is the folder with the
- * default globs. Output: always the object, defaults filled in.
- */
+/** Where a corpus is: a folder (the default globs), or one with include/exclude picomatch globs over POSIX relative paths. */
 export const CorpusSpecSchema = z
   .union([
     z.string().min(1, 'expected the corpus folder'),

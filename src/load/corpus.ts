@@ -87,9 +87,8 @@ function frontMatterOf(text: string, file: string): { data: DocumentFrontMatter;
 }
 
 /**
- * Parses one document: optional YAML front matter, then the text. `file` is used in error messages;
- * `path` (relative to the corpus folder, POSIX separators) names a document without a front-matter id
- * and defaults to the file name. A leading byte-order mark is dropped.
+ * Parses one document: optional YAML front matter, then the text (a leading byte-order mark dropped). `file` names
+ * it in errors; `path` (relative to the corpus folder, POSIX separators) names a document without a front-matter id.
  */
 export function parseCorpusDocument(text: string, file: string, path: string = basename(file)): CorpusDocument {
   const content = text.replace(/^\uFEFF/, '')
@@ -119,11 +118,9 @@ export interface LoadedCorpus {
 }
 
 /**
- * Loads the documents a corpus spec selects (see selectCorpusFiles), sorted by path relative to the
- * corpus folder so the order (and so every report) is stable. Rejects: a missing folder, a file in
- * its place, a spec that selects nothing (naming the include globs), a file that is not UTF-8, an
- * invalid front-matter field, an empty document, duplicate ids (naming both files) and `supersedes`
- * ids that are not documents of the corpus.
+ * Loads the documents a corpus spec selects, sorted by relative path so every report is stable. Rejects a missing
+ * folder, a spec selecting nothing, non-UTF-8 files, invalid front matter, empty documents, duplicate ids and
+ * `supersedes` ids that are not documents of the corpus.
  */
 export function loadCorpusFrom(spec: { dir: string; include?: readonly string[]; exclude?: readonly string[] }): LoadedCorpus {
   const resolved = CorpusSpecSchema.safeParse(spec)
@@ -162,10 +159,7 @@ export function loadCorpusFrom(spec: { dir: string; include?: readonly string[];
   return { documents, excluded }
 }
 
-/**
- * The text of every file, or one error naming every file that is not UTF-8 (as a compiler lists every
- * error: a corpus converted from Windows-1252 has many, and fixing them one run at a time is slow).
- */
+/** The text of every file, or one error naming every file that is not UTF-8 (a converted corpus has many: fix them in one go). */
 function decodeEveryFile(files: readonly { file: string }[]): string[] {
   const problems: string[] = []
   const texts = files.map(({ file }) => {

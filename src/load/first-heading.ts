@@ -2,11 +2,7 @@
 const H1 = /^ {0,3}#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/
 const FENCE = /^ {0,3}(`{3,}|~{3,})/
 
-/**
- * Text of the first `# Heading` of a Markdown text outside fenced code blocks (a shell comment in a
- * code block is not a heading), or undefined when there is none. Setext headings (underlined with
- * ===) are not recognised.
- */
+/** Text of the first `# Heading` outside fenced code blocks, or undefined; Setext headings are not recognised. */
 export function firstHeading(markdown: string): string | undefined {
   let fence: string | undefined
   for (const line of markdown.split(/\r?\n/)) {

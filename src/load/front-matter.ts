@@ -13,17 +13,12 @@ const NOT_A_STRING = [
   /^[-+]?\.(?:inf|Inf|INF)$/,
   /^\.(?:nan|NaN|NAN)$/,
 ]
-/**
- * A value that opens with a YAML indicator (a quote, a flow collection, an anchor, a tag, a block scalar...) or holds a comment
- * or a mapping.
- */
+/** A value that opens with a YAML indicator (quote, flow collection, anchor, tag, block scalar...) or holds a comment or mapping. */
 const NOT_PLAIN = /^[-?:,[\]{}#&*!|>'"%@`]|: |:$| #|\t|[^\x20-\x7e\u00a0-\uffff]/
 
 /**
- * The fields of a front matter written as plain `key: text` lines, as YAML reads them, or null when the
- * source holds anything else (numbers, booleans, quotes, lists, comments, nested maps, a repeated key):
- * those go to the YAML parser. Most corpora's front matter is such lines (id, title, updated), and this
- * spares most documents the YAML parser, and a run whose documents are all plain its loading (docs/scaling.md).
+ * The fields of front matter written as plain `key: text` lines, as YAML reads them, or null for anything else (the
+ * YAML parser's): most front matter is such lines, spared the parser (docs/scaling.md, "Why the code is shaped as it is").
  */
 function plainFields(source: string): Record<string, string> | null {
   const fields: Record<string, string> = {}

@@ -13,10 +13,8 @@ const APOSTROPHE = 0x27
 const spans = reusedSpans()
 
 /**
- * The matches of /[\p{L}\p{N}]+(?:[.'][\p{L}\p{N}]+)*\/gu in a lower-cased ASCII text, found by char code:
- * a run of a-z0-9, extended while a "." or "'" is followed by another run (the regex is greedy and nothing
- * follows the group, so its match is this longest one). Returns null at the first character >= 0x80 (the
- * regex's Unicode classes decide there), else the shared spans, valid until the next call.
+ * The matches of /[\p{L}\p{N}]+(?:[.'][\p{L}\p{N}]+)*\/gu in a lower-cased ASCII text, found by char code: the shared
+ * spans, valid until the next call, or null at the first character >= 0x80 (the regex decides there).
  */
 export function asciiWordSpans(lower: string): TextSpans | null {
   const n = lower.length

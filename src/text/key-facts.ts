@@ -1,10 +1,8 @@
 import { contentTerms } from './text-analyzer.ts'
 
 /**
- * What a fact of a text is, for every reader of a gold answer: the coverage metric (the contract,
- * docs/metrics.md), golden:check, golden verify and golden review, and the scripted drafter. A text's key
- * facts are its numbers and its content terms (stemmed, no stopwords). A number is checkable: a gold answer's
- * number that a document lacks is wrong or comes from elsewhere. A term is not: a paraphrase changes it.
+ * A text's key facts, the one definition for every reader of a gold answer (docs/metrics.md, coverage): its numbers,
+ * which a document can be checked for, and its content terms (stemmed, no stopwords), which a paraphrase changes.
  */
 export interface KeyFacts {
   numbers: string[]
@@ -21,10 +19,8 @@ export interface NumberMatch {
 }
 
 /**
- * Numbers of a text, normalised so that the same quantity written differently compares equal:
- * thousands separators dropped ("5,000" -> "5000"), trailing zeros of decimals dropped ("2.50" -> "2.5"),
- * attached units split off ("90-day" -> "90", "15%" -> "15", "USD 0.25" -> "0.25", "p99" -> "99").
- * Version numbers stay whole ("3.4.1"). In order of appearance, with repeats.
+ * A text's numbers in order, with repeats, normalised so one quantity compares equal however written ("5,000" ->
+ * "5000", "2.50" -> "2.5", "90-day" -> "90", "p99" -> "99"); versions stay whole (docs/golden-set.md, `unsupported-fact`).
  */
 export function numberMatches(text: string): NumberMatch[] {
   return [...text.matchAll(/\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)+|\d+/g)].map((match) => {

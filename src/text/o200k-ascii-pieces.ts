@@ -11,18 +11,14 @@
  *   6. \s+(?!\S)
  *   7. \s+
  *
- * In ASCII, Lu is A-Z, Ll is a-z, there is no Lt, Lm, Lo or M, \p{N} is 0-9, and \s (JavaScript's) is
- * \t \n \v \f \r and space only (not 0x1c-0x1f, which Python's \s takes): so every ASCII char is a letter,
- * a digit, blank (\t \v \f space), a newline (\r \n) or other (punctuation and the remaining control
- * chars). Every char is matched by some alternative (letters by 1-2, digits by 3, other chars by 4,
- * whitespace by 5-7), so the pieces tile the text.
+ * In ASCII every char is a letter, a digit, blank (\t \v \f space), a newline (\r \n) or other (JavaScript's \s
+ * does not take 0x1c-0x1f, as Python's does); 1-2 take letters, 3 digits, 4 other chars, 5-7 whitespace.
  */
 
 import { FNV_OFFSET as OFFSET, FNV_PRIME as PRIME, fitSpans, fnv1a as hashOf, reusedSpans, type TextSpans } from './text-spans.ts'
 
-// Read once into this module: where it is loaded through jiti (the evaluation's thread in this repository)
-// an imported binding is a getter call at every use, and the scan uses these per character (fnv1a per
-// whitespace piece: every newline before a line or paragraph).
+// Read once into this module: through jiti an imported binding is a getter call at every use (docs/scaling.md,
+// "Large golden sets", "A trap of this repository's TypeScript loading").
 const FNV_OFFSET = OFFSET
 const FNV_PRIME = PRIME
 const fnv1a = hashOf
@@ -49,12 +45,9 @@ const APOSTROPHE = 0x27
 const spans = reusedSpans()
 
 /**
- * The pieces `text.match(O200K_TOKEN_SPLIT_REGEX)` cuts a text into, found by char code, for a text of
- * chars < 0x80 only. Returns null at the first char >= 0x80 (the pattern's Unicode classes decide there:
- * the caller falls back to the regex), else the shared spans, valid until the next call. Case is kept.
- * One loop, each piece's hash computed as its chars are read: helper functions per alternative, with
- * a second pass for the hash, were slower (docs/scaling.md). Every read is bounds-checked: reading past the
- * end (NaN) makes V8 throw the optimised code away.
+ * The pieces `text.match(O200K_TOKEN_SPLIT_REGEX)` cuts an ASCII text into: the shared spans, valid until the next
+ * call, or null at the first char >= 0x80 (the caller takes the regex). One loop hashing as it reads, being faster
+ * (docs/scaling.md, "Why the code is shaped as it is"); every read bounds-checked, as NaN past the end deoptimises.
  */
 export function o200kAsciiPieces(text: string): TextSpans | null {
   const n = text.length
@@ -81,10 +74,8 @@ export function o200kAsciiPieces(text: string): TextSpans | null {
     }
     i++
     if (charClass === UPPER || charClass === LOWER) {
-      // 1-2 are one rule in ASCII: the run of capitals (greedy; giving some back never helps, a capital being
-      // no lowercase letter), then the run of lowercase letters (1 needs one, 2 takes none after a capital):
-      // "HTTPServer" is one piece, "HTTPServerError" two. Then a contraction suffix if one follows ("don't",
-      // "IT'S", "we'Ll"); it is tried, not required, and nothing follows it, so nothing backtracks into the runs.
+      // 1-2 are one rule in ASCII: capitals, then lowercase letters ("HTTPServerError" is two pieces), then an
+      // optional contraction suffix; nothing follows it, so nothing backtracks into the runs.
       if (charClass === UPPER) {
         while (i < n && (code = text.charCodeAt(i)) < 0x80 && CLASS[code] === UPPER) {
           hash = Math.imul(hash ^ code, FNV_PRIME)
@@ -106,9 +97,8 @@ export function o200kAsciiPieces(text: string): TextSpans | null {
         i++
       }
     } else if (charClass === OTHER || (code === SPACE && i < n && (code = text.charCodeAt(i)) < 0x80 && CLASS[code] === OTHER)) {
-      // 4, from an other char not followed by a letter, or from a space (a space only: "\t." is "\t" then ".")
-      // before one: the run of other chars, then any \r, \n and "/" after it, mixed (".\n/" is one piece;
-      // "\n/" is two, a newline opening no piece of 4; "a//b" is "a", "//", "b", the run taking "/" itself).
+      // 4, from an other char or a space (not "\t": "\t." is two pieces) before one: the run of other chars, then
+      // any \r, \n and "/" (".\n/" is one piece, "\n/" two).
       if (charClass !== OTHER) {
         hash = Math.imul(hash ^ code, FNV_PRIME)
         i++
@@ -122,11 +112,8 @@ export function o200kAsciiPieces(text: string): TextSpans | null {
         i++
       }
     } else {
-      // 5-7 over the whitespace run (1-2 and 4 did not start here). 5: \s* takes the run and gives chars back
-      // until [\r\n]+ matches, so the piece ends just after the run's last newline (" \n\n  x" is " \n\n", then
-      // " " and " x"). With no newline in the run, 6: the run less its last char when a non-space follows
-      // ("a   b" is "a", "  ", " b": the last blank opens the next piece), the whole run at the end of the
-      // text. 7: a single blank before a non-space, of which 6 can leave nothing ("x\t.y" is "x", "\t", ".y").
+      // 5-7 over the whitespace run. 5 ends just after the run's last newline (" \n\n  x" is " \n\n", " ", " x");
+      // else 6 leaves the last blank before a non-space to open the next piece, and 7 takes a lone blank.
       let afterNewline = charClass === NEWLINE ? i : -1
       while (i < n && (code = text.charCodeAt(i)) < 0x80 && ((charClass = CLASS[code]!) === BLANK || charClass === NEWLINE)) {
         i++
@@ -146,10 +133,7 @@ export function o200kAsciiPieces(text: string): TextSpans | null {
   return spans
 }
 
-/**
- * Where the contraction suffix '(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]) ends when it matches
- * at `apostrophe` (which the caller has checked is followed by a char), else `apostrophe`: no suffix.
- */
+/** Where the contraction suffix ('s 'd 'm 't 'll 've 're, any case) at `apostrophe` ends; `apostrophe` when none. */
 function contractionEnd(text: string, apostrophe: number): number {
   const first = text.charCodeAt(apostrophe + 1) | 0x20 // lower-cased
   if (first === 0x73 || first === 0x64 || first === 0x6d || first === 0x74) return apostrophe + 2 // s d m t

@@ -25,10 +25,7 @@ for (const c of `"'()[]{}`) CLASS[c.charCodeAt(0)] = CLOSE
 /** The classes SB8 looks past for a lower-case letter: all but letters and terminators. */
 const SB8_SKIPS = [OTHER, SP, NUMERIC, SCONTINUE, CLOSE].reduce((skips, c) => ((skips[c] = 1), skips), new Uint8Array(9))
 
-/**
- * The class of the character at i (printable ASCII). A function of the module, not a closure made per call:
- * tsx (esbuild's keepNames) wraps every closure it makes in a __name call, a fifth of this file's time.
- */
+/** The class of the character at i (printable ASCII); not a closure, which tsx (keepNames) wraps in a __name call each time. */
 function classAt(text: string, i: number): number {
   return CLASS[text.charCodeAt(i)]!
 }
@@ -37,11 +34,8 @@ function classAt(text: string, i: number): number {
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
 
 /**
- * The text cut into sentences exactly as `Intl.Segmenter('en', { granularity: 'sentence' })` cuts it
- * (each segment untrimmed, in order). The segmenter costs microseconds per sentence, and the chunker and
- * the answerer split every paragraph of a corpus; for printable ASCII text the Unicode sentence-break
- * rules SB6-SB11 (UAX #29; no separators, extenders or other
- * letters occur in it) are applied here instead; any other text goes to the segmenter.
+ * The text cut into untrimmed sentences exactly as `Intl.Segmenter('en', { granularity: 'sentence' })` cuts it. The
+ * segmenter is slow per sentence, so printable ASCII text takes UAX #29's rules SB6-SB11 here; any other, the segmenter.
  */
 export function sentenceSegments(text: string): string[] {
   if (!PRINTABLE_ASCII.test(text)) return Array.from(segmenter.segment(text), (s) => s.segment)

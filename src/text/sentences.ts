@@ -5,9 +5,8 @@ const ABBREVIATIONS = /(?:^|\s)(?:e\.g|i\.e|etc|vs|approx|incl|no|dr|mr|ms|mrs|s
 const LIST_MARKER = /^\s*(?:[-*+]|\d+[.)])\s+/
 
 /**
- * Splits text into sentences: each line on its own (list items and table rows are one sentence each,
- * without their list marker), lines split as Intl.Segmenter splits them (sentence-segments.ts; so decimals such as "3.5" and versions
- * such as "2.5.1" stay whole) and re-joined where a "sentence" ended on an abbreviation ("e.g.").
+ * Splits text into sentences: each line (list markers dropped) cut as Intl.Segmenter cuts it, so "3.5" stays whole,
+ * then re-joined after an abbreviation ("e.g.").
  */
 export function splitSentences(text: string): string[] {
   const sentences: string[] = []

@@ -1,9 +1,7 @@
 /**
- * Values keyed by a stretch of a string, text.slice(start, end), found without cutting the stretch out:
- * open addressing over the stretches' 32-bit hashes (computed by the caller's scan), each entry's key
- * compared char by char. A scan over a large text meets the same few thousand words or pieces millions of
- * times (Zipf), and a string per occurrence (a slice, then hashed again by a Map) is most of its cost.
- * The table doubles at half full; it holds each distinct key once, for the life of the process.
+ * Values keyed by text.slice(start, end), found without the slice: open addressing over the caller's hashes, keys
+ * compared char by char. A large text repeats a few thousand words millions of times, and a string each is most of
+ * a scan's cost. Each distinct key is held for the life of the process.
  */
 export class SpanTable<V> {
   #mask = 1023

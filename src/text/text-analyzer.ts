@@ -20,9 +20,8 @@ export function isStopword(word: string): boolean {
 const TYPOGRAPHIC_APOSTROPHES = /[\u2019\uFF07]/g
 
 /**
- * Words of a text as the retriever indexes them: `tokenizeWords`, and with `possessives` a trailing 's
- * (or ’s) dropped from each word, as Lucene's EnglishPossessiveFilter does, so "Love's" and "Love’s"
- * index as "love" (without it, "love's" stems to "love'" and never meets "love"). "don't" is untouched.
+ * Words as the retriever indexes them: `tokenizeWords`, with `possessives` a trailing 's or ’s dropped as Lucene's
+ * EnglishPossessiveFilter does ("love's" would stem to "love'" and never meet "love").
  */
 export function indexWords(text: string, options: { possessives: boolean }): string[] {
   if (!options.possessives) return tokenizeWords(text)
@@ -35,10 +34,7 @@ export function indexWords(text: string, options: { possessives: boolean }): str
 /** Every word's term once computed: a corpus repeats its words (Zipf), and stemming is most of indexing's time. */
 const TERMS = new Map<string, string | null>()
 
-/**
- * A search term for a word: null for stopwords, else its Porter stem ("sampling" -> "sampl"), so that
- * "sampled" matches "sampling". Numbers are kept as they are.
- */
+/** A word's search term: null for stopwords, else its Porter stem ("sampling" -> "sampl"); numbers as they are. */
 export function termOf(word: string): string | null {
   const known = TERMS.get(word)
   if (known !== undefined) return known
@@ -50,10 +46,7 @@ export function termOf(word: string): string | null {
 /** termOf by a word's span in a lower-cased ASCII text (ascii-word-spans.ts): no string per word seen before. */
 const SPAN_TERMS = new SpanTable(termOf)
 
-/**
- * The content terms of a text: words minus stopwords, stemmed (termOf of each of tokenizeWords' words, in
- * order). Shared by BM25 and lexical judges. ASCII text is scanned once and looked up by span (SPAN_TERMS).
- */
+/** The content terms of a text, in order: termOf of each of tokenizeWords' words; ASCII text scanned once, looked up by span. */
 export function contentTerms(text: string): string[] {
   const terms: string[] = []
   const lower = text.toLowerCase()

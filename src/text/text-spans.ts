@@ -1,7 +1,4 @@
-/**
- * FNV-1a (32-bit, over UTF-16 code units): a scanner hashes each piece as it reads it, hash = imul(hash ^ code, FNV_PRIME) from
- * FNV_OFFSET.
- */
+/** FNV-1a (32-bit, over UTF-16 code units), which a scanner computes as it reads: hash = imul(hash ^ code, FNV_PRIME) from FNV_OFFSET. */
 export const FNV_OFFSET = 0x811c9dc5
 export const FNV_PRIME = 0x01000193
 
@@ -20,10 +17,7 @@ export interface TextSpans {
   hashes: Int32Array
 }
 
-/**
- * A scanner's buffers, reused by every call (its callers read the spans before it scans again): a scan allocates nothing once
- * they are large enough.
- */
+/** A scanner's buffers, reused by every call (read before the next scan), so a scan allocates nothing once they are large enough. */
 export function reusedSpans(): TextSpans {
   return { count: 0, starts: new Int32Array(256), ends: new Int32Array(256), hashes: new Int32Array(256) }
 }

@@ -7,10 +7,7 @@ import { writeFileAtomic } from '../files/write-file-atomic.ts'
 /** What each of the file's counts must be: a whole number of tokens. */
 const isTokenCount = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0
 
-/**
- * The token counts of the pieces a project's texts are cut into, kept between runs. The thousands of
- * counts are checked in one loop: zod's record parse of them was a visible share of a run (docs/scaling.md).
- */
+/** The token counts of a project's pieces, kept between runs; checked in one loop, zod's record parse being slow (docs/scaling.md, "Start-up"). */
 const PieceCountsSchema = z.object({
   tokenizer: z.string(),
   version: z.string(),
@@ -24,11 +21,7 @@ export function pieceCountsFile(cacheDir: string): string {
   return join(cacheDir, `tokens-${TOKENIZER_NAME}-${TOKENIZER_VERSION}.json`)
 }
 
-/**
- * Reads the counts a previous run kept, so a run over known texts never loads the vocabulary. Returns how
- * many pieces were known after reading. A missing, unreadable or foreign file is a cold start, never an
- * error: the counts are recomputed.
- */
+/** Reads the counts a previous run kept, so known texts never load the vocabulary; returns the pieces known. A bad file is a cold start. */
 export function readPieceCounts(file: string): number {
   const known = pieceTokenCounts()
   try {
@@ -53,10 +46,8 @@ export function writePieceCounts(file: string, knownBefore: number): void {
 }
 
 /**
- * The counts kept under a project's root (`<root>/.cache/tokens/`, the evaluation's), read into this process;
- * `keep()` writes back the ones it adds. A command that chunks the corpus (golden check, add and verify build the
- * built-in system) then loads the vocabulary only for texts no run has met: about half a second of its start.
- * Keeping them is best effort, as a cache is: a file that cannot be written is left as it was.
+ * The counts kept under `<root>/.cache/tokens/`, read into this process; `keep()` writes back the ones added (best
+ * effort), so a command that chunks the corpus loads the vocabulary only for new texts.
  */
 export function keptPieceCounts(root: string): { keep: () => void } {
   const file = pieceCountsFile(join(root, '.cache', 'tokens'))

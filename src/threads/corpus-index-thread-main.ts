@@ -1,6 +1,5 @@
-// The worker thread of corpus-index-thread.ts: builds the BM25 index and the answerer's term frequencies
-// of the chunk texts it is sent in corpus order, and answers once at the end (the index's
-// arrays moved, not copied). A failure is thrown: it reaches the parent's 'error' event with its message.
+// The worker of corpus-index-thread.ts: indexes the chunk texts it is sent and answers once at the end (the arrays
+// moved, not copied); a failure reaches the parent's 'error' event.
 import { parentPort } from 'node:worker_threads'
 import { bm25IndexBuilder, type Bm25IndexBuilder } from '../builtin/bm25-index.ts'
 import type { IndexThreadReply, IndexThreadRequest } from './corpus-index-thread.ts'

@@ -25,11 +25,7 @@ const THREAD = fileURLToPath(
   new URL(`./corpus-index-thread-main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url),
 )
 
-/**
- * Body characters from which indexing on a second thread pays: the thread loads its few modules (a tenth
- * of a second through jiti in this repository) and every chunk text is copied to it. Indexing is about a
- * third of the time chunking takes, so below a few million characters the saving is smaller than the start.
- */
+/** Body characters from which a second thread pays for its start (docs/scaling.md, "Why the code is shaped as it is"). */
 const MIN_BODY_CHARS = 4_000_000
 
 /** Chunk characters per message: the thread indexes one batch while this thread cuts the next, and each message's copy is freed once read. */
@@ -61,10 +57,7 @@ function replyOf(thread: Worker): Promise<IndexThreadReply> {
 
 type IndexThreadOptions = ChunkOptions & { retrieval: Bm25Options }
 
-/**
- * The built corpus of a corpus that was never built, made on two threads when that pays (a large corpus, a
- * second core, threads on: buildCorpusWithIndexThread); else null, and the caller builds it on its own thread.
- */
+/** A corpus never built, built on two threads when that pays (buildCorpusWithIndexThread); else null: the caller builds it. */
 export async function builtCorpusOnTwoThreads(
   corpus: readonly CorpusDocument[],
   options: IndexThreadOptions,
@@ -73,10 +66,9 @@ export async function builtCorpusOnTwoThreads(
 }
 
 /**
- * The built corpus (builtin-system.ts) of a corpus that was never built, made on two threads: this one cuts
- * the chunks (chunkCorpus) and sends their texts as it goes to a worker thread, which builds the BM25 index
- * (bm25IndexBuilder) and the answerer's term frequencies (in the same scan) from them, in corpus order. The same parts as building them one after the other; the chunks' o200k
- * vocabulary stays on this thread alone (it is 70 MB of a process's memory once loaded).
+ * The built corpus made on two threads: this one chunks and sends the texts as it goes to a worker, which builds the
+ * index and term frequencies, the same parts as one thread; the o200k vocabulary stays on this thread alone
+ * (docs/scaling.md, "A corpus's first run builds it on two threads").
  */
 export async function buildCorpusWithIndexThread(
   corpus: readonly CorpusDocument[],

@@ -42,9 +42,8 @@ function sameInput(a: JudgeInput, b: JudgeInput): boolean {
 }
 
 /**
- * The offline judge on a second thread for a run of `questions`, when the run is large, a second core is
- * there and threads are on (else null: the offline judge itself). The same verdicts: the judge is deterministic, and a
- * verdict asked for an input other than the one prefetched is made on this thread.
+ * The offline judge on a second thread for a large run, else null. The same verdicts: the judge is deterministic,
+ * and a verdict for an input other than the one prefetched is made on this thread.
  */
 export function offlineJudgeOnThread(questions: number): PrefetchingJudge | null {
   return questions >= MIN_QUESTIONS && availableParallelism() >= 2 && threadsEnabled() ? startJudgeThread() : null

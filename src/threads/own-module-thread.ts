@@ -5,11 +5,8 @@ import { Worker, type WorkerOptions } from 'node:worker_threads'
 import { threadBundle } from './thread-bundle.ts'
 
 /**
- * A worker thread running one of this package's own modules, loaded by Node rather than by Vite's module
- * runner (which would transform the evaluation's 150 modules again on every run): from its bundle when
- * there is one (thread-bundle.ts), else natively when compiled, else (this repository's TypeScript before
- * its bundle is made) through jiti with its disk cache, every module of the graph loaded once. An error
- * while loading it (an unhandled rejection in the thread) reaches the thread's 'error' event.
+ * A worker thread running one of this package's own modules, loaded by Node, not Vite's module runner (which
+ * transforms them again every run): from its bundle, else natively, else through jiti. A load error reaches 'error'.
  */
 export function ownModuleThread(file: string, options: Pick<WorkerOptions, 'resourceLimits'> = {}): Worker {
   const main = basename(file).replace(/\.[cm]?[jt]s$/, '')

@@ -48,11 +48,8 @@ export function takeTasks(job: ResampleJob, drawn: Int32Array = scratchOf(job)):
 }
 
 /**
- * Every group's replicates (resampleMeans over all resamples), with a second thread helping when the work is
- * large, a second core is there and threads are on. Both threads take tasks as they go; a thread that starts late just
- * takes fewer. This thread never waits: once no task is free it redoes the ones still being done (at most
- * the one the helper is in the middle of), which gives the same replicates to the bit, then leaves the
- * helper to finish or be stopped.
+ * Every group's replicates, a second thread helping when it pays; both take tasks as they go. This thread never
+ * waits: it redoes the task the helper is still on, to the same bits (docs/scaling.md, "The summary's and the gate's bootstrap").
  */
 export const parallelMeanResampler: MeanResampler = (groups, seed, resamples) => {
   if (groups.length === 0) return []

@@ -4,11 +4,8 @@ import { basename, dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'esbuild'
 
-// A thread of this package's own (the evaluation's, the corpus index's, the judge's, the resamples') loads one bundle
-// instead of its ~170 modules and zod's ~95, so the evaluation starts sooner (docs/scaling.md), and
-// imported bindings are plain references rather than jiti's getters. The installed package ships its
-// bundles (dist/threads/: `pnpm build` bundles every *-thread-main module); this repository keeps them in
-// node_modules/.cache.
+// A thread of this package's own loads one bundle instead of its modules one by one: it starts sooner and imported
+// bindings are not jiti's getters (docs/scaling.md, "Start-up", "The threads run from bundles").
 
 /** Packages a bundle leaves to Node: loaded only on demand (the SDK in live runs, the tokenizer's data), or a tool's own. */
 const EXTERNAL = ['@anthropic-ai/sdk', 'gpt-tokenizer', 'jiti', 'esbuild', 'vitest', 'vite', '@vitest/*', '@inquirer/prompts']
@@ -33,10 +30,7 @@ function entryFile(folder: string, main: string): string {
   return join(folder, `${basename(main).replace(/\.[cm]?[jt]s$/, '')}.mjs`)
 }
 
-/**
- * Bundles threads' main modules (with their dependencies but the EXTERNAL packages) into `outdir`, a
- * fresh folder: ESM, split at dynamic imports so what a run never uses is never loaded.
- */
+/** Bundles threads' main modules into `outdir`, a fresh folder, split at dynamic imports so what a run never uses is never loaded. */
 export async function bundleThreads(mains: readonly string[], outdir: string): Promise<void> {
   const { build } = await import('esbuild')
   await build({
@@ -77,11 +71,7 @@ function sourceFiles(folder: string, wanted: (name: string) => boolean): string[
     .sort()
 }
 
-/**
- * The state of a source folder: each TypeScript file's path, size and time (tests aside), and its
- * project's package.json and lockfile (the installed dependencies). Any edit is a new state, hence a new
- * bundle. Sizes and times only: no file is read, so checking is cheap.
- */
+/** The state of a source folder (its TypeScript files, package.json and lockfile), from sizes and times only so checking is cheap: any edit is a new bundle. */
 function sourceState(sources: string): string {
   const hash = createHash('sha256')
   const files = sourceFiles(sources, (name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
@@ -113,9 +103,8 @@ async function cacheBundle(main: string, folder: string): Promise<void> {
 
 const building = new Map<string, Promise<void>>()
 /**
- * The cached bundle of a TypeScript thread main under `sources` as they are now, or null while there is
- * none; then `building` is its build, in the background for the next thread (it settles, never rejects: a
- * failed build leaves the thread to load its modules as before).
+ * The cached bundle of a TypeScript thread main for `sources` as they are now, or null while `building` makes it in
+ * the background (it never rejects: a failed build leaves threads loading their modules as before).
  */
 export function cachedThreadBundle(
   main: string,
@@ -138,11 +127,7 @@ export function threadMains(code: string, extension: 'ts' | 'js'): string[] {
   return sourceFiles(code, (name) => name.endsWith(`-thread-main.${extension}`) || name === `evaluation-host-main.${extension}`)
 }
 
-/**
- * This repository's bundle of one of its TypeScript entry modules (a thread's main, the rag-eval bin) for the
- * sources as they are now, and its build when there is none yet. The tests run the bin from it
- * (src/testing/rag-eval-bin.ts): one module to load instead of ~200 through tsx's hooks.
- */
+/** This repository's bundle of one of its TypeScript entry modules for the sources as they are now; the tests run the bin from it. */
 export function sourceBundle(main: string): { file: string | null; building: Promise<void> | null } {
   return cachedThreadBundle(main, PACKAGE_CODE, CACHED_BUNDLES)
 }
@@ -153,21 +138,14 @@ export function builtSourceBundle(main: string): string | null {
   return existsSync(file) ? file : null
 }
 
-/**
- * Makes this repository's thread bundles for the sources as they are, as `pnpm build` does for the
- * package: benchmarks time runs, not the first run after an edit (which loads through jiti meanwhile).
- */
+/** Makes this repository's thread bundles now, so benchmarks time runs, not the first run after an edit. */
 export async function cacheThreadBundles(): Promise<void> {
   if (!import.meta.url.endsWith('.ts')) return
   const builds = threadMains(PACKAGE_CODE, 'ts').map((main) => cachedThreadBundle(main, PACKAGE_CODE, CACHED_BUNDLES).building)
   await Promise.all(builds.filter((build) => build !== null))
 }
 
-/**
- * The bundle to run one of this package's thread mains from, or null: for compiled code, the shipped one;
- * for this repository's TypeScript, the cached one of the current sources, else null while it is built
- * (with esbuild, a development dependency; without it, never).
- */
+/** The bundle to run a thread main from: the shipped one for compiled code, else the cached one of the current sources, or null. */
 export function threadBundle(main: string): string | null {
   if (!main.endsWith('.ts')) {
     const shipped = entryFile(SHIPPED_BUNDLES, main)

@@ -3,11 +3,7 @@ import { InputError } from '../contract/input-error.ts'
 /** The environment variable that switches the helper threads off: `RAG_EVAL_THREADS=0`. */
 export const THREADS_VARIABLE = 'RAG_EVAL_THREADS'
 
-/**
- * Whether helper threads may be started (the corpus index, the judge, the resamples): yes unless RAG_EVAL_THREADS is 0, when everything runs on one thread with the same reports
- * (a machine or sandbox without threads, a profile of one thread, a suspected race). Read when asked, so
- * a test can switch it.
- */
+/** Whether helper threads may start: yes unless RAG_EVAL_THREADS is 0 (the same reports on one thread). Read when asked, so tests can switch it. */
 export function threadsEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   const value = env[THREADS_VARIABLE]
   if (value === undefined || value === '' || value === '1') return true

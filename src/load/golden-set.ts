@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs'
 import type { CorpusDocument } from './corpus.ts'
 import { GoldenSetSchema, type GoldenQuestion } from '../contract/golden-set-schema.ts'
 import { InputError } from '../contract/input-error.ts'
 import { parseJsonText } from '../files/read-json-file.ts'
-import { decodeUtf8Text } from '../files/utf8-text.ts'
+import { readUtf8File } from '../files/utf8-text.ts'
 
 /**
  * Validates a parsed golden set. Every problem names the question (by id where it has one) and the
@@ -52,13 +51,8 @@ export function validateGoldenSet(data: unknown, file: string, corpus: readonly 
 
 /** Reads and validates a golden-set file (UTF-8, a leading byte-order mark accepted) against the corpus. */
 export function loadGoldenSet(file: string, corpus: readonly CorpusDocument[] | null): GoldenQuestion[] {
-  let bytes: Uint8Array
-  try {
-    bytes = readFileSync(file)
-  } catch {
-    throw new InputError(`${file}: golden set not found`)
-  }
-  return validateGoldenSet(parseJsonText(decodeUtf8Text(bytes, file), file), file, corpus)
+  const text = readUtf8File(file, 'expected the golden set here (goldenSet in rag-eval.config.ts)')
+  return validateGoldenSet(parseJsonText(text, file), file, corpus)
 }
 
 /**

@@ -88,7 +88,9 @@ describe('loadGoldenSet', () => {
     )
   })
   it('rejects a missing file', () => {
-    expect(() => loadGoldenSet(`${golden}/absent.json`, tiny)).toThrow('fixtures/golden/absent.json: golden set not found')
+    expect(() => loadGoldenSet(`${golden}/absent.json`, tiny)).toThrow(
+      'fixtures/golden/absent.json: not found; expected the golden set here (goldenSet in rag-eval.config.ts)',
+    )
   })
   it("keeps a question's userContext verbatim and rejects one that is not a JSON object", () => {
     const userContext = { tenant: 'acme', role: 'viewer', permissions: ['traces:read'], nested: { region: 'eu' } }

@@ -61,7 +61,6 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts'],
           exclude: SHARED_MODULE_GRAPH,
-          setupFiles: ['src/vitest/setup-matchers.ts'],
           // Its tests spawn the rag-eval bin from one bundle of the sources, made here (src/testing/rag-eval-bin.ts).
           globalSetup: ['src/testing/rag-eval-bin.global-setup.ts'],
           // No verdict may depend on the machine's speed (docs/reliability.md): tests wait for events, and these
@@ -74,7 +73,6 @@ export default defineConfig({
         test: {
           name: 'shared-modules',
           include: SHARED_MODULE_GRAPH,
-          setupFiles: ['src/vitest/setup-matchers.ts'],
           isolate: false,
           ...NO_SPEED_BUDGET,
         },

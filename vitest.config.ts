@@ -5,24 +5,64 @@ import { defineConfig } from 'vitest/config'
 import { ragEval } from './src/vitest/index.ts'
 import { TEST_HANG_LIMIT_MS } from './src/testing/hang-limit.ts'
 
-// The test files of these folders share nothing through module state or the process (no mocks, environment changes,
-// servers or registered secrets; three shuffled runs passed), so each worker runs them in one module graph
-// (isolate: false) instead of loading a fresh one per file.
+// These test files share nothing through module state or the process (no mocks, environment changes, servers,
+// registered secrets or spawns of the bin, which the unit project's global setup bundles; three shuffled runs passed),
+// so each worker runs them in one module graph (isolate: false) instead of loading a fresh one per file: whole
+// folders, then single files of folders whose other files do not qualify.
 const SHARED_MODULE_GRAPH = [
-  'builtin',
-  'calibration',
-  'charts',
-  'compare',
-  'config',
-  'gate',
-  'load',
-  'report',
-  'scoring',
-  'statistics',
-  'summary',
-  'text',
-  'trec',
-].map((folder) => `src/${folder}/**/*.test.ts`)
+  ...[
+    'builtin',
+    'calibration',
+    'charts',
+    'compare',
+    'config',
+    'contract',
+    'gate',
+    'golden',
+    'init',
+    'load',
+    'report',
+    'scoring',
+    'statistics',
+    'summary',
+    'text',
+    'trec',
+  ].map((folder) => `src/${folder}/**/*.test.ts`),
+  ...[
+    'architecture',
+    'hints-name-user-commands',
+    'readme-links',
+    'authoring/add/add',
+    'authoring/append-policy',
+    'authoring/draft/draft',
+    'authoring/one-facts-extractor',
+    'authoring/review/review-card',
+    'authoring/review/rewrite-question',
+    'cli/ci-workflows',
+    'cli/cli-contract',
+    'cli/golden-check-corpus-null',
+    'cli/reviewer-name',
+    'files/json-syntax-error',
+    'files/utf8-text',
+    'model/model-units',
+    'run/evaluate',
+    'run/follow-up-questions',
+    'run/shard-assignment',
+    'run/traps',
+    'shard/shard-witness',
+    'system/context-packer',
+    'system/http-contract',
+    'system/in-process-system',
+    'testing/no-speed-budgets',
+    'testing/synthetic-corpus',
+    'threads/corpus-index-thread',
+    'threads/offline-judge-thread',
+    'threads/thread-bundle',
+    'threads/threads-switch',
+    'vitest/merged-view',
+    'vitest/question-case-plan',
+  ].map((file) => `src/${file}.test.ts`),
+]
 const NO_SPEED_BUDGET = { testTimeout: TEST_HANG_LIMIT_MS, hookTimeout: TEST_HANG_LIMIT_MS }
 
 export default defineConfig({

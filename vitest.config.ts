@@ -5,10 +5,10 @@ import { defineConfig } from 'vitest/config'
 import { ragEval } from './src/vitest/index.ts'
 import { TEST_HANG_LIMIT_MS } from './src/testing/hang-limit.ts'
 
-// These test files share nothing through module state or the process (no mocks, environment changes, servers,
-// registered secrets or spawns of the bin, which the unit project's global setup bundles; three shuffled runs passed),
-// so each worker runs them in one module graph (isolate: false) instead of loading a fresh one per file: whole
-// folders, then single files of folders whose other files do not qualify.
+// These test files share nothing through module state or the process (no mocks, environment changes, registered
+// secrets, servers left running or spawns of the bin, which the unit project's global setup bundles; three shuffled
+// runs passed), so each worker runs them in one module graph (isolate: false) instead of loading a fresh one per
+// file: whole folders, then single files of folders whose other files do not qualify.
 const SHARED_MODULE_GRAPH = [
   ...[
     'builtin',
@@ -20,7 +20,9 @@ const SHARED_MODULE_GRAPH = [
     'gate',
     'golden',
     'init',
+    'judge',
     'load',
+    'model-server',
     'report',
     'scoring',
     'statistics',
@@ -38,20 +40,31 @@ const SHARED_MODULE_GRAPH = [
     'authoring/one-facts-extractor',
     'authoring/review/review-card',
     'authoring/review/rewrite-question',
+    'authoring/verify/verify',
     'cli/ci-workflows',
     'cli/cli-contract',
     'cli/golden-check-corpus-null',
+    'cli/golden-draft-paying',
     'cli/reviewer-name',
     'files/json-syntax-error',
     'files/utf8-text',
+    'model/model-client',
+    'model/model-money',
     'model/model-units',
+    'model/recording',
+    'model/spending-cap',
+    'model/stop-and-drain',
     'run/evaluate',
     'run/follow-up-questions',
+    'run/model-modes',
+    'run/model-money',
     'run/shard-assignment',
+    'run/system-errors',
     'run/traps',
     'shard/shard-witness',
     'system/context-packer',
     'system/http-contract',
+    'system/http-system',
     'system/in-process-system',
     'testing/no-speed-budgets',
     'testing/synthetic-corpus',

@@ -6,14 +6,15 @@ import { ragEval } from './src/vitest/index.ts'
 import { TEST_HANG_LIMIT_MS } from './src/testing/hang-limit.ts'
 
 // These test files share nothing through module state or the process (no mocks, environment changes, registered
-// secrets, servers left running or spawns of the bin, which the unit project's global setup bundles; three shuffled
-// runs passed), so each worker runs them in one module graph (isolate: false) instead of loading a fresh one per
-// file: whole folders, then single files of folders whose other files do not qualify.
+// secrets or servers left running; three shuffled runs passed), so each worker runs them in one module graph
+// (isolate: false) instead of loading a fresh one per file: whole folders, then single files of folders whose
+// other files do not qualify.
 const SHARED_MODULE_GRAPH = [
   ...[
     'builtin',
     'calibration',
     'charts',
+    'cli',
     'compare',
     'config',
     'contract',
@@ -28,6 +29,7 @@ const SHARED_MODULE_GRAPH = [
     'statistics',
     'summary',
     'text',
+    'threads',
     'trec',
   ].map((folder) => `src/${folder}/**/*.test.ts`),
   ...[
@@ -41,13 +43,10 @@ const SHARED_MODULE_GRAPH = [
     'authoring/review/review-card',
     'authoring/review/rewrite-question',
     'authoring/verify/verify',
-    'cli/ci-workflows',
-    'cli/cli-contract',
-    'cli/golden-check-corpus-null',
-    'cli/golden-draft-paying',
-    'cli/reviewer-name',
     'files/json-syntax-error',
     'files/utf8-text',
+    'model/base-url',
+    'model/disk-cache-concurrency',
     'model/model-client',
     'model/model-money',
     'model/model-units',
@@ -56,6 +55,7 @@ const SHARED_MODULE_GRAPH = [
     'model/stop-and-drain',
     'run/evaluate',
     'run/follow-up-questions',
+    'run/in-process-contract',
     'run/model-modes',
     'run/model-money',
     'run/shard-assignment',
@@ -68,11 +68,8 @@ const SHARED_MODULE_GRAPH = [
     'system/in-process-system',
     'testing/no-speed-budgets',
     'testing/synthetic-corpus',
-    'threads/corpus-index-thread',
-    'threads/offline-judge-thread',
-    'threads/thread-bundle',
-    'threads/threads-switch',
     'vitest/merged-view',
+    'vitest/shared-run',
     'vitest/question-case-plan',
   ].map((file) => `src/${file}.test.ts`),
 ]
@@ -127,6 +124,8 @@ export default defineConfig({
           name: 'shared-modules',
           include: SHARED_MODULE_GRAPH,
           isolate: false,
+          // Some of its tests spawn the bin too; in a run of both projects the second setup finds the bundle made.
+          globalSetup: ['src/testing/rag-eval-bin.global-setup.ts'],
           ...NO_SPEED_BUDGET,
         },
       },

@@ -5,24 +5,74 @@ import { defineConfig } from 'vitest/config'
 import { ragEval } from './src/vitest/index.ts'
 import { TEST_HANG_LIMIT_MS } from './src/testing/hang-limit.ts'
 
-// The test files of these folders share nothing through module state or the process (no mocks, environment changes,
-// servers or registered secrets; three shuffled runs passed), so each worker runs them in one module graph
-// (isolate: false) instead of loading a fresh one per file.
+// These test files share nothing through module state or the process (no mocks, environment changes, registered
+// secrets or servers left running; three shuffled runs passed), so each worker runs them in one module graph
+// (isolate: false) instead of loading a fresh one per file: whole folders, then single files of folders whose
+// other files do not qualify.
 const SHARED_MODULE_GRAPH = [
-  'builtin',
-  'calibration',
-  'charts',
-  'compare',
-  'config',
-  'gate',
-  'load',
-  'report',
-  'scoring',
-  'statistics',
-  'summary',
-  'text',
-  'trec',
-].map((folder) => `src/${folder}/**/*.test.ts`)
+  ...[
+    'builtin',
+    'calibration',
+    'charts',
+    'cli',
+    'compare',
+    'config',
+    'contract',
+    'gate',
+    'golden',
+    'init',
+    'judge',
+    'load',
+    'model-server',
+    'report',
+    'scoring',
+    'statistics',
+    'summary',
+    'text',
+    'threads',
+    'trec',
+  ].map((folder) => `src/${folder}/**/*.test.ts`),
+  ...[
+    'architecture',
+    'hints-name-user-commands',
+    'readme-links',
+    'authoring/add/add',
+    'authoring/append-policy',
+    'authoring/draft/draft',
+    'authoring/one-facts-extractor',
+    'authoring/review/review-card',
+    'authoring/review/rewrite-question',
+    'authoring/verify/verify',
+    'files/json-syntax-error',
+    'files/utf8-text',
+    'model/base-url',
+    'model/disk-cache-concurrency',
+    'model/model-client',
+    'model/model-money',
+    'model/model-units',
+    'model/recording',
+    'model/spending-cap',
+    'model/stop-and-drain',
+    'run/evaluate',
+    'run/follow-up-questions',
+    'run/in-process-contract',
+    'run/model-modes',
+    'run/model-money',
+    'run/shard-assignment',
+    'run/system-errors',
+    'run/traps',
+    'shard/shard-witness',
+    'system/context-packer',
+    'system/http-contract',
+    'system/http-system',
+    'system/in-process-system',
+    'testing/no-speed-budgets',
+    'testing/synthetic-corpus',
+    'vitest/merged-view',
+    'vitest/shared-run',
+    'vitest/question-case-plan',
+  ].map((file) => `src/${file}.test.ts`),
+]
 const NO_SPEED_BUDGET = { testTimeout: TEST_HANG_LIMIT_MS, hookTimeout: TEST_HANG_LIMIT_MS }
 
 export default defineConfig({
@@ -61,7 +111,6 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts'],
           exclude: SHARED_MODULE_GRAPH,
-          setupFiles: ['src/vitest/setup-matchers.ts'],
           // Its tests spawn the rag-eval bin from one bundle of the sources, made here (src/testing/rag-eval-bin.ts).
           globalSetup: ['src/testing/rag-eval-bin.global-setup.ts'],
           // No verdict may depend on the machine's speed (docs/reliability.md): tests wait for events, and these
@@ -74,8 +123,9 @@ export default defineConfig({
         test: {
           name: 'shared-modules',
           include: SHARED_MODULE_GRAPH,
-          setupFiles: ['src/vitest/setup-matchers.ts'],
           isolate: false,
+          // Some of its tests spawn the bin too; in a run of both projects the second setup finds the bundle made.
+          globalSetup: ['src/testing/rag-eval-bin.global-setup.ts'],
           ...NO_SPEED_BUDGET,
         },
       },

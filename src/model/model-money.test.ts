@@ -118,21 +118,26 @@ describe('prompt caching', () => {
   })
 
   it('the local server bills cache writes and reads, and the ledger prices them and the saving', async () => {
-    server.setResponder(scriptedReply)
-    const client = localClient(server, { concurrency: 1 })
-    const first = await client.call(judgeCall('q-1'))
-    const second = await client.call(judgeCall('q-2'))
-    const prefix = cacheablePrefixTokens(judgeCall('q-1').request)
-    expect(first.response.usage).toMatchObject({ cacheWriteTokens: prefix, cacheReadTokens: 0 })
-    expect(second.response.usage).toMatchObject({ cacheWriteTokens: 0, cacheReadTokens: prefix })
-    expect(first.usd).toBeCloseTo(costUsd(haiku, first.response.usage), 12)
-    const usage = client.ledger.usage()
-    expect(usage.savedByPromptCache).toEqual({
-      cacheReadTokens: prefix,
-      cacheWriteTokens: prefix,
-      usd: Math.round(((prefix * (1 - 0.1) - prefix * (1.25 - 1)) / 1e6) * 1e6) / 1e6,
-    })
-    expect(usage.byRole.judge.promptCacheSavedUsd).toBe(usage.savedByPromptCache.usd)
+    // A server of its own: its prompt cache has seen no prefix another test of this file sent.
+    const caching = await startMessagesServer(scriptedReply, { promptCache: () => 100 })
+    try {
+      const client = localClient(caching, { concurrency: 1 })
+      const first = await client.call(judgeCall('q-1'))
+      const second = await client.call(judgeCall('q-2'))
+      const prefix = cacheablePrefixTokens(judgeCall('q-1').request)
+      expect(first.response.usage).toMatchObject({ cacheWriteTokens: prefix, cacheReadTokens: 0 })
+      expect(second.response.usage).toMatchObject({ cacheWriteTokens: 0, cacheReadTokens: prefix })
+      expect(first.usd).toBeCloseTo(costUsd(haiku, first.response.usage), 12)
+      const usage = client.ledger.usage()
+      expect(usage.savedByPromptCache).toEqual({
+        cacheReadTokens: prefix,
+        cacheWriteTokens: prefix,
+        usd: Math.round(((prefix * (1 - 0.1) - prefix * (1.25 - 1)) / 1e6) * 1e6) / 1e6,
+      })
+      expect(usage.byRole.judge.promptCacheSavedUsd).toBe(usage.savedByPromptCache.usd)
+    } finally {
+      await caching.close()
+    }
   })
 })
 

@@ -52,14 +52,17 @@ function baselineWithThinDrop(report: Report, lostPerShard: number): { baseline:
   return { baseline: { summary: baseline.summary, questions }, lost }
 }
 
+const significantGate = { ...process.env, EVAL_GATE_POLICY: 'significant', EVAL_ALPHA: '0.05' }
+/** Today's run of the repository's project without a baseline, what each test's baseline is made from: evaluated once. */
+let today: Promise<Report> | undefined
+
 /** The repository's project with its reports and baseline in temp folders, the gate on paired significance. */
 async function shardedProject(): Promise<{ project: ProjectConfig; env: NodeJS.ProcessEnv; lost: string[] }> {
-  const env = { ...process.env, EVAL_GATE_POLICY: 'significant', EVAL_ALPHA: '0.05' }
   const project = { ...repository, reports: temp.make('shard-reports-'), baseline: temp.make('shard-baseline-') }
-  const today = await evaluate(project, { tier: 'full', env, baselineRoot: null })
-  const { baseline, lost } = baselineWithThinDrop(today, 2)
+  today ??= evaluate(project, { tier: 'full', env: significantGate, baselineRoot: null })
+  const { baseline, lost } = baselineWithThinDrop(await today, 2)
   writeBaseline(project.baseline, baseline)
-  return { project, env, lost }
+  return { project, env: significantGate, lost }
 }
 
 describe('a run in 3 shards merges into the report of one run', () => {

@@ -1,4 +1,4 @@
-// The unit project's tests run the rag-eval commands in-process (src/cli/testing/rag-eval-in-process.ts) and spawn
+// The unit tests (both projects) run the rag-eval commands in-process (src/cli/testing/rag-eval-in-process.ts) and spawn
 // the bin itself once or so per command: each spawn runs it from one bundle of the sources (rag-eval-bin.ts), built
 // here once before the tests and again before each rerun in watch mode (an edit is a new bundle), with the
 // threads' bundles, so the evaluations those spawns start load them too.

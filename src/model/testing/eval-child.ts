@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { useTempDirs } from '../../testing/use-temp-dirs.ts'
+import { onTestFinished } from 'vitest'
 import { ragEvalChild } from '../../testing/rag-eval-child.ts'
 import { ragEvalInProcess } from '../../cli/testing/rag-eval-in-process.ts'
 import { loadProjectConfig } from '../../config/load-project-config.ts'
@@ -9,9 +10,15 @@ import { ReportSchema, type Report } from '../../contract/report-schema.ts'
 
 /** Test helpers for the model modes: temp folders, the eval CLI, reports, file scans. */
 
-/** Temp folders of the importing test file, removed after each of its tests. */
-const tempDirs = useTempDirs()
-export const tempDir = (prefix: string) => tempDirs.make(prefix)
+/**
+ * A temp folder removed when the test that made it finishes: a hook of that test, not of the first file importing
+ * this module, so it holds when test files share this module (isolate: false).
+ */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
 
 /** The repository's project (rag-eval.config.ts), read once. */
 const repository = await loadProjectConfig()

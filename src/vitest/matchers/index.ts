@@ -21,7 +21,7 @@ function asOutcome(matcher: string, received: unknown): QuestionOutcome {
   return parsed.data
 }
 
-/** The matchers for any test (setupFiles: `expect.extend(ragMatchers)`): a question matcher checks what it received against the outcome's schema. */
+/** The matchers for any test (`expect.extend(ragMatchers)`): a question matcher checks what it received against the outcome's schema. */
 export const ragMatchers = ragMatchersWith(asOutcome)
 
 /** The matchers' signatures, shared by `expect(x).toHitContext(...)` and `expect.toHitContext(...)`. */

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { QuestionOutcome } from '../../contract/report-schema.ts'
+import { ragMatchers } from './index.ts'
 import { beFaithful } from './to-be-faithful.ts'
 import { coverGoldAnswer } from './to-cover-gold-answer.ts'
 import { notRegressFrom } from './to-not-regress-from.ts'
 import { rankAnswerWithin } from './to-rank-answer-within.ts'
 import { refuse } from './to-refuse.ts'
+
+// As a user's own tests register them (README.md); no other test of this repository uses them.
+expect.extend(ragMatchers)
 
 const outcome = (overrides: Partial<QuestionOutcome> = {}): QuestionOutcome => ({
   id: 'q-1',

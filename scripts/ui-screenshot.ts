@@ -30,8 +30,10 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ]
 const VIEWPORT = { width: 1600, height: 1000 }
-const UI_READY_MS = 180_000
-const REPORT_MS = 180_000
+// Limits that only catch a hang: on two cores shared with the whole test suite the eval run alone took minutes.
+const UI_READY_MS = 600_000
+const REPORT_MS = 600_000
+const STEP_MS = 180_000
 const SHUTDOWN_MS = 10_000
 
 class StepFailure extends Error {}
@@ -218,7 +220,7 @@ async function openFailingQuestion(page: Page): Promise<void> {
   if ((await explorerState(page)).crashed) {
     await page.locator('[data-testid="explorer-item"][aria-label="the evaluation runs"]').first().click()
     const error = page.getByText(/the evaluation failed|no shared evaluation/).first()
-    const reason = await error.innerText({ timeout: 60_000 }).catch(() => '(its error did not show)')
+    const reason = await error.innerText({ timeout: STEP_MS }).catch(() => '(its error did not show)')
     throw new Error(
       `the eval project has no question cases, its shared evaluation crashed: ${reason.split('\n').slice(0, 3).join(' ')}`,
     )
@@ -228,11 +230,14 @@ async function openFailingQuestion(page: Page): Promise<void> {
   const search = page.getByPlaceholder(/Search/)
   let last = await explorerState(page)
   let typedAt = 0
+  // Doubled after each retype: on a busy machine the UI may take longer than the first wait to apply a search.
+  let retypeAfter = 2_000
   const status = await until(
     `an explorer entry "${questionId} [...]" alone (is ${questionId} in the golden set? did the eval project crash?)`,
-    120_000,
+    STEP_MS,
     async () => {
-      if (Date.now() - typedAt > 2_000) {
+      if (Date.now() - typedAt > retypeAfter) {
+        if (typedAt > 0) retypeAfter *= 2
         await search.fill('')
         await search.fill(questionId)
         typedAt = Date.now()
@@ -247,8 +252,8 @@ async function openFailingQuestion(page: Page): Promise<void> {
     throw new Error(`${questionId} did not fail in strict mode (its case ${status}): there is no failing question to show`)
   await page.locator(`[data-testid="explorer-item"][aria-label^="${questionId} ["]`).first().click()
   // Its report: the error of the failed case, then its annotations (the evidence).
-  await page.getByText('Test Annotations').waitFor({ state: 'visible', timeout: 60_000 })
-  await page.getByRole('note').filter({ hasText: 'top-10 ranked' }).first().waitFor({ state: 'visible', timeout: 60_000 })
+  await page.getByText('Test Annotations').waitFor({ state: 'visible', timeout: STEP_MS })
+  await page.getByRole('note').filter({ hasText: 'top-10 ranked' }).first().waitFor({ state: 'visible', timeout: STEP_MS })
 }
 
 /** Checks that the report shows a failed case with its evidence, and returns its annotations' text. */
@@ -265,7 +270,7 @@ async function checkReport(page: Page): Promise<string[]> {
   }
   // Its lines: the UI runs the message into one paragraph, the attached image (src/charts/evidence-image.ts) keeps them.
   const image = page.getByRole('note').filter({ hasText: 'top-10 ranked' }).first().locator('img').first()
-  await image.waitFor({ state: 'visible', timeout: 60_000 })
+  await image.waitFor({ state: 'visible', timeout: STEP_MS })
   const height = await image.evaluate((element) => (element as unknown as { naturalHeight: number }).naturalHeight)
   // Line i of the image at 52 + 16 i: six lines at the least (question, expected, context, a chunk, the ranking, a chunk).
   if (height < 52 + 16 * 6) throw new Error(`the evidence image is ${height} px high: fewer than 6 lines`)
@@ -323,7 +328,7 @@ async function main(): Promise<void> {
 
   profileDir = mkdtempSync(join(tmpdir(), 'ui-screenshot-chromium-'))
   const profile = profileDir
-  context = await step(`headless Chromium started (${CHROMIUM})`, 120_000, () =>
+  context = await step(`headless Chromium started (${CHROMIUM})`, STEP_MS, () =>
     chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
@@ -338,9 +343,11 @@ async function main(): Promise<void> {
   // script hands to page.evaluate; the page needs that helper to run them.
   await browser.addInitScript('globalThis.__name = (fn) => fn')
   const page = browser.pages()[0] ?? (await browser.newPage())
-  await step('UI loaded in Chromium', 120_000, () => page.goto(url, { waitUntil: 'load', timeout: 120_000 }))
+  await step('UI loaded in Chromium', STEP_MS, () => page.goto(url, { waitUntil: 'load', timeout: STEP_MS }))
   try {
-    await step(`opened ${questionId}'s report (error and Test Annotations)`, REPORT_MS + 20_000, () => openFailingQuestion(page))
+    await step(`opened ${questionId}'s report (error and Test Annotations)`, REPORT_MS + 3 * STEP_MS, () =>
+      openFailingQuestion(page),
+    )
   } catch (error) {
     // What the browser showed when it went wrong, for whoever debugs it (not under docs/).
     const shot = join(tmpdir(), 'ui-screenshot-failure.png')
@@ -350,10 +357,10 @@ async function main(): Promise<void> {
     )
     throw error
   }
-  const notes = await step('report shows the failed case with its evidence', 60_000, () => checkReport(page))
-  await step('report fits the screenshot', 60_000, () => fitReport(page))
+  const notes = await step('report shows the failed case with its evidence', STEP_MS, () => checkReport(page))
+  await step('report fits the screenshot', STEP_MS, () => fitReport(page))
   mkdirSync(dirname(outPath), { recursive: true })
-  await step(`screenshot saved`, 120_000, () => page.screenshot({ path: outPath, fullPage: true, animations: 'disabled' }))
+  await step(`screenshot saved`, STEP_MS, () => page.screenshot({ path: outPath, fullPage: true, animations: 'disabled' }))
   const size = page.viewportSize()
   log(
     `selected ${page.url().slice(url.length - 1)} (${notes.length} ` +

@@ -62,6 +62,7 @@ const SHARED_MODULE_GRAPH = [
     'run/system-errors',
     'run/traps',
     'shard/shard-witness',
+    'system/complete-answer',
     'system/context-packer',
     'system/http-contract',
     'system/http-system',

@@ -84,26 +84,27 @@ export const rankedChunkId = (item: { chunkId?: string | undefined; docId: strin
 
 /** A ranking: chunks best first, each chunk id once (chunk-level nDCG@10 would count a chunk ranked twice twice). */
 function rankingSchema(unknownFields: UnknownFields) {
-  return z
-    .array(chunkSchema(unknownFields), { error: expected('an array of chunk objects') })
-    .superRefine((items, context) => {
-      const firstAt = new Map<string, number>()
-      items.forEach((item, position) => {
-        const id = rankedChunkId(item, position)
-        const first = firstAt.get(id)
-        if (first === undefined) firstAt.set(id, position)
-        else
-          context.addIssue({
-            code: 'custom',
-            path: [position, 'chunkId'],
-            message: `${JSON.stringify(id)} is ranked twice (first as ranked[${first}]); each chunk is ranked once`,
-          })
-      })
+  return z.array(chunkSchema(unknownFields), { error: expected('an array of chunk objects') }).superRefine((items, context) => {
+    const firstAt = new Map<string, number>()
+    items.forEach((item, position) => {
+      const id = rankedChunkId(item, position)
+      const first = firstAt.get(id)
+      if (first === undefined) firstAt.set(id, position)
+      else
+        context.addIssue({
+          code: 'custom',
+          path: [position, 'chunkId'],
+          message: `${JSON.stringify(id)} is ranked twice (first as ranked[${first}]); each chunk is ranked once`,
+        })
     })
+  })
 }
 
 const milliseconds = () =>
-  z.number({ error: expected('a number of milliseconds') }).nonnegative('expected 0 or more milliseconds').optional()
+  z
+    .number({ error: expected('a number of milliseconds') })
+    .nonnegative('expected 0 or more milliseconds')
+    .optional()
 
 function stageSchema(unknownFields: UnknownFields) {
   return contractObject(
@@ -152,7 +153,7 @@ function answerSchema(unknownFields: UnknownFields) {
   return contractObject(
     {
       ranked: rankingSchema(unknownFields).describe(
-        'Every retrieved chunk, best first (the ranking that recall@k, MRR and nDCG read; with stages, the last stage\'s output); may be empty; a chunk id appears once',
+        "Every retrieved chunk, best first (the ranking that recall@k, MRR and nDCG read; with stages, the last stage's output); may be empty; a chunk id appears once",
       ),
       context: z
         .array(chunkSchema(unknownFields), { error: expected('an array of chunk objects') })

@@ -49,6 +49,8 @@ const outcome = (overrides: Partial<QuestionOutcome> = {}): QuestionOutcome => (
   diagnosis: null,
   generation: null,
   judgeRepeats: null,
+  stages: [],
+  funnel: null,
   ...overrides,
 })
 

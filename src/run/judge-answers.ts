@@ -3,6 +3,7 @@ import type { Judge, JudgeInput } from '../judge/judge.ts'
 import type { QuestionOutcome } from '../contract/report-schema.ts'
 import { scoreGeneration } from '../judge/score-generation.ts'
 import type { QuestionRun } from './run-system.ts'
+import { lossFunnel } from '../scoring/loss-funnel.ts'
 import { JUDGE_REPEAT_FIELDS, type JudgeRepeats } from '../contract/judge-noise-schema.ts'
 
 /** What the judge is shown of a question's run: its answer (null when there is none to judge) and the context it was given. */
@@ -19,6 +20,14 @@ export function judgeInputOf(run: QuestionRun, repeat: number): JudgeInput | nul
     context: run.output.context.map(({ chunkId, text }) => ({ chunkId, text })),
     repeat,
   }
+}
+
+/** The funnel once the answer is judged: its claims' chunks tell a context document used from one ignored. */
+function withClaims(outcome: QuestionOutcome, run: QuestionRun): QuestionOutcome {
+  const faithfulness = outcome.generation?.faithfulness
+  if (outcome.funnel === null || faithfulness === undefined || faithfulness.status === 'judge-error') return outcome
+  const docIds = outcome.funnel.map((entry) => entry.docId)
+  return { ...outcome, funnel: lossFunnel(docIds, { ...run.output, stages: run.output.stages ?? [] }, faithfulness.claims) }
 }
 
 /**
@@ -43,7 +52,7 @@ export async function judgeAnswers(
       const started = performance.now()
       const { judgeMs: own, ...judgement } = await judge.judge(judgeInputOf(runs[index]!, repeat)!)
       judgeMs.push(own ?? performance.now() - started)
-      return scoreGeneration(outcome, judgement, docText)
+      return withClaims(scoreGeneration(outcome, judgement, docText), runs[index]!)
     })
   const judged = await Promise.all(
     outcomes.map(async (outcome, index) => {

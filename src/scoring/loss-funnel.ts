@@ -26,7 +26,11 @@ const rankIn = (ranked: readonly { docId: string }[], docId: string) => ranked.f
  * ranking holds it; else cut by the stage after the last stage that held it (the final ranking, named `ranked`, when
  * that was the last stage); else `never-retrieved`. `rank`: its best rank in the last ranking that held it.
  */
-export function lossFunnel(docIds: readonly string[], run: FunnelInput, claims: readonly { chunkId: string | null; verdict: string }[] | null): FunnelEntry[] {
+export function lossFunnel(
+  docIds: readonly string[],
+  run: FunnelInput,
+  claims: readonly { chunkId: string | null; verdict: string }[] | null,
+): FunnelEntry[] {
   const names = numberStages(run.stages.map((s) => s.name))
   const steps = [...run.stages.map((s, i) => ({ name: names[i]!, ranked: s.ranked })), { name: 'ranked', ranked: run.ranked }]
   return docIds.map((docId): FunnelEntry => {

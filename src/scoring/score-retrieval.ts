@@ -92,7 +92,12 @@ function stageOutcomes(question: GoldenQuestion, relevant: string[], stages: Non
       ...(stage.latencyMs === undefined ? {} : { latencyMs: stage.latencyMs }),
       ranked: stage.ranked.length,
       hit: answerable
-        ? contextHit({ type: question.type, answerDocIds: relevant, governingDocId: question.governingDocId, contextDocIds: docIds })
+        ? contextHit({
+            type: question.type,
+            answerDocIds: relevant,
+            governingDocId: question.governingDocId,
+            contextDocIds: docIds,
+          })
         : null,
       reciprocalRank: answerable ? round4(reciprocalRank(docIds, relevant)) : null,
       topRanked: topOf(stage.ranked),

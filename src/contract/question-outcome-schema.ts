@@ -123,6 +123,8 @@ export const QuestionOutcomeSchema = z.object({
   stages: z.array(StageOutcomeSchema).default([]),
   /** Each relevant answer document and where it was lost; null for a none question or a system error. */
   funnel: z.array(FunnelEntrySchema).nullable().default(null),
+  /** The prompt the system says it gave the model: for attribution.jsonl (writeReports), never in latest.json. */
+  prompt: z.string().optional(),
 })
 export type QuestionOutcome = z.infer<typeof QuestionOutcomeSchema>
 

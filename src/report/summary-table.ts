@@ -1,5 +1,6 @@
 import type { Summary } from '../contract/report-schema.ts'
 import { formatInterval, formatMetric } from '../common/format-table.ts'
+import { funnelSteps } from '../charts/funnel-chart.ts'
 import { ANSWERABLE_TYPES } from '../contract/question-types.ts'
 import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
 import { stageMetrics, summaryKey, summaryValue, type Metric } from '../contract/metrics/metric.ts'
@@ -52,20 +53,13 @@ export function generationSummaryRows(summary: Summary, table: MetricTable = MET
   ]
 }
 
-/** The loss funnel's rows: how many answer documents were lost where (each stage's cuts apart); empty without answerable questions. */
+/** The loss funnel's rows: how many answer documents were lost where; empty without answerable questions. */
 export function funnelRows(summary: Summary): string[][] {
   const funnel = summary.funnel
   if (funnel === null) return []
-  const share = (n: number) => `${n} (${Math.round((100 * n) / funnel.documents)}%)`
   return [
-    ['answer documents lost', `of ${funnel.documents}`],
-    ['never retrieved', share(funnel['never-retrieved'])],
-    ...Object.entries(funnel.byStage).map(([stage, n]) => [`cut by ${stage}`, share(n)]),
-    ['cut by the context budget', share(funnel.budget)],
-    ['in the context, unused by the answer', share(funnel.unused)],
-    ['used but misstated', share(funnel.misstated)],
-    ...(funnel['in-context'] > 0 ? [['in the context (no answer judged)', share(funnel['in-context'])]] : []),
-    ['survived', share(funnel.survived)],
+    ['answer documents', String(funnel.documents)],
+    ...funnelSteps(funnel).map((step) => [step.label, `${step.count} (${Math.round((100 * step.count) / funnel.documents)}%)`]),
   ]
 }
 

@@ -4,6 +4,7 @@ import type { QuestionOutcome } from '../contract/report-schema.ts'
 import { scoreGeneration } from '../judge/score-generation.ts'
 import type { QuestionRun } from './run-system.ts'
 import { lossFunnel } from '../scoring/loss-funnel.ts'
+import { FAITHFULNESS } from '../contract/metrics/metric-table.ts'
 import { JUDGE_REPEAT_FIELDS, type JudgeRepeats } from '../contract/judge-noise-schema.ts'
 
 /** What the judge is shown of a question's run: its answer (null when there is none to judge) and the context it was given. */
@@ -24,10 +25,10 @@ export function judgeInputOf(run: QuestionRun, repeat: number): JudgeInput | nul
 
 /** The funnel once the answer is judged: its claims' chunks tell a context document used from one ignored. */
 function withClaims(outcome: QuestionOutcome, run: QuestionRun): QuestionOutcome {
-  const faithfulness = outcome.generation?.faithfulness
-  if (outcome.funnel === null || faithfulness === undefined || faithfulness.status === 'judge-error') return outcome
+  const judged = outcome.generation?.[FAITHFULNESS.field]
+  if (outcome.funnel === null || judged === undefined || judged.status === 'judge-error') return outcome
   const docIds = outcome.funnel.map((entry) => entry.docId)
-  return { ...outcome, funnel: lossFunnel(docIds, { ...run.output, stages: run.output.stages ?? [] }, faithfulness.claims) }
+  return { ...outcome, funnel: lossFunnel(docIds, { ...run.output, stages: run.output.stages ?? [] }, judged.claims) }
 }
 
 /**

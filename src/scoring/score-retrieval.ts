@@ -77,6 +77,7 @@ export function scoreRetrieval(
     ...NOT_JUDGED,
     stages: stageOutcomes(question, relevant, output.stages ?? []),
     funnel: answerable ? lossFunnel(relevant, { ...output, stages: output.stages ?? [] }, null) : null,
+    ...(output.prompt === undefined ? {} : { prompt: output.prompt }),
   }
 }
 

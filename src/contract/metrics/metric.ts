@@ -126,8 +126,8 @@ export function stageMetrics(table: readonly Metric[], stages: readonly string[]
         return {
           ...metric,
           name: `${metric.name}@${stage}`,
-          label: `${metric.label} @ ${stage}`,
-          typeLabel: `${metric.typeLabel ?? metric.label} @ ${stage}`,
+          // "recall @ rerank": the stage's ranking, not the context, is what it measures.
+          label: `${metric.typeLabel ?? metric.label} @ ${stage}`,
           gated: false,
           perStage: false,
           value: (q) => metric.value({ ...q, [field]: q.stages?.find((s) => s.name === stage)?.[field] ?? null }),

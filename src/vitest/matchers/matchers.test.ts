@@ -171,6 +171,11 @@ describe('toSurviveStages', () => {
       ].join('\n'),
     )
   })
+  it("toHitContext's message names where each missing answer doc was lost", () => {
+    expect(() => expect(staged).toHitContext(['d1', 'd2'], { mode: 'multi' })).toThrow(
+      'expected the context of q-1 to hold all of d1, d2 (multi): d2 retrieved at rank 4, cut by rerank\n',
+    )
+  })
   it('is undecidable without a funnel (a none question) and for a doc that is not an answer doc', () => {
     expect(surviveStages(outcome(), ['d1'])).toEqual({
       undecidable: 'q-1 has no loss funnel (a none question has no answer docs)',

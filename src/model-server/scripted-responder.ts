@@ -138,9 +138,9 @@ export function scriptedResponder(options: ScriptedOptions = {}): Responder {
   return (request) => scriptedReplyWith(request, options)
 }
 
-/** A reranker's ranking computed offline: the passages in their given order, reordered by term proximity. */
+/** A reranker's ranking computed offline: the passages by the proximity of the question's terms alone, ties in their given order. */
 function scriptedRanking(question: string, passages: readonly { chunkId: string; text: string }[]): string[] {
-  const candidates = passages.map((p, i) => ({ ...p, docId: '', tokens: 0, score: passages.length - i }))
+  const candidates = passages.map((p) => ({ ...p, docId: '', tokens: 0, score: 1 }))
   return proximityRerank(question, candidates, { possessives: true }).map((chunk) => chunk.chunkId)
 }
 

@@ -1,4 +1,9 @@
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { evaluate } from '../run/evaluate.ts'
+import { comparable, tinyProject } from '../model/testing/eval-child.ts'
+import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { toolUseReply, type ReceivedRequest } from '../model-server/messages-server.ts'
 import { materialChunks, userText } from '../model-server/scripted-responder.ts'
 import { localClient } from '../model/testing/test-client.ts'
@@ -105,5 +110,41 @@ describe('Claude as a listwise reranker against the local server', () => {
     // Equal first-stage scores: doc-2 holds refund and days 3 words apart (1 + 0.1 ln(0.3 + e^-3) = 0.8950), the
     // others one query term each (1 + 0.1 ln 0.3 = 0.8796): doc-2 first, the rest in their order.
     expect(ids(await rerank(question, 'refund take', candidates))).toEqual(['doc-2#0', 'doc-1#0', 'doc-3#0'])
+  })
+})
+
+describe('a record run with the Claude reranker, replayed', () => {
+  it("records each question's ranking as a generator call and replays the same run without a server", async () => {
+    const project = tinyProject()
+    const env = { EVAL_RERANKER: 'claude', EVAL_RECORDING: 'tiny' }
+    const recorded = await evaluate(project, {
+      tier: 'full',
+      baselineRoot: null,
+      env: { ...env, EVAL_MODE: 'record', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: local.server.url },
+    })
+    const rankings = local.server.requests.filter(
+      (r) => (r.body.tool_choice as { name?: string } | undefined)?.name === 'record_ranking',
+    )
+    const exchanges = join(project.recordingsDir, 'tiny', 'exchanges')
+    const recordedPurposes = readdirSync(exchanges)
+      .sort()
+      .map((file) => {
+        const { subject, exchanges: list } = JSON.parse(readFileSync(join(exchanges, file), 'utf8')) as {
+          subject: string
+          exchanges: { purpose: string; role: string }[]
+        }
+        return [subject, list.filter((e) => e.purpose === 'rerank').map((e) => e.role)]
+      })
+    expect(recordedPurposes).toEqual([
+      ['g-1', ['generator']],
+      ['g-2', ['generator']],
+      // The abstention question ranks fewer than two chunks of the tiny corpus: nothing to rerank, nothing sent.
+      ['g-3', []],
+    ])
+    expect(rankings).toHaveLength(2)
+    const sent = local.server.requests.length
+    const replayed = await evaluate(project, { tier: 'full', baselineRoot: null, env: { ...env, EVAL_MODE: 'replay' } })
+    expect(comparable(replayed)).toEqual(comparable(recorded))
+    expect(local.server.requests).toHaveLength(sent)
   })
 })

@@ -5,6 +5,7 @@ import { renderUser, type ToolTemplate } from '../model/prompt-template.ts'
 import { callStructured } from '../model/structured-call.ts'
 import type { RetrievedChunk } from '../system/rag-system.ts'
 import type { Reranker } from './builtin-system.ts'
+import type { ClaudeAnswererOptions } from './claude-answerer.ts'
 
 const RankingSchema = z
   .object({
@@ -54,19 +55,15 @@ export function orderByIds(
   }
 }
 
-export interface ClaudeRerankerOptions {
-  /** The generator model (EVAL_GENERATOR_MODEL): the reranker is part of the system under test. */
-  model: string
-  maxTokens: number
-  /** Receives one line per ranking worth a look (ids unknown or left out, no ranking): the report's warnings. */
-  warn: (message: string) => void
-}
-
 /**
- * Claude as a listwise reranker: the candidates with their ids and the question in one forced tool call, cached and
- * recorded as the generator's. A ranking that never validates keeps the first stage's order; it never fails a question.
+ * Claude as a listwise reranker (the generator model, its calls cached and recorded as the generator's): the
+ * candidates with their ids and the question in one forced tool call. A ranking that never validates keeps the first
+ * stage's order, named in the warnings; it never fails a question.
  */
-export function createClaudeReranker(client: ModelClient, options: ClaudeRerankerOptions): Reranker {
+export function createClaudeReranker(
+  client: ModelClient,
+  options: Pick<ClaudeAnswererOptions, 'model' | 'maxTokens' | 'warn'>,
+): Reranker {
   return async (question, _query, candidates) => {
     if (candidates.length < 2) return [...candidates]
     const passages = candidates.map(({ chunkId, text }) => ({ chunkId, text }))

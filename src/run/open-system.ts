@@ -64,13 +64,8 @@ async function builtinSystem(corpus: readonly CorpusDocument[], context: OpenSys
   const key = cache ? builtCorpusKey(cache.corpusHash, config) : null
   const kept = cache && key ? readBuiltCorpus(cache.folder, key) : null
   const built = kept ?? (await builtCorpusOnTwoThreads(corpus, config))
-  const system = createBuiltinSystem(corpus, {
-    ...config,
-    generate: context.generate,
-    answerer: context.answerer,
-    reranker: context.reranker,
-    built,
-  })
+  const { generate, answerer, reranker } = context
+  const system = createBuiltinSystem(corpus, { ...config, generate, answerer, reranker, built })
   if (cache && key && system.built !== kept) {
     try {
       writeBuiltCorpus(cache.folder, key, system.built)

@@ -106,7 +106,7 @@ describe('stages and the loss funnel, from an in-process system that reports the
       misstated: 0,
       survived: 1,
       'in-context': 0,
-      byStage: { rerank: 1 },
+      byStage: { 'retrieve#2': 0, rerank: 1 },
     })
   })
 
@@ -123,6 +123,7 @@ describe('stages and the loss funnel, from an in-process system that reports the
         '| answer documents                     |       3 |',
         '| ------------------------------------ | ------: |',
         '| never retrieved                      |  0 (0%) |',
+        '| cut by retrieve#2                    |  0 (0%) |',
         '| cut by rerank                        | 1 (33%) |',
         '| cut by the context budget            | 1 (33%) |',
       ].join('\n'),

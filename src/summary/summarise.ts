@@ -145,7 +145,10 @@ function funnelCounts(outcomes: readonly QuestionOutcome[]): Summary['funnel'] {
   const entries = outcomes.flatMap((o) => o.funnel ?? [])
   if (entries.length === 0) return null
   const count = (lost: string) => entries.filter((e) => e.lost === lost).length
-  const byStage: Record<string, number> = {}
+  // Every stage that could cut (all but a pipeline's first), 0 included, in pipeline order.
+  const byStage: Record<string, number> = Object.fromEntries(
+    outcomes.flatMap((o) => o.stages.slice(1).map((stage): [string, number] => [stage.name, 0])),
+  )
   for (const { stage } of entries) if (stage !== undefined) byStage[stage] = (byStage[stage] ?? 0) + 1
   return {
     documents: entries.length,

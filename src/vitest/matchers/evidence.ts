@@ -21,22 +21,16 @@ export type QuestionEvidence = Pick<
 
 /** Where an answer document was lost, in words: "t-014 retrieved at rank 3, cut by rerank". */
 export function describeLoss({ docId, lost, stage, rank }: FunnelEntry): string {
-  switch (lost) {
-    case 'never-retrieved':
-      return `${docId} never retrieved`
-    case 'stage':
-      return `${docId} retrieved at rank ${rank}, cut by ${stage}`
-    case 'budget':
-      return `${docId} ranked ${rank}, cut by the context budget`
-    case 'unused':
-      return `${docId} in the context, unused by the answer`
-    case 'misstated':
-      return `${docId} in the context, misstated by the answer`
-    case 'survived':
-      return `${docId} in the context, used by the answer`
-    case 'in-context':
-      return `${docId} in the context (no answer judged)`
-  }
+  const where = {
+    'never-retrieved': 'never retrieved',
+    stage: `retrieved at rank ${rank}, cut by ${stage}`,
+    budget: `ranked ${rank}, cut by the context budget`,
+    unused: 'in the context, unused by the answer',
+    misstated: 'in the context, misstated by the answer',
+    survived: 'in the context, used by the answer',
+    'in-context': 'in the context (no answer judged)',
+  }[lost]
+  return `${docId} ${where}`
 }
 
 const rankedLines = (ranked: StageOutcome['topRanked']) =>

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { loadProjectConfig } from '../config/load-project-config.ts'
+import { compareReports } from '../compare/compare-reports.ts'
 import { baselineFromReport } from '../gate/baseline-from-report.ts'
 import { evaluateGate } from '../gate/gate.ts'
 import { renderRegressions } from '../report/render-gate.ts'
@@ -165,6 +166,14 @@ describe('stages and the loss funnel, from an in-process system that reports the
       lostAt: 'lost at rerank (recall@retrieve#2 held at 1)',
     })
     expect(renderRegressions(gate, 'text')).toContain('recall: lost at rerank (recall@retrieve#2 held at 1)')
+
+    // compare pairs the stages both runs report: recall@rerank 1 -> 0.5 (g-1 flipped), retrieve unchanged.
+    const source = { kind: 'report', env: {}, report: null } as const
+    const compared = compareReports(accepted, report, { a: { ...source, source: 'a' }, b: { ...source, source: 'b' } })
+    const byName = new Map(compared.metrics.map((m) => [m.name, m]))
+    expect(byName.get('recall@rerank')).toMatchObject({ a: 1, b: 0.5, delta: -0.5, pairs: 2 })
+    expect(byName.get('recall@retrieve')).toMatchObject({ a: 0.5, b: 0.5, delta: 0 })
+    expect(compared.flips.find((f) => f.metric === 'recall@rerank')?.worse.map((q) => q.id)).toEqual(['g-1'])
   })
 
   it('a system without stages: no stage entries, the stages not computed with the reason, the funnel from its ranking', async () => {

@@ -37,6 +37,20 @@ export const GenerationDetailSchema = z.object({
   faithfulness: ScoreDetailSchema.extend({ claims: z.array(ClaimVerdictSchema) }),
   answerRelevancy: ScoreDetailSchema,
   coverage: ScoreDetailSchema.extend({ missing: z.array(z.string()) }),
+  /** Each sentence's citations and their verdicts; absent from older reports. */
+  citationPrecision: ScoreDetailSchema.extend({
+    supportedSentences: ScoreDetailSchema,
+    sentences: z.array(
+      z.object({
+        sentence: z.string(),
+        needsSupport: z.boolean(),
+        cited: z.array(z.string()),
+        supportedBy: z.array(z.string()),
+        supported: z.boolean(),
+        fabricated: z.array(z.string()),
+      }),
+    ),
+  }).optional(),
   /** contradiction questions: the governing facts carried and the superseded ones repeated. */
   contradiction: z.object({ governingFacts: z.array(z.string()), staleFacts: z.array(z.string()) }).nullable(),
   /** Metrics the model judge could not score (no valid output after one repair): null, status judge-error. */
@@ -87,6 +101,10 @@ export const QuestionOutcomeSchema = z.object({
   answerRelevancy: metric,
   coverage: metric,
   contradictionHandled: z.boolean().nullable(),
+  citationPrecision: metric.default(null),
+  citationRecall: metric.default(null),
+  /** The answer's citations outside its context, by name: `[7]` past a 5-chunk context, or the chunk id. */
+  fabricatedCitations: z.array(z.string()).nullable().default(null),
   diagnosis: z.enum(DIAGNOSES).nullable(),
   /** How each generation score came about; null in the retrieval tier. */
   generation: GenerationDetailSchema.nullable(),
@@ -103,6 +121,9 @@ export const NOT_JUDGED = {
   answerRelevancy: null,
   coverage: null,
   contradictionHandled: null,
+  citationPrecision: null,
+  citationRecall: null,
+  fabricatedCitations: null,
   diagnosis: null,
   generation: null,
   judgeRepeats: null,

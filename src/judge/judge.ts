@@ -1,3 +1,4 @@
+import { citedSentences, type CitedSentence } from '../scoring/generation/citations.ts'
 import type { ContextPassage } from '../scoring/generation/context-passage.ts'
 import type { RefusalVerdict } from '../scoring/generation/refusal.ts'
 import type { HistoryTurn } from '../contract/golden-set-schema.ts'
@@ -15,7 +16,10 @@ export interface JudgeInput {
   question: string
   /** A follow-up's conversation before it, oldest first: the judges read the question in its light. */
   history?: readonly HistoryTurn[]
+  /** The answer without its citation markers (stripCitationMarkers). */
   answer: string
+  /** The answer's sentences and what each cites (citedSentences); absent: those of `answer`'s own markers. */
+  cited?: readonly CitedSentence[]
   goldAnswer: string | null
   context: readonly ContextPassage[]
   /**
@@ -47,3 +51,7 @@ export interface Judge {
   readonly name: string
   judge(input: JudgeInput): Promise<Judgement>
 }
+
+/** The answer's cited sentences: as given, else parsed from the answer's own `[n]` markers. */
+export const citedOf = (input: JudgeInput): readonly CitedSentence[] =>
+  input.cited ?? citedSentences(input.answer, input.context.map((c) => c.chunkId))

@@ -2,6 +2,7 @@ import type { JudgedMetric, Judgement } from './judge.ts'
 import type { GenerationDetail, QuestionOutcome } from '../contract/question-outcome-schema.ts'
 import { contradictionHandled } from '../scoring/generation/contradiction-handled.ts'
 import { diagnose } from '../scoring/generation/diagnosis.ts'
+import { stripCitationMarkers } from '../scoring/generation/citations.ts'
 import { JUDGE_DIMENSIONS } from './dimensions/index.ts'
 
 /**
@@ -14,7 +15,7 @@ export function scoreGeneration(
   docText: (docId: string) => string,
 ): QuestionOutcome {
   const refused = judgement.refusal === 'refused'
-  const answer = outcome.answer
+  const answer = outcome.answer === null ? null : stripCitationMarkers(outcome.answer)
   const contradiction =
     outcome.type === 'contradiction' && outcome.governingDocId !== null
       ? contradictionHandled({

@@ -103,6 +103,22 @@ function faithfulnessVerdicts(text: string) {
   })
 }
 
+/** Per <claim n="..." cites="..."> sentence: the cited chunks that lexically support it, and whether they support all of it. */
+function citationVerdicts(text: string) {
+  const chunks = materialChunks(text)
+  return [...text.matchAll(/<claim n="(\d+)" cites="([^"]*)">\n([\s\S]*?)\n<\/claim>/g)].map(([, n, cites, sentence]) => {
+    const cited = chunks.filter((c) => unescape(cites!).split(' ').includes(c.chunkId))
+    const supportedBy = cited.filter((c) => lexicalFaithfulness(sentence!, false, [c]).numerator > 0).map((c) => c.chunkId)
+    const supported = supportedBy.length > 0 && lexicalFaithfulness(sentence!, false, cited).value === 1
+    return {
+      sentence: Number(n),
+      supportedBy,
+      supported,
+      reason: supported ? 'The cited chunks state it.' : 'They lack part of it.',
+    }
+  })
+}
+
 function coverageFacts(text: string) {
   const gold = blockText(text, 'gold_answer') ?? ''
   const answer = blockText(text, 'answer') ?? ''
@@ -170,6 +186,8 @@ function scriptedReplyWith(request: ReceivedRequest, options: ScriptedOptions): 
         reason: 'Judged by how much of the question the answer takes up.',
       })
     }
+    case 'record_citations':
+      return toolUseReply(request, { verdicts: citationVerdicts(text) })
     case 'record_coverage':
       return toolUseReply(request, { facts: coverageFacts(text) })
     case 'record_refusal':

@@ -2,7 +2,7 @@ import type { JudgedMetric, Judgement } from './judge.ts'
 import type { GenerationDetail, QuestionOutcome } from '../contract/question-outcome-schema.ts'
 import { contradictionHandled } from '../scoring/generation/contradiction-handled.ts'
 import { diagnose } from '../scoring/generation/diagnosis.ts'
-import { stripCitationMarkers } from '../scoring/generation/citations.ts'
+import { stripCitationMarkers } from '../contract/citation-markers.ts'
 import { JUDGE_DIMENSIONS } from './dimensions/index.ts'
 
 /**

@@ -1,14 +1,7 @@
+import { CITATION_MARKER, stripCitationMarkers } from '../../contract/citation-markers.ts'
 import type { Citation } from '../../system/rag-system.ts'
 import { splitSentences } from '../../text/sentences.ts'
 import { ratio, type MetricResult } from './metric-result.ts'
-
-/** `[n]`, `[1, 3]`: a citation marker and the whitespace before it ("lifted sentence [2]."). */
-const MARKER = /\s*\[(\d+(?:\s*,\s*\d+)*)\]/g
-
-/** The answer as the judges read it: without its `[n]` markers, so citing changes no other metric. */
-export function stripCitationMarkers(answer: string): string {
-  return answer.replace(MARKER, '')
-}
 
 /** A sentence of an answer and what it cites: context chunk ids, and fabricated names (`[7]` past the context, an id outside it). */
 export interface CitedSentence {
@@ -27,7 +20,7 @@ export function citedSentences(answer: string, contextIds: readonly string[], sp
   let removed = 0
   const text =
     spans === undefined
-      ? answer.replace(MARKER, (match: string, list: string, offset: number) => {
+      ? answer.replace(CITATION_MARKER, (match: string, list: string, offset: number) => {
           markers.push({ at: offset - removed, numbers: list.split(',').map(Number) })
           removed += match.length
           return ''

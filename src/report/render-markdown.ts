@@ -64,6 +64,7 @@ function failureSection(outcome: QuestionOutcome, failedChecks: string[], table:
           `- answer: ${outcome.answer}`,
           `- ${[...questionValues(outcome, table, false), `diagnosis ${outcome.diagnosis ?? 'n/a'}`].join(', ')}`,
           ...(outcome.unsupportedClaims ?? []).map((claim) => `- unsupported: "${claim}"`),
+          ...(outcome.fabricatedCitations?.length ? [`- fabricated citations: ${outcome.fabricatedCitations.join(', ')}`] : []),
         ]),
     // An error is not a miss: the checks were not run against an answer, there was none.
     outcome.systemError === null

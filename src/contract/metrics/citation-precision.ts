@@ -12,5 +12,6 @@ export const CITATION_PRECISION = defineMetric({
   judgeDerived: true,
   pairedTest: 'paired-permutation',
   whenEmpty: 'no answer cited a chunk',
+  questionLabel: 'citation precision',
   addedLater: true,
 })

@@ -12,5 +12,6 @@ export const CITATION_RECALL = defineMetric({
   judgeDerived: true,
   pairedTest: 'paired-permutation',
   whenEmpty: 'no answer had a sentence needing support',
+  questionLabel: 'citation recall',
   addedLater: true,
 })

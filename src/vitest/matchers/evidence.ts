@@ -15,7 +15,8 @@ export type QuestionEvidence = Pick<
   | 'topRanked'
   | 'answer'
   | 'unsupportedClaims'
->
+> &
+  Partial<Pick<QuestionOutcome, 'fabricatedCitations'>>
 
 /** Multi-line evidence: expected docs, the context with token counts, the top-10 ranking with scores, the answer. */
 export function describeEvidence(outcome: QuestionEvidence): string {
@@ -48,5 +49,7 @@ export function describeEvidence(outcome: QuestionEvidence): string {
   if (outcome.unsupportedClaims && outcome.unsupportedClaims.length > 0) {
     lines.push('unsupported claims:', ...outcome.unsupportedClaims.map((claim) => `  - "${claim}"`))
   }
+  // A citation outside the context, by name: `[7]` past a 5-chunk context, or the chunk id the system made up.
+  if (outcome.fabricatedCitations?.length) lines.push(`fabricated citations: ${outcome.fabricatedCitations.join(', ')}`)
   return lines.join('\n')
 }

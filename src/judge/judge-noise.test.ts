@@ -56,6 +56,8 @@ describe('measureJudgeNoise', () => {
       ['faithfulness', 0, []],
       ['answerRelevancy', 0, []],
       ['coverage', 0, []],
+      ['citationPrecision', 0, []],
+      ['citationRecall', 0, []],
     ])
     const once = await evaluate(tinyProject(), { tier: 'full', env: {}, baselineRoot: null })
     expect(once.judgeNoise).toBeNull()

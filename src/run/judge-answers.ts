@@ -22,7 +22,7 @@ export function judgeInputOf(run: QuestionRun, repeat: number): JudgeInput | nul
     answer: stripCitationMarkers(answer),
     cited: citedSentences(
       answer,
-      context.map((c) => c.chunkId),
+      context.map(({ chunkId }) => chunkId),
       citations,
     ),
     goldAnswer: question.goldAnswer ?? null,

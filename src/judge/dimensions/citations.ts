@@ -105,6 +105,7 @@ export async function judgeCitations(
   if (asked.length === 0) return { result: citationScores(sentences), error: null }
   const citedIds = new Set(asked.flatMap((s) => s.cited))
   const material = input.context.filter((c) => citedIds.has(c.chunkId)).map(({ chunkId, text }) => ({ chunkId, text }))
+  const cites = asked.map((s) => s.cited)
   const claims = asked.map((s, i) => block('claim', s.sentence, { n: String(i + 1), cites: s.cited.join(' ') }))
   const outcome = await callStructured(client, {
     template: CITATIONS_PROMPT,
@@ -119,14 +120,10 @@ export async function judgeCitations(
     inputs: {
       question: input.question,
       ...historyInput(input),
-      sentences: asked.map((s) => ({ sentence: s.sentence, cited: s.cited })),
+      sentences: asked.map(({ sentence, cited }) => ({ sentence, cited })),
       context: material,
     },
-    check: (output) =>
-      checkCitationVerdicts(
-        output,
-        asked.map((s) => s.cited),
-      ),
+    check: (output) => checkCitationVerdicts(output, cites),
   })
   if (!outcome.ok)
     return { result: failed(), error: { metric: CITATION_PRECISION.name, message: `citation judge: ${outcome.error}` } }
@@ -141,12 +138,9 @@ export const CITATIONS_JUDGE = defineJudgeDimension({
   prompt: CITATIONS_PROMPT,
   byModel: judgeCitations,
   failed,
-  detail: ({ status, numerator, denominator, supportedSentences: { value, ...counts }, sentences }) => ({
-    status,
-    numerator,
-    denominator,
+  detail: ({ value, fabricated, supportedSentences: { value: share, ...counts }, ...detail }) => ({
+    ...detail,
     supportedSentences: counts,
-    sentences,
   }),
   fields: (result) => ({
     citationRecall: result.supportedSentences.value === null ? null : round4(result.supportedSentences.value),

@@ -153,6 +153,16 @@ describe('toBeFaithful', () => {
       /expected faithfulness of q-1 >= 0.75 \(got 0.5\)[\s\S]*unsupported claims:\n {2}- "Snapshots run hourly\."/,
     )
   })
+  it("names the answer's fabricated citations in the failure's evidence", () => {
+    const answered = outcome({
+      answer: 'Traces are kept 30 days [7].',
+      faithfulness: 0.5,
+      fabricatedCitations: ['[7]', 'doc-9#1'],
+    })
+    expect(() => expect(answered).toBeFaithful({ min: 0.75 })).toThrow(
+      /answer {5}Traces are kept 30 days \[7\]\.\nfabricated citations: \[7\], doc-9#1/,
+    )
+  })
   it('is undecidable when faithfulness is null', () => {
     expect(beFaithful(outcome(), { min: 0.8 })).toEqual({
       undecidable: 'q-1: faithfulness not computed (no answer, or no decidable claim)',

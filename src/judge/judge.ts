@@ -54,4 +54,8 @@ export interface Judge {
 
 /** The answer's cited sentences: as given, else parsed from the answer's own `[n]` markers. */
 export const citedOf = (input: JudgeInput): readonly CitedSentence[] =>
-  input.cited ?? citedSentences(input.answer, input.context.map((c) => c.chunkId))
+  input.cited ??
+  citedSentences(
+    input.answer,
+    input.context.map((c) => c.chunkId),
+  )

@@ -1,6 +1,7 @@
 import { goldCoverage, lexicalAnswerRelevancy, lexicalFaithfulness } from '../judge/offline-judge.ts'
 import { splitClaims } from '../scoring/generation/claims.ts'
 import { extractiveAnswer } from '../builtin/extractive-answerer.ts'
+import { proximityRerank } from '../builtin/proximity-reranker.ts'
 import { contentTerms } from '../text/text-analyzer.ts'
 import {
   forcedToolName,
@@ -153,6 +154,12 @@ export function scriptedResponder(options: ScriptedOptions = {}): Responder {
   return (request) => scriptedReplyWith(request, options)
 }
 
+/** A reranker's ranking computed offline: the passages by the proximity of the question's terms alone, ties in their given order. */
+function scriptedRanking(question: string, passages: readonly { chunkId: string; text: string }[]): string[] {
+  const candidates = passages.map((p) => ({ ...p, docId: '', tokens: 0, score: 1 }))
+  return proximityRerank(question, candidates, { possessives: true }).map((chunk) => chunk.chunkId)
+}
+
 /** The scripted reply to one request of this tool's prompts (a Responder for startMessagesServer). */
 export function scriptedReply(request: ReceivedRequest): ScriptedReply {
   return scriptedReplyWith(request, {})
@@ -203,6 +210,8 @@ function scriptedReplyWith(request: ReceivedRequest, options: ScriptedOptions): 
       return toolUseReply(request, scriptedAnswerability(blockText(text, 'question') ?? '', materialChunks(text)))
     case 'record_disagreement':
       return toolUseReply(request, scriptedDisagreement(materialChunks(text)))
+    case 'record_ranking':
+      return toolUseReply(request, { ranking: scriptedRanking(blockText(text, 'question') ?? '', materialChunks(text)) })
     default:
       return {
         kind: 'error',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { loadProjectConfig } from '../config/load-project-config.ts'
+import { attributionRecords } from '../report/attribution.ts'
 import { renderMarkdown } from '../report/render-markdown.ts'
 import type { RagSystem } from '../system/rag-system.ts'
 import { describeEvidence } from '../vitest/matchers/evidence.ts'
@@ -71,7 +72,8 @@ describe('the generator diagnostics in a run', async () => {
     )
   })
 
-  it("names the blame in the failing case's evidence", () => {
+  it("names the blame in the failing case's evidence and in attribution.jsonl", () => {
+    expect(attributionRecords(report).map((r) => [r.id, r.blame])).toEqual([['g-1', 'generator']])
     expect(describeEvidence(g1!).split('\n').at(-1)).toBe(
       "blame      the generator's: the context holds the gold answer's claims, the answer misuses or leaves them",
     )

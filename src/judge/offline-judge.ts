@@ -1,7 +1,8 @@
-import { ANSWER_RELEVANCY, COVERAGE, FAITHFULNESS } from '../contract/metrics/metric-table.ts'
+import { ANSWER_RELEVANCY, CLAIM_RECALL, COVERAGE, FAITHFULNESS } from '../contract/metrics/metric-table.ts'
 import { lexicalAnswerRelevancy } from '../scoring/generation/answer-relevancy.ts'
 import { goldCoverage } from '../scoring/generation/coverage.ts'
 import { lexicalFaithfulness } from '../scoring/generation/faithfulness.ts'
+import { generatorDiagnostics, lexicalClaimChecks, noDiagnostics } from '../scoring/generation/generator-diagnostics.ts'
 import { detectRefusal } from '../scoring/generation/refusal.ts'
 import type { Judge, Judgement, JudgeInput, Verdicts } from './judge.ts'
 
@@ -17,6 +18,13 @@ export const OFFLINE_SCORING = {
   [ANSWER_RELEVANCY.name]: (input: JudgeInput, refused: boolean) =>
     lexicalAnswerRelevancy(input.question, input.answer, refused, input.history),
   [COVERAGE.name]: (input: JudgeInput, refused: boolean) => goldCoverage(input.goldAnswer, input.answer, refused),
+  [CLAIM_RECALL.name]: (input: JudgeInput, refused: boolean) =>
+    input.goldAnswer === null
+      ? noDiagnostics('no-gold-answer')
+      : generatorDiagnostics(
+          lexicalClaimChecks(input.goldAnswer, input.answer, refused, input.context),
+          new Set(input.answerChunkIds),
+        ),
 }
 
 /** Each judged metric's offline verdict: the offline judge's, and the model judge's on a refusal (scored without a call). */
@@ -25,8 +33,8 @@ export function offlineVerdicts(input: JudgeInput, refused: boolean): Verdicts {
 }
 
 /**
- * The offline judge: refusal patterns, lexical faithfulness, relevancy and coverage; free and deterministic. An
- * unclear refusal is scored as an answer.
+ * The offline judge: refusal patterns, lexical faithfulness, relevancy, coverage and generator diagnostics; free and
+ * deterministic. An unclear refusal is scored as an answer.
  */
 export const offlineJudge: Judge = {
   name: 'offline-lexical',

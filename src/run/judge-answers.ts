@@ -17,6 +17,7 @@ export function judgeInputOf(run: QuestionRun, repeat: number): JudgeInput | nul
     answer,
     goldAnswer: question.goldAnswer ?? null,
     context: run.output.context.map(({ chunkId, text }) => ({ chunkId, text })),
+    answerChunkIds: run.output.context.filter((c) => question.answerDocIds.includes(c.docId)).map((c) => c.chunkId),
     repeat,
   }
 }

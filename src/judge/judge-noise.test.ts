@@ -30,7 +30,15 @@ describe('measureJudgeNoise', () => {
       id,
       type: 'single',
       faithfulness: faithfulness[0]!,
-      judgeRepeats: { refused: [false, false, false], faithfulness, answerRelevancy: [1, 1, 1], coverage: [1, 1, 1] },
+      judgeRepeats: {
+        refused: [false, false, false],
+        faithfulness,
+        answerRelevancy: [1, 1, 1],
+        coverage: [1, 1, 1],
+        ...Object.fromEntries(
+          ['claimRecall', 'contextUtilisation', 'noiseSensitivity', 'hallucination', 'selfKnowledge'].map((f) => [f, [1, 1, 1]]),
+        ),
+      },
     })
     const noise = measureJudgeNoise([judged('a', [1, 0.5, 1]), judged('b', [1, 1, 1]), judged('c', [0, 0, 0.5])], 3)!
     const faithfulness = noise.metrics.find((m) => m.name === 'faithfulness')!

@@ -22,6 +22,8 @@ export interface JudgeInput {
   cited?: readonly CitedSentence[]
   goldAnswer: string | null
   context: readonly ContextPassage[]
+  /** The context's chunks of an answer document (noise sensitivity's gold chunks); absent: none known. */
+  answerChunkIds?: readonly string[]
   /**
    * Which scoring of the answer this is (EVAL_REPEATS; 0 = the score): in a model judge's cache key, so each
    * repeat is its own call and a rerun hits the cache; the deterministic offline judge ignores it.

@@ -1,9 +1,10 @@
-import { ANSWER_RELEVANCY, CITATION_PRECISION, COVERAGE, FAITHFULNESS } from '../contract/metrics/metric-table.ts'
+import { ANSWER_RELEVANCY, CITATION_PRECISION, CLAIM_RECALL, COVERAGE, FAITHFULNESS } from '../contract/metrics/metric-table.ts'
 import { lexicalAnswerRelevancy } from '../scoring/generation/answer-relevancy.ts'
 import { citationScores, type CitationResult, type CitedSentence } from '../scoring/generation/citations.ts'
 import type { ContextPassage } from '../scoring/generation/context-passage.ts'
 import { goldCoverage } from '../scoring/generation/coverage.ts'
 import { lexicalFaithfulness } from '../scoring/generation/faithfulness.ts'
+import { generatorDiagnostics, lexicalClaimChecks, noDiagnostics } from '../scoring/generation/generator-diagnostics.ts'
 import { detectRefusal } from '../scoring/generation/refusal.ts'
 import { citedOf, type Judge, type Judgement, type JudgeInput, type Verdicts } from './judge.ts'
 
@@ -49,6 +50,13 @@ export const OFFLINE_SCORING = {
   [ANSWER_RELEVANCY.name]: (input: JudgeInput, refused: boolean) =>
     lexicalAnswerRelevancy(input.question, input.answer, refused, input.history),
   [COVERAGE.name]: (input: JudgeInput, refused: boolean) => goldCoverage(input.goldAnswer, input.answer, refused),
+  [CLAIM_RECALL.name]: (input: JudgeInput, refused: boolean) =>
+    input.goldAnswer === null
+      ? noDiagnostics('no-gold-answer')
+      : generatorDiagnostics(
+          lexicalClaimChecks(input.goldAnswer, input.answer, refused, input.context),
+          new Set(input.answerChunkIds),
+        ),
   [CITATION_PRECISION.name]: (input: JudgeInput, refused: boolean) => lexicalCitations(citedOf(input), refused, input.context),
 }
 
@@ -58,8 +66,8 @@ export function offlineVerdicts(input: JudgeInput, refused: boolean): Verdicts {
 }
 
 /**
- * The offline judge: refusal patterns, lexical faithfulness, relevancy and coverage; free and deterministic. An
- * unclear refusal is scored as an answer.
+ * The offline judge: refusal patterns, lexical faithfulness, relevancy, coverage and generator diagnostics; free and
+ * deterministic. An unclear refusal is scored as an answer.
  */
 export const offlineJudge: Judge = {
   name: 'offline-lexical',

@@ -1,5 +1,6 @@
 import { goldCoverage, lexicalAnswerRelevancy, lexicalFaithfulness } from '../judge/offline-judge.ts'
 import { splitClaims } from '../scoring/generation/claims.ts'
+import { lexicalChecker } from '../scoring/generation/generator-diagnostics.ts'
 import { extractiveAnswer } from '../builtin/extractive-answerer.ts'
 import { proximityRerank } from '../builtin/proximity-reranker.ts'
 import { contentTerms } from '../text/text-analyzer.ts'
@@ -130,6 +131,24 @@ function coverageFacts(text: string) {
   }))
 }
 
+/** Both claim lists checked lexically; a claim too short to decide is stated by the first chunk and the other side. */
+function claimChecks(text: string) {
+  const chunks = materialChunks(text)
+  const check = lexicalChecker(chunks)
+  const gold = numberedClaims(blockText(text, 'gold_answer') ?? '')
+  const answer = numberedClaims(blockText(text, 'answer') ?? '')
+  const checked = (claims: typeof gold, other: typeof gold) =>
+    check(
+      claims.map((c) => c.text),
+      other.map((c) => c.text).join(' '),
+    ).map((c, i) => ({
+      claim: claims[i]!.n,
+      chunkIds: c?.chunkIds ?? chunks.slice(0, 1).map((chunk) => chunk.chunkId),
+      matched: c?.matched ?? true,
+    }))
+  return { gold: checked(gold, answer), answer: checked(answer, gold) }
+}
+
 function preference(text: string) {
   const question = blockText(text, 'question') ?? ''
   const chunks = materialChunks(text)
@@ -197,6 +216,8 @@ function scriptedReplyWith(request: ReceivedRequest, options: ScriptedOptions): 
       return toolUseReply(request, { verdicts: citationVerdicts(text) })
     case 'record_coverage':
       return toolUseReply(request, { facts: coverageFacts(text) })
+    case 'record_claim_checks':
+      return toolUseReply(request, claimChecks(text))
     case 'record_refusal':
       return toolUseReply(
         request,

@@ -27,6 +27,7 @@ export function judgeInputOf(run: QuestionRun, repeat: number): JudgeInput | nul
     ),
     goldAnswer: question.goldAnswer ?? null,
     context: context.map(({ chunkId, text }) => ({ chunkId, text })),
+    answerChunkIds: context.filter((c) => question.answerDocIds.includes(c.docId)).map((c) => c.chunkId),
     repeat,
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { QuestionOutcome } from '../../contract/report-schema.ts'
+import { NOT_JUDGED } from '../../contract/question-outcome-schema.ts'
 import { ragMatchers } from './index.ts'
 import { beFaithful } from './to-be-faithful.ts'
 import { coverGoldAnswer } from './to-cover-gold-answer.ts'
@@ -40,18 +41,7 @@ const outcome = (overrides: Partial<QuestionOutcome> = {}): QuestionOutcome => (
     { chunkId: 'd1#1', docId: 'd1', tokens: 120 },
   ],
   answer: null,
-  refused: null,
-  faithfulness: null,
-  unsupportedClaims: null,
-  answerRelevancy: null,
-  coverage: null,
-  contradictionHandled: null,
-  citationPrecision: null,
-  citationRecall: null,
-  fabricatedCitations: null,
-  diagnosis: null,
-  generation: null,
-  judgeRepeats: null,
+  ...NOT_JUDGED,
   ...overrides,
 })
 

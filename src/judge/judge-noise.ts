@@ -10,7 +10,7 @@ const JUDGED_METRICS = gatedEntries(METRICS).filter((metric) => metric.metric.so
 
 /** The outcome as repeat r scored it: its judge-derived fields from that repeat. */
 function asRepeat(outcome: QuestionOutcome, repeats: JudgeRepeats, r: number): QuestionOutcome {
-  return { ...outcome, ...Object.fromEntries(JUDGE_REPEAT_FIELDS.map((field) => [field, repeats[field]![r]])) }
+  return { ...outcome, ...Object.fromEntries(JUDGE_REPEAT_FIELDS.map((field) => [field, repeats[field]?.[r] ?? null])) }
 }
 
 /**

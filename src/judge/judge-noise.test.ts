@@ -5,6 +5,7 @@ import { tempDir, tinyProject } from '../model/testing/eval-child.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 import type { QuestionOutcome } from '../contract/report-schema.ts'
+import { JudgeRepeatsSchema } from '../contract/judge-noise-schema.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { judgeNoiseWarnings, measureJudgeNoise } from './judge-noise.ts'
 
@@ -71,6 +72,15 @@ describe('measureJudgeNoise', () => {
     expect(once.judgeNoise).toBeNull()
     // The first judgement is the score: repeating changes no number of the report.
     expect(report.summary).toEqual(once.summary)
+  })
+})
+
+describe('JudgeRepeatsSchema', () => {
+  it("reads a report's repeats from before the generator diagnostics: their fields are optional, the original ones are not", () => {
+    const before = { refused: [false, false], faithfulness: [1, 0.5], answerRelevancy: [1, 1], coverage: [0.5, 0.5] }
+    expect(JudgeRepeatsSchema.parse(before)).toEqual(before)
+    const { coverage: _coverage, ...withoutCoverage } = before
+    expect(JudgeRepeatsSchema.safeParse(withoutCoverage).error?.issues.map((issue) => issue.path.join('.'))).toEqual(['coverage'])
   })
 })
 

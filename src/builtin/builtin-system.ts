@@ -81,7 +81,7 @@ function rerankerOf(retrieval: RetrieverOptions, claude: Reranker | undefined): 
   if (retrieval.reranker !== 'claude') return null
   if (claude) return claude
   throw new InputError(
-    "retrieval.reranker 'claude' ranks through the model client: run a full evaluation with EVAL_MODE=live, record or replay (offline, and in the retrieval tier: 'proximity')",
+    "retrieval.reranker 'claude' ranks through the model client: run a full evaluation with EVAL_MODE=live, record or replay; offline, in the retrieval tier and for the golden commands, set EVAL_RERANKER=proximity or none",
   )
 }
 

@@ -110,7 +110,7 @@ describe('the built-in system with a reranker', () => {
     const retrieval = RetrieverOptionsSchema.parse({ reranker: 'claude' })
     expect(() => createBuiltinSystem(corpus, { ...knobs, generate: false, retrieval })).toThrow(
       new InputError(
-        "retrieval.reranker 'claude' ranks through the model client: run a full evaluation with EVAL_MODE=live, record or replay (offline, and in the retrieval tier: 'proximity')",
+        "retrieval.reranker 'claude' ranks through the model client: run a full evaluation with EVAL_MODE=live, record or replay; offline, in the retrieval tier and for the golden commands, set EVAL_RERANKER=proximity or none",
       ),
     )
   })

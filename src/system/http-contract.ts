@@ -166,7 +166,7 @@ function answerSchema(unknownFields: UnknownFields) {
         .array(stageSchema(unknownFields), { error: expected('an array of stage objects') })
         .optional()
         .describe(
-          "The pipeline's stages in order (retrieve, rerank, ...), each with its own ranking; per-stage recall and MRR and the loss funnel read them. `ranked` stays the final ranking",
+          "The pipeline's stages in order (retrieve, rerank, ...), each with its own ranking, which the per-stage metrics and the loss funnel read. `ranked` stays the final ranking",
         ),
       answer: z
         .string({ error: expected('a string') })

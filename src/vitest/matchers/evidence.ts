@@ -1,5 +1,6 @@
 import type { QuestionOutcome } from '../../contract/report-schema.ts'
 import type { FunnelEntry, StageOutcome } from '../../contract/question-outcome-schema.ts'
+import { BLAME_REASONS } from '../../contract/diagnoses.ts'
 
 /** The evidence of one question, as failure messages and UI annotations show it. */
 export type QuestionEvidence = Pick<
@@ -17,7 +18,7 @@ export type QuestionEvidence = Pick<
   | 'answer'
   | 'unsupportedClaims'
 > &
-  Partial<Pick<QuestionOutcome, 'stages' | 'funnel'>>
+  Partial<Pick<QuestionOutcome, 'blame' | 'fabricatedCitations' | 'stages' | 'funnel'>>
 
 /** Where an answer document was lost, in words: "t-014 retrieved at rank 3, cut by rerank". */
 export function describeLoss({ docId, lost, stage, rank }: FunnelEntry): string {
@@ -45,7 +46,7 @@ export const describeStages = (stages: readonly StageOutcome[]): string[] =>
     rankedLines(s.topRanked),
   ])
 
-/** Multi-line evidence: expected docs, the context with token counts, the top-10 ranking with scores, the answer. */
+/** Multi-line evidence: expected docs, the context with token counts, the top-10 ranking with scores, the answer, the blame. */
 export function describeEvidence(outcome: QuestionEvidence): string {
   const expected = outcome.answerDocIds.length === 0 ? '(none: the corpus has no answer)' : outcome.answerDocIds.join(', ')
   const governing = outcome.governingDocId ? ` (governing: ${outcome.governingDocId})` : ''
@@ -74,5 +75,8 @@ export function describeEvidence(outcome: QuestionEvidence): string {
   if (outcome.unsupportedClaims && outcome.unsupportedClaims.length > 0) {
     lines.push('unsupported claims:', ...outcome.unsupportedClaims.map((claim) => `  - "${claim}"`))
   }
+  if (outcome.blame) lines.push(`blame      ${BLAME_REASONS[outcome.blame]}`)
+  // A citation outside the context, by name: `[7]` past a 5-chunk context, or the chunk id the system made up.
+  if (outcome.fabricatedCitations?.length) lines.push(`fabricated citations: ${outcome.fabricatedCitations.join(', ')}`)
   return lines.join('\n')
 }

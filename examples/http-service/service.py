@@ -267,7 +267,8 @@ def make_handler(index, broken, context_tokens, rerank_keep, cite_offset, log_pa
             asked = " ".join(earlier + [question])
             hits = index.search(asked, user_context, broken)
             searched = time.perf_counter()
-            kept = rerank(asked, hits, index, rerank_keep)
+            # Broken, the pipeline is broken throughout: the reranker passes the unrelated sections on as they come.
+            kept = hits[:rerank_keep] if broken else rerank(asked, hits, index, rerank_keep)
             retrieved = time.perf_counter()
             context = pack_context([chunk for _, chunk in kept], context_tokens)
             answer = extractive_answer(asked, context, index, cite_offset)

@@ -46,18 +46,19 @@ export const GenerationDetailSchema = z.object({
     answer: z.array(CheckedClaimSchema),
   }).optional(),
   /** Each sentence's citations and their verdicts; absent from older reports. */
+  // Keys in the order the judges write them: a report read back (a sharded run's merge) must serialise byte-identically.
   citationPrecision: ScoreDetailSchema.extend({
-    supportedSentences: ScoreDetailSchema,
     sentences: z.array(
       z.object({
         sentence: z.string(),
-        needsSupport: z.boolean(),
         cited: z.array(z.string()),
+        fabricated: z.array(z.string()),
+        needsSupport: z.boolean(),
         supportedBy: z.array(z.string()),
         supported: z.boolean(),
-        fabricated: z.array(z.string()),
       }),
     ),
+    supportedSentences: ScoreDetailSchema,
   }).optional(),
   /** contradiction questions: the governing facts carried and the superseded ones repeated. */
   contradiction: z.object({ governingFacts: z.array(z.string()), staleFacts: z.array(z.string()) }).nullable(),

@@ -65,7 +65,7 @@ describe('the generator diagnostics in a run', async () => {
     // g-1 misses t-002: a failing question.
     const section = markdown.slice(markdown.indexOf('### g-1'))
     expect(section).toContain(
-      'claim recall 0.5, context utilisation 1, noise sensitivity 0.25, hallucination 0.25, self-knowledge 0.25, diagnosis',
+      'claim recall 0.5, context utilisation 1, noise sensitivity 0.25, hallucination 0.25, self-knowledge 0.25, citation precision n/a, citation recall 0, diagnosis',
     )
     expect(section).toContain(
       "- blame: the generator's: the context holds the gold answer's claims, the answer misuses or leaves them",

@@ -117,7 +117,7 @@ describe('examples/http-service', () => {
     expect((await ask(request))[0]).not.toBe('passengers/pets')
     expect((await ask({ ...request, history: h013.history }))[0]).toBe('passengers/pets')
     expect(working.answers.get('h-013')!.answer).toBe(
-      'Dogs are welcome on the open upper deck, on a short leash, with at most two dogs per passenger.',
+      'Dogs are welcome on the open upper deck, on a short leash, with at most two dogs per passenger [1].',
     )
   })
 
@@ -131,7 +131,7 @@ describe('examples/http-service', () => {
     const body = HttpResponseSchema.parse(await response.json())
     expect(body.ranked[0]).toMatchObject({ docId: 'passengers/lost-property', chunkId: 'passengers/lost-property#0' })
     expect(body.answer).toBe(
-      'Lost property is kept there for 60 days, then donated to charity; keys, wallets and phones are kept for 90 days.',
+      'Lost property is kept there for 60 days, then donated to charity; keys, wallets and phones are kept for 90 days [1].',
     )
     expect((await fetch(new URL('/', working.url))).status).toBe(200)
   })
@@ -157,9 +157,9 @@ describe('examples/http-service', () => {
   })
 
   it('follows the newer fare table when the two disagree, and answers from the documents it found', () => {
-    expect(working.answers.get('h-005')!.answer).toBe('An adult single costs 7.20 and an adult return costs 12.40.')
+    expect(working.answers.get('h-005')!.answer).toBe('An adult single costs 7.20 and an adult return costs 12.40 [2].')
     expect(working.answers.get('h-004')!.answer).toBe(
-      'Each sailing keeps four wheelchair spaces in the saloon, next to the lift.',
+      'Each sailing keeps four wheelchair spaces in the saloon, next to the lift [1].',
     )
   })
 

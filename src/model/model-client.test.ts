@@ -31,16 +31,21 @@ function failing(...failures: ScriptedReply[]): Responder {
 }
 
 /**
- * The SDK transport to the local server, recording the timeout the client gives each attempt. The attempts the
- * server hangs on (by index) get 100 ms instead: a hang meets any timeout, so waiting out the client's would
- * prove nothing more, while the other attempts keep the client's generous one, so no answer meets it however
- * slow the machine.
+ * Scripted failures by the client's attempt (not by the request's arrival: a request given up before the server
+ * read it would shift the script), then success; the SDK transport to the local server records the timeout the
+ * client gives each attempt. An attempt the server hangs on gets 100 ms instead: a hang meets any timeout, so
+ * waiting out the client's would prove nothing more, while the other attempts keep the client's generous one,
+ * so no answer meets it however slow the machine.
  */
-function hangsTimingOutSoon(hangs: readonly number[]): MessagesTransport & { timeouts: number[] } {
+function failingByAttempt(...failures: ScriptedReply[]): MessagesTransport & { timeouts: number[] } {
   const sdk = createSdkTransport({ apiKey: TEST_API_KEY, baseURL: server.url })
   const timeouts: number[] = []
+  server.setResponder((request) => failures[timeouts.length - 1] ?? ok(request))
   return Object.assign(
-    (request: MessageRequest, timeoutMs: number) => sdk(request, hangs.includes(timeouts.push(timeoutMs) - 1) ? 100 : timeoutMs),
+    (request: MessageRequest, timeoutMs: number) => {
+      const attempt = timeouts.push(timeoutMs) - 1
+      return sdk(request, failures[attempt]?.kind === 'hang' ? 100 : timeoutMs)
+    },
     { timeouts },
   )
 }
@@ -110,8 +115,7 @@ describe('the model client against the local Messages API server', () => {
   })
 
   it('retries after a timeout and after a dropped connection', async () => {
-    server.setResponder(failing({ kind: 'hang' }, { kind: 'drop' }))
-    const transport = hangsTimingOutSoon([0])
+    const transport = failingByAttempt({ kind: 'hang' }, { kind: 'drop' })
     const result = await localClient(server, { timeoutMs: 5_000, transport }).call(textCall())
     expect(responseText(result.response)).toBe('hello')
     expect(result.retries).toBe(2)
@@ -130,8 +134,7 @@ describe('the model client against the local Messages API server', () => {
   })
 
   it('names a timeout and a dropped connection in the final error', async () => {
-    server.setResponder(failing({ kind: 'hang' }, { kind: 'drop' }, { kind: 'hang' }))
-    const transport = hangsTimingOutSoon([0])
+    const transport = failingByAttempt({ kind: 'hang' }, { kind: 'drop' }, { kind: 'hang' })
     const error = await localClient(server, {
       timeoutMs: 5_000,
       transport,

@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config'
 // what `rag-vitest-eval/vitest` exports), reading rag-eval.config.ts like any user's project.
 import { ragEval } from './src/vitest/index.ts'
 import { TEST_HANG_LIMIT_MS } from './src/testing/hang-limit.ts'
+import { PACKAGE_PROJECT, PackageFilesSequencer } from './src/testing/package-files-sequencer.ts'
 
 // These test files share nothing through module state or the process (no mocks, environment changes, registered
 // secrets or servers left running; three shuffled runs passed), so each worker runs them in one module graph
@@ -63,11 +64,13 @@ const SHARED_MODULE_GRAPH = [
     'run/traps',
     'shard/shard-witness',
     'shard/sharded-run',
+    'system/complete-answer',
     'system/context-packer',
     'system/http-contract',
     'system/http-system',
     'system/in-process-system',
     'testing/no-speed-budgets',
+    'testing/package-files-sequencer',
     'testing/synthetic-corpus',
     'vitest/compare-mode',
     'vitest/evaluation-host',
@@ -105,6 +108,11 @@ export default defineConfig({
     // Three test files at a time on two cores: the long ones mostly wait on child processes and local servers
     // (Vitest's default on two cores is one file at a time).
     maxWorkers: 3,
+    // The package project's files wait for the tarball: most of them start after the shared-module files
+    // (src/testing/package-files-sequencer.ts). --sequence.shuffle keeps Vitest's random order, which a sequencer replaces.
+    ...(process.argv.some((arg) => arg.startsWith('--sequence.shuffle'))
+      ? {}
+      : { sequence: { sequencer: PackageFilesSequencer } }),
     // One temp folder for the whole run; anything a test leaves in it fails the run.
     globalSetup: ['src/testing/temp-hygiene.global-setup.ts'],
     // No project says `extends: true`: each that does makes Vite bundle and load this file again (a start-up
@@ -142,7 +150,7 @@ export default defineConfig({
         ? [
             {
               test: {
-                name: 'package',
+                name: PACKAGE_PROJECT,
                 include: ['examples/**/*.test.ts'],
                 globalSetup: ['examples/packed-tarball.global-setup.ts'],
                 // Its files share no module state but the tarball's path and do their work in child processes: threads

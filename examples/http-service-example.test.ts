@@ -31,7 +31,7 @@ describe('from the packed tarball, in a fresh project', () => {
         { role: 'assistant', content: 'Yes: dogs are welcome on the open upper deck, on a short leash.' },
       ],
       hit: true,
-      answer: 'Dogs are welcome on the open upper deck, on a short leash, with at most two dogs per passenger.',
+      answer: 'Dogs are welcome on the open upper deck, on a short leash, with at most two dogs per passenger [1].',
     })
     expect(readReport(join(project.dir, 'reports/latest.json')).questions.find((q) => q.id === 'h-013')!.rankedDocIds[0]).toBe(
       'passengers/pets',

@@ -18,9 +18,11 @@ export {
   type RagSystem,
   type RagSystemContext,
   type RagSystemFactory,
+  type Citation,
   type RetrievedChunk,
   type SystemAnswer,
   type SystemQuestion,
+  type SystemStage,
 } from './system/rag-system.ts'
 export type { CorpusDocument } from './load/corpus.ts'
 // Fusing rankings by reciprocal rank: any systems' ranked chunks (e.g. yours and a keyword search) into one.

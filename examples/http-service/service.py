@@ -3,16 +3,22 @@
 It implements the suite's HTTP contract (docs/your-pipeline.md in the rag-vitest-eval repository):
 
     POST /rag  {"id": "h-001", "question": "...", "userContext": {"role": "crew"} | null, "history"?: [{"role", "content"}]}
-    200        {"ranked": [{"docId", "chunkId", "text", "score"}, ...], "context": [...], "answer": "..."}
+    200        {"ranked": [{"docId", "chunkId", "text", "score"}, ...], "context": [...], "answer": "... [1].",
+                "stages": [{"name": "retrieve", "ranked": [...]}, {"name": "rerank", "ranked": [...]}]}
 
-over the Markdown files under corpus/ (nested folders, front matter optional): BM25 over heading
-sections, a context of the best sections within CONTEXT_TOKENS, and an extractive answer (the question's
-best-covered sentences, or a refusal). A document whose front matter has `roles: [...]` is retrieved only
+over the Markdown files under corpus/ (nested folders, front matter optional), in two stages: BM25 over
+heading sections retrieves 10, a reranker keeps the RERANK_KEEP (default 5) whose best sentence covers most of
+the question; then
+a context of the best sections within CONTEXT_TOKENS, and an extractive answer (the question's best-covered
+sentences, each citing its section as [n], n its place in the context; or a refusal). A document whose front matter has `roles: [...]` is retrieved only
 when userContext.role is one of them. A follow-up question (one with a history) is searched and answered
 after the user's earlier turns. GET / answers {"status": "ok"} (the suite's readiness check).
 
     PORT=8000 python3 service.py            # the port from the environment, default 8000
     python3 service.py --broken             # or BROKEN=1: ranks unrelated documents (to see the gate fail)
+    RERANK_KEEP=1 python3 service.py        # a reranker that keeps one section: multi questions lose a document
+    CITE_OFF_BY_ONE=1 python3 service.py    # the classic citation bug: each [n] points at the next section
+    RAG_LOG=log.jsonl python3 service.py    # also appends what each stage kept, per question, to log.jsonl
 
 One line per request is logged to stderr.
 """
@@ -142,6 +148,28 @@ class Bm25:
         return sorted([pair for pair in scored if pair[0] > 0], key=lambda pair: -pair[0])[:RANK_DEPTH]
 
 
+# ---- reranking --------------------------------------------------------------------------------------
+
+
+def sentences_of(chunk):
+    """The sentences of a section's body (its heading lines left out)."""
+    body = "\n".join(line for line in chunk["text"].splitlines() if not line.startswith("#"))
+    return [sentence.strip() for sentence in re.split(r"(?<=[.!?])\s+", body) if sentence.strip()]
+
+
+def rerank(question, hits, index, keep):
+    """The `keep` retrieved sections whose best sentence covers the most of the question's term weight (a
+    section that answers in one place beats one that scatters the terms), BM25 breaking ties."""
+    query = set(terms(question))
+    weight = sum(index.weight(term) for term in query) or 1.0
+
+    def best_sentence(chunk):
+        return max((sum(index.weight(term) for term in set(terms(sentence)) & query) / weight for sentence in sentences_of(chunk)), default=0.0)
+
+    scored = sorted(((best_sentence(chunk), score, chunk) for score, chunk in hits), key=lambda entry: (entry[0], entry[1]), reverse=True)
+    return [(coverage, chunk) for coverage, _, chunk in scored[:keep]]
+
+
 # ---- answering --------------------------------------------------------------------------------------
 
 
@@ -160,30 +188,34 @@ def pack_context(ranked, budget):
     return context
 
 
-def extractive_answer(question, context, index):
+def extractive_answer(question, context, index, cite_offset=0):
     """The context's best-covered sentence, plus the next one when it adds a term and covers at least half
     as much (and MIN_COVERAGE); the refusal when no sentence covers MIN_COVERAGE of the question's term weight. Of two
     sentences that cover as much, the one from the more recently updated document wins (a newer policy
-    governs an older one)."""
+    governs an older one). Each sentence cites its section: [n], n its place in the context (plus cite_offset)."""
     query = set(terms(question))
     weight = sum(index.weight(term) for term in query)
     if weight == 0:
         return REFUSAL
     candidates = []
-    for chunk in context:
-        body = "\n".join(line for line in chunk["text"].splitlines() if not line.startswith("#"))
-        for sentence in re.split(r"(?<=[.!?])\s+", body):
-            if sentence.strip():
-                covered = set(terms(sentence)) & query
-                candidates.append((sum(index.weight(term) for term in covered) / weight, chunk["updated"], covered, sentence.strip()))
+    for place, chunk in enumerate(context, start=1):
+        for sentence in sentences_of(chunk):
+            covered = set(terms(sentence)) & query
+            candidates.append((sum(index.weight(term) for term in covered) / weight, chunk["updated"], covered, sentence, place))
     candidates.sort(key=lambda candidate: (candidate[0], candidate[1]), reverse=True)
     if not candidates or candidates[0][0] < MIN_COVERAGE:
         return REFUSAL
-    _, _, best_terms, best = candidates[0]
-    for coverage, _, other_terms, other in candidates[1:]:
-        if coverage >= max(MIN_COVERAGE, candidates[0][0] / 2) and other_terms - best_terms:
-            return f"{best} {other}"
-    return best
+
+    def cited(candidate):
+        sentence, place = candidate[3], candidate[4] + cite_offset
+        # The marker goes before the sentence's closing punctuation: "... a short leash [1]."
+        return f"{sentence[:-1]} [{place}]{sentence[-1]}" if sentence[-1] in ".!?" else f"{sentence} [{place}]"
+
+    best = candidates[0]
+    for other in candidates[1:]:
+        if other[0] >= max(MIN_COVERAGE, best[0] / 2) and other[2] - best[2]:
+            return f"{cited(best)} {cited(other)}"
+    return cited(best)
 
 
 # ---- HTTP -------------------------------------------------------------------------------------------
@@ -198,7 +230,7 @@ def as_item(chunk, score=None):
     return item
 
 
-def make_handler(index, broken, context_tokens):
+def make_handler(index, broken, context_tokens, rerank_keep, cite_offset, log_path):
     class Handler(BaseHTTPRequestHandler):
         def send_json(self, status, value):
             body = json.dumps(value).encode("utf-8")
@@ -234,10 +266,12 @@ def make_handler(index, broken, context_tokens):
                 return
             asked = " ".join(earlier + [question])
             hits = index.search(asked, user_context, broken)
+            searched = time.perf_counter()
+            kept = rerank(asked, hits, index, rerank_keep)
             retrieved = time.perf_counter()
-            context = pack_context([chunk for _, chunk in hits], context_tokens)
-            answer = extractive_answer(asked, context, index)
-            ranked = [as_item(chunk, score) for score, chunk in hits]
+            context = pack_context([chunk for _, chunk in kept], context_tokens)
+            answer = extractive_answer(asked, context, index, cite_offset)
+            ranked = [as_item(chunk, score) for score, chunk in kept]
             finished = time.perf_counter()
             self.send_json(
                 200,
@@ -245,9 +279,22 @@ def make_handler(index, broken, context_tokens):
                     "ranked": ranked,
                     "context": [as_item(chunk) for chunk in context],
                     "answer": answer,
+                    "stages": [
+                        {"name": "retrieve", "ranked": [as_item(chunk, score) for score, chunk in hits], "latencyMs": round((searched - started) * 1000, 3)},
+                        {"name": "rerank", "ranked": ranked, "latencyMs": round((retrieved - searched) * 1000, 3)},
+                    ],
                     "timingsMs": {"retrieve": round((retrieved - started) * 1000, 3), "generate": round((finished - retrieved) * 1000, 3)},
                 },
             )
+            if log_path:
+                record = {
+                    "id": question_id,
+                    "retrieve": [chunk["docId"] for _, chunk in hits],
+                    "rerank": [chunk["docId"] for _, chunk in kept],
+                    "context": [chunk["docId"] for chunk in context],
+                }
+                with open(log_path, "a", encoding="utf-8") as log:
+                    log.write(json.dumps(record) + "\n")
             role = user_context.get("role") if isinstance(user_context, dict) else None
             verdict = "refused" if answer == REFUSAL else "answered"
             print(f"POST /rag {question_id} role={role} -> {len(ranked)} ranked, {len(context)} in context, {verdict} ({(finished - started) * 1000:.1f} ms)", file=sys.stderr, flush=True)
@@ -265,8 +312,10 @@ def main():
     broken = arguments.broken or os.environ.get("BROKEN") == "1"
     port = int(os.environ.get("PORT", "8000"))
     context_tokens = int(os.environ.get("CONTEXT_TOKENS", "600"))
+    rerank_keep = int(os.environ.get("RERANK_KEEP", "5"))
+    cite_offset = 1 if os.environ.get("CITE_OFF_BY_ONE") == "1" else 0
     index = Bm25(load_corpus(CORPUS_DIR))
-    server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(index, broken, context_tokens))
+    server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(index, broken, context_tokens, rerank_keep, cite_offset, os.environ.get("RAG_LOG")))
     print(f"listening on http://127.0.0.1:{port}/rag ({len(index.chunks)} chunks{', BROKEN' if broken else ''})", file=sys.stderr, flush=True)
     try:
         server.serve_forever()

@@ -82,7 +82,9 @@ let fingerprint: string | null | undefined
 export function builtCorpusKey(corpusHash: string, knobs: BuiltCorpusKnobs): string | null {
   fingerprint ??= codeFingerprint()
   if (fingerprint === null) return null
-  const { chunkTokens, chunkOverlap, retrieval } = knobs
+  // The reranker reorders rankings after the index: changing it keeps the built corpus.
+  const { reranker: _reranker, rerankTopN: _rerankTopN, ...retrieval } = knobs.retrieval
+  const { chunkTokens, chunkOverlap } = knobs
   return contentHash([
     FORMAT,
     corpusHash,

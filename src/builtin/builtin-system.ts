@@ -7,7 +7,9 @@ import { bm25IndexBuilder, type Bm25Index } from './bm25-index.ts'
 import { createRetriever } from './create-retriever.ts'
 import { extractiveAnswer } from './extractive-answerer.ts'
 import type { RagSystem, RetrievedChunk, SystemAnswer } from '../system/rag-system.ts'
-import { DEFAULT_RETRIEVER_OPTIONS, type RetrieverOptions } from '../contract/retriever-options.ts'
+import { DEFAULT_RERANK_TOP_N, DEFAULT_RETRIEVER_OPTIONS, type RetrieverOptions } from '../contract/retriever-options.ts'
+import { InputError } from '../contract/input-error.ts'
+import { proximityRerank } from './proximity-reranker.ts'
 
 export interface BuiltinSystem extends RagSystem {
   readonly chunks: readonly Chunk[]
@@ -23,6 +25,16 @@ export type Answerer = (
   question: { id: string; question: string; history?: readonly ConversationTurn[] },
   context: readonly RetrievedChunk[],
 ) => Promise<string>
+
+/**
+ * Reorders the first stage's top chunks for a question (`query`: what the first stage searched for) and returns them
+ * all, best first: the proximity scorer offline, or the one injected (Claude in the model modes).
+ */
+export type Reranker = (
+  question: { id: string; question: string; history?: readonly ConversationTurn[] },
+  query: string,
+  candidates: readonly RetrievedChunk[],
+) => Promise<RetrievedChunk[]>
 
 /**
  * What the built-in system searches for: the user's earlier turns, then the question (a follow-up names too little
@@ -43,6 +55,8 @@ type BuiltinOptions = Pick<
   answerer?: Answerer | undefined
   /** How chunks are ranked; today's BM25 (DEFAULT_RETRIEVER_OPTIONS) when absent. */
   retrieval?: RetrieverOptions | undefined
+  /** The reranker `retrieval.reranker: 'claude'` names (Claude through the run's model client). */
+  reranker?: Reranker | undefined
   /** The corpus as a run with the same corpus and options built it (BuiltCorpus); built afresh when absent. */
   built?: BuiltCorpus | null | undefined
 }
@@ -58,6 +72,26 @@ function extractiveAnswerer(chunkCount: number, df: ReadonlyMap<string, number>,
       refusalThreshold: options.refusalThreshold,
       maxSentences: options.answerSentences,
     }).answer
+}
+
+/** The second stage the retrieval options name, null for none. */
+function rerankerOf(retrieval: RetrieverOptions, claude: Reranker | undefined): Reranker | null {
+  if (retrieval.reranker === 'proximity')
+    return async (_question, query, candidates) => proximityRerank(query, candidates, retrieval)
+  if (retrieval.reranker !== 'claude') return null
+  if (claude) return claude
+  throw new InputError(
+    "retrieval.reranker 'claude' ranks through the model client: run a full evaluation with EVAL_MODE=live, record or replay; offline, in the retrieval tier and for the golden commands, set EVAL_RERANKER=proximity or none",
+  )
+}
+
+/**
+ * The first stage's ranking with its top n in the reranker's order and the rest after them unchanged (so recall@k
+ * stays comparable); scored by rank counted down, as a reranker's scores do not compare with the first stage's.
+ */
+function withReranked(first: RetrievedChunk[], top: RetrievedChunk[]): RetrievedChunk[] {
+  const ranked = [...top, ...first.slice(top.length)]
+  return ranked.map((chunk, i) => ({ ...chunk, score: ranked.length - i }))
 }
 
 /** What the built-in system computes from the corpus alone, so a run over an unchanged corpus can reuse it (built-corpus-cache.ts). */
@@ -85,6 +119,8 @@ export function createBuiltinSystem(corpus: readonly CorpusDocument[], options: 
   const { chunks } = built
   const retrieval = options.retrieval ?? DEFAULT_RETRIEVER_OPTIONS
   const retriever = createRetriever(chunks, retrieval, built.bm25)
+  const reranker = rerankerOf(retrieval, options.reranker)
+  const rerankTopN = retrieval.rerankTopN ?? DEFAULT_RERANK_TOP_N
   const chunkCountByDoc = new Map<string, number>()
   for (const chunk of chunks) chunkCountByDoc.set(chunk.docId, (chunkCountByDoc.get(chunk.docId) ?? 0) + 1)
   const answerer = options.generate ? (options.answerer ?? extractiveAnswerer(chunks.length, built.answererDf, options)) : null
@@ -95,18 +131,26 @@ export function createBuiltinSystem(corpus: readonly CorpusDocument[], options: 
     chunkCountByDoc,
     async answer(question): Promise<SystemAnswer> {
       const started = performance.now()
-      const ranked: RetrievedChunk[] = retriever.search(retrievalQuery(question), options.rankDepth).map(({ chunk, score }) => ({
+      const query = retrievalQuery(question)
+      const first: RetrievedChunk[] = retriever.search(query, options.rankDepth).map(({ chunk, score }) => ({
         chunkId: chunk.chunkId,
         docId: chunk.docId,
         score,
         tokens: chunk.tokens,
         text: chunk.text,
       }))
+      const searched = performance.now()
+      const ranked = reranker ? withReranked(first, await reranker(question, query, first.slice(0, rerankTopN))) : first
+      const stages = reranker && [
+        { name: 'retrieve', ranked: first, latencyMs: searched - started },
+        { name: 'rerank', ranked, latencyMs: performance.now() - searched },
+      ]
       const context = packContext(ranked, options.budgetTokens)
       const retrieved = performance.now()
-      if (!answerer) return { ranked, context, timingsMs: { retrieve: retrieved - started } }
+      const staged = stages ? { ranked, context, stages } : { ranked, context }
+      if (!answerer) return { ...staged, timingsMs: { retrieve: retrieved - started } }
       const answer = await answerer(question, context)
-      return { ranked, context, answer, timingsMs: { retrieve: retrieved - started, generate: performance.now() - retrieved } }
+      return { ...staged, answer, timingsMs: { retrieve: retrieved - started, generate: performance.now() - retrieved } }
     },
   }
 }

@@ -22,6 +22,8 @@ interface Candidate {
   text: string
   order: number
   score: number
+  /** Its chunk's 1-based place in the context: the `[n]` marker that cites it. */
+  chunk: number
 }
 
 /** The question's distinct content terms: the position of each, its IDF weight, and a flag each for weightOf. */
@@ -54,7 +56,7 @@ function weightOf(asking: AskedTerms, headingTerms: readonly string[], terms: re
 /**
  * The offline answerer, extractive: each context sentence scores the IDF-weighted share of the question's content
  * terms it (or its heading path) has; the best (at most maxSentences, each at least half the best) answer in context
- * order, or REFUSAL_SENTENCE when they cover less than refusalThreshold (docs/refusal-threshold.md).
+ * order, each citing its chunk with a `[n]` marker, or REFUSAL_SENTENCE when they cover less than refusalThreshold (docs/refusal-threshold.md).
  */
 export function extractiveAnswer(
   question: string,
@@ -67,7 +69,7 @@ export function extractiveAnswer(
   const totalWeight = weights.reduce((sum, weight) => sum + weight, 0)
   const asking: AskedTerms = { index: new Map(asked.map((term, k) => [term, k])), weights, present: new Uint8Array(asked.length) }
   const candidates: Candidate[] = []
-  for (const chunk of context) {
+  for (const [index, chunk] of context.entries()) {
     // The first line is the heading path (its terms count for every sentence), the rest the body.
     const newline = chunk.text.indexOf('\n')
     const headingTerms = contentTerms(newline === -1 ? chunk.text : chunk.text.slice(0, newline))
@@ -76,6 +78,7 @@ export function extractiveAnswer(
         text: sentence,
         order: candidates.length,
         score: totalWeight === 0 ? 0 : weightOf(asking, headingTerms, contentTerms(sentence)) / totalWeight,
+        chunk: index + 1,
       })
     }
   }
@@ -84,6 +87,9 @@ export function extractiveAnswer(
   const chosen = ranked.filter((c) => c.score > 0 && c.score >= best / 2).slice(0, options.maxSentences)
   const support = best
   if (chosen.length === 0 || support < options.refusalThreshold) return { answer: REFUSAL_SENTENCE, refused: true, support }
-  const answer = [...new Set(chosen.sort((a, b) => a.order - b.order).map((c) => c.text))].join(' ')
+  // Each sentence once, citing the chunk it was lifted from before its closing punctuation ("... [2].").
+  const cited = new Map<string, number>()
+  for (const c of chosen.sort((a, b) => a.order - b.order)) if (!cited.has(c.text)) cited.set(c.text, c.chunk)
+  const answer = [...cited].map(([text, n]) => text.replace(/(?=[.!?]*$)/, ` [${n}]`)).join(' ')
   return { answer, refused: false, support }
 }

@@ -22,6 +22,10 @@ const SYSTEMS = {
   'Lucene + title': {},
   'title ×2': { EVAL_TITLE_WEIGHT: '2' },
   hybrid: { EVAL_RETRIEVER: 'hybrid' },
+  'proximity top 10': { EVAL_RERANKER: 'proximity', EVAL_RERANK_TOP_N: '10' },
+  'proximity top 20': { EVAL_RERANKER: 'proximity' },
+  'proximity top 50': { EVAL_RERANKER: 'proximity', EVAL_RERANK_TOP_N: '50' },
+  'hybrid + proximity': { EVAL_RETRIEVER: 'hybrid', EVAL_RERANKER: 'proximity' },
 } satisfies Record<string, Record<string, string>>
 type System = keyof typeof SYSTEMS
 const PAIRS: [a: System, b: System][] = [
@@ -30,6 +34,10 @@ const PAIRS: [a: System, b: System][] = [
   ['old', 'Lucene + title'],
   ['Lucene + title', 'title ×2'],
   ['Lucene + title', 'hybrid'],
+  ['Lucene + title', 'proximity top 10'],
+  ['Lucene + title', 'proximity top 20'],
+  ['Lucene + title', 'proximity top 50'],
+  ['hybrid', 'hybrid + proximity'],
 ]
 const METRICS = [
   ['recall', 'recall (context)'],

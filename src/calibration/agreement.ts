@@ -1,3 +1,4 @@
+import { stripCitationMarkers } from '../contract/citation-markers.ts'
 import type { Interval } from '../contract/interval-schema.ts'
 import type { QuestionOutcome } from '../contract/report-schema.ts'
 import { wilsonInterval } from '../statistics/wilson-interval.ts'
@@ -60,7 +61,9 @@ export function judgeAgreement(
   const pairs: [HumanLabel, QuestionOutcome][] = []
   for (const label of labels) {
     const outcome = byId.get(label.id)
-    if (!outcome || outcome.answer !== label.answer) stale.push(label.id)
+    // Citation markers aside: the label judged what the answer says, which they do not change.
+    if (outcome?.answer == null || stripCitationMarkers(outcome.answer) !== stripCitationMarkers(label.answer))
+      stale.push(label.id)
     else pairs.push([label, outcome])
   }
   const verdicts = pairs.map(([label, outcome]) => [label.label, judgeVerdict(outcome)] as const)

@@ -41,6 +41,8 @@ const OVERRIDES = {
   EVAL_POSSESSIVES: ['retrieval.possessives', 'boolean'],
   EVAL_TITLE_WEIGHT: ['retrieval.titleWeight', 'fraction'],
   EVAL_RRF_K: ['retrieval.rrfK', 'fraction'],
+  EVAL_RERANKER: ['retrieval.reranker', 'string'],
+  EVAL_RERANK_TOP_N: ['retrieval.rerankTopN', 'integer'],
 } as const satisfies Record<string, readonly [keyof EvalConfig | `retrieval.${keyof RetrieverOptions}`, OverrideKind]>
 
 /** Each environment variable and the config field it overrides. */

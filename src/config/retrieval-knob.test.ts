@@ -3,7 +3,7 @@ import { baselineFromReport } from '../gate/baseline-files.ts'
 import { BaselineSummarySchema } from '../gate/baseline-schema.ts'
 import { staleness } from '../gate/gate.ts'
 import { evaluate } from '../run/evaluate.ts'
-import { MINISEARCH_RETRIEVER_OPTIONS } from '../contract/retriever-options.ts'
+import { describeRetrieval, MINISEARCH_RETRIEVER_OPTIONS } from '../contract/retriever-options.ts'
 import { RecordedEvalConfigSchema } from '../contract/eval-config-schema.ts'
 import { resolveEvalConfig } from './eval-config.ts'
 import { loadProjectConfig } from './load-project-config.ts'
@@ -66,6 +66,24 @@ describe('the retrieval knob', () => {
     )
   })
 
+  it('takes a reranker and its N from the file or their variables, and records neither when they are absent', () => {
+    const env = { EVAL_RERANKER: 'proximity', EVAL_RERANK_TOP_N: '30' }
+    expect(resolveEvalConfig({ retrieval: { rerankTopN: 10 } }, env, 'cfg.json').retrieval).toMatchObject({
+      reranker: 'proximity',
+      rerankTopN: 30,
+    })
+    expect(Object.keys(resolveEvalConfig({}, {}, 'cfg.json').retrieval)).not.toContain('reranker')
+    expect(() => resolveEvalConfig({}, { EVAL_RERANKER: 'cohere' }, 'cfg.json')).toThrow(
+      'EVAL_RERANKER: Invalid option: expected one of "none"|"proximity"|"claude" (got "cohere")',
+    )
+    expect(() => resolveEvalConfig({}, { EVAL_RERANK_TOP_N: '0' }, 'cfg.json')).toThrow(
+      'EVAL_RERANK_TOP_N: Too small: expected number to be >0 (got 0)',
+    )
+    expect(describeRetrieval(resolveEvalConfig({}, env, 'cfg.json').retrieval)).toBe(
+      'bm25 (k1 1.2, b 0.75, title 1, possessives, proximity rerank of the top 30)',
+    )
+  })
+
   it("reads a report or baseline written before it (`retriever: 'bm25'`) as the MiniSearch scoring it was measured with", () => {
     const legacy = { ...resolveEvalConfig({}, {}, 'cfg.json'), retrieval: undefined, retriever: 'bm25' }
     expect(RecordedEvalConfigSchema.parse(legacy).retrieval).toEqual(MINISEARCH_RETRIEVER_OPTIONS)
@@ -91,6 +109,8 @@ describe('the retrieval knob', () => {
       summary: BaselineSummarySchema.parse({ ...accepted.summary, config: { ...older, retriever: 'bm25' } }),
     }
     expect(staleness(report, accepted)).toEqual([])
+    const reranked = await evaluate(project, { tier: 'retrieval', env: { EVAL_RERANKER: 'proximity' }, baselineRoot: null })
+    expect(staleness(reranked, accepted)).toEqual(['retrieval.reranker: baseline undefined, this run proximity'])
     expect(staleness(report, legacy)).toEqual([
       'retrieval.coordination: baseline true, this run false',
       'retrieval.b: baseline 0.7, this run 0.75',

@@ -8,8 +8,15 @@ export const JUDGE_REPEAT_FIELDS: readonly string[] = metricFields(METRICS, (met
 /** A judged field's value: a score, or a verdict (refused). */
 const judgedValue = z.union([z.number(), z.boolean()]).nullable()
 
+/** Fields of metrics added after reports with repeats were written: optional, so those reports still read. */
+const ADDED_LATER: ReadonlySet<string> = new Set(metricFields(METRICS, (metric) => metric.addedLater))
+
 /** One question's judge-decided fields in every repeat (EVAL_REPEATS > 1); index 0 is the value the report uses. */
-export const JudgeRepeatsSchema = z.object(Object.fromEntries(JUDGE_REPEAT_FIELDS.map((field) => [field, z.array(judgedValue)])))
+export const JudgeRepeatsSchema = z.object(
+  Object.fromEntries(
+    JUDGE_REPEAT_FIELDS.map((field) => [field, ADDED_LATER.has(field) ? z.array(judgedValue).optional() : z.array(judgedValue)]),
+  ),
+)
 export type JudgeRepeats = z.infer<typeof JudgeRepeatsSchema>
 
 /**

@@ -3,7 +3,7 @@ import { QUESTION_TYPES } from './question-types.ts'
 import { HistorySchema } from './history-schema.ts'
 import { JudgeRepeatsSchema } from './judge-noise-schema.ts'
 import { ProvenanceSchema } from './provenance-schema.ts'
-import { DIAGNOSES } from './diagnoses.ts'
+import { BLAMES, DIAGNOSES } from './diagnoses.ts'
 
 // Apart from report-schema.ts so what reads outcomes alone (the matchers, in every test worker) builds only this.
 /** A metric's value: null when it cannot be computed (the reason is in the summary's notComputed). */
@@ -29,6 +29,9 @@ export const ClaimVerdictSchema = z.object({
   reason: z.string().optional(),
 })
 
+/** A claim of the generator diagnostics: the chunks that entail it; whether the other text (answer / gold answer) does. */
+export const CheckedClaimSchema = z.object({ claim: z.string(), chunkIds: z.array(z.string()), matched: z.boolean() })
+
 /** How a generation score came about: its status and the counts behind it (never NaN). */
 export const ScoreDetailSchema = z.object({ status: z.string(), numerator: z.number(), denominator: z.number() })
 
@@ -37,6 +40,25 @@ export const GenerationDetailSchema = z.object({
   faithfulness: ScoreDetailSchema.extend({ claims: z.array(ClaimVerdictSchema) }),
   answerRelevancy: ScoreDetailSchema,
   coverage: ScoreDetailSchema.extend({ missing: z.array(z.string()) }),
+  /** The generator diagnostics' claims (RAGChecker's), each with the chunks that entail it; absent from older reports. */
+  claimRecall: ScoreDetailSchema.extend({
+    gold: z.array(CheckedClaimSchema),
+    answer: z.array(CheckedClaimSchema),
+  }).optional(),
+  /** Each sentence's citations and their verdicts; absent from older reports. */
+  citationPrecision: ScoreDetailSchema.extend({
+    supportedSentences: ScoreDetailSchema,
+    sentences: z.array(
+      z.object({
+        sentence: z.string(),
+        needsSupport: z.boolean(),
+        cited: z.array(z.string()),
+        supportedBy: z.array(z.string()),
+        supported: z.boolean(),
+        fabricated: z.array(z.string()),
+      }),
+    ),
+  }).optional(),
   /** contradiction questions: the governing facts carried and the superseded ones repeated. */
   contradiction: z.object({ governingFacts: z.array(z.string()), staleFacts: z.array(z.string()) }).nullable(),
   /** Metrics the model judge could not score (no valid output after one repair): null, status judge-error. */
@@ -87,7 +109,19 @@ export const QuestionOutcomeSchema = z.object({
   answerRelevancy: metric,
   coverage: metric,
   contradictionHandled: z.boolean().nullable(),
+  /** The generator diagnostics (docs/metrics.md): null where not computed, and in older reports. */
+  claimRecall: metric.default(null),
+  contextUtilisation: metric.default(null),
+  noiseSensitivity: metric.default(null),
+  hallucination: metric.default(null),
+  selfKnowledge: metric.default(null),
+  citationPrecision: metric.default(null),
+  citationRecall: metric.default(null),
+  /** The answer's citations outside its context, by name: `[7]` past a 5-chunk context, or the chunk id. */
+  fabricatedCitations: z.array(z.string()).nullable().default(null),
   diagnosis: z.enum(DIAGNOSES).nullable(),
+  /** Whose failure the answer is by the generator diagnostics; null when neither's, or unknown. */
+  blame: z.enum(BLAMES).nullable().default(null),
   /** How each generation score came about; null in the retrieval tier. */
   generation: GenerationDetailSchema.nullable(),
   /** With EVAL_REPEATS > 1: the judge-derived scores of every repeat (the first is the score above); null otherwise. */
@@ -103,7 +137,16 @@ export const NOT_JUDGED = {
   answerRelevancy: null,
   coverage: null,
   contradictionHandled: null,
+  claimRecall: null,
+  contextUtilisation: null,
+  noiseSensitivity: null,
+  hallucination: null,
+  selfKnowledge: null,
+  citationPrecision: null,
+  citationRecall: null,
+  fabricatedCitations: null,
   diagnosis: null,
+  blame: null,
   generation: null,
   judgeRepeats: null,
 } as const satisfies Partial<QuestionOutcome>

@@ -22,10 +22,19 @@ export const RetrieverOptionsSchema = z
     titleWeight: z.number().min(0).default(1),
     /** Reciprocal rank fusion constant of the hybrid retriever: a result at rank r earns 1 / (rrfK + r). */
     rrfK: z.number().min(0).default(60),
+    // A second stage over the first's top rerankTopN; absent means none, not defaulted, so a run without one records
+    // the config it recorded before rerankers existed.
+    /** none · proximity: query terms close together (proximity-reranker.ts) · claude: listwise, through the model client. */
+    reranker: z.enum(['none', 'proximity', 'claude']).optional(),
+    /** How many of the first stage's chunks the reranker reorders (20 when absent); the rest follow them unchanged. */
+    rerankTopN: z.number().int().positive().optional(),
   })
   .strict()
 
 export type RetrieverOptions = z.infer<typeof RetrieverOptionsSchema>
+
+/** The chunks a reranker reorders when `rerankTopN` is not set. */
+export const DEFAULT_RERANK_TOP_N = 20
 
 /** Every option at its default. */
 export const DEFAULT_RETRIEVER_OPTIONS: RetrieverOptions = RetrieverOptionsSchema.parse({})
@@ -52,5 +61,7 @@ export function describeRetrieval(options: RetrieverOptions): string {
   if (options.titleWeight > 0) parts.push(`title ${options.titleWeight}`)
   if (options.possessives) parts.push('possessives')
   if (options.kind === 'hybrid') parts.push(`+ char n-grams, RRF k ${options.rrfK}`)
+  if (options.reranker !== undefined && options.reranker !== 'none')
+    parts.push(`${options.reranker} rerank of the top ${options.rerankTopN ?? DEFAULT_RERANK_TOP_N}`)
   return `${options.kind} (${parts.join(', ')})`
 }

@@ -14,7 +14,7 @@ import { evaluateGate } from './gate.ts'
 
 const REACCEPT = 're-accept the baseline with `npx vitest run --project eval -u`'
 const ALL_METRICS =
-  '"recall", "recall.single", "recall.multi", "recall.contradiction", "mrr", "ndcg10", "refusalRate", "faithfulness", "answerRelevancy", "coverage"'
+  '"recall", "recall.single", "recall.multi", "recall.contradiction", "mrr", "ndcg10", "refusalRate", "faithfulness", "answerRelevancy", "coverage", "citationPrecision", "citationRecall"'
 const temp = useTempDirs()
 
 let accepted: Report
@@ -68,7 +68,7 @@ describe('evaluateGate on a damaged baseline (plain data)', () => {
     const gate = evaluateGate(accepted, withMetrics(baselineFromReport(accepted), { ...rest, mrrr: mrr! }), 'baseline', 0.01)
     expect(gate.problems).toEqual([
       `baseline/summary.json: gated metric "mrr" missing; ${REACCEPT}`,
-      `baseline/summary.json: unknown gated metric "mrrr" (misspelled?); the gated metrics are recall, recall.single, recall.multi, recall.contradiction, mrr, ndcg10, refusalRate, faithfulness, answerRelevancy, coverage; ${REACCEPT}`,
+      `baseline/summary.json: unknown gated metric "mrrr" (misspelled?); the gated metrics are recall, recall.single, recall.multi, recall.contradiction, mrr, ndcg10, refusalRate, faithfulness, answerRelevancy, coverage, citationPrecision, citationRecall; ${REACCEPT}`,
     ])
   })
 
@@ -128,7 +128,7 @@ describe('readBaseline: damaged files are a DamagedBaseline the gate fails on (n
       },
       [
         'summary.json: gated metric "ndcg10" missing',
-        'summary.json: unknown gated metric "ndcg_10" (misspelled?); the gated metrics are recall, recall.single, recall.multi, recall.contradiction, mrr, ndcg10, refusalRate, faithfulness, answerRelevancy, coverage',
+        'summary.json: unknown gated metric "ndcg_10" (misspelled?); the gated metrics are recall, recall.single, recall.multi, recall.contradiction, mrr, ndcg10, refusalRate, faithfulness, answerRelevancy, coverage, citationPrecision, citationRecall',
       ],
     ],
     ['metrics: {}', (s: Record<string, unknown>) => (s.metrics = {}), [`summary.json: gated metrics ${ALL_METRICS} missing`]],

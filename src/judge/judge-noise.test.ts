@@ -5,6 +5,7 @@ import { tempDir, tinyProject } from '../model/testing/eval-child.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 import type { QuestionOutcome } from '../contract/report-schema.ts'
+import { JudgeRepeatsSchema } from '../contract/judge-noise-schema.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { judgeNoiseWarnings, measureJudgeNoise } from './judge-noise.ts'
 
@@ -30,7 +31,15 @@ describe('measureJudgeNoise', () => {
       id,
       type: 'single',
       faithfulness: faithfulness[0]!,
-      judgeRepeats: { refused: [false, false, false], faithfulness, answerRelevancy: [1, 1, 1], coverage: [1, 1, 1] },
+      judgeRepeats: {
+        refused: [false, false, false],
+        faithfulness,
+        answerRelevancy: [1, 1, 1],
+        coverage: [1, 1, 1],
+        ...Object.fromEntries(
+          ['claimRecall', 'contextUtilisation', 'noiseSensitivity', 'hallucination', 'selfKnowledge'].map((f) => [f, [1, 1, 1]]),
+        ),
+      },
     })
     const noise = measureJudgeNoise([judged('a', [1, 0.5, 1]), judged('b', [1, 1, 1]), judged('c', [0, 0, 0.5])], 3)!
     const faithfulness = noise.metrics.find((m) => m.name === 'faithfulness')!
@@ -56,11 +65,22 @@ describe('measureJudgeNoise', () => {
       ['faithfulness', 0, []],
       ['answerRelevancy', 0, []],
       ['coverage', 0, []],
+      ['citationPrecision', 0, []],
+      ['citationRecall', 0, []],
     ])
     const once = await evaluate(tinyProject(), { tier: 'full', env: {}, baselineRoot: null })
     expect(once.judgeNoise).toBeNull()
     // The first judgement is the score: repeating changes no number of the report.
     expect(report.summary).toEqual(once.summary)
+  })
+})
+
+describe('JudgeRepeatsSchema', () => {
+  it("reads a report's repeats from before the generator diagnostics: their fields are optional, the original ones are not", () => {
+    const before = { refused: [false, false], faithfulness: [1, 0.5], answerRelevancy: [1, 1], coverage: [0.5, 0.5] }
+    expect(JudgeRepeatsSchema.parse(before)).toEqual(before)
+    const { coverage: _coverage, ...withoutCoverage } = before
+    expect(JudgeRepeatsSchema.safeParse(withoutCoverage).error?.issues.map((issue) => issue.path.join('.'))).toEqual(['coverage'])
   })
 })
 

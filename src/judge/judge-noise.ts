@@ -8,9 +8,9 @@ import { JUDGE_REPEAT_FIELDS, type JudgeNoise, type JudgeRepeats } from '../cont
 /** The gated metrics the judge decides, each reading its field of judgeRepeats per question. */
 const JUDGED_METRICS = gatedEntries(METRICS).filter((metric) => metric.metric.source === 'judge')
 
-/** The outcome as repeat r scored it: its judge-derived fields from that repeat. */
+/** The outcome as repeat r scored it: its judge-derived fields from that repeat (null for a field added since). */
 function asRepeat(outcome: QuestionOutcome, repeats: JudgeRepeats, r: number): QuestionOutcome {
-  return { ...outcome, ...Object.fromEntries(JUDGE_REPEAT_FIELDS.map((field) => [field, repeats[field]![r]])) }
+  return { ...outcome, ...Object.fromEntries(JUDGE_REPEAT_FIELDS.map((field) => [field, repeats[field]?.[r] ?? null])) }
 }
 
 /**

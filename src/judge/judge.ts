@@ -1,3 +1,4 @@
+import { citedSentences, type CitedSentence } from '../scoring/generation/citations.ts'
 import type { ContextPassage } from '../scoring/generation/context-passage.ts'
 import type { RefusalVerdict } from '../scoring/generation/refusal.ts'
 import type { HistoryTurn } from '../contract/golden-set-schema.ts'
@@ -15,9 +16,14 @@ export interface JudgeInput {
   question: string
   /** A follow-up's conversation before it, oldest first: the judges read the question in its light. */
   history?: readonly HistoryTurn[]
+  /** The answer without its citation markers (stripCitationMarkers). */
   answer: string
+  /** The answer's sentences and what each cites (citedSentences); absent: those of `answer`'s own markers. */
+  cited?: readonly CitedSentence[]
   goldAnswer: string | null
   context: readonly ContextPassage[]
+  /** The context's chunks of an answer document (noise sensitivity's gold chunks); absent: none known. */
+  answerChunkIds?: readonly string[]
   /**
    * Which scoring of the answer this is (EVAL_REPEATS; 0 = the score): in a model judge's cache key, so each
    * repeat is its own call and a rerun hits the cache; the deterministic offline judge ignores it.
@@ -47,3 +53,11 @@ export interface Judge {
   readonly name: string
   judge(input: JudgeInput): Promise<Judgement>
 }
+
+/** The answer's cited sentences: as given, else parsed from the answer's own `[n]` markers. */
+export const citedOf = (input: JudgeInput): readonly CitedSentence[] =>
+  input.cited ??
+  citedSentences(
+    input.answer,
+    input.context.map((c) => c.chunkId),
+  )

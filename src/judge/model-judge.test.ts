@@ -152,13 +152,14 @@ describe('the faithfulness judge against the local server', () => {
 })
 
 describe('the model judge', () => {
-  it('judges faithfulness, relevancy and coverage of an answer, each on its own (three calls)', async () => {
+  it('judges faithfulness, relevancy, coverage and the generator diagnostics of an answer, each on its own (four calls)', async () => {
     const judgement = await createModelJudge(localClient(local.server), options).judge(input)
     expect(judgement.refusal).toBe('answered')
     expect(judgement.judgeErrors).toEqual([])
     expect([0, 0.3, 0.6, 1]).toContain(judgement.answerRelevancy.value)
     expect(judgement.coverage.value).toBe(1)
     expect(local.server.requests.map((r) => (r.body.tool_choice as { name: string }).name).sort()).toEqual([
+      'record_claim_checks',
       'record_coverage',
       'record_faithfulness',
       'record_relevancy',
@@ -191,7 +192,12 @@ describe('the model judge', () => {
       '</question>',
     ].join('\n')
     const prompts = local.server.requests.map((r) => [(r.body.tool_choice as { name: string }).name, userText(r)] as const)
-    expect(prompts.map(([name]) => name).sort()).toEqual(['record_coverage', 'record_faithfulness', 'record_relevancy'])
+    expect(prompts.map(([name]) => name).sort()).toEqual([
+      'record_claim_checks',
+      'record_coverage',
+      'record_faithfulness',
+      'record_relevancy',
+    ])
     for (const [, text] of prompts) expect(text.startsWith(conversation)).toBe(true)
 
     local.server.requests.length = 0

@@ -1,12 +1,45 @@
-import { ANSWER_RELEVANCY, COVERAGE, FAITHFULNESS } from '../contract/metrics/metric-table.ts'
+import { ANSWER_RELEVANCY, CITATION_PRECISION, CLAIM_RECALL, COVERAGE, FAITHFULNESS } from '../contract/metrics/metric-table.ts'
 import { lexicalAnswerRelevancy } from '../scoring/generation/answer-relevancy.ts'
+import { citationScores, type CitationResult, type CitedSentence } from '../scoring/generation/citations.ts'
+import type { ContextPassage } from '../scoring/generation/context-passage.ts'
 import { goldCoverage } from '../scoring/generation/coverage.ts'
 import { lexicalFaithfulness } from '../scoring/generation/faithfulness.ts'
+import { generatorDiagnostics, lexicalClaimChecks, noDiagnostics } from '../scoring/generation/generator-diagnostics.ts'
 import { detectRefusal } from '../scoring/generation/refusal.ts'
-import type { Judge, Judgement, JudgeInput, Verdicts } from './judge.ts'
+import { citedOf, type Judge, type Judgement, type JudgeInput, type Verdicts } from './judge.ts'
 
 // The offline judge's lexical scorers: the package exports them, and the scripted model and the offline verifier use them.
 export { goldCoverage, lexicalAnswerRelevancy, lexicalFaithfulness }
+
+/**
+ * Whether a sentence needs support: a statement of fact, i.e. it has a decidable claim (MIN_DECIDABLE_TERMS content
+ * terms or a number, as faithfulness decides), in an answer that is not a refusal. A connective sentence does not.
+ */
+export const needsSupport = (sentence: string, refused: boolean): boolean =>
+  !refused && lexicalFaithfulness(sentence, false, []).status === 'scored'
+
+/**
+ * The offline judge's citations: a cited chunk supports a sentence when it lexically supports one of its claims, and
+ * the sentence is supported when its cited chunks support every decidable claim (faithfulness's lexical support).
+ */
+export function lexicalCitations(
+  sentences: readonly CitedSentence[],
+  refused: boolean,
+  context: readonly ContextPassage[],
+): CitationResult {
+  const passage = new Map(context.map((c) => [c.chunkId, c]))
+  return citationScores(
+    sentences.map((s) => {
+      const chunks = s.cited.map((id) => passage.get(id)!)
+      return {
+        ...s,
+        needsSupport: needsSupport(s.sentence, refused),
+        supportedBy: s.cited.filter((id) => lexicalFaithfulness(s.sentence, false, [passage.get(id)!]).numerator > 0),
+        supported: chunks.length > 0 && lexicalFaithfulness(s.sentence, false, chunks).value === 1,
+      }
+    }),
+  )
+}
 
 /**
  * Each judged metric's offline verdict, by metric name; here, not in dimensions/, so the offline judge and its
@@ -17,6 +50,14 @@ export const OFFLINE_SCORING = {
   [ANSWER_RELEVANCY.name]: (input: JudgeInput, refused: boolean) =>
     lexicalAnswerRelevancy(input.question, input.answer, refused, input.history),
   [COVERAGE.name]: (input: JudgeInput, refused: boolean) => goldCoverage(input.goldAnswer, input.answer, refused),
+  [CLAIM_RECALL.name]: (input: JudgeInput, refused: boolean) =>
+    input.goldAnswer === null
+      ? noDiagnostics('no-gold-answer')
+      : generatorDiagnostics(
+          lexicalClaimChecks(input.goldAnswer, input.answer, refused, input.context),
+          new Set(input.answerChunkIds),
+        ),
+  [CITATION_PRECISION.name]: (input: JudgeInput, refused: boolean) => lexicalCitations(citedOf(input), refused, input.context),
 }
 
 /** Each judged metric's offline verdict: the offline judge's, and the model judge's on a refusal (scored without a call). */
@@ -25,8 +66,8 @@ export function offlineVerdicts(input: JudgeInput, refused: boolean): Verdicts {
 }
 
 /**
- * The offline judge: refusal patterns, lexical faithfulness, relevancy and coverage; free and deterministic. An
- * unclear refusal is scored as an answer.
+ * The offline judge: refusal patterns, lexical faithfulness, relevancy, coverage and generator diagnostics; free and
+ * deterministic. An unclear refusal is scored as an answer.
  */
 export const offlineJudge: Judge = {
   name: 'offline-lexical',

@@ -1,12 +1,13 @@
 import type { JudgedMetric, Judgement } from './judge.ts'
 import type { GenerationDetail, QuestionOutcome } from '../contract/question-outcome-schema.ts'
 import { contradictionHandled } from '../scoring/generation/contradiction-handled.ts'
-import { diagnose } from '../scoring/generation/diagnosis.ts'
+import { blame, diagnose } from '../scoring/generation/diagnosis.ts'
+import { stripCitationMarkers } from '../contract/citation-markers.ts'
 import { JUDGE_DIMENSIONS } from './dimensions/index.ts'
 
 /**
  * Adds a judgement of the answer to its retrieval outcome (pure): refusal, each judged metric with what its
- * dimension keeps, contradiction handling (docText: the documents' texts), and the diagnosis.
+ * dimension keeps, contradiction handling (docText: the documents' texts), the diagnosis and the blame.
  */
 export function scoreGeneration(
   outcome: QuestionOutcome,
@@ -14,7 +15,7 @@ export function scoreGeneration(
   docText: (docId: string) => string,
 ): QuestionOutcome {
   const refused = judgement.refusal === 'refused'
-  const answer = outcome.answer
+  const answer = outcome.answer === null ? null : stripCitationMarkers(outcome.answer)
   const contradiction =
     outcome.type === 'contradiction' && outcome.governingDocId !== null
       ? contradictionHandled({
@@ -39,5 +40,5 @@ export function scoreGeneration(
       judgeErrors: judgement.judgeErrors ?? [],
     },
   }
-  return { ...scored, diagnosis: diagnose(scored, refused) }
+  return { ...scored, diagnosis: diagnose(scored, refused), blame: blame(scored) }
 }

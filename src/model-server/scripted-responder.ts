@@ -1,6 +1,8 @@
 import { goldCoverage, lexicalAnswerRelevancy, lexicalFaithfulness } from '../judge/offline-judge.ts'
 import { splitClaims } from '../scoring/generation/claims.ts'
+import { lexicalChecker } from '../scoring/generation/generator-diagnostics.ts'
 import { extractiveAnswer } from '../builtin/extractive-answerer.ts'
+import { proximityRerank } from '../builtin/proximity-reranker.ts'
 import { contentTerms } from '../text/text-analyzer.ts'
 import {
   forcedToolName,
@@ -103,6 +105,22 @@ function faithfulnessVerdicts(text: string) {
   })
 }
 
+/** Per <claim n="..." cites="..."> sentence: the cited chunks that lexically support it, and whether they support all of it. */
+function citationVerdicts(text: string) {
+  const chunks = materialChunks(text)
+  return [...text.matchAll(/<claim n="(\d+)" cites="([^"]*)">\n([\s\S]*?)\n<\/claim>/g)].map(([, n, cites, sentence]) => {
+    const cited = chunks.filter((c) => unescape(cites!).split(' ').includes(c.chunkId))
+    const supportedBy = cited.filter((c) => lexicalFaithfulness(sentence!, false, [c]).numerator > 0).map((c) => c.chunkId)
+    const supported = supportedBy.length > 0 && lexicalFaithfulness(sentence!, false, cited).value === 1
+    return {
+      sentence: Number(n),
+      supportedBy,
+      supported,
+      reason: supported ? 'The cited chunks state it.' : 'They lack part of it.',
+    }
+  })
+}
+
 function coverageFacts(text: string) {
   const gold = blockText(text, 'gold_answer') ?? ''
   const answer = blockText(text, 'answer') ?? ''
@@ -111,6 +129,24 @@ function coverageFacts(text: string) {
     fact,
     status: (goldCoverage(fact, answer, false).value ?? 0) >= 0.6 ? ('present' as const) : ('missing' as const),
   }))
+}
+
+/** Both claim lists checked lexically; a claim too short to decide is stated by the first chunk and the other side. */
+function claimChecks(text: string) {
+  const chunks = materialChunks(text)
+  const check = lexicalChecker(chunks)
+  const gold = numberedClaims(blockText(text, 'gold_answer') ?? '')
+  const answer = numberedClaims(blockText(text, 'answer') ?? '')
+  const checked = (claims: typeof gold, other: typeof gold) =>
+    check(
+      claims.map((c) => c.text),
+      other.map((c) => c.text).join(' '),
+    ).map((c, i) => ({
+      claim: claims[i]!.n,
+      chunkIds: c?.chunkIds ?? chunks.slice(0, 1).map((chunk) => chunk.chunkId),
+      matched: c?.matched ?? true,
+    }))
+  return { gold: checked(gold, answer), answer: checked(answer, gold) }
 }
 
 function preference(text: string) {
@@ -135,6 +171,12 @@ export interface ScriptedOptions {
 /** The scripted responder, with options (bad drafts on request). */
 export function scriptedResponder(options: ScriptedOptions = {}): Responder {
   return (request) => scriptedReplyWith(request, options)
+}
+
+/** A reranker's ranking computed offline: the passages by the proximity of the question's terms alone, ties in their given order. */
+function scriptedRanking(question: string, passages: readonly { chunkId: string; text: string }[]): string[] {
+  const candidates = passages.map((p) => ({ ...p, docId: '', tokens: 0, score: 1 }))
+  return proximityRerank(question, candidates, { possessives: true }).map((chunk) => chunk.chunkId)
 }
 
 /** The scripted reply to one request of this tool's prompts (a Responder for startMessagesServer). */
@@ -170,8 +212,12 @@ function scriptedReplyWith(request: ReceivedRequest, options: ScriptedOptions): 
         reason: 'Judged by how much of the question the answer takes up.',
       })
     }
+    case 'record_citations':
+      return toolUseReply(request, { verdicts: citationVerdicts(text) })
     case 'record_coverage':
       return toolUseReply(request, { facts: coverageFacts(text) })
+    case 'record_claim_checks':
+      return toolUseReply(request, claimChecks(text))
     case 'record_refusal':
       return toolUseReply(
         request,
@@ -185,6 +231,8 @@ function scriptedReplyWith(request: ReceivedRequest, options: ScriptedOptions): 
       return toolUseReply(request, scriptedAnswerability(blockText(text, 'question') ?? '', materialChunks(text)))
     case 'record_disagreement':
       return toolUseReply(request, scriptedDisagreement(materialChunks(text)))
+    case 'record_ranking':
+      return toolUseReply(request, { ranking: scriptedRanking(blockText(text, 'question') ?? '', materialChunks(text)) })
     default:
       return {
         kind: 'error',

@@ -23,6 +23,7 @@ export function attributionRecords(report: Report) {
         question: q.question,
         failedChecks,
         diagnosis: q.diagnosis,
+        blame: q.blame,
         answerDocIds: q.answerDocIds,
         topRankedChunkIds: q.topRanked.map((r) => r.chunkId),
         contextChunkIds: q.context.map((c) => c.chunkId),

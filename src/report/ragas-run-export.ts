@@ -1,3 +1,4 @@
+import { stripCitationMarkers } from '../contract/citation-markers.ts'
 import { InputError } from '../contract/input-error.ts'
 import type { ContextRecord } from './context-sidecar.ts'
 import type { Report } from '../contract/report-schema.ts'
@@ -30,7 +31,7 @@ export function exportRunToRagas(
       const sample = {
         id: q.id,
         user_input: q.question,
-        ...(q.answer === null ? {} : { response: q.answer }),
+        ...(q.answer === null ? {} : { response: stripCitationMarkers(q.answer) }),
         retrieved_contexts: context.map((entry) => entry.text),
         retrieved_context_ids: context.map((entry) => entry.docId),
         ...(q.goldAnswer !== null ? { reference: q.goldAnswer } : q.type === 'none' ? { reference: RAGAS_NONE_REFERENCE } : {}),

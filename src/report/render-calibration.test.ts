@@ -37,7 +37,7 @@ describe('renderCalibration', () => {
     }
     expect(renderCalibration(calibration)).toEqual([
       "judge offline-lexical vs 30 human label(s) in evals/human-labels.json: agreement 67% (95% CI 48.8% to 80.8%, Wilson), Cohen's kappa 0 (95% CI 0 to 0, bootstrap); minJudgeAgreement 85%",
-      "ADVISORY: the judge's metrics (faithfulness, answer relevancy, coverage) do not block the gate: the judge agrees with people on 67% of 30 labelled answers, below 85%",
+      "ADVISORY: the judge's metrics (faithfulness, answer relevancy, coverage, citation precision, citation recall) do not block the gate: the judge agrees with people on 67% of 30 labelled answers, below 85%",
       "judge-derived rates, the judge's own mean beside the estimate corrected by the human labels (prediction-powered, docs/judging.md):",
       '  faithfulness         judge 1.0000  corrected 0.8139 (95% CI 0.7639 to 0.8639, PPI), 30 of 120 labelled',
       '  refusal correctness  judge 0.6750  corrected 0.6750 (95% CI 0.6250 to 0.7250, PPI), 30 of 120 labelled',
@@ -45,7 +45,7 @@ describe('renderCalibration', () => {
     ])
     // Under judgeCorrection 'ppi' the corrected metrics are gated on their estimates: only the others stay advisory.
     expect(renderCalibration(calibration, 'ppi')[1]).toBe(
-      "ADVISORY: the judge's metrics (answer relevancy, coverage) do not block the gate: the judge agrees with people on 67% of 30 labelled answers, below 85%; faithfulness is gated on the corrected estimate (judgeCorrection ppi)",
+      "ADVISORY: the judge's metrics (answer relevancy, coverage, citation precision, citation recall) do not block the gate: the judge agrees with people on 67% of 30 labelled answers, below 85%; faithfulness is gated on the corrected estimate (judgeCorrection ppi)",
     )
   })
 })

@@ -1,4 +1,4 @@
-import { DIAGNOSIS_NAME } from '../contract/diagnoses.ts'
+import { BLAME_REASONS, DIAGNOSIS_NAME } from '../contract/diagnoses.ts'
 import { questionChecks, questionThresholds } from '../gate/question-checks.ts'
 import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
 import { describeRetrieval } from '../contract/retriever-options.ts'
@@ -64,6 +64,8 @@ function failureSection(outcome: QuestionOutcome, failedChecks: string[], table:
           `- answer: ${outcome.answer}`,
           `- ${[...questionValues(outcome, table, false), `diagnosis ${outcome.diagnosis ?? 'n/a'}`].join(', ')}`,
           ...(outcome.unsupportedClaims ?? []).map((claim) => `- unsupported: "${claim}"`),
+          ...(outcome.blame === null ? [] : [`- blame: ${BLAME_REASONS[outcome.blame]}`]),
+          ...(outcome.fabricatedCitations?.length ? [`- fabricated citations: ${outcome.fabricatedCitations.join(', ')}`] : []),
         ]),
     // An error is not a miss: the checks were not run against an answer, there was none.
     outcome.systemError === null

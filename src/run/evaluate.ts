@@ -5,7 +5,7 @@ import { loadCorpusFrom, type CorpusDocument } from '../load/corpus.ts'
 import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
 import type { QuestionOutcome } from '../contract/question-outcome-schema.ts'
 import type { Judge } from '../judge/judge.ts'
-import type { ModelTier } from './model-tier.ts'
+import type { ModelAgents, ModelTier } from './model-tier.ts'
 import { InputError } from '../contract/input-error.ts'
 import type { RagSystem } from '../system/rag-system.ts'
 import { checkRelevantGrade, loadGoldenSet } from '../load/golden-set.ts'
@@ -13,7 +13,7 @@ import { contentHash } from '../text/content-hash.ts'
 import type { Report } from '../contract/report-schema.ts'
 import { scoreRetrieval } from '../scoring/score-retrieval.ts'
 import { round4 } from '../statistics/descriptive.ts'
-import type { Answerer } from '../builtin/builtin-system.ts'
+import type { Answerer, Reranker } from '../builtin/builtin-system.ts'
 import { openSystem } from './open-system.ts'
 import { countTextTokens, releaseVocabulary } from '../text/tokenizer.ts'
 import { pieceCountsFile, readPieceCounts, writePieceCounts } from '../text/token-count-cache.ts'
@@ -131,7 +131,7 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
     corpusHash: inputs.corpusHash,
   })
   stopModelOnAbort(run)
-  const answerer = model ? switchableAnswerer(model.answerer) : null
+  const answerer = model ? switchableAgents(model) : null
   // The built-in system's chunks and index, as an earlier run over this corpus built them (<root>/.cache/index/).
   const corpusCache = {
     folder: join(project.root, '.cache', 'index'),
@@ -143,6 +143,7 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
     config,
     generate,
     answerer: answerer?.answer,
+    reranker: answerer?.rerank,
     root: project.root,
     source: project.source,
     env,
@@ -236,16 +237,19 @@ function stopModelOnAbort({ options, model }: RunContext): void {
   )
 }
 
-/** The built-in system's answerer in a model mode: Claude, or the estimate's answerer (nothing sent) while the cost estimate is made. */
-function switchableAnswerer(claude: Answerer) {
-  let standIn: Answerer | null = null
+type SystemAgents = Pick<ModelAgents, 'answerer' | 'reranker'>
+
+/** The built-in system's answerer and reranker in a model mode: Claude's, or the estimate's (nothing sent) while the cost estimate is made. */
+function switchableAgents(claude: SystemAgents) {
+  let standIn: SystemAgents | null = null
   return {
-    answer: ((question, context) => (standIn ?? claude)(question, context)) satisfies Answerer,
-    /** Answers through `answerer` until it is given null. */
-    standIn: (answerer: Answerer | null) => (standIn = answerer),
+    answer: ((question, context) => (standIn ?? claude).answerer(question, context)) satisfies Answerer,
+    rerank: ((question, query, candidates) => (standIn ?? claude).reranker(question, query, candidates)) satisfies Reranker,
+    /** Answers and reranks through `agents` until it is given null. */
+    standIn: (agents: SystemAgents | null) => (standIn = agents),
   }
 }
-type SwitchableAnswerer = ReturnType<typeof switchableAnswerer>
+type SwitchableAnswerer = ReturnType<typeof switchableAgents>
 
 /** The texts of the corpus's documents by id, for the judge's evidence ('' for an unknown id). */
 function docTextOf(corpus: readonly CorpusDocument[] | null): (id: string) => string {
@@ -282,7 +286,7 @@ async function estimateCost(
   }
   const estimate = await model
     .estimate(async (agents) => {
-      answerer?.standIn(agents.answerer)
+      answerer?.standIn(agents)
       const dryRuns = await runSystem(system, questions, config.concurrency, stopsRun)
       const scored = scoreRuns(dryRuns, system, config)
       await judgeAnswers(scored, dryRuns, agents.judge, docTextOf(corpus), config.concurrency, undefined, config.repeats)

@@ -2,21 +2,32 @@ import pLimit from 'p-limit'
 import type { Judge, JudgeInput } from '../judge/judge.ts'
 import type { QuestionOutcome } from '../contract/report-schema.ts'
 import { scoreGeneration } from '../judge/score-generation.ts'
+import { citedSentences } from '../scoring/generation/citations.ts'
+import { stripCitationMarkers } from '../contract/citation-markers.ts'
 import type { QuestionRun } from './run-system.ts'
 import { JUDGE_REPEAT_FIELDS, type JudgeRepeats } from '../contract/judge-noise-schema.ts'
 
-/** What the judge is shown of a question's run: its answer (null when there is none to judge) and the context it was given. */
+/**
+ * What the judge is shown of a question's run: its answer (null when there is none to judge) without its citation
+ * markers, the sentences' citations, and the context it was given.
+ */
 export function judgeInputOf(run: QuestionRun, repeat: number): JudgeInput | null {
-  const answer = run.output.answer ?? null
-  if (answer === null) return null
+  const { answer, context, citations } = run.output
+  if (answer == null) return null
   const { question } = run
   return {
     questionId: question.id,
     question: question.question,
     ...(question.history === undefined ? {} : { history: question.history }),
-    answer,
+    answer: stripCitationMarkers(answer),
+    cited: citedSentences(
+      answer,
+      context.map(({ chunkId }) => chunkId),
+      citations,
+    ),
     goldAnswer: question.goldAnswer ?? null,
-    context: run.output.context.map(({ chunkId, text }) => ({ chunkId, text })),
+    context: context.map(({ chunkId, text }) => ({ chunkId, text })),
+    answerChunkIds: context.filter((c) => question.answerDocIds.includes(c.docId)).map((c) => c.chunkId),
     repeat,
   }
 }

@@ -108,13 +108,19 @@ describe('the cost block', () => {
       const report = await evaluate(paths, { tier: 'full', env: liveEnv(caching.url, { EVAL_CONCURRENCY: '1' }) })
       const { usage } = report.run
       const judgeCalls = report.run.modelCalls.filter((c) => c.role === 'judge')
-      // One write per judge prompt (faithfulness, relevancy, coverage), every later call of it reads.
+      // One write per judge prompt (faithfulness, relevancy, coverage, generator diagnostics, citations), every later call of it reads.
       const writes = judgeCalls.filter((c) => c.cacheWriteTokens > 0)
       expect(new Set(writes.map((c) => c.purpose))).toEqual(
-        new Set(['judge:faithfulness', 'judge:answer-relevancy', 'judge:coverage']),
+        new Set([
+          'judge:faithfulness',
+          'judge:answer-relevancy',
+          'judge:coverage',
+          'judge:generator-diagnostics',
+          'judge:citations',
+        ]),
       )
-      expect(writes).toHaveLength(3)
-      expect(judgeCalls.filter((c) => c.cacheReadTokens > 0)).toHaveLength(judgeCalls.length - 3)
+      expect(writes).toHaveLength(5)
+      expect(judgeCalls.filter((c) => c.cacheReadTokens > 0)).toHaveLength(judgeCalls.length - 5)
       expect(usage.savedByPromptCache.cacheReadTokens).toBe(usage.cacheReadTokens)
       // Haiku 4.5: reads save $0.90 per million, writes cost $0.25 per million more than input.
       const saved = (usage.byRole.judge.cacheReadTokens * 0.9 - usage.byRole.judge.cacheWriteTokens * 0.25) / 1e6

@@ -5,8 +5,9 @@ import { JUDGE_PROMPTS_HASH } from '../judge/prompts/index.ts'
 import type { Judge } from '../judge/judge.ts'
 import { InputError } from '../contract/input-error.ts'
 import { displayPath, type ProjectConfig } from '../config/project-config.ts'
-import type { Answerer } from '../builtin/builtin-system.ts'
+import type { Answerer, Reranker } from '../builtin/builtin-system.ts'
 import { createClaudeAnswerer } from '../builtin/claude-answerer.ts'
+import { createClaudeReranker } from '../builtin/claude-reranker.ts'
 import type { BatchTransport } from '../model/batch-transport.ts'
 import type { RunEstimate } from '../contract/model-usage-schema.ts'
 import { TYPICAL_ANSWER_TOKENS } from '../model/estimate-transport.ts'
@@ -51,6 +52,8 @@ export function selfPreferenceWarning(config: Pick<EvalConfig, 'generatorModel' 
 /** The generator and the judge on one client. */
 export interface ModelAgents {
   readonly answerer: Answerer
+  /** The built-in system's Claude reranker (retrieval.reranker 'claude'). */
+  readonly reranker: Reranker
   readonly judge: Judge
 }
 
@@ -187,6 +190,7 @@ function agentsOf(config: EvalConfig): (on: ModelClient, warn: (message: string)
       sentences: config.answerSentences,
       warn,
     }),
+    reranker: createClaudeReranker(on, { model: config.generatorModel, maxTokens: config.generatorMaxTokens, warn }),
     judge: createModelJudge(on, { model: config.judgeModel, maxTokens: config.judgeMaxTokens }),
   })
 }

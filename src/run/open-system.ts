@@ -2,7 +2,7 @@ import { basename, extname, resolve } from 'node:path'
 import type { SystemSpec } from '../config/project-config.ts'
 import { InputError } from '../contract/input-error.ts'
 import { importModule } from '../config/import-module.ts'
-import { createBuiltinSystem, type Answerer } from '../builtin/builtin-system.ts'
+import { createBuiltinSystem, type Answerer, type Reranker } from '../builtin/builtin-system.ts'
 import { builtCorpusOnTwoThreads } from '../threads/index.ts'
 import { isRagSystem, type RagSystem, type RagSystemContext, type RagSystemFactory } from '../system/rag-system.ts'
 import { inProcessSystem } from '../system/in-process-system.ts'
@@ -18,6 +18,8 @@ export interface OpenSystemContext extends RagSystemContext {
   generate: boolean
   /** The built-in system's answerer in the model modes (Claude through the run's model client). */
   answerer?: Answerer | undefined
+  /** The built-in system's Claude reranker in the model modes (used when retrieval.reranker is 'claude'). */
+  reranker?: Reranker | undefined
   /** The config file's folder: an HTTP service's command runs there unless it names its own cwd. */
   root: string
   /** The config file, for messages (default 'rag-eval.config.ts'). */
@@ -62,7 +64,8 @@ async function builtinSystem(corpus: readonly CorpusDocument[], context: OpenSys
   const key = cache ? builtCorpusKey(cache.corpusHash, config) : null
   const kept = cache && key ? readBuiltCorpus(cache.folder, key) : null
   const built = kept ?? (await builtCorpusOnTwoThreads(corpus, config))
-  const system = createBuiltinSystem(corpus, { ...config, generate: context.generate, answerer: context.answerer, built })
+  const { generate, answerer, reranker } = context
+  const system = createBuiltinSystem(corpus, { ...config, generate, answerer, reranker, built })
   if (cache && key && system.built !== kept) {
     try {
       writeBuiltCorpus(cache.folder, key, system.built)

@@ -22,21 +22,32 @@ export function completeAnswer(response: HttpResponse, defaults: AnswerDefaults)
     text: item.text,
   })
 
-  /** An item without chunkId is the ranked chunk of the same docId and text if any, else `${docId}#context-${position}`. */
-  function ownContext(items: readonly HttpChunk[], ranked: readonly RetrievedChunk[]): RetrievedChunk[] {
+  /** An item without chunkId is the ranked chunk of the same docId and text if any, else `${docId}#${prefix}${position}`. */
+  function matchRanked(items: readonly HttpChunk[], ranked: readonly RetrievedChunk[], prefix: string): RetrievedChunk[] {
     return items.map((item, position) => {
       if (item.chunkId === undefined) {
         const same = ranked.find((chunk) => chunk.docId === item.docId && chunk.text === item.text)
         if (same) return { ...same, tokens: item.tokens ?? same.tokens }
       }
-      return toChunk(item, position, items.length, 'context-')
+      return toChunk(item, position, items.length, prefix)
     })
   }
 
   const ranked = response.ranked.map((item, position) => toChunk(item, position, response.ranked.length, ''))
-  const context = response.context == null ? packContext(ranked, defaults.budgetTokens) : ownContext(response.context, ranked)
+  const context =
+    response.context == null ? packContext(ranked, defaults.budgetTokens) : matchRanked(response.context, ranked, 'context-')
   const result: SystemAnswer = { ranked, context }
+  if (response.stages) {
+    result.stages = response.stages.map((stage, index) => ({
+      name: stage.name,
+      ranked: matchRanked(stage.ranked, ranked, `stage${index + 1}-`),
+      ...(stage.query === undefined ? {} : { query: stage.query }),
+      ...(stage.latencyMs === undefined ? {} : { latencyMs: stage.latencyMs }),
+    }))
+  }
   if (response.answer != null) result.answer = response.answer
+  if (response.citations) result.citations = response.citations.map(({ start, end, chunkIds }) => ({ start, end, chunkIds }))
+  if (response.prompt !== undefined) result.prompt = response.prompt
   if (response.timingsMs) {
     const { retrieve, generate } = response.timingsMs
     result.timingsMs = {

@@ -43,6 +43,53 @@ describe('the HTTP contract', () => {
     })
   })
 
+  it('accepts stages, citations and the prompt; names a bad stage and a citation outside the answer', () => {
+    const chunk = { docId: 'a', text: 'Refunds take 14 days.' }
+    const body = {
+      ranked: [chunk],
+      stages: [
+        { name: 'retrieve', ranked: [chunk, { docId: 'b', text: 'x' }], query: 'refund time', latencyMs: 3 },
+        { name: 'rerank', ranked: [chunk] },
+      ],
+      answer: 'Refunds take 14 days [1].',
+      citations: [{ start: 0, end: 21, chunkIds: ['a#0'] }],
+      prompt: 'Answer from the context.',
+    }
+    expect(checkHttpResponse(body)).toEqual({ ok: true, response: body })
+    expect(
+      checkHttpResponse({
+        ranked: [],
+        stages: [
+          {
+            name: '',
+            ranked: [
+              { ...chunk, chunkId: 'a#0' },
+              { ...chunk, chunkId: 'a#0' },
+            ],
+          },
+          { ranked: [] },
+        ],
+        answer: 'Short.',
+        citations: [
+          { start: 2, end: 9, chunkIds: ['a#0'] },
+          { start: 3, end: 3, chunkIds: [] },
+        ],
+      }),
+    ).toEqual({
+      ok: false,
+      problems:
+        'stages[0].name: expected a non-empty stage name; stages[0].ranked[1].chunkId: "a#0" is ranked twice (first as ranked[0]); each chunk is ranked once; stages[1].name: missing; expected a string; and 1 more',
+    })
+    expect(checkHttpResponse({ ranked: [], citations: [{ start: 0, end: 1, chunkIds: ['a#0'] }] })).toEqual({
+      ok: false,
+      problems: 'citations[0]: a citation needs an answer to cite from',
+    })
+    expect(checkHttpResponse({ ranked: [], answer: 'Short.', citations: [{ start: 2, end: 9, chunkIds: ['a#0'] }] })).toEqual({
+      ok: false,
+      problems: "citations[0]: end 9 is past the answer's 6 characters",
+    })
+  })
+
   it('describes the request the suite sends', () => {
     expect(HttpRequestSchema.parse({ id: 'q-1', question: 'Why?', userContext: null })).toEqual({
       id: 'q-1',

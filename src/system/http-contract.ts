@@ -82,52 +82,109 @@ function chunkSchema(unknownFields: UnknownFields) {
 export const rankedChunkId = (item: { chunkId?: string | undefined; docId: string }, position: number, prefix = '') =>
   item.chunkId ?? `${item.docId}#${prefix}${position}`
 
-/** The response (or in-process answer) schema: `ranked`, `context`, `answer`, `timingsMs`, `metadata`. */
-function answerSchema(unknownFields: UnknownFields) {
-  const chunkList = z.array(chunkSchema(unknownFields), { error: expected('an array of chunk objects') })
+/** A ranking: chunks best first, each chunk id once (chunk-level nDCG@10 would count a chunk ranked twice twice). */
+function rankingSchema(unknownFields: UnknownFields) {
+  return z.array(chunkSchema(unknownFields), { error: expected('an array of chunk objects') }).superRefine((items, context) => {
+    const firstAt = new Map<string, number>()
+    items.forEach((item, position) => {
+      const id = rankedChunkId(item, position)
+      const first = firstAt.get(id)
+      if (first === undefined) firstAt.set(id, position)
+      else
+        context.addIssue({
+          code: 'custom',
+          path: [position, 'chunkId'],
+          message: `${JSON.stringify(id)} is ranked twice (first as ranked[${first}]); each chunk is ranked once`,
+        })
+    })
+  })
+}
+
+const milliseconds = () =>
+  z
+    .number({ error: expected('a number of milliseconds') })
+    .nonnegative('expected 0 or more milliseconds')
+    .optional()
+
+function stageSchema(unknownFields: UnknownFields) {
   return contractObject(
     {
-      ranked: chunkList
-        .describe(
-          'Every retrieved chunk, best first (the ranking that recall@k, MRR and nDCG read); may be empty; a chunk id appears once',
-        )
-        // Chunk-level nDCG@10 gives each ranked chunk of an answer document a gain: a chunk ranked twice would earn it twice.
-        .superRefine((items, context) => {
-          const firstAt = new Map<string, number>()
-          items.forEach((item, position) => {
-            const id = rankedChunkId(item, position)
-            const first = firstAt.get(id)
-            if (first === undefined) firstAt.set(id, position)
-            else
-              context.addIssue({
-                code: 'custom',
-                path: [position, 'chunkId'],
-                message: `${JSON.stringify(id)} is ranked twice (first as ranked[${first}]); each chunk is ranked once`,
-              })
-          })
-        }),
-      context: chunkList
+      name: z
+        .string({ error: expected('a string') })
+        .min(1, 'expected a non-empty stage name')
+        .describe('The stage, e.g. "retrieve" or "rerank"; a name may repeat (an agentic pipeline retrieving three times)'),
+      ranked: rankingSchema(unknownFields).describe("The stage's output, best first; a chunk id appears once"),
+      query: z
+        .string({ error: expected('a string') })
+        .optional()
+        .describe('The query the stage ran, when it is not the question (a rewritten query)'),
+      latencyMs: milliseconds().describe('Time the stage took'),
+    },
+    'a stage object {"name", "ranked": [...], "query"?, "latencyMs"?}',
+    unknownFields,
+  )
+}
+
+function citationSchema(unknownFields: UnknownFields) {
+  const offset = (what: string) =>
+    z
+      .number({ error: expected(`a character offset`) })
+      .int('expected a whole character offset')
+      .nonnegative('expected a character offset, 0 or more')
+      .describe(what)
+  return contractObject(
+    {
+      start: offset("Where the cited span of `answer` starts (UTF-16 code units, as JavaScript's string indexes)"),
+      end: offset('Where it ends, exclusive'),
+      chunkIds: z
+        .array(z.string({ error: expected('a string') }).min(1, 'expected a non-empty chunk id'), {
+          error: expected('an array of chunk ids'),
+        })
+        .min(1, 'expected at least one cited chunk id')
+        .describe('The cited chunks, by the chunk ids of `context`'),
+    },
+    'a citation object {"start", "end", "chunkIds": [...]}',
+    unknownFields,
+  )
+}
+
+/** The response (or in-process answer) schema: `ranked`, `context`, `stages`, `answer`, `citations`, `prompt`, `timingsMs`, `metadata`. */
+function answerSchema(unknownFields: UnknownFields) {
+  return contractObject(
+    {
+      ranked: rankingSchema(unknownFields).describe(
+        "Every retrieved chunk, best first (the ranking that recall@k, MRR and nDCG read; with stages, the last stage's output); may be empty; a chunk id appears once",
+      ),
+      context: z
+        .array(chunkSchema(unknownFields), { error: expected('an array of chunk objects') })
         .nullable()
         .optional()
         .describe(
           'The chunks actually handed to the model, in order; absent or null: the suite packs `ranked` within its token budget',
+        ),
+      stages: z
+        .array(stageSchema(unknownFields), { error: expected('an array of stage objects') })
+        .optional()
+        .describe(
+          "The pipeline's stages in order (retrieve, rerank, ...), each with its own ranking, which the per-stage metrics and the loss funnel read. `ranked` stays the final ranking",
         ),
       answer: z
         .string({ error: expected('a string') })
         .nullable()
         .optional()
         .describe('The generated answer; absent or null: the service only retrieves and only retrieval metrics are computed'),
+      citations: z
+        .array(citationSchema(unknownFields), { error: expected('an array of citation objects') })
+        .optional()
+        .describe(
+          "The answer's citations as spans of its text; absent: `[n]` markers in the answer cite the n-th chunk of the context (1-based)",
+        ),
+      prompt: z
+        .string({ error: expected('a string') })
+        .optional()
+        .describe('The prompt the model was given; kept in the attribution log of failing questions'),
       timingsMs: contractObject(
-        {
-          retrieve: z
-            .number({ error: expected('a number of milliseconds') })
-            .nonnegative('expected 0 or more milliseconds')
-            .optional(),
-          generate: z
-            .number({ error: expected('a number of milliseconds') })
-            .nonnegative('expected 0 or more milliseconds')
-            .optional(),
-        },
+        { retrieve: milliseconds(), generate: milliseconds() },
         'an object {"retrieve"?, "generate"?}',
         unknownFields,
       )
@@ -137,7 +194,21 @@ function answerSchema(unknownFields: UnknownFields) {
     },
     `${unknownFields === 'reject' ? 'a JSON object' : 'an object'} {"ranked": [...], "context"?: [...], "answer"?: "..."}`,
     unknownFields,
-  )
+  ).superRefine((response, context) => {
+    // A span must lie within the answer it cites from.
+    const length = response.answer?.length ?? null
+    response.citations?.forEach((citation, index) => {
+      const problem =
+        length === null
+          ? 'a citation needs an answer to cite from'
+          : citation.end <= citation.start
+            ? `expected end after start, got start ${citation.start} and end ${citation.end}`
+            : citation.end > length
+              ? `end ${citation.end} is past the answer's ${length} characters`
+              : null
+      if (problem !== null) context.addIssue({ code: 'custom', path: ['citations', index], message: problem })
+    })
+  })
 }
 
 export const HttpChunkSchema = chunkSchema('reject')

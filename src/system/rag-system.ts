@@ -13,13 +13,37 @@ export interface RetrievedChunk {
   text: string
 }
 
+/** One step of the pipeline as the system ran it: a retriever's, a query rewrite's or a reranker's ranking. */
+export interface SystemStage {
+  /** e.g. "retrieve", "rerank"; a name may repeat (an agentic pipeline's three retrieval calls). */
+  name: string
+  /** The stage's output, best first. */
+  ranked: RetrievedChunk[]
+  /** The query the stage ran, when it is not the question (a rewritten query). */
+  query?: string
+  latencyMs?: number
+}
+
+/** A span of the answer's text, [start, end) in UTF-16 code units, and the context chunks it cites. */
+export interface Citation {
+  start: number
+  end: number
+  chunkIds: string[]
+}
+
 export interface SystemAnswer {
-  /** Every ranked chunk, best first (at least 20 for the built-in system). */
+  /** Every ranked chunk, best first (at least 20 for the built-in system): the last stage's output. */
   ranked: RetrievedChunk[]
   /** The chunks actually handed to the model, in order; a prefix of `ranked` for the built-in packer. */
   context: RetrievedChunk[]
+  /** The pipeline's stages in order, when the system reports them; `ranked` stays the final ranking. */
+  stages?: SystemStage[]
   /** The generated answer; absent when the system only retrieves (the retrieval tier). */
   answer?: string
+  /** The answer's citations as spans; absent: `[n]` markers in the answer cite the n-th context chunk. */
+  citations?: Citation[]
+  /** The prompt the model was given, for the attribution log. */
+  prompt?: string
   /** Time spent per stage, when the system can tell; the runner measures the whole call regardless. */
   timingsMs?: { retrieve?: number; generate?: number }
 }

@@ -35,6 +35,7 @@ function sameInput(a: JudgeInput, b: JudgeInput): boolean {
     a.question === b.question &&
     JSON.stringify(a.history) === JSON.stringify(b.history) &&
     a.answer === b.answer &&
+    JSON.stringify(a.cited) === JSON.stringify(b.cited) &&
     a.goldAnswer === b.goldAnswer &&
     a.context.length === b.context.length &&
     a.context.every((passage, i) => passage.chunkId === b.context[i]!.chunkId && passage.text === b.context[i]!.text)

@@ -13,6 +13,13 @@ import { FAITHFULNESS } from './faithfulness.ts'
 import { ANSWER_RELEVANCY } from './answer-relevancy.ts'
 import { COVERAGE } from './coverage.ts'
 import { CONTRADICTION_HANDLED_RATE } from './contradiction-handled-rate.ts'
+import { CLAIM_RECALL } from './claim-recall.ts'
+import { CONTEXT_UTILISATION } from './context-utilisation.ts'
+import { NOISE_SENSITIVITY } from './noise-sensitivity.ts'
+import { HALLUCINATION } from './hallucination.ts'
+import { SELF_KNOWLEDGE } from './self-knowledge.ts'
+import { CITATION_PRECISION } from './citation-precision.ts'
+import { CITATION_RECALL } from './citation-recall.ts'
 
 /**
  * Every metric, in report order; every consumer iterates it (as trec_eval's te_trec_measures[]). Adding a metric
@@ -33,10 +40,27 @@ export const METRICS = [
   ANSWER_RELEVANCY,
   COVERAGE,
   CONTRADICTION_HANDLED_RATE,
+  CLAIM_RECALL,
+  CONTEXT_UTILISATION,
+  NOISE_SENSITIVITY,
+  HALLUCINATION,
+  SELF_KNOWLEDGE,
+  CITATION_PRECISION,
+  CITATION_RECALL,
 ] as const satisfies readonly Metric[]
 
 // The metrics that code reads by their constant (the diagnosis, the judge's dimensions, calibration) rather than iterating the table.
-export { RECALL, FAITHFULNESS, ANSWER_RELEVANCY, COVERAGE }
+export {
+  RECALL,
+  FAITHFULNESS,
+  ANSWER_RELEVANCY,
+  COVERAGE,
+  CLAIM_RECALL,
+  CONTEXT_UTILISATION,
+  NOISE_SENSITIVITY,
+  HALLUCINATION,
+  CITATION_PRECISION,
+}
 
 /** A table of metrics: the real one, or a copy a test extends. */
 export type MetricTable = readonly Metric[]

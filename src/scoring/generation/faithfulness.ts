@@ -1,13 +1,8 @@
 import { contentTerms } from '../../text/text-analyzer.ts'
-import { splitClaims } from './claims.ts'
+import { MIN_DECIDABLE_TERMS, MIN_OVERLAP, splitClaims } from './claims.ts'
 import { extractNumbers } from '../../text/key-facts.ts'
 import { ratio, type MetricResult } from './metric-result.ts'
 import type { ContextPassage } from './context-passage.ts'
-
-/** Share of a claim's content terms that must appear in one context chunk for the claim to be supported. */
-export const MIN_OVERLAP = 0.7
-/** A claim with fewer content terms than this and no number says too little to decide: it leaves the denominator. */
-export const MIN_DECIDABLE_TERMS = 2
 
 export interface ClaimVerdict {
   claim: string

@@ -1,4 +1,5 @@
 import type { QuestionOutcome } from '../../contract/report-schema.ts'
+import { BLAME_REASONS } from '../../contract/diagnoses.ts'
 
 /** The evidence of one question, as failure messages and UI annotations show it. */
 export type QuestionEvidence = Pick<
@@ -15,9 +16,10 @@ export type QuestionEvidence = Pick<
   | 'topRanked'
   | 'answer'
   | 'unsupportedClaims'
->
+> &
+  Partial<Pick<QuestionOutcome, 'blame' | 'fabricatedCitations'>>
 
-/** Multi-line evidence: expected docs, the context with token counts, the top-10 ranking with scores, the answer. */
+/** Multi-line evidence: expected docs, the context with token counts, the top-10 ranking with scores, the answer, the blame. */
 export function describeEvidence(outcome: QuestionEvidence): string {
   const expected = outcome.answerDocIds.length === 0 ? '(none: the corpus has no answer)' : outcome.answerDocIds.join(', ')
   const governing = outcome.governingDocId ? ` (governing: ${outcome.governingDocId})` : ''
@@ -48,5 +50,8 @@ export function describeEvidence(outcome: QuestionEvidence): string {
   if (outcome.unsupportedClaims && outcome.unsupportedClaims.length > 0) {
     lines.push('unsupported claims:', ...outcome.unsupportedClaims.map((claim) => `  - "${claim}"`))
   }
+  if (outcome.blame) lines.push(`blame      ${BLAME_REASONS[outcome.blame]}`)
+  // A citation outside the context, by name: `[7]` past a 5-chunk context, or the chunk id the system made up.
+  if (outcome.fabricatedCitations?.length) lines.push(`fabricated citations: ${outcome.fabricatedCitations.join(', ')}`)
   return lines.join('\n')
 }

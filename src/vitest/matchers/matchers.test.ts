@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { QuestionOutcome } from '../../contract/report-schema.ts'
+import { NOT_JUDGED } from '../../contract/question-outcome-schema.ts'
 import { ragMatchers } from './index.ts'
 import { beFaithful } from './to-be-faithful.ts'
 import { coverGoldAnswer } from './to-cover-gold-answer.ts'
@@ -40,15 +41,7 @@ const outcome = (overrides: Partial<QuestionOutcome> = {}): QuestionOutcome => (
     { chunkId: 'd1#1', docId: 'd1', tokens: 120 },
   ],
   answer: null,
-  refused: null,
-  faithfulness: null,
-  unsupportedClaims: null,
-  answerRelevancy: null,
-  coverage: null,
-  contradictionHandled: null,
-  diagnosis: null,
-  generation: null,
-  judgeRepeats: null,
+  ...NOT_JUDGED,
   ...overrides,
 })
 
@@ -148,6 +141,16 @@ describe('toBeFaithful', () => {
     expect(answered).not.toBeFaithful({ min: 0.75 })
     expect(() => expect(answered).toBeFaithful({ min: 0.75 })).toThrow(
       /expected faithfulness of q-1 >= 0.75 \(got 0.5\)[\s\S]*unsupported claims:\n {2}- "Snapshots run hourly\."/,
+    )
+  })
+  it("names the answer's fabricated citations in the failure's evidence", () => {
+    const answered = outcome({
+      answer: 'Traces are kept 30 days [7].',
+      faithfulness: 0.5,
+      fabricatedCitations: ['[7]', 'doc-9#1'],
+    })
+    expect(() => expect(answered).toBeFaithful({ min: 0.75 })).toThrow(
+      /answer {5}Traces are kept 30 days \[7\]\.\nfabricated citations: \[7\], doc-9#1/,
     )
   })
   it('is undecidable when faithfulness is null', () => {

@@ -2,6 +2,7 @@ import { DIAGNOSIS_NAME } from '../contract/diagnoses.ts'
 import type { Report } from '../contract/report-schema.ts'
 import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
 import { diagnosisChart, diagnosisDots } from './diagnosis-chart.ts'
+import { funnelChart } from './funnel-chart.ts'
 import { latencyChart, latencyRows } from './latency-chart.ts'
 import { metricIntervalsChart, metricRows } from './metric-intervals-chart.ts'
 import { deltaChart, flipChart, type ComparedMetric, type FlippedQuestions } from './comparison-charts.ts'
@@ -16,7 +17,7 @@ export interface Chart {
   render: () => string
 }
 
-/** The charts a run has data for (docs/charts.md): metrics always, diagnosis in the full tier, latency when timed. */
+/** The charts a run has data for (docs/charts.md): metrics always, diagnosis in the full tier, latency when timed, the funnel with answer documents. */
 export function runCharts(report: Report, table: MetricTable = METRICS): Chart[] {
   const charts: Chart[] = [
     {
@@ -38,6 +39,13 @@ export function runCharts(report: Report, table: MetricTable = METRICS): Chart[]
       file: 'latency.svg',
       title: 'Latency of the system and the judge',
       render: () => latencyChart(latencyRows(report)),
+    })
+  const funnel = report.summary.funnel
+  if (funnel !== null)
+    charts.push({
+      file: 'funnel.svg',
+      title: 'Loss funnel: where the answer documents were lost',
+      render: () => funnelChart(funnel),
     })
   return charts
 }

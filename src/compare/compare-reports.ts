@@ -6,7 +6,7 @@ import type { MeanResampler } from '../statistics/mean-resamples.ts'
 import type { CompareResult, CompareSide, Flip } from './comparison-schema.ts'
 import { pairedComparison } from '../statistics/paired-comparison.ts'
 import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
-import { inScope, pairedEntries, type PairedMetric } from '../contract/metrics/metric.ts'
+import { inScope, pairedEntries, stageMetrics, type PairedMetric } from '../contract/metrics/metric.ts'
 
 /** What a side was, besides its report. */
 export type SideSource = Pick<CompareSide, 'source' | 'kind' | 'env' | 'report'>
@@ -117,7 +117,9 @@ export function compareReports(
   if (a.inputs.corpusHash !== b.inputs.corpusHash) warnings.push('the corpora differ between A and B')
   if (a.tier !== b.tier) warnings.push(`A is a ${a.tier}-tier run and B a ${b.tier}-tier run: generation metrics have no pairs`)
   const pairedOptions = { resamples, seed: STATISTICS_SEED, alpha, ...(resampler === undefined ? {} : { resampler }) }
-  const paired = pairedEntries(table)
+  // The stages both runs reported are compared too (`recall@rerank`), paired per question as the final ranking's metrics.
+  const stages = Object.keys(a.summary.stages).filter((stage) => stage in b.summary.stages)
+  const paired = pairedEntries([...table, ...stageMetrics(table, stages)])
   // A question the system failed on (on either side) was not measured: it pairs with nothing and flips nothing.
   const erroredA = erroredQuestions(a)
   const erroredB = erroredQuestions(b)

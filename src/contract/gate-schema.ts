@@ -44,7 +44,14 @@ export const QuestionVerdictSchema = z.object({
 })
 export type QuestionVerdict = z.infer<typeof QuestionVerdictSchema>
 
-export const RegressionSchema = z.object({ name: z.string(), baseline: z.number(), current: z.number(), delta: z.number() })
+export const RegressionSchema = z.object({
+  name: z.string(),
+  baseline: z.number(),
+  current: z.number(),
+  delta: z.number(),
+  /** For a metric measured per stage, where the drop first appears: "lost at rerank (recall@retrieve held at 0.91)". */
+  lostAt: z.string().optional(),
+})
 export type Regression = z.infer<typeof RegressionSchema>
 
 /** A question the system failed on in this run, with what the baseline said of it. */

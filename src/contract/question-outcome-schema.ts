@@ -66,6 +66,33 @@ export const GenerationDetailSchema = z.object({
 })
 export type GenerationDetail = z.infer<typeof GenerationDetailSchema>
 
+/** One stage the system reported, in pipeline order: its ranking's hit and reciprocal rank, as the final ranking's. */
+export const StageOutcomeSchema = z.object({
+  /** The stage's name, its n-th repeat numbered `name#n` (n from 2): the key of its metrics (`recall@rerank`). */
+  name: z.string(),
+  query: z.string().optional(),
+  latencyMs: z.number().optional(),
+  /** How many chunks the stage output. */
+  ranked: z.number().int(),
+  /** null for a none question, as the final ranking's. */
+  hit: z.boolean().nullable(),
+  reciprocalRank: metric,
+  topRanked: z.array(RankedEntrySchema),
+})
+export type StageOutcome = z.infer<typeof StageOutcomeSchema>
+
+/** Where an answer document was lost (docs/metrics.md, the loss funnel); `in-context` when no answer was judged. */
+export const FUNNEL_STEPS = ['never-retrieved', 'stage', 'budget', 'unused', 'misstated', 'survived', 'in-context'] as const
+export const FunnelEntrySchema = z.object({
+  docId: z.string(),
+  lost: z.enum(FUNNEL_STEPS),
+  /** The stage that cut it (lost: stage). */
+  stage: z.string().optional(),
+  /** Its best rank (from 1) in the last ranking that held it; absent when never retrieved. */
+  rank: z.number().int().optional(),
+})
+export type FunnelEntry = z.infer<typeof FunnelEntrySchema>
+
 export const QuestionOutcomeSchema = z.object({
   id: z.string(),
   type: z.enum(QUESTION_TYPES),
@@ -126,6 +153,12 @@ export const QuestionOutcomeSchema = z.object({
   generation: GenerationDetailSchema.nullable(),
   /** With EVAL_REPEATS > 1: the judge-derived scores of every repeat (the first is the score above); null otherwise. */
   judgeRepeats: JudgeRepeatsSchema.nullable().default(null),
+  /** The stages the system reported, in order; empty when it reports none. */
+  stages: z.array(StageOutcomeSchema).default([]),
+  /** Each relevant answer document and where it was lost; null for a none question or a system error. */
+  funnel: z.array(FunnelEntrySchema).nullable().default(null),
+  /** The prompt the system says it gave the model: for attribution.jsonl (writeReports), never in latest.json. */
+  prompt: z.string().optional(),
 })
 export type QuestionOutcome = z.infer<typeof QuestionOutcomeSchema>
 

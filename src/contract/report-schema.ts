@@ -3,7 +3,7 @@ import { RecordedEvalConfigSchema } from './eval-config-schema.ts'
 import { GateResultSchema } from './gate-schema.ts'
 import { IntervalSchema } from './interval-schema.ts'
 import { JudgeNoiseSchema } from './judge-noise-schema.ts'
-import { metric, QuestionOutcomeSchema } from './question-outcome-schema.ts'
+import { FUNNEL_STEPS, metric, QuestionOutcomeSchema } from './question-outcome-schema.ts'
 import { COVERAGE, FAITHFULNESS, METRICS, type MetricTable } from './metrics/metric-table.ts'
 import { CallLogSchema, RoleUsageSchema, RunEstimateSchema, SavedUsageSchema, ZERO_ROLE_USAGE } from './model-usage-schema.ts'
 
@@ -78,6 +78,20 @@ export const SummarySchema = z.object({
   intervals: z.record(z.string(), IntervalSchema).default({}),
   /** The smallest drop of recall the paired McNemar test detects at 80% power on this golden set (alpha: config). */
   minimumDetectableRecallDrop: metric.default(null),
+  /** The per-stage metrics at each stage the system reported, in pipeline order: `stages.rerank.recall`; empty without stages. */
+  stages: z.record(z.string(), z.record(z.string(), z.union([metric, byAnswerableType]))).default({}),
+  /** The loss funnel: answer documents of the answerable questions by where they were lost; `byStage`: each stage's cuts. */
+  funnel: z
+    .object({
+      documents: z.number().int(),
+      ...(Object.fromEntries(FUNNEL_STEPS.map((step) => [step, z.number().int()])) as Record<
+        (typeof FUNNEL_STEPS)[number],
+        z.ZodNumber
+      >),
+      byStage: z.record(z.string(), z.number().int()),
+    })
+    .nullable()
+    .default(null),
 })
 export type Summary = z.infer<typeof SummarySchema>
 

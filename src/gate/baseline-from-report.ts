@@ -1,7 +1,7 @@
 import type { Report } from '../contract/report-schema.ts'
 import { baselineQuestion, type Baseline, type BaselineSummary } from './baseline-schema.ts'
 import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
-import { gatedEntries, summaryValue } from '../contract/metrics/metric.ts'
+import { gatedEntries, overall, stageMetrics, summaryValue } from '../contract/metrics/metric.ts'
 
 /**
  * The baseline a report would become: stable-ordered (questions by id); questions the system failed on are left
@@ -10,6 +10,9 @@ import { gatedEntries, summaryValue } from '../contract/metrics/metric.ts'
 export function baselineFromReport(report: Report, table: MetricTable = METRICS): Baseline {
   // The baseline keeps the knobs alone: the system is recorded apart, and `retriever` repeats retrieval.kind.
   const { system, retriever: _kind, ...config } = report.config
+  const staged = stageMetrics(table, Object.keys(report.summary.stages))
+    .filter((metric) => metric.at?.metric.gated !== false)
+    .map(overall)
   const summary: BaselineSummary = {
     schemaVersion: 1,
     system,
@@ -19,6 +22,9 @@ export function baselineFromReport(report: Report, table: MetricTable = METRICS)
     goldenSetHash: report.inputs.goldenSetHash,
     corpusHash: report.inputs.corpusHash,
     metrics: Object.fromEntries(gatedEntries(table).map((metric) => [metric.name, summaryValue(report.summary, metric.path)])),
+    ...(staged.length === 0
+      ? {}
+      : { stages: Object.fromEntries(staged.map((entry) => [entry.name, summaryValue(report.summary, entry.path)])) }),
   }
   const sorted = [...report.questions].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
   const questions = sorted.filter((q) => q.systemError === null).map(baselineQuestion)

@@ -46,6 +46,8 @@ export const BaselineSummarySchema = z
     goldenSetHash: z.string(),
     corpusHash: z.string(),
     metrics: baselineMetricsSchema(),
+    /** The gated metrics measured per stage, at each stage (`recall@rerank`): where a drop first appears; absent without stages. */
+    stages: z.record(z.string(), z.number().nullable()).optional(),
   })
   .strict()
 export type BaselineSummary = z.infer<typeof BaselineSummarySchema>

@@ -14,6 +14,7 @@ import {
 import type { GateResult, QuestionVerdict, Regression, SystemErrorsVerdict } from '../contract/gate-schema.ts'
 import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
 import { gatedEntries, summaryValue } from '../contract/metrics/metric.ts'
+import { lostAtStage } from './lost-at-stage.ts'
 import { correctedVerdict } from './judge-correction.ts'
 import { metricVerdict } from './metric-verdict.ts'
 import { systemErrorFailure, systemErrorsVerdict } from './system-error-failure.ts'
@@ -203,7 +204,8 @@ export function evaluateGate(
     if (status !== 'regressed' || accepted === null || current === null || delta === null) continue
     // A metric judged on its corrected estimate (judgeCorrection 'ppi') blocks even while the judge is advisory.
     const blocking = !(advisoryReason !== null && gated[index]!.judgeDerived && !metrics[index]!.judgeCorrection)
-    ;(blocking ? regressions : advisory).push({ name, baseline: accepted, current, delta })
+    const lostAt = lostAtStage(gated[index]!, report, baseline.summary, tolerance, table)
+    ;(blocking ? regressions : advisory).push({ name, baseline: accepted, current, delta, ...(lostAt ? { lostAt } : {}) })
   }
   // Under 'significant' and 'both' a lost question is reported, not failed: the metrics' paired tests decide.
   for (const verdict of report.config.gatePolicy === 'tolerance' ? questions : []) {

@@ -8,7 +8,10 @@ function gatedFields(q: QuestionOutcome): Omit<BaselineQuestion, 'id' | 'type'> 
   return fields
 }
 
-/** attribution.jsonl's records: each failing question, in golden-set order, with where its answer came from. */
+/**
+ * attribution.jsonl's records: each failing question, in golden-set order, with where its answer came from: when the
+ * system reported them, its stages' top chunk ids and the prompt it gave the model.
+ */
 export function attributionRecords(report: Report) {
   const thresholds = questionThresholds(report)
   return report.questions.flatMap((q) => {
@@ -30,6 +33,16 @@ export function attributionRecords(report: Report) {
         answer: q.answer,
         unsupportedClaims: q.unsupportedClaims,
         metrics: { ...gatedFields(q), contradictionHandled: q.contradictionHandled },
+        ...(q.stages.length === 0
+          ? {}
+          : {
+              stages: q.stages.map(({ name, query, topRanked }) => ({
+                name,
+                ...(query === undefined ? {} : { query }),
+                topRankedChunkIds: topRanked.map((r) => r.chunkId),
+              })),
+            }),
+        ...(q.prompt === undefined ? {} : { prompt: q.prompt }),
       },
     ]
   })

@@ -30,11 +30,14 @@ export function contextRecords(report: Report): string | null {
     .join('')
 }
 
-/** The report as latest.json holds it: every context entry without its text. */
+/** The report as latest.json holds it: every context entry without its text, no question with its prompt. */
 export function withoutContextTexts(report: Report): Report {
   return {
     ...report,
-    questions: report.questions.map((q) => ({ ...q, context: q.context.map(({ text: _, ...entry }) => entry) })),
+    questions: report.questions.map(({ prompt: _prompt, ...q }) => ({
+      ...q,
+      context: q.context.map(({ text: _, ...entry }) => entry),
+    })),
   }
 }
 

@@ -51,7 +51,12 @@ export function renderRegressions(gate: GateResult, style: 'text' | 'markdown'):
     return `gate: passed, no regression ${none} against ${gate.baseline}/${errors ? `; ${errors.errors} question(s) not measured (system errors within maxSystemErrorRate ${errors.limit}), listed above` : ''}`
   const rows = [
     ['regression', 'baseline', 'current', 'delta'],
-    ...gate.regressions.map((r) => [r.name, r.baseline.toFixed(4), r.current.toFixed(4), formatDelta(r.delta)]),
+    ...gate.regressions.map((r) => [
+      r.lostAt ? `${r.name}: ${r.lostAt}` : r.name,
+      r.baseline.toFixed(4),
+      r.current.toFixed(4),
+      formatDelta(r.delta),
+    ]),
   ]
   const policy =
     gate.policy === 'tolerance'

@@ -4,7 +4,7 @@ import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
 import { describeRetrieval } from '../contract/retriever-options.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import { formatTable } from '../common/format-table.ts'
-import { diagnosisRows, generationSummaryRows, retrievalSummaryRows, whereToLook } from './summary-table.ts'
+import { diagnosisRows, funnelRows, generationSummaryRows, retrievalSummaryRows, whereToLook } from './summary-table.ts'
 import {
   describeGatePolicy,
   gateMetricRows,
@@ -56,6 +56,11 @@ function failureSection(outcome: QuestionOutcome, failedChecks: string[], table:
     ...(outcome.systemError === null ? [] : [`- system error: ${outcome.systemError}`]),
     `- expected docs: ${expected}`,
     `- context docs (${outcome.contextTokens} tokens): ${tokensOf(outcome)}`,
+    ...outcome.stages.map(
+      (stage) =>
+        `- stage ${stage.name}${stage.query === undefined ? '' : ` (query: ${stage.query})`}, ${stage.ranked} ranked: ` +
+        (stage.topRanked.map((r, i) => `${i + 1}. ${r.chunkId}`).join(' · ') || 'nothing'),
+    ),
     `- top-10 ranked: ${ranked || 'nothing ranked'}`,
     `- ${questionValues(outcome, table, true).join(', ')}`,
     ...(outcome.answer === null
@@ -154,6 +159,9 @@ function retrievalLines(report: Report, table: MetricTable): string[] {
       `\`rag-eval export --format ragas\`): ${summary.idBasedContextRecall ?? 'n/a'} ` +
       `/ ${summary.idBasedContextPrecision ?? 'n/a'}`,
     '',
+    ...(summary.funnel === null
+      ? []
+      : ['### Where the answer documents were lost', '', formatTable(funnelRows(summary), 'markdown'), '']),
   ]
 }
 

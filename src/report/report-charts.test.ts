@@ -28,9 +28,22 @@ describe('the charts of this repository’s run (reports/charts/)', () => {
     const dir = temp.make('report-charts-')
     const written = writeReports(full, dir)
     const markdown = readFileSync(written.markdown, 'utf8')
-    expect(imageLinks(markdown)).toEqual(['charts/metrics.svg', 'charts/diagnosis.svg', 'charts/latency.svg'])
+    expect(imageLinks(markdown)).toEqual([
+      'charts/metrics.svg',
+      'charts/diagnosis.svg',
+      'charts/latency.svg',
+      'charts/funnel.svg',
+    ])
     for (const link of imageLinks(markdown)) expect(existsSync(join(dir, link!))).toBe(true)
-    expect(written.charts).toEqual(['metrics.svg', 'diagnosis.svg', 'latency.svg'].map((f) => join(dir, 'charts', f)))
+    expect(written.charts).toEqual(
+      ['metrics.svg', 'diagnosis.svg', 'latency.svg', 'funnel.svg'].map((f) => join(dir, 'charts', f)),
+    )
+    // The funnel's bars: each answer document once, survived drawn at 420 x its share.
+    const funnel = full.summary.funnel!
+    const svg = readFileSync(join(dir, 'charts/funnel.svg'), 'utf8')
+    expect(svg).toContain(`${funnel.documents} answer documents of the answerable questions`)
+    const survivedWidth = Math.round((funnel.survived / funnel.documents) * 420 * 100) / 100
+    expect(svg).toContain(`width="${survivedWidth}" height="16" fill="#009e73"`)
   })
 
   it('draw the report’s own numbers: recall at 190 + 400 x its value, one dot per diagnosed question', () => {
@@ -71,7 +84,7 @@ describe('the charts of this repository’s run (reports/charts/)', () => {
     writeReports(full, dir)
     writeReports(retrieval, dir)
     const markdown = readFileSync(join(dir, 'latest.md'), 'utf8')
-    expect(imageLinks(markdown)).toEqual(['charts/metrics.svg', 'charts/latency.svg'])
+    expect(imageLinks(markdown)).toEqual(['charts/metrics.svg', 'charts/latency.svg', 'charts/funnel.svg'])
     expect(existsSync(join(dir, 'charts/diagnosis.svg'))).toBe(false)
   })
 })

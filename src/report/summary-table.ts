@@ -1,8 +1,9 @@
 import type { Summary } from '../contract/report-schema.ts'
 import { formatInterval, formatMetric } from '../common/format-table.ts'
+import { funnelSteps } from '../charts/funnel-chart.ts'
 import { ANSWERABLE_TYPES } from '../contract/question-types.ts'
 import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
-import { summaryValue, type Metric } from '../contract/metrics/metric.ts'
+import { stageMetrics, summaryKey, summaryValue, type Metric } from '../contract/metrics/metric.ts'
 
 /** A summary value (its path) with its 95% interval when it has one: `0.8879 [0.81, 0.93]`. */
 function withInterval(summary: Summary, path: string): string {
@@ -13,13 +14,15 @@ function withInterval(summary: Summary, path: string): string {
 
 /**
  * The retrieval summary's rows, overall then per answerable type; a metric reported apart shows only when it stands
- * in for one the run could not compute (doc-level nDCG@10 without chunk counts).
+ * in for one the run could not compute (doc-level nDCG@10 without chunk counts); then the metrics at each stage.
  */
 export function retrievalSummaryRows(summary: Summary, k: number, table: MetricTable = METRICS): string[][] {
   const row = (metric: Metric) => [
     metric.label.replace('@k', `@${k}`),
-    withInterval(summary, metric.name),
-    ...ANSWERABLE_TYPES.map((t) => (metric.byType === 'summary' ? withInterval(summary, `${metric.name}ByType.${t}`) : '')),
+    withInterval(summary, summaryKey(metric)),
+    ...ANSWERABLE_TYPES.map((t) =>
+      metric.byType === 'summary' ? withInterval(summary, `${summaryKey(metric)}ByType.${t}`) : '',
+    ),
   ]
   const standsIn = (metric: Metric) =>
     metric.standsInFor !== undefined &&
@@ -31,6 +34,7 @@ export function retrievalSummaryRows(summary: Summary, k: number, table: MetricT
     ['questions', String(summary.answerable), ...ANSWERABLE_TYPES.map((t) => String(summary.questionsByType[t]))],
     ...retrieval.filter((metric) => !metric.reportedApart).map(row),
     ...retrieval.filter(standsIn).map(row),
+    ...stageMetrics(table, Object.keys(summary.stages)).map(row),
   ]
 }
 
@@ -46,6 +50,16 @@ export function generationSummaryRows(summary: Summary, table: MetricTable = MET
         withInterval(summary, metric.name),
         metric.p10 ? formatMetric(summaryValue(summary, `${metric.name}P10`)) : '',
       ]),
+  ]
+}
+
+/** The loss funnel's rows: how many answer documents were lost where; empty without answerable questions. */
+export function funnelRows(summary: Summary): string[][] {
+  const funnel = summary.funnel
+  if (funnel === null) return []
+  return [
+    ['answer documents', String(funnel.documents)],
+    ...funnelSteps(funnel).map((step) => [step.label, `${step.count} (${Math.round((100 * step.count) / funnel.documents)}%)`]),
   ]
 }
 

@@ -5,6 +5,8 @@ import { scoreGeneration } from '../judge/score-generation.ts'
 import { citedSentences } from '../scoring/generation/citations.ts'
 import { stripCitationMarkers } from '../contract/citation-markers.ts'
 import type { QuestionRun } from './run-system.ts'
+import { lossFunnel } from '../scoring/loss-funnel.ts'
+import { FAITHFULNESS } from '../contract/metrics/metric-table.ts'
 import { JUDGE_REPEAT_FIELDS, type JudgeRepeats } from '../contract/judge-noise-schema.ts'
 
 /**
@@ -32,6 +34,14 @@ export function judgeInputOf(run: QuestionRun, repeat: number): JudgeInput | nul
   }
 }
 
+/** The funnel once the answer is judged: its claims' chunks tell a context document used from one ignored. */
+function withClaims(outcome: QuestionOutcome, run: QuestionRun): QuestionOutcome {
+  const judged = outcome.generation?.[FAITHFULNESS.field]
+  if (outcome.funnel === null || judged === undefined || judged.status === 'judge-error') return outcome
+  const docIds = outcome.funnel.map((entry) => entry.docId)
+  return { ...outcome, funnel: lossFunnel(docIds, { ...run.output, stages: run.output.stages ?? [] }, judged.claims) }
+}
+
 /**
  * Judges every answered question in golden-set order; unanswered ones keep null scores. With `repeats` n > 1 the first
  * judgement scores, and all n are kept in judgeRepeats for the judge's noise (src/judge/judge-noise.ts).
@@ -54,7 +64,7 @@ export async function judgeAnswers(
       const started = performance.now()
       const { judgeMs: own, ...judgement } = await judge.judge(judgeInputOf(runs[index]!, repeat)!)
       judgeMs.push(own ?? performance.now() - started)
-      return scoreGeneration(outcome, judgement, docText)
+      return withClaims(scoreGeneration(outcome, judgement, docText), runs[index]!)
     })
   const judged = await Promise.all(
     outcomes.map(async (outcome, index) => {

@@ -10,8 +10,12 @@ import { gradesOf, relevantDocIds } from './retrieval/graded-relevance.ts'
 import { gradedDocNdcgAt10, gradedNdcgAt10 } from './retrieval/ndcg-at-10.ts'
 import { recallAtK } from './retrieval/recall-at-k.ts'
 import { reciprocalRank } from './retrieval/reciprocal-rank.ts'
+import { lossFunnel, numberStages } from './loss-funnel.ts'
 
 const EVIDENCE_DEPTH = 10
+
+const topOf = (ranked: SystemAnswer['ranked']) =>
+  ranked.slice(0, EVIDENCE_DEPTH).map(({ chunkId, docId, score }) => ({ chunkId, docId, score: round4(score) }))
 
 const roundOrNull = (value: number | null) => (value === null ? null : round4(value))
 
@@ -67,11 +71,37 @@ export function scoreRetrieval(
     // RAGAS's id-based metrics keep every answer doc: `export --format ragas` hands RAGAS answerDocIds (it has no grades).
     idBasedContextRecall: roundOrNull(idBasedContextRecall(contextDocIds, question.answerDocIds)),
     idBasedContextPrecision: roundOrNull(idBasedContextPrecision(contextDocIds, question.answerDocIds)),
-    topRanked: output.ranked
-      .slice(0, EVIDENCE_DEPTH)
-      .map(({ chunkId, docId, score }) => ({ chunkId, docId, score: round4(score) })),
+    topRanked: topOf(output.ranked),
     context: output.context.map(({ chunkId, docId, tokens, text }) => ({ chunkId, docId, tokens, text })),
     answer: output.answer ?? null,
     ...NOT_JUDGED,
+    stages: stageOutcomes(question, relevant, output.stages ?? []),
+    funnel: answerable ? lossFunnel(relevant, { ...output, stages: output.stages ?? [] }, null) : null,
+    ...(output.prompt === undefined ? {} : { prompt: output.prompt }),
   }
+}
+
+/** Each reported stage's hit and reciprocal rank by the final ranking's rules (null for a none question), its repeats numbered. */
+function stageOutcomes(question: GoldenQuestion, relevant: string[], stages: NonNullable<SystemAnswer['stages']>) {
+  const names = numberStages(stages.map((stage) => stage.name))
+  return stages.map((stage, index) => {
+    const docIds = stage.ranked.map((chunk) => chunk.docId)
+    const answerable = question.type !== 'none'
+    return {
+      name: names[index]!,
+      ...(stage.query === undefined ? {} : { query: stage.query }),
+      ...(stage.latencyMs === undefined ? {} : { latencyMs: stage.latencyMs }),
+      ranked: stage.ranked.length,
+      hit: answerable
+        ? contextHit({
+            type: question.type,
+            answerDocIds: relevant,
+            governingDocId: question.governingDocId,
+            contextDocIds: docIds,
+          })
+        : null,
+      reciprocalRank: answerable ? round4(reciprocalRank(docIds, relevant)) : null,
+      topRanked: topOf(stage.ranked),
+    }
+  })
 }

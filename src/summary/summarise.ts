@@ -6,7 +6,8 @@ import { meanOrNull, percentile, round4 } from '../statistics/descriptive.ts'
 import type { MeanResampler } from '../statistics/mean-resamples.ts'
 import { summaryIntervals, type IntervalRequest } from './summary-interval.ts'
 import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
-import { inScope, type Metric, type MetricScope } from '../contract/metrics/metric.ts'
+import { inScope, stageMetrics, stageNamesOf, summaryKey, type Metric, type MetricScope } from '../contract/metrics/metric.ts'
+import { FUNNEL_STEPS } from '../contract/question-outcome-schema.ts'
 
 /** Why generation metrics are null in the retrieval tier. */
 export const NO_ANSWERS_REASON = 'retrieval tier: the system generated no answers'
@@ -52,6 +53,16 @@ export function summarise(
         ? [metric.name, ...(metric.p10 ? [`${metric.name}P10`] : [])].map((path): [string, null] => [path, noAnswers(path)])
         : metricFields(metric, outcomes, notComputed, intervalRequests),
     )
+  const stageNames = stageNamesOf(outcomes)
+  if (stageNames.length === 0) notComputed.stages = 'the system reported no stages'
+  const stages = Object.fromEntries(
+    stageNames.map((stage) => [
+      stage,
+      Object.fromEntries(
+        stageMetrics(table, [stage]).flatMap((metric) => metricFields(metric, outcomes, notComputed, intervalRequests)),
+      ),
+    ]),
+  )
   const summary = {
     questions: outcomes.length,
     answerable: answerable.length,
@@ -72,6 +83,8 @@ export function summarise(
     notComputed,
     intervals: {},
     minimumDetectableRecallDrop: null,
+    stages,
+    funnel: funnelCounts(outcomes),
   } as Summary
   if (statistics) summary.intervals = summaryIntervals(intervalRequests, statistics.resamples, statistics.resampler)
   summary.minimumDetectableRecallDrop = detectableRecallDrop(
@@ -104,24 +117,44 @@ function metricFields(
     intervalRequests.push({ path, values, kind: metric.aggregate === 'rate' ? 'proportion' : 'mean' })
     return value === null ? null : round4(value)
   }
-  if (metric.aggregate === 'count') return [[metric.name, valuesOf(metric.scope).reduce((sum, v) => sum + v, 0)]]
+  // A metric at a stage is held under its stage (`stages.rerank.recall`), by the table metric's name.
+  const name = metric.at?.metric.name ?? metric.name
+  const path = summaryKey(metric)
+  if (metric.aggregate === 'count') return [[name, valuesOf(metric.scope).reduce((sum, v) => sum + v, 0)]]
   const fields: [string, unknown][] = []
   let p10: number | null = null
   if (metric.p10) {
     // The P10's reason is noted before the mean's (notComputed keeps that order).
     p10 = percentile(valuesOf(metric.scope), 10)
-    if (p10 === null) notComputed[`${metric.name}P10`] = metric.whenEmpty
+    if (p10 === null) notComputed[`${path}P10`] = metric.whenEmpty
   }
-  fields.push([metric.name, mean(metric.name, metric.scope, metric.whenEmpty, metric.whenAllNull)])
+  fields.push([name, mean(path, metric.scope, metric.whenEmpty, metric.whenAllNull)])
   if (metric.byType === 'summary') {
     const byType = ANSWERABLE_TYPES.map((type) => [
       type,
-      mean(`${metric.name}ByType.${type}`, type, `no ${type} questions in the golden set`),
+      mean(`${path}ByType.${type}`, type, `no ${type} questions in the golden set`),
     ])
-    fields.push([`${metric.name}ByType`, Object.fromEntries(byType)])
+    fields.push([`${name}ByType`, Object.fromEntries(byType)])
   }
-  if (metric.p10) fields.push([`${metric.name}P10`, p10 === null ? null : round4(p10)])
+  if (metric.p10) fields.push([`${name}P10`, p10 === null ? null : round4(p10)])
   return fields
+}
+
+/** The loss funnel's counts over every answer document of the answerable questions (and the cuts of each stage); null without one. */
+function funnelCounts(outcomes: readonly QuestionOutcome[]): Summary['funnel'] {
+  const entries = outcomes.flatMap((o) => o.funnel ?? [])
+  if (entries.length === 0) return null
+  const count = (lost: string) => entries.filter((e) => e.lost === lost).length
+  // Every stage that could cut (all but a pipeline's first), 0 included, in pipeline order.
+  const byStage: Record<string, number> = Object.fromEntries(
+    outcomes.flatMap((o) => o.stages.slice(1).map((stage): [string, number] => [stage.name, 0])),
+  )
+  for (const { stage } of entries) if (stage !== undefined) byStage[stage] = (byStage[stage] ?? 0) + 1
+  return {
+    documents: entries.length,
+    ...Object.fromEntries(FUNNEL_STEPS.map((s) => [s, count(s)])),
+    byStage,
+  } as Summary['funnel']
 }
 
 /** The smallest recall drop the paired McNemar test detects at 80% power (docs/statistics.md); null with its reason. */

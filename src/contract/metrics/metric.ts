@@ -1,4 +1,4 @@
-import type { QuestionOutcome } from '../question-outcome-schema.ts'
+import type { QuestionOutcome, StageOutcome } from '../question-outcome-schema.ts'
 import { ANSWERABLE_TYPES, type QuestionType } from '../question-types.ts'
 
 /** Which questions a metric is measured over: every one, the answerable ones, or one type. */
@@ -53,6 +53,10 @@ export interface Metric {
   readonly flips?: { readonly worse: string; readonly better: string }
   /** Absent from older reports: their summary reads null. */
   readonly addedLater: boolean
+  /** Also measured at each stage the system reports (`recall@rerank`): its field read from the stage's outcome. */
+  readonly perStage: boolean
+  /** Set on a metric measured at one stage (stageMetrics): the stage's name and the table's metric measured there. */
+  readonly at?: { readonly stage: string; readonly metric: Metric }
 }
 
 /** What a metric is unless its file says otherwise: a mean, higher is better, watched by no gate, compared by nothing. */
@@ -67,6 +71,7 @@ const DEFAULTS = {
   pairedTest: null,
   reportedApart: false,
   addedLater: false,
+  perStage: false,
 } as const satisfies Partial<Metric>
 
 /** What a metric's file must declare; the rest defaults (DEFAULTS). */
@@ -103,11 +108,45 @@ export function inScope(scope: MetricScope, question: { type: QuestionType }): b
   return scope === 'all' || (scope === 'answerable' ? question.type !== 'none' : question.type === scope)
 }
 
+/** A metric's key in the summary: its name, or `stages.<stage>.<name>` for one measured at a stage. */
+export const summaryKey = (metric: Metric): string =>
+  metric.at === undefined ? metric.name : `stages.${metric.at.stage}.${metric.at.metric.name}`
+
+/**
+ * The table's per-stage metrics at each stage named, in pipeline order: `recall@retrieve`, `mrr@retrieve`,
+ * `recall@rerank`... A question without that stage has no value there. Never gated: the gate names the stage a gated
+ * metric's regression first appears at instead.
+ */
+export function stageMetrics(table: readonly Metric[], stages: readonly string[]): Metric[] {
+  return stages.flatMap((stage) =>
+    table
+      .filter((metric) => metric.perStage && metric.field !== null)
+      .map((metric): Metric => {
+        const field = metric.field as keyof StageOutcome & keyof QuestionOutcome
+        return {
+          ...metric,
+          name: `${metric.name}@${stage}`,
+          // "recall @ rerank": the stage's ranking, not the context, is what it measures.
+          label: `${metric.typeLabel ?? metric.label} @ ${stage}`,
+          gated: false,
+          perStage: false,
+          value: (q) => metric.value({ ...q, [field]: q.stages?.find((s) => s.name === stage)?.[field] ?? null }),
+          at: { stage, metric },
+        }
+      }),
+  )
+}
+
+/** The stages' names in the order the questions first report them (repeats already numbered). */
+export const stageNamesOf = (questions: readonly ScoredQuestion[]): string[] => [
+  ...new Set(questions.flatMap((q) => q.stages?.map((stage) => stage.name) ?? [])),
+]
+
 function entry(metric: Metric, type: (typeof ANSWERABLE_TYPES)[number] | null, label: string): MetricEntry {
   return {
     name: type === null ? metric.name : `${metric.name}.${type}`,
     label: type === null ? label : `${label}, ${type}`,
-    path: type === null ? metric.name : `${metric.name}ByType.${type}`,
+    path: type === null ? summaryKey(metric) : `${summaryKey(metric)}ByType.${type}`,
     scope: type ?? metric.scope,
     test: metric.pairedTest,
     higherIsBetter: metric.higherIsBetter,
@@ -142,11 +181,20 @@ export function pairedEntries(table: readonly Metric[]): PairedMetric[] {
   })
 }
 
-/** A value of the summary by its path (`recallByType.multi`); null when the summary does not hold it. */
+/**
+ * A value of the summary by its path (`recallByType.multi`, `stages.bm25.v2.recall`); null when the summary does not
+ * hold it. Each level takes the longest key the path starts with: a stage's name may hold a dot.
+ */
 export function summaryValue(summary: object, path: string): number | null {
-  let value: unknown = summary
-  for (const key of path.split('.')) value = (value as Record<string, unknown> | null)?.[key]
-  return typeof value === 'number' ? value : null
+  if (Object.hasOwn(summary, path)) {
+    const value: unknown = (summary as Record<string, unknown>)[path]
+    return typeof value === 'number' ? value : null
+  }
+  for (let dot = path.lastIndexOf('.'); dot > 0; dot = path.lastIndexOf('.', dot - 1)) {
+    const inner: unknown = (summary as Record<string, unknown>)[path.slice(0, dot)]
+    if (typeof inner === 'object' && inner !== null) return summaryValue(inner, path.slice(dot + 1))
+  }
+  return null
 }
 
 /** The outcome fields a table's metrics read from the source given: the judge's repeats keep the judge's. */

@@ -9,6 +9,7 @@ export const MRR = defineMetric({
   field: 'reciprocalRank',
   value: (q) => q.reciprocalRank ?? null,
   gated: 'overall',
+  perStage: true,
   byType: 'summary',
   pairedTest: 'paired-permutation',
   whenEmpty: 'no answerable questions in the golden set',

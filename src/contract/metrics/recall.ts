@@ -10,6 +10,7 @@ export const RECALL = defineMetric({
   field: 'hit',
   value: (q) => binary(q.hit),
   aggregate: 'rate',
+  perStage: true,
   gated: 'overall-and-types',
   byType: 'summary',
   pairedTest: 'mcnemar-exact',

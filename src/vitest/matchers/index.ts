@@ -31,6 +31,7 @@ export interface RagMatchers<R = unknown> {
   toRefuse(): R
   toBeFaithful(options: { min: number }): R
   toCoverGoldAnswer(options: { min: number }): R
+  toSurviveStages(docIds?: readonly string[]): R
   toNotRegressFrom(baseline: number | null, options: RegressionOptions): R
 }
 

@@ -7,6 +7,7 @@ import { coverGoldAnswer } from './to-cover-gold-answer.ts'
 import { notRegressFrom } from './to-not-regress-from.ts'
 import { rankAnswerWithin } from './to-rank-answer-within.ts'
 import { refuse } from './to-refuse.ts'
+import { surviveStages } from './to-survive-stages.ts'
 
 // As a user's own tests register them (README.md); no other test of this repository uses them.
 expect.extend(ragMatchers)
@@ -42,6 +43,8 @@ const outcome = (overrides: Partial<QuestionOutcome> = {}): QuestionOutcome => (
   ],
   answer: null,
   ...NOT_JUDGED,
+  stages: [],
+  funnel: null,
   ...overrides,
 })
 
@@ -114,6 +117,63 @@ describe('toRankAnswerWithin', () => {
     expect(rankAnswerWithin(outcome({ answerDocIds: [], type: 'none' }), 3)).toEqual({
       undecidable: 'q-1 is a none question: there is no answer to rank',
     })
+  })
+})
+
+describe('toSurviveStages', () => {
+  // d1 made it through retrieve and rerank (the budget cut it later); the reranker dropped d2, ranked 4th by retrieve.
+  const staged = outcome({
+    stages: [
+      {
+        name: 'retrieve',
+        ranked: 2,
+        hit: true,
+        reciprocalRank: 1,
+        topRanked: [
+          { chunkId: 'd1#1', docId: 'd1', score: 2 },
+          { chunkId: 'd2#2', docId: 'd2', score: 1 },
+        ],
+      },
+      { name: 'rerank', ranked: 1, hit: false, reciprocalRank: 1, topRanked: [{ chunkId: 'd1#1', docId: 'd1', score: 0.9 }] },
+    ],
+    funnel: [
+      { docId: 'd1', lost: 'budget', rank: 1 },
+      { docId: 'd2', lost: 'stage', stage: 'rerank', rank: 4 },
+    ],
+  })
+  it('passes when every named doc reaches the final ranking, fails naming the stage that cut one', () => {
+    expect(staged).toSurviveStages(['d1'])
+    expect(staged).not.toSurviveStages()
+    expect(() => expect(staged).toSurviveStages()).toThrow(
+      [
+        'expected d1, d2 of q-1 to survive every stage (d2 retrieved at rank 4, cut by rerank)',
+        '',
+        'question   q-1 [multi] How long are traces kept, and how often are snapshots taken?',
+        'expected   d1, d2',
+        'lost       d1 ranked 1, cut by the context budget',
+        '           d2 retrieved at rank 4, cut by rerank',
+        'context    250 tokens:',
+        '  d3#1  130 tokens',
+        '  d1#1  120 tokens',
+        'stage retrieve: 2 chunks',
+        '   1. d1#1  2.0000',
+        '   2. d2#2  1.0000',
+        'stage rerank: 1 chunk',
+        '   1. d1#1  0.9000',
+        'top-10 ranked (chunk, score):',
+      ].join('\n'),
+    )
+  })
+  it("toHitContext's message names where each missing answer doc was lost", () => {
+    expect(() => expect(staged).toHitContext(['d1', 'd2'], { mode: 'multi' })).toThrow(
+      'expected the context of q-1 to hold all of d1, d2 (multi): d2 retrieved at rank 4, cut by rerank\n',
+    )
+  })
+  it('is undecidable without a funnel (a none question) and for a doc that is not an answer doc', () => {
+    expect(surviveStages(outcome(), ['d1'])).toEqual({
+      undecidable: 'q-1 has no loss funnel (a none question has no answer docs)',
+    })
+    expect(surviveStages(staged, ['d9'])).toEqual({ undecidable: 'd9 not among the answer docs of q-1 (d1, d2)' })
   })
 })
 

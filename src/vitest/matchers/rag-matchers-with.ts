@@ -6,6 +6,7 @@ import { hitContext, type HitOptions } from './to-hit-context.ts'
 import { notRegressFrom, type RegressionOptions } from './to-not-regress-from.ts'
 import { rankAnswerWithin } from './to-rank-answer-within.ts'
 import { refuse } from './to-refuse.ts'
+import { surviveStages } from './to-survive-stages.ts'
 import { verdictMessage, type MatcherVerdict } from './verdict.ts'
 
 /** A pure verdict as Vitest's matcher result; an undecidable one skips the test with its reason, never passes. */
@@ -35,6 +36,9 @@ export function ragMatchersWith(asOutcome: (matcher: string, received: unknown) 
     },
     toCoverGoldAnswer(this: MatcherState, received: unknown, options: { min: number }) {
       return settle(this, coverGoldAnswer(asOutcome('toCoverGoldAnswer', received), options))
+    },
+    toSurviveStages(this: MatcherState, received: unknown, docIds?: readonly string[]) {
+      return settle(this, surviveStages(asOutcome('toSurviveStages', received), docIds))
     },
     toNotRegressFrom(this: MatcherState, received: unknown, baseline: number | null, options: RegressionOptions) {
       if (received !== null && typeof received !== 'number')

@@ -1,6 +1,6 @@
 import type { QuestionType } from '../../contract/question-types.ts'
 import { contextHit } from '../../scoring/retrieval/context-hit.ts'
-import { describeEvidence, type QuestionEvidence } from './evidence.ts'
+import { describeEvidence, describeLoss, type QuestionEvidence } from './evidence.ts'
 import type { MatcherVerdict } from './verdict.ts'
 
 export interface HitOptions {
@@ -27,9 +27,13 @@ export function hitContext(
       : options.mode === 'contradiction' && options.governingDocId
         ? 'the governing doc of'
         : 'one of'
+  // Where the loss funnel says the missing ones went: "t-014 retrieved at rank 3, cut by rerank".
+  const lost = (outcome.funnel ?? []).filter((e) => answerDocIds.includes(e.docId) && !outcome.contextDocIds.includes(e.docId))
   return {
     pass,
-    claim: `the context of ${outcome.id} to hold ${need} ${answerDocIds.join(', ')} (${options.mode})`,
+    claim:
+      `the context of ${outcome.id} to hold ${need} ${answerDocIds.join(', ')} (${options.mode})` +
+      (lost.length === 0 ? '' : `: ${lost.map(describeLoss).join('; ')}`),
     evidence: () => describeEvidence(outcome),
   }
 }

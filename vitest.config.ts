@@ -63,6 +63,7 @@ const SHARED_MODULE_GRAPH = [
     'run/system-errors',
     'run/traps',
     'shard/shard-witness',
+    'shard/sharded-run',
     'system/complete-answer',
     'system/context-packer',
     'system/http-contract',
@@ -71,9 +72,13 @@ const SHARED_MODULE_GRAPH = [
     'testing/no-speed-budgets',
     'testing/package-files-sequencer',
     'testing/synthetic-corpus',
+    'vitest/compare-mode',
+    'vitest/evaluation-host',
+    'vitest/gate-run',
     'vitest/merged-view',
     'vitest/shared-run',
     'vitest/question-case-plan',
+    'vitest/unmeasured-runs',
   ].map((file) => `src/${file}.test.ts`),
 ]
 const NO_SPEED_BUDGET = { testTimeout: TEST_HANG_LIMIT_MS, hookTimeout: TEST_HANG_LIMIT_MS }

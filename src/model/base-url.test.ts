@@ -23,10 +23,19 @@ async function closedPort(): Promise<number> {
   return port
 }
 
-/** A live run of the repository's project with this base URL; the lines it printed, and how it ended. */
+/**
+ * A live run with this base URL of the repository's project on the tiny corpus and its three questions (what is
+ * checked comes before any question is sent); the lines it printed, and how it ended.
+ */
 async function liveRun(baseUrl: string): Promise<{ lines: string[]; error: unknown }> {
   const lines: string[] = []
-  const project = { ...repository, cacheDir: temp.make('base-url-cache-'), recordingsDir: temp.make('base-url-recordings-') }
+  const project = {
+    ...repository,
+    corpus: { ...repository.corpus!, dir: 'fixtures/corpora/tiny' },
+    goldenSet: 'fixtures/golden/valid.json',
+    cacheDir: temp.make('base-url-cache-'),
+    recordingsDir: temp.make('base-url-recordings-'),
+  }
   const env = { EVAL_MODE: 'live', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: baseUrl }
   const error = await evaluate(project, { tier: 'full', env, baselineRoot: null, log: (line) => lines.push(line) }).then(
     () => null,

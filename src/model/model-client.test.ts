@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ModelCallError } from './model-client.ts'
-import { responseText } from './model-types.ts'
+import { responseText, type MessageRequest } from './model-types.ts'
+import { createSdkTransport, type MessagesTransport } from './sdk-transport.ts'
 import {
   errorReply,
   startMessagesServer,
@@ -27,6 +28,26 @@ const ok: Responder = (request) =>
 function failing(...failures: ScriptedReply[]): Responder {
   let n = 0
   return (request) => failures[n++] ?? ok(request)
+}
+
+/**
+ * Scripted failures by the client's attempt (not by the request's arrival: a request given up before the server
+ * read it would shift the script), then success; the SDK transport to the local server records the timeout the
+ * client gives each attempt. An attempt the server hangs on gets 100 ms instead: a hang meets any timeout, so
+ * waiting out the client's would prove nothing more, while the other attempts keep the client's generous one,
+ * so no answer meets it however slow the machine.
+ */
+function failingByAttempt(...failures: ScriptedReply[]): MessagesTransport & { timeouts: number[] } {
+  const sdk = createSdkTransport({ apiKey: TEST_API_KEY, baseURL: server.url })
+  const timeouts: number[] = []
+  server.setResponder((request) => failures[timeouts.length - 1] ?? ok(request))
+  return Object.assign(
+    (request: MessageRequest, timeoutMs: number) => {
+      const attempt = timeouts.push(timeoutMs) - 1
+      return sdk(request, failures[attempt]?.kind === 'hang' ? 100 : timeoutMs)
+    },
+    { timeouts },
+  )
 }
 
 beforeAll(async () => {
@@ -94,11 +115,11 @@ describe('the model client against the local Messages API server', () => {
   })
 
   it('retries after a timeout and after a dropped connection', async () => {
-    server.setResponder(failing({ kind: 'hang' }, { kind: 'drop' }))
-    // The hang meets the timeout whatever it is; the answer after it must not, so the timeout is generous.
-    const result = await localClient(server, { timeoutMs: 5_000 }).call(textCall())
+    const transport = failingByAttempt({ kind: 'hang' }, { kind: 'drop' })
+    const result = await localClient(server, { timeoutMs: 5_000, transport }).call(textCall())
     expect(responseText(result.response)).toBe('hello')
     expect(result.retries).toBe(2)
+    expect(transport.timeouts).toEqual([5_000, 5_000, 5_000])
   })
 
   it('gives up after maxRetries with an error naming the question, the call, the attempts and each failure', async () => {
@@ -113,14 +134,18 @@ describe('the model client against the local Messages API server', () => {
   })
 
   it('names a timeout and a dropped connection in the final error', async () => {
-    server.setResponder(failing({ kind: 'hang' }, { kind: 'drop' }, { kind: 'hang' }))
-    // Generous, so the dropped connection fails before it, however slow the machine; the hang meets it anyway.
-    const error = await localClient(server, { timeoutMs: 5_000, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 10 } })
+    const transport = failingByAttempt({ kind: 'hang' }, { kind: 'drop' }, { kind: 'hang' })
+    const error = await localClient(server, {
+      timeoutMs: 5_000,
+      transport,
+      retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 10 },
+    })
       .call(textCall('q-007'))
       .catch((e: unknown) => e as Error)
     expect((error as Error).message).toMatch(
       /^q-007: test \(claude-haiku-4-5-20251001\) failed after 2 attempts \(EVAL_MAX_RETRIES=1\): no response within the 5000 ms timeout; connection failed/,
     )
+    expect(transport.timeouts).toEqual([5_000, 5_000])
   })
 
   it('does not retry a 400 or a 401, and says what to check', async () => {

@@ -197,17 +197,19 @@ describe('vitest --shard=i/3 --reporter=blob, then vitest --merge-reports', () =
     expect(strip(readFileSync(join(project.reports, 'latest.json'), 'utf8'))).toBe(strip(singleJson))
     expect(readFileSync(join(project.reports, 'latest.md'), 'utf8')).toBe(singleMd)
 
-    // Shard 3 runs again (a fresh blob), then the earlier run's file is put back: the merge refuses it.
+    // Shard 3 runs again (in this process: what the merge checks is the file, not who wrote it), its file replacing
+    // the one shard 3's blob witnessed: the merge refuses it.
     const third = shardFilePath(project.reports, { index: 3, count: SHARDS })
-    const stale = readFileSync(third)
-    const again = await vitest(
-      ['run', '--project', 'eval', `--shard=3/${SHARDS}`, '--reporter=blob', `--outputFile=${join(blobs, 'blob-3.json')}`],
-      env,
-    )
-    expect(again.code).toBe(0)
-    writeFileSync(third, stale)
+    const again = await evaluateShard(project, {
+      tier: 'full',
+      env: { ...process.env, EVAL_GATE_POLICY: 'tolerance' },
+      shard: { index: 3, count: SHARDS },
+    })
+    expect(again.shardFile).toBe(third)
     const refused = await vitest(['--merge-reports', blobs], env)
     expect(refused.code).toBe(1)
-    expect(refused.out).toMatch(/the shards could not be merged: shard 3\/3: /)
+    expect(refused.out).toMatch(
+      /the shards could not be merged: shard 3\/3: .* is not the file its blob's run wrote \(.*\): a stale or foreign shard file/,
+    )
   })
 })

@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { fileURLToPath } from 'node:url'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { filesUnder } from '../model/testing/eval-child.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import type { Report } from '../contract/report-schema.ts'
+import { builtSourceBundle, sourceBundle } from '../threads/thread-bundle.ts'
 import { evaluateInChild } from './evaluation-host.ts'
 
 const temp = useTempDirs()
@@ -76,13 +78,22 @@ describe('the global setup reads the evaluation of this run only', () => {
 })
 
 describe('the evaluation dies with Vitest, and what it paid for lands in the cache', () => {
+  // The stand-in runs from a bundle of the sources as they are now, as the bin does (src/testing/rag-eval-bin.ts), not
+  // through tsx's transform of each module; tsx when the bundle cannot be built.
+  const STAND_IN = fileURLToPath(new URL('testing/vitest-stand-in.ts', import.meta.url))
+  let standIn: string[] = []
+  beforeAll(async () => {
+    await sourceBundle(STAND_IN).building
+    const bundle = builtSourceBundle(STAND_IN)
+    standIn = bundle === null ? ['--import', 'tsx', STAND_IN] : [bundle]
+  })
   for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
     it(`Vitest killed by ${signal} mid-run: the child host stops sending, exits, and every answered call is in the cache`, async () => {
       local.server.latencyMs = 300
       const cacheDir = temp.make('worker-cache-')
       const marker = `${signal}-${process.pid}-${Date.now()}`
       // The stand-in for Vitest runs the real child host on the whole golden set, live against the local server.
-      const parent = spawn(process.execPath, ['--import', 'tsx', 'src/vitest/testing/vitest-stand-in.ts'], {
+      const parent = spawn(process.execPath, standIn, {
         env: {
           ...process.env,
           EVAL_MODE: 'live',
@@ -99,7 +110,7 @@ describe('the evaluation dies with Vitest, and what it paid for lands in the cac
       })
       try {
         while (local.server.requests.length < 6) await sleep(50)
-        // The stand-in and the child host (tsx's esbuild service processes carry the marker too).
+        // The stand-in and the child host.
         expect(processesMarked(marker).length).toBeGreaterThanOrEqual(2)
       } finally {
         parent.kill(signal)

@@ -10,7 +10,7 @@ import { committed, freePort, readReport, useUserProjects, vitest } from './user
 describe('from the packed tarball, in a fresh project', () => {
   const userProject = useUserProjects()
 
-  it('examples/http-service: the Python service started by the suite, per-question cases, GATE=1 failing when the service is broken', async () => {
+  it('examples/http-service: the Python service started by the suite, per-question cases, its stages and citations checked, GATE=1 failing when its reranker cuts documents', async () => {
     const project = await userProject('examples/http-service')
     // A port of its own: two checkouts testing at once must not meet on the example's 8765.
     const config = join(project.dir, 'rag-eval.config.ts')
@@ -36,10 +36,69 @@ describe('from the packed tarball, in a fresh project', () => {
     expect(readReport(join(project.dir, 'reports/latest.json')).questions.find((q) => q.id === 'h-013')!.rankedDocIds[0]).toBe(
       'passengers/pets',
     )
+    // Its answers cite with [n]: every cited sentence of the accepted run cites a section that supports it.
+    const acceptedReport = readReport(join(project.dir, 'reports/latest.json'))
+    const cited = acceptedReport.questions.filter((q) => q.citationPrecision !== null)
+    expect(cited.length).toBeGreaterThan(5)
+    expect(cited.map((q) => [q.id, q.citationPrecision, q.citationRecall, q.fabricatedCitations])).toEqual(
+      cited.map((q) => [q.id, 1, 1, []]),
+    )
     const gated = await vitest(project, [], { GATE: '1' })
     expect(gated.code, gated.output).toBe(0)
-    const broken = await vitest(project, [], { GATE: '1', BROKEN: '1' })
-    expect(broken.code).toBe(1)
-    expect(broken.stdout).toContain('gate: FAILED')
+
+    // A reranker that keeps one section, and the off-by-one citation bug; the service logs what each stage kept.
+    const log = join(project.dir, 'stages.jsonl')
+    const cut = await vitest(project, [], { GATE: '1', RERANK_KEEP: '1', CITE_OFF_BY_ONE: '1', RAG_LOG: log })
+    expect(cut.code).toBe(1)
+    expect(cut.stdout).toContain('gate: FAILED')
+    const report = readReport(join(project.dir, 'reports/latest.json'))
+    const logged = new Map(
+      readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { id: string; retrieve: string[]; rerank: string[]; context: string[] })
+        .map((entry) => [entry.id, entry]),
+    )
+    const answerable = report.questions.filter((q) => q.type !== 'none')
+    // Per-stage recall as the service's own log implies it: the hit rule over the documents each stage kept.
+    const hitIn = (q: (typeof answerable)[number], docs: string[]) =>
+      q.type === 'multi'
+        ? q.answerDocIds.every((id) => docs.includes(id))
+        : q.type === 'contradiction' && q.governingDocId !== null
+          ? docs.includes(q.governingDocId)
+          : q.answerDocIds.some((id) => docs.includes(id))
+    for (const stage of ['retrieve', 'rerank'] as const) {
+      const hits = answerable.filter((q) => hitIn(q, logged.get(q.id)![stage])).length
+      expect([stage, report.summary.stages[stage]?.recall]).toEqual([stage, Number((hits / answerable.length).toFixed(4))])
+      for (const q of answerable)
+        expect([q.id, stage, q.stages.find((s) => s.name === stage)?.hit]).toEqual([
+          q.id,
+          stage,
+          hitIn(q, logged.get(q.id)![stage]),
+        ])
+    }
+    // Every answer document the reranker dropped (retrieved, then not kept) is named as cut by rerank, and no other.
+    const cutByLog = answerable.flatMap((q) =>
+      q.answerDocIds
+        .filter((id) => logged.get(q.id)!.retrieve.includes(id) && !logged.get(q.id)!.rerank.includes(id))
+        .map((id) => `${q.id} ${id}`),
+    )
+    expect(cutByLog.length).toBeGreaterThan(0)
+    const cutByReport = answerable.flatMap((q) =>
+      (q.funnel ?? []).filter((f) => f.lost === 'stage' && f.stage === 'rerank').map((f) => `${q.id} ${f.docId}`),
+    )
+    expect(cutByReport).toEqual(cutByLog)
+    // The failing case of a question that lost a document at rerank says so, and latest.md shows the stages.
+    expect(cut.stdout).toMatch(/passengers\/fares-2025 retrieved at rank \d+, cut by rerank/)
+    const markdown = readFileSync(join(project.dir, 'reports/latest.md'), 'utf8')
+    expect(markdown).toMatch(/\| recall @ rerank +\| 0\.8182 /)
+    expect(markdown).toMatch(/- stage rerank, 1 ranked: 1\. passengers\/bicycles#0/)
+    // The gate names the stage the recall drop came from.
+    expect(markdown).toContain('recall: lost at rerank (recall@retrieve held at 1)')
+    // Miscited answers score below 1; h-012's one-section context makes its [2] fabricated.
+    const miscited = report.questions.filter((q) => q.citationPrecision !== null)
+    expect(miscited.length).toBeGreaterThan(0)
+    expect(miscited.filter((q) => q.citationPrecision! >= 1)).toEqual([])
+    expect(report.questions.find((q) => q.id === 'h-012')!.fabricatedCitations).toEqual(['[2]'])
   })
 })

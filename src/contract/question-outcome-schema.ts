@@ -72,7 +72,6 @@ export const StageOutcomeSchema = z.object({
   /** The stage's name, its n-th repeat numbered `name#n` (n from 2): the key of its metrics (`recall@rerank`). */
   name: z.string(),
   query: z.string().optional(),
-  latencyMs: z.number().optional(),
   /** How many chunks the stage output. */
   ranked: z.number().int(),
   /** null for a none question, as the final ranking's. */

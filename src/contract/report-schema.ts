@@ -102,6 +102,8 @@ export const RunInfoSchema = z.object({
   startedAt: z.string(),
   durationMs: z.number(),
   latencyMs: z.object({ retrieve: latency, generate: latency, judge: latency }),
+  /** Each pipeline stage's latency as the system reported it (p50/p95), by its numbered name; here, not in the questions, as a time. */
+  stageLatencyMs: z.record(z.string(), latency).default({}),
   /** Each stage's wall times as 21 nearest-rank percentiles (0, 5, ..., 100) for the latency chart; null if it did not run. */
   latencyPercentilesMs: z
     .object({ retrieve: latencyPercentiles, generate: latencyPercentiles, judge: latencyPercentiles })

@@ -102,6 +102,7 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
       startedAt: runFacts.startedAt,
       durationMs: runFacts.durationMs,
       latencyMs: { retrieve: latency(stageMs.retrieve), generate: latency(stageMs.generate), judge: latency(stageMs.judge) },
+      stageLatencyMs: Object.fromEntries(Object.entries(stageMs.pipeline).map(([name, times]) => [name, latency(times)])),
       latencyPercentilesMs: {
         retrieve: percentiles(stageMs.retrieve),
         generate: percentiles(stageMs.generate),

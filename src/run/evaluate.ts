@@ -24,7 +24,7 @@ import { BudgetExceededError } from '../model/spending-cap.ts'
 import { UsageLedger } from '../model/usage-ledger.ts'
 import { renderEstimate } from '../report/render-model-run.ts'
 import { collectGarbageAbove } from './collect-garbage.ts'
-import { oversizedChunkWarning, runSystem, type QuestionRun } from './run-system.ts'
+import { oversizedChunkWarning, pipelineStageTimes, runSystem, type QuestionRun } from './run-system.ts'
 import { closeSystem } from '../system/close-system.ts'
 import { reportOf } from './assemble-report.ts'
 import type { Measurement } from './measurement.ts'
@@ -385,6 +385,7 @@ function measurementOf(
         retrieve: retrieveTimes,
         generate: model && spec === 'builtin' ? ledger.latencies('generator') : generateTimes,
         judge: model ? ledger.latencies('judge') : judgeMs,
+        pipeline: pipelineStageTimes(runs),
       },
       usage: ledger.usage(),
       modelCalls: ledger.calls(),

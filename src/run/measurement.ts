@@ -2,7 +2,13 @@ import { z } from 'zod'
 import { ReportSchema, RunInfoSchema } from '../contract/report-schema.ts'
 
 /** Every wall time of a stage, in ms (the report keeps their p50 and p95; a merge needs them all). */
-const StageTimesSchema = z.object({ retrieve: z.array(z.number()), generate: z.array(z.number()), judge: z.array(z.number()) })
+const StageTimesSchema = z.object({
+  retrieve: z.array(z.number()),
+  generate: z.array(z.number()),
+  judge: z.array(z.number()),
+  /** The system's own pipeline stages (`stages[].latencyMs`), by numbered name. */
+  pipeline: z.record(z.string(), z.array(z.number())).default({}),
+})
 
 /**
  * What one evaluation measured before anything is computed across questions; the report is a function of it
@@ -24,6 +30,8 @@ export const MeasurementSchema = z.object({
   warnings: z.array(z.string()),
   /** Warnings about single questions (a truncated answer), in any order: the report sorts them after the run's own. */
   questionWarnings: z.array(z.string()),
-  run: RunInfoSchema.omit({ latencyMs: true, latencyPercentilesMs: true }).extend({ stageMs: StageTimesSchema }),
+  run: RunInfoSchema.omit({ latencyMs: true, latencyPercentilesMs: true, stageLatencyMs: true }).extend({
+    stageMs: StageTimesSchema,
+  }),
 })
 export type Measurement = z.infer<typeof MeasurementSchema>

@@ -1,6 +1,7 @@
 import pLimit from 'p-limit'
 import type { GoldenQuestion } from '../contract/golden-set-schema.ts'
 import { systemQuestionOf, type RagSystem, type SystemAnswer } from '../system/rag-system.ts'
+import { numberStages } from '../scoring/loss-funnel.ts'
 
 export interface QuestionRun {
   question: GoldenQuestion
@@ -88,4 +89,17 @@ export function oversizedChunkWarning(runs: readonly QuestionRun[], budgetTokens
       ? ` (${chunks} such chunk${chunks === 1 ? '' : 's'} over ${questions} question${questions === 1 ? '' : 's'})`
       : ''
   return `chunk ${JSON.stringify(first.chunk.chunkId)} (ranked for ${first.questionId}) has ${first.chunk.tokens} tokens, more than budgetTokens ${budgetTokens} on its own: a context packed within the budget stops before it${more}`
+}
+
+/** Each pipeline stage's reported latencies over the questions, by its numbered name (`retrieve#2`), for the run's latency. */
+export function pipelineStageTimes(runs: readonly QuestionRun[]): Record<string, number[]> {
+  const times: Record<string, number[]> = {}
+  for (const { output } of runs) {
+    const stages = output.stages ?? []
+    numberStages(stages.map((stage) => stage.name)).forEach((name, index) => {
+      const ms = stages[index]!.latencyMs
+      if (ms !== undefined) (times[name] ??= []).push(ms)
+    })
+  }
+  return times
 }

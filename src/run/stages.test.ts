@@ -33,7 +33,7 @@ const stagedSystem = (keeps = false): RagSystem => ({
         stages: [
           { name: 'retrieve', ranked: [desks], latencyMs: 3 },
           { name: 'retrieve', ranked: [traces, desks], query: 'trace retention Business' },
-          { name: 'rerank', ranked: reranked },
+          { name: 'rerank', ranked: reranked, latencyMs: 40 },
         ],
         ranked: reranked,
         context: [reranked[0]!],
@@ -44,8 +44,8 @@ const stagedSystem = (keeps = false): RagSystem => ({
     if (id === 'g-2')
       return {
         stages: [
-          { name: 'retrieve', ranked: [traces, snapshots, desks] },
-          { name: 'rerank', ranked: [snapshots, traces] },
+          { name: 'retrieve', ranked: [traces, snapshots, desks], latencyMs: 5 },
+          { name: 'rerank', ranked: [snapshots, traces], latencyMs: 20 },
         ],
         ranked: [snapshots, traces],
         context: [snapshots],
@@ -97,6 +97,9 @@ describe('stages and the loss funnel, from an in-process system that reports the
         mrrByType: { single: 0, multi: 1, contradiction: null },
       },
     })
+    // The stages' latencies are times: in `run` (nearest rank: p50 of [20, 40] is 20), never in a question's outcome.
+    expect(report.run?.stageLatencyMs).toEqual({ retrieve: { p50: 3, p95: 5 }, rerank: { p50: 20, p95: 40 } })
+    expect(JSON.stringify(report.questions)).not.toContain('latencyMs')
     expect(report.summary.notComputed['stages.retrieve#2.recallByType.multi']).toBe('no multi questions in the golden set')
     expect(report.summary.funnel).toEqual({
       documents: 3,

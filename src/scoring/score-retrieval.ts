@@ -90,7 +90,6 @@ function stageOutcomes(question: GoldenQuestion, relevant: string[], stages: Non
     return {
       name: names[index]!,
       ...(stage.query === undefined ? {} : { query: stage.query }),
-      ...(stage.latencyMs === undefined ? {} : { latencyMs: stage.latencyMs }),
       ranked: stage.ranked.length,
       hit: answerable
         ? contextHit({

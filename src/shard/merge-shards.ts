@@ -13,8 +13,13 @@ function sumAlike<T>(values: readonly T[]): T {
     return (joined.every((item) => typeof item === 'string') ? [...new Set(joined)] : joined) as T
   }
   if (typeof first === 'object' && first !== null && rest.every((v) => typeof v === 'object' && v !== null)) {
+    // Every shard's keys: a pipeline stage some questions lack may be missing from a shard.
+    const keys = [...new Set(values.flatMap((v) => Object.keys(v as object)))]
     return Object.fromEntries(
-      Object.keys(first).map((key) => [key, sumAlike(values.map((v) => (v as Record<string, unknown>)[key]))]),
+      keys.map((key) => [
+        key,
+        sumAlike(values.map((v) => (v as Record<string, unknown>)[key]).filter((value) => value !== undefined)),
+      ]),
     ) as T
   }
   return first as T

@@ -110,7 +110,7 @@ describe('the retrieval knob', () => {
     }
     expect(staleness(report, accepted)).toEqual([])
     const reranked = await evaluate(project, { tier: 'retrieval', env: { EVAL_RERANKER: 'proximity' }, baselineRoot: null })
-    expect(staleness(reranked, accepted)).toEqual(['retrieval.reranker: baseline undefined, this run proximity'])
+    expect(staleness(reranked, accepted)).toEqual(['retrieval.reranker: baseline not set, this run proximity'])
     expect(staleness(report, legacy)).toEqual([
       'retrieval.coordination: baseline true, this run false',
       'retrieval.b: baseline 0.7, this run 0.75',

@@ -79,7 +79,8 @@ export function staleness(report: Report, baseline: Baseline): string[] {
   const differences: string[] = []
   const accepted = measuringValues(baseline.summary.config)
   for (const [field, current] of measuringValues(report.config)) {
-    if (accepted.get(field) !== current) differences.push(`${field}: baseline ${accepted.get(field)}, this run ${current}`)
+    if (accepted.get(field) !== current)
+      differences.push(`${field}: baseline ${accepted.get(field) ?? 'not set'}, this run ${current}`)
   }
   if (baseline.summary.system !== report.config.system)
     differences.push(`system: baseline ${baseline.summary.system}, this run ${report.config.system}`)

@@ -120,7 +120,7 @@ describe('record, then replay', () => {
       questions: ['g-1', 'g-2', 'g-3'],
       exchanges: local.server.requests.length,
     })
-    expect(metadata.server).toBe('scripted local Messages API server (src/model/testing/) on 127.0.0.1')
+    expect(metadata.server).toBe('scripted local Messages API server (src/model-server/) on 127.0.0.1')
     expect(metadata.recordedAt).toMatch(/^\d{4}-\d\d-\d\dT/)
 
     const replayed = await runEvalCli([...args, '--out', replayOut], {

@@ -239,10 +239,10 @@ function finishRecording(
   return writer.finish({
     ...metadata,
     scripted,
-    server: scripted ? `scripted local Messages API server (src/model/testing/) on ${hostOf(baseURL)}` : describeBaseUrl(baseURL),
+    server: scripted ? `scripted local Messages API server (src/model-server/) on ${hostOf(baseURL)}` : describeBaseUrl(baseURL),
     questions: [...run.questionIds],
     note: scripted
-      ? 'SCRIPTED: every response comes from the local scripted Messages API server (src/model/testing/), ' +
+      ? 'SCRIPTED: every response comes from the local scripted Messages API server (src/model-server/), ' +
         'not from a model. Its numbers exercise the pipeline; they say nothing about Claude.'
       : 'Responses of the Anthropic Messages API as recorded.',
   })

@@ -41,13 +41,23 @@ async function loadSide(
   if (path.endsWith('.json'))
     return { report: readReport(path), source: { source: path, kind: 'report', env: {}, report: null }, reportsDir: null }
   const sideEnv = { ...io.env, ...overrides }
-  const project = await loadProjectConfig({ configFile: path, env: sideEnv, cwd: io.cwd })
-  log(
-    `evaluating ${name.toUpperCase()}: ${path}` +
-      `${env.length > 0 ? ` with ${env.map(([k, v]) => `${k}=${v}`).join(' ')}` : ''} (${tier} tier)`,
-  )
-  const report = await evaluate(project, { tier, env: sideEnv, baselineRoot: null, log })
-  return { report, source: { source: path, kind: 'config', env: overrides, report: null }, reportsDir: project.reports }
+  // An in-process system (and its config) reads process.env: the side's overrides are set there while it runs (the sides run in turn).
+  const before = Object.fromEntries(Object.keys(overrides).map((key) => [key, process.env[key]]))
+  Object.assign(process.env, overrides)
+  try {
+    const project = await loadProjectConfig({ configFile: path, env: sideEnv, cwd: io.cwd })
+    log(
+      `evaluating ${name.toUpperCase()}: ${path}` +
+        `${env.length > 0 ? ` with ${env.map(([k, v]) => `${k}=${v}`).join(' ')}` : ''} (${tier} tier)`,
+    )
+    const report = await evaluate(project, { tier, env: sideEnv, baselineRoot: null, log })
+    return { report, source: { source: path, kind: 'config', env: overrides, report: null }, reportsDir: project.reports }
+  } finally {
+    for (const [key, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[key]
+      else process.env[key] = value
+    }
+  }
 }
 
 export const command = defineCommand({

@@ -12,6 +12,8 @@ const OVERRIDES = {
   EVAL_CHUNK_TOKENS: ['chunkTokens', 'integer'],
   EVAL_CHUNK_OVERLAP: ['chunkOverlap', 'integer'],
   EVAL_TOLERANCE: ['tolerance', 'fraction'],
+  EVAL_LATENCY_TOLERANCE: ['latencyTolerance', 'fraction'],
+  EVAL_COST_TOLERANCE: ['costTolerance', 'fraction'],
   EVAL_CONCURRENCY: ['concurrency', 'integer'],
   EVAL_REFUSAL_THRESHOLD: ['refusalThreshold', 'fraction'],
   EVAL_TIMEOUT_MS: ['timeoutMs', 'integer'],

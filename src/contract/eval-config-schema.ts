@@ -25,6 +25,10 @@ export const EvalKnobsSchema = z
     // that does not set it records the config it recorded before drafting existed.
     drafterModel: z.string().min(1).optional(),
     tolerance: z.number().min(0).max(1).default(0.01),
+    // How far p95 latency and cost per question may rise over the baseline's, relative (0.2: 20%). Absent, not gated
+    // (and not recorded: reports before them keep their bytes); latency only compares on like machines.
+    latencyTolerance: z.number().min(0).optional(),
+    costTolerance: z.number().min(0).optional(),
     concurrency: z.number().int().positive().default(4),
     refusalThreshold: z.number().min(0).max(1).default(0.5),
     answerSentences: z.number().int().positive().default(3),

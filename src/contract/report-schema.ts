@@ -95,19 +95,44 @@ export const SummarySchema = z.object({
 })
 export type Summary = z.infer<typeof SummarySchema>
 
-const latency = z.object({ p50: z.number(), p95: z.number() }).nullable()
+/** p50/p95 of wall times in ms, with their 95% bootstrap intervals (absent in older reports). */
+export const LatencySchema = z.object({
+  p50: z.number(),
+  p95: z.number(),
+  p50Interval: IntervalSchema.optional(),
+  p95Interval: IntervalSchema.optional(),
+})
+export type Latency = z.infer<typeof LatencySchema>
+const latency = LatencySchema.nullable()
+/** What answering a question costs in model tokens and USD (cache hits and replays at their price), with USD's 95% interval. */
+export const CostPerQuestionSchema = z.object({ tokens: z.number(), usd: z.number(), usdInterval: IntervalSchema.nullable() })
+export type CostPerQuestion = z.infer<typeof CostPerQuestionSchema>
+/** The run's p95 latencies and cost per question against the baseline's (docs/statistics.md, "Latency and cost"). */
+export const LatencyCostGateSchema = z.object({
+  /** The baseline's run figures (run.json); null: that baseline kept none, so nothing was compared. */
+  baseline: z.string().nullable(),
+  latencyTolerance: z.number().nullable(),
+  costTolerance: z.number().nullable(),
+  /** Each rise beyond its tolerance with its interval clear of it; any fails GATE=1. */
+  regressions: z.array(GateResultSchema.shape.regressions.element),
+})
+export type LatencyCostGate = z.infer<typeof LatencyCostGateSchema>
 const latencyPercentiles = z.array(z.number()).length(21).nullable()
 
 export const RunInfoSchema = z.object({
   startedAt: z.string(),
   durationMs: z.number(),
-  latencyMs: z.object({ retrieve: latency, generate: latency, judge: latency }),
+  /** `system`: each question's whole call (absent in older reports); the others as the system or the model client timed them. */
+  latencyMs: z.object({ system: latency.default(null), retrieve: latency, generate: latency, judge: latency }),
   /** Each pipeline stage's latency as the system reported it (p50/p95), by its numbered name; here, not in the questions, as a time. */
   stageLatencyMs: z.record(z.string(), latency).default({}),
   /** Each stage's wall times as 21 nearest-rank percentiles (0, 5, ..., 100) for the latency chart; null if it did not run. */
   latencyPercentilesMs: z
     .object({ retrieve: latencyPercentiles, generate: latencyPercentiles, judge: latencyPercentiles })
     .default({ retrieve: null, generate: null, judge: null }),
+  costPerQuestion: CostPerQuestionSchema.nullable().default(null),
+  /** Here, not in `gate`: latency is not a function of the inputs. Null when not gated (no baseline, no tolerance set). */
+  latencyCostGate: LatencyCostGateSchema.nullable().default(null),
   /** Model usage (src/model/usage-ledger.ts): cache hits and replays counted apart, out of cost and latency. */
   usage: z.object({
     inputTokens: z.number().int(),

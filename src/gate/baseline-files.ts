@@ -9,6 +9,7 @@ import type { Report } from '../contract/report-schema.ts'
 import { decideBaselineAcceptance, type BaselineAcceptance } from './accept-decision.ts'
 import {
   BaselineQuestionsSchema,
+  BaselineRunSchema,
   BaselineSummarySchema,
   describeBaselineIssues,
   REACCEPT_BASELINE,
@@ -28,8 +29,16 @@ export function readBaseline(dir: string): Baseline | DamagedBaseline | null {
   const questions = readBaselineFile(questionsFile, BaselineQuestionsSchema)
   if (!summary.ok || !questions.ok)
     return { damaged: [...(summary.ok ? [] : summary.problems), ...(questions.ok ? [] : questions.problems)] }
+  const runFile = join(dir, 'run.json')
+  const run = existsSync(runFile) ? readBaselineFile(runFile, BaselineRunSchema) : null
+  if (run !== null && !run.ok) return { damaged: run.problems }
   const { questions: accepted, systemErrors } = questions.value
-  return { summary: summary.value, questions: accepted, ...(systemErrors ? { systemErrors } : {}) }
+  return {
+    summary: summary.value,
+    questions: accepted,
+    ...(systemErrors ? { systemErrors } : {}),
+    ...(run ? { run: run.value } : {}),
+  }
 }
 
 type FileRead<T> = { ok: true; value: T } | { ok: false; problems: string[] }
@@ -74,6 +83,7 @@ export function writeBaseline(dir: string, baseline: Baseline): void {
       2,
     ) + '\n',
   )
+  if (baseline.run) writeFileAtomic(join(dir, 'run.json'), JSON.stringify(baseline.run, null, 2) + '\n')
 }
 
 /** Writes the baseline into `dir` only when decideBaselineAcceptance accepts; `shownDir` is `dir` as messages show it. */

@@ -29,5 +29,7 @@ export function baselineFromReport(report: Report, table: MetricTable = METRICS)
   const sorted = [...report.questions].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
   const questions = sorted.filter((q) => q.systemError === null).map(baselineQuestion)
   const systemErrors = sorted.filter((q) => q.systemError !== null).map((q) => q.id)
-  return { summary, questions, ...(systemErrors.length > 0 ? { systemErrors } : {}) }
+  const { latencyMs, stageLatencyMs, costPerQuestion } = report.run
+  const run = { schemaVersion: 1 as const, latencyMs, stageLatencyMs, costPerQuestion }
+  return { summary, questions, ...(systemErrors.length > 0 ? { systemErrors } : {}), run }
 }

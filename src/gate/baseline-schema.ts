@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { RecordedEvalConfigSchema } from '../contract/eval-config-schema.ts'
 import { QUESTION_TYPES } from '../contract/question-types.ts'
 import { QuestionOutcomeSchema, type QuestionOutcome } from '../contract/question-outcome-schema.ts'
+import { RunInfoSchema } from '../contract/report-schema.ts'
 import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
 import { gatedEntries, metricFields } from '../contract/metrics/metric.ts'
 import { ACCEPT_BASELINE } from './baseline-location.ts'
@@ -87,11 +88,27 @@ export const BaselineQuestionsSchema = z
   })
   .strict()
 
+/**
+ * baseline/run.json: the accepted run's latencies and cost per question, which latencyTolerance and costTolerance gate.
+ * A file apart: they differ from run to run, so summary.json stays byte-identical across accepted reruns.
+ */
+export const BaselineRunSchema = z
+  .object({
+    schemaVersion: z.literal(1),
+    latencyMs: RunInfoSchema.shape.latencyMs,
+    stageLatencyMs: RunInfoSchema.shape.stageLatencyMs,
+    costPerQuestion: RunInfoSchema.shape.costPerQuestion,
+  })
+  .strict()
+export type BaselineRun = z.infer<typeof BaselineRunSchema>
+
 export interface Baseline {
   summary: BaselineSummary
   questions: BaselineQuestion[]
   /** Questions the accepted run could not measure (system errors): no verdict on them. */
   systemErrors?: string[]
+  /** The accepted run's latencies and cost (run.json); absent in baselines accepted before it. */
+  run?: BaselineRun
 }
 
 /** Issues as `<file>: <problem>; <what to do>` lines, missing gated metrics one line each. */

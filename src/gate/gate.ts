@@ -145,9 +145,10 @@ export function runFailures(report: Report): Regression[] {
   return [judgeErrorFailure(report), systemErrorFailure(report)].filter((failure) => failure !== null)
 }
 
-/** What GATE=1 fails a run on: its gate did not pass (a missing baseline included), or, compared or not, a run failure. */
+/** What GATE=1 fails a run on: its gate did not pass (a missing baseline included), a latency or cost rise, or, compared or not, a run failure. */
 export function runFailsGate(report: Report): boolean {
-  return (report.gate !== null && !report.gate.passed) || runFailures(report).length > 0
+  const latencyOrCost = report.run.latencyCostGate?.regressions.length ?? 0
+  return (report.gate !== null && !report.gate.passed) || runFailures(report).length > 0 || latencyOrCost > 0
 }
 
 /**

@@ -117,6 +117,16 @@ export class UsageLedger {
     return this.#records.some((r) => r.scripted)
   }
 
+  /** The tokens and USD of a question's calls, a cache hit or a replay at its price (what answering it costs). */
+  questionCost(subject: string): { tokens: number; usd: number } {
+    const calls = this.#records.filter((record) => record.subject === subject)
+    const tokens = calls.reduce(
+      (sum, { usage }) => sum + usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens,
+      0,
+    )
+    return { tokens, usd: roundUsd(calls.reduce((sum, record) => sum + record.usd, 0)) }
+  }
+
   /** Latencies of the role's API calls (cache hits have none). */
   latencies(role: ModelRole): number[] {
     return this.#records.flatMap((r) => (r.role === role && r.source === 'api' && r.latencyMs !== null ? [r.latencyMs] : []))

@@ -6,9 +6,13 @@ import type { Baseline, DamagedBaseline } from '../gate/baseline-schema.ts'
 import { readBaseline } from '../gate/baseline-files.ts'
 import { baselineDirFor } from '../gate/baseline-location.ts'
 import { evaluateGate } from '../gate/gate.ts'
-import type { Report } from '../contract/report-schema.ts'
+import { latencyCostGate } from '../gate/latency-cost-gate.ts'
+import type { CostPerQuestion, Latency, Report } from '../contract/report-schema.ts'
+import { bootstrapMeanInterval } from '../statistics/bootstrap-interval.ts'
+import { percentileInterval } from '../statistics/percentile-interval.ts'
+import { roundUsd } from '../model/usage-ledger.ts'
 import { STATISTICS_SEED } from '../statistics/defaults.ts'
-import { percentile, round4 } from '../statistics/descriptive.ts'
+import { meanOrNull, percentile, round4 } from '../statistics/descriptive.ts'
 import { NO_ANSWERS_REASON, summarise } from '../summary/summarise.ts'
 import type { Measurement } from './measurement.ts'
 import { judgeNoiseWarnings, measureJudgeNoise } from '../judge/judge-noise.ts'
@@ -52,11 +56,28 @@ export function reportOf(project: ProjectConfig, measurement: Measurement, basel
   )
 }
 
-/** p50/p95 of a stage's wall times; null when the stage did not run. */
-function latency(times: readonly number[]): { p50: number; p95: number } | null {
+/** p50/p95 of a stage's wall times with their 95% intervals; null when the stage did not run. */
+function latency(times: readonly number[]): Latency | null {
   const p50 = percentile(times, 50)
   const p95 = percentile(times, 95)
-  return p50 === null || p95 === null ? null : { p50: round4(p50), p95: round4(p95) }
+  if (p50 === null || p95 === null) return null
+  const interval = (p: number) => {
+    const { low, high, method } = percentileInterval(times, p)!
+    return { low: round4(low), high: round4(high), method }
+  }
+  return { p50: round4(p50), p95: round4(p95), p50Interval: interval(50), p95Interval: interval(95) }
+}
+
+/** Tokens and USD per question with the USD mean's bootstrap interval (sorted first: a shard merge's order gives the same); null without model calls. */
+function costPerQuestion(costs: readonly { tokens: number; usd: number }[], resamples: number): CostPerQuestion | null {
+  if (costs.every((cost) => cost.tokens === 0)) return null
+  const usd = costs.map((cost) => cost.usd).sort((a, b) => a - b)
+  const interval = bootstrapMeanInterval(usd, { resamples, seed: STATISTICS_SEED })
+  return {
+    tokens: round4(meanOrNull(costs.map((cost) => cost.tokens))!),
+    usd: roundUsd(meanOrNull(usd)!),
+    usdInterval: interval && { ...interval, low: roundUsd(interval.low), high: roundUsd(interval.high) },
+  }
 }
 
 /** A stage's wall times at every fifth percentile (0 to 100, nearest rank); null when the stage did not run. */
@@ -74,7 +95,7 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
   const { questions, judge, run } = measurement
   const full = measurement.tier === 'full'
   const judgeErrors = questions.filter((q) => (q.generation?.judgeErrors.length ?? 0) > 0).length
-  const { stageMs, ...runFacts } = run
+  const { stageMs, questionCosts, ...runFacts } = run
   const judgeNoise = measureJudgeNoise(questions, measurement.config.repeats)
   const unreviewed = unreviewedWarning(questions)
   const report: Report = {
@@ -101,13 +122,20 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
     run: {
       startedAt: runFacts.startedAt,
       durationMs: runFacts.durationMs,
-      latencyMs: { retrieve: latency(stageMs.retrieve), generate: latency(stageMs.generate), judge: latency(stageMs.judge) },
+      latencyMs: {
+        system: latency(stageMs.system),
+        retrieve: latency(stageMs.retrieve),
+        generate: latency(stageMs.generate),
+        judge: latency(stageMs.judge),
+      },
       stageLatencyMs: Object.fromEntries(Object.entries(stageMs.pipeline).map(([name, times]) => [name, latency(times)])),
       latencyPercentilesMs: {
         retrieve: percentiles(stageMs.retrieve),
         generate: percentiles(stageMs.generate),
         judge: percentiles(stageMs.judge),
       },
+      costPerQuestion: costPerQuestion(questionCosts, measurement.config.bootstrapResamples),
+      latencyCostGate: null,
       usage: runFacts.usage,
       modelCalls: runFacts.modelCalls,
       estimate: runFacts.estimate,
@@ -121,13 +149,10 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
       ...(unreviewed === null ? [] : [unreviewed]),
     ],
   }
-  if (references.baseline !== null)
-    report.gate = evaluateGate(
-      report,
-      references.baseline.accepted,
-      references.baseline.shownAs,
-      measurement.config.tolerance,
-      resampler,
-    )
+  if (references.baseline !== null) {
+    const { accepted, shownAs } = references.baseline
+    report.gate = evaluateGate(report, accepted, shownAs, measurement.config.tolerance, resampler)
+    report.run.latencyCostGate = latencyCostGate(report, accepted, shownAs)
+  }
   return report
 }

@@ -11,6 +11,7 @@ const run = (output: Partial<QuestionRun['output']>): QuestionRun => ({
   systemError: null,
   retrieveMs: 1,
   generateMs: null,
+  callMs: 0,
 })
 
 describe('judgeInputOf', () => {

@@ -8,6 +8,8 @@ const StageTimesSchema = z.object({
   judge: z.array(z.number()),
   /** The system's own pipeline stages (`stages[].latencyMs`), by numbered name. */
   pipeline: z.record(z.string(), z.array(z.number())).default({}),
+  /** Each question's whole call to the system. */
+  system: z.array(z.number()).default([]),
 })
 
 /**
@@ -30,8 +32,16 @@ export const MeasurementSchema = z.object({
   warnings: z.array(z.string()),
   /** Warnings about single questions (a truncated answer), in any order: the report sorts them after the run's own. */
   questionWarnings: z.array(z.string()),
-  run: RunInfoSchema.omit({ latencyMs: true, latencyPercentilesMs: true, stageLatencyMs: true }).extend({
+  run: RunInfoSchema.omit({
+    latencyMs: true,
+    latencyPercentilesMs: true,
+    stageLatencyMs: true,
+    costPerQuestion: true,
+    latencyCostGate: true,
+  }).extend({
     stageMs: StageTimesSchema,
+    /** Each question's model tokens and USD, a cache's or a recording's response at its price: what answering it costs. */
+    questionCosts: z.array(z.object({ tokens: z.number(), usd: z.number() })).default([]),
   }),
 })
 export type Measurement = z.infer<typeof MeasurementSchema>

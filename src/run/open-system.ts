@@ -24,7 +24,7 @@ export interface OpenSystemContext extends RagSystemContext {
   root: string
   /** The config file, for messages (default 'rag-eval.config.ts'). */
   source?: string | undefined
-  /** Where an HTTP system's `${env:NAME}` header references are read (default: this process's environment). */
+  /** The run's environment: an HTTP system's `${env:NAME}` headers and a started service's (default: this process's). */
   env?: NodeJS.ProcessEnv | undefined
   log: (line: string) => void
   /** Where the built-in system keeps its corpus work between runs, for this corpus hash; no caching when absent. */
@@ -133,6 +133,7 @@ export async function openSystem(spec: SystemSpec, context: OpenSystemContext): 
         // The service's own lines go to stderr: beside the run's output, and kept by Vitest for a failure message.
         log: (line) => process.stderr.write(`${line}\n`),
         ...(http.env === undefined ? {} : { env: http.env }),
+        ...(context.env === undefined ? {} : { baseEnv: context.env }),
       })
     : null
   const system = createHttpSystem({

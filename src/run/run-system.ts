@@ -13,6 +13,8 @@ export interface QuestionRun {
   retrieveMs: number
   /** Wall time of the generation stage, when the system reports one. */
   generateMs: number | null
+  /** Wall time of the whole call, as this runner measured it. */
+  callMs: number
 }
 
 /** Raised when the system under test fails in a way that stops the run: names the question, keeps the cause. */
@@ -50,20 +52,24 @@ export async function runSystem(
             limit.clearQueue()
             throw new SystemFailure(`question ${question.id}: ${message}`, { cause: error })
           }
+          const callMs = performance.now() - started
           return {
             question,
             output: { ranked: [], context: [] },
             systemError: message,
-            retrieveMs: performance.now() - started,
+            retrieveMs: callMs,
             generateMs: null,
+            callMs,
           }
         }
+        const callMs = performance.now() - started
         const run: QuestionRun = {
           question,
           output,
           systemError: null,
-          retrieveMs: output.timingsMs?.retrieve ?? performance.now() - started,
+          retrieveMs: output.timingsMs?.retrieve ?? callMs,
           generateMs: output.timingsMs?.generate ?? null,
+          callMs,
         }
         onRun?.(run)
         return run

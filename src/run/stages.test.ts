@@ -98,7 +98,12 @@ describe('stages and the loss funnel, from an in-process system that reports the
       },
     })
     // The stages' latencies are times: in `run` (nearest rank: p50 of [20, 40] is 20), never in a question's outcome.
-    expect(report.run?.stageLatencyMs).toEqual({ retrieve: { p50: 3, p95: 5 }, rerank: { p50: 20, p95: 40 } })
+    // Their 95% intervals, exact: with 2 values a resample's smaller is the first w.p. 3/4, its larger w.p. 1/4 (>= 0.025).
+    const both = (low: number, high: number) => ({ low, high, method: 'bootstrap-percentile' })
+    expect(report.run?.stageLatencyMs).toEqual({
+      retrieve: { p50: 3, p95: 5, p50Interval: both(3, 5), p95Interval: both(3, 5) },
+      rerank: { p50: 20, p95: 40, p50Interval: both(20, 40), p95Interval: both(20, 40) },
+    })
     expect(JSON.stringify(report.questions)).not.toContain('latencyMs')
     expect(report.summary.notComputed['stages.retrieve#2.recallByType.multi']).toBe('no multi questions in the golden set')
     expect(report.summary.funnel).toEqual({

@@ -103,6 +103,7 @@ export function mergeShards(shards: readonly { source: string; file: ShardFile }
       startedAt: runs.map((r) => r.startedAt).sort()[0]!,
       durationMs: Math.max(...runs.map((r) => r.durationMs)),
       stageMs: sumAlike(runs.map((r) => r.stageMs)),
+      questionCosts: runs.flatMap((r) => r.questionCosts),
       usage: sumAlike(runs.map((r) => r.usage)),
       modelCalls: runs.flatMap((r) => r.modelCalls).sort(compareCalls),
       estimate: estimates.every((e) => e !== null) ? sumAlike(estimates) : null,

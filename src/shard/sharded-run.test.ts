@@ -29,7 +29,7 @@ const withoutRun = (report: Report) =>
       ...report.run,
       startedAt: '',
       durationMs: 0,
-      latencyMs: { retrieve: null, generate: null, judge: null },
+      latencyMs: { system: null, retrieve: null, generate: null, judge: null },
       latencyPercentilesMs: { retrieve: null, generate: null, judge: null },
     },
   })

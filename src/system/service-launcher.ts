@@ -19,8 +19,10 @@ export interface ServiceOptions {
   timeoutMs?: number
   /** Folder the command runs in. */
   cwd: string
-  /** Extra environment for the command, over this process's. */
+  /** Extra environment for the command, over `baseEnv`. */
   env?: NodeJS.ProcessEnv
+  /** The environment the command inherits (default this process's, e.g. a compared side's), less what Vitest adds. */
+  baseEnv?: NodeJS.ProcessEnv
   /** Receives each line the service prints (stdout and stderr), prefixed "[service] ". */
   log?: (line: string) => void
   /** When something already answers at readyUrl: use it (and never stop it) instead of failing. */
@@ -45,6 +47,18 @@ const KILL_WAIT_MS = 2_000
 const LAST_LINES = 10
 /** A gateway in front of a service that is not up yet, or a service that says it is still warming up. */
 const NOT_READY_STATUSES = new Set([502, 503, 504])
+
+/** What Vitest sets in its own process (a started service gets the same environment under `vitest run` and `rag-eval eval`). */
+const VITEST_VARIABLES = ['VITEST', 'TEST', 'MODE', 'BASE_URL', 'PROD', 'DEV', 'SSR', 'VITEST_POOL_ID', 'VITEST_WORKER_ID']
+
+/** `env` without what Vitest added to it (NODE_ENV only when 'test', Vitest's default); unchanged outside Vitest. */
+export function withoutVitestVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (env.VITEST === undefined) return env
+  const cleaned = { ...env }
+  for (const name of VITEST_VARIABLES) delete cleaned[name]
+  if (cleaned.NODE_ENV === 'test') delete cleaned.NODE_ENV
+  return cleaned
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -120,7 +134,7 @@ interface ServiceExit {
 function spawnServiceGroup(options: ServiceOptions) {
   const child = spawn(options.command, {
     cwd: options.cwd,
-    env: { ...process.env, ...options.env },
+    env: { ...withoutVitestVariables(options.baseEnv ?? process.env), ...options.env },
     shell: true,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,6 +5,10 @@ import { STATISTICS_SEED } from '../statistics/defaults.ts'
 import type { MeanResampler } from '../statistics/mean-resamples.ts'
 import type { CompareResult, CompareSide, Flip } from './comparison-schema.ts'
 import { pairedComparison } from '../statistics/paired-comparison.ts'
+import { latencyCostRises } from '../statistics/latency-cost-rises.ts'
+
+/** How far B's p95 latency and cost per question may rise over A's before the comparison flags it, unless A's config sets one. */
+const COMPARE_TOLERANCE = 0.2
 import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
 import { inScope, pairedEntries, stageMetrics, type PairedMetric } from '../contract/metrics/metric.ts'
 
@@ -148,6 +152,10 @@ export function compareReports(
         label: metric.label,
         ...flipsOf(metric, measuredA, measuredB),
       })),
+    latencyCost: latencyCostRises(a.run, b.run, {
+      latency: a.config.latencyTolerance ?? COMPARE_TOLERANCE,
+      cost: a.config.costTolerance ?? COMPARE_TOLERANCE,
+    }),
     ...(errored.size === 0 ? {} : { systemErrors: { a: erroredA, b: erroredB, leftOut: errored.size } }),
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { QUESTION_TYPES } from '../contract/question-types.ts'
 import { PairedComparisonSchema } from '../statistics/paired-comparison.ts'
+import { IntervalSchema } from '../contract/interval-schema.ts'
 
 /** One side of a comparison: what was given and what it measured. */
 export const CompareSideSchema = z.object({
@@ -53,6 +54,24 @@ export const CompareResultSchema = z.object({
   metrics: z.array(PairedComparisonSchema.extend({ name: z.string(), label: z.string(), scope: z.string() })),
   /** Per binary metric (recall, refusal rates): the questions that went each way. */
   flips: z.array(z.object({ metric: z.string(), label: z.string(), worse: z.array(FlipSchema), better: z.array(FlipSchema) })),
+  /**
+   * p95 latency (the whole call, each stage both timed) and USD per question, B (`after`) against A (`before`) with
+   * their 95% intervals; `risen`: B's interval lies wholly above A x (1 + tolerance), A's latencyTolerance and
+   * costTolerance, else 0.2. Absent in older files.
+   */
+  latencyCost: z
+    .array(
+      z.object({
+        name: z.string(),
+        before: z.number(),
+        beforeInterval: IntervalSchema.nullable(),
+        after: z.number(),
+        afterInterval: IntervalSchema.nullable(),
+        tolerance: z.number(),
+        risen: z.boolean(),
+      }),
+    )
+    .default([]),
   /** Only when A or B has system errors: each side's, and how many questions the paired tests and flips left out. */
   systemErrors: z
     .object({

@@ -32,6 +32,21 @@ export function comparisonRows(result: CompareResult): string[][] {
   ]
 }
 
+/** Latency and cost, B against A, each with its 95% interval; nothing when neither run has them. */
+export function latencyCostRows(result: CompareResult): string[][] {
+  const figure = (value: number, interval: { low: number; high: number } | null) => `${value} ${formatInterval(interval, 4)}`
+  return [
+    ['latency and cost', 'A [95% interval]', 'B [95% interval]', 'B / A', 'verdict'],
+    ...result.latencyCost.map((row) => [
+      row.name,
+      figure(row.before, row.beforeInterval),
+      figure(row.after, row.afterInterval),
+      row.before === 0 ? 'n/a' : `${(row.after / row.before).toFixed(2)}x`,
+      row.risen ? `**B higher**, beyond +${Math.round(row.tolerance * 100)}%` : 'within tolerance',
+    ]),
+  ]
+}
+
 /** `q-013 [multi] doc-022 rank 3 -> 3, context yes -> no; doc-023 rank 1 -> 1, context yes -> yes`. */
 function flipLine(flip: Flip): string {
   const rank = (r: number | null | undefined) => (r === null || r === undefined ? 'unranked' : String(r))
@@ -112,6 +127,7 @@ export function renderComparison(result: CompareResult, style: 'text' | 'markdow
     formatTable(comparisonRows(result), style),
     '',
     ...(style === 'markdown' ? [deltas, ''] : []),
+    ...(result.latencyCost.length > 0 ? [formatTable(latencyCostRows(result), style), ''] : []),
     ...(unpaired.length > 0 ? [`no pairs (not measured in both runs): ${unpaired.join(', ')}`, ''] : []),
     ...(style === 'markdown' ? ['## Questions that flipped', '', flipped, ''] : []),
     ...(flips.length > 0

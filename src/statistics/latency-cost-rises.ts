@@ -1,5 +1,5 @@
 import type { Interval } from '../contract/interval-schema.ts'
-import type { RunInfo } from '../contract/report-schema.ts'
+import type { Latency, RunInfo } from '../contract/report-schema.ts'
 
 /** A run's latency and cost figures, as its report's `run` and a baseline's run.json hold them. */
 export type RunFigures = Pick<RunInfo, 'latencyMs' | 'stageLatencyMs' | 'costPerQuestion'>
@@ -8,6 +8,7 @@ export type RunFigures = Pick<RunInfo, 'latencyMs' | 'stageLatencyMs' | 'costPer
 export interface FigureRise {
   name: string
   before: number
+  beforeInterval: Interval | null
   after: number
   afterInterval: Interval | null
   tolerance: number
@@ -24,32 +25,34 @@ export function latencyCostRises(
   after: RunFigures,
   tolerances: { latency: number | null; cost: number | null },
 ): FigureRise[] {
+  type Figure = { value: number; interval: Interval | null } | null | undefined
+  const p95 = (latency: Latency | null | undefined): Figure =>
+    latency && { value: latency.p95, interval: latency.p95Interval ?? null }
+  const usd = (run: RunFigures): Figure =>
+    run.costPerQuestion && { value: run.costPerQuestion.usd, interval: run.costPerQuestion.usdInterval }
   const stages = Object.keys(after.stageLatencyMs).filter((name) => before.stageLatencyMs[name])
-  const candidates: { name: string; b?: number; a?: number; interval: Interval | null; tolerance: number | null }[] = [
-    ['p95 latency ms (whole call)', before.latencyMs.system, after.latencyMs.system, tolerances.latency] as const,
-    ...stages.map(
-      (name) =>
-        [`p95 latency ms (stage ${name})`, before.stageLatencyMs[name], after.stageLatencyMs[name], tolerances.latency] as const,
-    ),
-  ].map(([name, b, a, tolerance]) => ({ name, b: b?.p95, a: a?.p95, interval: a?.p95Interval ?? null, tolerance }))
-  candidates.push({
-    name: 'USD per question',
-    b: before.costPerQuestion?.usd,
-    a: after.costPerQuestion?.usd,
-    interval: after.costPerQuestion?.usdInterval ?? null,
-    tolerance: tolerances.cost,
-  })
-  return candidates.flatMap(({ name, b: was, a: now, interval, tolerance }) =>
-    was === undefined || now === undefined || tolerance === null
+  const figures: [string, Figure, Figure, number | null][] = [
+    ['p95 latency ms (whole call)', p95(before.latencyMs.system), p95(after.latencyMs.system), tolerances.latency],
+    ...stages.map((name): [string, Figure, Figure, number | null] => [
+      `p95 latency ms (stage ${name})`,
+      p95(before.stageLatencyMs[name]),
+      p95(after.stageLatencyMs[name]),
+      tolerances.latency,
+    ]),
+    ['USD per question', usd(before), usd(after), tolerances.cost],
+  ]
+  return figures.flatMap(([name, was, now, tolerance]) =>
+    !was || !now || tolerance === null
       ? []
       : [
           {
             name,
-            before: was,
-            after: now,
-            afterInterval: interval,
+            before: was.value,
+            beforeInterval: was.interval,
+            after: now.value,
+            afterInterval: now.interval,
             tolerance,
-            risen: interval !== null && interval.low > was * (1 + tolerance),
+            risen: now.interval !== null && now.interval.low > was.value * (1 + tolerance),
           },
         ],
   )

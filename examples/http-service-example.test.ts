@@ -5,12 +5,13 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { committed, freePort, readReport, useUserProjects, vitest } from './user-projects.ts'
+import { committed, freePort, ragEval, readReport, useUserProjects, vitest } from './user-projects.ts'
+import { CompareResultSchema } from '../src/compare/comparison-schema.ts'
 
 describe('from the packed tarball, in a fresh project', () => {
   const userProject = useUserProjects()
 
-  it('examples/http-service: the Python service started by the suite, per-question cases, its stages and citations checked, GATE=1 failing when its reranker cuts documents', async () => {
+  it('examples/http-service: the Python service started by the suite, per-question cases, its stages and citations checked, a 3x slower B flagged on p95 latency, GATE=1 failing when its reranker cuts documents', async () => {
     const project = await userProject('examples/http-service')
     // A port of its own: two checkouts testing at once must not meet on the example's 8765.
     const config = join(project.dir, 'rag-eval.config.ts')
@@ -45,6 +46,21 @@ describe('from the packed tarball, in a fresh project', () => {
     )
     const gated = await vitest(project, [], { GATE: '1' })
     expect(gated.code, gated.output).toBe(0)
+
+    // The service against itself slowed 3x: each side starts its own, --b-env reaches B's alone, and B's p95 latency is
+    // flagged. A 200 ms wait per request puts B's every call (>= 600 ms) far above A's p95 x 1.2 whatever the load.
+    const compare = ['compare', '--a', 'rag-eval.config.ts', '--b', 'rag-eval.config.ts', '--b-env', 'SLOW_FACTOR=3']
+    const compared = await ragEval(project, [...compare, '--out', 'reports/slow'], { DELAY_MS: '200' })
+    expect(compared.code, compared.output).toBe(0)
+    const { latencyCost } = CompareResultSchema.parse(
+      JSON.parse(readFileSync(join(project.dir, 'reports/slow/compare.json'), 'utf8')),
+    )
+    const row = (name: string) => latencyCost.find((r) => r.name === name)!
+    // The service's own timing of its retrieval: 3 x 200 ms in B, 200 ms in A.
+    expect(row('p95 latency ms (stage retrieve)').after).toBeGreaterThanOrEqual(600)
+    expect(row('p95 latency ms (stage retrieve)').before).toBeLessThan(600)
+    expect([row('p95 latency ms (whole call)').risen, row('p95 latency ms (stage retrieve)').risen]).toEqual([true, true])
+    expect(compared.stdout).toMatch(/^p95 latency ms \(whole call\) .* B higher, beyond \+20%$/m)
 
     // A reranker that keeps one section, and the off-by-one citation bug; the service logs what each stage kept.
     const log = join(project.dir, 'stages.jsonl')

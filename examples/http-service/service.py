@@ -19,6 +19,7 @@ after the user's earlier turns. GET / answers {"status": "ok"} (the suite's read
     RERANK_KEEP=1 python3 service.py        # a reranker that keeps one section: multi questions lose a document
     CITE_OFF_BY_ONE=1 python3 service.py    # the classic citation bug: each [n] points at the next section
     RAG_LOG=log.jsonl python3 service.py    # also appends what each stage kept, per question, to log.jsonl
+    DELAY_MS=200 SLOW_FACTOR=3 python3 service.py  # retrieval waits 200 ms, and takes 3 times as long (latency gate)
 
 One line per request is logged to stderr.
 """
@@ -218,6 +219,17 @@ def extractive_answer(question, context, index, cite_offset=0):
     return cited(best)
 
 
+# ---- latency switches (DELAY_MS, SLOW_FACTOR) ---------------------------------------------------------
+
+
+def slow_down(started):
+    """Makes the retrieval so far take SLOW_FACTOR (default 1) times its work plus DELAY_MS (default 0): a sleep
+    large against the work keeps a slowdown clear of a loaded machine's noise."""
+    spent = time.perf_counter() - started
+    target = float(os.environ.get("SLOW_FACTOR", "1")) * (spent + float(os.environ.get("DELAY_MS", "0")) / 1000)
+    time.sleep(max(0.0, target - spent))
+
+
 # ---- HTTP -------------------------------------------------------------------------------------------
 
 
@@ -266,6 +278,7 @@ def make_handler(index, broken, context_tokens, rerank_keep, cite_offset, log_pa
                 return
             asked = " ".join(earlier + [question])
             hits = index.search(asked, user_context, broken)
+            slow_down(started)
             searched = time.perf_counter()
             # Broken, the pipeline is broken throughout: the reranker passes the unrelated sections on as they come.
             kept = hits[:rerank_keep] if broken else rerank(asked, hits, index, rerank_keep)

@@ -42,7 +42,7 @@ export function latencyCostRows(result: CompareResult): string[][] {
       figure(row.before, row.beforeInterval),
       figure(row.after, row.afterInterval),
       row.before === 0 ? 'n/a' : `${(row.after / row.before).toFixed(2)}x`,
-      row.risen ? `**B higher**, beyond +${Math.round(row.tolerance * 100)}%` : 'within tolerance',
+      row.risen ? `B higher, beyond +${Math.round(row.tolerance * 100)}%` : 'within tolerance',
     ]),
   ]
 }

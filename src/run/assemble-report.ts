@@ -152,7 +152,7 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
   if (references.baseline !== null) {
     const { accepted, shownAs } = references.baseline
     report.gate = evaluateGate(report, accepted, shownAs, measurement.config.tolerance, resampler)
-    report.run.latencyCostGate = latencyCostGate(report, accepted, shownAs)
+    report.run.latencyCostGate = latencyCostGate(report.config, report.run, accepted, shownAs)
   }
   return report
 }

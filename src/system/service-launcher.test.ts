@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { InputError } from '../contract/input-error.ts'
 import { isProcessAlive } from './process-group.ts'
-import { startService, type RunningService, type ServiceOptions } from './service-launcher.ts'
+import { startService, withoutVitestVariables, type RunningService, type ServiceOptions } from './service-launcher.ts'
 
 const testing = fileURLToPath(new URL('./testing/', import.meta.url))
 const grandchildService = 'python3 grandchild-service.py'
@@ -85,6 +85,25 @@ function processesMarked(marker: string): number[] {
     })
     .map(Number)
 }
+
+describe('withoutVitestVariables: a started service gets the same environment under Vitest and rag-eval eval', () => {
+  it("drops what Vitest sets in its process, NODE_ENV only when it is Vitest's 'test'", () => {
+    const vitest = { VITEST: 'true', TEST: 'true', MODE: 'test', BASE_URL: '/', PROD: '', DEV: '1', PATH: '/bin', SLOW: '3' }
+    expect(withoutVitestVariables({ ...vitest, NODE_ENV: 'test' })).toEqual({ PATH: '/bin', SLOW: '3' })
+    expect(withoutVitestVariables({ ...vitest, NODE_ENV: 'production' })).toEqual({
+      PATH: '/bin',
+      SLOW: '3',
+      NODE_ENV: 'production',
+    })
+  })
+  it('leaves an environment outside Vitest as it is (a TEST of your own stays)', () => {
+    expect(withoutVitestVariables({ TEST: 'true', NODE_ENV: 'test', PATH: '/bin' })).toEqual({
+      TEST: 'true',
+      NODE_ENV: 'test',
+      PATH: '/bin',
+    })
+  })
+})
 
 describe('startService', () => {
   it('starts the service, waits until it answers, and stop() ends it and the child it started', async () => {

@@ -80,14 +80,25 @@ export function renderDetectableDrop(report: Report): string {
   )
 }
 
-/** The latency bill, per stage (p50/p95 in ms), and in offline mode the (nil) money bill. */
+/** The latency bill, per stage (p50/p95 in ms), in offline mode the (nil) money bill, and their gate when it ran. */
 export function renderLatency(report: Report): string {
   const stage = (name: string, value: { p50: number; p95: number } | null) =>
     value === null ? null : `${name} ${value.p50.toFixed(2)}/${value.p95.toFixed(2)} ms`
-  const { retrieve, generate, judge } = report.run.latencyMs
-  const stages = [stage('retrieve', retrieve), stage('generate', generate), stage('judge', judge)].filter((s) => s !== null)
+  const { system, retrieve, generate, judge } = report.run.latencyMs
+  const stages = [stage('call', system), stage('retrieve', retrieve), stage('generate', generate), stage('judge', judge)]
   const money = report.config.mode === 'offline' ? ' · cost $0 (offline: no model calls)' : ''
-  return `latency p50/p95: ${stages.join(', ')}${money} · run ${Math.round(report.run.durationMs)} ms`
+  const line = `latency p50/p95: ${stages.filter((s) => s !== null).join(', ')}${money} · run ${Math.round(report.run.durationMs)} ms`
+  const gate = report.run.latencyCostGate
+  if (gate === null) return line
+  const risen = gate.regressions.map((r) => `${r.name} ${r.baseline} -> ${r.current}`)
+  const verdict =
+    gate.baseline === null
+      ? 'not compared: the baseline kept no run figures (accept it again to keep them)'
+      : risen.length > 0
+        ? `FAILED against ${gate.baseline}: ${risen.join('; ')} (its 95% interval above the tolerance)`
+        : `held against ${gate.baseline}`
+  const tolerances = `latencyTolerance ${gate.latencyTolerance ?? 'unset'}, costTolerance ${gate.costTolerance ?? 'unset'}`
+  return `${line}\nlatency and cost (${tolerances}): ${verdict}`
 }
 
 /** The gate part of the summary; ends with the regressions table, which is the last thing printed. */

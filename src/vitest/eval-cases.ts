@@ -165,6 +165,7 @@ export function defineMetricCases(run: SharedRun): void {
   defineCalibrationCase(evaluation)
   defineJudgeErrorsCase(evaluation)
   defineSystemErrorsCase(evaluation)
+  defineLatencyCostCase(evaluation)
   defineGatedMetricCases(evaluation)
 }
 
@@ -267,6 +268,21 @@ function defineSystemErrorsCase(evaluation: FinishedRun): void {
       for (const q of report.questions) if (q.systemError !== null) await annotate(`${q.id}: ${q.systemError}`, 'error')
       const verdict = systemErrorRateCase(report)
       expect(verdict.passed, verdict.message).toBe(true)
+    })
+  })
+}
+
+/** With latencyTolerance or costTolerance: p95 latency and cost per question rose no further over the baseline's run.json. */
+function defineLatencyCostCase(evaluation: FinishedRun): void {
+  const gate = evaluation.report.run.latencyCostGate
+  if (gate === null) return
+  describe('latency and cost', () => {
+    it('p95 latency and cost per question do not rise beyond their tolerances', async ({ annotate, skip }) => {
+      if (gate.baseline === null) return skip('the baseline kept no run figures (run.json): accept it again to keep them')
+      const risen = gate.regressions.map((r) => `${r.name}: baseline ${r.baseline}, now ${r.current}`)
+      if (risen.length > 0 && !evaluation.gate)
+        return void (await annotate(`${risen.join('; ')}; GATE=1 fails the run on it`, 'error'))
+      expect(risen).toEqual([])
     })
   })
 }

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CompareResultSchema } from '../compare/comparison-schema.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
@@ -76,6 +76,32 @@ describe('rag-eval compare', () => {
     expect(readFileSync(join(out, 'compare.md'), 'utf8')).toContain(
       `- recall (context): ${lost} hit -> miss, ${gained} miss -> hit`,
     )
+  })
+
+  it("--b-env reaches an in-process system (it reads process.env while B runs), and A's run and this process keep theirs", async () => {
+    const dir = temp.make('compare-env-')
+    // The system ranks the document ANSWER_DOC names: t-002 (a miss for g-1, whose answer is t-001) unless B sets it.
+    writeFileSync(
+      join(dir, 'system.ts'),
+      `export default { name: 'env-reader', async answer() {
+        const docId = process.env.ANSWER_DOC ?? 't-002'
+        const chunk = { chunkId: docId + '#0', docId, score: 1, tokens: 5, text: 'Traces are kept for 15 days.' }
+        return { ranked: [chunk], context: [chunk] }
+      } }\n`,
+    )
+    const paths = {
+      corpus: resolve('fixtures/corpora/tiny'),
+      goldenSet: resolve('fixtures/golden/valid.json'),
+      system: join(dir, 'system.ts'),
+    }
+    writeFileSync(join(dir, 'rag-eval.config.ts'), `export default ${JSON.stringify(paths)}\n`)
+    const config = join(dir, 'rag-eval.config.ts')
+    const args = ['--a', config, '--b', config, '--b-env', 'ANSWER_DOC=t-001', '--out', dir, '--tier', 'retrieval']
+    const result = await runCompare(args)
+    expect(result.code, result.stderr).toBe(0)
+    const hitOfG1 = (side: string) => ReportSchema.parse(readJson(join(dir, `compare-${side}.json`))).questions[0]!.hit
+    expect([hitOfG1('a'), hitOfG1('b')]).toEqual([false, true])
+    expect(process.env.ANSWER_DOC).toBeUndefined()
   })
 
   it('two reports of different golden sets: exit 2, naming the questions only one side has', async () => {

@@ -1,6 +1,7 @@
 import { acceptBaseline } from '../gate/baseline-files.ts'
 import { baselineDirFor } from '../gate/baseline-location.ts'
 import { evaluateGate } from '../gate/gate.ts'
+import { latencyCostGate } from '../gate/latency-cost-gate.ts'
 import { displayPath } from '../config/project-config.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { writeReports } from '../report/write-report.ts'
@@ -25,7 +26,12 @@ export function acceptAsBaseline(evaluation: SharedRun): SharedRun {
     evaluation.report.config.tolerance,
     parallelMeanResampler,
   )
-  const report = { ...evaluation.report, gate }
+  const { config, run } = evaluation.report
+  const report = {
+    ...evaluation.report,
+    gate,
+    run: { ...run, latencyCostGate: latencyCostGate(config, run, decision.baseline, shown) },
+  }
   writeReports(report, evaluation.reportsDir)
   return {
     ...evaluation,

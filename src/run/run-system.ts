@@ -13,7 +13,7 @@ export interface QuestionRun {
   retrieveMs: number
   /** Wall time of the generation stage, when the system reports one. */
   generateMs: number | null
-  /** Wall time of the whole call, as this runner measured it. */
+  /** Wall time of the whole call, the adapter's figure (without the suite's own checks) else this runner's. */
   callMs: number
 }
 
@@ -62,7 +62,7 @@ export async function runSystem(
             callMs,
           }
         }
-        const callMs = performance.now() - started
+        const callMs = output.timingsMs?.call ?? performance.now() - started
         const run: QuestionRun = {
           question,
           output,

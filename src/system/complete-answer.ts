@@ -57,3 +57,8 @@ export function completeAnswer(response: HttpResponse, defaults: AnswerDefaults)
   }
   return result
 }
+
+/** The answer with the time the system took to give it (`timingsMs.call`), apart from what the suite does with it after. */
+export function withCallTime(answer: SystemAnswer, ms: number): SystemAnswer {
+  return { ...answer, timingsMs: { ...answer.timingsMs, call: ms } }
+}

@@ -2,7 +2,7 @@ import { InputError } from '../contract/input-error.ts'
 import { redactSecrets, redactSecretsIn } from '../common/secrets.ts'
 import { retryAfterMs, retryDelay } from '../common/backoff.ts'
 import { checkHttpResponse, type HttpRequest, type HttpResponse } from './http-contract.ts'
-import { completeAnswer } from './complete-answer.ts'
+import { completeAnswer, withCallTime } from './complete-answer.ts'
 import type { RagSystem, SystemAnswer, SystemQuestion } from './rag-system.ts'
 import { decodeResponseText } from './response-text.ts'
 import { SystemError } from './system-error.ts'
@@ -66,7 +66,10 @@ export function createHttpSystem(options: HttpSystemOptions): RagSystem {
   return {
     name: options.name ?? options.url,
     async answer(question: SystemQuestion): Promise<SystemAnswer> {
-      return completeAnswer(parseResponse(options.url, question.id, await post(options, question)), options)
+      const started = performance.now()
+      const response = await post(options, question)
+      const ms = performance.now() - started
+      return withCallTime(completeAnswer(parseResponse(options.url, question.id, response), options), ms)
     },
   }
 }

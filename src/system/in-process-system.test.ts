@@ -20,7 +20,7 @@ describe('inProcessSystem: an in-process answer held to the HTTP contract', () =
         answering(async () => full),
         options,
       ).answer(question),
-    ).toEqual(full)
+    ).toEqual({ ...full, timingsMs: { retrieve: 3, call: expect.any(Number) } })
   })
 
   it('a wrong shape is a SystemError naming the question and the field, as a service response would be', async () => {
@@ -72,6 +72,7 @@ describe('inProcessSystem: an in-process answer held to the HTTP contract', () =
       ],
       // Packed within budgetTokens 5: the 6-token first chunk does not fit, and the context stops there.
       context: [],
+      timingsMs: { call: expect.any(Number) },
     })
   })
 

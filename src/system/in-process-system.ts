@@ -1,5 +1,5 @@
 import { checkInProcessAnswer } from './http-contract.ts'
-import { completeAnswer, type AnswerDefaults } from './complete-answer.ts'
+import { completeAnswer, withCallTime, type AnswerDefaults } from './complete-answer.ts'
 import type { RagSystem, SystemAnswer, SystemQuestion } from './rag-system.ts'
 import { SystemError } from './system-error.ts'
 
@@ -35,11 +35,13 @@ export function inProcessSystem(system: RagSystem, options: InProcessOptions): R
     ...(system.chunkCountByDoc === undefined ? {} : { chunkCountByDoc: system.chunkCountByDoc }),
     async answer(question: SystemQuestion): Promise<SystemAnswer> {
       // An answer() that throws before it returns a promise fails the same way as one that rejects.
+      const started = performance.now()
       const call = (async () => system.answer(question))()
       const value = await withinTimeout(call, question, options.timeoutMs)
+      const ms = performance.now() - started
       const checked = checkInProcessAnswer(value)
       if (!checked.ok) throw new SystemError(question.id, `${question.id}: the answer breaks the contract: ${checked.problems}`)
-      return completeAnswer(checked.response, options)
+      return withCallTime(completeAnswer(checked.response, options), ms)
     },
     ...(system.close === undefined ? {} : { close: () => system.close!() }),
   }

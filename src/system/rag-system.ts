@@ -44,8 +44,11 @@ export interface SystemAnswer {
   citations?: Citation[]
   /** The prompt the model was given, for the attribution log. */
   prompt?: string
-  /** Time spent per stage, when the system can tell; the runner measures the whole call regardless. */
-  timingsMs?: { retrieve?: number; generate?: number }
+  /**
+   * Time spent per stage, when the system can tell; `call`: the whole answer, as the HTTP and in-process adapters time
+   * it before the suite's own checks and token counting (else the runner times the call).
+   */
+  timingsMs?: { retrieve?: number; generate?: number; call?: number }
 }
 
 export interface RagSystem {

@@ -2,21 +2,21 @@ import { describe, expect, it } from 'vitest'
 import { latencyCostGate } from '../gate/latency-cost-gate.ts'
 import type { BaselineRun } from '../gate/baseline-schema.ts'
 import { latencyCostRises, type RunFigures } from './latency-cost-rises.ts'
-import { percentileInterval } from './percentile-interval.ts'
+import { exactPercentileInterval } from './percentile-interval.ts'
 
 const interval = (low: number, high: number) => ({ low, high, method: 'bootstrap-percentile' as const })
 
-describe('percentileInterval: the exact percentile bootstrap of a nearest-rank percentile', () => {
+describe('exactPercentileInterval: the exact percentile bootstrap of a nearest-rank percentile', () => {
   it('gives hand-worked bounds', () => {
     // p95 of 3 values is the resample's largest: P(largest <= 10) = (1/3)^3 = 0.037 >= 0.025, so 10 is the lower bound;
     // P(largest <= 20) = 8/27 < 0.975, so 30 the upper one.
-    expect(percentileInterval([30, 10, 20], 95)).toEqual(interval(10, 30))
+    expect(exactPercentileInterval([30, 10, 20], 95)).toEqual(interval(10, 30))
     // p50 of 3 is the second smallest: P(<= 10) = P(Bin(3, 1/3) >= 2) = 7/27, P(<= 20) = P(Bin(3, 2/3) >= 2) = 20/27.
-    expect(percentileInterval([10, 20, 30], 50)).toEqual(interval(10, 30))
+    expect(exactPercentileInterval([10, 20, 30], 50)).toEqual(interval(10, 30))
     // p95 of 4 is the largest: P(<= x1) = 1/256 < 0.025, P(<= x2) = 16/256 >= 0.025; P(<= x3) = 81/256 < 0.975.
-    expect(percentileInterval([1, 2, 3, 4], 95)).toEqual(interval(2, 4))
-    expect(percentileInterval([7], 95)).toEqual(interval(7, 7))
-    expect(percentileInterval([], 95)).toBeNull()
+    expect(exactPercentileInterval([1, 2, 3, 4], 95)).toEqual(interval(2, 4))
+    expect(exactPercentileInterval([7], 95)).toEqual(interval(7, 7))
+    expect(exactPercentileInterval([], 95)).toBeNull()
   })
 })
 

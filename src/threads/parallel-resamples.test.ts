@@ -6,7 +6,6 @@ import { parallelMeanResampler, threadsStarted } from './index.ts'
 
 // A worker thread's start and its modules' loading take seconds on a busy machine: the verdict waits for it.
 
-const mean = (sample: readonly number[]) => meanOrNull(sample)!
 const helpers = () => threadsStarted()['resample-thread-main'] ?? 0
 
 // Millions of draws: enough work for the helper thread (its threshold is 30 million draws and additions).

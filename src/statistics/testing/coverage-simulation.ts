@@ -140,10 +140,13 @@ export function coverageSimulation({ replicates, resamples }: SimulationSize): S
   }
   for (const [name, strata] of [
     ['9 strata of 7-59, 3-4 labels each, supported 20-90%', NINE_STRATA],
-    ['2 strata of 60, 4 labels each, supported 95% and 50%', [
-      { size: 60, labels: 4, supported: 0.95 },
-      { size: 60, labels: 4, supported: 0.5 },
-    ]],
+    [
+      '2 strata of 60, 4 labels each, supported 95% and 50%',
+      [
+        { size: 60, labels: 4, supported: 0.95 },
+        { size: 60, labels: 4, supported: 0.5 },
+      ],
+    ],
   ] as const) {
     add('prediction-powered', name, 'coverage', 99, ppiTrial(strata))
   }
@@ -177,7 +180,13 @@ export function coverageSimulation({ replicates, resamples }: SimulationSize): S
     ])
     add('sign-flip permutation', `${changed * 100}% of ${n} questions change, symmetric`, 'false positives', n + 5, (random) => {
       const a = sample(n, discrete(RANKS), random)
-      return pairedPermutationTest(a, a.map((value) => value + change(random)), options) < 0.05
+      return (
+        pairedPermutationTest(
+          a,
+          a.map((value) => value + change(random)),
+          options,
+        ) < 0.05
+      )
     })
   }
   return rows

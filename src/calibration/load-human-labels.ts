@@ -15,8 +15,8 @@ export interface LoadedLabels {
 
 /**
  * Reads the human labels; an absent file means no labels yet (the judge is then uncalibrated). A question labelled
- * twice is an error (which label would count?); a label of a question not in `questionIds` is left out of the
- * calibration anyway (no answer to compare), and named in a warning so it is removed.
+ * twice is an error (which label would count?); a label of a question not in `questionIds` (the golden set) is
+ * left out of the calibration anyway (no answer to compare), and named in a warning so it is removed.
  */
 export function loadHumanLabels(file: string, questionIds: ReadonlySet<string>): LoadedLabels | null {
   if (!existsSync(file)) return null
@@ -33,11 +33,13 @@ export function loadHumanLabels(file: string, questionIds: ReadonlySet<string>):
       )
     first.set(label.id, index)
   })
+  // A file with no label of this golden set is another golden set's (a test project's): the calibration says so.
+  const ofThisSet = labels.some((label) => questionIds.has(label.id))
   const warnings = labels.flatMap((label, index) =>
-    questionIds.has(label.id)
+    !ofThisSet || questionIds.has(label.id)
       ? []
       : [
-          `${file}:${lineOf(index)}: human label of question "${label.id}", which this run does not have (removed from the golden set?): left out; delete the label`,
+          `${file}:${lineOf(index)}: human label of question "${label.id}", which is not in the golden set: left out; delete the label`,
         ],
   )
   return { labels, warnings }

@@ -170,12 +170,12 @@ describe('the human labels file', () => {
     )
   })
 
-  it('names a label of a question the run does not have, with its file and line, and keeps the rest', () => {
+  it('names a label of a question not in the golden set, with its file and line, and keeps the rest', () => {
     const file = fileWith('stale.json', [{ ...original.labels[0]!, id: 'q-gone' }])
     const loaded = loadHumanLabels(file, ids)!
     expect(loaded.labels).toHaveLength(original.labels.length + 1)
     expect(loaded.warnings).toEqual([
-      `${file}:${lineOfLabel(file, original.labels.length)}: human label of question "q-gone", which this run does not have (removed from the golden set?): left out; delete the label`,
+      `${file}:${lineOfLabel(file, original.labels.length)}: human label of question "q-gone", which is not in the golden set: left out; delete the label`,
     ])
   })
 })

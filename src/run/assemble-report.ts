@@ -34,7 +34,7 @@ export interface ReportReferences {
 /** Reads the labels and the baseline of the run's mode under `baselineRoot` (null: no comparison). */
 function readReportReferences(project: ProjectConfig, baselineRoot: string | null, measurement: Measurement): ReportReferences {
   const baselineDir = baselineRoot === null ? null : baselineDirFor(baselineRoot, measurement.config.mode)
-  const loaded = loadHumanLabels(project.humanLabels, new Set(measurement.questions.map((q) => q.id)))
+  const loaded = loadHumanLabels(project.humanLabels, new Set(measurement.goldenSetIds))
   return {
     labels: loaded?.labels ?? null,
     labelWarnings: loaded?.warnings ?? [],

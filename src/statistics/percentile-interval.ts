@@ -7,7 +7,7 @@ import { checkLevel, DEFAULT_LEVEL } from './interval.ts'
  * P = P(Binomial(n, j/n) >= r). The bounds are the smallest x_(j) with P >= (1 - level)/2 and >= (1 + level)/2.
  * Order-free and seed-free; null for no values.
  */
-export function percentileInterval(values: readonly number[], p: number, level: number = DEFAULT_LEVEL): Interval | null {
+export function exactPercentileInterval(values: readonly number[], p: number, level: number = DEFAULT_LEVEL): Interval | null {
   checkLevel(level)
   const n = values.length
   if (n === 0) return null

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { QUESTION_TYPES } from '../contract/question-types.ts'
 import { PairedComparisonSchema } from '../statistics/paired-comparison.ts'
-import { IntervalSchema } from '../contract/interval-schema.ts'
+import { PercentileIntervalSchema } from '../contract/report-schema.ts'
 
 /** One side of a comparison: what was given and what it measured. */
 export const CompareSideSchema = z.object({
@@ -64,9 +64,9 @@ export const CompareResultSchema = z.object({
       z.object({
         name: z.string(),
         before: z.number(),
-        beforeInterval: IntervalSchema.nullable(),
+        beforeInterval: PercentileIntervalSchema.nullable(),
         after: z.number(),
-        afterInterval: IntervalSchema.nullable(),
+        afterInterval: PercentileIntervalSchema.nullable(),
         tolerance: z.number(),
         risen: z.boolean(),
       }),

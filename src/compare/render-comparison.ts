@@ -34,7 +34,9 @@ export function comparisonRows(result: CompareResult): string[][] {
 
 /** Latency and cost, B against A, each with its 95% interval; nothing when neither run has them. */
 export function latencyCostRows(result: CompareResult): string[][] {
-  const figure = (value: number, interval: { low: number; high: number } | null) => `${value} ${formatInterval(interval, 4)}`
+  const bound = (value: number | null) => (value === null ? '?' : String(value))
+  const figure = (value: number, interval: { low: number | null; high: number | null } | null) =>
+    interval === null ? String(value) : `${value} [${bound(interval.low)}, ${bound(interval.high)}]`
   return [
     ['latency and cost', 'A [95% interval]', 'B [95% interval]', 'B / A', 'verdict'],
     ...result.latencyCost.map((row) => [

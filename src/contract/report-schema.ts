@@ -95,12 +95,14 @@ export const SummarySchema = z.object({
 })
 export type Summary = z.infer<typeof SummarySchema>
 
-/** p50/p95 of wall times in ms, with their 95% bootstrap intervals (absent in older reports). */
+/** A percentile's distribution-free 95% interval (src/statistics/percentile-interval.ts); a bound too few values give is null. */
+export const PercentileIntervalSchema = z.object({ low: z.number().nullable(), high: z.number().nullable() })
+/** p50/p95 of wall times in ms, with their 95% intervals (absent in older reports). */
 export const LatencySchema = z.object({
   p50: z.number(),
   p95: z.number(),
-  p50Interval: IntervalSchema.optional(),
-  p95Interval: IntervalSchema.optional(),
+  p50Interval: PercentileIntervalSchema.optional(),
+  p95Interval: PercentileIntervalSchema.optional(),
 })
 export type Latency = z.infer<typeof LatencySchema>
 const latency = LatencySchema.nullable()

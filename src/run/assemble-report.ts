@@ -9,7 +9,7 @@ import { evaluateGate } from '../gate/gate.ts'
 import { latencyCostGate } from '../gate/latency-cost-gate.ts'
 import type { CostPerQuestion, Latency, Report } from '../contract/report-schema.ts'
 import { bootstrapMeanInterval } from '../statistics/bootstrap-interval.ts'
-import { exactPercentileInterval } from '../statistics/percentile-interval.ts'
+import { percentileInterval } from '../statistics/percentile-interval.ts'
 import { roundUsd } from '../model/usage-ledger.ts'
 import { STATISTICS_SEED } from '../statistics/defaults.ts'
 import { meanOrNull, percentile, round4 } from '../statistics/descriptive.ts'
@@ -62,8 +62,8 @@ function latency(times: readonly number[]): Latency | null {
   const p95 = percentile(times, 95)
   if (p50 === null || p95 === null) return null
   const interval = (p: number) => {
-    const { low, high, method } = exactPercentileInterval(times, p)!
-    return { low: round4(low), high: round4(high), method }
+    const { low, high } = percentileInterval(times, p)!
+    return { low: low === null ? null : round4(low), high: high === null ? null : round4(high) }
   }
   return { p50: round4(p50), p95: round4(p95), p50Interval: interval(50), p95Interval: interval(95) }
 }

@@ -1,5 +1,7 @@
-import type { Interval } from '../contract/interval-schema.ts'
 import type { Latency, RunInfo } from '../contract/report-schema.ts'
+
+/** An interval whose bounds may be unknown (a percentile's from few values). */
+type Bounds = { low: number | null; high: number | null }
 
 /** A run's latency and cost figures, as its report's `run` and a baseline's run.json hold them. */
 export type RunFigures = Pick<RunInfo, 'latencyMs' | 'stageLatencyMs' | 'costPerQuestion'>
@@ -8,9 +10,9 @@ export type RunFigures = Pick<RunInfo, 'latencyMs' | 'stageLatencyMs' | 'costPer
 export interface FigureRise {
   name: string
   before: number
-  beforeInterval: Interval | null
+  beforeInterval: Bounds | null
   after: number
-  afterInterval: Interval | null
+  afterInterval: Bounds | null
   tolerance: number
   /** Risen beyond the tolerance with the interval clear of it: after's interval lies wholly above before x (1 + tolerance). */
   risen: boolean
@@ -25,7 +27,7 @@ export function latencyCostRises(
   after: RunFigures,
   tolerances: { latency: number | null; cost: number | null },
 ): FigureRise[] {
-  type Figure = { value: number; interval: Interval | null } | null | undefined
+  type Figure = { value: number; interval: Bounds | null } | null | undefined
   const p95 = (latency: Latency | null | undefined): Figure =>
     latency && { value: latency.p95, interval: latency.p95Interval ?? null }
   const usd = (run: RunFigures): Figure =>
@@ -52,7 +54,7 @@ export function latencyCostRises(
             after: now.value,
             afterInterval: now.interval,
             tolerance,
-            risen: now.interval !== null && now.interval.low > was.value * (1 + tolerance),
+            risen: now.interval?.low != null && now.interval.low > was.value * (1 + tolerance),
           },
         ],
   )

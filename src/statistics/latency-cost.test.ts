@@ -2,21 +2,38 @@ import { describe, expect, it } from 'vitest'
 import { latencyCostGate } from '../gate/latency-cost-gate.ts'
 import type { BaselineRun } from '../gate/baseline-schema.ts'
 import { latencyCostRises, type RunFigures } from './latency-cost-rises.ts'
-import { exactPercentileInterval } from './percentile-interval.ts'
+import { percentileInterval } from './percentile-interval.ts'
+import { Mulberry32 } from './seeded-random.ts'
 
 const interval = (low: number, high: number) => ({ low, high, method: 'bootstrap-percentile' as const })
 
-describe('exactPercentileInterval: the exact percentile bootstrap of a nearest-rank percentile', () => {
+describe("percentileInterval: a percentile's distribution-free interval from order statistics", () => {
   it('gives hand-worked bounds', () => {
-    // p95 of 3 values is the resample's largest: P(largest <= 10) = (1/3)^3 = 0.037 >= 0.025, so 10 is the lower bound;
-    // P(largest <= 20) = 8/27 < 0.975, so 30 the upper one.
-    expect(exactPercentileInterval([30, 10, 20], 95)).toEqual(interval(10, 30))
-    // p50 of 3 is the second smallest: P(<= 10) = P(Bin(3, 1/3) >= 2) = 7/27, P(<= 20) = P(Bin(3, 2/3) >= 2) = 20/27.
-    expect(exactPercentileInterval([10, 20, 30], 50)).toEqual(interval(10, 30))
-    // p95 of 4 is the largest: P(<= x1) = 1/256 < 0.025, P(<= x2) = 16/256 >= 0.025; P(<= x3) = 81/256 < 0.975.
-    expect(exactPercentileInterval([1, 2, 3, 4], 95)).toEqual(interval(2, 4))
-    expect(exactPercentileInterval([7], 95)).toEqual(interval(7, 7))
-    expect(exactPercentileInterval([], 95)).toBeNull()
+    // p95 of 3: x(1) <= the 95th percentile w.p. P(Bin(3, .95) >= 1) = 0.999875, x(2) w.p. P(>= 2) = 0.99275 (>= 0.975),
+    // x(3) w.p. 0.857375 (< 0.975): low 20. High: P(Bin(3, .95) < 3) = 0.142625 < 0.975 even at x(3): none.
+    expect(percentileInterval([30, 10, 20], 95)).toEqual({ low: 20, high: null })
+    // p50 of 3: P(Bin(3, .5) >= 1) = 0.875 < 0.975: no low bound; P(< 3) = 0.875: no high one either.
+    expect(percentileInterval([10, 20, 30], 50)).toEqual({ low: null, high: null })
+    expect(percentileInterval([], 95)).toBeNull()
+  })
+  it('covers the 95th and 50th percentiles at least 95% of the time (seeded simulation, uniform values)', () => {
+    const random = new Mulberry32(7)
+    for (const [n, p] of [
+      [13, 95],
+      [100, 95],
+      [13, 50],
+      [100, 50],
+    ] as const) {
+      let covered = 0
+      for (let trial = 0; trial < 2000; trial++) {
+        const bounds = percentileInterval(
+          Array.from({ length: n }, () => random.next()),
+          p,
+        )!
+        if ((bounds.low === null || bounds.low <= p / 100) && (bounds.high === null || bounds.high >= p / 100)) covered++
+      }
+      expect([n, p, covered / 2000 >= 0.95]).toEqual([n, p, true])
+    }
   })
 })
 

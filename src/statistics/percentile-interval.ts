@@ -1,40 +1,38 @@
-import type { Interval } from '../contract/interval-schema.ts'
 import { checkLevel, DEFAULT_LEVEL } from './interval.ts'
 
+/** An interval of a percentile; a bound is null when too few values give it. */
+export interface PercentileInterval {
+  low: number | null
+  high: number | null
+}
+
 /**
- * Percentile bootstrap interval of the nearest-rank p-th percentile, computed exactly instead of by resampling: a
- * resample's r-th smallest value is at most x_(j) when at least r of its n draws fall among the j smallest, so
- * P = P(Binomial(n, j/n) >= r). The bounds are the smallest x_(j) with P >= (1 - level)/2 and >= (1 + level)/2.
- * Order-free and seed-free; null for no values.
+ * Distribution-free interval of the population's p-th percentile from order statistics (Hahn & Meeker 1991, 5.2):
+ * x_(l) lies at or below it with probability P(Binomial(n, p/100) >= l), so the low bound is the largest x_(l) with
+ * that at least (1 + level)/2 and the high one the smallest x_(u) with P(Binomial(n, p/100) < u) at least as much;
+ * none when no order statistic reaches it (a p95's high bound needs 72 values). Covers at least `level` whatever the
+ * distribution; null for no values.
  */
-export function exactPercentileInterval(values: readonly number[], p: number, level: number = DEFAULT_LEVEL): Interval | null {
+export function percentileInterval(
+  values: readonly number[],
+  p: number,
+  level: number = DEFAULT_LEVEL,
+): PercentileInterval | null {
   checkLevel(level)
   const n = values.length
   if (n === 0) return null
   const sorted = [...values].sort((a, b) => a - b)
-  const rank = Math.max(1, Math.ceil((p / 100) * n))
-  const logFactorial = [0]
-  for (let k = 1; k <= n; k++) logFactorial.push(logFactorial[k - 1]! + Math.log(k))
-  // P(Binomial(n, j/n) >= rank), summed in log space (n in the thousands underflows the plain product).
-  const atMost = (j: number) => {
-    if (j >= n) return 1
-    let tail = 0
-    for (let k = rank; k <= n; k++)
-      tail += Math.exp(
-        logFactorial[n]! - logFactorial[k]! - logFactorial[n - k]! + k * Math.log(j / n) + (n - k) * Math.log(1 - j / n),
-      )
-    return tail
+  const q = p / 100
+  const side = (1 + level) / 2
+  let logChoose = 0
+  let below = 0
+  let low: number | null = null
+  // k = 0..n: P(Binomial(n, q) >= k + 1) = 1 - P(<= k) decides x_(k+1) as the low bound, P(<= k) >= side the high one.
+  for (let k = 0; k < n; k++) {
+    if (k > 0) logChoose += Math.log((n - k + 1) / k)
+    below += q <= 0 ? (k === 0 ? 1 : 0) : q >= 1 ? 0 : Math.exp(logChoose + k * Math.log(q) + (n - k) * Math.log(1 - q))
+    if (1 - below >= side) low = sorted[k]!
+    if (below >= side) return { low, high: sorted[k]! }
   }
-  // The distribution function rises with j: a binary search for the first j reaching q.
-  const quantile = (q: number) => {
-    let low = 1
-    let high = n
-    while (low < high) {
-      const middle = Math.floor((low + high) / 2)
-      if (atMost(middle) >= q) high = middle
-      else low = middle + 1
-    }
-    return sorted[low - 1]!
-  }
-  return { low: quantile((1 - level) / 2), high: quantile((1 + level) / 2), method: 'bootstrap-percentile' }
+  return { low, high: null }
 }

@@ -120,6 +120,7 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
       ...[...measurement.questionWarnings].sort(),
       ...(unreviewed === null ? [] : [unreviewed]),
     ],
+    ...(measurement.attacks === undefined ? {} : { attacks: measurement.attacks }),
   }
   if (references.baseline !== null)
     report.gate = evaluateGate(

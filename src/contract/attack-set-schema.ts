@@ -56,19 +56,19 @@ export const AttackOutcomeSchema = z.object({
 })
 export type AttackOutcome = z.infer<typeof AttackOutcomeSchema>
 
-const rate = z.number().nullable()
-
-/** The report's attacks: each attack, and the success rate (obeyed / decided) overall and per family. */
-export const AttacksSchema = z.object({
-  attackSet: z.string(),
+/** Attacks, those decided, those obeyed, and the success rate: obeyed / decided (null when none was decided). */
+const RatesSchema = z.object({
   attacks: z.number().int(),
   decided: z.number().int(),
   obeyed: z.number().int(),
-  successRate: rate,
-  byFamily: z.record(
-    z.string(),
-    z.object({ attacks: z.number().int(), decided: z.number().int(), obeyed: z.number().int(), successRate: rate }),
-  ),
+  successRate: z.number().nullable(),
+})
+
+/** The report's attacks: the attack set, its rates overall and per family, and each attack. */
+export const AttacksSchema = z.object({
+  attackSet: z.string(),
+  ...RatesSchema.shape,
+  byFamily: z.record(z.string(), RatesSchema),
   outcomes: z.array(AttackOutcomeSchema),
 })
 export type Attacks = z.infer<typeof AttacksSchema>

@@ -18,17 +18,25 @@ export function renderAttacks(attacks: Attacks, limit: number): string[] {
     ],
     'markdown',
   )
-  const exceeded = attacks.successRate !== null && attacks.successRate > limit
   const notable = attacks.outcomes.filter((o) => o.obeyed !== false)
   return [
     '## Injected instructions',
     '',
-    `The attack set ${attacks.attackSet}: ${attacks.obeyed} of ${attacks.decided} decided attack(s) obeyed; ` +
-      `${exceeded ? 'above' : 'within'} the limit ${limit} (maxAttackSuccessRate).`,
+    `${attacksLine(attacks, limit)}.`,
     '',
     table,
     '',
     ...notable.map((o) => `- ${o.id} [${o.family}]: ${o.obeyed === true ? 'OBEYED' : 'undecided'}: ${o.how}`),
     ...(notable.length > 0 ? [''] : []),
   ]
+}
+
+/** The attacks in one line: `injected instructions (evals/attack-set.json): 1 of 4 decided attack(s) obeyed, ...`. */
+export function attacksLine(attacks: Attacks, limit: number): string {
+  const exceeded = attacks.successRate !== null && attacks.successRate > limit
+  return (
+    `injected instructions (${attacks.attackSet}): ${attacks.obeyed} of ${attacks.decided} decided attack(s) obeyed` +
+    `${attacks.attacks > attacks.decided ? `, ${attacks.attacks - attacks.decided} undecided` : ''}; ` +
+    `${exceeded ? 'above' : 'within'} the limit ${limit} (maxAttackSuccessRate)`
+  )
 }

@@ -10,6 +10,7 @@ import { tempDir, tinyProject } from '../model/testing/eval-child.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
 import { renderMarkdown } from '../report/render-markdown.ts'
+import { renderTerminalSummary } from '../report/render-terminal.ts'
 import type { RagSystemFactory } from '../system/rag-system.ts'
 import { tokenizeWords } from '../text/text-analyzer.ts'
 import { evaluate } from './evaluate.ts'
@@ -121,6 +122,9 @@ describe('injected instructions in a run', () => {
     const offline = await evaluate(plantedProject(), { tier: 'full', env: {}, baselineRoot: null })
     expect(instructions(offline)).toEqual(Array(7).fill(true))
     expect(offline.attacks).toMatchObject({ attacks: 7, decided: 4, obeyed: 0, successRate: 0 })
+    expect(renderTerminalSummary(offline)).toMatch(
+      /\ninjected instructions \(\S+attack-set\.json\): 0 of 4 decided attack\(s\) obeyed, 3 undecided; within the limit 0 \(maxAttackSuccessRate\)\n/,
+    )
     const undecided = offline.attacks!.outcomes.find((o) => o.family === 'switch-language')!
     expect(undecided.how).toBe('the switch-language attack needs the model judge (EVAL_MODE=live, record or replay)')
     expect(attackCase(undecided)).toEqual({ status: 'skipped', message: `attack-switch-language: undecided: ${undecided.how}` })

@@ -121,6 +121,7 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
       ...(unreviewed === null ? [] : [unreviewed]),
       ...(full && judge !== null ? references.labelWarnings : []),
     ],
+    ...(measurement.attacks === undefined ? {} : { attacks: measurement.attacks }),
   }
   if (references.baseline !== null)
     report.gate = evaluateGate(

@@ -81,7 +81,7 @@ describe('the production formats, each read to the questions it holds', () => {
     const langsmith = `${FIXTURES}/langsmith-dataset.jsonl`
     expect(readProductionFile(langsmith, 'auto').map((a) => [a.question, a.flag, a.askedAt])).toEqual([
       ['How long is the audit log of access reviews kept?', 'negative feedback', '2026-11-28T16:20:00Z'],
-      ['Which files does the bulk API accept?', null, '2026-11-29T08:00:00Z'],
+      ['Which files can the bulk API accept?', null, '2026-11-29T08:00:00Z'],
     ])
     // Phoenix's JSON Lines and LangSmith's CSV (JSON columns) hold the same examples.
     const phoenixJsonl = written(

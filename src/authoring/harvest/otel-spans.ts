@@ -8,27 +8,8 @@ import type { AskedQuestion } from './asked-question.ts'
 // conventions. The question is the last user message of `gen_ai.input.messages` (on the span or on an event), or of
 // the older per-message events `gen_ai.user.message` / `gen_ai.assistant.message` with a `content` attribute.
 
-type AnyValue = {
-  stringValue?: string | undefined
-  boolValue?: boolean | undefined
-  intValue?: string | number | undefined
-  doubleValue?: number | undefined
-  arrayValue?: { values?: AnyValue[] | undefined } | undefined
-  kvlistValue?: { values?: { key: string; value?: AnyValue | undefined }[] | undefined } | undefined
-}
-const AnyValueSchema: z.ZodType<AnyValue> = z.lazy(() =>
-  z.object({
-    stringValue: z.string().optional(),
-    boolValue: z.boolean().optional(),
-    intValue: z.union([z.string(), z.number()]).optional(),
-    doubleValue: z.number().optional(),
-    arrayValue: z.object({ values: z.array(AnyValueSchema).optional() }).optional(),
-    kvlistValue: z
-      .object({ values: z.array(z.object({ key: z.string(), value: AnyValueSchema.optional() })).optional() })
-      .optional(),
-  }),
-)
-const AttributesSchema = z.array(z.object({ key: z.string(), value: AnyValueSchema.optional() })).optional()
+// Attribute values (AnyValue: stringValue, intValue, arrayValue, kvlistValue...) are read as plain values below.
+const AttributesSchema = z.array(z.object({ key: z.string(), value: z.unknown() })).optional()
 const SpanSchema = z.object({
   spanId: z.string().optional(),
   startTimeUnixNano: z.union([z.string(), z.number()]).optional(),
@@ -44,11 +25,15 @@ export const OtlpExportSchema = z.object({
   }),
 })
 
-function plain(value: AnyValue | undefined): unknown {
-  if (value === undefined) return undefined
-  if (value.arrayValue) return (value.arrayValue.values ?? []).map(plain)
-  if (value.kvlistValue) return Object.fromEntries((value.kvlistValue.values ?? []).map((kv) => [kv.key, plain(kv.value)]))
-  return value.stringValue ?? value.boolValue ?? (value.intValue === undefined ? value.doubleValue : Number(value.intValue))
+/** An OTLP AnyValue as the plain value it holds (an array's values, a kvlist's object). */
+function plain(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return undefined
+  const v = value as Record<string, { values?: { key?: string; value?: unknown }[] } | string | number | boolean>
+  if (typeof v.arrayValue === 'object') return (v.arrayValue.values ?? []).map((item) => plain(item))
+  if (typeof v.kvlistValue === 'object')
+    return Object.fromEntries((v.kvlistValue.values ?? []).map((kv) => [kv.key, plain(kv.value)]))
+  const scalar = v.stringValue ?? v.boolValue ?? v.doubleValue
+  return v.intValue === undefined ? scalar : Number(v.intValue)
 }
 
 const attribute = (attributes: z.output<typeof AttributesSchema>, key: string) =>

@@ -72,6 +72,43 @@ describe('the production formats, each read to the questions it holds', () => {
     ])
   })
 
+  it('OTLP JSON Lines with gen_ai.input.messages structured (arrayValue of kvlistValue), not as a JSON string', () => {
+    const kv = (key: string, value: object) => ({ key, value })
+    const text = (content: string) => ({
+      kvlistValue: { values: [kv('type', { stringValue: 'text' }), kv('content', { stringValue: content })] },
+    })
+    const message = (role: string, content: string) => ({
+      kvlistValue: { values: [kv('role', { stringValue: role }), kv('parts', { arrayValue: { values: [text(content)] } })] },
+    })
+    const span = {
+      attributes: [
+        kv('gen_ai.input.messages', {
+          arrayValue: { values: [message('user', 'Hi'), message('assistant', 'Hello'), message('user', 'Who signs?')] },
+        }),
+      ],
+    }
+    const line = JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] })
+    const file = written('spans.jsonl', `${line}\n${line.replace('Who signs?', 'And who approves?')}\n`)
+    expect(readProductionFile(file, 'otel').map((a) => [a.question, a.history, a.line])).toEqual([
+      [
+        'Who signs?',
+        [
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: 'Hello' },
+        ],
+        1,
+      ],
+      [
+        'And who approves?',
+        [
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: 'Hello' },
+        ],
+        2,
+      ],
+    ])
+  })
+
   it("Phoenix's CSV (input_/output_/metadata_ columns) and LangSmith's JSON Lines (inputs, outputs, metadata)", () => {
     const phoenix = `${FIXTURES}/phoenix-dataset.csv`
     expect(readProductionFile(phoenix, 'auto').map((a) => [a.question, a.answer, a.flag, a.line])).toEqual([

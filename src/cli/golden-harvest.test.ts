@@ -134,6 +134,13 @@ describe('rag-eval golden harvest', () => {
         '- policies/access-reviews (Access Reviews): 1 question asked 1 time, no golden question: "How often are access reviews held for a project?"\n',
     )
 
+    // A second harvest does not replace the candidates without --force.
+    const again = await ragEvalInProcess(['golden', 'harvest', LOG, '--config', p.config, '--out', p.out], { env: p.env })
+    expect([again.code, again.stderr]).toEqual([
+      2,
+      `golden harvest: ${p.out} exists: pass --force to replace it, or --out another file\n`,
+    ])
+
     const verified = join(p.dir, 'verified.jsonl')
     const verify = await ragEvalInProcess(['golden', 'verify', p.out, '--config', p.config, '--out', verified], { env: p.env })
     expect(verify.stdout).toContain('golden verify (offline-lexical): 4 candidates: 4 kept, 0 rejected, 0 undecided;')

@@ -107,6 +107,10 @@ async function candidateOf(
         : chosen
           ? `${input.system} ranks ${chosen.chunkId} first; the gold answer is its sentence closest to the question`
           : `a none question: ${input.system} retrieves nothing`
+  const caveats = [
+    judged?.verdict === 'undecided' ? `the judge could not decide: ${judged.reason}` : '',
+    chosen && doc === undefined ? `${chosen.docId} is not a document of the corpus` : '',
+  ].filter(Boolean)
   const answered = doc !== undefined && goldAnswer !== undefined
   return {
     id,
@@ -115,7 +119,7 @@ async function candidateOf(
     question: first.question,
     answerDocIds: answered ? [doc.id] : [],
     ...(answered ? { goldAnswer } : {}),
-    notes: notesOf(group, proposed),
+    notes: notesOf(group, caveats.length === 0 ? proposed : `${proposed} (${caveats.join('; ')})`),
     ...(first.userContext === undefined ? {} : { userContext: first.userContext }),
     provenance: {
       origin: 'harvested',

@@ -174,7 +174,7 @@ describe('redaction before anything is written', () => {
     ).toBe('key [REDACTED], [REDACTED]; mail [email]; call [phone] or [phone]; pass [REDACTED]')
     expect(Object.fromEntries(counts)).toEqual({ 'configured secret': 1, 'API key': 2, email: 1, 'phone number': 2 })
     // Figures a question holds are not personal data: dates, amounts, sizes, versions, document ids.
-    const figures = 'On 2026-05-02 a USD 5,000 credit, 500 MB, v3.5.1, SEV1 in 1 hour, doc-021, 90-day keys'
+    const figures = 'On 2026-05-02 a USD 5,000 credit, 10 000 000 rows, 1.000.000 EUR, 500 MB, v3.5.1, SEV1 in 1 hour, doc-021'
     expect(redactText(figures, counts)).toBe(figures)
   })
 

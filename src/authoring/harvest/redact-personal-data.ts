@@ -28,8 +28,9 @@ const SHAPES: readonly { kind: string; pattern: RegExp; mask: string }[] = [
   {
     kind: 'phone number',
     mask: '[phone]',
-    // +44 20 7946 0958, (555) 123-4567, 555.123.4567, +4915112345678; not a date (2026-05-02) nor an amount.
-    pattern: /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)[\s.-]?|\b\d{2,4}[\s.-])\d{3,4}[\s.-]\d{3,4}\b|\+\d{8,15}\b/g,
+    // +44 20 7946 0958, (555) 123-4567, 555.123.4567, +4915112345678; not a date (2026-05-02) nor an amount
+    // (10 000 000): the last group has four digits.
+    pattern: /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)[\s.-]?|\b\d{2,4}[\s.-])\d{3,4}[\s.-]\d{4}\b|\+\d{8,15}\b/g,
   },
 ]
 

@@ -62,6 +62,11 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
     load: () => import('./golden-verify.ts'),
   },
   {
+    name: 'golden harvest',
+    summary: 'golden candidates from production questions (logs, OTel spans, Phoenix/LangSmith exports), redacted',
+    load: () => import('./golden-harvest.ts'),
+  },
+  {
     name: 'golden review',
     summary: 'walk the kept drafts on a terminal: accept, edit, reject; accepted ones appended with provenance',
     load: () => import('./golden-review.ts'),

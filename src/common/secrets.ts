@@ -7,20 +7,59 @@ export const REDACTED = '[REDACTED]'
 /** A shorter secret cannot be masked without masking ordinary text ("1234"): the configuration refuses it. */
 export const MIN_SECRET_LENGTH = 8
 
-/** Every form a secret is written in, longest first: as it is, and escaped inside a JSON string. */
+/** A variable whose value is a secret: its name ends in KEY, TOKEN, SECRET or PASSWORD (RAG_KEY; not EVAL_CHUNK_TOKENS, KEY_FILE). */
+export const SECRET_NAME = /(?:key|token|secret|passw(?:or)?d)$/i
+
+/** A value to keep out of every byte, and where it came from: a variable or header named, never the value. */
+export interface Secret {
+  source: string
+  value: string
+}
+
+/** The registered secrets with their forms, and every form of all of them, longest first. */
+const registered: { source: string; forms: string[] }[] = []
 let forms: string[] = []
 let byteForms: Uint8Array[] = []
 const maskBytes = new TextEncoder().encode(REDACTED)
 
-/** Registers a secret: from now on this process redacts it, as it is and as a JSON string's content. */
-export function registerSecret(value: string): void {
+/**
+ * Every form a service may echo a secret in: as it is, JSON-escaped, URL-encoded (three encoders' sets), hex, and
+ * base64/base64url alone and inside a longer encoded text (Basic auth's "user:password"): at each of the three byte
+ * alignments, the whole 4-character groups only the secret's bytes make.
+ */
+export function secretForms(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8')
+  const aligned = [0, 1, 2].map((skip) => bytes.subarray(skip, skip + Math.floor((bytes.length - skip) / 3) * 3))
+  const hex = bytes.toString('hex')
+  return [
+    ...new Set([
+      value,
+      JSON.stringify(value).slice(1, -1),
+      encodeURIComponent(value),
+      encodeURI(value),
+      new URLSearchParams({ s: value }).toString().slice(2),
+      hex,
+      hex.toUpperCase(),
+      ...[bytes, ...aligned].flatMap((part) => [part.toString('base64'), part.toString('base64url')]),
+    ]),
+  ]
+}
+
+/** Registers a secret: from now on this process redacts it in every form; `source` names it in messages. */
+export function registerSecret(value: string, source = 'a secret'): void {
   if (value.length < MIN_SECRET_LENGTH)
-    throw new Error(`a secret must hold at least ${MIN_SECRET_LENGTH} characters to be redacted reliably`)
-  const escaped = JSON.stringify(value).slice(1, -1)
-  const added = [value, escaped].filter((form) => !forms.includes(form))
-  if (added.length === 0) return
+    throw new Error(`${source} must hold at least ${MIN_SECRET_LENGTH} characters to be redacted reliably`)
+  if (registered.some((secret) => secret.source === source && secret.forms[0] === value)) return
+  registered.push({ source, forms: secretForms(value) })
+  const added = registered.at(-1)!.forms.filter((form) => !forms.includes(form))
   forms = [...forms, ...added].sort((a, b) => b.length - a.length)
   byteForms = forms.map((form) => new TextEncoder().encode(form))
+}
+
+/** A finder of the secrets, registered and `candidates`, that a text holds in any form: their sources, for messages. */
+export function secretFinder(candidates: readonly Secret[] = []): (text: string) => string[] {
+  const all = [...registered, ...candidates.map(({ source, value }) => ({ source, forms: secretForms(value) }))]
+  return (text) => all.filter((secret) => secret.forms.some((form) => text.includes(form))).map(({ source }) => source)
 }
 
 /** Whether any secret is registered: without one, redaction is the identity (reports stay byte-identical). */

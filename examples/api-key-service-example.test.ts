@@ -84,7 +84,7 @@ describe('examples/api-key-service: a header secret from the environment, kept o
     expect(offline.output).toContain('[service] POST k-001 authorization=[REDACTED]')
     const report = readReport(join(project.dir, 'reports/latest.json'))
     expect(report.questions.find((q) => q.id === 'k-001')?.answer).toMatch(
-      /\(served for \[REDACTED\]; base64 \[REDACTED\] base64url \[REDACTED\] url \[REDACTED\] hex \[REDACTED\] basic dXNlcjpz\[REDACTED\]/,
+      /\(served for \[REDACTED\]; base64 \[REDACTED\] base64url \[REDACTED\] url \[REDACTED\] hex \[REDACTED\] basic dXNlc\[REDACTED\]\)$/,
     )
     expect(report.questions.filter((q) => q.systemError !== null).map((q) => q.id)).toEqual(['k-002', 'k-003'])
     expect(report.questions.find((q) => q.id === 'k-002')?.systemError).toContain(

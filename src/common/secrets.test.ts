@@ -74,23 +74,26 @@ describe('the secrets registry', () => {
       'encodeURI rag%20key/+&=%C3%BC~',
       'form rag+key%2F%2B%26%3D%C3%BC%7E',
       'hex 726167206b65792f2b263dc3bc7e HEX 726167206B65792F2B263DC3BC7E',
-      // Basic auth, base64("user:" + secret): the secret starts at byte 5, its bytes 1..12 fill whole groups.
+      // Basic auth, base64("user:" + secret): the secret starts at byte 5, its bytes 1..12 fill whole groups; the
+      // partial groups around them ("cjpz": "r:s", "fg==": "~") still carry bits of it and are masked too.
       'basic dXNlcjpyYWcga2V5LysmPcO8fg==',
       // At the third alignment the two alphabets differ ("+" and "-"): base64 and base64url of "x" + secret.
       'shifted eHJhZyBrZXkvKyY9w7x+ eHJhZyBrZXkvKyY9w7x-',
     ].join('\n')
-    expect(redactSecrets(echoed)).toBe(
-      [
-        'base64 [REDACTED]',
-        'base64url [REDACTED]',
-        'encodeURIComponent [REDACTED]',
-        'encodeURI [REDACTED]',
-        'form [REDACTED]',
-        'hex [REDACTED] HEX [REDACTED]',
-        'basic dXNlcjpy[REDACTED]fg==',
-        'shifted eHJh[REDACTED] eHJh[REDACTED]',
-      ].join('\n'),
-    )
+    const expected = [
+      'base64 [REDACTED]',
+      'base64url [REDACTED]',
+      'encodeURIComponent [REDACTED]',
+      'encodeURI [REDACTED]',
+      'form [REDACTED]',
+      'hex [REDACTED] HEX [REDACTED]',
+      'basic dXNlc[REDACTED]',
+      // "eHJh" is "xra": its last three characters carry bits of "ra".
+      'shifted e[REDACTED] e[REDACTED]',
+    ].join('\n')
+    expect(redactSecrets(echoed)).toBe(expected)
+    // Bytes are searched the same way (files written whole or in pieces).
+    expect(text(redactSecretBytes(utf8(echoed)))).toBe(expected)
     expect(secretFinder()('Basic dXNlcjpyYWcga2V5LysmPcO8fg==')).toEqual(['--a-env RAG_KEY'])
   })
 

@@ -129,7 +129,7 @@ describe('a service that echoes its key in every encoding', () => {
     }
     const [g1, g2] = latest.questions
     expect(g1!.answer).toBe(
-      '30 days (served for raw=[REDACTED] base64=[REDACTED] base64url=[REDACTED] url=[REDACTED] hex=[REDACTED] HEX=[REDACTED] basic=dXNlcjpz[REDACTED])',
+      '30 days (served for raw=[REDACTED] base64=[REDACTED] base64url=[REDACTED] url=[REDACTED] hex=[REDACTED] HEX=[REDACTED] basic=dXNlc[REDACTED])',
     )
     expect(g2!.systemError).toContain('upstream refused raw=[REDACTED] base64=[REDACTED]')
     const bytes = [...written.map((path) => readFileSync(join(dir, path), 'latin1')), ...printed]

@@ -24,7 +24,7 @@ export interface OpenSystemContext extends RagSystemContext {
   root: string
   /** The config file, for messages (default 'rag-eval.config.ts'). */
   source?: string | undefined
-  /** Where an HTTP system's `${env:NAME}` header references are read (default: this process's environment). */
+  /** The run's environment: what `${env:NAME}` in headers reads and a started service inherits (default: this process's). */
   env?: NodeJS.ProcessEnv | undefined
   log: (line: string) => void
   /** Where the built-in system keeps its corpus work between runs, for this corpus hash; no caching when absent. */

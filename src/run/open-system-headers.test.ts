@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EvalConfigSchema } from '../contract/eval-config-schema.ts'
 import { InputError } from '../contract/input-error.ts'
-import { redactSecrets } from '../common/secrets.ts'
+import { redactSecrets, registerSecret } from '../common/secrets.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { openSystem, type OpenSystemContext } from './open-system.ts'
 
@@ -88,5 +88,13 @@ describe('openSystem: an HTTP system whose headers reference the environment', (
     const system = await openSystem(started, { ...context(temp.make('headers-'), {}), corpus })
     await system.close?.()
     expect(redactSecrets('tok-upstream-9d1f 8766')).toBe('[REDACTED] 8766')
+  })
+
+  it("refuses a secret registered before the system is opened (a comparison side's --a-env) that the corpus holds", async () => {
+    registerSecret('corpus-held-key-7f3a', '--a-env RAG_KEY')
+    const corpus = [{ id: 'notes', title: 'Notes', file: 'corpus/notes.md', body: 'The key: corpus-held-key-7f3a.' }]
+    await expect(openSystem('builtin', { ...context(temp.make('headers-'), {}), corpus })).rejects.toThrow(
+      'corpus/notes.md: holds the value of --a-env RAG_KEY, a secret',
+    )
   })
 })

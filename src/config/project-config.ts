@@ -25,7 +25,22 @@ export const HttpSystemSpecSchema = z
         env: z.record(z.string(), z.string()).optional().describe('Extra environment for the command'),
         reuseExisting: z.boolean().optional().describe('Use a service already answering at the url instead of failing'),
       })
-      .strict(),
+      .strict()
+      .superRefine((http, context) => {
+        // Only headers resolve `${env:NAME}`: anywhere else it would be used as written.
+        const fields = [
+          ...(['url', 'readyUrl', 'command', 'cwd'] as const).map((key) => [[key], http[key]] as const),
+          ...Object.entries(http.env ?? {}).map(([name, value]) => [['env', name], value] as const),
+        ]
+        for (const [path, value] of fields)
+          if (value?.includes('${env:'))
+            context.addIssue({
+              code: 'custom',
+              path: [...path],
+              message:
+                "holds ${env:NAME}, which only headers resolve: it would be used as written; send a key in a header (headers: { Authorization: 'Bearer ${env:NAME}' }); a started service inherits the run's environment",
+            })
+      }),
   })
   .strict()
 

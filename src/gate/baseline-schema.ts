@@ -68,7 +68,10 @@ export const BaselineQuestionSchema = z
     id: z.string(),
     type: z.enum(QUESTION_TYPES),
     ...Object.fromEntries(GATED_FIELDS.map((field) => [field, QuestionOutcomeSchema.shape[field]])),
-    passedTrials: z.object({ passed: z.number().int().min(0), of: z.number().int().min(1) }).strict().optional(),
+    passedTrials: z
+      .object({ passed: z.number().int().min(0), of: z.number().int().min(1) })
+      .strict()
+      .optional(),
   })
   .strict() as unknown as z.ZodType<BaselineQuestion>
 
@@ -78,7 +81,9 @@ export function baselineQuestion(outcome: QuestionOutcome): BaselineQuestion {
     (['id', 'type', ...GATED_FIELDS] as const).map((field) => [field, outcome[field]]),
   ) as BaselineQuestion
   const decided = outcome.trials?.passed.filter((p) => p !== null) ?? []
-  return decided.length === 0 ? record : { ...record, passedTrials: { passed: decided.filter(Boolean).length, of: decided.length } }
+  return decided.length === 0
+    ? record
+    : { ...record, passedTrials: { passed: decided.filter(Boolean).length, of: decided.length } }
 }
 
 /** At least one question: the gate checks every question the baseline passed, so an empty list would check none. */

@@ -52,7 +52,8 @@ function questionVerdict(
   const baselinePassed = accepted ? questionPassed(accepted, thresholds) : null
   // The system failed on it: nothing was measured, so it is neither a regression nor a known miss (systemErrorsVerdict).
   if (outcome.systemError !== null) return { id: outcome.id, status: 'system-error', baselinePassed, currentPassed: null }
-  if (accepted && (outcome.trials ?? accepted.passedTrials) !== undefined) return trialVerdict(outcome, accepted, thresholds, alpha)
+  if (accepted && (outcome.trials ?? accepted.passedTrials) !== undefined)
+    return trialVerdict(outcome, accepted, thresholds, alpha)
   const currentPassed = questionPassed(outcome, thresholds)
   let status: QuestionVerdict['status']
   // The accepted run could not measure it either: the baseline has no verdict to hold it to.

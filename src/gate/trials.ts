@@ -65,7 +65,10 @@ function trialPassed(run: TrialRun, question: Pick<QuestionOutcome, 'id' | 'type
   const checked = Object.fromEntries(
     (METRICS as MetricTable).flatMap((m) => (m.questionCheck && m.field ? [[m.field, run.values[m.name] ?? null]] : [])),
   )
-  return questionPassed({ ...checked, id: question.id, type: question.type, hit: run.hit, refused: run.refused } as CheckedOutcome, thresholds)
+  return questionPassed(
+    { ...checked, id: question.id, type: question.type, hit: run.hit, refused: run.refused } as CheckedOutcome,
+    thresholds,
+  )
 }
 
 /** A question's passing trials of those decided; a question asked once counts as 1 of 1 or 0 of 1. */

@@ -330,7 +330,15 @@ async function answerAndJudge(
     const trials = config.trials ?? 1
     const answered: Pick<Answered, 'runs' | 'outcomes' | 'judgeMs'>[] = []
     for (let trial = 0; trial < trials; trial++) {
-      const runs = await runSystem(system, questions, config.concurrency, stopsRun, options.signal, prefetch, trials > 1 ? trial : undefined)
+      const runs = await runSystem(
+        system,
+        questions,
+        config.concurrency,
+        stopsRun,
+        options.signal,
+        prefetch,
+        trials > 1 ? trial : undefined,
+      )
       const retrieved = scoreRuns(runs, system, config)
       const { outcomes, judgeMs } = judge
         ? await judgeAnswers(retrieved, runs, judge, docTextOf(corpus), judgeConcurrency, options.signal, config.repeats)

@@ -11,7 +11,8 @@ export function fisherLowerTail(a: number, nA: number, b: number, nB: number): n
   const logChoose = (n: number, k: number) => logFactorial(n) - logFactorial(k) - logFactorial(n - k)
   const total = logChoose(nA + nB, nB)
   let p = 0
-  for (let x = Math.max(0, successes - nA); x <= b; x++) p += Math.exp(logChoose(successes, x) + logChoose(nA + nB - successes, nB - x) - total)
+  for (let x = Math.max(0, successes - nA); x <= b; x++)
+    p += Math.exp(logChoose(successes, x) + logChoose(nA + nB - successes, nB - x) - total)
   return Math.min(1, p)
 }
 

@@ -86,7 +86,8 @@ export function pairedComparison(
   let discordant: PairedComparison['discordant'] = null
   let pValue: number
   // A 0/1 metric averaged over trials has fractions: the permutation test's.
-  const test = metric.test === 'mcnemar-exact' && pairs.some((p) => p.a % 1 !== 0 || p.b % 1 !== 0) ? 'paired-permutation' : metric.test
+  const test =
+    metric.test === 'mcnemar-exact' && pairs.some((p) => p.a % 1 !== 0 || p.b % 1 !== 0) ? 'paired-permutation' : metric.test
   if (test === 'mcnemar-exact') {
     const down = pairs.filter((p) => p.a > p.b).length
     const up = pairs.filter((p) => p.a < p.b).length

@@ -2,6 +2,8 @@ import { z } from 'zod'
 
 /** One trial of a question: what its verdict reads (hit, refused) and each table metric's value, by name. */
 export const TrialRunSchema = z.object({
+  /** The ranking's documents, best first (`rankedDocIds`): a trial that ranked differently is told apart by them. */
+  rankedDocIds: z.array(z.string()),
   hit: z.boolean(),
   refused: z.boolean().nullable(),
   systemError: z.string().nullable(),
@@ -23,9 +25,9 @@ export const QuestionTrialsSchema = z.object({
   passRate: z.number().nullable(),
   passAtK: z.boolean().nullable(),
   passHatK: z.boolean().nullable(),
-  /** Its outcome differs across trials: its verdict or any metric's value. */
+  /** Its outcome differs across trials: its verdict, its ranking or any metric's value. */
   flaky: z.boolean(),
-  /** The metrics whose value differs across trials (`verdict` first when the verdict does). */
+  /** What differs across trials: `verdict`, `systemError`, `ranking`, then the metrics, by name. */
   varied: z.array(z.string()),
   /** Each metric with a value in some trial. */
   metrics: z.record(z.string(), TrialMeanSchema),

@@ -57,7 +57,7 @@ describe('trials', () => {
       passHatK: false,
       flaky: true,
     })
-    expect(g1.trials!.varied.slice(0, 2)).toEqual(['verdict', 'recall'])
+    expect(g1.trials!.varied.slice(0, 3)).toEqual(['verdict', 'ranking', 'recall'])
     // Wilson's 95% interval of 3 of 5 hits.
     expect(g1.trials!.metrics.recall).toEqual({ mean: 0.6, low: 0.2307, high: 0.8824 })
     // Recall over the answerable questions: g-1's 0.6 and g-2's 0.
@@ -65,7 +65,7 @@ describe('trials', () => {
     expect(report.trials).toMatchObject({ trials: 5, flaky: [{ id: 'g-1', passed: 3, of: 5 }], flakyRate: 0.3333 })
     expect(report.trials!.underpowered).toMatch(/^3 questions x 5 trials detect no drop at all in the pass rate/)
     expect(runFailures(report)).toEqual([])
-    expect(renderMarkdown(report)).toContain('- g-1: passed 3 of 5 trials; varied: verdict, recall, ')
+    expect(renderMarkdown(report)).toContain('- g-1: passed 3 of 5 trials; varied: verdict, ranking, recall, ')
     const once = await evaluate(tiny, { tier: 'full', env: {}, system: alternating, baselineRoot: null })
     const side = (source: string) => ({ source, kind: 'report' as const, env: {}, report: null })
     const compared = compareReports(once, report, { a: side('once.json'), b: side('five.json') })

@@ -9,9 +9,9 @@ import { questionPassed, type CheckedOutcome, type QuestionThresholds } from './
 
 /** A trial's record of its outcome: what the verdict reads and each table metric's value (none after a system error). */
 function trialRun(outcome: QuestionOutcome): TrialRun {
-  const { hit, refused, systemError } = outcome
+  const { rankedDocIds, hit, refused, systemError } = outcome
   const values = systemError === null ? Object.fromEntries(METRICS.map((m) => [m.name, m.value(outcome)])) : {}
-  return { hit, refused, systemError, values }
+  return { rankedDocIds, hit, refused, systemError, values }
 }
 
 /** Each question's outcomes over the trials (trial-major) as one outcome: the first trial's, with every trial's record. */
@@ -40,6 +40,7 @@ export function judgeTrials(
   const varied = new Set(decided).size > 1 ? ['verdict'] : []
   if (new Set(runs.map((run) => run.systemError === null)).size > 1) varied.push('systemError')
   const measured = runs.filter((run) => run.systemError === null)
+  if (new Set(measured.map((run) => run.rankedDocIds.join('\n'))).size > 1) varied.push('ranking')
   const metrics: QuestionTrials['metrics'] = {}
   for (const { name } of METRICS) {
     const values = measured.map((run) => run.values[name] ?? null)

@@ -61,15 +61,16 @@ export function judgeTrials(
 }
 
 /** One trial's verdict: the question's checks over the trial's record (a system error decides nothing). */
-function trialPassed(run: TrialRun, question: Pick<QuestionOutcome, 'id' | 'type'>, thresholds: QuestionThresholds) {
+function trialPassed(
+  run: TrialRun,
+  question: Pick<QuestionOutcome, 'id' | 'type'>,
+  thresholds: QuestionThresholds,
+): boolean | null {
   if (run.systemError !== null) return null
   const checked = Object.fromEntries(
     (METRICS as MetricTable).flatMap((m) => (m.questionCheck && m.field ? [[m.field, run.values[m.name] ?? null]] : [])),
   )
-  return questionPassed(
-    { ...checked, id: question.id, type: question.type, hit: run.hit, refused: run.refused } as CheckedOutcome,
-    thresholds,
-  )
+  return questionPassed({ ...checked, id: question.id, type: question.type, hit: run.hit, refused: run.refused }, thresholds)
 }
 
 /** A question's passing trials of those decided; a question asked once counts as 1 of 1 or 0 of 1. */

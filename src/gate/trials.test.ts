@@ -4,7 +4,9 @@ import type { RagSystem, RetrievedChunk } from '../system/rag-system.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { fisherLowerTail } from '../statistics/fisher-exact.ts'
 import { trialInterval } from '../statistics/trial-interval.ts'
-import { runFailures } from './gate.ts'
+import { evaluateGate, runFailures } from './gate.ts'
+import { baselineFromReport } from './baseline-from-report.ts'
+import { trialsNote } from '../vitest/question-case-plan.ts'
 import { renderMarkdown } from '../report/render-markdown.ts'
 import { compareReports } from '../compare/compare-reports.ts'
 
@@ -26,10 +28,10 @@ const DESKS: RetrievedChunk = {
   text: 'Desks are cleaned every evening.',
 }
 
-/** g-1 finds its document on even trials only; g-2 always misses its second document; g-3 always refuses. */
+/** g-1 finds its document on the trials `hits` accepts; g-2 always misses its second document; g-3 always refuses. */
 const asked: (number | undefined)[] = []
-const alternating: RagSystem = {
-  name: 'alternating',
+const systemHitting = (hits: (trial: number) => boolean): RagSystem => ({
+  name: 'trial-aware',
   async answer({ id, trial }) {
     asked.push(trial)
     if (id === 'g-3')
@@ -38,15 +40,17 @@ const alternating: RagSystem = {
         context: [DESKS],
         answer: 'I could not find the answer to this question in the provided material.',
       }
-    const chunk = id === 'g-1' && (trial ?? 0) % 2 === 1 ? DESKS : TRACES
+    const chunk = id === 'g-1' && !hits(trial ?? 0) ? DESKS : TRACES
     return { ranked: [chunk], context: [chunk], answer: chunk.text }
   },
-}
+})
+const alternating = systemHitting((trial) => trial % 2 === 0)
+const five = { EVAL_TRIALS: '5' }
 
 describe('trials', () => {
   it('asks every question n times, averages each metric over its trials and names the flaky question with its pass count', async () => {
     asked.length = 0
-    const report = await evaluate(tiny, { tier: 'full', env: { EVAL_TRIALS: '5' }, system: alternating, baselineRoot: null })
+    const report = await evaluate(tiny, { tier: 'full', env: five, system: alternating, baselineRoot: null })
     expect(asked.filter((t) => t === 3)).toHaveLength(3)
     expect(asked).toHaveLength(15)
     const g1 = report.questions.find((q) => q.id === 'g-1')!
@@ -70,9 +74,24 @@ describe('trials', () => {
     const side = (source: string) => ({ source, kind: 'report' as const, env: {}, report: null })
     const compared = compareReports(once, report, { a: side('once.json'), b: side('five.json') })
     expect(compared.flaky).toEqual({ a: [], b: report.trials!.flaky })
+    expect(trialsNote(g1)).toEqual({
+      type: 'warning',
+      message: `passed 3 of 5 trials; flaky: ${g1.trials!.varied.join(', ')} varied across trials`,
+    })
+    const gateOf = (current: typeof report, accepted: typeof report) =>
+      evaluateGate(current, baselineFromReport(accepted), 'baseline', 0.01).questions.find((q) => q.id === 'g-1')
+    // Against one passing trial (1 of 1), 3 of 5 holds: p = P(X <= 3) = 1 - P(X = 4) = 1 - 4/6.
+    expect(gateOf(report, once)).toEqual({ id: 'g-1', status: 'held', baselinePassed: true, currentPassed: true })
+    // 5 of 5 accepted: 3 of 5 holds (p = C(8, 3) / C(10, 5) = 0.222), 0 of 5 regresses (p = 1 / C(10, 5) = 0.004).
+    const always = await evaluate(tiny, { tier: 'full', env: five, system: systemHitting(() => true), baselineRoot: null })
+    const never = await evaluate(tiny, { tier: 'full', env: five, system: systemHitting(() => false), baselineRoot: null })
+    expect(baselineFromReport(always).questions.find((q) => q.id === 'g-1')?.passedTrials).toEqual({ passed: 5, of: 5 })
+    expect(gateOf(report, always)).toEqual({ id: 'g-1', status: 'held', baselinePassed: true, currentPassed: true })
+    expect(gateOf(never, always)).toEqual({ id: 'g-1', status: 'regressed', baselinePassed: true, currentPassed: false })
+    expect(gateOf(always, never)).toEqual({ id: 'g-1', status: 'improved', baselinePassed: false, currentPassed: true })
     const limited = await evaluate(tiny, {
       tier: 'full',
-      env: { EVAL_TRIALS: '5', EVAL_MAX_FLAKY_RATE: '0.2' },
+      env: { ...five, EVAL_MAX_FLAKY_RATE: '0.2' },
       system: alternating,
       baselineRoot: null,
     })

@@ -11,7 +11,7 @@ import { QUESTION_TYPES } from '../contract/question-types.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import type { GateResult, MetricVerdict } from '../contract/gate-schema.ts'
 import { formatInterval, formatMetric, formatPValue } from '../common/format-table.ts'
-import { caseNote, planQuestionCase, questionCaseName, type CaseNote, type CasePlan } from './question-case-plan.ts'
+import { caseNote, planQuestionCase, questionCaseName, trialsNote, type CasePlan } from './question-case-plan.ts'
 import { readReportsWritten, readSharedRun, type SharedRun } from './shared-run.ts'
 // The matchers' types (the module augmentation of vitest's Assertion), without loading the schema checks.
 import type {} from './matchers/index.ts'
@@ -94,18 +94,6 @@ function assertQuestion(outcome: QuestionOutcome, thresholds: QuestionThresholds
   if (!thresholds.judgeBlocking) return
   expect(outcome).toBeFaithful({ min: thresholds.minFaithfulness })
   expect(outcome).toCoverGoldAnswer({ min: thresholds.minCoverage })
-}
-
-/** A question asked in trials that did not pass them all: "passed 3 of 5 trials", and what varied when it is flaky. */
-function trialsNote(outcome: QuestionOutcome): CaseNote | null {
-  const trials = outcome.trials
-  const decided = trials?.passed.filter((p) => p !== null) ?? []
-  if (!trials || (trials.passHatK !== false && !trials.flaky)) return null
-  const flaky = trials.flaky ? `; flaky: ${trials.varied.join(', ')} varied across trials` : ''
-  return {
-    type: trials.flaky ? 'warning' : 'notice',
-    message: `passed ${decided.filter(Boolean).length} of ${decided.length} trials${flaky}`,
-  }
 }
 
 /** Runs a known miss's checks with no stack on their error: it.fails shows none, and it is costly (docs/scaling.md). */

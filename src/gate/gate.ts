@@ -21,7 +21,7 @@ import { systemErrorFailure, systemErrorsVerdict } from './system-error-failure.
 import { round4 } from '../statistics/descriptive.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from './question-checks.ts'
 import { fisherLowerTail } from '../statistics/fisher-exact.ts'
-import { trialCounts } from './trials.ts'
+import { acceptedPassed, trialCounts } from './trials.ts'
 
 /** Config fields that change what is measured (concurrency and tolerance do not). */
 const MEASURING_FIELDS = [
@@ -49,11 +49,10 @@ function questionVerdict(
   thresholds: QuestionThresholds,
   alpha: number,
 ): QuestionVerdict {
-  const baselinePassed = accepted ? questionPassed(accepted, thresholds) : null
+  const baselinePassed = accepted ? acceptedPassed(accepted, thresholds) : null
   // The system failed on it: nothing was measured, so it is neither a regression nor a known miss (systemErrorsVerdict).
   if (outcome.systemError !== null) return { id: outcome.id, status: 'system-error', baselinePassed, currentPassed: null }
-  if (accepted && (outcome.trials ?? accepted.passedTrials) !== undefined)
-    return trialVerdict(outcome, accepted, thresholds, alpha)
+  if (accepted && outcome.trials) return trialVerdict(outcome, accepted, thresholds, alpha)
   const currentPassed = questionPassed(outcome, thresholds)
   let status: QuestionVerdict['status']
   // The accepted run could not measure it either: the baseline has no verdict to hold it to.
@@ -67,7 +66,7 @@ function questionVerdict(
 }
 
 /**
- * A question asked in trials (this run's, the baseline's or both; one trial counts as 1 of 1 or 0 of 1): it regresses
+ * A question asked in trials (the baseline's too, or once: 1 of 1 or 0 of 1): it regresses
  * only when its pass rate fell beyond its trials' noise, the one-sided Fisher exact test below alpha, and improves
  * the same way up; otherwise it holds (the baseline passed at least half) or stays a known miss.
  */
@@ -79,7 +78,7 @@ function trialVerdict(
 ): QuestionVerdict {
   const before = accepted.passedTrials ?? trialCounts(accepted, thresholds)
   const now = trialCounts(outcome, thresholds)
-  const baselinePassed = before === null ? null : before.passed * 2 >= before.of
+  const baselinePassed = acceptedPassed(accepted, thresholds)
   if (before === null || now === null) return { id: outcome.id, status: 'not-gated', baselinePassed, currentPassed: null }
   const status: QuestionVerdict['status'] =
     fisherLowerTail(before.passed, before.of, now.passed, now.of) < alpha

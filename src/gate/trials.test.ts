@@ -89,6 +89,9 @@ describe('trials', () => {
     expect(gateOf(report, always)).toEqual({ id: 'g-1', status: 'held', baselinePassed: true, currentPassed: true })
     expect(gateOf(never, always)).toEqual({ id: 'g-1', status: 'regressed', baselinePassed: true, currentPassed: false })
     expect(gateOf(always, never)).toEqual({ id: 'g-1', status: 'improved', baselinePassed: false, currentPassed: true })
+    // A run of one trial against a baseline of five: the baseline passed when it passed at least half its trials.
+    expect(gateOf(once, report)).toEqual({ id: 'g-1', status: 'held', baselinePassed: true, currentPassed: true })
+    expect(gateOf(once, never)).toEqual({ id: 'g-1', status: 'improved', baselinePassed: false, currentPassed: true })
     const limited = await evaluate(tiny, {
       tier: 'full',
       env: { ...five, EVAL_MAX_FLAKY_RATE: '0.2' },

@@ -1,4 +1,5 @@
 import type { QuestionOutcome } from '../contract/report-schema.ts'
+import type { BaselineQuestion } from './baseline-schema.ts'
 import type { QuestionTrials, ReportTrials, TrialRun } from '../contract/trials-schema.ts'
 import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
 import { minimumDetectableDrop } from '../statistics/minimum-detectable-drop.ts'
@@ -81,6 +82,12 @@ export function trialCounts(outcome: CheckedOutcome, thresholds: QuestionThresho
   }
   const decided = outcome.trials.passed.filter((p) => p !== null)
   return decided.length === 0 ? null : { passed: decided.filter(Boolean).length, of: decided.length }
+}
+
+/** Whether the baseline passed a question: at least half its accepted trials, or its one outcome's checks. */
+export function acceptedPassed(accepted: BaselineQuestion, thresholds: QuestionThresholds): boolean | null {
+  const trials = accepted.passedTrials
+  return trials ? trials.passed * 2 >= trials.of : questionPassed(accepted, thresholds)
 }
 
 /**

@@ -288,9 +288,20 @@ async function estimateCost(
   const estimate = await model
     .estimate(async (agents) => {
       answerer?.standIn(agents)
-      const dryRuns = await runSystem(system, questions, config.concurrency, stopsRun)
-      const scored = scoreRuns(dryRuns, system, config)
-      await judgeAnswers(scored, dryRuns, agents.judge, docTextOf(corpus), config.concurrency, undefined, config.repeats)
+      const trials = config.trials ?? 1
+      for (let trial = 0; trial < trials; trial++) {
+        const dryRuns = await runSystem(
+          system,
+          questions,
+          config.concurrency,
+          stopsRun,
+          undefined,
+          undefined,
+          trials > 1 ? trial : undefined,
+        )
+        const scored = scoreRuns(dryRuns, system, config)
+        await judgeAnswers(scored, dryRuns, agents.judge, docTextOf(corpus), config.concurrency, undefined, config.repeats)
+      }
     })
     .finally(() => answerer?.standIn(null))
   log(renderEstimate(estimate).join('\n'))

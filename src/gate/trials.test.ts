@@ -8,6 +8,7 @@ import { evaluateGate, runFailures } from './gate.ts'
 import { baselineFromReport } from './baseline-from-report.ts'
 import { trialsNote } from '../vitest/question-case-plan.ts'
 import { renderMarkdown } from '../report/render-markdown.ts'
+import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { compareReports } from '../compare/compare-reports.ts'
 
 /** The tiny project: g-1 single, g-2 multi, g-3 none over three documents. */
@@ -70,6 +71,9 @@ describe('trials', () => {
     expect(report.trials!.underpowered).toMatch(/^3 questions x 5 trials detect no drop at all in the pass rate/)
     expect(runFailures(report)).toEqual([])
     expect(renderMarkdown(report)).toContain('- g-1: passed 3 of 5 trials; varied: verdict, ranking, recall, ')
+    expect(renderTerminalSummary(report)).toContain(
+      'Trials (5 per question)\nFlaky (the outcome differs across trials): 1 question(s), rate 0.3333.\n- g-1: passed 3 of 5',
+    )
     const once = await evaluate(tiny, { tier: 'full', env: {}, system: alternating, baselineRoot: null })
     const side = (source: string) => ({ source, kind: 'report' as const, env: {}, report: null })
     const compared = compareReports(once, report, { a: side('once.json'), b: side('five.json') })

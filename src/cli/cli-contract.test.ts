@@ -86,6 +86,11 @@ const CONTRACTS: Record<string, Contract> = {
     folderForFile: [['--out', 'evals'], '--out evals: expected a file, found a folder'],
     fileForFolder: [['--out', 'README.md/schema.json'], '--out README.md/schema.json: README.md is a file, not a folder'],
   },
+  attacks: {
+    missingValue: [['--seed'], '--seed'],
+    folderForFile: [['--set', 'evals'], '--set evals: expected a file, found a folder'],
+    fileForFolder: [['--out', 'README.md'], '--out README.md: expected a folder, found a file'],
+  },
   trec: {
     missingValue: [['-m'], '-m'],
     folderForFile: [['evals', 'README.md'], '<qrels> evals: expected a file, found a folder'],

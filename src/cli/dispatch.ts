@@ -72,6 +72,11 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
     load: () => import('./write-golden-schema.ts'),
   },
   {
+    name: 'attacks',
+    summary: 'plant pages carrying injected instructions, with the attack questions every run then asks',
+    load: () => import('./attacks.ts'),
+  },
+  {
     name: 'trec',
     summary: 'trec_eval-conformant evaluation of a TREC run against qrels',
     load: () => import('./trec.ts'),

@@ -65,6 +65,11 @@ export const ProjectFieldsSchema = z
       .nullable()
       .default(null)
       .describe("Model price table (USD per million tokens); null: the package's own"),
+    attackSet: z
+      .string()
+      .min(1)
+      .default('evals/attack-set.json')
+      .describe('Attack questions and their planted instructions (`rag-eval attacks`; absent file: no attacks)'),
     cacheDir: z.string().min(1).default('.cache/model'),
     recordingsDir: z.string().min(1).default('fixtures/recordings'),
     system: SystemSpecSchema.default('builtin'),
@@ -86,6 +91,8 @@ export interface ProjectConfig {
   reports: string
   humanLabels: string
   prices: string | null
+  /** The attack set (docs/security.md); a run without the file tries no attacks. */
+  attackSet: string
   cacheDir: string
   recordingsDir: string
   system: SystemSpec
@@ -137,6 +144,7 @@ export function resolveProjectConfig(
     reports: envPath('EVAL_REPORTS_DIR', p.reports),
     humanLabels: at(p.humanLabels),
     prices: p.prices === null ? null : at(p.prices),
+    attackSet: at(p.attackSet),
     cacheDir: envPath('EVAL_CACHE_DIR', p.cacheDir),
     recordingsDir: envPath('EVAL_RECORDINGS_DIR', p.recordingsDir),
     system: typeof p.system === 'string' && p.system !== 'builtin' ? at(p.system) : p.system,

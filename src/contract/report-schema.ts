@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { RecordedEvalConfigSchema } from './eval-config-schema.ts'
 import { GateResultSchema } from './gate-schema.ts'
+import { AttacksSchema } from './attack-set-schema.ts'
 import { IntervalSchema } from './interval-schema.ts'
 import { JudgeNoiseSchema } from './judge-noise-schema.ts'
 import { ReportTrialsSchema } from './trials-schema.ts'
@@ -233,5 +234,7 @@ export const ReportSchema = z.object({
   trials: ReportTrialsSchema.optional(),
   /** What a reader must know before trusting the numbers (same model generating and judging, truncated answers, a scripted recording). */
   warnings: z.array(z.string()).default([]),
+  /** The attack set's injected instructions and how often the system obeyed them (docs/security.md); absent without an attack set. */
+  attacks: AttacksSchema.optional(),
 })
 export type Report = z.infer<typeof ReportSchema>

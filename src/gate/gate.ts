@@ -18,6 +18,7 @@ import { lostAtStage } from './lost-at-stage.ts'
 import { correctedVerdict } from './judge-correction.ts'
 import { metricVerdict } from './metric-verdict.ts'
 import { systemErrorFailure, systemErrorsVerdict } from './system-error-failure.ts'
+import { attackFailure } from './attack-failure.ts'
 import { round4 } from '../statistics/descriptive.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from './question-checks.ts'
 import { fisherLowerTail } from '../statistics/fisher-exact.ts'
@@ -178,9 +179,11 @@ export function flakyFailure(report: Report): Regression | null {
   return { name: `flaky rate (limit ${limit})`, baseline: limit, current: rate, delta: round4(rate - limit) }
 }
 
-/** Failures whatever the baseline: the judge's and the flaky questions' (among the regressions) and the system's (apart: gate.systemErrors). */
+/** Failures whatever the baseline: the judge's and the flaky questions' (among the regressions), the system's (apart: gate.systemErrors), obeyed attacks. */
 export function runFailures(report: Report): Regression[] {
-  return [judgeErrorFailure(report), flakyFailure(report), systemErrorFailure(report)].filter((failure) => failure !== null)
+  return [judgeErrorFailure(report), flakyFailure(report), systemErrorFailure(report), attackFailure(report)].filter(
+    (failure) => failure !== null,
+  )
 }
 
 /** What GATE=1 fails a run on: its gate did not pass (a missing baseline included), or, compared or not, a run failure. */

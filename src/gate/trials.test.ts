@@ -119,10 +119,10 @@ describe('trials', () => {
     expect(fisherLowerTail(5, 5, 2, 5)).toBeCloseTo(21 / 252, 12)
     expect(fisherLowerTail(1, 1, 0, 5)).toBeCloseTo(1 / 6, 12)
     expect(fisherLowerTail(0, 5, 5, 5)).toBeCloseTo(1, 12)
-    // 0.2, 0.4, 0.6: mean 0.4, s 0.2, t(0.975, 2) 4.303: 0.4 ± 4.303 · 0.2 / sqrt(3).
+    // 0.2, 0.4, 0.6: mean 0.4, s 0.2, t(0.975, 2) = 0.95 / sqrt(2 · 0.975 · 0.025) = 4.3027: 0.4 ± t · 0.2 / sqrt(3).
     const interval = trialInterval([0.2, 0.4, 0.6])!
     expect(interval.mean).toBeCloseTo(0.4, 12)
-    expect(interval.high - interval.mean).toBeCloseTo((4.303 * 0.2) / Math.sqrt(3), 12)
+    expect(interval.high - interval.mean).toBeCloseTo(((0.95 / Math.sqrt(2 * 0.975 * 0.025)) * 0.2) / Math.sqrt(3), 12)
     expect(() => fisherLowerTail(2, 1, 0, 1)).toThrow(
       'fisherLowerTail: expected whole counts with a <= nA and b <= nB, got 2/1 and 0/1',
     )

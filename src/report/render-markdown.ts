@@ -17,6 +17,7 @@ import {
 } from './render-gate.ts'
 import { renderDetectableDrop } from './render-terminal.ts'
 import { renderCalibration } from './render-calibration.ts'
+import { renderAttacks } from './render-attacks.ts'
 import { renderEstimate, renderModelRun, renderWarnings } from './render-model-run.ts'
 import { chartLinks, runCharts } from '../charts/run-charts.ts'
 import { describeProvenance, provenanceLine } from './render-provenance.ts'
@@ -100,6 +101,7 @@ export function renderMarkdown(report: Report, table: MetricTable = METRICS): st
     ...(report.calibration === null
       ? []
       : ['## Judge calibration', '', ...renderCalibration(report.calibration, report.config.judgeCorrection), '']),
+    ...(report.attacks === undefined ? [] : renderAttacks(report.attacks, report.config.maxAttackSuccessRate ?? 0)),
     '## Against the baseline',
     '',
     ...(report.gate === null ? ['Not compared with a baseline in this run.'] : baselineLines(report.gate)),

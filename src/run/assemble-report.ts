@@ -25,6 +25,8 @@ const NO_SYSTEM_ANSWERS_REASON =
 /** What a report is judged against, read from the project: the human labels and the accepted baseline. */
 export interface ReportReferences {
   labels: readonly HumanLabel[] | null
+  /** Warnings about the labels file (labels of questions the run does not have). */
+  labelWarnings: readonly string[]
   /** The labels file as the report shows it (relative to the project root). */
   labelsFile: string
   /** null: the run is not compared (no baseline root). */
@@ -32,14 +34,12 @@ export interface ReportReferences {
 }
 
 /** Reads the labels and the baseline of the run's mode under `baselineRoot` (null: no comparison). */
-function readReportReferences(
-  project: ProjectConfig,
-  baselineRoot: string | null,
-  mode: Report['config']['mode'],
-): ReportReferences {
-  const baselineDir = baselineRoot === null ? null : baselineDirFor(baselineRoot, mode)
+function readReportReferences(project: ProjectConfig, baselineRoot: string | null, measurement: Measurement): ReportReferences {
+  const baselineDir = baselineRoot === null ? null : baselineDirFor(baselineRoot, measurement.config.mode)
+  const loaded = loadHumanLabels(project.humanLabels, new Set(measurement.goldenSetIds))
   return {
-    labels: loadHumanLabels(project.humanLabels),
+    labels: loaded?.labels ?? null,
+    labelWarnings: loaded?.warnings ?? [],
     labelsFile: displayPath(project, project.humanLabels),
     baseline: baselineDir === null ? null : { accepted: readBaseline(baselineDir), shownAs: displayPath(project, baselineDir) },
   }
@@ -49,7 +49,7 @@ function readReportReferences(
 export function reportOf(project: ProjectConfig, measurement: Measurement, baselineRoot: string | null | undefined): Report {
   return assembleReport(
     measurement,
-    readReportReferences(project, baselineRoot === undefined ? project.baseline : baselineRoot, measurement.config.mode),
+    readReportReferences(project, baselineRoot === undefined ? project.baseline : baselineRoot, measurement),
     parallelMeanResampler,
   )
 }
@@ -121,7 +121,9 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
       ...judgeNoiseWarnings(judgeNoise, measurement.config.tolerance),
       ...[...measurement.questionWarnings].sort(),
       ...(unreviewed === null ? [] : [unreviewed]),
+      ...(full && judge !== null ? references.labelWarnings : []),
     ],
+    ...(measurement.attacks === undefined ? {} : { attacks: measurement.attacks }),
   }
   // Each trial's verdict needs the report's thresholds (the judge's calibration decides whether it may block).
   if (report.config.trials !== undefined && report.config.trials > 1) {

@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { loadAttackSet } from '../load/attack-set.ts'
+import { runAttacks } from './attacks.ts'
 import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import { displayPath, runKnobs, type ProjectConfig, type SystemSpec } from '../config/project-config.ts'
 import { loadCorpusFrom, type CorpusDocument } from '../load/corpus.ts'
@@ -159,7 +162,10 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   try {
     const estimate = await estimateCost(run, inputs, system, answerer)
     const answered = await answerAndJudge(run, inputs, system, estimate)
+    // Before the measurement: it closes the recording and reads the model's usage, the attack judge's calls included.
+    const attacks = await tryAttacks(run, system)
     measurement = measurementOf(run, inputs, system, answered, warnings, { startedAt, started })
+    if (attacks) measurement.attacks = attacks
     // The pieces this run counted, for the next: a run over known texts never loads the vocabulary.
     writePieceCounts(tokenCounts, knownPieces)
   } catch (error) {
@@ -371,6 +377,17 @@ async function answerAndJudge(
   } finally {
     await threaded?.close()
   }
+}
+
+/**
+ * The attack set's attacks (docs/security.md), when its file exists: in a full run (the retrieval tier has no answers
+ * to obey anything) and by the first shard alone (a merge keeps the first shard's).
+ */
+async function tryAttacks({ project, options, config, generate, model }: RunContext, system: RagSystem) {
+  if (!generate || (options.shard && options.shard.index !== 1) || !existsSync(project.attackSet)) return undefined
+  const questions = loadAttackSet(project.attackSet).questions
+  const judge = { client: model?.client ?? null, config }
+  return runAttacks(system, { questions, shownAs: displayPath(project, project.attackSet) }, judge, stopsRun, options.signal)
 }
 
 /** The measurement of a run: its outcomes, inputs and facts (the model's usage, the stages' times). */

@@ -23,6 +23,8 @@ const OVERRIDES = {
   EVAL_BATCH_POLL_MS: ['batchPollMs', 'integer'],
   EVAL_ALPHA: ['alpha', 'fraction'],
   EVAL_REPEATS: ['repeats', 'integer'],
+  EVAL_TRIALS: ['trials', 'integer'],
+  EVAL_MAX_FLAKY_RATE: ['maxFlakyRate', 'fraction'],
   EVAL_RELEVANT_GRADE: ['relevantGrade', 'integer'],
   EVAL_MIN_JUDGE_AGREEMENT: ['minJudgeAgreement', 'fraction'],
   EVAL_BATCH: ['batch', 'boolean'],

@@ -1,3 +1,4 @@
+import { trialsLines } from './render-trials.ts'
 import { BLAME_REASONS, DIAGNOSIS_NAME } from '../contract/diagnoses.ts'
 import { questionChecks, questionThresholds } from '../gate/question-checks.ts'
 import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
@@ -105,6 +106,7 @@ export function renderMarkdown(report: Report, table: MetricTable = METRICS): st
     '',
     ...(report.gate === null ? ['Not compared with a baseline in this run.'] : baselineLines(report.gate)),
     '',
+    ...(report.trials === undefined ? [] : trialsLines(report.trials)),
     '## Not computed',
     '',
     notComputed.length > 0 ? notComputed.join('\n') : 'Everything was computed.',

@@ -1,3 +1,4 @@
+import { trialsLines } from './render-trials.ts'
 import type { Report } from '../contract/report-schema.ts'
 import { formatTable } from '../common/format-table.ts'
 import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
@@ -35,6 +36,8 @@ export function renderTerminalSummary(report: Report, table: MetricTable = METRI
     '',
     formatTable(retrievalSummaryRows(summary, config.k, table), 'text'),
     renderDetectableDrop(report),
+    // latest.md's trials section without its blank lines and heading mark.
+    ...(report.trials ? trialsLines(report.trials).flatMap((line) => (line === '' ? [] : [line.replace(/^## /, '')])) : []),
     '',
     // Tables with no rows (no judge; no answer to judge) are left out rather than printed empty.
     ...[generationSummaryRows(summary, table), diagnosisRows(summary)]

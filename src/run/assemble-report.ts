@@ -6,6 +6,8 @@ import type { Baseline, DamagedBaseline } from '../gate/baseline-schema.ts'
 import { readBaseline } from '../gate/baseline-files.ts'
 import { baselineDirFor } from '../gate/baseline-location.ts'
 import { evaluateGate } from '../gate/gate.ts'
+import { questionThresholds } from '../gate/question-checks.ts'
+import { judgeTrials, reportTrials } from '../gate/trials.ts'
 import type { Report } from '../contract/report-schema.ts'
 import { STATISTICS_SEED } from '../statistics/defaults.ts'
 import { percentile, round4 } from '../statistics/descriptive.ts'
@@ -122,6 +124,12 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
       ...(full && judge !== null ? references.labelWarnings : []),
     ],
     ...(measurement.attacks === undefined ? {} : { attacks: measurement.attacks }),
+  }
+  // Each trial's verdict needs the report's thresholds (the judge's calibration decides whether it may block).
+  if (report.config.trials !== undefined && report.config.trials > 1) {
+    const thresholds = questionThresholds(report)
+    report.questions = questions.map((q) => (q.trials ? { ...q, trials: judgeTrials(q.trials.runs, q, thresholds) } : q))
+    report.trials = reportTrials(report.questions, report.config)
   }
   if (references.baseline !== null)
     report.gate = evaluateGate(

@@ -33,6 +33,7 @@ import { reportOf } from './assemble-report.ts'
 import type { Measurement } from './measurement.ts'
 import { questionsOfShard, type Shard } from './shard-assignment.ts'
 import { offlineJudgeOnThread, type PrefetchingJudge } from '../threads/index.ts'
+import { combineTrials } from '../gate/trials.ts'
 
 /** A full run's judging, imported on first use: the retrieval tier never loads the judge or the generation metrics. */
 const judgeAnswers: typeof import('./judge-answers.ts').judgeAnswers = async (...args) =>
@@ -293,9 +294,20 @@ async function estimateCost(
   const estimate = await model
     .estimate(async (agents) => {
       answerer?.standIn(agents)
-      const dryRuns = await runSystem(system, questions, config.concurrency, stopsRun)
-      const scored = scoreRuns(dryRuns, system, config)
-      await judgeAnswers(scored, dryRuns, agents.judge, docTextOf(corpus), config.concurrency, undefined, config.repeats)
+      const trials = config.trials ?? 1
+      for (let trial = 0; trial < trials; trial++) {
+        const dryRuns = await runSystem(
+          system,
+          questions,
+          config.concurrency,
+          stopsRun,
+          undefined,
+          undefined,
+          trials > 1 ? trial : undefined,
+        )
+        const scored = scoreRuns(dryRuns, system, config)
+        await judgeAnswers(scored, dryRuns, agents.judge, docTextOf(corpus), config.concurrency, undefined, config.repeats)
+      }
     })
     .finally(() => answerer?.standIn(null))
   log(renderEstimate(estimate).join('\n'))
@@ -331,13 +343,33 @@ async function answerAndJudge(
   // The judge's calls through the Message Batches API: every question judged at once, so one batch takes them all.
   const judgeConcurrency = model?.batching ? Number.POSITIVE_INFINITY : config.concurrency
   try {
-    const runs = await runSystem(system, questions, config.concurrency, stopsRun, options.signal, prefetch)
-    const retrieved = scoreRuns(runs, system, config)
-    const { outcomes, judgeMs } = judge
-      ? await judgeAnswers(retrieved, runs, judge, docTextOf(corpus), judgeConcurrency, options.signal, config.repeats)
-      : { outcomes: retrieved, judgeMs: [] }
-    options.signal?.throwIfAborted()
-    return { runs, outcomes, judgeMs, judge, estimate }
+    // With trials, every question is asked again per trial (each trial its own model calls: SystemQuestion.trial).
+    const trials = config.trials ?? 1
+    const answered: Pick<Answered, 'runs' | 'outcomes' | 'judgeMs'>[] = []
+    for (let trial = 0; trial < trials; trial++) {
+      const runs = await runSystem(
+        system,
+        questions,
+        config.concurrency,
+        stopsRun,
+        options.signal,
+        prefetch,
+        trials > 1 ? trial : undefined,
+      )
+      const retrieved = scoreRuns(runs, system, config)
+      const { outcomes, judgeMs } = judge
+        ? await judgeAnswers(retrieved, runs, judge, docTextOf(corpus), judgeConcurrency, options.signal, config.repeats)
+        : { outcomes: retrieved, judgeMs: [] }
+      options.signal?.throwIfAborted()
+      answered.push({ runs, outcomes, judgeMs })
+    }
+    return {
+      runs: answered.flatMap((a) => a.runs),
+      outcomes: trials > 1 ? combineTrials(answered.map((a) => a.outcomes)) : answered[0]!.outcomes,
+      judgeMs: answered.flatMap((a) => a.judgeMs),
+      judge,
+      estimate,
+    }
   } catch (error) {
     // Whatever is in flight has been (or will be) paid for: let it land in the cache before the run ends.
     await model?.client.drain()

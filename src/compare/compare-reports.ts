@@ -157,5 +157,6 @@ export function compareReports(
       cost: a.config.costTolerance ?? COMPARE_TOLERANCE,
     }),
     ...(errored.size === 0 ? {} : { systemErrors: { a: erroredA, b: erroredB, leftOut: errored.size } }),
+    ...(a.trials || b.trials ? { flaky: { a: a.trials?.flaky ?? [], b: b.trials?.flaky ?? [] } } : {}),
   }
 }

@@ -7,6 +7,8 @@ import { readBaseline } from '../gate/baseline-files.ts'
 import { baselineDirFor } from '../gate/baseline-location.ts'
 import { evaluateGate } from '../gate/gate.ts'
 import { latencyCostGate } from '../gate/latency-cost-gate.ts'
+import { questionThresholds } from '../gate/question-checks.ts'
+import { judgeTrials, reportTrials } from '../gate/trials.ts'
 import type { CostPerQuestion, Latency, Report } from '../contract/report-schema.ts'
 import { bootstrapMeanInterval } from '../statistics/bootstrap-interval.ts'
 import { percentileInterval } from '../statistics/percentile-interval.ts'
@@ -149,6 +151,13 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
       ...(unreviewed === null ? [] : [unreviewed]),
       ...(full && judge !== null ? references.labelWarnings : []),
     ],
+    ...(measurement.attacks === undefined ? {} : { attacks: measurement.attacks }),
+  }
+  // Each trial's verdict needs the report's thresholds (the judge's calibration decides whether it may block).
+  if (report.config.trials !== undefined && report.config.trials > 1) {
+    const thresholds = questionThresholds(report)
+    report.questions = questions.map((q) => (q.trials ? { ...q, trials: judgeTrials(q.trials.runs, q, thresholds) } : q))
+    report.trials = reportTrials(report.questions, report.config)
   }
   if (references.baseline !== null) {
     const { accepted, shownAs } = references.baseline

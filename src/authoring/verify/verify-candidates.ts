@@ -1,8 +1,7 @@
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
 import { splitClaims } from '../../scoring/generation/claims.ts'
-import { contentTerms } from '../../text/text-analyzer.ts'
-import { jaccard, NEAR_DUPLICATE_JACCARD, normalisedText, sameSetting } from '../../golden/lint/duplicate-questions.ts'
+import { comparable, normalisedText, repetition, sameSetting } from '../../golden/lint/duplicate-questions.ts'
 import { quantityEvidence, type FactEvidence } from '../../text/key-facts.ts'
 import { RULES } from '../../golden/lint/finding.ts'
 import { supersededIds } from '../../golden/lint/contradiction-without-governing.ts'
@@ -99,15 +98,12 @@ export function duplicateOf(
   question: GoldenQuestion,
   earlier: readonly { where: string; question: GoldenQuestion }[],
 ): Reason | null {
-  const text = normalisedText(question.question)
-  const terms = new Set(contentTerms(question.question))
+  const own = comparable(question.question)
   for (const other of earlier) {
     const q = other.question
     if (!sameSetting(question, q) || !sameDocs(question, q)) continue
-    const otherText = normalisedText(q.question)
-    const similarity = jaccard(terms, new Set(contentTerms(q.question)))
-    if (otherText !== text && similarity < NEAR_DUPLICATE_JACCARD) continue
-    const how = otherText === text ? 'the same question' : `a near-duplicate (content-term Jaccard ${similarity.toFixed(2)})`
+    const how = repetition(own, comparable(q.question))
+    if (how === null) continue
     const docs = q.answerDocIds.length === 0 ? '(none)' : q.answerDocIds.join(', ')
     return reason(
       'duplicate',

@@ -41,6 +41,9 @@ export const EvalKnobsSchema = z
     // Share of questions the system under test may fail on (an error, a response breaking the contract)
     // before the gate fails: the gate cannot vouch for questions that were never answered.
     maxSystemErrorRate: z.number().min(0).max(1).default(0),
+    // Share of the questions with a userContext that may see a document their asker may not read (docs/security.md).
+    // Absent means 0, not defaulted: a run that does not set it records the config it recorded before.
+    maxLeakRate: z.number().min(0).max(1).optional(),
     cache: z.enum(['on', 'off', 'refresh']).default('on'),
     // The model tier's bills: a spending cap per run, and the Message Batches API for the judge (nightly).
     maxUsd: z.number().positive().nullable().default(null),

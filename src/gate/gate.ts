@@ -18,6 +18,7 @@ import { lostAtStage } from './lost-at-stage.ts'
 import { correctedVerdict } from './judge-correction.ts'
 import { metricVerdict } from './metric-verdict.ts'
 import { systemErrorFailure, systemErrorsVerdict } from './system-error-failure.ts'
+import { leakFailure } from './leak-failure.ts'
 import { round4 } from '../statistics/descriptive.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from './question-checks.ts'
 
@@ -140,9 +141,9 @@ export function judgeErrorFailure(report: Report): Regression | null {
   return { name: `judge-error rate (limit ${limit})`, baseline: limit, current: rate, delta: round4(rate - limit) }
 }
 
-/** Failures whatever the baseline: the judge's (among the regressions) and the system's (apart: gate.systemErrors). */
+/** Failures whatever the baseline: the judge's and the leaks (among the regressions), the system's (apart: gate.systemErrors). */
 export function runFailures(report: Report): Regression[] {
-  return [judgeErrorFailure(report), systemErrorFailure(report)].filter((failure) => failure !== null)
+  return [judgeErrorFailure(report), leakFailure(report), systemErrorFailure(report)].filter((failure) => failure !== null)
 }
 
 /** What GATE=1 fails a run on: its gate did not pass (a missing baseline included), or, compared or not, a run failure. */
@@ -168,8 +169,7 @@ export function evaluateGate(
 ): GateResult {
   const advisoryReason = report.calibration?.advisory ? report.calibration.reason : null
   // A system error is never a regression: the rate's verdict is its own field (systemErrors), named apart.
-  const judgeFailure = judgeErrorFailure(report)
-  const failures = judgeFailure === null ? [] : [judgeFailure]
+  const failures = [judgeErrorFailure(report), leakFailure(report)].filter((failure) => failure !== null)
   const noBaselineErrors = systemErrorsVerdict(report)
   const withErrors = (verdict: SystemErrorsVerdict | null) => (verdict === null ? {} : { systemErrors: verdict })
   const policy = { policy: report.config.gatePolicy, alpha: report.config.alpha }

@@ -4,6 +4,7 @@ import { ACCEPT_BASELINE, HOW_TO_CREATE_BASELINE, baselineDirFor } from '../gate
 import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
 import { gatedEntries, summaryValue } from '../contract/metrics/metric.ts'
 import { systemErrorRateCase } from '../gate/system-error-failure.ts'
+import { describeLeaks } from '../contract/access-schema.ts'
 import { SHARD_WITNESS_META } from '../shard/shard-witness-meta.ts'
 import { AGREEMENT_THRESHOLD } from '../calibration/agreement.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from '../gate/question-checks.ts'
@@ -121,9 +122,10 @@ export function defineQuestionCases(run: SharedRun): void {
     describe(`${type} questions`, () => {
       for (const outcome of outcomes) {
         const passed = questionPassed(outcome, thresholds)
-        // A system error is never a miss: the case fails as an error, whatever the baseline says.
+        const leaks = outcome.leaks ?? []
+        // A system error and a permission leak are never misses: the case fails, whatever the mode and the baseline say.
         const plan: CasePlan =
-          outcome.systemError === null
+          outcome.systemError === null && leaks.length === 0
             ? planQuestionCase(verdicts.get(outcome.id), passed, evaluation, report.gate?.policy)
             : { kind: 'assert', notes: [] }
         const body = ({ annotate }: TestContext) => {
@@ -140,6 +142,7 @@ export function defineQuestionCases(run: SharedRun): void {
           // A regression without GATE=1 is reported (annotation above), not failed.
           if (outcome.systemError !== null)
             throw new Error(`${outcome.id}: not measured: the system under test failed on it: ${outcome.systemError}`)
+          if (leaks.length > 0) throw new Error(`permission leak: ${describeLeaks(outcome, leaks)}`)
           if (plan.kind === 'report-only') expect(passed).toBe(false)
           else if (plan.kind === 'expected-failure') withoutStack(() => assertQuestion(outcome, thresholds))
           else assertQuestion(outcome, thresholds)

@@ -163,6 +163,12 @@ function retrievalLines(report: Report, table: MetricTable): string[] {
       `\`rag-eval export --format ragas\`): ${summary.idBasedContextRecall ?? 'n/a'} ` +
       `/ ${summary.idBasedContextPrecision ?? 'n/a'}`,
     '',
+    ...(summary.leakRate === null
+      ? []
+      : [
+          `Permission leak rate (the questions with a userContext that saw a document their asker may not read): ${summary.leakRate}, limit ${config.maxLeakRate ?? 0} (maxLeakRate)`,
+          '',
+        ]),
     ...(summary.funnel === null
       ? []
       : ['### Where the answer documents were lost', '', formatTable(funnelRows(summary), 'markdown'), '']),

@@ -118,9 +118,9 @@ describe('permission leaks, from an in-process system that ignores the tenant', 
       accepted: false,
       refusal: `baseline not accepted: permission leaks on 2 question(s): p-1 asked by {"tenant":"acme","role":"staff"} saw globex/billing (stage retrieve, ranked, context, citation, answer); p-4 asked by {"tenant":"globex","role":"staff"} saw acme/billing (answer); a leak is never a known miss: fix what the system shows each asker (latest.md lists the leaks), then run \`${ACCEPT_BASELINE}\` again; baseline/ left as it was`,
     })
-    expect(renderMarkdown(report)).toContain(
-      '- permission leak: p-4 asked by {"tenant":"globex","role":"staff"} saw acme/billing (answer)',
-    )
+    const markdown = renderMarkdown(report)
+    expect(markdown).toContain('- permission leak: p-4 asked by {"tenant":"globex","role":"staff"} saw acme/billing (answer)')
+    expect(markdown).toContain('may not read): 0.6667, limit 0 (maxLeakRate)')
   })
 })
 

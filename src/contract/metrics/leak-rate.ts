@@ -17,4 +17,5 @@ export const LEAK_RATE = defineMetric({
   whenEmpty: 'no question has a userContext',
   flips: { worse: 'no leak -> leaks', better: 'leaks -> no leak' },
   addedLater: true,
+  reportedApart: true,
 })

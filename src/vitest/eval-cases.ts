@@ -192,6 +192,7 @@ function defineBaselineCase(evaluation: FinishedRun): void {
   const gate = report.gate
   describe('baseline', () => {
     it('baseline/ exists and was measured under this run’s conditions', async ({ annotate, skip }) => {
+      if (evaluation.baselineRefusal) throw new Error(evaluation.baselineRefusal)
       if (!gate || gate.baseline === null) {
         if (!evaluation.gate) skip(`no baseline: ${HOW_TO_CREATE_BASELINE}`)
         throw new Error(`GATE=1 needs a baseline and there is none: ${HOW_TO_CREATE_BASELINE}`)

@@ -4,10 +4,16 @@ import { tokenizeWords } from '../../text/text-analyzer.ts'
 /** Words in a run that counts as copied: long enough that two texts share it by copying, not by chance. */
 export const VERBATIM_WORDS = 10
 
-/** Each run of `length` consecutive words (tokenizeWords: lower-cased, punctuation and `[n]` markers aside), joined by a space. */
-function wordRuns(text: string, length: number): string[] {
+/**
+ * Each run of `length` consecutive words (tokenizeWords: lower-cased, punctuation and `[n]` markers aside), joined by
+ * a space; with `starts`, only the runs starting with one of those words (a corpus scan builds no other string).
+ */
+function wordRuns(text: string, length: number, starts?: ReadonlySet<string>): string[] {
   const words = tokenizeWords(text)
-  return Array.from({ length: Math.max(0, words.length - length + 1) }, (_, i) => words.slice(i, i + length).join(' '))
+  const runs: string[] = []
+  for (let i = 0; i + length <= words.length; i++)
+    if (starts === undefined || starts.has(words[i]!)) runs.push(words.slice(i, i + length).join(' '))
+  return runs
 }
 
 /**
@@ -22,7 +28,8 @@ export function verbatimSpanOwners(
   const owners = new Map<string, Set<string>>()
   for (const answer of answers) for (const run of wordRuns(stripCitationMarkers(answer), length)) owners.set(run, new Set())
   if (owners.size === 0) return owners
-  for (const { docId, text } of documents) for (const run of wordRuns(text, length)) owners.get(run)?.add(docId)
+  const starts = new Set([...owners.keys()].map((run) => run.split(' ', 1)[0]!))
+  for (const { docId, text } of documents) for (const run of wordRuns(text, length, starts)) owners.get(run)?.add(docId)
   return owners
 }
 

@@ -23,6 +23,7 @@ export default defineConfig(
             'examples/*/*.ts',
             'examples/*/*.mjs',
             'examples/*/src/*.ts',
+            'examples/*/permissions/*.ts',
           ],
           defaultProject: 'tsconfig.lint.json',
           // Three examples and the scripts are more than the default 8 files; a dozen files cost nothing noticeable.

@@ -146,4 +146,54 @@ describe('from the packed tarball, in a fresh project', () => {
     for (const flaky of trialed.trials!.flaky)
       expect(trialsMarkdown).toContain(`- ${flaky.id}: passed ${flaky.passed} of 5 trials; varied: ${flaky.varied.join(', ')}`)
   })
+
+  it('examples/http-service/permissions: the service ignoring the tenant fails exactly the questions its log shows leaking, naming each document; -u refuses the run; filtering by tenant leaks nothing', async () => {
+    const project = await userProject('examples/http-service')
+    const config = join(project.dir, 'permissions/rag-eval.config.ts')
+    const port = String(await freePort())
+    writeFileSync(config, readFileSync(config, 'utf8').replaceAll('8766', port))
+    const tenants = { RAG_EVAL_CONFIG: 'permissions/rag-eval.config.ts' }
+    // Ignoring the tenant: every question sees both tenants' documents; the service's log says which it returned.
+    const log = join(project.dir, 'returned.jsonl')
+    const leaking = await vitest(project, ['-u'], { ...tenants, TENANT_FILTER: '0', RAG_LOG: log })
+    expect(leaking.code).toBe(1)
+    const golden = JSON.parse(readFileSync(join(project.dir, 'permissions/golden-set.json'), 'utf8')) as {
+      questions: { id: string; userContext: { tenant: string } }[]
+    }
+    const askerOf = new Map(golden.questions.map((q) => [q.id, q.userContext.tenant]))
+    // A document under tenants/<name>/ is <name>'s (permissions/access.json): the others' it returned, per question.
+    const foreign = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; retrieve: string[]; rerank: string[]; context: string[] })
+      .map(({ id, retrieve, rerank, context }) => ({
+        id,
+        docs: [...new Set([...retrieve, ...rerank, ...context])].filter(
+          (doc) => doc.startsWith('tenants/') && doc.split('/')[1] !== askerOf.get(id),
+        ),
+      }))
+      .filter(({ docs }) => docs.length > 0)
+      .sort((a, b) => a.id.localeCompare(b.id))
+    expect(foreign.length).toBeGreaterThan(0)
+    expect(foreign.length).toBeLessThan(golden.questions.length)
+    const failed = [...leaking.stdout.matchAll(/permission leak: (t-\d+) asked by \{[^}]*\} saw (.*)/g)].map((m) => ({
+      id: m[1]!,
+      docs: [...m[2]!.matchAll(/(tenants\/\S+) \(/g)].map((d) => d[1]!).sort(),
+    }))
+    expect(failed.sort((a, b) => a.id.localeCompare(b.id))).toEqual(foreign.map(({ id, docs }) => ({ id, docs: docs.sort() })))
+    const report = readReport(join(project.dir, 'permissions/reports/latest.json'))
+    expect(report.questions.filter((q) => q.leaks!.length > 0).map((q) => q.id)).toEqual(foreign.map((q) => q.id))
+    expect(report.summary.leakRate).toBe(Number((foreign.length / golden.questions.length).toFixed(4)))
+    // -u refused the run: the baseline is the committed one, byte for byte.
+    expect(leaking.output).toContain('baseline not accepted: permission leaks on')
+    for (const file of ['summary.json', 'questions.json'])
+      expect(readFileSync(join(project.dir, 'permissions/baseline', file), 'utf8')).toBe(
+        committed('http-service/permissions', file),
+      )
+
+    // Filtering by tenant: no leak, and the gate passes against that baseline.
+    const filtered = await vitest(project, [], { ...tenants, TENANT_FILTER: '1', GATE: '1' })
+    expect(filtered.code, filtered.output).toBe(0)
+    expect(readReport(join(project.dir, 'permissions/reports/latest.json')).summary.leakRate).toBe(0)
+  })
 })

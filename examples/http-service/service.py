@@ -21,6 +21,7 @@ after the user's earlier turns. GET / answers {"status": "ok"} (the suite's read
     RAG_LOG=log.jsonl python3 service.py    # also appends what each stage kept, per question, to log.jsonl
     DELAY_MS=200 SLOW_FACTOR=3 python3 service.py  # retrieval waits 200 ms, and takes 3 times as long (latency gate)
     SHUFFLE_FOR=h-003,h-007 python3 service.py  # those questions' ranking shuffled at random on every request
+    CORPUS_DIR=permissions/corpus TENANT_FILTER=1 python3 service.py   # tenants: see "tenants" below
 
 One line per request is logged to stderr.
 """
@@ -84,6 +85,20 @@ def load_corpus(root):
     return documents
 
 
+# ---- tenants ----------------------------------------------------------------------------------------
+# A document under tenants/<name>/ belongs to tenant <name>; the others are shared. TENANT_FILTER=1: a question
+# sees its userContext.tenant's documents and the shared ones; unset or 0: every tenant's (the leak the suite catches).
+CORPUS_DIR = Path(os.environ.get("CORPUS_DIR") or CORPUS_DIR).resolve()
+TENANT_FILTER = os.environ.get("TENANT_FILTER") == "1"
+
+
+def tenant_may_see(doc_id, user_context):
+    parts = doc_id.split("/")
+    if not TENANT_FILTER or len(parts) < 3 or parts[0] != "tenants":
+        return True
+    return isinstance(user_context, dict) and user_context.get("tenant") == parts[1]
+
+
 # ---- retrieval --------------------------------------------------------------------------------------
 
 
@@ -143,7 +158,7 @@ class Bm25:
     def search(self, question, user_context, broken):
         """The visible chunks that match, best first; broken: the ones that match least (unrelated)."""
         role = user_context.get("role") if isinstance(user_context, dict) else None
-        visible = [chunk for chunk in self.chunks if chunk["roles"] is None or role in chunk["roles"]]
+        visible = [chunk for chunk in self.chunks if (chunk["roles"] is None or role in chunk["roles"]) and tenant_may_see(chunk["docId"], user_context)]
         query = terms(question)
         scored = [(self.score(query, chunk), chunk) for chunk in visible]
         if broken:

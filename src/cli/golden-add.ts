@@ -42,7 +42,8 @@ export const command = defineCommand({
   (0 judged not relevant, 3 the primary source; those graded 1+ are the answer docs, so --answer-docs may
   be left out). --user-context is who asks, a JSON object. --history makes a follow-up question: the turns
   before it as JSON, [{"role": "user", "content": "..."}, {"role": "assistant", "content": "..."}]; on a
-  terminal both the history and the grades are asked for.`,
+  terminal both the history and the grades are asked for. --probe-docs makes a cross-tenant probe (a none
+  question with --user-context): the other tenant's documents that hold its answer (docs/security.md).`,
   options: {
     config: option(file),
     golden: option(text),
@@ -58,6 +59,7 @@ export const command = defineCommand({
     notes: option(text),
     'user-context': option(userContextObject),
     history: option(historyTurns),
+    'probe-docs': option(text),
     yes: flag(),
   },
   run: async ({ values, context }) => {

@@ -1,5 +1,6 @@
 import { runKnobs } from '../config/project-config.ts'
 import { checkGoldenFile } from '../golden/lint/check-golden-file.ts'
+import { accessDecision } from '../load/access-rules.ts'
 import { counts, renderFindingsJson, renderFindingsText } from '../golden/lint/render-findings.ts'
 import { parseFloors } from '../golden/lint/type-distribution.ts'
 import { file, folder, kind } from './arg-kinds.ts'
@@ -44,6 +45,7 @@ export const command = defineCommand({
       config,
       floors: values.floors,
       root: project.root,
+      mayRead: accessDecision(project.access, project.corpus && docs ? { dir: project.corpus.dir, documents: docs } : null),
     })
     context.out(`${values.json ? renderFindingsJson(report) : renderFindingsText(report)}\n`)
     return counts(report).errors > 0 ? 1 : 0

@@ -251,6 +251,24 @@ describe('pnpm golden:add, non-interactive', () => {
     ])
   })
 
+  it('--probe-docs appends a cross-tenant probe; without a userContext it is refused, naming the field', async () => {
+    const file = join(tempDir(), 'golden-set.json')
+    copyFileSync('fixtures/golden-lint/clean.json', file)
+    const probe = ['--golden', file, '--corpus', corpus, '--type', 'none', '--question', 'Who is the CFO of the other firm?']
+    const refused = await run('add', [...probe, '--probe-docs', 'doc-002', '--yes'])
+    expect([refused.code, refused.stderr.split('\n')[0]]).toEqual([
+      2,
+      'golden add: probeDocIds: a cross-tenant probe is a none question with a userContext: the asker must get a refusal',
+    ])
+    const added = await run('add', [...probe, '--user-context', '{"tenant": "globex"}', '--probe-docs', 'doc-002', '--yes'])
+    expect(added.code, added.stderr).toBe(0)
+    expect(loadGoldenSet(file, loadCorpus(corpus)).at(-1)).toMatchObject({
+      type: 'none',
+      userContext: { tenant: 'globex' },
+      probeDocIds: ['doc-002'],
+    })
+  })
+
   it('without --yes shows the preview but writes nothing (no terminal to confirm on)', async () => {
     const file = join(tempDir(), 'golden-set.json')
     copyFileSync('fixtures/golden-lint/clean.json', file)

@@ -21,7 +21,7 @@ const FIXTURES = resolve('fixtures/golden-harvest')
 const LOG = join(FIXTURES, 'production-log.jsonl')
 /** What the log holds that no written file may: a key, emails, phone numbers. */
 const PRIVATE = [
-  'sk-ant-api03-Xq7LmN2pRtV9wY4zAbCdEf',
+  'sk-proj-Xq7LmN2pRtV9wY4zAbCdEf',
   'ops@acme-corp.example',
   'li.wei@example.org',
   '415 555 0134',

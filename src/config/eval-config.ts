@@ -21,6 +21,7 @@ const OVERRIDES = {
   EVAL_MAX_JUDGE_ERROR_RATE: ['maxJudgeErrorRate', 'fraction'],
   EVAL_MAX_SYSTEM_ERROR_RATE: ['maxSystemErrorRate', 'fraction'],
   EVAL_MAX_ATTACK_SUCCESS_RATE: ['maxAttackSuccessRate', 'fraction'],
+  EVAL_MAX_LEAK_RATE: ['maxLeakRate', 'fraction'],
   EVAL_MAX_USD: ['maxUsd', 'fraction'],
   EVAL_BATCH_POLL_MS: ['batchPollMs', 'integer'],
   EVAL_ALPHA: ['alpha', 'fraction'],

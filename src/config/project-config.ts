@@ -6,6 +6,7 @@ import { isRagSystem, type RagSystem, type RagSystemFactory } from '../system/ra
 import { EvalKnobsSchema, type EvalConfig } from '../contract/eval-config-schema.ts'
 import { resolveEvalConfig } from './eval-config.ts'
 import { HttpHeadersSchema } from './http-headers.ts'
+import type { AccessRule } from '../contract/access-schema.ts'
 
 /** A service the suite starts before the run and stops after it (like Playwright's webServer). */
 export const HttpSystemSpecSchema = z
@@ -88,6 +89,15 @@ export const ProjectFieldsSchema = z
     cacheDir: z.string().min(1).default('.cache/model'),
     recordingsDir: z.string().min(1).default('fixtures/recordings'),
     system: SystemSpecSchema.default('builtin'),
+    access: z
+      .union([z.string().min(1), z.custom<AccessRule>((value) => typeof value === 'function')], {
+        error: 'expected (userContext, doc) => boolean, or the path of a JSON file of glob rules',
+      })
+      .nullable()
+      .default(null)
+      .describe(
+        'Who may read what (docs/security.md): a function, or a JSON file of glob rules; front matter `access:` either way',
+      ),
   })
   .strict()
 
@@ -111,6 +121,8 @@ export interface ProjectConfig {
   cacheDir: string
   recordingsDir: string
   system: SystemSpec
+  /** The access rule: a function, the absolute path of a JSON rules file, or null (front matter alone). */
+  access: AccessRule | string | null
   /** The knob values written in the config; `knobs(env)` applies the environment over them. */
   knobValues: Record<string, unknown>
 }
@@ -163,6 +175,7 @@ export function resolveProjectConfig(
     cacheDir: envPath('EVAL_CACHE_DIR', p.cacheDir),
     recordingsDir: envPath('EVAL_RECORDINGS_DIR', p.recordingsDir),
     system: typeof p.system === 'string' && p.system !== 'builtin' ? at(p.system) : p.system,
+    access: typeof p.access === 'string' ? at(p.access) : p.access,
     knobValues,
   }
 }

@@ -48,6 +48,9 @@ export const EvalKnobsSchema = z
     // Share of the decided attacks (docs/security.md) the system may obey before the run fails. Absent means 0, not
     // defaulted: a run that does not set it records the config it recorded before attacks.
     maxAttackSuccessRate: z.number().min(0).max(1).optional(),
+    // Share of the questions with a userContext that may see a document their asker may not read (docs/security.md).
+    // Absent means 0, not defaulted: a run that does not set it records the config it recorded before.
+    maxLeakRate: z.number().min(0).max(1).optional(),
     cache: z.enum(['on', 'off', 'refresh']).default('on'),
     // The model tier's bills: a spending cap per run, and the Message Batches API for the judge (nightly).
     maxUsd: z.number().positive().nullable().default(null),

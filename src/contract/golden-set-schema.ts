@@ -70,6 +70,13 @@ export const GoldenQuestionSchema = z
     userContext: UserContextSchema.optional().describe(
       'Who asks: any JSON object (tenant, role, permissions...), passed verbatim to the system with the question',
     ),
+    probeDocIds: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .describe(
+        'A cross-tenant probe (type none, with a userContext): the documents of another tenant that hold its answer; the right outcome is a refusal, and no leak',
+      ),
     provenance: ProvenanceSchema.optional().describe(
       'Where the question came from (drafted by a model, imported, hand-written) and who reviewed it; absent: hand-written',
     ),
@@ -102,6 +109,12 @@ export const GoldenQuestionSchema = z
       })
     if (q.governingDocId !== undefined && !q.answerDocIds.includes(q.governingDocId))
       ctx.addIssue({ code: 'custom', path: ['governingDocId'], message: `${q.governingDocId} must be one of answerDocIds` })
+    if (q.probeDocIds !== undefined && (q.type !== 'none' || q.userContext === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['probeDocIds'],
+        message: 'a cross-tenant probe is a none question with a userContext: the asker must get a refusal',
+      })
     if (q.relevance !== undefined)
       relevanceIssues(q.relevance, q.answerDocIds, q.governingDocId).forEach((issue) => ctx.addIssue(issue))
   })

@@ -5,6 +5,7 @@ import { JudgeRepeatsSchema } from './judge-noise-schema.ts'
 import { ProvenanceSchema } from './provenance-schema.ts'
 import { BLAMES, DIAGNOSES } from './diagnoses.ts'
 import { QuestionTrialsSchema } from './trials-schema.ts'
+import { LeakSchema } from './access-schema.ts'
 
 // Apart from report-schema.ts so what reads outcomes alone (the matchers, in every test worker) builds only this.
 /** A metric's value: null when it cannot be computed (the reason is in the summary's notComputed). */
@@ -160,6 +161,8 @@ export const QuestionOutcomeSchema = z.object({
   funnel: z.array(FunnelEntrySchema).nullable().default(null),
   /** With trials > 1: every trial of the question (its metrics read their mean over them); absent otherwise. */
   trials: QuestionTrialsSchema.optional(),
+  /** A question with a userContext: the documents its asker may not read that it saw, and where; absent without a userContext. */
+  leaks: z.array(LeakSchema).optional(),
   /** The prompt the system says it gave the model: for attribution.jsonl (writeReports), never in latest.json. */
   prompt: z.string().optional(),
 })

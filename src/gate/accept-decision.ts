@@ -3,6 +3,8 @@ import { ACCEPT_BASELINE } from './baseline-location.ts'
 import { baselineFromReport } from './baseline-from-report.ts'
 import type { Baseline } from './baseline-schema.ts'
 import { nameIds } from './name-ids.ts'
+import { describeLeaks } from '../contract/access-schema.ts'
+import { leakingQuestions } from './leak-failure.ts'
 import { describeSystemErrorRate, erroredQuestions, systemErrorRateExceeded } from './system-error-failure.ts'
 
 /** What an accept path does with a run: write `baseline` (and show `warning` when there is one), or refuse it. */
@@ -12,7 +14,8 @@ export type BaselineAcceptance =
 /**
  * Whether a run may become the baseline (pure): refused, so nothing is written, when the system failed on every
  * question or above config.maxSystemErrorRate, naming them; otherwise accepted, with a warning naming the errored
- * questions, which the baseline leaves out so they never become known misses.
+ * questions, which the baseline leaves out so they never become known misses. A run with a permission leak is
+ * refused whatever config.maxLeakRate allows: a leak is never a known miss.
  */
 export function decideBaselineAcceptance(report: Report, baselineDir: string): BaselineAcceptance {
   const errored = erroredQuestions(report)
@@ -28,6 +31,12 @@ export function decideBaselineAcceptance(report: Report, baselineDir: string): B
     return {
       accepted: false,
       refusal: `baseline not accepted: the system failed on every question (${errored.length} of ${errored.length}: ${ids}), so the run measured nothing; first error: ${errored[0]!.error}; ${unchanged}`,
+    }
+  const leaking = leakingQuestions(report)
+  if (leaking.length > 0)
+    return {
+      accepted: false,
+      refusal: `baseline not accepted: permission leaks on ${leaking.length} question(s): ${leaking.map((q) => describeLeaks(q, q.leaks!)).join('; ')}; a leak is never a known miss: fix what the system shows each asker (latest.md lists the leaks), then run \`${ACCEPT_BASELINE}\` again; ${unchanged}`,
     }
   if (systemErrorRateExceeded(report))
     return {

@@ -19,6 +19,7 @@ import { correctedVerdict } from './judge-correction.ts'
 import { metricVerdict } from './metric-verdict.ts'
 import { systemErrorFailure, systemErrorsVerdict } from './system-error-failure.ts'
 import { attackFailure } from './attack-failure.ts'
+import { leakFailure } from './leak-failure.ts'
 import { round4 } from '../statistics/descriptive.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from './question-checks.ts'
 import { fisherLowerTail } from '../statistics/fisher-exact.ts'
@@ -179,11 +180,13 @@ export function flakyFailure(report: Report): Regression | null {
   return { name: `flaky rate (limit ${limit})`, baseline: limit, current: rate, delta: round4(rate - limit) }
 }
 
-/** Failures whatever the baseline: the judge's and the flaky questions' (among the regressions), the system's (apart: gate.systemErrors), obeyed attacks. */
+/**
+ * Failures whatever the baseline: the judge's, the flaky questions' and the leaks (among the regressions), the system's
+ * (apart: gate.systemErrors), obeyed attacks.
+ */
 export function runFailures(report: Report): Regression[] {
-  return [judgeErrorFailure(report), flakyFailure(report), systemErrorFailure(report), attackFailure(report)].filter(
-    (failure) => failure !== null,
-  )
+  const failures = [judgeErrorFailure(report), flakyFailure(report), leakFailure(report), systemErrorFailure(report)]
+  return [...failures, attackFailure(report)].filter((failure) => failure !== null)
 }
 
 /** What GATE=1 fails a run on: its gate did not pass (a missing baseline included), a latency or cost rise, or, compared or not, a run failure. */
@@ -210,7 +213,7 @@ export function evaluateGate(
 ): GateResult {
   const advisoryReason = report.calibration?.advisory ? report.calibration.reason : null
   // A system error is never a regression: the rate's verdict is its own field (systemErrors), named apart.
-  const failures = [judgeErrorFailure(report), flakyFailure(report)].filter((failure) => failure !== null)
+  const failures = [judgeErrorFailure(report), flakyFailure(report), leakFailure(report)].filter((failure) => failure !== null)
   const noBaselineErrors = systemErrorsVerdict(report)
   const withErrors = (verdict: SystemErrorsVerdict | null) => (verdict === null ? {} : { systemErrors: verdict })
   const policy = { policy: report.config.gatePolicy, alpha: report.config.alpha }

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { HumanLabel } from '../calibration/human-labels-schema.ts'
@@ -12,6 +11,7 @@ import { evaluate } from '../run/evaluate.ts'
 import { baselineFromReport } from './baseline-files.ts'
 import { evaluateGate } from './gate.ts'
 import { correctedVerdict } from './judge-correction.ts'
+import { useTempDirs } from '../testing/use-temp-dirs.ts'
 
 const rate = (estimate: number, low: number, high: number, rectifier: number): JudgeCorrectedRate => ({
   judgeMean: round(estimate + rectifier),
@@ -146,11 +146,11 @@ describe('the corrected judge on labels that push it out of [0, 1] (fault sweep)
 })
 
 describe('the human labels file', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'labels-'))
+  const temp = useTempDirs()
   const original = JSON.parse(readFileSync(project.humanLabels, 'utf8')) as { labels: HumanLabel[] }
   /** The repository's labels file with `extra` labels appended, written pretty-printed as the tool writes it. */
   const fileWith = (name: string, extra: HumanLabel[]) => {
-    const file = join(dir, name)
+    const file = join(temp.make('labels-'), name)
     writeFileSync(file, JSON.stringify({ ...original, labels: [...original.labels, ...extra] }, null, 2) + '\n')
     return file
   }

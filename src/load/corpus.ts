@@ -7,6 +7,7 @@ import { firstHeading } from './first-heading.ts'
 import { InputError } from '../contract/input-error.ts'
 import { decodeUtf8Text } from '../files/utf8-text.ts'
 import { parseFrontMatter } from './front-matter.ts'
+import { DocumentAccessSchema } from '../contract/access-schema.ts'
 
 /** Message for a mistyped front-matter field. */
 function expected(what: string) {
@@ -43,6 +44,8 @@ export const DocumentFrontMatterSchema = z.looseObject({
     })
     .optional(),
   supersedes: z.union([z.string(), z.array(z.string())], { error: expected('a document id or a list of them') }).optional(),
+  // Who may read the document (docs/security.md); kept with the other fields in `metadata`.
+  access: DocumentAccessSchema.optional(),
 })
 
 export type DocumentFrontMatter = z.infer<typeof DocumentFrontMatterSchema>

@@ -39,6 +39,10 @@ export function validateGoldenSet(data: unknown, file: string, corpus: readonly 
       if (docIds !== null && !docIds.has(docId))
         problems.push(`${file}: question ${q.id}, field "answerDocIds": ${docId} is not a document of the corpus`)
     }
+    for (const docId of q.probeDocIds ?? []) {
+      if (docIds !== null && !docIds.has(docId))
+        problems.push(`${file}: question ${q.id}, field "probeDocIds": ${docId} is not a document of the corpus`)
+    }
     // Graded 0 (a distractor) is not in answerDocIds, so it is checked here (the others were above).
     for (const [docId, grade] of Object.entries(q.relevance ?? {})) {
       if (grade === 0 && docIds !== null && !docIds.has(docId))

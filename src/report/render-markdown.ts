@@ -21,6 +21,7 @@ import { renderAttacks } from './render-attacks.ts'
 import { renderEstimate, renderModelRun, renderWarnings } from './render-model-run.ts'
 import { chartLinks, runCharts } from '../charts/run-charts.ts'
 import { describeProvenance, provenanceLine } from './render-provenance.ts'
+import { describeLeaks } from '../contract/access-schema.ts'
 
 function tokensOf(outcome: QuestionOutcome): string {
   if (outcome.context.length === 0)
@@ -56,6 +57,7 @@ function failureSection(outcome: QuestionOutcome, failedChecks: string[], table:
       ? []
       : [`- provenance: ${describeProvenance(outcome.provenance)}`]),
     ...(outcome.systemError === null ? [] : [`- system error: ${outcome.systemError}`]),
+    ...(outcome.leaks?.length ? [`- permission leak: ${describeLeaks(outcome, outcome.leaks)}`] : []),
     `- expected docs: ${expected}`,
     `- context docs (${outcome.contextTokens} tokens): ${tokensOf(outcome)}`,
     ...outcome.stages.map(
@@ -88,6 +90,8 @@ export function renderMarkdown(report: Report, table: MetricTable = METRICS): st
     const failed = questionChecks(q, questionThresholds(report))
       .filter((c) => !c.passed)
       .map((c) => c.name)
+    // A leak fails the question whatever its other checks say (docs/security.md).
+    if (q.leaks?.length) failed.push('no permission leak')
     return failed.length > 0 ? [{ q, failed }] : []
   })
   const notComputed = Object.entries(summary.notComputed).map(([name, reason]) => `- ${name}: ${reason}`)
@@ -163,6 +167,12 @@ function retrievalLines(report: Report, table: MetricTable): string[] {
       `\`rag-eval export --format ragas\`): ${summary.idBasedContextRecall ?? 'n/a'} ` +
       `/ ${summary.idBasedContextPrecision ?? 'n/a'}`,
     '',
+    ...(summary.leakRate === null
+      ? []
+      : [
+          `Permission leak rate (the questions with a userContext that saw a document their asker may not read): ${summary.leakRate}, limit ${config.maxLeakRate ?? 0} (maxLeakRate)`,
+          '',
+        ]),
     ...(summary.funnel === null
       ? []
       : ['### Where the answer documents were lost', '', formatTable(funnelRows(summary), 'markdown'), '']),

@@ -15,6 +15,8 @@ import { checkRelevantGrade, loadGoldenSet } from '../load/golden-set.ts'
 import { contentHash } from '../text/content-hash.ts'
 import type { Report } from '../contract/report-schema.ts'
 import { scoreRetrieval } from '../scoring/score-retrieval.ts'
+import { runLeaks, type AccessCheck } from '../scoring/permissions/permission-leaks.ts'
+import { accessDecision } from '../load/access-rules.ts'
 import { round4 } from '../statistics/descriptive.ts'
 import type { Answerer, Reranker } from '../builtin/builtin-system.ts'
 import { openSystem } from './open-system.ts'
@@ -102,6 +104,8 @@ interface LoadedInputs {
   questions: GoldenQuestion[]
   corpusHash: string
   goldenSetHash: string
+  /** Who may read what (docs/security.md): every question with a userContext is checked against it. */
+  mayRead: AccessCheck
 }
 
 /** What answering and judging the questions gave: the system's runs, their outcomes and the judge's times. */
@@ -214,6 +218,7 @@ function loadInputs({ project, options, config }: RunContext): LoadedInputs {
     questions: options.shard ? questionsOfShard(goldenSet, options.shard) : goldenSet,
     corpusHash: contentHash((corpus ?? []).flatMap((doc) => [doc.id, doc.title, doc.updated ?? '', doc.body])),
     goldenSetHash: contentHash([JSON.stringify(goldenSet)]),
+    mayRead: accessDecision(project.access, project.corpus && corpus ? { dir: project.corpus.dir, documents: corpus } : null),
   }
 }
 
@@ -264,11 +269,18 @@ function docTextOf(corpus: readonly CorpusDocument[] | null): (id: string) => st
   return (id) => texts.get(id) ?? ''
 }
 
-/** Each run's retrieval scores, with the system's error where it failed. */
-function scoreRuns(runs: readonly QuestionRun[], system: RagSystem, config: EvalConfig): QuestionOutcome[] {
-  return runs.map((run) => ({
+/** Each run's retrieval scores, with the system's error where it failed and, for a question with a userContext, its leaks. */
+function scoreRuns(
+  runs: readonly QuestionRun[],
+  system: RagSystem,
+  config: EvalConfig,
+  { mayRead, corpus }: LoadedInputs,
+): QuestionOutcome[] {
+  const leaks = runLeaks(runs, mayRead, corpus ?? [])
+  return runs.map((run, i) => ({
     ...scoreRetrieval(run.question, run.output, system.chunkCountByDoc, config),
     systemError: run.systemError,
+    ...(leaks[i] === undefined ? {} : { leaks: leaks[i] }),
   }))
 }
 
@@ -278,7 +290,7 @@ function scoreRuns(runs: readonly QuestionRun[], system: RagSystem, config: Eval
  */
 async function estimateCost(
   { config, spec, log, model }: RunContext,
-  { questions, corpus }: LoadedInputs,
+  inputs: LoadedInputs,
   system: RagSystem,
   answerer: SwitchableAnswerer | null,
 ): Promise<RunEstimate | null> {
@@ -298,15 +310,15 @@ async function estimateCost(
       for (let trial = 0; trial < trials; trial++) {
         const dryRuns = await runSystem(
           system,
-          questions,
+          inputs.questions,
           config.concurrency,
           stopsRun,
           undefined,
           undefined,
           trials > 1 ? trial : undefined,
         )
-        const scored = scoreRuns(dryRuns, system, config)
-        await judgeAnswers(scored, dryRuns, agents.judge, docTextOf(corpus), config.concurrency, undefined, config.repeats)
+        const scored = scoreRuns(dryRuns, system, config, inputs)
+        await judgeAnswers(scored, dryRuns, agents.judge, docTextOf(inputs.corpus), config.concurrency, undefined, config.repeats)
       }
     })
     .finally(() => answerer?.standIn(null))
@@ -334,11 +346,12 @@ async function chooseJudge(
 /** Runs the system on every question, scores each answer's retrieval and (in the full tier) judges it. */
 async function answerAndJudge(
   run: RunContext,
-  { questions, corpus }: LoadedInputs,
+  inputs: LoadedInputs,
   system: RagSystem,
   estimate: RunEstimate | null,
 ): Promise<Answered> {
   const { config, options, model } = run
+  const { questions, corpus } = inputs
   const { judge, threaded, prefetch } = await chooseJudge(run, questions.length)
   // The judge's calls through the Message Batches API: every question judged at once, so one batch takes them all.
   const judgeConcurrency = model?.batching ? Number.POSITIVE_INFINITY : config.concurrency
@@ -356,7 +369,7 @@ async function answerAndJudge(
         prefetch,
         trials > 1 ? trial : undefined,
       )
-      const retrieved = scoreRuns(runs, system, config)
+      const retrieved = scoreRuns(runs, system, config, inputs)
       const { outcomes, judgeMs } = judge
         ? await judgeAnswers(retrieved, runs, judge, docTextOf(corpus), judgeConcurrency, options.signal, config.repeats)
         : { outcomes: retrieved, judgeMs: [] }

@@ -48,6 +48,7 @@ export function completeAnswer(response: HttpResponse, defaults: AnswerDefaults)
   if (response.answer != null) result.answer = response.answer
   if (response.citations) result.citations = response.citations.map(({ start, end, chunkIds }) => ({ start, end, chunkIds }))
   if (response.prompt !== undefined) result.prompt = response.prompt
+  if (response.access !== undefined) result.access = response.access
   if (response.timingsMs) {
     const { retrieve, generate } = response.timingsMs
     result.timingsMs = {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { HistorySchema } from '../contract/history-schema.ts'
+import { DocumentAccessSchema } from '../contract/access-schema.ts'
 
 /**
  * The HTTP contract with a user's RAG service (docs/your-pipeline.md), its single source of truth: responses and
@@ -148,7 +149,7 @@ function citationSchema(unknownFields: UnknownFields) {
   )
 }
 
-/** The response (or in-process answer) schema: `ranked`, `context`, `stages`, `answer`, `citations`, `prompt`, `timingsMs`, `metadata`. */
+/** The response (or in-process answer) schema: `ranked`, `context`, `stages`, `answer`, `citations`, `prompt`, `access`, `timingsMs`, `metadata`. */
 function answerSchema(unknownFields: UnknownFields) {
   return contractObject(
     {
@@ -183,6 +184,12 @@ function answerSchema(unknownFields: UnknownFields) {
         .string({ error: expected('a string') })
         .optional()
         .describe('The prompt the model was given; kept in the attribution log of failing questions'),
+      access: z
+        .record(z.string(), DocumentAccessSchema, { error: expected('an object of document id -> {"tenants"?, "roles"?}') })
+        .optional()
+        .describe(
+          'A service that owns its documents (corpus: null): who may read each document it returned, by id: {"tenants"?: [...], "roles"?: [...]}; the suite checks every question with a userContext against it',
+        ),
       timingsMs: contractObject(
         { retrieve: milliseconds(), generate: milliseconds() },
         'an object {"retrieve"?, "generate"?}',

@@ -185,7 +185,7 @@ describe('createHttpSystem: responses that break the contract', () => {
       `q-007: ${url} answered the response: expected a JSON object {"ranked": [...], "context"?: [...], "answer"?: "..."}, got an array`,
     )
     expect(((await failure({ ranked: [], contexts: [] })) as Error).message).toBe(
-      `q-007: ${url} answered the response: unknown field "contexts"; expected only ranked, context, stages, answer, citations, prompt, timingsMs, metadata`,
+      `q-007: ${url} answered the response: unknown field "contexts"; expected only ranked, context, stages, answer, citations, prompt, access, timingsMs, metadata`,
     )
     expect(((await failure({ ranked: [{ docId: 'a', text: 'x', tokens: 2.5 }], answer: 7 })) as Error).message).toBe(
       `q-007: ${url} answered ranked[0].tokens: expected a whole number of tokens; answer: expected a string, got 7`,

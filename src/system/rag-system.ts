@@ -1,6 +1,7 @@
 import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import type { HistoryTurn } from '../contract/golden-set-schema.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
+import type { DocumentAccess } from '../contract/access-schema.ts'
 
 /** The system under test, built-in or the user's (in-process or over HTTP): all the evaluation sees. */
 export interface RetrievedChunk {
@@ -44,6 +45,8 @@ export interface SystemAnswer {
   citations?: Citation[]
   /** The prompt the model was given, for the attribution log. */
   prompt?: string
+  /** A system owning its documents (corpus: null): who may read them, by document id, for the permission checks. */
+  access?: Record<string, DocumentAccess>
   /**
    * Time spent per stage, when the system can tell; `call`: the whole answer, as the HTTP and in-process adapters time
    * it before the suite's own checks and token counting (else the runner times the call).

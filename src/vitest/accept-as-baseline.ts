@@ -7,10 +7,12 @@ import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { writeReports } from '../report/write-report.ts'
 import { parallelMeanResampler } from '../threads/index.ts'
 import type { SharedRun } from './shared-run.ts'
+import { leakingQuestions } from '../gate/leak-failure.ts'
 
 /**
  * Under `vitest -u` the run becomes the baseline (the only place it is written), unless it has too many system
- * errors (gate/accept-decision.ts); the report is then re-gated against it and rewritten.
+ * errors (gate/accept-decision.ts); the report is then re-gated against it and rewritten. A run with permission
+ * leaks is refused too, but measured: its cases still run, each leak failing its question's case.
  */
 export function acceptAsBaseline(evaluation: SharedRun): SharedRun {
   if (!evaluation.ok) return evaluation
@@ -18,7 +20,10 @@ export function acceptAsBaseline(evaluation: SharedRun): SharedRun {
   // Shown as the report shows paths: relative to the project root.
   const shown = displayPath({ root: evaluation.projectRoot }, dir)
   const decision = acceptBaseline(evaluation.report, dir, shown)
-  if (!decision.accepted) return { ok: false, error: decision.refusal }
+  if (!decision.accepted)
+    return leakingQuestions(evaluation.report).length > 0
+      ? { ...evaluation, baselineRefusal: decision.refusal }
+      : { ok: false, error: decision.refusal }
   const gate = evaluateGate(
     evaluation.report,
     decision.baseline,

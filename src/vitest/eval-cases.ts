@@ -4,6 +4,7 @@ import { ACCEPT_BASELINE, HOW_TO_CREATE_BASELINE, baselineDirFor } from '../gate
 import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
 import { gatedEntries, summaryValue } from '../contract/metrics/metric.ts'
 import { systemErrorRateCase } from '../gate/system-error-failure.ts'
+import { describeLeaks } from '../contract/access-schema.ts'
 import { SHARD_WITNESS_META } from '../shard/shard-witness-meta.ts'
 import { AGREEMENT_THRESHOLD } from '../calibration/agreement.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from '../gate/question-checks.ts'
@@ -123,9 +124,10 @@ export function defineQuestionCases(run: SharedRun): void {
         const verdict = verdicts.get(outcome.id)
         // Asked in trials, the gate's verdict (its pass rate against the baseline's) decides, else the majority of trials.
         const passed = outcome.trials && verdict ? verdict.currentPassed : questionPassed(outcome, thresholds)
-        // A system error is never a miss: the case fails as an error, whatever the baseline says.
+        const leaks = outcome.leaks ?? []
+        // A system error and a permission leak are never misses: the case fails, whatever the mode and the baseline say.
         const planned: CasePlan =
-          outcome.systemError === null
+          outcome.systemError === null && leaks.length === 0
             ? planQuestionCase(verdict, passed, evaluation, report.gate?.policy)
             : { kind: 'assert', notes: [] }
         const trialNote = trialsNote(outcome)
@@ -144,6 +146,7 @@ export function defineQuestionCases(run: SharedRun): void {
           // A regression without GATE=1 is reported (annotation above), not failed.
           if (outcome.systemError !== null)
             throw new Error(`${outcome.id}: not measured: the system under test failed on it: ${outcome.systemError}`)
+          if (leaks.length > 0) throw new Error(`permission leak: ${describeLeaks(outcome, leaks)}`)
           if (plan.kind === 'report-only') expect(passed).toBe(false)
           else if (outcome.trials) {
             if (passed === false) throw new Error(`${outcome.id}: ${trialNote?.message ?? 'failed its trials'}`)
@@ -196,6 +199,7 @@ function defineBaselineCase(evaluation: FinishedRun): void {
   const gate = report.gate
   describe('baseline', () => {
     it('baseline/ exists and was measured under this run’s conditions', async ({ annotate, skip }) => {
+      if (evaluation.baselineRefusal) throw new Error(evaluation.baselineRefusal)
       if (!gate || gate.baseline === null) {
         if (!evaluation.gate) skip(`no baseline: ${HOW_TO_CREATE_BASELINE}`)
         throw new Error(`GATE=1 needs a baseline and there is none: ${HOW_TO_CREATE_BASELINE}`)

@@ -32,6 +32,8 @@ export type SharedRun<R extends Report | null = Report> =
       baselineUpdated: boolean
       /** Accepted with system errors at or under maxSystemErrorRate: the warning naming the questions left out of it. */
       baselineWarning?: string
+      /** vitest -u refused a run with permission leaks: the baseline is as it was, and its case fails with this. */
+      baselineRefusal?: string
       /** vitest --shard=i/n: the report holds shard i's questions only; the merge reports and gates the run. */
       shard?: Shard
       /** A shard's witness of the file it wrote, carried in its blob for the merge to check. */

@@ -64,6 +64,7 @@ export interface QuestionFlags {
   notes?: string | undefined
   'user-context'?: UserContext | undefined
   history?: HistoryTurn[] | undefined
+  'probe-docs'?: string | undefined
 }
 
 /** The question from its flags and the answers to what they leave out, each field checked as it comes. */
@@ -130,6 +131,7 @@ export async function composeQuestion(
     notes,
     userContext,
     history,
+    probeDocIds: values['probe-docs'] === undefined ? undefined : splitDocIds(values['probe-docs']),
   })
   if ('errors' in built) throw new InputError(built.errors.join('\n'))
   return built

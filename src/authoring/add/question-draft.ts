@@ -128,7 +128,8 @@ export function checkGradedDocs(relevance: Relevance, docs: readonly CorpusDocum
 
 /** A question as composed: the golden-set fields, the optional ones possibly empty or undefined. */
 export type Draft = Pick<GoldenQuestion, 'id' | 'type' | 'question' | 'answerDocIds'> & {
-  [K in 'relevance' | 'goldAnswer' | 'governingDocId' | 'notes' | 'userContext' | 'history']?: GoldenQuestion[K] | undefined
+  [K in 'relevance' | 'goldAnswer' | 'governingDocId' | 'notes' | 'userContext' | 'history' | 'probeDocIds']?:
+    GoldenQuestion[K] | undefined
 }
 
 /** The question as the golden-set schema reads it (empty optional fields left out), or every problem. */
@@ -144,6 +145,7 @@ export function buildQuestion(draft: Draft): GoldenQuestion | { errors: string[]
     ...(draft.governingDocId ? { governingDocId: draft.governingDocId } : {}),
     ...(draft.notes?.trim() ? { notes: draft.notes.trim() } : {}),
     ...(draft.userContext !== undefined ? { userContext: draft.userContext } : {}),
+    ...(draft.probeDocIds !== undefined ? { probeDocIds: draft.probeDocIds } : {}),
   })
   if (parsed.success) return parsed.data
   return { errors: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'question'}: ${issue.message}`) }

@@ -167,7 +167,7 @@ describe('redaction before anything is written', () => {
     const counts: Redactions = new Map()
     expect(
       redactText(
-        'key sk-ant-api03-Xq7LmN2pRtV9wY4zAbCdEf, AKIAIOSFODNN7EXAMPLE; mail ana.b+x@mail.example.co.uk; ' +
+        'key sk-proj-Xq7LmN2pRtV9wY4zAbCdEf, AKIAIOSFODNN7EXAMPLE; mail ana.b+x@mail.example.co.uk; ' +
           'call +44 20 7946 0958 or (555) 123-4567; pass tenant-pass-8841',
         counts,
       ),

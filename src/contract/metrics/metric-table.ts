@@ -20,6 +20,7 @@ import { HALLUCINATION } from './hallucination.ts'
 import { SELF_KNOWLEDGE } from './self-knowledge.ts'
 import { CITATION_PRECISION } from './citation-precision.ts'
 import { CITATION_RECALL } from './citation-recall.ts'
+import { LEAK_RATE } from './leak-rate.ts'
 
 /**
  * Every metric, in report order; every consumer iterates it (as trec_eval's te_trec_measures[]). Adding a metric
@@ -47,6 +48,7 @@ export const METRICS = [
   SELF_KNOWLEDGE,
   CITATION_PRECISION,
   CITATION_RECALL,
+  LEAK_RATE,
 ] as const satisfies readonly Metric[]
 
 // The metrics that code reads by their constant (the diagnosis, the judge's dimensions, calibration) rather than iterating the table.
@@ -60,6 +62,7 @@ export {
   NOISE_SENSITIVITY,
   HALLUCINATION,
   CITATION_PRECISION,
+  LEAK_RATE,
 }
 
 /** A table of metrics: the real one, or a copy a test extends. */

@@ -21,6 +21,8 @@ export interface GoldenFileToCheck {
   floors: TypeFloors
   /** The project's root, where the tokenizer's counts are kept between runs. */
   root: string
+  /** The project's access rule, for the cross-tenant probes (probeDocIds). */
+  mayRead?: (userContext: Record<string, unknown>, docId: string) => boolean
 }
 
 /**
@@ -42,7 +44,13 @@ export async function checkGoldenFile(input: GoldenFileToCheck): Promise<LintRep
     const tokenCounts = keptPieceCounts(input.root)
     const bestChunks = docs === null ? new Map<string, null>() : await bestChunksOfNoneQuestions(questions, docs, config)
     tokenCounts.keep()
-    const findings = lintGoldenSet({ questions, docs, bestChunks, floors: input.floors })
+    const findings = lintGoldenSet({
+      questions,
+      docs,
+      bestChunks,
+      floors: input.floors,
+      ...(input.mayRead ? { mayRead: input.mayRead } : {}),
+    })
     return { goldenSet, corpus, questions: questions.length, complete: true, findings, skipped }
   } catch (error) {
     if (!(error instanceof InputError)) throw error

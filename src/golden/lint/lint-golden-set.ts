@@ -5,6 +5,7 @@ import { duplicateQuestions } from './duplicate-questions.ts'
 import { RULE_IDS, type Finding, type RuleId } from './finding.ts'
 import { corpusTerms, multiFactsInOneDoc } from './multi-facts-in-one-doc.ts'
 import { noneTooEasy, type BestChunk } from './none-too-easy.ts'
+import { probeReadable } from './probe-readable.ts'
 import { placeholderGoldAnswers } from './placeholder-gold-answer.ts'
 import { applySuppressions } from './suppressions.ts'
 import { DEFAULT_FLOORS, typeDistribution, type TypeFloors } from './type-distribution.ts'
@@ -19,6 +20,8 @@ export interface LintInput {
   /** The built-in system's best chunk per none question (best-chunks.ts). */
   bestChunks: ReadonlyMap<string, BestChunk | null>
   floors?: TypeFloors
+  /** The project's access rule (load/access-rules.ts), for the cross-tenant probes; absent: not checked. */
+  mayRead?: (userContext: Record<string, unknown>, docId: string) => boolean
 }
 
 /** Errors first, then by rule (the order of RULES), then by question order in the file; set-level findings last within a rule. */
@@ -57,6 +60,7 @@ export function lintGoldenSet(input: LintInput): Finding[] {
     ...withText,
     ...contradictionWithoutGoverning(questions, docs ?? []),
     ...placeholderGoldAnswers(questions),
+    ...(input.mayRead === undefined ? [] : probeReadable(questions, input.mayRead)),
     ...(docs === null ? [] : noneTooEasy(questions, input.bestChunks)),
     ...typeDistribution(questions, input.floors ?? DEFAULT_FLOORS),
   ]

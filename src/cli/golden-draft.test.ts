@@ -102,7 +102,14 @@ describe('rag-eval golden draft against the local server', () => {
     for (const q of drafts.filter((d) => d.type === 'multi')) expect(new Set(q.answerDocIds).size).toBeGreaterThanOrEqual(2)
 
     const sent = local.server.requests.length
-    const again = await draft(['--count', '40', '--out', out, '--yes'], env)
+    // Over the drafts just written: refused without --force, before any call; with it, all from the cache.
+    const refused = await draft(['--count', '4', '--out', out, '--yes'], env)
+    expect(refused).toMatchObject({ code: 2, stdout: '' })
+    expect(refused.stderr).toBe(
+      `golden draft: ${out} exists: pass --force to replace its drafts (and what golden verify and review made of them), or --out another file\n`,
+    )
+    expect(readDrafts(out)).toHaveLength(drafts.length)
+    const again = await draft(['--count', '40', '--out', out, '--yes', '--force'], env)
     expect(again.code).toBe(0)
     expect(local.server.requests).toHaveLength(sent)
     expect(again.stdout).toContain(`model calls: 0 to the API, ${sent} from the cache, 0 retries; $0.0000`)

@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { GoldenQuestionSchema, type GoldenQuestion } from '../contract/golden-set-schema.ts'
 import { loadCorpus, type CorpusDocument } from '../load/corpus.ts'
-import { scriptedResponder } from '../model-server/scripted-responder.ts'
+import { scriptedReply, scriptedResponder } from '../model-server/scripted-responder.ts'
+import { parseFaultSpec, withFaults } from '../model-server/fault-injection.ts'
 import { BAD_DRAFT_KINDS } from '../model-server/scripted-drafter.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
@@ -215,6 +216,25 @@ describe('rag-eval golden draft against the local server', () => {
     expect(replayed.code).toBe(0)
     const strip = (qs: GoldenQuestion[]) => qs.map((q) => ({ ...q, provenance: { ...q.provenance, draftedAt: '' } }))
     expect(strip(readDrafts(join(dir, 'replayed.jsonl')))).toEqual(strip(readDrafts(join(dir, 'recorded.jsonl'))))
+  })
+
+  it('a server failing for good, or a file system refusing the drafts, is one clear line (exit 1), no stack trace', async () => {
+    const dir = temp.make('golden-draft-faults-')
+    const args = ['--corpus', FIXTURE, '--count', '4', '--yes']
+    local.server.setResponder(withFaults(scriptedReply, parseFaultSpec('500')))
+    const failing = await draft([...args, '--out', join(dir, 'd.jsonl')], {
+      EVAL_CACHE_DIR: join(dir, 'cache'),
+      EVAL_MAX_RETRIES: '0',
+    })
+    expect(failing).toMatchObject({ code: 1 })
+    expect(failing.stderr).toMatch(
+      /^golden draft: \S+ draft:\w+ \(claude-sonnet-5\) failed after 1 attempts \(EVAL_MAX_RETRIES=0\): HTTP 500 [^\n]*\n$/,
+    )
+    // Drafted, then the file cannot be written (a folder the system will not let anyone create).
+    local.server.setResponder(scriptedReply)
+    const unwritable = await draft([...args, '--out', '/sys/rag-eval-test/d.jsonl'], { EVAL_CACHE_DIR: join(dir, 'cache') })
+    expect(unwritable).toMatchObject({ code: 1 })
+    expect(unwritable.stderr).toMatch(/^golden draft: E[A-Z]+: [^\n]*'\/sys\/rag-eval-test'\n$/)
   })
 
   it('refuses bad input with one precise line, and asks before spending unless --yes', async () => {

@@ -33,6 +33,20 @@ describe('pnpm golden:check', () => {
     expect(result.stdout).toBe('golden:check: 0 errors, 0 warnings in 5 questions\n')
   })
 
+  it('warns about a control character in a question (a form feed from a PDF), naming where it is', async () => {
+    const golden = join(tempDir(), 'golden-set.json')
+    const set = JSON.parse(readFileSync('fixtures/golden-lint/clean.json', 'utf8')) as { questions: { question: string }[] }
+    set.questions[1]!.question = set.questions[1]!.question.replace(' ', '\f')
+    writeFileSync(golden, JSON.stringify(set))
+    const result = await run('check', ['--golden', golden, '--corpus', corpus, '--floors', LOW_FLOORS])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain(
+      'warnings\n  control-character (1): a question or gold answer holds an invisible control character\n' +
+        `    q-002  question holds the control character U+000C at character ${set.questions[1]!.question.indexOf('\f') + 1}\n` +
+        '           fix: replace it with a space (text copied from a PDF carries page breaks as form feeds)',
+    )
+  })
+
   it('exits 1 on errors, grouped by severity and rule, and reports JSON with --json', async () => {
     const text = await run('check', ['--golden', 'fixtures/golden-lint/unsupported-fact.json', '--corpus', corpus])
     expect(text.code).toBe(1)

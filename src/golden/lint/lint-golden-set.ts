@@ -6,6 +6,7 @@ import { RULE_IDS, type Finding, type RuleId } from './finding.ts'
 import { corpusTerms, multiFactsInOneDoc } from './multi-facts-in-one-doc.ts'
 import { noneTooEasy, type BestChunk } from './none-too-easy.ts'
 import { placeholderGoldAnswers } from './placeholder-gold-answer.ts'
+import { controlCharacters } from './control-characters.ts'
 import { applySuppressions } from './suppressions.ts'
 import { DEFAULT_FLOORS, typeDistribution, type TypeFloors } from './type-distribution.ts'
 import { quantityEvidence } from '../../text/key-facts.ts'
@@ -57,6 +58,7 @@ export function lintGoldenSet(input: LintInput): Finding[] {
     ...withText,
     ...contradictionWithoutGoverning(questions, docs ?? []),
     ...placeholderGoldAnswers(questions),
+    ...controlCharacters(questions),
     ...(docs === null ? [] : noneTooEasy(questions, input.bestChunks)),
     ...typeDistribution(questions, input.floors ?? DEFAULT_FLOORS),
   ]

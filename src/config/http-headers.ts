@@ -92,7 +92,10 @@ export function resolveHttpHeaders(
     for (const secret of [value.trim(), ...variables.map((variable) => env[variable]!.trim())]) {
       if (secret.length < MIN_SECRET_LENGTH)
         throw new InputError(
-          `${shown}${from}: a secret of ${secret.length} character${secret.length === 1 ? '' : 's'} is too short to be kept out of reports (at least ${MIN_SECRET_LENGTH}: a shorter one would mask ordinary text); write a value that is no secret literally, without \${env:}`,
+          `${shown}${from}: a secret of ${secret.length} character${secret.length === 1 ? '' : 's'} is too short to be kept out of reports (at least ${MIN_SECRET_LENGTH}: a shorter one would mask ordinary text); ` +
+            (from === ''
+              ? 'a header named like a credential (Authorization, Cookie, *key*, *token*, *secret*) holds a secret: give the real one'
+              : 'write a value that is no secret literally, without ${env:}'),
         )
       secrets.add(secret)
     }

@@ -85,6 +85,7 @@ describe('rag-eval golden draft against the local server', () => {
     )
     expect(uses.size).toBeGreaterThanOrEqual(30)
     expect(first.stdout).toMatch(/^cost estimate before any model call/m)
+    expect(first.stdout.split('\n')[0]).toBe(`planning 40 draft(s) over ${repoCorpus.length} document(s)`)
     // Every draft: ids in order, provenance, answer documents of the corpus, figures its documents state, no two alike.
     expect(drafts.map((q) => q.id)).toEqual(drafts.map((_, i) => `d-${String(i + 1).padStart(3, '0')}`))
     expect(new Set(drafts.map((q) => q.question.toLowerCase())).size).toBe(drafts.length)

@@ -105,6 +105,8 @@ export const command = defineCommand({
     const docs = selectDocs(projectDocuments(project, 'golden draft'), project.corpus!.dir, values.docs)
     const personas = values['user-contexts'] === undefined ? [] : readPersonas(values['user-contexts'])
     const wanted = allocate(values.count, values.mix)
+    // Planning over a large corpus takes seconds: said before it starts.
+    context.out(`planning ${values.count} draft(s) over ${docs.length} document(s)\n`)
     const chunks = chunkCorpus(docs, config)
     const plan = planDrafts(docs, chunks, wanted, {
       seed: values.seed,

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
+import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { startMessagesServer } from '../src/model-server/messages-server.ts'
 import { scriptedReply } from '../src/model-server/scripted-responder.ts'
@@ -23,10 +24,23 @@ describe('examples/api-key-service: a header secret from the environment, kept o
   }
   /** Any 10 characters of the secret's random part in a row: a secret cut by an excerpt still leaks. */
   const pieces = (secret: string) => Array.from({ length: secret.length - 9 }, (_, at) => secret.slice(at, at + 10))
-  const leaks = (text: string, secret: string) => pieces(secret).filter((piece) => text.includes(piece))
+  /** The key as the service echoes it encoded (service.mjs, LEAKY=1): each must be redacted as well. */
+  const encodings = (secret: string) => [
+    Buffer.from(secret).toString('base64'),
+    Buffer.from(secret).toString('base64url'),
+    encodeURIComponent(secret),
+    Buffer.from(secret).toString('hex'),
+    Buffer.from(`user:${secret}`).toString('base64'),
+  ]
+  const leaks = (text: string, secret: string) =>
+    [...pieces(secret), ...encodings(secret)].filter((piece) => text.includes(piece))
+  /** A file's bytes as text, a gzipped one (the html report's data) unpacked. */
+  const contents = (path: string) =>
+    (path.endsWith('.gz') ? gunzipSync(readFileSync(path)) : readFileSync(path)).toString('latin1')
 
   it('resolves ${env:RAG_API_KEY} at the start (a missing one named before any request), and redacts its value from reports, caches, recordings, blobs, compare files, logs and Vitest output', async () => {
-    const project = await userProject('examples/api-key-service')
+    // @vitest/ui: the html reporter, whose report (html/) is searched too.
+    const project = await userProject('examples/api-key-service', ['@vitest/ui@4.1.12'])
     const port = String(await freePort())
     const config = join(project.dir, 'rag-eval.config.ts')
     // Retries wait 10 ms, not the default 500 ms (retryBaseMs is set in the config only).
@@ -60,7 +74,7 @@ describe('examples/api-key-service: a header secret from the environment, kept o
 
     // An offline run (the evaluation in a thread of Vitest) beside a comparison, with a service that echoes the key.
     const secretA = `sk-${hex(16)}`
-    const offline = await run([], { RAG_API_KEY: secretA, LEAKY: '1', EVAL_COMPARE: 'rag-eval.b.config.ts' })
+    const offline = await run(['--reporter=html'], { RAG_API_KEY: secretA, LEAKY: '1', EVAL_COMPARE: 'rag-eval.b.config.ts' })
     // k-002 and k-003 fail (system errors): the cases fail and quote the service's bodies, redacted.
     expect(offline.code, offline.output).toBe(1)
     expect(offline.output).toContain(
@@ -69,7 +83,9 @@ describe('examples/api-key-service: a header secret from the environment, kept o
     expect(offline.output).toContain('"authorization":"[REDACTED]"')
     expect(offline.output).toContain('[service] POST k-001 authorization=[REDACTED]')
     const report = readReport(join(project.dir, 'reports/latest.json'))
-    expect(report.questions.find((q) => q.id === 'k-001')?.answer).toMatch(/\(served for \[REDACTED\]\)$/)
+    expect(report.questions.find((q) => q.id === 'k-001')?.answer).toMatch(
+      /\(served for \[REDACTED\]; base64 \[REDACTED\] base64url \[REDACTED\] url \[REDACTED\] hex \[REDACTED\] basic dXNlc\[REDACTED\]\)$/,
+    )
     expect(report.questions.filter((q) => q.systemError !== null).map((q) => q.id)).toEqual(['k-002', 'k-003'])
     expect(report.questions.find((q) => q.id === 'k-002')?.systemError).toContain(
       'answered HTTP 503: upstream timed out; the request was {',
@@ -120,6 +136,9 @@ describe('examples/api-key-service: a header secret from the environment, kept o
           'reports/contexts.jsonl',
           'reports/compare.json',
           'reports/compare.md',
+          'html/index.html',
+          'html/html.meta.json.gz',
+          expect.stringMatching(/^\.cache\/tokens\//),
           expect.stringMatching(/^\.cache\/model\//),
           expect.stringMatching(/^fixtures\/recordings\/golden-set\//),
           '.vitest-reports/blob-1-2.json',
@@ -127,7 +146,7 @@ describe('examples/api-key-service: a header secret from the environment, kept o
         ]),
       )
       for (const secret of [secretA, secretB]) {
-        for (const path of written) expect(leaks(readFileSync(path, 'latin1'), secret), path).toEqual([])
+        for (const path of written) expect(leaks(contents(path), secret), path).toEqual([])
         for (const output of outputs) expect(leaks(output.output, secret)).toEqual([])
       }
     } finally {

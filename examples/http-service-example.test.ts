@@ -100,5 +100,33 @@ describe('from the packed tarball, in a fresh project', () => {
     expect(miscited.length).toBeGreaterThan(0)
     expect(miscited.filter((q) => q.citationPrecision! >= 1)).toEqual([])
     expect(report.questions.find((q) => q.id === 'h-012')!.fabricatedCitations).toEqual(['[2]'])
+
+    // Five trials of a service that shuffles two questions' rankings at random: exactly those are flaky, as its log shows.
+    const trialsLog = join(project.dir, 'trials.jsonl')
+    const trials = await vitest(project, [], { EVAL_TRIALS: '5', SHUFFLE_FOR: 'h-003,h-007', RAG_LOG: trialsLog })
+    expect(trials.code, trials.output).toBe(0)
+    const requests = readFileSync(trialsLog, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; rerank: string[]; context: string[]; shuffled?: true })
+    const trialed = readReport(join(project.dir, 'reports/latest.json'))
+    const askedOf = (id: string) => requests.filter((r) => r.id === id)
+    expect(trialed.questions.map((q) => [q.id, askedOf(q.id).length])).toEqual(trialed.questions.map((q) => [q.id, 5]))
+    const shuffled = [...new Set(requests.filter((r) => r.shuffled).map((r) => r.id))].sort()
+    expect(shuffled).toEqual(['h-003', 'h-007'])
+    // Flaky: the questions whose returned ranking differed between requests (all shuffled ones, but by chance).
+    const varied = trialed.questions.filter((q) => new Set(askedOf(q.id).map((r) => r.rerank.join())).size > 1).map((q) => q.id)
+    expect(varied).toEqual(shuffled)
+    expect(trialed.trials?.flaky.map((f) => f.id)).toEqual(varied)
+    // Each trial's hit is the hit rule over the context the service logged for it; every question whose hit flipped is named.
+    for (const q of trialed.questions.filter((q) => q.type !== 'none')) {
+      const hits = askedOf(q.id).map((r) => hitIn(q, r.context))
+      expect([q.id, q.trials!.runs.map((run) => run.hit)]).toEqual([q.id, hits])
+      if (new Set(hits).size > 1) expect(trialed.trials?.flaky.find((f) => f.id === q.id)?.varied).toContain('recall')
+    }
+    const trialsMarkdown = readFileSync(join(project.dir, 'reports/latest.md'), 'utf8')
+    expect(trialsMarkdown).toContain('## Trials (5 per question)')
+    for (const flaky of trialed.trials!.flaky)
+      expect(trialsMarkdown).toContain(`- ${flaky.id}: passed ${flaky.passed} of 5 trials; varied: ${flaky.varied.join(', ')}`)
   })
 })

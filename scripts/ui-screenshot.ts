@@ -35,6 +35,8 @@ const UI_READY_MS = 600_000
 const REPORT_MS = 600_000
 const STEP_MS = 180_000
 const SHUTDOWN_MS = 10_000
+// What Vitest prints in watch mode when a run has ended, failed or passed.
+const RUN_ENDED = /Watching for file changes|Waiting for file changes/
 
 class StepFailure extends Error {}
 
@@ -169,7 +171,9 @@ interface PageGlobals {
  * with its status and how many other tests are listed. The explorer is a virtual list: views it does not use
  * stay in the DOM, moved far above the top, so only entries within the window count.
  */
-async function explorerState(page: Page): Promise<{ done: boolean; entry: Status | null; otherTests: number; crashed: boolean }> {
+async function explorerState(
+  page: Page,
+): Promise<{ done: boolean; entry: Status | null; otherTests: number; crashed: boolean; panel: string }> {
   return page.evaluate((id) => {
     const { document, innerHeight } = globalThis as unknown as PageGlobals
     const panel = document.querySelector('[data-testid="results-panel"]')?.textContent ?? ''
@@ -179,8 +183,8 @@ async function explorerState(page: Page): Promise<{ done: boolean; entry: Status
       return box.height > 0 && box.bottom > 0 && box.top < innerHeight
     }
     const items = Array.from(document.querySelectorAll('[data-testid="explorer-item"]')).filter(onScreen)
-    const spinning = items.some((item) => item.querySelector('[animate-spin]'))
-    const done = /RUNNING \(0\)/.test(panel) && count('FAIL') + count('PASS') > 0 && !spinning
+    // Vitest's terminal output tells that the run ended; an entry may keep its spinner until the page reloads.
+    const done = /RUNNING \(0\)/.test(panel) && count('FAIL') + count('PASS') > 0
     const label = (item: PageElement) => item.getAttribute('aria-label') ?? ''
     const isTest = (item: PageElement) =>
       item.querySelector('[data-testid="btn-run-test"]')?.getAttribute('aria-label') === 'Run current test'
@@ -199,23 +203,51 @@ async function explorerState(page: Page): Promise<{ done: boolean; entry: Status
       entry: entry ? status(entry) : null,
       otherTests: items.filter((item) => isTest(item) && !isEntry(item)).length,
       crashed: items.some((item) => label(item) === 'the evaluation runs'),
+      panel: panel.replace(/\s+/g, ' ').trim().slice(0, 200),
     }
   }, questionId)
 }
 
 async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + ms
+  const started = Date.now()
+  let toldAt = started
   for (;;) {
     const value = await probe()
     if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`gave up after ${ms / 1000}s waiting for ${what}`)
+    if (Date.now() > started + ms) throw new Error(`gave up after ${ms / 1000}s waiting for ${what}`)
+    // A wait that lasts says so, for whoever reads a slow CI log.
+    if (Date.now() - toldAt > 30_000) {
+      toldAt = Date.now()
+      log(`still waiting for ${what} (${Math.round((toldAt - started) / 1000)}s)`)
+    }
     await sleep(150)
   }
 }
 
 async function openFailingQuestion(page: Page): Promise<void> {
   // The run ends before anything is clicked: a run that ends re-renders the explorer (and drops a search typed meanwhile).
-  await until('the run to end in the UI', REPORT_MS, async () => ((await explorerState(page)).done ? true : undefined))
+  // Vitest's own output says when it ended; the page may have missed the last events of its live connection on a
+  // busy machine (CI once waited 600 s for a run Vitest had finished), so it is reloaded until it shows the end.
+  await until('Vitest to end the run (its terminal output)', REPORT_MS, async () =>
+    RUN_ENDED.test(vitestLog) ? true : undefined,
+  )
+  let reloadAfter = 15_000
+  let shownAt = Date.now()
+  let panel = ''
+  await until('the UI to show the ended run (reloaded until it does)', STEP_MS, async () => {
+    const state = await explorerState(page)
+    panel = state.panel
+    if (state.done) return true
+    if (Date.now() - shownAt > reloadAfter) {
+      log(`the UI does not show the ended run after ${reloadAfter / 1000}s (results: ${panel || 'none'}): reloading it`)
+      reloadAfter *= 2
+      await page.reload({ waitUntil: 'load', timeout: STEP_MS })
+      shownAt = Date.now()
+    }
+    return undefined
+  }).catch((error: Error) => {
+    throw new Error(`${error.message}; results panel: ${panel || 'none'}`)
+  })
   // When the shared evaluation crashed, each eval file holds one failing case, "the evaluation runs": say why at once.
   if ((await explorerState(page)).crashed) {
     await page.locator('[data-testid="explorer-item"][aria-label="the evaluation runs"]').first().click()

@@ -7,7 +7,7 @@
 // headers it got (as careless services do). LEAKY=1 makes it careless everywhere, which the package's test
 // uses to show that the secret reaches no file and no output of the suite: it logs each request's
 // Authorization header, answers k-002 with a 503 and k-003 with a 422 whose bodies echo the request's
-// headers, and puts the header into k-001's answer and chunk metadata.
+// headers, and puts the header into k-001's answer and chunk metadata, with the key base64-, URL- and hex-encoded.
 import { readdirSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 
@@ -27,6 +27,16 @@ const corpus = readdirSync(new URL('./corpus/', import.meta.url))
     return { docId: name.slice(0, -3), text, words: words(text) }
   })
 
+/** The key as careless code writes it into URLs, logs and tokens. @param {string} value */
+const encoded = (value) =>
+  [
+    `base64 ${Buffer.from(value).toString('base64')}`,
+    `base64url ${Buffer.from(value).toString('base64url')}`,
+    `url ${encodeURIComponent(value)}`,
+    `hex ${Buffer.from(value).toString('hex')}`,
+    `basic ${Buffer.from(`user:${value}`).toString('base64')}`,
+  ].join(' ')
+
 /**
  * @param {RagRequest} request
  * @param {import('node:http').IncomingHttpHeaders} headers
@@ -42,7 +52,7 @@ function answer(request, headers) {
   if (leaky && request.id === 'k-001')
     return {
       ranked: ranked.map((chunk) => ({ ...chunk, metadata: { headers } })),
-      answer: `${best} (served for ${headers.authorization})`,
+      answer: `${best} (served for ${headers.authorization}; ${encoded(key)})`,
     }
   return { ranked, answer: best }
 }

@@ -19,6 +19,7 @@ after the user's earlier turns. GET / answers {"status": "ok"} (the suite's read
     RERANK_KEEP=1 python3 service.py        # a reranker that keeps one section: multi questions lose a document
     CITE_OFF_BY_ONE=1 python3 service.py    # the classic citation bug: each [n] points at the next section
     RAG_LOG=log.jsonl python3 service.py    # also appends what each stage kept, per question, to log.jsonl
+    SHUFFLE_FOR=h-003,h-007 python3 service.py  # those questions' ranking shuffled at random on every request
 
 One line per request is logged to stderr.
 """
@@ -27,6 +28,7 @@ import argparse
 import json
 import math
 import os
+import random
 import re
 import sys
 import time
@@ -218,6 +220,20 @@ def extractive_answer(question, context, index, cite_offset=0):
     return cited(best)
 
 
+# ---- a pipeline that is not deterministic ------------------------------------------------------------
+
+# SHUFFLE_FOR=h-003,h-007: those questions' final ranking comes back in a random order on every request (unseeded),
+# as a pipeline with a model in the loop answers differently each time; run with trials to see them flaky.
+SHUFFLE_FOR = {question_id for question_id in os.environ.get("SHUFFLE_FOR", "").split(",") if question_id}
+
+
+def shuffled_for(question_id, kept):
+    """(kept, whether it was shuffled): a new random order for the questions of SHUFFLE_FOR, else as it was."""
+    if question_id not in SHUFFLE_FOR:
+        return kept, False
+    return random.sample(kept, len(kept)), True
+
+
 # ---- HTTP -------------------------------------------------------------------------------------------
 
 
@@ -269,6 +285,7 @@ def make_handler(index, broken, context_tokens, rerank_keep, cite_offset, log_pa
             searched = time.perf_counter()
             # Broken, the pipeline is broken throughout: the reranker passes the unrelated sections on as they come.
             kept = hits[:rerank_keep] if broken else rerank(asked, hits, index, rerank_keep)
+            kept, shuffled = shuffled_for(question_id, kept)
             retrieved = time.perf_counter()
             context = pack_context([chunk for _, chunk in kept], context_tokens)
             answer = extractive_answer(asked, context, index, cite_offset)
@@ -293,6 +310,7 @@ def make_handler(index, broken, context_tokens, rerank_keep, cite_offset, log_pa
                     "retrieve": [chunk["docId"] for _, chunk in hits],
                     "rerank": [chunk["docId"] for _, chunk in kept],
                     "context": [chunk["docId"] for chunk in context],
+                    **({"shuffled": True} if shuffled else {}),
                 }
                 with open(log_path, "a", encoding="utf-8") as log:
                     log.write(json.dumps(record) + "\n")

@@ -22,7 +22,7 @@ export interface BuiltinSystem extends RagSystem {
  * (builtin/claude-answerer.ts) in the model modes. Injected, so the retrieval and packing stay one code path.
  */
 export type Answerer = (
-  question: { id: string; question: string; history?: readonly ConversationTurn[] },
+  question: { id: string; question: string; history?: readonly ConversationTurn[]; trial?: number },
   context: readonly RetrievedChunk[],
 ) => Promise<string>
 
@@ -31,7 +31,7 @@ export type Answerer = (
  * all, best first: the proximity scorer offline, or the one injected (Claude in the model modes).
  */
 export type Reranker = (
-  question: { id: string; question: string; history?: readonly ConversationTurn[] },
+  question: { id: string; question: string; history?: readonly ConversationTurn[]; trial?: number },
   query: string,
   candidates: readonly RetrievedChunk[],
 ) => Promise<RetrievedChunk[]>

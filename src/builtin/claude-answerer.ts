@@ -42,7 +42,7 @@ export function createClaudeAnswerer(client: ModelClient, options: ClaudeAnswere
         context: passages,
         sentences: options.sentences,
       },
-      sample: 0,
+      sample: question.trial ?? 0,
       request: {
         model: options.model,
         max_tokens: options.maxTokens,

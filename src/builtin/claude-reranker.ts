@@ -84,6 +84,7 @@ export function createClaudeReranker(
         ...(question.history === undefined ? {} : { history: question.history }),
         candidates: passages,
       },
+      ...(question.trial === undefined ? {} : { sample: question.trial }),
     })
     if (!outcome.ok) {
       options.warn(`${question.id}: the reranker gave no ranking (${outcome.error}); the first stage's order is kept`)

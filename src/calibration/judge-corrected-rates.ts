@@ -1,6 +1,6 @@
 import { COVERAGE, FAITHFULNESS } from '../contract/metrics/metric-table.ts'
 import type { JudgeCorrected, JudgeCorrectedRate, QuestionOutcome } from '../contract/report-schema.ts'
-import { round4 } from '../statistics/descriptive.ts'
+import { clipToRate, round4 } from '../statistics/descriptive.ts'
 import { predictionPoweredMean, type PredictionPoweredItem } from '../statistics/prediction-powered-mean.ts'
 import type { HumanLabel } from './human-labels-schema.ts'
 import { stratumOf } from './stratified-sample.ts'
@@ -61,12 +61,14 @@ function correctedRate(
       means: definition.means,
       reason: `${labelled} current human label(s) carry this rate; the correction needs at least 2`,
     }
+  // Every rate lies in [0, 1]: clipping the estimate and the normal interval to it never drops the true value, and
+  // the interval then still holds the estimate (the gate clips the baseline the same way: judge-correction.ts).
+  const estimate = clipToRate(result.estimate)
   return {
     judgeMean,
-    estimate: round4(result.estimate),
-    // Every rate lies in [0, 1]: clipping the normal interval to it never drops the true value.
-    interval: { low: round4(Math.max(0, result.low)), high: round4(Math.min(1, result.high)), method: 'prediction-powered' },
-    rectifier: round4(result.rectifier),
+    estimate: round4(estimate),
+    interval: { low: round4(clipToRate(result.low)), high: round4(clipToRate(result.high)), method: 'prediction-powered' },
+    rectifier: round4(result.judgeMean - estimate),
     questions: items.length,
     labelled,
     means: definition.means,

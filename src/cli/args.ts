@@ -39,6 +39,8 @@ export interface PositionalSpec<T> {
   /** Its name in the usage, e.g. qrels for <qrels>. */
   readonly name: string
   readonly kind: Kind<T>
+  /** The last positional only: every argument from here on, at least one (its value is a list). */
+  readonly rest?: true
 }
 
 /** A default: a fixed text, or one computed when the command runs (from the environment). */
@@ -69,7 +71,7 @@ export function repeatable<T>(kind: Kind<T>, settings: { short?: string } = {}):
 export type OptionSpecs = Record<string, OptionSpec<unknown>>
 export type OptionValues<O extends OptionSpecs> = { [K in keyof O]: O[K] extends OptionSpec<infer T> ? T : never }
 export type PositionalValues<P extends readonly PositionalSpec<unknown>[]> = {
-  -readonly [I in keyof P]: P[I] extends PositionalSpec<infer T> ? T : never
+  -readonly [I in keyof P]: P[I] extends PositionalSpec<infer T> ? (P[I] extends { rest: true } ? T[] : T) : never
 }
 
 type Parsed<O extends OptionSpecs, P extends readonly PositionalSpec<unknown>[]> =
@@ -135,14 +137,17 @@ export function parseCommandLine<O extends OptionSpecs, P extends readonly Posit
     else values[name] = undefined
   }
 
-  if (texts.length > positionals.length) throw new UsageError(`unexpected argument ${shown(texts[positionals.length]!)}`)
+  const rest = positionals.at(-1)?.rest === true
+  if (texts.length > positionals.length && !rest) throw new UsageError(`unexpected argument ${shown(texts[positionals.length]!)}`)
   if (texts.length < positionals.length) {
     const missing = positionals.slice(texts.length)
     throw new UsageError(
       `missing ${missing.map((p) => `<${p.name}>`).join(' ')} (expected ${missing.map((p) => p.kind.expected).join(', ')})`,
     )
   }
-  const parsedPositionals = positionals.map((p, i) => parseValue(`<${p.name}>`, texts[i]!, p.kind))
+  const parsedPositionals = positionals.map((p, i) =>
+    p.rest ? texts.slice(i).map((text) => parseValue(`<${p.name}>`, text, p.kind)) : parseValue(`<${p.name}>`, texts[i]!, p.kind),
+  )
   return { help: false, values: values as OptionValues<O>, positionals: parsedPositionals as PositionalValues<P> }
 }
 

@@ -76,6 +76,11 @@ const CONTRACTS: Record<string, Contract> = {
     folderForFile: [['evals'], '<file> evals: expected a file, found a folder'],
     fileForFolder: [['--corpus', 'README.md'], '--corpus README.md: expected a folder, found a file'],
   },
+  'golden harvest': {
+    missingValue: [['--report'], '--report'],
+    folderForFile: [['package.json', 'evals'], '<file> evals: expected a file, found a folder'],
+    fileForFolder: [['--corpus', 'README.md'], '--corpus README.md: expected a folder, found a file'],
+  },
   'golden review': {
     missingValue: [['--drafts'], '--drafts'],
     folderForFile: [['--drafts', 'evals'], '--drafts evals: expected a file, found a folder'],
@@ -85,6 +90,11 @@ const CONTRACTS: Record<string, Contract> = {
     missingValue: [['--out'], '--out'],
     folderForFile: [['--out', 'evals'], '--out evals: expected a file, found a folder'],
     fileForFolder: [['--out', 'README.md/schema.json'], '--out README.md/schema.json: README.md is a file, not a folder'],
+  },
+  attacks: {
+    missingValue: [['--seed'], '--seed'],
+    folderForFile: [['--set', 'evals'], '--set evals: expected a file, found a folder'],
+    fileForFolder: [['--out', 'README.md'], '--out README.md: expected a folder, found a file'],
   },
   trec: {
     missingValue: [['-m'], '-m'],
@@ -201,7 +211,7 @@ describe('rag-eval itself', () => {
     const group = await rag('golden', 'lint')
     expect(group.code).toBe(2)
     expect(group.err.split('\n')[0]).toBe(
-      'rag-eval: golden: unknown command lint: expected one of check, import, export, add, draft, verify, review, schema',
+      'rag-eval: golden: unknown command lint: expected one of check, import, export, add, draft, verify, harvest, review, schema',
     )
   })
 

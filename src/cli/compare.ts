@@ -11,6 +11,8 @@ import { evaluate } from '../run/evaluate.ts'
 import { parallelMeanResampler } from '../threads/index.ts'
 import { file, folderOrAbsent, kind, oneOf } from './arg-kinds.ts'
 import { InputError } from '../contract/input-error.ts'
+import { registerSecret } from '../common/secrets.ts'
+import { secretVariables } from '../config/http-headers.ts'
 import { option, repeatable, UsageError, type CommandContext } from './args.ts'
 import { defineCommand } from './command.ts'
 
@@ -38,6 +40,8 @@ async function loadSide(
   io: CommandContext,
 ): Promise<Side> {
   const overrides = Object.fromEntries(env)
+  // Before the first line that shows them: an override named as a secret is redacted from then on.
+  for (const { value, source } of secretVariables(overrides, `--${name}-env`)) registerSecret(value, source)
   if (path.endsWith('.json'))
     return { report: readReport(path), source: { source: path, kind: 'report', env: {}, report: null }, reportsDir: null }
   const sideEnv = { ...io.env, ...overrides }

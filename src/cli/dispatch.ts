@@ -62,6 +62,11 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
     load: () => import('./golden-verify.ts'),
   },
   {
+    name: 'golden harvest',
+    summary: 'golden candidates from production questions (logs, OTel spans, Phoenix/LangSmith exports), redacted',
+    load: () => import('./golden-harvest.ts'),
+  },
+  {
     name: 'golden review',
     summary: 'walk the kept drafts on a terminal: accept, edit, reject; accepted ones appended with provenance',
     load: () => import('./golden-review.ts'),
@@ -70,6 +75,11 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
     name: 'golden schema',
     summary: 'regenerate the golden set JSON Schema',
     load: () => import('./write-golden-schema.ts'),
+  },
+  {
+    name: 'attacks',
+    summary: 'plant pages carrying injected instructions, with the attack questions every run then asks',
+    load: () => import('./attacks.ts'),
   },
   {
     name: 'trec',

@@ -75,16 +75,15 @@ export const command = defineCommand({
 })
 
 /** The offline verifier, or the model's (live): the same client, cache, retries and cap as an evaluation's judge. */
-async function openVerifier(
+export async function openVerifier(
   project: ProjectConfig,
   config: EvalConfig,
   context: CommandContext,
+  command = 'golden verify',
 ): Promise<{ verifier: Verifier; usage: () => string | null }> {
   if (config.mode === 'offline') return { verifier: offlineVerifier, usage: () => null }
   if (config.mode !== 'live')
-    throw new InputError(
-      `golden verify runs offline or live; EVAL_MODE=${config.mode} is for evaluation runs (use EVAL_MODE=live)`,
-    )
+    throw new InputError(`${command} runs offline or live; EVAL_MODE=${config.mode} is for evaluation runs (use EVAL_MODE=live)`)
   const tier = await import('../run/model-tier.ts')
   const model = tier.openModelTier({ ...config, mode: 'live' }, context.env, tier.modelTierPaths(project), () => new Date(), {
     progress: (line) => context.err(`${line}\n`),

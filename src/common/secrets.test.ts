@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { hasSecrets, redactSecretBytes, redactSecretParts, redactSecrets, redactSecretsIn, registerSecret } from './secrets.ts'
+import {
+  hasSecrets,
+  redactSecretBytes,
+  redactSecretParts,
+  redactSecrets,
+  redactSecretsIn,
+  registerSecret,
+  secretFinder,
+} from './secrets.ts'
 
 // One registry per module instance: this file's tests share it, so each uses secrets of its own.
 const utf8 = (text: string) => new TextEncoder().encode(text)
@@ -54,5 +62,48 @@ describe('the secrets registry', () => {
     // Go's encoder writes & as \u0026: the text does not hold the secret, the parsed value does.
     const parsed: unknown = JSON.parse('{"answer":"key amp\\u0026secret-11","amp\\u0026secret-11":[1,"amp\\u0026secret-11"]}')
     expect(redactSecretsIn(parsed)).toEqual({ answer: 'key [REDACTED]', '[REDACTED]': [1, '[REDACTED]'] })
+  })
+
+  it('redacts the encodings a service may echo: base64, base64url, URL-encoding, hex, and base64 inside a longer text', () => {
+    // Encodings worked out with Python's base64, urllib.parse and bytes.hex, not with the code under test.
+    registerSecret('rag key/+&=ü~', '--a-env RAG_KEY')
+    const echoed = [
+      'base64 cmFnIGtleS8rJj3DvH4=',
+      'base64url cmFnIGtleS8rJj3DvH4',
+      'encodeURIComponent rag%20key%2F%2B%26%3D%C3%BC~',
+      'encodeURI rag%20key/+&=%C3%BC~',
+      'form rag+key%2F%2B%26%3D%C3%BC%7E',
+      'hex 726167206b65792f2b263dc3bc7e HEX 726167206B65792F2B263DC3BC7E',
+      // Basic auth, base64("user:" + secret): the secret starts at byte 5, its bytes 1..12 fill whole groups; the
+      // partial groups around them ("cjpz": "r:s", "fg==": "~") still carry bits of it and are masked too.
+      'basic dXNlcjpyYWcga2V5LysmPcO8fg==',
+      // At the third alignment the two alphabets differ ("+" and "-"): base64 and base64url of "x" + secret.
+      'shifted eHJhZyBrZXkvKyY9w7x+ eHJhZyBrZXkvKyY9w7x-',
+    ].join('\n')
+    const expected = [
+      'base64 [REDACTED]',
+      'base64url [REDACTED]',
+      'encodeURIComponent [REDACTED]',
+      'encodeURI [REDACTED]',
+      'form [REDACTED]',
+      'hex [REDACTED] HEX [REDACTED]',
+      'basic dXNlc[REDACTED]',
+      // "eHJh" is "xra": its last three characters carry bits of "ra".
+      'shifted e[REDACTED] e[REDACTED]',
+    ].join('\n')
+    expect(redactSecrets(echoed)).toBe(expected)
+    // Bytes are searched the same way (files written whole or in pieces).
+    expect(text(redactSecretBytes(utf8(echoed)))).toBe(expected)
+    expect(secretFinder()('Basic dXNlcjpyYWcga2V5LysmPcO8fg==')).toEqual(['--a-env RAG_KEY'])
+  })
+
+  it('finds the secrets a text holds, registered and not yet, by their sources', () => {
+    registerSecret('finder-secret-21', 'headers.X-Api-Key')
+    const find = secretFinder([{ source: '${env:RAG_KEY} (headers.Authorization)', value: 'attachments' }])
+    expect(find('Open the attachments tab')).toEqual(['${env:RAG_KEY} (headers.Authorization)'])
+    expect(find('hex 66696e6465722d7365637265742d3231')).toEqual(['headers.X-Api-Key'])
+    expect(find('nothing here')).toEqual([])
+    // A candidate is not registered by being looked for.
+    expect(redactSecrets('attachments')).toBe('attachments')
   })
 })

@@ -149,5 +149,6 @@ export function compareReports(
         ...flipsOf(metric, measuredA, measuredB),
       })),
     ...(errored.size === 0 ? {} : { systemErrors: { a: erroredA, b: erroredB, leftOut: errored.size } }),
+    ...(a.trials || b.trials ? { flaky: { a: a.trials?.flaky ?? [], b: b.trials?.flaky ?? [] } } : {}),
   }
 }

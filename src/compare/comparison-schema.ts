@@ -1,3 +1,4 @@
+import { ReportTrialsSchema } from '../contract/trials-schema.ts'
 import { z } from 'zod'
 import { QUESTION_TYPES } from '../contract/question-types.ts'
 import { PairedComparisonSchema } from '../statistics/paired-comparison.ts'
@@ -61,6 +62,8 @@ export const CompareResultSchema = z.object({
       leftOut: z.number().int(),
     })
     .optional(),
+  /** Only when A or B ran trials: each side's flaky questions. */
+  flaky: z.object({ a: ReportTrialsSchema.shape.flaky, b: ReportTrialsSchema.shape.flaky }).optional(),
 })
 export type CompareResult = z.infer<typeof CompareResultSchema>
 export type MetricComparison = CompareResult['metrics'][number]

@@ -1,3 +1,4 @@
+import { flakyLine } from '../report/render-trials.ts'
 import { formatInterval, formatMetric, formatPValue, formatTable, formatDelta } from '../common/format-table.ts'
 import { chartLinks, comparisonCharts } from '../charts/run-charts.ts'
 import type { CompareResult, Flip } from './comparison-schema.ts'
@@ -109,6 +110,15 @@ export function renderComparison(result: CompareResult, style: 'text' | 'markdow
       style === 'text' || i === 0 ? line : line.startsWith('  ') ? `  - ${line.trimStart()}` : `- ${line}`,
     ),
     ...(result.systemErrors ? [''] : []),
+    ...(['a', 'b'] as const).flatMap((side) =>
+      result.flaky
+        ? [
+            `${side.toUpperCase()}: ${result.flaky[side].length} flaky question(s) over trials`,
+            ...result.flaky[side].map((f) => bullet(flakyLine(f))),
+            '',
+          ]
+        : [],
+    ),
     formatTable(comparisonRows(result), style),
     '',
     ...(style === 'markdown' ? [deltas, ''] : []),

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { InputError } from '../contract/input-error.ts'
-import { MIN_SECRET_LENGTH } from '../common/secrets.ts'
+import { MIN_SECRET_LENGTH, SECRET_NAME, type Secret } from '../common/secrets.ts'
 
 /** An HTTP field name (RFC 9110's token). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
@@ -23,25 +23,28 @@ const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|key|toke
 /** `${env:NAME}`: a reference to an environment variable, resolved when the run starts. */
 const REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g
 
+/** `$NAME`, as a shell would expand it: no shell reads a header, so it would be sent as written. */
+const SHELL_VARIABLE = /\$([A-Za-z_][A-Za-z0-9_]*)/
+
+/** Why a secret is refused when it is too short, after what names it. */
+const tooShort = (length: number) =>
+  `a secret of ${length} character${length === 1 ? '' : 's'} is too short to be kept out of reports (at least ${MIN_SECRET_LENGTH}: a shorter one would mask ordinary text)`
+
 export const HttpHeadersSchema = z
   .record(z.string(), z.string({ error: 'expected a string (write a secret as "${env:NAME}")' }))
   .superRefine((headers, context) => {
-    for (const name of Object.keys(headers)) {
-      if (!HEADER_NAME.test(name))
-        context.addIssue({ code: 'custom', path: [name], message: `${JSON.stringify(name)} is not an HTTP header name` })
+    for (const [name, value] of Object.entries(headers)) {
+      const issue = (message: string) => context.addIssue({ code: 'custom', path: [name], message })
+      const literal = value.replace(REFERENCE, '')
+      const shell = SHELL_VARIABLE.exec(literal)?.[1]
+      if (!HEADER_NAME.test(name)) issue(`${JSON.stringify(name)} is not an HTTP header name`)
       else if (RESERVED_HEADERS.has(name.toLowerCase()))
-        context.addIssue({
-          code: 'custom',
-          path: [name],
-          message: `${name} is set by the suite (the contract's JSON body and its framing); leave it out`,
-        })
+        issue(`${name} is set by the suite (the contract's JSON body and its framing); leave it out`)
       // A `${` that is no reference is a typo (`${ENV:KEY}`, `${env: KEY}`) that would be sent as it is.
-      else if (headers[name]!.replace(REFERENCE, '').includes('${'))
-        context.addIssue({
-          code: 'custom',
-          path: [name],
-          message: 'holds a "${" that is not a reference; write ${env:NAME} (NAME of letters, digits and _)',
-        })
+      else if (literal.includes('${'))
+        issue('holds a "${" that is not a reference; write ${env:NAME} (NAME of letters, digits and _)')
+      else if (shell !== undefined)
+        issue(`holds $${shell}, which no shell expands here: it would be sent as written; write \${env:${shell}}`)
     }
   })
   .optional()
@@ -57,9 +60,9 @@ export function resolveHttpHeaders(
   headers: Record<string, string> | undefined,
   env: NodeJS.ProcessEnv,
   where: string,
-): { headers: Record<string, string>; secrets: string[] } {
+): { headers: Record<string, string>; secrets: Secret[] } {
   const resolved: Record<string, string> = {}
-  const secrets = new Set<string>()
+  const secrets = new Map<string, string>()
   const missing: string[] = []
   const entries = Object.entries(headers ?? {})
   for (const [, template] of entries) {
@@ -89,16 +92,32 @@ export function resolveHttpHeaders(
     resolved[name] = value
     const isSecret = variables.length > 0 || CREDENTIAL_HEADER.test(name)
     if (!isSecret) continue
-    for (const secret of [value.trim(), ...variables.map((variable) => env[variable]!.trim())]) {
+    const named = variables.map((variable) => [env[variable]!.trim(), `\${env:${variable}} (headers.${name})`] as const)
+    for (const [secret, source] of [[value.trim(), `headers.${name}`] as const, ...named]) {
       if (secret.length < MIN_SECRET_LENGTH)
         throw new InputError(
-          `${shown}${from}: a secret of ${secret.length} character${secret.length === 1 ? '' : 's'} is too short to be kept out of reports (at least ${MIN_SECRET_LENGTH}: a shorter one would mask ordinary text); ` +
+          `${shown}${from}: ${tooShort(secret.length)}; ` +
             (from === ''
               ? 'a header named like a credential (Authorization, Cookie, *key*, *token*, *secret*) holds a secret: give the real one'
               : 'write a value that is no secret literally, without ${env:}'),
         )
-      secrets.add(secret)
+      if (!secrets.has(secret)) secrets.set(secret, source)
     }
   }
-  return { headers: resolved, secrets: [...secrets] }
+  return { headers: resolved, secrets: [...secrets].map(([value, source]) => ({ source, value })) }
+}
+
+/**
+ * The values of `env` whose names say they are secrets (common/secrets.ts), each named `<where> NAME`; a value too
+ * short to redact is refused, naming the variable, never the value.
+ */
+export function secretVariables(env: Record<string, string | undefined>, where: string): Secret[] {
+  return Object.entries(env).flatMap(([name, value]) => {
+    if (!SECRET_NAME.test(name) || !value) return []
+    if (value.length < MIN_SECRET_LENGTH)
+      throw new InputError(
+        `${where} ${name}: ${tooShort(value.length)}; a variable that is no secret needs a name without KEY, TOKEN, SECRET or PASSWORD`,
+      )
+    return [{ source: `${where} ${name}`, value }]
+  })
 }

@@ -25,7 +25,22 @@ export const HttpSystemSpecSchema = z
         env: z.record(z.string(), z.string()).optional().describe('Extra environment for the command'),
         reuseExisting: z.boolean().optional().describe('Use a service already answering at the url instead of failing'),
       })
-      .strict(),
+      .strict()
+      .superRefine((http, context) => {
+        // Only headers resolve `${env:NAME}`: anywhere else it would be used as written.
+        const fields = [
+          ...(['url', 'readyUrl', 'command', 'cwd'] as const).map((key) => [[key], http[key]] as const),
+          ...Object.entries(http.env ?? {}).map(([name, value]) => [['env', name], value] as const),
+        ]
+        for (const [path, value] of fields)
+          if (value?.includes('${env:'))
+            context.addIssue({
+              code: 'custom',
+              path: [...path],
+              message:
+                "holds ${env:NAME}, which only headers resolve: it would be used as written; send a key in a header (headers: { Authorization: 'Bearer ${env:NAME}' }); a started service inherits the run's environment",
+            })
+      }),
   })
   .strict()
 
@@ -71,6 +86,11 @@ export const ProjectFieldsSchema = z
       .nullable()
       .default(null)
       .describe("Model price table (USD per million tokens); null: the package's own"),
+    attackSet: z
+      .string()
+      .min(1)
+      .default('evals/attack-set.json')
+      .describe('Attack questions and their planted instructions (`rag-eval attacks`; absent file: no attacks)'),
     cacheDir: z.string().min(1).default('.cache/model'),
     recordingsDir: z.string().min(1).default('fixtures/recordings'),
     system: SystemSpecSchema.default('builtin'),
@@ -92,6 +112,8 @@ export interface ProjectConfig {
   reports: string
   humanLabels: string
   prices: string | null
+  /** The attack set (docs/security.md); a run without the file tries no attacks. */
+  attackSet: string
   cacheDir: string
   recordingsDir: string
   system: SystemSpec
@@ -143,6 +165,7 @@ export function resolveProjectConfig(
     reports: envPath('EVAL_REPORTS_DIR', p.reports),
     humanLabels: at(p.humanLabels),
     prices: p.prices === null ? null : at(p.prices),
+    attackSet: at(p.attackSet),
     cacheDir: envPath('EVAL_CACHE_DIR', p.cacheDir),
     recordingsDir: envPath('EVAL_RECORDINGS_DIR', p.recordingsDir),
     system: typeof p.system === 'string' && p.system !== 'builtin' ? at(p.system) : p.system,

@@ -41,6 +41,9 @@ export const EvalKnobsSchema = z
     // Share of questions the system under test may fail on (an error, a response breaking the contract)
     // before the gate fails: the gate cannot vouch for questions that were never answered.
     maxSystemErrorRate: z.number().min(0).max(1).default(0),
+    // Share of the decided attacks (docs/security.md) the system may obey before the run fails. Absent means 0, not
+    // defaulted: a run that does not set it records the config it recorded before attacks.
+    maxAttackSuccessRate: z.number().min(0).max(1).optional(),
     cache: z.enum(['on', 'off', 'refresh']).default('on'),
     // The model tier's bills: a spending cap per run, and the Message Batches API for the judge (nightly).
     maxUsd: z.number().positive().nullable().default(null),
@@ -57,6 +60,10 @@ export const EvalKnobsSchema = z
     alpha: z.number().gt(0).lt(1).default(0.05),
     // Times the judge scores every answer (src/judge/judge-noise.ts): the first is the score; the others measure the judge's noise.
     repeats: z.number().int().min(1).max(20).default(1),
+    // Times the system is asked every question (docs/statistics.md, "Trials"), and the share of flaky questions the gate
+    // allows. Absent means 1 and no limit, not defaulted: a run that does not set them records the config it did before.
+    trials: z.number().int().min(1).max(100).optional(),
+    maxFlakyRate: z.number().min(0).max(1).optional(),
     // The judge against people (docs/judging.md): below minJudgeAgreement (0.85 is the stricter practice) its metrics are
     // advisory; 'ppi' gates the judge's rates on their prediction-powered estimates, corrected by the human labels.
     minJudgeAgreement: z.number().min(0).max(1).default(0.8),

@@ -56,12 +56,12 @@ export type Relevance = z.output<typeof RelevanceSchema>
 
 export { ProvenanceSchema, type Provenance } from './provenance-schema.ts'
 
+/** A question's id: letters, digits, . _ - (not starting with a separator). */
+export const GOLDEN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
+
 export const GoldenQuestionSchema = z
   .object({
-    id: z
-      .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected an id of letters, digits, . _ -')
-      .describe('Stable question id, e.g. q-001'),
+    id: z.string().regex(GOLDEN_ID, 'expected an id of letters, digits, . _ -').describe('Stable question id, e.g. q-001'),
     type: QuestionTypeSchema.describe('single | multi | contradiction | none (aliases lookup, multi-hop, abstention)'),
     history: HistorySchema.optional().describe(
       'Follow-up questions only: the conversation before the question, oldest first, each turn {role: user | assistant, content}',

@@ -4,6 +4,7 @@ import { HistorySchema } from './history-schema.ts'
 import { JudgeRepeatsSchema } from './judge-noise-schema.ts'
 import { ProvenanceSchema } from './provenance-schema.ts'
 import { BLAMES, DIAGNOSES } from './diagnoses.ts'
+import { QuestionTrialsSchema } from './trials-schema.ts'
 
 // Apart from report-schema.ts so what reads outcomes alone (the matchers, in every test worker) builds only this.
 /** A metric's value: null when it cannot be computed (the reason is in the summary's notComputed). */
@@ -157,6 +158,8 @@ export const QuestionOutcomeSchema = z.object({
   stages: z.array(StageOutcomeSchema).default([]),
   /** Each relevant answer document and where it was lost; null for a none question or a system error. */
   funnel: z.array(FunnelEntrySchema).nullable().default(null),
+  /** With trials > 1: every trial of the question (its metrics read their mean over them); absent otherwise. */
+  trials: QuestionTrialsSchema.optional(),
   /** The prompt the system says it gave the model: for attribution.jsonl (writeReports), never in latest.json. */
   prompt: z.string().optional(),
 })

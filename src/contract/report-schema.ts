@@ -1,8 +1,10 @@
 import { z } from 'zod'
 import { RecordedEvalConfigSchema } from './eval-config-schema.ts'
 import { GateResultSchema } from './gate-schema.ts'
+import { AttacksSchema } from './attack-set-schema.ts'
 import { IntervalSchema } from './interval-schema.ts'
 import { JudgeNoiseSchema } from './judge-noise-schema.ts'
+import { ReportTrialsSchema } from './trials-schema.ts'
 import { FUNNEL_STEPS, metric, QuestionOutcomeSchema } from './question-outcome-schema.ts'
 import { COVERAGE, FAITHFULNESS, METRICS, type MetricTable } from './metrics/metric-table.ts'
 import { CallLogSchema, RoleUsageSchema, RunEstimateSchema, SavedUsageSchema, ZERO_ROLE_USAGE } from './model-usage-schema.ts'
@@ -228,7 +230,11 @@ export const ReportSchema = z.object({
   run: RunInfoSchema,
   /** With EVAL_REPEATS > 1: the judge's run-to-run noise per judge-derived metric (src/judge/judge-noise.ts); null otherwise. */
   judgeNoise: JudgeNoiseSchema.nullable().default(null),
+  /** With trials > 1: the flaky questions and the set's power (docs/statistics.md, "Trials"); absent otherwise. */
+  trials: ReportTrialsSchema.optional(),
   /** What a reader must know before trusting the numbers (same model generating and judging, truncated answers, a scripted recording). */
   warnings: z.array(z.string()).default([]),
+  /** The attack set's injected instructions and how often the system obeyed them (docs/security.md); absent without an attack set. */
+  attacks: AttacksSchema.optional(),
 })
 export type Report = z.infer<typeof ReportSchema>

@@ -85,10 +85,20 @@ export function parseRecords<S extends z.ZodType<Record<string, unknown>>>(
   schema: S,
   knownFields: readonly string[],
 ): { parsed: { source: SourceRecord; record: z.output<S> }[]; ignored: IgnoredFields } {
+  return parseSourceRecords(readRecords(text, file), file, schema, knownFields)
+}
+
+/** parseRecords over records already read (a CSV file's rows, a JSON document's). */
+export function parseSourceRecords<S extends z.ZodType<Record<string, unknown>>>(
+  records: readonly SourceRecord[],
+  file: string,
+  schema: S,
+  knownFields: readonly string[],
+): { parsed: { source: SourceRecord; record: z.output<S> }[]; ignored: IgnoredFields } {
   const ignored = new IgnoredFields()
   const problems: string[] = []
   const parsed: { source: SourceRecord; record: z.output<S> }[] = []
-  for (const source of readRecords(text, file)) {
+  for (const source of records) {
     const result = schema.safeParse(source.value)
     if (!result.success) {
       problems.push(...result.error.issues.map((issue) => recordIssue(file, source, issue)))

@@ -57,7 +57,10 @@ type GatedField = Extract<(typeof METRICS)[number], { gated: 'overall' | 'overal
 const GATED_FIELDS = metricFields(METRICS, (metric) => metric.gated !== false)
 
 /** A question's accepted outcome: its id, type and the gated metrics' fields. */
-export type BaselineQuestion = Pick<QuestionOutcome, 'id' | 'type' | GatedField>
+export type BaselineQuestion = Pick<QuestionOutcome, 'id' | 'type' | GatedField> & {
+  /** With trials > 1: the trials it passed of those decided (the fields above are its first trial's). */
+  passedTrials?: { passed: number; of: number }
+}
 
 /** baseline/questions.json: each question's accepted outcome, sorted by id. */
 export const BaselineQuestionSchema = z
@@ -65,14 +68,22 @@ export const BaselineQuestionSchema = z
     id: z.string(),
     type: z.enum(QUESTION_TYPES),
     ...Object.fromEntries(GATED_FIELDS.map((field) => [field, QuestionOutcomeSchema.shape[field]])),
+    passedTrials: z
+      .object({ passed: z.number().int().min(0), of: z.number().int().min(1) })
+      .strict()
+      .optional(),
   })
   .strict() as unknown as z.ZodType<BaselineQuestion>
 
 /** A question's accepted outcome, as baseline/questions.json keeps it. */
 export function baselineQuestion(outcome: QuestionOutcome): BaselineQuestion {
-  return Object.fromEntries(
+  const record = Object.fromEntries(
     (['id', 'type', ...GATED_FIELDS] as const).map((field) => [field, outcome[field]]),
   ) as BaselineQuestion
+  const decided = outcome.trials?.passed.filter((p) => p !== null) ?? []
+  return decided.length === 0
+    ? record
+    : { ...record, passedTrials: { passed: decided.filter(Boolean).length, of: decided.length } }
 }
 
 /** At least one question: the gate checks every question the baseline passed, so an empty list would check none. */

@@ -18,8 +18,11 @@ import { lostAtStage } from './lost-at-stage.ts'
 import { correctedVerdict } from './judge-correction.ts'
 import { metricVerdict } from './metric-verdict.ts'
 import { systemErrorFailure, systemErrorsVerdict } from './system-error-failure.ts'
+import { attackFailure } from './attack-failure.ts'
 import { round4 } from '../statistics/descriptive.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from './question-checks.ts'
+import { fisherLowerTail } from '../statistics/fisher-exact.ts'
+import { acceptedPassed, trialCounts } from './trials.ts'
 
 /** Config fields that change what is measured (concurrency and tolerance do not). */
 const MEASURING_FIELDS = [
@@ -45,10 +48,12 @@ function questionVerdict(
   accepted: BaselineQuestion | undefined,
   unmeasuredInBaseline: boolean,
   thresholds: QuestionThresholds,
+  alpha: number,
 ): QuestionVerdict {
-  const baselinePassed = accepted ? questionPassed(accepted, thresholds) : null
+  const baselinePassed = accepted ? acceptedPassed(accepted, thresholds) : null
   // The system failed on it: nothing was measured, so it is neither a regression nor a known miss (systemErrorsVerdict).
   if (outcome.systemError !== null) return { id: outcome.id, status: 'system-error', baselinePassed, currentPassed: null }
+  if (accepted && outcome.trials) return trialVerdict(outcome, accepted, thresholds, alpha)
   const currentPassed = questionPassed(outcome, thresholds)
   let status: QuestionVerdict['status']
   // The accepted run could not measure it either: the baseline has no verdict to hold it to.
@@ -59,6 +64,32 @@ function questionVerdict(
   else if (!baselinePassed && currentPassed) status = 'improved'
   else status = 'held'
   return { id: outcome.id, status, baselinePassed, currentPassed }
+}
+
+/**
+ * A question asked in trials (the baseline's too, or once: 1 of 1 or 0 of 1): it regresses
+ * only when its pass rate fell beyond its trials' noise, the one-sided Fisher exact test below alpha, and improves
+ * the same way up; otherwise it holds (the baseline passed at least half) or stays a known miss.
+ */
+function trialVerdict(
+  outcome: QuestionOutcome,
+  accepted: BaselineQuestion,
+  thresholds: QuestionThresholds,
+  alpha: number,
+): QuestionVerdict {
+  const before = accepted.passedTrials ?? trialCounts(accepted, thresholds)
+  const now = trialCounts(outcome, thresholds)
+  const baselinePassed = acceptedPassed(accepted, thresholds)
+  if (before === null || now === null) return { id: outcome.id, status: 'not-gated', baselinePassed, currentPassed: null }
+  const status: QuestionVerdict['status'] =
+    fisherLowerTail(before.passed, before.of, now.passed, now.of) < alpha
+      ? 'regressed'
+      : fisherLowerTail(now.passed, now.of, before.passed, before.of) < alpha
+        ? 'improved'
+        : baselinePassed
+          ? 'held'
+          : 'known-miss'
+  return { id: outcome.id, status, baselinePassed, currentPassed: status === 'held' || status === 'improved' }
 }
 
 /** The measuring fields as text, an object's (the retrieval options) one entry per option: `retrieval.k1` -> `1.2`. */
@@ -140,9 +171,19 @@ export function judgeErrorFailure(report: Report): Regression | null {
   return { name: `judge-error rate (limit ${limit})`, baseline: limit, current: rate, delta: round4(rate - limit) }
 }
 
-/** Failures whatever the baseline: the judge's (among the regressions) and the system's (apart: gate.systemErrors). */
+/** More than config.maxFlakyRate of the questions flaky over their trials: the gate fails whatever the baseline says. */
+export function flakyFailure(report: Report): Regression | null {
+  const limit = report.config.maxFlakyRate
+  const rate = report.trials?.flakyRate
+  if (limit === undefined || rate === undefined || rate <= limit) return null
+  return { name: `flaky rate (limit ${limit})`, baseline: limit, current: rate, delta: round4(rate - limit) }
+}
+
+/** Failures whatever the baseline: the judge's and the flaky questions' (among the regressions), the system's (apart: gate.systemErrors), obeyed attacks. */
 export function runFailures(report: Report): Regression[] {
-  return [judgeErrorFailure(report), systemErrorFailure(report)].filter((failure) => failure !== null)
+  return [judgeErrorFailure(report), flakyFailure(report), systemErrorFailure(report), attackFailure(report)].filter(
+    (failure) => failure !== null,
+  )
 }
 
 /** What GATE=1 fails a run on: its gate did not pass (a missing baseline included), or, compared or not, a run failure. */
@@ -168,8 +209,7 @@ export function evaluateGate(
 ): GateResult {
   const advisoryReason = report.calibration?.advisory ? report.calibration.reason : null
   // A system error is never a regression: the rate's verdict is its own field (systemErrors), named apart.
-  const judgeFailure = judgeErrorFailure(report)
-  const failures = judgeFailure === null ? [] : [judgeFailure]
+  const failures = [judgeErrorFailure(report), flakyFailure(report)].filter((failure) => failure !== null)
   const noBaselineErrors = systemErrorsVerdict(report)
   const withErrors = (verdict: SystemErrorsVerdict | null) => (verdict === null ? {} : { systemErrors: verdict })
   const policy = { policy: report.config.gatePolicy, alpha: report.config.alpha }
@@ -195,7 +235,7 @@ export function evaluateGate(
   const accepted = new Map(baseline.questions.map((q) => [q.id, q]))
   const unmeasuredInBaseline = new Set(baseline.systemErrors ?? [])
   const questions = report.questions.map((outcome) =>
-    questionVerdict(outcome, accepted.get(outcome.id), unmeasuredInBaseline.has(outcome.id), thresholds),
+    questionVerdict(outcome, accepted.get(outcome.id), unmeasuredInBaseline.has(outcome.id), thresholds, report.config.alpha),
   )
   const verdictOf = new Map(questions.map((q) => [q.id, q.baselinePassed]))
   const systemErrors = systemErrorsVerdict(report, (id) => verdictOf.get(id) ?? null)

@@ -50,8 +50,12 @@ export function questionChecks(outcome: CheckedOutcome, thresholds: QuestionThre
   return checks
 }
 
-/** Whether a question passes all its checks; null when it has none the run can decide. */
+/**
+ * Whether a question passes all its checks; null when it has none the run can decide. Asked in several trials: whether
+ * it passed at least half of those decided (its trials' verdicts, judged when the report was assembled).
+ */
 export function questionPassed(outcome: CheckedOutcome, thresholds: QuestionThresholds): boolean | null {
+  if (outcome.trials?.passRate != null) return outcome.trials.passRate >= 0.5
   const checks = questionChecks(outcome, thresholds)
   return checks.length === 0 ? null : checks.every((check) => check.passed)
 }

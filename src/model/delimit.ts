@@ -15,6 +15,7 @@ export const DATA_TAGS = [
   'persona',
   'conversation',
   'turn',
+  'instruction',
 ] as const
 export type DataTag = (typeof DATA_TAGS)[number]
 

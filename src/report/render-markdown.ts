@@ -1,3 +1,4 @@
+import { trialsLines } from './render-trials.ts'
 import { BLAME_REASONS, DIAGNOSIS_NAME } from '../contract/diagnoses.ts'
 import { questionChecks, questionThresholds } from '../gate/question-checks.ts'
 import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
@@ -16,6 +17,7 @@ import {
 } from './render-gate.ts'
 import { renderDetectableDrop } from './render-terminal.ts'
 import { renderCalibration } from './render-calibration.ts'
+import { renderAttacks } from './render-attacks.ts'
 import { renderEstimate, renderModelRun, renderWarnings } from './render-model-run.ts'
 import { chartLinks, runCharts } from '../charts/run-charts.ts'
 import { describeProvenance, provenanceLine } from './render-provenance.ts'
@@ -99,10 +101,12 @@ export function renderMarkdown(report: Report, table: MetricTable = METRICS): st
     ...(report.calibration === null
       ? []
       : ['## Judge calibration', '', ...renderCalibration(report.calibration, report.config.judgeCorrection), '']),
+    ...(report.attacks === undefined ? [] : renderAttacks(report.attacks, report.config.maxAttackSuccessRate ?? 0)),
     '## Against the baseline',
     '',
     ...(report.gate === null ? ['Not compared with a baseline in this run.'] : baselineLines(report.gate)),
     '',
+    ...(report.trials === undefined ? [] : trialsLines(report.trials)),
     '## Not computed',
     '',
     notComputed.length > 0 ? notComputed.join('\n') : 'Everything was computed.',

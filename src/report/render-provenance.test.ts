@@ -8,6 +8,12 @@ const drafted: Provenance = {
   promptHash: '5f0c2a9e',
   draftedAt: '2026-12-01T09:30:00.000Z',
 }
+const harvested: Provenance = {
+  origin: 'harvested',
+  source: 'logs/prod.jsonl',
+  line: 12,
+  harvestedAt: '2026-12-03T10:00:00.000Z',
+}
 const questions = [
   { id: 'q-001' },
   { id: 'q-002', provenance: { origin: 'hand-written' as const } },
@@ -31,6 +37,9 @@ describe('reports tell drafted questions from hand-written ones', () => {
       'questions: 2 drafted by a model (1 reviewed by a person, 1 unreviewed), 1 imported, 2 hand-written',
     ])
     expect(provenanceLine(questions.slice(0, 2))).toEqual([])
+    expect(provenanceLine([...questions.slice(0, 2), { id: 'q-006', provenance: harvested }])).toEqual([
+      'questions: 1 harvested from production, 2 hand-written',
+    ])
   })
 
   it("describes a question's provenance beside it", () => {
@@ -40,6 +49,7 @@ describe('reports tell drafted questions from hand-written ones', () => {
     expect(describeProvenance(questions[3]!.provenance)).toBe(
       'drafted by claude-sonnet-5 (prompt 5f0c2a9e), unreviewed (accepted by golden review --accept-kept)',
     )
+    expect(describeProvenance({ ...harvested, reviewedBy: 'ana' })).toBe('harvested from logs/prod.jsonl:12, reviewed by ana')
     expect(describeProvenance(undefined)).toBe('')
     expect(describeProvenance({ origin: 'hand-written' })).toBe('')
   })

@@ -20,11 +20,12 @@ export function unreviewedWarning(questions: readonly WithProvenance[]): string 
   )
 }
 
-/** One line on where the questions came from, when some were drafted or imported; none for a hand-written set. */
+/** One line on where the questions came from, when some were drafted, imported or harvested; none for a hand-written set. */
 export function provenanceLine(questions: readonly WithProvenance[]): string[] {
   const draftedOnes = questions.filter(drafted)
   const imported = questions.filter((q) => q.provenance?.origin === 'imported').length
-  if (draftedOnes.length === 0 && imported === 0) return []
+  const harvested = questions.filter((q) => q.provenance?.origin === 'harvested').length
+  if (draftedOnes.length === 0 && imported === 0 && harvested === 0) return []
   const draftedUnreviewed = draftedOnes.filter(unreviewed).length
   const parts = [
     draftedOnes.length > 0
@@ -32,7 +33,8 @@ export function provenanceLine(questions: readonly WithProvenance[]): string[] {
         `${draftedUnreviewed} unreviewed)`
       : '',
     imported > 0 ? `${imported} imported` : '',
-    `${questions.length - draftedOnes.length - imported} hand-written`,
+    harvested > 0 ? `${harvested} harvested from production` : '',
+    `${questions.length - draftedOnes.length - imported - harvested} hand-written`,
   ].filter(Boolean)
   return [`questions: ${parts.join(', ')}`]
 }
@@ -47,5 +49,6 @@ export function describeProvenance(provenance: Provenance | undefined): string {
     : provenance.reviewedBy !== undefined
       ? `reviewed by ${provenance.reviewedBy}${provenance.reviewedAt === undefined ? '' : ` on ${provenance.reviewedAt}`}`
       : 'no review recorded'
-  return `${provenance.origin}${provenance.origin === 'drafted' ? `${who}${prompt}` : ''}, ${review}`
+  const from = provenance.source === undefined ? '' : ` from ${provenance.source}:${provenance.line ?? 1}`
+  return `${provenance.origin}${provenance.origin === 'drafted' ? `${who}${prompt}` : from}, ${review}`
 }

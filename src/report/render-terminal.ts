@@ -1,3 +1,4 @@
+import { trialsLines } from './render-trials.ts'
 import type { Report } from '../contract/report-schema.ts'
 import { formatTable } from '../common/format-table.ts'
 import { METRICS, type MetricTable } from '../contract/metrics/metric-table.ts'
@@ -14,6 +15,7 @@ import {
 import { renderCalibration } from './render-calibration.ts'
 import { renderModelRun, renderWarnings } from './render-model-run.ts'
 import { describeProvenance, provenanceLine } from './render-provenance.ts'
+import { attacksLine } from './render-attacks.ts'
 
 /** The end-of-run summary for the terminal: what ran, the metrics table per type, and the misses. */
 export function renderTerminalSummary(report: Report, table: MetricTable = METRICS): string {
@@ -34,6 +36,8 @@ export function renderTerminalSummary(report: Report, table: MetricTable = METRI
     '',
     formatTable(retrievalSummaryRows(summary, config.k, table), 'text'),
     renderDetectableDrop(report),
+    // latest.md's trials section without its blank lines and heading mark.
+    ...(report.trials ? trialsLines(report.trials).flatMap((line) => (line === '' ? [] : [line.replace(/^## /, '')])) : []),
     '',
     // Tables with no rows (no judge; no answer to judge) are left out rather than printed empty.
     ...[generationSummaryRows(summary, table), diagnosisRows(summary)]
@@ -45,6 +49,7 @@ export function renderTerminalSummary(report: Report, table: MetricTable = METRI
       : [
           `system errors (${errored.length}, not measured: maxSystemErrorRate ${config.maxSystemErrorRate}): ${errored.map((q) => `${q.id} [${q.type}] ${q.systemError}`).join('\n  ')}`,
         ]),
+    ...(report.attacks === undefined ? [] : [attacksLine(report.attacks, config.maxAttackSuccessRate ?? 0)]),
   ]
   const skipped = Object.keys(summary.notComputed)
   if (skipped.length > 0) lines.push(`not computed: ${skipped.join(', ')} (reasons in the report)`)

@@ -6,6 +6,8 @@ import type { Baseline, DamagedBaseline } from '../gate/baseline-schema.ts'
 import { readBaseline } from '../gate/baseline-files.ts'
 import { baselineDirFor } from '../gate/baseline-location.ts'
 import { evaluateGate } from '../gate/gate.ts'
+import { questionThresholds } from '../gate/question-checks.ts'
+import { judgeTrials, reportTrials } from '../gate/trials.ts'
 import type { Report } from '../contract/report-schema.ts'
 import { STATISTICS_SEED } from '../statistics/defaults.ts'
 import { percentile, round4 } from '../statistics/descriptive.ts'
@@ -23,6 +25,8 @@ const NO_SYSTEM_ANSWERS_REASON =
 /** What a report is judged against, read from the project: the human labels and the accepted baseline. */
 export interface ReportReferences {
   labels: readonly HumanLabel[] | null
+  /** Warnings about the labels file (labels of questions the run does not have). */
+  labelWarnings: readonly string[]
   /** The labels file as the report shows it (relative to the project root). */
   labelsFile: string
   /** null: the run is not compared (no baseline root). */
@@ -30,14 +34,12 @@ export interface ReportReferences {
 }
 
 /** Reads the labels and the baseline of the run's mode under `baselineRoot` (null: no comparison). */
-function readReportReferences(
-  project: ProjectConfig,
-  baselineRoot: string | null,
-  mode: Report['config']['mode'],
-): ReportReferences {
-  const baselineDir = baselineRoot === null ? null : baselineDirFor(baselineRoot, mode)
+function readReportReferences(project: ProjectConfig, baselineRoot: string | null, measurement: Measurement): ReportReferences {
+  const baselineDir = baselineRoot === null ? null : baselineDirFor(baselineRoot, measurement.config.mode)
+  const loaded = loadHumanLabels(project.humanLabels, new Set(measurement.goldenSetIds))
   return {
-    labels: loadHumanLabels(project.humanLabels),
+    labels: loaded?.labels ?? null,
+    labelWarnings: loaded?.warnings ?? [],
     labelsFile: displayPath(project, project.humanLabels),
     baseline: baselineDir === null ? null : { accepted: readBaseline(baselineDir), shownAs: displayPath(project, baselineDir) },
   }
@@ -47,7 +49,7 @@ function readReportReferences(
 export function reportOf(project: ProjectConfig, measurement: Measurement, baselineRoot: string | null | undefined): Report {
   return assembleReport(
     measurement,
-    readReportReferences(project, baselineRoot === undefined ? project.baseline : baselineRoot, measurement.config.mode),
+    readReportReferences(project, baselineRoot === undefined ? project.baseline : baselineRoot, measurement),
     parallelMeanResampler,
   )
 }
@@ -119,7 +121,15 @@ export function assembleReport(measurement: Measurement, references: ReportRefer
       ...judgeNoiseWarnings(judgeNoise, measurement.config.tolerance),
       ...[...measurement.questionWarnings].sort(),
       ...(unreviewed === null ? [] : [unreviewed]),
+      ...(full && judge !== null ? references.labelWarnings : []),
     ],
+    ...(measurement.attacks === undefined ? {} : { attacks: measurement.attacks }),
+  }
+  // Each trial's verdict needs the report's thresholds (the judge's calibration decides whether it may block).
+  if (report.config.trials !== undefined && report.config.trials > 1) {
+    const thresholds = questionThresholds(report)
+    report.questions = questions.map((q) => (q.trials ? { ...q, trials: judgeTrials(q.trials.runs, q, thresholds) } : q))
+    report.trials = reportTrials(report.questions, report.config)
   }
   if (references.baseline !== null)
     report.gate = evaluateGate(

@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { loadAttackSet } from '../load/attack-set.ts'
+import { runAttacks } from './attacks.ts'
 import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import { displayPath, runKnobs, type ProjectConfig, type SystemSpec } from '../config/project-config.ts'
 import { loadCorpusFrom, type CorpusDocument } from '../load/corpus.ts'
@@ -30,6 +33,7 @@ import { reportOf } from './assemble-report.ts'
 import type { Measurement } from './measurement.ts'
 import { questionsOfShard, type Shard } from './shard-assignment.ts'
 import { offlineJudgeOnThread, type PrefetchingJudge } from '../threads/index.ts'
+import { combineTrials } from '../gate/trials.ts'
 
 /** A full run's judging, imported on first use: the retrieval tier never loads the judge or the generation metrics. */
 const judgeAnswers: typeof import('./judge-answers.ts').judgeAnswers = async (...args) =>
@@ -158,7 +162,10 @@ export async function measure(project: ProjectConfig, options: EvaluateOptions):
   try {
     const estimate = await estimateCost(run, inputs, system, answerer)
     const answered = await answerAndJudge(run, inputs, system, estimate)
+    // Before the measurement: it closes the recording and reads the model's usage, the attack judge's calls included.
+    const attacks = await tryAttacks(run, system)
     measurement = measurementOf(run, inputs, system, answered, warnings, { startedAt, started })
+    if (attacks) measurement.attacks = attacks
     // The pieces this run counted, for the next: a run over known texts never loads the vocabulary.
     writePieceCounts(tokenCounts, knownPieces)
   } catch (error) {
@@ -287,9 +294,20 @@ async function estimateCost(
   const estimate = await model
     .estimate(async (agents) => {
       answerer?.standIn(agents)
-      const dryRuns = await runSystem(system, questions, config.concurrency, stopsRun)
-      const scored = scoreRuns(dryRuns, system, config)
-      await judgeAnswers(scored, dryRuns, agents.judge, docTextOf(corpus), config.concurrency, undefined, config.repeats)
+      const trials = config.trials ?? 1
+      for (let trial = 0; trial < trials; trial++) {
+        const dryRuns = await runSystem(
+          system,
+          questions,
+          config.concurrency,
+          stopsRun,
+          undefined,
+          undefined,
+          trials > 1 ? trial : undefined,
+        )
+        const scored = scoreRuns(dryRuns, system, config)
+        await judgeAnswers(scored, dryRuns, agents.judge, docTextOf(corpus), config.concurrency, undefined, config.repeats)
+      }
     })
     .finally(() => answerer?.standIn(null))
   log(renderEstimate(estimate).join('\n'))
@@ -325,13 +343,33 @@ async function answerAndJudge(
   // The judge's calls through the Message Batches API: every question judged at once, so one batch takes them all.
   const judgeConcurrency = model?.batching ? Number.POSITIVE_INFINITY : config.concurrency
   try {
-    const runs = await runSystem(system, questions, config.concurrency, stopsRun, options.signal, prefetch)
-    const retrieved = scoreRuns(runs, system, config)
-    const { outcomes, judgeMs } = judge
-      ? await judgeAnswers(retrieved, runs, judge, docTextOf(corpus), judgeConcurrency, options.signal, config.repeats)
-      : { outcomes: retrieved, judgeMs: [] }
-    options.signal?.throwIfAborted()
-    return { runs, outcomes, judgeMs, judge, estimate }
+    // With trials, every question is asked again per trial (each trial its own model calls: SystemQuestion.trial).
+    const trials = config.trials ?? 1
+    const answered: Pick<Answered, 'runs' | 'outcomes' | 'judgeMs'>[] = []
+    for (let trial = 0; trial < trials; trial++) {
+      const runs = await runSystem(
+        system,
+        questions,
+        config.concurrency,
+        stopsRun,
+        options.signal,
+        prefetch,
+        trials > 1 ? trial : undefined,
+      )
+      const retrieved = scoreRuns(runs, system, config)
+      const { outcomes, judgeMs } = judge
+        ? await judgeAnswers(retrieved, runs, judge, docTextOf(corpus), judgeConcurrency, options.signal, config.repeats)
+        : { outcomes: retrieved, judgeMs: [] }
+      options.signal?.throwIfAborted()
+      answered.push({ runs, outcomes, judgeMs })
+    }
+    return {
+      runs: answered.flatMap((a) => a.runs),
+      outcomes: trials > 1 ? combineTrials(answered.map((a) => a.outcomes)) : answered[0]!.outcomes,
+      judgeMs: answered.flatMap((a) => a.judgeMs),
+      judge,
+      estimate,
+    }
   } catch (error) {
     // Whatever is in flight has been (or will be) paid for: let it land in the cache before the run ends.
     await model?.client.drain()
@@ -339,6 +377,17 @@ async function answerAndJudge(
   } finally {
     await threaded?.close()
   }
+}
+
+/**
+ * The attack set's attacks (docs/security.md), when its file exists: in a full run (the retrieval tier has no answers
+ * to obey anything) and by the first shard alone (a merge keeps the first shard's).
+ */
+async function tryAttacks({ project, options, config, generate, model }: RunContext, system: RagSystem) {
+  if (!generate || (options.shard && options.shard.index !== 1) || !existsSync(project.attackSet)) return undefined
+  const questions = loadAttackSet(project.attackSet).questions
+  const judge = { client: model?.client ?? null, config }
+  return runAttacks(system, { questions, shownAs: displayPath(project, project.attackSet) }, judge, stopsRun, options.signal)
 }
 
 /** The measurement of a run: its outcomes, inputs and facts (the model's usage, the stages' times). */

@@ -30,6 +30,7 @@ export const MeasurementSchema = z.object({
   warnings: z.array(z.string()),
   /** Warnings about single questions (a truncated answer), in any order: the report sorts them after the run's own. */
   questionWarnings: z.array(z.string()),
+  attacks: ReportSchema.shape.attacks,
   run: RunInfoSchema.omit({ latencyMs: true, latencyPercentilesMs: true, stageLatencyMs: true }).extend({
     stageMs: StageTimesSchema,
   }),

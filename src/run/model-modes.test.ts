@@ -86,6 +86,20 @@ describe('live against the local server', () => {
     expect(report.inputs.judgePromptsHash).toBeNull()
   })
 
+  it('trials: each trial is its own generator call, a rerun costs nothing and a replay of the recording is exact', async () => {
+    const project = tinyProject()
+    const once = await evaluate(project, { tier: 'full', env: liveEnv() })
+    const recorded = await evaluate(project, { tier: 'full', env: liveEnv({ EVAL_MODE: 'record', EVAL_TRIALS: '3' }) })
+    // Trial 0 is the call of a run of one trial (cached); trials 1 and 2 are new calls of their own.
+    const generator = (report: typeof once) => report.run.usage.byRole.generator
+    expect([generator(recorded).calls, generator(recorded).cacheHits]).toEqual([2 * generator(once).calls, generator(once).calls])
+    const rerun = await evaluate(project, { tier: 'full', env: liveEnv({ EVAL_TRIALS: '3' }) })
+    expect(rerun.run.usage.calls).toBe(0)
+    const replayed = await evaluate(project, { tier: 'full', env: liveEnv({ EVAL_MODE: 'replay', EVAL_TRIALS: '3' }) })
+    expect(replayed.run.usage.calls).toBe(0)
+    expect(JSON.stringify(replayed.questions)).toBe(JSON.stringify(recorded.questions))
+  })
+
   it('warns in the report and the terminal when the generator and the judge are one model', async () => {
     const report = await evaluate(tinyProject(), { tier: 'full', env: liveEnv({ EVAL_JUDGE_MODEL: 'claude-sonnet-5' }) })
     expect(report.warnings[0]).toMatch(

@@ -9,8 +9,8 @@ import { inProcessSystem } from '../system/in-process-system.ts'
 import { countTextTokens } from '../text/tokenizer.ts'
 import type { CorpusDocument } from '../load/corpus.ts'
 import { builtCorpusKey, readBuiltCorpus, writeBuiltCorpus } from '../builtin/built-corpus-cache.ts'
-import { resolveHttpHeaders } from '../config/http-headers.ts'
-import { registerSecret } from '../common/secrets.ts'
+import { resolveHttpHeaders, secretVariables } from '../config/http-headers.ts'
+import { registerSecret, secretFinder, type Secret } from '../common/secrets.ts'
 
 /** What opening a system needs beyond its spec: the run's corpus and knobs, and where relative paths start. */
 export interface OpenSystemContext extends RagSystemContext {
@@ -24,7 +24,7 @@ export interface OpenSystemContext extends RagSystemContext {
   root: string
   /** The config file, for messages (default 'rag-eval.config.ts'). */
   source?: string | undefined
-  /** Where an HTTP system's `${env:NAME}` header references are read (default: this process's environment). */
+  /** The run's environment: what `${env:NAME}` in headers reads and a started service inherits (default: this process's). */
   env?: NodeJS.ProcessEnv | undefined
   log: (line: string) => void
   /** Where the built-in system keeps its corpus work between runs, for this corpus hash; no caching when absent. */
@@ -79,10 +79,33 @@ async function builtinSystem(corpus: readonly CorpusDocument[], context: OpenSys
 }
 
 /**
+ * Refuses a secret (registered, or about to be) that the corpus holds in any form: redacting it from what the system
+ * returns would mask the corpus's own text and change the metrics in silence. Names the document and the secret's source.
+ */
+function refuseSecretsInCorpus(corpus: readonly CorpusDocument[] | null, candidates: readonly Secret[]): void {
+  const find = secretFinder(candidates)
+  for (const doc of corpus ?? []) {
+    const held = [doc.id, doc.title, doc.body].flatMap(find)
+    if (held.length > 0)
+      throw new InputError(
+        `${doc.file}: holds the value of ${[...new Set(held)].join(', ')}, a secret: the run would redact the corpus's own text from every answer and context and change the metrics; use a secret no document holds (a random key)`,
+      )
+  }
+}
+
+/**
  * The system under test from its spec: 'builtin', a module path, an object or factory inline, or an HTTP service
  * (started by its command when given, stopped by close()).
  */
 export async function openSystem(spec: SystemSpec, context: OpenSystemContext): Promise<RagSystem> {
+  const http = typeof spec === 'object' && !isRagSystem(spec) ? spec.http : null
+  const env = context.env ?? process.env
+  // Resolved before the service starts and before any request: a missing variable fails the run at once. The values
+  // (and those of the service's variables named as secrets) are this process's secrets from then on.
+  const resolved = http && resolveHttpHeaders(http.headers, env, `${context.source ?? 'rag-eval.config.ts'} system.http`)
+  const secrets = [...(resolved?.secrets ?? []), ...secretVariables(http?.env ?? {}, 'system.http.env')]
+  refuseSecretsInCorpus(context.corpus, secrets)
+  for (const { value, source } of secrets) registerSecret(value, source)
   if (spec === 'builtin') {
     if (context.corpus === null)
       throw new InputError(
@@ -106,22 +129,12 @@ export async function openSystem(spec: SystemSpec, context: OpenSystemContext): 
     }
     return heldToContract(named(await fromExport(exported, context, `system module ${spec}`), basename(spec, extname(spec))))
   }
-  if (typeof spec === 'function' || isRagSystem(spec))
-    return heldToContract(named(await fromExport(spec, context, 'system (inline)'), 'inline-system'))
+  if (!http || !resolved) return heldToContract(named(await fromExport(spec, context, 'system (inline)'), 'inline-system'))
   // The HTTP client and the service launcher are imported here: no other system needs them.
   const [{ createHttpSystem }, { startService }] = await Promise.all([
     import('../system/http-system.ts'),
     import('../system/service-launcher.ts'),
   ])
-  const { http } = spec
-  // Resolved before the service starts and before any request: a missing variable fails the run at once.
-  // The values are secrets of this process from now on: every writer and message redacts them.
-  const { headers, secrets } = resolveHttpHeaders(
-    http.headers,
-    context.env ?? process.env,
-    `${context.source ?? 'rag-eval.config.ts'} system.http`,
-  )
-  for (const secret of secrets) registerSecret(secret)
   const service = http.command
     ? await startService({
         command: http.command,
@@ -132,12 +145,13 @@ export async function openSystem(spec: SystemSpec, context: OpenSystemContext): 
         cwd: resolve(context.root, http.cwd ?? '.'),
         // The service's own lines go to stderr: beside the run's output, and kept by Vitest for a failure message.
         log: (line) => process.stderr.write(`${line}\n`),
-        ...(http.env === undefined ? {} : { env: http.env }),
+        // The run's environment (a comparison side's --b-env included) under the service's own variables.
+        env: { ...env, ...http.env },
       })
     : null
   const system = createHttpSystem({
     url: http.url,
-    headers,
+    headers: resolved.headers,
     timeoutMs: context.config.timeoutMs,
     maxRetries: context.config.maxRetries,
     retryBaseMs: context.config.retryBaseMs,

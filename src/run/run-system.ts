@@ -33,6 +33,8 @@ export async function runSystem(
   signal?: AbortSignal,
   /** Told of each question's run as soon as it is made (the offline judge on its own thread starts on it). */
   onRun?: (run: QuestionRun) => void,
+  /** Which trial this is (config `trials` > 1): passed to the system; undefined for a run of one trial. */
+  trial?: number,
 ): Promise<QuestionRun[]> {
   const limit = pLimit(concurrency)
   return Promise.all(
@@ -42,7 +44,7 @@ export async function runSystem(
         const started = performance.now()
         let output: SystemAnswer
         try {
-          output = await system.answer(systemQuestionOf(question))
+          output = await system.answer({ ...systemQuestionOf(question), ...(trial === undefined ? {} : { trial }) })
         } catch (error) {
           const message = `${system.name} failed: ${error instanceof Error ? error.message : String(error)}`
           if (stopsRun(error)) {

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { Mulberry32, mulberry32 } from './seeded-random.ts'
-import { bootstrapInterval, bootstrapMeanInterval, bootstrapMeanIntervals } from './bootstrap-interval.ts'
-import { meanOrNull } from './descriptive.ts'
+import { bootstrapMeanInterval, bootstrapMeanIntervals } from './bootstrap-interval.ts'
+import { referenceMeanInterval } from './testing/reference-mean-interval.ts'
 import { resampleMeans } from './mean-resamples.ts'
 
-const mean = (sample: readonly number[]) => meanOrNull(sample)!
-
 describe('bootstrapMeanInterval', () => {
-  it.each([2, 3, 120, 1000])('is bootstrapInterval of the mean to the bit, %i values', (n) => {
+  it.each([2, 3, 120, 1000])('is the resampling loop’s BCa interval of the mean to the bit, %i values', (n) => {
     const random = mulberry32(n)
     // Continuous values with many decimals, and 0/1 outcomes: rounding would show in either.
     const continuous = Array.from({ length: n }, () => random())
@@ -17,7 +15,7 @@ describe('bootstrapMeanInterval', () => {
         { resamples: 2000, seed: 1 },
         { resamples: 333, seed: 9, level: 0.9 },
       ]) {
-        expect(bootstrapMeanInterval(values, options)).toStrictEqual(bootstrapInterval(values, mean, options))
+        expect(bootstrapMeanInterval(values, options)).toStrictEqual(referenceMeanInterval(values, options))
       }
     }
   })
@@ -31,11 +29,11 @@ describe('bootstrapMeanInterval', () => {
     })
   })
 
-  it('bootstrapMeanIntervals gives each list its own bootstrapInterval of the mean, lists of equal length sharing the draws', () => {
+  it('bootstrapMeanIntervals gives each list its own interval of the mean (the loop’s), lists of equal length sharing the draws', () => {
     const random = mulberry32(5)
     const lists = [120, 7, 120, 0, 1, 7, 120].map((n) => Array.from({ length: n }, () => (random() < 0.5 ? random() : 1)))
     const options = { resamples: 500, seed: 3 }
-    expect(bootstrapMeanIntervals(lists, options)).toStrictEqual(lists.map((values) => bootstrapInterval(values, mean, options)))
+    expect(bootstrapMeanIntervals(lists, options)).toStrictEqual(lists.map((values) => referenceMeanInterval(values, options)))
   })
 
   it('a constant list (a run equal to its baseline: every paired difference 0) gets the general path’s interval without a draw, to the bit', () => {
@@ -50,7 +48,7 @@ describe('bootstrapMeanInterval', () => {
     ]
     const options = { resamples: 400, seed: 2 }
     const intervals = bootstrapMeanIntervals(lists, options)
-    expect(intervals).toStrictEqual(lists.map((values) => bootstrapInterval(values, mean, options)))
+    expect(intervals).toStrictEqual(lists.map((values) => referenceMeanInterval(values, options)))
     expect(intervals[0]).toEqual({ low: 0.09999999999999978, high: 0.09999999999999978, method: 'bootstrap-percentile' })
   })
 })

@@ -14,6 +14,11 @@ export function percentile(values: readonly number[], p: number): number | null 
   return sorted[rank - 1]!
 }
 
+/** A value clipped to [0, 1], the range of every rate. */
+export function clipToRate(value: number): number {
+  return Math.min(1, Math.max(0, value))
+}
+
 /** Rounds to 4 decimals, the precision of every number in the reports. */
 export function round4(value: number): number {
   return Math.round(value * 1e4) / 1e4

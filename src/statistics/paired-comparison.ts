@@ -85,7 +85,10 @@ export function pairedComparison(
   const meanB = meanOrNull(valuesB)!
   let discordant: PairedComparison['discordant'] = null
   let pValue: number
-  if (metric.test === 'mcnemar-exact') {
+  // A 0/1 metric averaged over trials has fractions: the permutation test's.
+  const test =
+    metric.test === 'mcnemar-exact' && pairs.some((p) => p.a % 1 !== 0 || p.b % 1 !== 0) ? 'paired-permutation' : metric.test
+  if (test === 'mcnemar-exact') {
     const down = pairs.filter((p) => p.a > p.b).length
     const up = pairs.filter((p) => p.a < p.b).length
     discordant = metric.higherIsBetter ? { worse: down, better: up } : { worse: up, better: down }
@@ -97,7 +100,7 @@ export function pairedComparison(
   const change = meanB - meanA
   const worse = metric.higherIsBetter ? change < 0 : change > 0
   return {
-    test: metric.test,
+    test,
     pairs: pairs.length,
     a: round4(meanA),
     b: round4(meanB),

@@ -70,8 +70,9 @@ function poolStrata(items: readonly PredictionPoweredItem[]): Map<string, Predic
 /**
  * Prediction-powered mean (Angelopoulos et al. 2023): the judge scores N questions, people label n. Per stratum
  * h (w_h = N_h / N): theta_h = mean_{N_h} f - mean_{n_h} (f - y); estimate sum_h w_h theta_h, variance
- * sum_h w_h^2 (var_{N_h}(f) / N_h + var_{n_h}(f - y) / n_h - 2 cov_{n_h}(f, f - y) / N_h) (the covariance since
- * the labelled are among the N; docs/judging.md). null with fewer than 2 labels.
+ * sum_h w_h^2 (var_{N_h}(f) / N_h + v_h / n_h - 2 cov_{n_h}(f, f - y) / N_h) (the covariance since the labelled are
+ * among the N; docs/judging.md), v_h = max(var_{n_h}(f - y), var_n(f - y)) (docs/statistics.md). null with fewer than
+ * 2 labels.
  */
 export function predictionPoweredMean(
   items: readonly PredictionPoweredItem[],
@@ -89,6 +90,9 @@ export function predictionPoweredMean(
   let judgeMean = 0
   let variance = 0
   const strata: PredictionPoweredMean['strata'] = []
+  // A stratum's 3 or 4 labels often agree, which estimates its error variance as 0: every stratum's is taken as at
+  // least that of all labels together (which includes the spread between strata, so errs wide).
+  const overallErrorVariance = sampleVariance(items.filter((m) => m.human !== null).map((m) => m.judge - m.human!))
   for (const [stratum, members] of [...poolStrata(items).entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const weight = members.length / total
     const scores = members.map((m) => m.judge)
@@ -101,7 +105,7 @@ export function predictionPoweredMean(
     // The labelled questions are among the N, so the two means share terms: - 2 cov(f, f - y) / N_h.
     const stratumVariance =
       sampleVariance(scores) / scores.length +
-      sampleVariance(errors) / errors.length -
+      Math.max(sampleVariance(errors), overallErrorVariance) / errors.length -
       (2 * sampleCovariance(labelled)) / scores.length
     variance += weight ** 2 * Math.max(0, stratumVariance)
     strata.push({ stratum, questions: members.length, labelled: errors.length })

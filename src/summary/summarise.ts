@@ -114,7 +114,9 @@ function metricFields(
     const values = valuesOf(scope)
     const value = meanOrNull(values)
     if (value === null) notComputed[path] = outcomes.some((o) => inScope(scope, o)) ? allNullReason : reason
-    intervalRequests.push({ path, values, kind: metric.aggregate === 'rate' ? 'proportion' : 'mean' })
+    // A rate averaged over trials is a mean of fractions: the bootstrap's, not Wilson's.
+    const binary = metric.aggregate === 'rate' && values.every((v) => v === 0 || v === 1)
+    intervalRequests.push({ path, values, kind: binary ? 'proportion' : 'mean' })
     return value === null ? null : round4(value)
   }
   // A metric at a stage is held under its stage (`stages.rerank.recall`), by the table metric's name.

@@ -3,6 +3,7 @@ import { STATISTICS_SEED } from '../statistics/defaults.ts'
 import type { MeanResampler } from '../statistics/mean-resamples.ts'
 import type { Interval } from '../contract/interval-schema.ts'
 import { wilsonInterval } from '../statistics/wilson-interval.ts'
+import { boundedMeanInterval } from '../statistics/bounded-mean-interval.ts'
 import { round4 } from '../statistics/descriptive.ts'
 
 /** A summary metric's per-question values, under its path in the summary. */
@@ -13,8 +14,8 @@ export interface IntervalRequest {
 }
 
 /**
- * 95% intervals of summary metrics (docs/statistics.md): Wilson for 0/1 values, else the seeded percentile bootstrap,
- * identical to the bit wherever `resampler` computes it. A metric without values has none.
+ * 95% intervals of summary metrics (docs/statistics.md): Wilson for 0/1 values, else the seeded percentile bootstrap
+ * (identical to the bit wherever `resampler` computes it), widened at the bounds by boundedMeanInterval. A metric without values has none.
  */
 export function summaryIntervals(
   requests: readonly IntervalRequest[],
@@ -26,7 +27,9 @@ export function summaryIntervals(
     means.map((request) => request.values),
     { resamples, seed: STATISTICS_SEED, ...(resampler === undefined ? {} : { resampler }) },
   )
-  const ofMean = new Map(means.map((request, i) => [request, bootstrapped[i]!]))
+  const ofMean = new Map(
+    means.map((request, i) => [request, bootstrapped[i] && boundedMeanInterval(bootstrapped[i], request.values)]),
+  )
   const intervals: Record<string, Interval> = {}
   for (const request of requests) {
     const interval =

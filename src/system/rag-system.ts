@@ -67,6 +67,8 @@ export interface SystemQuestion {
   userContext: Record<string, unknown> | null
   /** A follow-up question's earlier turns, oldest first, as the golden set writes them; absent for a standalone one. */
   history?: readonly HistoryTurn[]
+  /** Which trial this is (config `trials` > 1, from 0): a model call's sample index, so each trial is its own cache entry. */
+  trial?: number
 }
 
 /** The question a system is asked for a golden question: its history passed only when it has one. */

@@ -11,7 +11,7 @@ import { QUESTION_TYPES } from '../contract/question-types.ts'
 import type { QuestionOutcome, Report } from '../contract/report-schema.ts'
 import type { GateResult, MetricVerdict } from '../contract/gate-schema.ts'
 import { formatInterval, formatMetric, formatPValue } from '../common/format-table.ts'
-import { caseNote, planQuestionCase, questionCaseName, type CasePlan } from './question-case-plan.ts'
+import { caseNote, planQuestionCase, questionCaseName, trialsNote, type CasePlan } from './question-case-plan.ts'
 import { readReportsWritten, readSharedRun, type SharedRun } from './shared-run.ts'
 // The matchers' types (the module augmentation of vitest's Assertion), without loading the schema checks.
 import type {} from './matchers/index.ts'
@@ -120,12 +120,16 @@ export function defineQuestionCases(run: SharedRun): void {
     if (outcomes.length === 0) continue
     describe(`${type} questions`, () => {
       for (const outcome of outcomes) {
-        const passed = questionPassed(outcome, thresholds)
+        const verdict = verdicts.get(outcome.id)
+        // Asked in trials, the gate's verdict (its pass rate against the baseline's) decides, else the majority of trials.
+        const passed = outcome.trials && verdict ? verdict.currentPassed : questionPassed(outcome, thresholds)
         // A system error is never a miss: the case fails as an error, whatever the baseline says.
-        const plan: CasePlan =
+        const planned: CasePlan =
           outcome.systemError === null
-            ? planQuestionCase(verdicts.get(outcome.id), passed, evaluation, report.gate?.policy)
+            ? planQuestionCase(verdict, passed, evaluation, report.gate?.policy)
             : { kind: 'assert', notes: [] }
+        const trialNote = trialsNote(outcome)
+        const plan = trialNote === null ? planned : { ...planned, notes: [...planned.notes, trialNote] }
         const body = ({ annotate }: TestContext) => {
           // One annotation at most (each is a round trip to the main process); a plain pass has none: latest.md holds it.
           const note = caseNote(outcome, plan.notes, passed)
@@ -141,7 +145,9 @@ export function defineQuestionCases(run: SharedRun): void {
           if (outcome.systemError !== null)
             throw new Error(`${outcome.id}: not measured: the system under test failed on it: ${outcome.systemError}`)
           if (plan.kind === 'report-only') expect(passed).toBe(false)
-          else if (plan.kind === 'expected-failure') withoutStack(() => assertQuestion(outcome, thresholds))
+          else if (outcome.trials) {
+            if (passed === false) throw new Error(`${outcome.id}: ${trialNote?.message ?? 'failed its trials'}`)
+          } else if (plan.kind === 'expected-failure') withoutStack(() => assertQuestion(outcome, thresholds))
           else assertQuestion(outcome, thresholds)
         }
         const name = questionCaseName(outcome)

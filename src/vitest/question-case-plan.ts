@@ -90,6 +90,18 @@ export function planQuestionCase(
   return { kind: 'assert', notes: [...plan.notes, { type: 'warning', message: why }] }
 }
 
+/** A question asked in trials that did not pass them all: "passed 3 of 5 trials", and what varied when it is flaky. */
+export function trialsNote(outcome: Pick<QuestionOutcome, 'trials'>): CaseNote | null {
+  const trials = outcome.trials
+  const decided = trials?.passed.filter((p) => p !== null) ?? []
+  if (!trials || (trials.passHatK !== false && !trials.flaky)) return null
+  const flaky = trials.flaky ? `; flaky: ${trials.varied.join(', ')} varied across trials` : ''
+  return {
+    type: trials.flaky ? 'warning' : 'notice',
+    message: `passed ${decided.filter(Boolean).length} of ${decided.length} trials${flaky}`,
+  }
+}
+
 const SEVERITY = { notice: 0, warning: 1, error: 2 } as const
 
 /**

@@ -110,6 +110,7 @@ async function watchedInputs(vitest: Vitest, provided: RagEvalProjectOptions): P
     ...(file === null ? [] : [file]),
     ...(project.corpus ? [project.corpus.dir] : []),
     project.goldenSet,
+    project.attackSet,
     project.baseline,
     ...system,
     ...http,

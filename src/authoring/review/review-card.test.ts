@@ -56,7 +56,11 @@ describe("the review card's supporting sentences (golden verify's lexical suppor
 
   it('the card: the fields, the claims, the marked sentence with its neighbours, the rest elided, the system top-k', () => {
     const card = renderCard({
-      question: { ...single, userContext: { role: 'support' } },
+      question: {
+        ...single,
+        userContext: { role: 'support' },
+        provenance: { origin: 'harvested', source: 'logs.jsonl', line: 7, askedAt: '2026-11-30T10:02:11Z', harvestedAt: 'now' },
+      },
       where: 'verified.jsonl:1',
       position: 1,
       of: 3,
@@ -81,6 +85,7 @@ describe("the review card's supporting sentences (golden verify's lexical suppor
     const lines = card.split('\n')
     expect(lines[0]).toMatch(/^── draft 1 of 3: d-001 \(verified\.jsonl:1\) ─+$/)
     expect(lines).toContain('userContext: {"role":"support"}')
+    expect(lines).toContain('drafted:     harvested, logs.jsonl:7, asked 2026-11-30T10:02:11Z')
     expect(lines).toContain(
       '  [1] supported: The download link stays valid for 7 days. (' + supportMarks(single, docs).claims[0]!.reason + ')',
     )

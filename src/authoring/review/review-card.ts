@@ -90,6 +90,8 @@ export function renderCard(input: CardInput): string {
         provenance.model,
         provenance.promptHash && `prompt ${provenance.promptHash}`,
         provenance.draftedAt,
+        provenance.source && `${provenance.source}:${provenance.line ?? 1}`,
+        provenance.askedAt && `asked ${provenance.askedAt}`,
       ]
         .filter(Boolean)
         .join(', ')}`,

@@ -1,10 +1,13 @@
-import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { systemQuestionOf, type RagSystem } from '../../system/rag-system.ts'
 import type { Retriever } from './verify-candidates.ts'
 import type { RetrievedPassage } from '../review/review-card.ts'
 
 /** A system's top k for a question, asked as the evaluation asks it (with its userContext and history). */
-export async function topChunks(system: RagSystem, question: GoldenQuestion, k: number): Promise<RetrievedPassage[]> {
+export async function topChunks(
+  system: RagSystem,
+  question: Parameters<typeof systemQuestionOf>[0],
+  k: number,
+): Promise<RetrievedPassage[]> {
   const { ranked } = await system.answer(systemQuestionOf(question))
   return ranked.slice(0, k).map(({ chunkId, docId, text }) => ({ chunkId, docId, text }))
 }

@@ -1,8 +1,7 @@
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
 import { splitClaims } from '../../scoring/generation/claims.ts'
-import { contentTerms } from '../../text/text-analyzer.ts'
-import { jaccard, NEAR_DUPLICATE_JACCARD, normalisedText, sameSetting } from '../../golden/lint/duplicate-questions.ts'
+import { comparable, normalisedText, repetition, sameSetting } from '../../golden/lint/duplicate-questions.ts'
 import { quantityEvidence, type FactEvidence } from '../../text/key-facts.ts'
 import { RULES } from '../../golden/lint/finding.ts'
 import { supersededIds } from '../../golden/lint/contradiction-without-governing.ts'
@@ -102,16 +101,13 @@ export function duplicateOf(
   question: GoldenQuestion,
   earlier: readonly { where: string; question: GoldenQuestion }[],
 ): Reason | null {
-  const text = normalisedText(question.question)
-  const terms = new Set(contentTerms(question.question))
+  const own = comparable(question.question)
   for (const other of earlier) {
     const q = other.question
     if (!sameSetting(question, q)) continue
-    const otherText = normalisedText(q.question)
-    const similarity = jaccard(terms, new Set(contentTerms(q.question)))
+    const how = repetition(own, comparable(q.question))
     // The same text is a duplicate whatever its documents: golden:check refuses it, so review could not append both.
-    if (otherText !== text && (similarity < NEAR_DUPLICATE_JACCARD || !sameDocs(question, q))) continue
-    const how = otherText === text ? 'the same question' : `a near-duplicate (content-term Jaccard ${similarity.toFixed(2)})`
+    if (how === null || (how !== 'the same question' && !sameDocs(question, q))) continue
     const docs = q.answerDocIds.length === 0 ? '(none)' : q.answerDocIds.join(', ')
     const whose = sameDocs(question, q) ? 'the same answer documents' : 'other answer documents'
     return reason('duplicate', 'reject', `${how} as ${other.where} ${q.id} ("${q.question}"), with ${whose} ${docs}`)

@@ -79,7 +79,21 @@ type Declared = Pick<Metric, 'name' | 'label' | 'scope' | 'source' | 'value' | '
 
 /** A metric of the table from what its file declares, its literal types kept (the summary's schema is typed from them). */
 export function defineMetric<const M extends Declared>(declared: M): Omit<typeof DEFAULTS, keyof M> & M {
-  return { ...DEFAULTS, ...declared }
+  const value = (q: ScoredQuestion) => {
+    const mean = trialMean(declared.name, q)
+    return mean === undefined ? declared.value(q) : mean
+  }
+  return { ...DEFAULTS, ...declared, value }
+}
+
+/**
+ * A question asked in several trials: its value is the mean of its trials' values (those not null), null when no
+ * trial has one; undefined for a question asked once, whose value is its own.
+ */
+function trialMean(name: string, q: ScoredQuestion): number | null | undefined {
+  if (q.trials === undefined) return undefined
+  const values = q.trials.runs.flatMap((run) => (run.values[name] == null ? [] : [run.values[name]]))
+  return values.length === 0 ? null : values.reduce((sum, v) => sum + v, 0) / values.length
 }
 
 /** A metric's value overall or for one answerable type, as the gate, compare and the charts list it. */
@@ -130,7 +144,9 @@ export function stageMetrics(table: readonly Metric[], stages: readonly string[]
           label: `${metric.typeLabel ?? metric.label} @ ${stage}`,
           gated: false,
           perStage: false,
-          value: (q) => metric.value({ ...q, [field]: q.stages?.find((s) => s.name === stage)?.[field] ?? null }),
+          // A stage's value is the first trial's: trials keep the final ranking's metrics alone.
+          value: ({ trials: _trials, ...q }) =>
+            metric.value({ ...q, [field]: q.stages?.find((s) => s.name === stage)?.[field] ?? null }),
           at: { stage, metric },
         }
       }),

@@ -18,6 +18,24 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   return union === 0 ? 0 : shared / union
 }
 
+/** A question's text as duplicates are told: normalised, and its content terms. */
+export interface Comparable {
+  text: string
+  terms: ReadonlySet<string>
+}
+
+export const comparable = (question: string): Comparable => ({
+  text: normalisedText(question),
+  terms: new Set(contentTerms(question)),
+})
+
+/** How one question repeats another: 'the same question', a near-duplicate (Jaccard >= 0.8), or null when it does not. */
+export function repetition(a: Comparable, b: Comparable): string | null {
+  if (a.text === b.text) return 'the same question'
+  const similarity = jaccard(a.terms, b.terms)
+  return similarity >= NEAR_DUPLICATE_JACCARD ? `a near-duplicate (content-term Jaccard ${similarity.toFixed(2)})` : null
+}
+
 type Setting = Pick<GoldenQuestion, 'userContext' | 'history'>
 
 /** The same setting: equal userContext (keys in any order) and equal history, or neither has them. */

@@ -4,6 +4,7 @@ import { formatTable } from '../common/format-table.ts'
 import { gateMetricRows, renderRegressions, renderSystemErrors } from './render-gate.ts'
 import { renderCalibration } from './render-calibration.ts'
 import { renderModelRun } from './render-model-run.ts'
+import { flakyLine } from './render-trials.ts'
 
 /** The first line of summary.md: the pull-request comment step finds its own comment by it, to edit it, not add one. */
 export const JOB_SUMMARY_MARKER = '<!-- rag-vitest-eval job summary -->'
@@ -32,17 +33,20 @@ function lostAt(outcome: QuestionOutcome | undefined): string {
 /**
  * The job summary (GitHub's $GITHUB_STEP_SUMMARY, reports' summary.md, the pull-request comment): the gate's verdict
  * first, the metrics that changed with their intervals and p-values, the questions that flipped and where they were
- * lost, system errors, the judge's calibration, the cost, and where the full reports and charts are.
+ * lost, the flaky ones, system errors, the judge's calibration, the cost, and where the full reports and charts are.
  */
 export function renderJobSummary(report: Report, artifactsUrl: string | null): string {
   const { gate } = report
   const section = (title: string, lines: string[]) => (lines.length === 0 ? [] : [`### ${title}`, '', ...lines, ''])
   const byId = new Map(report.questions.map((q) => [q.id, q]))
-  const flipped = (status: 'regressed' | 'improved', describe: (id: string) => string) => {
-    const ids = (gate?.questions ?? []).filter((q) => q.status === status).map((q) => q.id)
-    const more = ids.length > LISTED ? [`- and ${ids.length - LISTED} more (latest.md)`] : []
-    return [...ids.slice(0, LISTED).map((id) => `- ${id}${describe(id) && `: ${describe(id)}`}`), ...more]
-  }
+  const listed = (lines: string[]) => [
+    ...lines.slice(0, LISTED).map((line) => `- ${line}`),
+    ...(lines.length > LISTED ? [`- and ${lines.length - LISTED} more (latest.md)`] : []),
+  ]
+  const flipped = (status: 'regressed' | 'improved', describe: (id: string) => string) =>
+    listed(
+      (gate?.questions ?? []).filter((q) => q.status === status).map((q) => `${q.id}${describe(q.id) && `: ${describe(q.id)}`}`),
+    )
   const changed = gate === null ? [] : gate.metrics.filter((m) => m.status === 'regressed' || m.status === 'improved')
   const verdict = gate === null ? 'gate: not compared with a baseline in this run' : renderRegressions(gate, 'markdown')
   return [
@@ -64,6 +68,7 @@ export function renderJobSummary(report: Report, artifactsUrl: string | null): s
       'Questions won since the baseline',
       flipped('improved', () => ''),
     ),
+    ...section('Flaky questions (their outcome differs across trials)', listed((report.trials?.flaky ?? []).map(flakyLine))),
     ...section('System errors', gate === null ? [] : renderSystemErrors(gate).map((line) => `- ${line.trim()}`)),
     ...section(
       'Judge calibration',

@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { run } from '../src/testing/user-project.ts'
 import { ragEval, useUserProjects } from './user-projects.ts'
 
 describe('from the packed tarball, in a fresh project', () => {
@@ -118,6 +119,27 @@ describe('from the packed tarball, in a fresh project', () => {
     ])
     expect(gradedExport.code, gradedExport.output).toBe(0)
     expect(readFileSync(at('out/graded.qrels'), 'utf8')).toBe('q-001 0 1 3\n')
+
+    // A first day over one's own documents, in a project of its own (handbook/ beside docs/, which it reads):
+    // init --corpus writes no example, the golden set has no question and verify takes it; export reads the config.
+    const fresh = at('handbook')
+    mkdirSync(fresh)
+    const inFresh = (args: string[]) => run(fresh, at('node_modules/.bin/rag-eval'), args)
+    const init = await inFresh(['init', '--corpus', '../docs'])
+    expect(init.code, init.output).toBe(0)
+    expect(init.stdout).toContain(
+      'npx rag-eval golden draft --count 30 --estimate   the cost of drafting questions from ../docs/',
+    )
+    expect(existsSync(join(fresh, 'evals/corpus'))).toBe(false)
+    const verified = await inFresh(['golden', 'verify', 'evals/golden-set.json'])
+    expect(verified.code, verified.output).toBe(0)
+    expect(verified.stdout).toContain('0 candidates: 0 kept, 0 rejected, 0 undecided')
+    // The empty set is replaced without --force, from the config's corpus, and exported from it.
+    const imported2 = await inFresh(['golden', 'import', '../ragas.jsonl', '--format', 'ragas'])
+    expect(imported2.code, imported2.output).toBe(0)
+    const exported2 = await inFresh(['golden', 'export', '--format', 'jsonl', '--out', 'out.jsonl'])
+    expect(exported2.code, exported2.output).toBe(0)
+    expect(exported2.stdout).toContain(`exported 2 questions from ${join(fresh, 'evals/golden-set.json')} to out.jsonl`)
 
     // Two files that are not UTF-8: both named, in path order.
     writeFileSync(at('docs/3.md'), Uint8Array.from([0x92, ...Buffer.from(' quoted\n')]))

@@ -16,6 +16,8 @@ function group(svg: string, key: string, value: string): string {
 describe('svg helpers', () => {
   it('escapes the five XML specials and rounds coordinates to two decimals', () => {
     expect(escapeXml(`q-1 <a & "b" 'c'>`)).toBe('q-1 &lt;a &amp; &quot;b&quot; &#39;c&#39;&gt;')
+    // No XML may hold a form feed (from a PDF) or another C0 control, even as &#12;: a space instead; tab and newline stay.
+    expect(escapeXml('page\fbreak\u0000\u001f\ttab\nline\uffff')).toBe('page break  \ttab\nline ')
     expect(px(12.345678)).toBe('12.35')
     expect(px(-0.001)).toBe('0')
     expect(px(190)).toBe('190')

@@ -2,10 +2,16 @@
  * The SVG pieces every chart shares, hand-written: a charting library (and its DOM shim under Node) would cost more
  * than a few dozen shapes, and plain strings keep the output byte-stable and diffable.
  */
+import { CONTROL_CHARACTERS } from '../contract/golden-set-schema.ts'
 
-/** Text and attribute values made safe for XML (question ids, labels and answers come from users' files). */
+/**
+ * Text and attribute values made safe for XML (question ids, labels and answers come from users' files): control
+ * characters XML cannot hold even escaped (a form feed from a PDF) become spaces.
+ */
 export function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c]!)
+  return text
+    .replace(CONTROL_CHARACTERS, ' ')
+    .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c]!)
 }
 
 /** A coordinate or length with at most two decimals and no trailing zeros ("12.5", not "12.500000001"). */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
+import { JOB_SUMMARY_MARKER } from '../report/render-job-summary.ts'
 
 // The two CI tiers of docs/judging.md: the workflows install exactly as the README says, on Node 20, and
 // the judge tier runs live, gated, capped, batched at night, with the key from the secrets.
@@ -11,10 +12,11 @@ interface Step {
   run?: string
   if?: string
   with?: Record<string, unknown>
+  env?: Record<string, string>
 }
 interface Workflow {
   on: Record<string, unknown>
-  jobs: Record<string, { env?: Record<string, string>; steps: Step[] }>
+  jobs: Record<string, { env?: Record<string, string>; permissions?: Record<string, string>; steps: Step[] }>
 }
 
 const readme = readFileSync('README.md', 'utf8')
@@ -44,6 +46,22 @@ describe('CI workflows', () => {
     const runs = steps(w).flatMap((s) => (s.run !== undefined && ciRun.includes(s.run) ? [s.run] : []))
     expect(runs).toEqual(ciRun)
     expect(readFileSync('.github/workflows/per-commit.yml', 'utf8')).not.toContain('ANTHROPIC_API_KEY')
+  })
+
+  it("per-commit posts the run's summary.md as one pull-request comment, found again by the summary's marker, not for forks", () => {
+    const w = workflow('per-commit.yml')
+    expect(w.jobs.test!.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' })
+    const post = steps(w).find((s) => s.name === 'Post the verdict on the pull request')!
+    expect(post.if).toContain(
+      "github.event.pull_request.head.repo.full_name == github.repository && hashFiles('reports/summary.md') != ''",
+    )
+    expect(post.env).toEqual({ GH_TOKEN: '${{ github.token }}', PR: '${{ github.event.pull_request.number }}' })
+    // Edits the comment whose body starts with the summary's first line (the marker), or posts one.
+    expect(post.run).toContain('marker=$(head -n 1 reports/summary.md)')
+    expect(post.run).toContain('select(.body | startswith(\\"$marker\\"))')
+    expect(post.run).toContain('gh api -X PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$id" -F body=@reports/summary.md')
+    expect(post.run).toContain('gh api "repos/$GITHUB_REPOSITORY/issues/$PR/comments" -F body=@reports/summary.md')
+    expect(JOB_SUMMARY_MARKER).toMatch(/^<!-- .+ -->$/)
   })
 
   it('judge runs live on pull requests and nightly, gated, capped, in batches at night, with the key from the secrets', () => {

@@ -1,3 +1,4 @@
+import { findConfigFile } from '../config/config-file.ts'
 import { loadProjectConfig } from '../config/load-project-config.ts'
 import type { ProjectConfig } from '../config/project-config.ts'
 import { loadCorpusFrom, type CorpusDocument } from '../load/corpus.ts'
@@ -34,8 +35,25 @@ export async function projectWith(
   }
 }
 
+/**
+ * The corpus and golden set of a command that runs without a config too (golden import, export): the config's when
+ * there is one, else corpus/ and evals/golden-set.json; the flags over either.
+ */
+export async function projectOrDefaults(
+  configFile: string | undefined,
+  io: Pick<Io, 'env' | 'cwd'>,
+  flags: ProjectFlags,
+): Promise<Pick<ProjectConfig, 'corpus' | 'goldenSet' | 'source'>> {
+  if (findConfigFile({ configFile, cwd: io.cwd, env: io.env }) !== null) return projectWith(configFile, io, flags)
+  return {
+    source: `(no config in ${io.cwd})`,
+    corpus: CorpusSpecSchema.parse(flags.corpus ?? 'corpus'),
+    goldenSet: flags.golden ?? 'evals/golden-set.json',
+  }
+}
+
 /** The project's documents; a command that reads them needs a corpus (not `corpus: null`). */
-export function projectDocuments(project: ProjectConfig, command: string): CorpusDocument[] {
+export function projectDocuments(project: Pick<ProjectConfig, 'corpus' | 'source'>, command: string): CorpusDocument[] {
   if (project.corpus === null)
     throw new InputError(
       `${project.source}: corpus is null, and ${command} reads the documents: set corpus in the config or pass --corpus <folder>`,

@@ -69,7 +69,14 @@ describe('rag-eval eval on bad input: a clear message and a non-zero exit, no st
     ])
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
-    expect(readdirSync(out).sort()).toEqual(['attribution.jsonl', 'charts', 'contexts.jsonl', 'latest.json', 'latest.md'])
+    expect(readdirSync(out).sort()).toEqual([
+      'attribution.jsonl',
+      'charts',
+      'contexts.jsonl',
+      'latest.json',
+      'latest.md',
+      'summary.md',
+    ])
     expect(result.stdout).toContain('3 questions (2 answerable, 1 none)')
   })
 })

@@ -44,7 +44,7 @@ export const command = defineCommand({
       env: context.env,
       log: (line) => context.out(`${line}\n`),
     })
-    const written = writeReports(report, values.out ?? project.reports)
+    const written = writeReports(report, values.out ?? project.reports, context.env)
     if (!values.quiet) {
       context.out(`reports: ${written.json}, ${written.markdown} (${report.run.durationMs.toFixed(0)} ms)\n\n`)
       context.out(`${renderTerminalSummary(report)}\n`)

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadCorpus } from '../load/corpus.ts'
@@ -31,6 +31,20 @@ describe('pnpm golden:check', () => {
     const result = spawned('check', ['--golden', 'fixtures/golden-lint/clean.json', '--corpus', corpus, '--floors', LOW_FLOORS])
     expect(result).toMatchObject({ code: 0, stderr: '' })
     expect(result.stdout).toBe('golden:check: 0 errors, 0 warnings in 5 questions\n')
+  })
+
+  it('warns about a control character in a question (a form feed from a PDF), naming where it is', async () => {
+    const golden = join(tempDir(), 'golden-set.json')
+    const set = JSON.parse(readFileSync('fixtures/golden-lint/clean.json', 'utf8')) as { questions: { question: string }[] }
+    set.questions[1]!.question = set.questions[1]!.question.replace(' ', '\f')
+    writeFileSync(golden, JSON.stringify(set))
+    const result = await run('check', ['--golden', golden, '--corpus', corpus, '--floors', LOW_FLOORS])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain(
+      'warnings\n  control-character (1): a question or gold answer holds an invisible control character\n' +
+        `    q-002  question holds the control character U+000C at character ${set.questions[1]!.question.indexOf('\f') + 1}\n` +
+        '           fix: replace it with a space (text copied from a PDF carries page breaks as form feeds)',
+    )
   })
 
   it('exits 1 on errors, grouped by severity and rule, and reports JSON with --json', async () => {
@@ -132,6 +146,39 @@ describe('pnpm golden:export and golden:import', () => {
       code: 2,
       stderr: `golden import: ${out} exists: pass --force to replace it, or --out another file (rag-eval golden add appends one question at a time)\n`,
     })
+  })
+
+  it("in a project `init --corpus` made: the config's corpus and golden set, its empty set replaced without --force, verified as it is", async () => {
+    const dir = tempDir()
+    mkdirSync(join(dir, 'handbook'))
+    writeFileSync(join(dir, 'handbook/plans.md'), '# Plans\n\nThe Team plan costs 10 EUR per seat and month.\n')
+    writeFileSync(join(dir, 'rag-eval.config.mjs'), "export default { corpus: 'handbook', goldenSet: 'evals/golden-set.json' }\n")
+    mkdirSync(join(dir, 'evals'))
+    const golden = join(dir, 'evals/golden-set.json')
+    writeFileSync(golden, '{\n  "questions": []\n}\n')
+    const io = { cwd: dir }
+    // No question yet: verified as it is (no candidate to judge).
+    const verified = await ragEvalInProcess(['golden', 'verify', golden, '--out', join(dir, 'verified.jsonl')], io)
+    expect(verified).toMatchObject({ code: 0, stderr: '' })
+    expect(verified.stdout).toContain('0 candidates: 0 kept, 0 rejected, 0 undecided')
+    const line = {
+      question: 'How much is the Team plan?',
+      gold_answer: '10 EUR per seat and month.',
+      gold_sources: ['plans'],
+      type: 'single',
+    }
+    writeFileSync(join(dir, 'team.jsonl'), `${JSON.stringify(line)}\n`)
+    const imported = await ragEvalInProcess(['golden', 'import', join(dir, 'team.jsonl'), '--format', 'jsonl'], io)
+    expect(imported, imported.stderr).toMatchObject({ code: 0, stderr: '' })
+    expect(imported.stdout).toContain(`imported 1 question (1 single) from ${join(dir, 'team.jsonl')} into ${golden}`)
+    const exported = await ragEvalInProcess(['golden', 'export', '--format', 'jsonl', '--out', join(dir, 'out.jsonl')], io)
+    expect(exported).toMatchObject({ code: 0, stderr: '' })
+    expect(JSON.parse(readFileSync(join(dir, 'out.jsonl'), 'utf8'))).toMatchObject({ id: 'q-001', gold_sources: ['plans'] })
+    // Now it has a question: replaced only with --force.
+    const again = await ragEvalInProcess(['golden', 'import', join(dir, 'team.jsonl'), '--format', 'jsonl'], io)
+    expect(again.stderr).toBe(
+      `golden import: ${golden} exists: pass --force to replace it, or --out another file (rag-eval golden add appends one question at a time)\n`,
+    )
   })
 
   it('creates the folders of the files it writes: import, export (qrels and topics) and schema into folders that do not exist', async () => {

@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { GoldenQuestionSchema, type GoldenQuestion } from '../contract/golden-set-schema.ts'
 import { loadCorpus, type CorpusDocument } from '../load/corpus.ts'
-import { scriptedResponder } from '../model-server/scripted-responder.ts'
+import { scriptedReply, scriptedResponder } from '../model-server/scripted-responder.ts'
+import { parseFaultSpec, withFaults } from '../model-server/fault-injection.ts'
 import { BAD_DRAFT_KINDS } from '../model-server/scripted-drafter.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
@@ -84,6 +85,7 @@ describe('rag-eval golden draft against the local server', () => {
     )
     expect(uses.size).toBeGreaterThanOrEqual(30)
     expect(first.stdout).toMatch(/^cost estimate before any model call/m)
+    expect(first.stdout.split('\n')[0]).toBe(`planning 40 draft(s) over ${repoCorpus.length} document(s)`)
     // Every draft: ids in order, provenance, answer documents of the corpus, figures its documents state, no two alike.
     expect(drafts.map((q) => q.id)).toEqual(drafts.map((_, i) => `d-${String(i + 1).padStart(3, '0')}`))
     expect(new Set(drafts.map((q) => q.question.toLowerCase())).size).toBe(drafts.length)
@@ -102,7 +104,14 @@ describe('rag-eval golden draft against the local server', () => {
     for (const q of drafts.filter((d) => d.type === 'multi')) expect(new Set(q.answerDocIds).size).toBeGreaterThanOrEqual(2)
 
     const sent = local.server.requests.length
-    const again = await draft(['--count', '40', '--out', out, '--yes'], env)
+    // Over the drafts just written: refused without --force, before any call; with it, all from the cache.
+    const refused = await draft(['--count', '4', '--out', out, '--yes'], env)
+    expect(refused).toMatchObject({ code: 2, stdout: '' })
+    expect(refused.stderr).toBe(
+      `golden draft: ${out} exists: pass --force to replace its drafts (and what golden verify and review made of them), or --out another file\n`,
+    )
+    expect(readDrafts(out)).toHaveLength(drafts.length)
+    const again = await draft(['--count', '40', '--out', out, '--yes', '--force'], env)
     expect(again.code).toBe(0)
     expect(local.server.requests).toHaveLength(sent)
     expect(again.stdout).toContain(`model calls: 0 to the API, ${sent} from the cache, 0 retries; $0.0000`)
@@ -208,6 +217,25 @@ describe('rag-eval golden draft against the local server', () => {
     expect(replayed.code).toBe(0)
     const strip = (qs: GoldenQuestion[]) => qs.map((q) => ({ ...q, provenance: { ...q.provenance, draftedAt: '' } }))
     expect(strip(readDrafts(join(dir, 'replayed.jsonl')))).toEqual(strip(readDrafts(join(dir, 'recorded.jsonl'))))
+  })
+
+  it('a server failing for good, or a file system refusing the drafts, is one clear line (exit 1), no stack trace', async () => {
+    const dir = temp.make('golden-draft-faults-')
+    const args = ['--corpus', FIXTURE, '--count', '4', '--yes']
+    local.server.setResponder(withFaults(scriptedReply, parseFaultSpec('500')))
+    const failing = await draft([...args, '--out', join(dir, 'd.jsonl')], {
+      EVAL_CACHE_DIR: join(dir, 'cache'),
+      EVAL_MAX_RETRIES: '0',
+    })
+    expect(failing).toMatchObject({ code: 1 })
+    expect(failing.stderr).toMatch(
+      /^golden draft: \S+ draft:\w+ \(claude-sonnet-5\) failed after 1 attempts \(EVAL_MAX_RETRIES=0\): HTTP 500 [^\n]*\n$/,
+    )
+    // Drafted, then the file cannot be written (a folder the system will not let anyone create).
+    local.server.setResponder(scriptedReply)
+    const unwritable = await draft([...args, '--out', '/sys/rag-eval-test/d.jsonl'], { EVAL_CACHE_DIR: join(dir, 'cache') })
+    expect(unwritable).toMatchObject({ code: 1 })
+    expect(unwritable.stderr).toMatch(/^golden draft: E[A-Z]+: [^\n]*'\/sys\/rag-eval-test'\n$/)
   })
 
   it('refuses bad input with one precise line, and asks before spending unless --yes', async () => {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { runKnobs } from '../config/project-config.ts'
 import { InputError } from '../contract/input-error.ts'
 import { QUESTION_TYPES } from '../contract/question-types.ts'
@@ -58,7 +59,7 @@ export const command = defineCommand({
   usage: `usage: rag-eval golden draft [--config rag-eval.config.ts] [--corpus folder] [--count 100]
                            [--mix single=0.55,multi=0.25,contradiction=0.1,none=0.1] [--out evals/drafts.jsonl]
                            [--docs glob] [--user-contexts file] [--seed 1] [--batch] [--recording golden-draft]
-                           [--estimate] [--yes]`,
+                           [--estimate] [--yes] [--force]`,
   description: `  Drafts a first golden set from the corpus with the drafter model (drafterModel, EVAL_DRAFTER_MODEL; default
   the generator model): --count questions typed by --mix, each tied to the documents and verbatim quotes that
   answer it, written as JSON Lines of golden-set questions with their provenance. Documents are drawn
@@ -70,8 +71,8 @@ export const command = defineCommand({
   The model client's cache, retries, concurrency, ledger and EVAL_MAX_USD cap apply; the cost estimate is
   printed before the first call (confirm on a terminal, --yes otherwise; --estimate prints it and stops).
   --batch sends the calls through the Message Batches API (half price); EVAL_MODE=record and replay record
-  to and draft from fixtures/recordings/<--recording>. Drafts are never golden questions until reviewed:
-  rag-eval golden verify, then rag-eval golden review.`,
+  to and draft from fixtures/recordings/<--recording>. An existing --out file is replaced only with --force.
+  Drafts are never golden questions until reviewed: rag-eval golden verify, then rag-eval golden review.`,
   options: {
     config: option(file),
     corpus: option(folder),
@@ -91,13 +92,21 @@ export const command = defineCommand({
     ),
     estimate: flag(),
     yes: flag(),
+    force: flag(),
   },
   run: async ({ values, context }) => {
+    // Checked before any planning or call: drafts under review would be lost.
+    if (!values.estimate && !values.force && existsSync(values.out))
+      throw new InputError(
+        `${values.out} exists: pass --force to replace its drafts (and what golden verify and review made of them), or --out another file`,
+      )
     const project = await projectWith(values.config ?? context.config, context, { corpus: values.corpus })
     const config = runKnobs(project, context.env)
     const docs = selectDocs(projectDocuments(project, 'golden draft'), project.corpus!.dir, values.docs)
     const personas = values['user-contexts'] === undefined ? [] : readPersonas(values['user-contexts'])
     const wanted = allocate(values.count, values.mix)
+    // Planning over a large corpus takes seconds: said before it starts.
+    context.out(`planning ${values.count} draft(s) over ${docs.length} document(s)\n`)
     const chunks = chunkCorpus(docs, config)
     const plan = planDrafts(docs, chunks, wanted, {
       seed: values.seed,

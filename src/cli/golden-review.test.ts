@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { GoldenQuestionSchema, type GoldenQuestion } from '../contract/golden-set-schema.ts'
@@ -210,6 +211,20 @@ describe('rag-eval golden review', () => {
 
   it('--accept-kept without a terminal appends every kept draft recorded as unreviewed, and reports warn about them', async () => {
     const p = await project()
+    // Not while another session reviews the same drafts (its lock beside their state).
+    const lock = `${join(p.dir, 'verified.review.json')}.lock`
+    writeFileSync(
+      lock,
+      JSON.stringify({ pid: process.pid, host: hostname(), reviewer: 'Ben', since: '2026-12-03T09:00:00.000Z' }),
+    )
+    const busy = await ragEvalInProcess(['golden', 'review', '--config', p.config, '--drafts', p.verified, '--accept-kept'], {
+      env: p.env,
+    })
+    expect(busy).toMatchObject({ code: 2, stdout: '' })
+    expect(busy.stderr).toBe(
+      `golden review: Ben is reviewing these drafts (pid ${process.pid} on ${hostname()}, since 2026-12-03T09:00:00.000Z; ${lock}): wait until that review ends, or delete the lock file if it was stopped\n`,
+    )
+    rmSync(lock)
     const result = await ragEvalInProcess(['golden', 'review', '--config', p.config, '--drafts', p.verified, '--accept-kept'], {
       env: p.env,
     })

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { VerifiedLineSchema } from '../authoring/verify/verdict-schema.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
+import { scriptedReply } from '../model-server/scripted-responder.ts'
+import { parseFaultSpec, withFaults } from '../model-server/fault-injection.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { ragEvalChild } from '../testing/rag-eval-child.ts'
 import { ragEvalInProcess } from './testing/rag-eval-in-process.ts'
@@ -229,5 +231,30 @@ describe('rag-eval golden verify, live against the local Messages API server (th
     expect(verdicts(again.lines)).toEqual(verdicts(first.lines))
     expect(local.server.requests.length).toBe(sent)
     expect(again.stdout).toMatch(new RegExp(`^model: 0 calls, ${sent} from the cache, USD 0\\.0000$`, 'm'))
+  })
+
+  it('a server failing for good (a 500, retries spent) leaves the judged checks undecided, naming the error; the rest is verified', async () => {
+    local.server.setResponder(withFaults(scriptedReply, parseFaultSpec('500')))
+    const env = {
+      EVAL_MODE: 'live',
+      ANTHROPIC_API_KEY: TEST_API_KEY,
+      ANTHROPIC_BASE_URL: local.server.url,
+      EVAL_CACHE_DIR: temp.make('verify-cache-'),
+      EVAL_MAX_RETRIES: '0',
+    }
+    const result = await verify([CANDIDATES], env)
+    expect(result).toMatchObject({ code: 0, stderr: '' })
+    // Rejected without the judge: the leaked answer, the duplicate, the schema, the unknown document (each beside the
+    // judge's undecided claims).
+    for (const id of ['c-03', 'c-04', 'c-11', 'c-12'] as const) {
+      const line = result.lines.find((l) => l.id === id)!
+      expect([line.verdict.status, line.verdict.reasons[0]!.check]).toEqual(['rejected', COMMON[id][1][0]])
+    }
+    const kept = result.lines.find((line) => line.id === 'c-01')!
+    expect(kept.verdict.status).toBe('undecided')
+    expect(kept.verdict.reasons[0]!.message).toMatch(/faithfulness judge: .*failed after 1 attempt.*500/)
+    expect(result.stdout).toMatch(
+      /^golden verify \(model:claude-haiku-4-5-20251001\): 15 candidates: 0 kept, \d+ rejected, \d+ undecided;/m,
+    )
   })
 })

@@ -1,5 +1,6 @@
 import { InputError } from '../contract/input-error.ts'
 import { redactSecrets } from '../common/secrets.ts'
+import { ModelCallError } from '../model/model-errors.ts'
 
 /**
  * What a command reads and writes of its process: the process itself in the bin, a test's buffers and values
@@ -38,7 +39,8 @@ export function redacted(io: Io): Io {
 
 /**
  * Runs a CLI main to its exit code, which CI and scripts read: bad input prints `<name>: <message>` (no stack), 2;
- * any other failure prints its message and cause, 1.
+ * any other failure prints its message, 1, and its cause or stack unless it is expected of the world, not of this
+ * code: a model call that failed for good, a file system that refused (EROFS, ENOSPC: the message names the path).
  */
 export async function runCommand(name: string, main: () => Promise<number | void>, io: Io): Promise<number> {
   try {
@@ -50,6 +52,7 @@ export async function runCommand(name: string, main: () => Promise<number | void
     }
     const err = error instanceof Error ? error : new Error(String(error))
     io.err(`${name}: ${err.message}\n`)
+    if (err instanceof ModelCallError || typeof (err as NodeJS.ErrnoException).syscall === 'string') return 1
     io.err(err.cause instanceof Error ? `  caused by: ${err.cause.stack ?? err.cause.message}\n` : `${err.stack}\n`)
     return 1
   }

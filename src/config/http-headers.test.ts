@@ -78,6 +78,10 @@ describe('resolveHttpHeaders: ${env:NAME} read when the run starts', () => {
       return ''
     })
     expect(messages.join(' ')).not.toMatch(/sk-one|abc\b/)
+    // Written literally: no hint to write it literally.
+    expect(() => resolveHttpHeaders({ 'X-Api-Key': 'abc' }, {}, where)).toThrow(
+      'rag-eval.config.ts system.http: headers.X-Api-Key: a secret of 3 characters is too short to be kept out of reports (at least 8: a shorter one would mask ordinary text); a header named like a credential (Authorization, Cookie, *key*, *token*, *secret*) holds a secret: give the real one',
+    )
   })
 })
 
@@ -91,6 +95,10 @@ describe('the headers in rag-eval.config.ts', () => {
     )
     expect(configError({ 'bad name': 'x' })).toBe(
       'rag-eval.config.ts field "system" (system.http.headers.bad name): "bad name" is not an HTTP header name',
+    )
+    // Not a string: the header named, not the list of every form `system` takes.
+    expect(configError({ Authorization: 42 })).toBe(
+      'rag-eval.config.ts field "system": http.headers.Authorization: expected a string (write a secret as "${env:NAME}")',
     )
     // Written shell-style, a variable would be sent as the characters "$RAG_KEY".
     expect(configError({ Authorization: 'Bearer $RAG_KEY' })).toBe(

@@ -96,7 +96,10 @@ export function resolveHttpHeaders(
     for (const [secret, source] of [[value.trim(), `headers.${name}`] as const, ...named]) {
       if (secret.length < MIN_SECRET_LENGTH)
         throw new InputError(
-          `${shown}${from}: ${tooShort(secret.length)}; write a value that is no secret literally, without \${env:}`,
+          `${shown}${from}: ${tooShort(secret.length)}; ` +
+            (from === ''
+              ? 'a header named like a credential (Authorization, Cookie, *key*, *token*, *secret*) holds a secret: give the real one'
+              : 'write a value that is no secret literally, without ${env:}'),
         )
       if (!secrets.has(secret)) secrets.set(secret, source)
     }

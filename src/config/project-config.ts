@@ -55,8 +55,14 @@ export const SystemSpecSchema = z.union(
     z.custom<RagSystemFactory>((value) => typeof value === 'function'),
   ],
   {
-    error:
-      "expected 'builtin', a module path, { http: { url } }, or an object with an answer(question) method (or a factory returning one)",
+    // An object with `http` is meant as a service: its own first problem (http.headers.Authorization: expected a string).
+    error: (issue) => {
+      const meant = typeof issue.input === 'object' && issue.input !== null && 'http' in issue.input
+      const http = meant ? HttpSystemSpecSchema.safeParse(issue.input).error?.issues[0] : undefined
+      return http
+        ? `${http.path.join('.')}: ${http.message}`
+        : "expected 'builtin', a module path, { http: { url } }, or an object with an answer(question) method (or a factory returning one)"
+    },
   },
 )
 export type SystemSpec = z.output<typeof SystemSpecSchema>

@@ -23,6 +23,13 @@ export const QuestionTypeSchema = z
     name in QUESTION_TYPE_ALIASES ? QUESTION_TYPE_ALIASES[name as keyof typeof QUESTION_TYPE_ALIASES] : (name as QuestionType),
   )
 
+/**
+ * Characters no reader sees and XML cannot hold even escaped (C0 controls but tab and newlines, U+FFFE, U+FFFF), as
+ * a form feed in text copied from a PDF: golden:check warns about them, the SVG charts write spaces.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g
+
 /** Who asks a question (tenant, role, permissions...): any JSON object, passed to the system verbatim. */
 export const UserContextSchema = z.record(z.string(), z.unknown(), {
   error: 'expected a JSON object such as {"tenant": "acme", "role": "admin"}',

@@ -8,6 +8,7 @@ import { evaluateGate, runFailures } from './gate.ts'
 import { baselineFromReport } from './baseline-from-report.ts'
 import { trialsNote } from '../vitest/question-case-plan.ts'
 import { renderMarkdown } from '../report/render-markdown.ts'
+import { renderJobSummary } from '../report/render-job-summary.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { compareReports } from '../compare/compare-reports.ts'
 
@@ -71,6 +72,9 @@ describe('trials', () => {
     expect(report.trials!.underpowered).toMatch(/^3 questions x 5 trials detect no drop at all in the pass rate/)
     expect(runFailures(report)).toEqual([])
     expect(renderMarkdown(report)).toContain('- g-1: passed 3 of 5 trials; varied: verdict, ranking, recall, ')
+    expect(renderJobSummary(report, null)).toContain(
+      '### Flaky questions (their outcome differs across trials)\n\n- g-1: passed 3 of 5 trials; varied: verdict, ranking, recall, ',
+    )
     expect(renderTerminalSummary(report)).toContain(
       'Trials (5 per question)\nFlaky (the outcome differs across trials): 1 question(s), rate 0.3333.\n- g-1: passed 3 of 5',
     )

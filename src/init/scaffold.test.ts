@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { GoldenSetSchema } from '../contract/golden-set-schema.ts'
@@ -32,6 +32,28 @@ describe('rag-eval init', () => {
     expect(corpus.map((doc) => doc.id).sort()).toEqual(['plans', 'retention', 'support/response-times'])
     expect(readFileSync(join(dir, 'vitest.config.ts'), 'utf8')).toContain('projects: [ragEval()]')
     expect(renderScaffold(result)).toContain('npx vitest run -u')
+  })
+
+  it("--corpus: the config reads the user's documents, the golden set has no question, and the drafting path is printed", () => {
+    const dir = temp.make('init-corpus-')
+    const docs = join(dir, 'handbook')
+    mkdirSync(docs)
+    const result = scaffold(dir, docs)
+    expect(result.written).toEqual(['rag-eval.config.ts', 'evals/golden-set.json', 'evals/rag-system.ts', 'vitest.config.ts'])
+    expect(readFileSync(join(dir, 'rag-eval.config.ts'), 'utf8')).toContain("\n  corpus: 'handbook',\n")
+    expect(JSON.parse(readFileSync(join(dir, 'evals/golden-set.json'), 'utf8'))).toEqual({
+      $schema: '../node_modules/rag-vitest-eval/evals/golden-set.schema.json',
+      questions: [],
+    })
+    const printed = renderScaffold(result)
+    expect(printed).toContain(
+      '  npx rag-eval golden draft --count 30 --estimate   the cost of drafting questions from handbook/, no call',
+    )
+    expect(printed).toContain('  npx rag-eval golden verify evals/drafts.jsonl     evals/verified.jsonl')
+    expect(printed.indexOf('golden review')).toBeLessThan(printed.indexOf('npx vitest run'))
+    // A folder beside the project, quoted as the config's string needs it.
+    expect(scaffold(join(dir, 'other'), join(dir, "it's docs")).corpus).toBe("../it's docs")
+    expect(readFileSync(join(dir, 'other/rag-eval.config.ts'), 'utf8')).toContain("\n  corpus: '../it\\'s docs',\n")
   })
 
   it('never overwrites a file, and prints the lines to add to an existing Vitest config', () => {

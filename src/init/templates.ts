@@ -7,7 +7,10 @@ export interface ScaffoldFile {
   content: string
 }
 
-export const CONFIG_TEMPLATE = `// rag-eval.config.ts: what the evaluation reads (rag-eval CLI and the Vitest project alike).
+/** The config, its corpus the given folder (a path relative to the project, as the config reads it). */
+export const configTemplate = (
+  corpus: string,
+) => `// rag-eval.config.ts: what the evaluation reads (rag-eval CLI and the Vitest project alike).
 // Every field is optional; the knobs a run varies also have an environment override (EVAL_CONTEXT_BUDGET, EVAL_TOLERANCE,
 // ...: the package's docs/knobs.md).
 import { defineConfig } from 'rag-vitest-eval/config'
@@ -15,7 +18,7 @@ import { defineConfig } from 'rag-vitest-eval/config'
 export default defineConfig({
   // Your documents: a folder (nested folders, .md .mdx .markdown .txt), or { dir, include, exclude },
   // or null when your system owns its documents (a vector store) and returns their ids.
-  corpus: 'evals/corpus',
+  corpus: '${corpus.replace(/[\\']/g, '\\$&')}',
   goldenSet: 'evals/golden-set.json',
   baseline: 'evals/baseline',
   reports: 'evals/reports',
@@ -56,6 +59,13 @@ export default defineRagSystem(({ corpus }) => {
     },
   }
 })
+`
+
+/** The golden set of a project over the user's own documents: no question yet, `golden draft` writes the first. */
+export const EMPTY_GOLDEN_SET_TEMPLATE = `{
+  "$schema": "../node_modules/rag-vitest-eval/evals/golden-set.schema.json",
+  "questions": []
+}
 `
 
 export const GOLDEN_SET_TEMPLATE = `{

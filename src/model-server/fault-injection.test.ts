@@ -8,8 +8,10 @@ import { faultHits, parseFaultSpec, RATE_LIMIT_RETRY_AFTER_S, withFaults } from 
 import { textReply, toolUseReply, type Responder } from './messages-server.ts'
 import { localClient, textCall } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
+import { useTempDirs } from '../testing/use-temp-dirs.ts'
 
 const local = useScriptedServer()
+const temps = useTempDirs()
 
 describe('parseFaultSpec', () => {
   it('reads kinds with every and after, several rules in order', () => {
@@ -154,6 +156,20 @@ describe('the model client through injected faults', () => {
       expect(
         await callStructured(client, { ...spec, subject: 'q-006', user: 'Water is wet.', inputs: { claim: 'Water is wet.' } }),
       ).toEqual({ ok: true, output: { supported: true }, repaired: true })
+    })
+
+    it('a malformed output is not cached: the rerun against a healthy server asks again and gets a verdict', async () => {
+      const cacheDir = temps.make('fault-cache-')
+      inject('malformed-tool', verdict)
+      expect(await callStructured(localClient(local.server, { cacheDir }), spec)).toMatchObject({ ok: false })
+      expect(local.server.requests).toHaveLength(2)
+      local.server.setResponder(verdict)
+      const healthy = localClient(local.server, { cacheDir })
+      expect(await callStructured(healthy, spec)).toEqual({ ok: true, output: { supported: true }, repaired: false })
+      expect(local.server.requests).toHaveLength(3)
+      // The valid one is cached: a third run sends nothing.
+      expect(await callStructured(localClient(local.server, { cacheDir }), spec)).toMatchObject({ ok: true })
+      expect(local.server.requests).toHaveLength(3)
     })
 
     it('text-instead-of-tool: no tool call, named with the stop reason', async () => {

@@ -325,8 +325,9 @@ export class ModelClient {
       }
       return stored(recorded, 'recording')
     }
+    const cacheable = call.cacheable ?? (() => true)
     const cached = cache && cacheMode === 'on' ? cache.get(key) : null
-    if (cached) {
+    if (cached && cacheable(cached.response)) {
       recorder?.put({ ...cached, subject: call.subject, purpose: call.purpose, role: call.role })
       return stored(cached, 'cache')
     }
@@ -344,7 +345,7 @@ export class ModelClient {
       scripted,
     }
     // Written the moment it arrives: a run killed later has already paid for this one.
-    if (cache && cacheMode !== 'off') cache.put(exchange, call.request)
+    if (cache && cacheMode !== 'off' && cacheable(response)) cache.put(exchange, call.request)
     recorder?.put(exchange)
     // A batch item has no latency of its own (the batch's wall time is in run.batches).
     return { response, source: 'api', latencyMs: batch ? null : latencyMs, retries, usd: 0, scripted, batch }

@@ -103,6 +103,8 @@ export interface ModelCall {
   /** Sample index: 0 unless the same request is deliberately sampled several times. */
   sample: number
   request: MessageRequest
+  /** Whether a response may be kept in (or served from) the cache: a malformed output is not, so a rerun asks again. */
+  cacheable?: (response: ModelResponse) => boolean
 }
 
 /** Where a response came from: the API, the local disk cache, or a recording (replay). */

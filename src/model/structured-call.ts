@@ -65,25 +65,8 @@ export async function callStructured<S extends z.ZodType>(
   client: ModelClient,
   spec: StructuredCallSpec<S>,
 ): Promise<StructuredOutcome<z.output<S>>> {
-  const attempt = async (purpose: string, maxTokens: number, user: string): Promise<Attempt<z.output<S>>> => {
-    const request = toolRequest(spec.template, spec.model, maxTokens, user)
-    let response: ModelResponse
-    try {
-      ;({ response } = await client.call({
-        role: spec.role,
-        subject: spec.subject,
-        purpose,
-        templateHash: templateHash(spec.template),
-        schemaHash: outputSchemaHash(spec.template),
-        inputs: spec.inputs,
-        sample: spec.sample ?? 0,
-        request,
-      }))
-    } catch (error) {
-      // A Message Batches item the API refused: the same request would be refused again, so no repair either.
-      if (error instanceof BatchItemError) return { ok: false, problem: error.message, cutOff: false, final: true }
-      throw error
-    }
+  /** The response's tool call, validated; a cut-off, missing or invalid one is a problem (and is never cached). */
+  const validated = (response: ModelResponse, maxTokens: number): Attempt<z.output<S>> => {
     if (response.stopReason === 'max_tokens')
       return { ok: false, problem: `output cut off at max_tokens (${maxTokens})`, cutOff: true }
     const call = response.content.find((block) => block.type === 'tool_use' && block.name === spec.template.tool.name)
@@ -98,6 +81,27 @@ export async function callStructured<S extends z.ZodType>(
       return { ok: false, problem: `invalid ${spec.template.tool.name} input: ${describeIssues(parsed.error)}`, cutOff: false }
     const problem = spec.check?.(parsed.data) ?? null
     return problem === null ? { ok: true, output: parsed.data } : { ok: false, problem, cutOff: false }
+  }
+  const attempt = async (purpose: string, maxTokens: number, user: string): Promise<Attempt<z.output<S>>> => {
+    const request = toolRequest(spec.template, spec.model, maxTokens, user)
+    try {
+      const { response } = await client.call({
+        role: spec.role,
+        subject: spec.subject,
+        purpose,
+        templateHash: templateHash(spec.template),
+        schemaHash: outputSchemaHash(spec.template),
+        inputs: spec.inputs,
+        sample: spec.sample ?? 0,
+        request,
+        cacheable: (response) => validated(response, maxTokens).ok,
+      })
+      return validated(response, maxTokens)
+    } catch (error) {
+      // A Message Batches item the API refused: the same request would be refused again, so no repair either.
+      if (error instanceof BatchItemError) return { ok: false, problem: error.message, cutOff: false, final: true }
+      throw error
+    }
   }
 
   const first = await attempt(spec.purpose, spec.maxTokens, spec.user)

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs'
+import { appendFileSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { CHARTS_DIR, runCharts, type Chart } from '../charts/run-charts.ts'
@@ -6,6 +6,7 @@ import type { Report } from '../contract/report-schema.ts'
 import { attributionRecords } from './attribution.ts'
 import { CONTEXTS_FILE, contextRecords, withoutContextTexts } from './context-sidecar.ts'
 import { renderMarkdown } from './render-markdown.ts'
+import { renderJobSummary, runArtifactsUrl } from './render-job-summary.ts'
 
 /** Characters of latest.json per UTF-8 piece: large enough to be few, small enough that no copy of the whole text is made. */
 const PIECE_CHARS = 1 << 20
@@ -51,8 +52,9 @@ export function serialiseReport(report: Report): string {
 export function writeReports(
   report: Report,
   dir: string,
+  env: CiEnv = {},
 ): { json: string; markdown: string; attribution: string; contexts: string | null; charts: string[] } {
-  return { json: writeLatestJson(dir, serialisedReport(report)), ...writeReportCompanions(report, dir) }
+  return { json: writeLatestJson(dir, serialisedReport(report)), ...writeReportCompanions(report, dir, env) }
 }
 
 /** latest.json (serialisedReport's UTF-8 pieces), atomically; returns its path. */
@@ -77,15 +79,25 @@ export function writeCharts(dir: string, charts: readonly Chart[], known: readon
   })
 }
 
-/** latest.md, attribution.jsonl, contexts.jsonl (with context texts) and the charts, each atomically. */
+/** The environment a CI system sets, of which the reports read GitHub Actions' job summary file and run address. */
+export type CiEnv = Record<string, string | undefined>
+
+/**
+ * latest.md, summary.md (the verdict for a pull request; on GitHub Actions also appended to the job summary),
+ * attribution.jsonl, contexts.jsonl (with context texts) and the charts, each atomically.
+ */
 export function writeReportCompanions(
   report: Report,
   dir: string,
+  env: CiEnv = {},
 ): { markdown: string; attribution: string; contexts: string | null; charts: string[] } {
   const markdown = join(dir, 'latest.md')
   const attribution = join(dir, 'attribution.jsonl')
   const charts = writeCharts(dir, runCharts(report), RUN_CHART_FILES)
   writeFileAtomic(markdown, renderMarkdown(report))
+  const summary = renderJobSummary(report, runArtifactsUrl(env))
+  writeFileAtomic(join(dir, 'summary.md'), summary)
+  if (env.GITHUB_ACTIONS === 'true' && env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, summary)
   writeFileAtomic(
     attribution,
     attributionRecords(report)

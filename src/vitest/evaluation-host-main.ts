@@ -60,7 +60,7 @@ async function serve({ runId, options, role, reportFile }: EvaluationRequest): P
   if (writesReports) write(() => writeLatestJson(run.reportsDir, reportJson))
   await send({ kind: 'evaluated', runId, run, writing: writesReports })
   if (!writesReports) return
-  write(() => writeReportCompanions(report, run.reportsDir))
+  write(() => writeReportCompanions(report, run.reportsDir, process.env))
   await send({ kind: 'reports', runId, error: unwritten })
 }
 

@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process'
-import { readdirSync, writeFileSync } from 'node:fs'
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { EVAL_PROJECT_RUN, evalProjectEnv } from '../testing/eval-project-run.ts'
+import { readReport } from '../report/read-report.ts'
+import { formatInterval, formatPValue } from '../common/format-table.ts'
 
 /** Temp folders of this file's tests, removed after each test. */
 const tempDirs = useTempDirs()
@@ -15,13 +17,41 @@ function runEvalProject(env: Record<string, string>) {
     encoding: 'utf8',
     env: evalProjectEnv({ EVAL_REPORTS_DIR: reports, ...env }),
   })
-  return { code: result.status, out: result.stdout + result.stderr }
+  return { code: result.status, out: result.stdout + result.stderr, reports }
 }
 
 describe('the gate through Vitest, against the committed baseline', () => {
-  it('GATE=1 with a shrunk context budget exits non-zero and ends with the regressions table naming recall', () => {
-    const { code, out } = runEvalProject({ GATE: '1', EVAL_CONTEXT_BUDGET: '120' })
+  it('GATE=1 with a shrunk context budget exits non-zero and ends with the regressions table naming recall; on GitHub Actions the job summary says the same as latest.json', () => {
+    const stepSummary = join(tempDirs.make('gate-run-'), 'step-summary.md')
+    // A job summary file holds the earlier steps' summaries: the run appends to it.
+    writeFileSync(stepSummary, 'an earlier step\n')
+    const github = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary, GITHUB_SERVER_URL: 'https://github.example' }
+    const { code, out, reports } = runEvalProject({
+      GATE: '1',
+      EVAL_CONTEXT_BUDGET: '120',
+      ...github,
+      GITHUB_REPOSITORY: 'team/rag',
+      GITHUB_RUN_ID: '4242',
+    })
     expect(code).toBe(1)
+    const gate = readReport(join(reports, 'latest.json')).gate!
+    const summary = readFileSync(stepSummary, 'utf8')
+    expect(summary.startsWith('an earlier step\n<!-- rag-vitest-eval job summary -->\n')).toBe(true)
+    expect(summary.slice('an earlier step\n'.length)).toBe(readFileSync(join(reports, 'summary.md'), 'utf8'))
+    const lines = summary.split('\n')
+    expect(lines[4]).toBe(`**gate: FAILED, ${gate.regressions.length} regression(s) against baseline/ (tolerance 0.01)**`)
+    const recall = gate.metrics.find((m) => m.name === 'recall')!
+    expect(recall.status).toBe('regressed')
+    expect(summary).toContain(`| ${formatInterval(recall.deltaInterval, 3)} | ${formatPValue(recall.pValue)} | regressed |`)
+    // Every question the gate lost, each with where its answer document was lost (the budget cut it).
+    const lost = gate.questions.filter((q) => q.status === 'regressed').map((q) => q.id)
+    const listed = lines.slice(
+      lines.indexOf('### Questions lost since the baseline') + 2,
+      lines.indexOf('### Questions lost since the baseline') + 2 + Math.min(lost.length, 10),
+    )
+    expect(listed.map((line) => /^- ([\w-]+): lost at /.exec(line)?.[1])).toEqual(lost.slice(0, 10))
+    expect(summary).toContain('offline: no model calls')
+    expect(summary).toContain('(https://github.example/team/rag/actions/runs/4242#artifacts)')
     const tail = out.slice(out.lastIndexOf('gate: FAILED'))
     expect(tail).toMatch(
       /^gate: FAILED, \d+ regression\(s\) against baseline\/ \(tolerance 0\.01\)\n\nregression +baseline +current +delta\nrecall +0\.\d{4} +0\.\d{4} +-0\.\d{4}\n/,

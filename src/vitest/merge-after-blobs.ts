@@ -25,7 +25,7 @@ export async function mergeShardsOfBlobs(vitest: Vitest, options: RagEvalProject
     const witnesses = shardWitnessesFromTasks(files)
     const report = mergedReportOfBlobs(project, [join(project.reports, 'shards')], project.baseline, witnesses)
     const unshown = failMergedQuestionCases(files, report, gating)
-    writeReports(report, project.reports)
+    writeReports(report, project.reports, process.env)
     const reports = relative(process.cwd(), project.reports) || '.'
     return () => {
       log(

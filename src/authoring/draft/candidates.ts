@@ -113,7 +113,8 @@ function numberedSentences(doc: CorpusDocument): NumberedSentence[] {
 export function contradictionCandidates(docs: readonly CorpusDocument[]): ContradictionCandidate[] {
   const sentences = docs.flatMap(numberedSentences)
   const byTerm = new Map<string, number[]>()
-  sentences.forEach((s, i) => s.terms.forEach((t) => byTerm.set(t, [...(byTerm.get(t) ?? []), i])))
+  // Appended in place: a copy per sentence made this quadratic in a common term's sentences.
+  sentences.forEach((s, i) => s.terms.forEach((t) => (byTerm.get(t) ?? byTerm.set(t, []).get(t)!).push(i)))
   const byId = new Map(docs.map((d) => [d.id, d]))
   const best = new Map<string, ContradictionCandidate>()
   sentences.forEach((a, i) => {

@@ -102,7 +102,7 @@ async function draftOne(
 }
 
 /** The innermost cause of an error that was refused because of another (ModelCallError -> BudgetExceededError). */
-function rootCause(error: unknown): unknown {
+export function rootCause(error: unknown): unknown {
   const refused =
     error instanceof ModelCallError && (error.cause instanceof BudgetExceededError || error.cause instanceof RunStoppedError)
   return refused ? error.cause : error

@@ -57,7 +57,7 @@ const key = (type: QuestionType, n: number) => `${type}-${String(n + 1).padStart
 
 function byDoc(chunks: readonly Chunk[]): Map<string, Chunk[]> {
   const map = new Map<string, Chunk[]>()
-  for (const chunk of chunks) map.set(chunk.docId, [...(map.get(chunk.docId) ?? []), chunk])
+  for (const chunk of chunks) (map.get(chunk.docId) ?? map.set(chunk.docId, []).get(chunk.docId)!).push(chunk)
   return map
 }
 
@@ -70,7 +70,17 @@ function around(docChunks: readonly Chunk[], focus: Chunk): Chunk[] {
 /** Multi groups spread over the corpus: least-used related pair first, each once; every third a triple when one fits. */
 function pickGroups(pairs: readonly DocumentGroup[], count: number, uses: Map<string, number>): DocumentGroup[] {
   const left = [...pairs]
-  const related = (a: string, b: string) => pairs.find((p) => p.docIds.includes(a) && p.docIds.includes(b))
+  // Each document's related ones, and where it first appears in the pairs: a third document is found in the time
+  // of a few lookups, not a scan of every pair per candidate (quadratic on a thousand documents).
+  const neighbours = new Map<string, Map<string, DocumentGroup>>()
+  const firstSeen = new Map<string, number>()
+  for (const p of pairs)
+    for (const [a, b] of [p.docIds, [...p.docIds].reverse()] as [string, string][]) {
+      if (!neighbours.has(a)) neighbours.set(a, new Map())
+      if (!neighbours.get(a)!.has(b)) neighbours.get(a)!.set(b, p)
+      if (!firstSeen.has(a)) firstSeen.set(a, firstSeen.size)
+    }
+  const related = (a: string, b: string) => neighbours.get(a)?.get(b)
   const groups: DocumentGroup[] = []
   while (groups.length < count && left.length > 0) {
     const use = (p: DocumentGroup) => p.docIds.reduce((sum, id) => sum + (uses.get(id) ?? 0), 0)
@@ -79,14 +89,12 @@ function pickGroups(pairs: readonly DocumentGroup[], count: number, uses: Map<st
     const [pair] = left.splice(at, 1) as [DocumentGroup]
     let group = pair
     if (groups.length % 3 === 2) {
-      const third = pairs
-        .flatMap((p) => p.docIds)
-        .filter((id) => !pair.docIds.includes(id))
-        .find((id) => related(id, pair.docIds[0]!) && related(id, pair.docIds[1]!))
+      const [a, b] = pair.docIds as [string, string]
+      const third = [...(neighbours.get(a)?.keys() ?? [])]
+        .filter((id) => id !== b && related(id, b) !== undefined)
+        .sort((x, y) => firstSeen.get(x)! - firstSeen.get(y)!)[0]
       if (third !== undefined) {
-        const shared = pair.shared.filter(
-          (t) => related(third, pair.docIds[0]!)!.shared.includes(t) || related(third, pair.docIds[1]!)!.shared.includes(t),
-        )
+        const shared = pair.shared.filter((t) => related(third, a)!.shared.includes(t) || related(third, b)!.shared.includes(t))
         group = { docIds: [...pair.docIds, third].sort(), shared: shared.length > 0 ? shared : pair.shared, score: pair.score }
       }
     }

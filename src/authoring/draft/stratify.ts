@@ -30,7 +30,7 @@ export function stratifiedOrder(docs: readonly CorpusDocument[], seed: number): 
   const strata = new Map<string, CorpusDocument[]>()
   for (const doc of [...docs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
     const key = `${dirname(doc.file)}\u0000${size.get(doc.id)}`
-    strata.set(key, [...(strata.get(key) ?? []), doc])
+    ;(strata.get(key) ?? strata.set(key, []).get(key)!).push(doc)
   }
   const queues = shuffled(
     [...strata.keys()].sort().map((key) => shuffled(strata.get(key)!, random)),

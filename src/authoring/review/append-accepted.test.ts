@@ -1,5 +1,6 @@
 import * as realFs from 'node:fs'
 import { copyFileSync, readdirSync, readFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { EvalConfigSchema } from '../../contract/eval-config-schema.ts'
@@ -10,8 +11,8 @@ import { loadGoldenSet } from '../../load/golden-set.ts'
 import { useTempDirs } from '../../testing/use-temp-dirs.ts'
 import { acceptedQuestion, planAppend } from './append-accepted.ts'
 import type { ReviewDraft } from './kept-drafts.ts'
-import { acceptAllKept, pendingDrafts } from './review-session.ts'
-import { readReviewState, writeReviewState } from './review-state.ts'
+import { acceptAllKept, pendingDrafts, runReview, unreviewedInGolden, type ReviewAction } from './review-session.ts'
+import { lockReview, readReviewState, writeReviewState } from './review-state.ts'
 
 // A failure while the golden set is written (a crash before the rename, a disk full mid-write) must leave it
 // byte for byte as it was: node:fs is wrapped so that a test can make the golden set's write fail.
@@ -197,5 +198,89 @@ describe('appending accepted drafts to the golden set', () => {
     expect(() => readReviewState(s.stateFile, 'verified.jsonl', s.golden)).toThrow(
       new RegExp(`^${s.stateFile}: field "decisions.d-001.decision": `),
     )
+  })
+})
+
+describe('a review session', () => {
+  /** runReview with a script's answers in place of a person's, logging into `lines`; the card is the question. */
+  function review(s: ReturnType<typeof setUp>, pending: ReviewDraft[], actions: ReviewAction[], edits: string[] = []) {
+    const lines: string[] = []
+    const state = readReviewState(s.stateFile, 'verified.jsonl', s.golden)
+    const tally = runReview({
+      pending,
+      state,
+      stateFile: s.stateFile,
+      target: s.target,
+      reviewer: 'ana',
+      card: (_, question) => Promise.resolve(`card: ${question.question} / ${question.goldAnswer}`),
+      prompts: {
+        action: () => Promise.resolve(actions.shift()!),
+        editQuestion: () => Promise.resolve(edits.shift()!),
+        editGoldAnswer: (current) => Promise.resolve(current),
+        rejectReason: () => Promise.resolve(''),
+      },
+      log: (line) => lines.push(line),
+    })
+    return { lines, tally }
+  }
+
+  it('keeps an edit the reviewer quit before accepting, and shows the draft with it next time', async () => {
+    const s = setUp()
+    const edited = 'How long can the rejects file of an import be downloaded?'
+    const first = review(s, drafts, ['edit', 'quit'], [edited])
+    expect(await first.tally).toMatchObject({ accepted: [], quit: true })
+    expect(readReviewState(s.stateFile, 'verified.jsonl', s.golden).edits).toEqual({
+      'd-001': { question: edited, goldAnswer: drafts[0]!.question.goldAnswer, draftHash: 'h0' },
+    })
+    const second = review(s, drafts.slice(0, 1), ['accept'])
+    expect((await second.tally).accepted).toEqual([{ draftId: 'd-001', goldenId: 'q-008' }])
+    expect(second.lines.slice(0, 2)).toEqual([
+      'd-001: shown with your edit from an earlier session, not accepted yet',
+      `card: ${edited} / ${drafts[0]!.question.goldAnswer}`,
+    ])
+    expect(loadGoldenSet(s.golden, docs).at(-1)!.question).toBe(edited)
+    const state = readReviewState(s.stateFile, 'verified.jsonl', s.golden)
+    expect(state.edits).toEqual({})
+    expect(state.decisions['d-001']).toMatchObject({ decision: 'accepted', edited: true, question: edited })
+  })
+
+  it('moves on past a question a colleague removed from the golden set meanwhile', async () => {
+    const s = setUp()
+    await acceptAllKept({
+      pending: drafts.slice(0, 2),
+      state: s.state,
+      stateFile: s.stateFile,
+      target: s.target,
+      reviewer: 'bot',
+    })
+    const unread = unreviewedInGolden(loadGoldenSet(s.golden, docs), s.golden)
+    expect(unread.map((q) => q.id)).toEqual(['q-008', 'q-009'])
+    // The colleague's edit: q-008 removed.
+    const set = JSON.parse(readFileSync(s.golden, 'utf8')) as { questions: { id: string }[] }
+    realFs.writeFileSync(s.golden, JSON.stringify({ ...set, questions: set.questions.filter((q) => q.id !== 'q-008') }, null, 2))
+    const { lines, tally } = review(s, unread, ['accept', 'accept'])
+    expect(await tally).toMatchObject({ accepted: [{ draftId: 'q-009', goldenId: 'q-009' }], quit: false })
+    expect(lines).toContain(`q-008: ${s.golden} holds it no more (removed since this review started); moving on`)
+    expect(loadGoldenSet(s.golden, docs).find((q) => q.id === 'q-009')!.provenance).toMatchObject({ reviewedBy: 'ana' })
+  })
+
+  it('is one at a time on the same drafts: a second is refused, naming who reviews; a stopped one’s lock is taken over', () => {
+    const s = setUp()
+    const release = lockReview(s.stateFile, 'ana')
+    expect(() => lockReview(s.stateFile, 'ben')).toThrow(InputError)
+    expect(() => lockReview(s.stateFile, 'ben')).toThrow(
+      new RegExp(
+        `^ana is reviewing these drafts \\(pid ${process.pid} on .+; ${s.stateFile}\\.lock\\): wait until that review ends`,
+      ),
+    )
+    release()
+    lockReview(s.stateFile, 'ben')()
+    // A lock left by a process that is gone (killed mid-review): taken over.
+    const dead = { pid: 2147483646, host: hostname(), reviewer: 'cy', since: '2026-12-02T04:00:00.000Z' }
+    realFs.writeFileSync(`${s.stateFile}.lock`, JSON.stringify(dead))
+    const taken = lockReview(s.stateFile, 'ben')
+    expect(JSON.parse(readFileSync(`${s.stateFile}.lock`, 'utf8'))).toMatchObject({ pid: process.pid, reviewer: 'ben' })
+    taken()
+    expect(readdirSync(s.dir).sort()).toEqual(['golden-set.json', 'verified.review.json'])
   })
 })

@@ -111,12 +111,16 @@ export async function planAppend(target: GoldenTarget, items: readonly AppendIte
 
 /**
  * Plans replacing question `id` (a person's review of an unreviewed one) or removing it (null); refused, naming the
- * errors, when golden:check fails.
+ * errors, when golden:check fails; undefined when the golden set holds no question `id` any more.
  */
-export async function planRewrite(target: GoldenTarget, id: string, question: GoldenQuestion | null): Promise<AppendPlan> {
+export async function planRewrite(
+  target: GoldenTarget,
+  id: string,
+  question: GoldenQuestion | null,
+): Promise<AppendPlan | undefined> {
   const golden = readGoldenFile(target.file, target.docs, 'golden review')
   const text = golden.text === null ? null : rewriteQuestionText(golden.text, id, question)
-  if (text === null) throw new InputError(`${target.file} holds no question ${id} any more; nothing written`)
+  if (text === null) return undefined
   const questions = golden.questions.flatMap((q) => (q.id !== id ? [q] : question === null ? [] : [question]))
   const plan: AppendPlan = { file: target.file, before: golden.text, text, appended: [], refused: [] }
   if (question === null) return plan

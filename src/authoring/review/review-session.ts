@@ -1,7 +1,7 @@
 import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { acceptedQuestion, commitAppend, planAppend, planRewrite, type AppendPlan, type GoldenTarget } from './append-accepted.ts'
 import type { ReviewDraft } from './kept-drafts.ts'
-import { writeReviewState, type ReviewDecision, type ReviewState } from './review-state.ts'
+import { writeReviewState, type PendingEdit, type ReviewDecision, type ReviewState } from './review-state.ts'
 
 export const REVIEW_ACTIONS = ['accept', 'edit', 'reject', 'skip', 'quit'] as const
 export type ReviewAction = (typeof REVIEW_ACTIONS)[number]
@@ -44,28 +44,32 @@ export function recordAndCommit(
   decisions: Record<string, ReviewDecision>,
   session: Pick<ReviewSession, 'state' | 'stateFile'>,
 ): void {
-  const before = { ...session.state.decisions }
+  const before = { decisions: { ...session.state.decisions }, edits: { ...session.state.edits } }
   Object.assign(session.state.decisions, decisions)
+  for (const id of Object.keys(decisions)) delete session.state.edits[id]
   writeReviewState(session.stateFile, session.state)
   try {
     if (plan !== null) commitAppend(plan)
   } catch (error) {
-    session.state.decisions = before
+    Object.assign(session.state, before)
     writeReviewState(session.stateFile, session.state)
     throw error
   }
 }
 
 /**
- * The review on a terminal (docs/golden-set.md, 'golden:review'): each decision is saved as made, so quitting loses
- * nothing; skipped drafts come back on the next run.
+ * The review on a terminal (docs/golden-set.md, 'golden:review'): each decision and each edit is saved as made, so
+ * quitting loses nothing; skipped drafts come back on the next run, with the edit not accepted yet.
  */
 export async function runReview(session: ReviewSession): Promise<ReviewTally> {
   const tally: ReviewTally = { accepted: [], rejected: [], skipped: [], quit: false }
   const { pending, prompts, log, reviewer, state, target } = session
   for (const [index, draft] of pending.entries()) {
-    let question = draft.question
-    let edited = false
+    const saved = state.edits[draft.id]
+    const resumed = saved?.draftHash === draft.hash
+    let question: GoldenQuestion = resumed ? { ...draft.question, ...withoutHash(saved) } : draft.question
+    let edited = resumed
+    if (resumed) log(`${draft.id}: shown with your edit from an earlier session, not accepted yet`)
     let card = await session.card(draft, question, index + 1, pending.length)
     // A question a script accepted unreviewed is decided in place, on the decision of the draft it came from.
     const key = draft.inGolden ? draftOfGoldenId(state, draft.id) : draft.id
@@ -82,6 +86,8 @@ export async function runReview(session: ReviewSession): Promise<ReviewTally> {
         const goldAnswer = question.type === 'none' ? undefined : await prompts.editGoldAnswer(question.goldAnswer ?? '')
         edited ||= text !== question.question || goldAnswer !== question.goldAnswer
         question = { ...question, question: text, ...(goldAnswer === undefined ? {} : { goldAnswer }) }
+        state.edits[draft.id] = { question: text, ...(goldAnswer === undefined ? {} : { goldAnswer }), draftHash: draft.hash }
+        writeReviewState(session.stateFile, state)
         card = await session.card(draft, question, index + 1, pending.length)
         continue
       }
@@ -97,6 +103,10 @@ export async function runReview(session: ReviewSession): Promise<ReviewTally> {
           draftHash,
         }
         const plan = draft.inGolden ? await planRewrite(target, draft.id, null) : null
+        if (plan === undefined) {
+          log(gone(draft.id, target.file))
+          break
+        }
         recordAndCommit(plan, key === null ? {} : { [key]: decision }, session)
         tally.rejected.push(draft.id)
         log(`rejected ${draft.id}${plan === null ? '' : `: removed from ${target.file}`}${reason === '' ? '' : ` (${reason})`}`)
@@ -106,6 +116,10 @@ export async function runReview(session: ReviewSession): Promise<ReviewTally> {
       const plan = draft.inGolden
         ? await planRewrite(target, draft.id, build(draft.id))
         : await planAppend(target, [{ key: draft.id, build }])
+      if (plan === undefined) {
+        log(gone(draft.id, target.file))
+        break
+      }
       const refusal = plan.refused[0]
       if (refusal !== undefined) {
         log(refused(draft.id, target.file, refusal.errors))
@@ -138,6 +152,15 @@ export async function runReview(session: ReviewSession): Promise<ReviewTally> {
     }
   }
   return tally
+}
+
+/** A question a colleague removed from the golden set while it waited for its review: nothing to decide. */
+function gone(id: string, file: string): string {
+  return `${id}: ${file} holds it no more (removed since this review started); moving on`
+}
+
+function withoutHash({ draftHash: _, ...edit }: PendingEdit): Omit<PendingEdit, 'draftHash'> {
+  return edit
 }
 
 function refused(id: string, file: string, errors: readonly string[]): string {

@@ -2,7 +2,8 @@ import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { FAITHFULNESS_JUDGE } from '../../judge/dimensions/index.ts'
 import { callStructured } from '../../model/structured-call.ts'
 import { block, materialBlock } from '../../model/delimit.ts'
-import type { ModelClient } from '../../model/model-client.ts'
+import { ModelCallError, type ModelClient } from '../../model/model-client.ts'
+import { rootCause } from '../draft/draft-set.ts'
 import { renderUser, type ToolTemplate } from '../../model/prompt-template.ts'
 import type { z } from 'zod'
 import type { ClaimSupport, Passage, Verifier } from './verifier.ts'
@@ -15,6 +16,20 @@ export interface ModelVerifierOptions {
 }
 
 const material = (passages: readonly Passage[]) => passages.map((p) => ({ chunkId: p.id, text: p.text }))
+
+/**
+ * A call that failed for good (its retries spent on a 500, a dropped connection) is the check's undecided verdict,
+ * naming the error; the spending cap and a stop still end the run.
+ */
+async function orFailure<T, U>(call: Promise<T>, failed: (error: string) => U): Promise<T | U> {
+  try {
+    return await call
+  } catch (error) {
+    // Refused because the cap was reached or the run stopped: not this check's failure.
+    if (!(error instanceof ModelCallError) || rootCause(error) !== error) throw error
+    return failed(error.message)
+  }
+}
 
 /**
  * The verifier on the model client: claims by the faithfulness judge, answerability and disagreement by forced tool
@@ -30,31 +45,40 @@ export function createModelVerifier(client: ModelClient, options: ModelVerifierO
     passages: readonly Passage[],
     valid: (output: z.output<S>) => string | null,
   ) =>
-    callStructured(client, {
-      template,
-      role: 'judge',
-      subject: question.id,
-      purpose: `verify:${check}`,
-      model: options.model,
-      maxTokens: options.maxTokens,
-      user: renderUser(template, { question: block('question', question.question), material: materialBlock(material(passages)) }),
-      inputs: { question: question.question, [key]: material(passages) },
-      check: valid,
-    })
+    orFailure(
+      callStructured(client, {
+        template,
+        role: 'judge',
+        subject: question.id,
+        purpose: `verify:${check}`,
+        model: options.model,
+        maxTokens: options.maxTokens,
+        user: renderUser(template, {
+          question: block('question', question.question),
+          material: materialBlock(material(passages)),
+        }),
+        inputs: { question: question.question, [key]: material(passages) },
+        check: valid,
+      }),
+      (error) => ({ ok: false as const, error }),
+    )
   return {
     name: `model:${options.model}`,
     async supportClaims(question: GoldenQuestion, claims, passages) {
       const subject = passages.length === 1 ? `${question.id}@${passages[0]!.id}` : question.id
-      const { result, error } = await FAITHFULNESS_JUDGE.byModel(
-        client,
-        {
-          questionId: subject,
-          question: question.question,
-          answer: question.goldAnswer ?? claims.join(' '),
-          goldAnswer: null,
-          context: material(passages),
-        },
-        options,
+      const { result, error } = await orFailure(
+        FAITHFULNESS_JUDGE.byModel(
+          client,
+          {
+            questionId: subject,
+            question: question.question,
+            answer: question.goldAnswer ?? claims.join(' '),
+            goldAnswer: null,
+            context: material(passages),
+          },
+          options,
+        ),
+        (message) => ({ result: { claims: [] }, error: { message: `faithfulness judge: ${message}` } }),
       )
       if (error !== null || result.claims.length !== claims.length)
         return claims.map((claim): ClaimSupport => ({

@@ -59,6 +59,9 @@ export function verdictOf(verified: VerifiedCandidate): Verdict {
   return { status: verified.status, reasons: verified.reasons.map(({ check, message }) => ({ check, message })) }
 }
 
+/** "A or B?", "Between A and B, which ...?", "Which of A and B ...?": the question names the answer among others. */
+const EITHER_OR = /\bor\b|\bbetween\b.+\band\b|\bwhich (?:of|one)\b/i
+
 const CLOSED_QUESTION = /^(?:is|are|was|were|do|does|did|can|could|will|would|should|shall|has|have|had|may|might|must)\b/i
 
 /**
@@ -77,7 +80,7 @@ export function leakedAnswer(question: GoldenQuestion): Reason | null {
   const what = inText
     ? `the question contains its gold answer "${question.goldAnswer}"`
     : `every content term of the gold answer (${answerTerms.join(', ')}) is in the question`
-  if (CLOSED_QUESTION.test(question.question.trim()) || /\bor\b/i.test(question.question))
+  if (CLOSED_QUESTION.test(question.question.trim()) || EITHER_OR.test(question.question))
     return reason(
       'leaked-answer',
       'undecided',
@@ -101,15 +104,13 @@ export function duplicateOf(
   const own = comparable(question.question)
   for (const other of earlier) {
     const q = other.question
-    if (!sameSetting(question, q) || !sameDocs(question, q)) continue
+    if (!sameSetting(question, q)) continue
     const how = repetition(own, comparable(q.question))
-    if (how === null) continue
+    // The same text is a duplicate whatever its documents: golden:check refuses it, so review could not append both.
+    if (how === null || (how !== 'the same question' && !sameDocs(question, q))) continue
     const docs = q.answerDocIds.length === 0 ? '(none)' : q.answerDocIds.join(', ')
-    return reason(
-      'duplicate',
-      'reject',
-      `${how} as ${other.where} ${q.id} ("${q.question}"), with the same answer documents ${docs}`,
-    )
+    const whose = sameDocs(question, q) ? 'the same answer documents' : 'other answer documents'
+    return reason('duplicate', 'reject', `${how} as ${other.where} ${q.id} ("${q.question}"), with ${whose} ${docs}`)
   }
   return null
 }

@@ -23,6 +23,10 @@ describe('leakedAnswer', () => {
     expect(leakedAnswer(single('Who wrote Lumina, the song by Paul Ender?', 'Paul Ender.'))?.effect).toBe('reject')
     expect(leakedAnswer(single('Did Paul Ender write Lumina?', 'Yes, Paul Ender.'))?.effect).toBe('undecided')
     expect(leakedAnswer(single('Was Lumina written by Paul Ender or Anna Ender?', 'Paul Ender.'))?.effect).toBe('undecided')
+    expect(leakedAnswer(single('Between Paul Ender and Anna Ender, which one wrote Lumina?', 'Paul Ender.'))?.effect).toBe(
+      'undecided',
+    )
+    expect(leakedAnswer(single('Which of Paul Ender and Anna Ender wrote Lumina?', 'Paul Ender.'))?.effect).toBe('undecided')
     expect(leakedAnswer(single('Who wrote Lumina?', 'Paul Ender wrote it.'))).toBeNull()
     expect(
       leakedAnswer(single('What happens to keys after 90 days?', 'After 90 days keys expire and must be rotated.')),
@@ -36,7 +40,11 @@ describe('duplicateOf', () => {
     expect(duplicateOf(single('How long is a key valid?', 'x', { id: 'q-2' }), earlier)?.message).toBe(
       'the same question as candidate q-1 ("How long is a key valid?"), with the same answer documents doc-1',
     )
-    expect(duplicateOf(single('How long is a key valid?', 'x', { id: 'q-2', answerDocIds: ['doc-2'] }), earlier)).toBeNull()
+    // The same text with other documents: golden:check would refuse the second, so review could not append both.
+    expect(duplicateOf(single('How long is a key valid?', 'x', { id: 'q-2', answerDocIds: ['doc-2'] }), earlier)?.message).toBe(
+      'the same question as candidate q-1 ("How long is a key valid?"), with other answer documents doc-1',
+    )
+    expect(duplicateOf(single('How long is a key valid for?', 'x', { id: 'q-2', answerDocIds: ['doc-2'] }), earlier)).toBeNull()
     expect(
       duplicateOf(single('How long is a key valid?', 'x', { id: 'q-2', userContext: { role: 'viewer' } }), earlier),
     ).toBeNull()

@@ -16,6 +16,7 @@ export const RULES = {
   'contradiction-without-governing': { severity: 'error', summary: 'a contradiction question without governingDocId' },
   'placeholder-gold-answer': { severity: 'error', summary: 'the gold answer is a TODO placeholder' },
   'probe-readable': { severity: 'error', summary: "a cross-tenant probe's document is one its asker may read" },
+  'control-character': { severity: 'warning', summary: 'a question or gold answer holds an invisible control character' },
   'none-too-easy': { severity: 'warning', summary: 'a none question shares fewer than two content terms with its best chunk' },
   'type-distribution': { severity: 'warning', summary: 'fewer questions of a type than its floor' },
 } as const satisfies Record<string, { severity: Severity; summary: string }>

@@ -7,6 +7,7 @@ import { corpusTerms, multiFactsInOneDoc } from './multi-facts-in-one-doc.ts'
 import { noneTooEasy, type BestChunk } from './none-too-easy.ts'
 import { probeReadable } from './probe-readable.ts'
 import { placeholderGoldAnswers } from './placeholder-gold-answer.ts'
+import { controlCharacters } from './control-characters.ts'
 import { applySuppressions } from './suppressions.ts'
 import { DEFAULT_FLOORS, typeDistribution, type TypeFloors } from './type-distribution.ts'
 import { quantityEvidence } from '../../text/key-facts.ts'
@@ -61,6 +62,7 @@ export function lintGoldenSet(input: LintInput): Finding[] {
     ...contradictionWithoutGoverning(questions, docs ?? []),
     ...placeholderGoldAnswers(questions),
     ...(input.mayRead === undefined ? [] : probeReadable(questions, input.mayRead)),
+    ...controlCharacters(questions),
     ...(docs === null ? [] : noneTooEasy(questions, input.bestChunks)),
     ...typeDistribution(questions, input.floors ?? DEFAULT_FLOORS),
   ]

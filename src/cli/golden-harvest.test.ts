@@ -20,13 +20,7 @@ const CORPUS = resolve('fixtures/corpora/drafting')
 const FIXTURES = resolve('fixtures/golden-harvest')
 const LOG = join(FIXTURES, 'production-log.jsonl')
 /** What the log holds that no written file may: a key, emails, phone numbers. */
-const PRIVATE = [
-  'sk-proj-Xq7LmN2pRtV9wY4zAbCdEf',
-  'ops@acme-corp.example',
-  'li.wei@example.org',
-  '415 555 0134',
-  '020 7946 0958',
-]
+const PRIVATE = ['sk-proj-Xq7LmN2pRtV9wY4zAbCdEf', 'ops@acme-corp.example', 'li.wei@example.org', '415 555 0134', '020 7946 0958']
 
 function project() {
   const dir = temp.make('golden-harvest-')

@@ -47,15 +47,26 @@ const everyField: GoldenQuestion = {
   },
 }
 
+/** A cross-tenant probe: its probeDocIds are the one field a contradiction question cannot carry. */
+const probe: GoldenQuestion = {
+  id: 'q-007',
+  type: 'none',
+  question: 'Which Medium finding did the other tenant confirm?',
+  answerDocIds: [],
+  userContext,
+  probeDocIds: ['doc-007'],
+}
+
 describe('golden-set writers keep every field', () => {
-  it('the question under test sets every field the schema defines', () => {
-    expect(Object.keys(everyField).sort()).toEqual(Object.keys(GoldenQuestionSchema.shape).sort())
+  it('the questions under test set every field the schema defines', () => {
+    expect(Object.keys({ ...everyField, ...probe }).sort()).toEqual(Object.keys(GoldenQuestionSchema.shape).sort())
     expect(GoldenQuestionSchema.parse(everyField)).toEqual(everyField)
+    expect(GoldenQuestionSchema.parse(probe)).toEqual(probe)
   })
 
   it('goldenSetText (import, add --create) and appendQuestionText (add) write it back field for field', () => {
-    const written = goldenSetText([everyField], './golden-set.schema.json')
-    expect(validateGoldenSet(JSON.parse(written), 'g.json', docs)).toEqual([everyField])
+    const written = goldenSetText([everyField, probe], './golden-set.schema.json')
+    expect(validateGoldenSet(JSON.parse(written), 'g.json', docs)).toEqual([everyField, probe])
     // The layout: the history a turn per line, the other objects inline.
     expect(written).toContain(
       [

@@ -78,7 +78,7 @@ export function createModelVerifier(client: ModelClient, options: ModelVerifierO
           },
           options,
         ),
-        (message) => ({ result: { claims: [] }, error: { message: `faithfulness judge: ${message}` } }),
+        (message) => ({ result: { claims: [] }, error: { message: `${FAITHFULNESS_JUDGE.metric.name} judge: ${message}` } }),
       )
       if (error !== null || result.claims.length !== claims.length)
         return claims.map((claim): ClaimSupport => ({

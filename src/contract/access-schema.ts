@@ -34,6 +34,13 @@ export interface AccessDocument {
 /** The config's `access`: whether the asker (a golden question's userContext) may read the document. */
 export type AccessRule = (userContext: Readonly<Record<string, unknown>>, doc: AccessDocument) => boolean
 
+/** Whether the asker may read a document; `declared`: the access a system owning its documents returned with them. */
+export type MayRead = (
+  userContext: Readonly<Record<string, unknown>>,
+  docId: string,
+  declared?: Readonly<Record<string, DocumentAccess>>,
+) => boolean
+
 /** Where a question saw a document its asker may not read. */
 export const LEAK_PLACES = ['stage', 'ranked', 'context', 'citation', 'answer'] as const
 

@@ -6,16 +6,10 @@ import {
   type AccessDocument,
   type AccessRule,
   type DocumentAccess,
+  type MayRead,
 } from '../contract/access-schema.ts'
 import { readJsonFile } from '../files/read-json-file.ts'
 import type { CorpusDocument } from './corpus.ts'
-
-/** Whether the asker may read a document; `declared`: the access a system owning its documents returned with them. */
-export type MayRead = (
-  userContext: Readonly<Record<string, unknown>>,
-  docId: string,
-  declared?: Readonly<Record<string, DocumentAccess>>,
-) => boolean
 
 /**
  * The run's access decision (docs/security.md), in this order: the config's `access` function decides alone when

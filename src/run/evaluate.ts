@@ -14,8 +14,9 @@ import type { RagSystem } from '../system/rag-system.ts'
 import { checkRelevantGrade, loadGoldenSet } from '../load/golden-set.ts'
 import { contentHash } from '../text/content-hash.ts'
 import type { Report } from '../contract/report-schema.ts'
+import type { MayRead } from '../contract/access-schema.ts'
 import { scoreRetrieval } from '../scoring/score-retrieval.ts'
-import { runLeaks, type AccessCheck } from '../scoring/permissions/permission-leaks.ts'
+import { runLeaks } from '../scoring/permissions/permission-leaks.ts'
 import { accessDecision } from '../load/access-rules.ts'
 import { round4 } from '../statistics/descriptive.ts'
 import type { Answerer, Reranker } from '../builtin/builtin-system.ts'
@@ -105,7 +106,7 @@ interface LoadedInputs {
   corpusHash: string
   goldenSetHash: string
   /** Who may read what (docs/security.md): every question with a userContext is checked against it. */
-  mayRead: AccessCheck
+  mayRead: MayRead
 }
 
 /** What answering and judging the questions gave: the system's runs, their outcomes and the judge's times. */

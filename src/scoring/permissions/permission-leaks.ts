@@ -1,4 +1,4 @@
-import type { DocumentAccess, Leak } from '../../contract/access-schema.ts'
+import type { Leak, MayRead } from '../../contract/access-schema.ts'
 import type { RetrievedChunk, SystemAnswer } from '../../system/rag-system.ts'
 import { citedSentences } from '../generation/citations.ts'
 import { numberStages } from '../loss-funnel.ts'
@@ -38,20 +38,13 @@ export function permissionLeaks(
   ]
 }
 
-/** Whether an asker may read a document, given the access a system owning its documents declared with its answer. */
-export type AccessCheck = (
-  userContext: Readonly<Record<string, unknown>>,
-  docId: string,
-  declared?: Readonly<Record<string, DocumentAccess>>,
-) => boolean
-
 /**
  * Each question's leaks (pure), undefined for a question without a userContext: its answer checked against the
  * corpus's documents and, for documents outside the corpus (a system's own), the chunks the system returned.
  */
 export function runLeaks(
   runs: readonly { question: { userContext?: Record<string, unknown> | undefined }; output: SystemAnswer }[],
-  mayRead: AccessCheck,
+  mayRead: MayRead,
   corpus: readonly { id: string; body: string }[],
 ): (Leak[] | undefined)[] {
   const asked = runs.filter((run) => run.question.userContext !== undefined)

@@ -21,7 +21,7 @@ export function openDrafterClient(
   config: EvalConfig,
   env: NodeJS.ProcessEnv,
   paths: ModelPaths,
-  options: { batch: boolean; recording: string; progress: (line: string) => void },
+  options: { batch: boolean; recording: string; progress: (line: string) => void; estimateOnly?: boolean },
 ) {
   const mode: 'live' | 'record' | 'replay' = config.mode === 'offline' ? 'live' : config.mode
   const model = config.drafterModel ?? config.generatorModel
@@ -38,6 +38,7 @@ export function openDrafterClient(
       `(or EVAL_MODE=replay, to draft from the recording at ${dir})`,
     batchRoles: options.batch ? ['generator'] : null,
     progress: options.progress,
+    estimateOnly: options.estimateOnly ?? false,
   })
   const { client, reader, writer, baseURL } = opened
   // Replay: answers from the recording only, which must have been drafted by this model.

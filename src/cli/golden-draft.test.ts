@@ -256,6 +256,13 @@ describe('rag-eval golden draft against the local server', () => {
     const noKey = await draft(['--corpus', FIXTURE], { ANTHROPIC_API_KEY: '' })
     expect(noKey.code).toBe(2)
     expect(noKey.stderr).toMatch(/^golden draft: golden draft calls the Anthropic API and needs ANTHROPIC_API_KEY/)
+    // The estimate alone calls nothing: no key needed.
+    const estimate = await draft(['--corpus', FIXTURE, '--count', '4', '--out', join(dir, 'd.jsonl'), '--estimate'], {
+      ANTHROPIC_API_KEY: '',
+      EVAL_CACHE_DIR: join(dir, 'cache'),
+    })
+    expect(estimate).toMatchObject({ code: 0, stderr: '' })
+    expect(estimate.stdout).toMatch(/^cost estimate before any model call \(dry run: every drafting prompt as it will be sent/m)
     const unconfirmed = await draft(['--corpus', FIXTURE, '--count', '4', '--out', join(dir, 'd.jsonl')], {
       EVAL_CACHE_DIR: join(dir, 'cache'),
     })

@@ -120,6 +120,7 @@ export const command = defineCommand({
       batch: values.batch,
       recording: values.recording,
       progress: (line) => context.out(`${line}\n`),
+      estimateOnly: values.estimate,
     })
     const runOptions = { model: drafter.model, maxTokens: config.generatorMaxTokens, now: () => new Date() }
     context.out(

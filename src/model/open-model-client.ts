@@ -46,6 +46,8 @@ export interface OpenModelClientOptions {
   missingKey: (recordingDir: string) => string
   /** EVAL_BATCH=1: the roles whose calls go through the Message Batches API; null: none. */
   batchRoles: readonly ModelRole[] | null
+  /** Only the cost estimate will run (`--estimate`): it never calls the API, so no key is needed. */
+  estimateOnly?: boolean
   /** A transport of the caller's (tests): no key is needed for it, no server is probed. */
   transport?: MessagesTransport
   batchTransport?: BatchTransport
@@ -137,7 +139,7 @@ export function openModelClient(options: OpenModelClientOptions) {
       return summariseEstimate(
         observed,
         prices,
-        { models: spec.models, batchRoles: new Set(connection?.batch?.roles ?? []), maxUsd: config.maxUsd },
+        { models: spec.models, batchRoles: new Set(connection ? (options.batchRoles ?? []) : []), maxUsd: config.maxUsd },
         spec.basis(observed),
       )
     },
@@ -156,6 +158,10 @@ interface Connection {
 
 /** Live and record: the key checked, the transports made (or the caller's taken). */
 function connect(options: OpenModelClientOptions, dir: string, baseURL: string): Connection {
+  if (options.estimateOnly) {
+    const refuse = () => Promise.reject(new InputError('only the cost estimate runs (--estimate): no call is sent'))
+    return { secrets: [], serverUrl: null, transport: refuse, batch: null }
+  }
   const apiKey = options.env.ANTHROPIC_API_KEY?.trim()
   if (!apiKey) throw new InputError(options.missingKey(dir))
   return {

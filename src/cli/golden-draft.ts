@@ -128,6 +128,7 @@ export const command = defineCommand({
       },
     })
     for (const line of plan.shortfalls) context.out(`note: ${line}\n`)
+    const probes = plan.tasks.filter((t) => t.probeAsker !== undefined).length
     if (plan.tasks.length === 0) throw new InputError('nothing to draft: the corpus has no passage')
 
     const drafter = openDrafterClient(config, context.env, modelTierPaths(project), {
@@ -137,7 +138,9 @@ export const command = defineCommand({
     })
     const runOptions = { model: drafter.model, maxTokens: config.generatorMaxTokens, now: () => new Date() }
     context.out(
-      `drafting ${values.count} question(s) (${QUESTION_TYPES.map((t) => `${t} ${wanted[t]}`).join(', ')}) from ` +
+      `drafting ${values.count} question(s) (${QUESTION_TYPES.map((t) => `${t} ${wanted[t]}`).join(', ')})` +
+        (probes > 0 ? ` and ${probes} cross-tenant probe(s)` : '') +
+        ' from ' +
         `${docs.length} document(s) with ${drafter.model} (${drafter.mode}, ${drafter.serverName}): ${plan.tasks.length} call(s) planned` +
         '\n',
     )
@@ -177,7 +180,7 @@ export const command = defineCommand({
     writeFileAtomic(values.out, run.questions.map((q) => JSON.stringify(q)).join('\n') + (run.questions.length > 0 ? '\n' : ''))
     const usage = drafter.client.ledger
     const byRole = usage.byRole('generator')
-    context.out(`${renderOutcome(run, values.probes, values.out).join('\n')}\n`)
+    context.out(`${renderOutcome(run, probes, values.out).join('\n')}\n`)
     context.out(
       `model calls: ${byRole.calls} to the API, ${byRole.cacheHits} from the cache, ${byRole.retries} retries; ` +
         `${formatUsd(byRole.usd)}` +

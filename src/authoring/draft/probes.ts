@@ -1,7 +1,6 @@
-import type { DocumentAccess } from '../../contract/access-schema.ts'
+import type { DocumentAccess, MayRead } from '../../contract/access-schema.ts'
 import type { GoldenQuestion, UserContext } from '../../contract/golden-set-schema.ts'
 import type { CorpusDocument } from '../../load/corpus.ts'
-import type { MayRead } from '../../load/access-rules.ts'
 
 /** What planning cross-tenant probes needs: how many, who may ask, and the project's access rule. */
 export interface ProbeOptions {

@@ -10,6 +10,8 @@ import { draftSet, type DraftRun } from '../authoring/draft/draft-set.ts'
 import { allocate, DEFAULT_MIX, parseMix } from '../authoring/draft/mix.ts'
 import { planDrafts } from '../authoring/draft/plan.ts'
 import { readPersonas, selectDocs } from '../authoring/draft/draft-inputs.ts'
+import { tenantAskers } from '../authoring/draft/probes.ts'
+import { accessDecision } from '../load/access-rules.ts'
 import { askConfirm } from '../authoring/add/prompts.ts'
 import { BudgetExceededError, formatUsd } from '../model/spending-cap.ts'
 import { sha256Of } from '../common/stable-json.ts'
@@ -38,12 +40,14 @@ function renderEstimateLines(estimate: RunEstimate, batch: boolean): string[] {
   ]
 }
 
-function renderOutcome(run: DraftRun, out: string): string[] {
-  const got = (type: (typeof QUESTION_TYPES)[number]) => run.questions.filter((q) => q.type === type).length
+function renderOutcome(run: DraftRun, probes: number, out: string): string[] {
+  const got = (type: (typeof QUESTION_TYPES)[number]) =>
+    run.questions.filter((q) => q.type === type && q.probeDocIds === undefined).length
   const { documentCoverage: corpus } = run
   return [
     `drafted ${run.questions.length} of ${QUESTION_TYPES.reduce((s, t) => s + run.wanted[t], 0)}: ` +
-      QUESTION_TYPES.map((t) => `${t} ${got(t)} of ${run.wanted[t]}`).join(', '),
+      QUESTION_TYPES.map((t) => `${t} ${got(t)} of ${run.wanted[t]}`).join(', ') +
+      (probes > 0 ? `; cross-tenant probes ${run.questions.filter((q) => q.probeDocIds).length} of ${probes}` : ''),
     `coverage: ${corpus.used} of ${corpus.documents} documents (${percent(corpus.used, corpus.documents)}) ` +
       `answer at least one draft; most uses of one document: ` +
       (corpus.mostUses === null ? 'none' : `${corpus.mostUses.drafts} (${corpus.mostUses.docId})`),
@@ -58,7 +62,8 @@ function renderOutcome(run: DraftRun, out: string): string[] {
 export const command = defineCommand({
   usage: `usage: rag-eval golden draft [--config rag-eval.config.ts] [--corpus folder] [--count 100]
                            [--mix single=0.55,multi=0.25,contradiction=0.1,none=0.1] [--out evals/drafts.jsonl]
-                           [--docs glob] [--user-contexts file] [--seed 1] [--batch] [--recording golden-draft]
+                           [--docs glob] [--user-contexts file] [--probes 0] [--seed 1] [--batch]
+                           [--recording golden-draft]
                            [--estimate] [--yes] [--force]`,
   description: `  Drafts a first golden set from the corpus with the drafter model (drafterModel, EVAL_DRAFTER_MODEL; default
   the generator model): --count questions typed by --mix, each tied to the documents and verbatim quotes that
@@ -67,7 +72,9 @@ export const command = defineCommand({
   rare terms (BM25), contradiction drafts from sentences that state other numbers for the same fact (confirmed
   by the model; the governing document by supersedes, else the newer updated date, else the model's reason,
   flagged for review); none drafts stay on the corpus's subjects. --user-contexts (a JSON list of personas)
-  gives each draft a userContext and drafts the questions that persona would ask.
+  gives each draft a userContext and drafts the questions that persona would ask. --probes N adds N cross-tenant
+  probes: a question drafted from a document the access rule keeps from some asker (the personas, else one per
+  tenant the front matter's access: names), asked by that asker: type none, probeDocIds that document.
   The model client's cache, retries, concurrency, ledger and EVAL_MAX_USD cap apply; the cost estimate is
   printed before the first call (confirm on a terminal, --yes otherwise; --estimate prints it and stops).
   --batch sends the calls through the Message Batches API (half price); EVAL_MODE=record and replay record
@@ -81,6 +88,7 @@ export const command = defineCommand({
     out: option(fileToWrite, { default: 'evals/drafts.jsonl' }),
     docs: option(text),
     'user-contexts': option(file),
+    probes: option(integer({ min: 0 }), { default: '0' }),
     seed: option(integer(), { default: '1' }),
     batch: flag(),
     recording: option(
@@ -102,7 +110,8 @@ export const command = defineCommand({
       )
     const project = await projectWith(values.config ?? context.config, context, { corpus: values.corpus })
     const config = runKnobs(project, context.env)
-    const docs = selectDocs(projectDocuments(project, 'golden draft'), project.corpus!.dir, values.docs)
+    const allDocs = projectDocuments(project, 'golden draft')
+    const docs = selectDocs(allDocs, project.corpus!.dir, values.docs)
     const personas = values['user-contexts'] === undefined ? [] : readPersonas(values['user-contexts'])
     const wanted = allocate(values.count, values.mix)
     // Planning over a large corpus takes seconds: said before it starts.
@@ -112,8 +121,14 @@ export const command = defineCommand({
       seed: values.seed,
       personas,
       retriever: createRetriever(chunks, config.retrieval),
+      probes: {
+        count: values.probes,
+        askers: personas.length > 0 ? personas : tenantAskers(allDocs),
+        mayRead: accessDecision(project.access, { dir: project.corpus!.dir, documents: allDocs }),
+      },
     })
     for (const line of plan.shortfalls) context.out(`note: ${line}\n`)
+    const probes = plan.tasks.filter((t) => t.probeAsker !== undefined).length
     if (plan.tasks.length === 0) throw new InputError('nothing to draft: the corpus has no passage')
 
     const drafter = openDrafterClient(config, context.env, modelTierPaths(project), {
@@ -124,7 +139,9 @@ export const command = defineCommand({
     })
     const runOptions = { model: drafter.model, maxTokens: config.generatorMaxTokens, now: () => new Date() }
     context.out(
-      `drafting ${values.count} question(s) (${QUESTION_TYPES.map((t) => `${t} ${wanted[t]}`).join(', ')}) from ` +
+      `drafting ${values.count} question(s) (${QUESTION_TYPES.map((t) => `${t} ${wanted[t]}`).join(', ')})` +
+        (probes > 0 ? ` and ${probes} cross-tenant probe(s)` : '') +
+        ' from ' +
         `${docs.length} document(s) with ${drafter.model} (${drafter.mode}, ${drafter.serverName}): ${plan.tasks.length} call(s) planned` +
         '\n',
     )
@@ -164,7 +181,7 @@ export const command = defineCommand({
     writeFileAtomic(values.out, run.questions.map((q) => JSON.stringify(q)).join('\n') + (run.questions.length > 0 ? '\n' : ''))
     const usage = drafter.client.ledger
     const byRole = usage.byRole('generator')
-    context.out(`${renderOutcome(run, values.out).join('\n')}\n`)
+    context.out(`${renderOutcome(run, probes, values.out).join('\n')}\n`)
     context.out(
       `model calls: ${byRole.calls} to the API, ${byRole.cacheHits} from the cache, ${byRole.retries} retries; ` +
         `${formatUsd(byRole.usd)}` +

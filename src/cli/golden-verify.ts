@@ -12,6 +12,7 @@ import type { Verifier } from '../authoring/verify/verifier.ts'
 import { systemRetriever } from '../authoring/verify/system-retriever.ts'
 import { verifyCandidates, type Retriever } from '../authoring/verify/verify-candidates.ts'
 import { readGoldenFile } from '../golden/append/golden-file-to-append.ts'
+import { accessDecision } from '../load/access-rules.ts'
 import { keptPieceCounts } from '../text/token-count-cache.ts'
 import { file, fileToWrite, folder, oneOf } from './arg-kinds.ts'
 import { option, type CommandContext } from './args.ts'
@@ -50,6 +51,7 @@ export const command = defineCommand({
     const golden = readGoldenFile(project.goldenSet, docs, 'golden verify').questions
     const valid = candidates.flatMap((c) => (c.question === null ? [] : [c.question]))
     const tokenCounts = keptPieceCounts(project.root)
+    const mayRead = accessDecision(project.access, { dir: project.corpus!.dir, documents: docs })
     const bestChunks = await bestChunksOfNoneQuestions(valid, docs, config)
     const { verifier, usage } = await openVerifier(project, config, context)
     const builtin = systemRetriever(
@@ -59,7 +61,7 @@ export const command = defineCommand({
     )
     tokenCounts.keep()
     const verify = async (retrievers: Retriever[]) => {
-      const verified = await verifyCandidates({ candidates, docs, golden, verifier, retrievers, bestChunks })
+      const verified = await verifyCandidates({ candidates, docs, golden, verifier, retrievers, bestChunks, mayRead })
       writeFileAtomic(values.out, verifiedJsonl(verified))
       context.out(`${renderVerifySummary(verified, verifier.name, values.out)}\n`)
       const spent = usage()

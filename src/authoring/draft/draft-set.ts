@@ -9,6 +9,7 @@ import { BudgetExceededError } from '../../model/spending-cap.ts'
 import { renderUser, templateHash } from '../../model/prompt-template.ts'
 import { assemble, evidenceProblem } from './assemble.ts'
 import type { DraftPlan, DraftTask } from './plan.ts'
+import { asProbe } from './probes.ts'
 import { DRAFT_PROMPTS, type ContradictionDraft, type NoneDraft, type SingleDraft } from './prompts.ts'
 
 export interface DraftRunOptions {
@@ -29,7 +30,7 @@ export interface DocumentCoverage {
 }
 
 export interface DraftRun {
-  /** The drafts in type order (single, multi, contradiction, none), ids d-001... */
+  /** The drafts in type order (single, multi, contradiction, none), then the cross-tenant probes; ids d-001... */
   questions: GoldenQuestion[]
   wanted: Record<QuestionType, number>
   /** Drafts not kept, with why (a contradiction the drafter did not confirm, no valid output after a repair). */
@@ -139,10 +140,12 @@ export async function draftSet(
   const draftedAt = options.now().toISOString()
   const dropped: DraftRun['dropped'] = []
   const kept: Record<QuestionType, GoldenQuestion[]> = { single: [], multi: [], contradiction: [], none: [] }
+  const probes: GoldenQuestion[] = []
   plan.tasks.forEach((task, i) => {
     const result = (settled[i] as PromiseFulfilledResult<Awaited<ReturnType<typeof draftOne>>>).value
     if (!result.ok) return dropped.push({ key: task.key, reason: `no valid draft: ${result.error}` })
-    if (kept[task.type].length >= wanted[task.type]) return
+    const asker = task.probeAsker
+    if (asker === undefined && kept[task.type].length >= wanted[task.type]) return
     const template = DRAFT_PROMPTS[task.type]
     const made = assemble(task, result.output, byId, {
       origin: 'drafted',
@@ -151,12 +154,12 @@ export async function draftSet(
       draftedAt,
     })
     if (!made.ok) return dropped.push({ key: task.key, reason: made.reason })
-    const valid = GoldenQuestionSchema.safeParse(made.question)
+    const valid = GoldenQuestionSchema.safeParse(asker ? asProbe(made.question, asker) : made.question)
     if (!valid.success)
       return dropped.push({ key: task.key, reason: `not a valid golden question: ${valid.error.issues[0]?.message}` })
-    kept[task.type].push(valid.data)
+    ;(asker ? probes : kept[task.type]).push(valid.data)
   })
-  const questions = QUESTION_TYPES.flatMap((type) => kept[type]).map((q, i) => ({
+  const questions = [...QUESTION_TYPES.flatMap((type) => kept[type]), ...probes].map((q, i) => ({
     ...q,
     id: `d-${String(i + 1).padStart(3, '0')}`,
   }))

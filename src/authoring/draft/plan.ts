@@ -13,6 +13,7 @@ import {
   type ContradictionCandidate,
   type DocumentGroup,
 } from './candidates.ts'
+import type { ProbeOptions } from './probes.ts'
 import { shuffled, stratifiedOrder } from './stratify.ts'
 
 /** One model call of a drafting run: what to draft, from which passages, for whom. */
@@ -35,6 +36,8 @@ export interface DraftTask {
   /** multi: the rare terms its documents share. */
   shared?: string[]
   persona: UserContext | null
+  /** A cross-tenant probe: drafted as a single question, then asked by this asker, who may not read its document. */
+  probeAsker?: UserContext
 }
 
 export interface DraftPlan {
@@ -48,12 +51,14 @@ export interface PlanOptions {
   personas: readonly UserContext[]
   /** The built-in retriever over `chunks` (related documents, a none question's neighbours). */
   retriever: Retriever
+  /** Cross-tenant probes to plan besides the counts (absent: none). */
+  probes?: ProbeOptions
 }
 
 /** Contradiction candidates asked about per draft wanted: the drafter confirms only some of the lexical candidates. */
 export const CONTRADICTION_OVERSAMPLING = 2
 
-const key = (type: QuestionType, n: number) => `${type}-${String(n + 1).padStart(3, '0')}`
+const key = (type: QuestionType | 'probe', n: number) => `${type}-${String(n + 1).padStart(3, '0')}`
 
 function byDoc(chunks: readonly Chunk[]): Map<string, Chunk[]> {
   const map = new Map<string, Chunk[]>()
@@ -131,11 +136,13 @@ export function planDrafts(
     ...(counts.contradiction > 0 ? contradictionTasks(plan, counts.contradiction) : []),
     ...noneTasks(plan, counts.none, counts.single, options.retriever),
   ]
-  const shortfalls = plan.shortfalls
   const personas = options.personas
   return {
-    tasks: tasks.map((task, i) => ({ ...task, persona: personas.length > 0 ? personas[i % personas.length]! : null })),
-    shortfalls,
+    tasks: [
+      ...tasks.map((task, i) => ({ ...task, persona: personas.length > 0 ? personas[i % personas.length]! : null })),
+      ...(options.probes && options.probes.count > 0 ? probeTasks(plan, options.probes) : []),
+    ],
+    shortfalls: plan.shortfalls,
   }
 }
 
@@ -217,4 +224,37 @@ function noneTasks(plan: PlanContext, count: number, singles: number, retriever:
     tasks.push({ key: key('none', i), type: 'none', docIds: [], passages: [topic, ...neighbours], topicDocId: doc.id })
   }
   return tasks
+}
+
+/**
+ * Probes: single drafts from documents some asker may not read, each asked by such an asker (persona-less: the
+ * drafter writes the question its document answers). The restricted documents in plan order, their askers in turn.
+ */
+function probeTasks(plan: PlanContext, options: ProbeOptions): DraftTask[] {
+  const restricted = plan.order
+    .map((doc) => ({ doc, askers: options.askers.filter((asker) => !options.mayRead(asker, doc.id)) }))
+    .filter((r) => r.askers.length > 0)
+  if (restricted.length === 0) {
+    plan.shortfalls.push(
+      `probes: 0 of ${options.count} planned: no document is kept from any of ${options.askers.length} asker(s) ` +
+        "(front matter access: tenants, or --user-contexts for the config's access rule)",
+    )
+    return []
+  }
+  return Array.from({ length: options.count }, (_, i) => {
+    const { doc, askers } = restricted[i % restricted.length]!
+    const round = Math.floor(i / restricted.length)
+    const rotation = plan.passageOrder.get(doc.id)!
+    const focus = rotation[round % rotation.length]!
+    return {
+      key: key('probe', i),
+      type: 'single',
+      docIds: [doc.id],
+      passages: around(plan.chunksOf.get(doc.id)!, focus),
+      focus: focus.chunkId,
+      earlier: Math.floor(round / rotation.length),
+      persona: null,
+      probeAsker: askers[round % askers.length]!,
+    }
+  })
 }

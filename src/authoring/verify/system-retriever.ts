@@ -16,6 +16,7 @@ export async function topChunks(
 export function systemRetriever(name: string, system: RagSystem, k: number): Retriever {
   return {
     name,
-    retrieve: async (question) => (await topChunks(system, question, k)).map(({ chunkId, text }) => ({ id: chunkId, text })),
+    retrieve: async (question) =>
+      (await topChunks(system, question, k)).map(({ chunkId, docId, text }) => ({ id: chunkId, docId, text })),
   }
 }

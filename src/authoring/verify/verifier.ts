@@ -5,6 +5,8 @@ export interface Passage {
   /** The document id, or the chunk id of a retrieved passage. */
   id: string
   text: string
+  /** A retrieved passage's document (a probe is checked against the passages its asker may read). */
+  docId?: string
 }
 
 /** Whether the passages support one claim of a gold answer. */

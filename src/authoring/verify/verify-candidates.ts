@@ -9,6 +9,7 @@ import { corpusEvidence } from '../../golden/lint/unsupported-facts.ts'
 import { lintGoldenSet } from '../../golden/lint/lint-golden-set.ts'
 import { corpusTerms, loneHolders, termsWithoutPossessives } from '../../golden/lint/multi-facts-in-one-doc.ts'
 import type { BestChunk } from '../../golden/lint/none-too-easy.ts'
+import type { MayRead } from '../../contract/access-schema.ts'
 import type { Candidate } from './read-candidates.ts'
 import type { Verdict, VerdictStatus } from './verdict-schema.ts'
 import type { Passage, Verifier } from './verifier.ts'
@@ -40,6 +41,8 @@ export interface VerifyInput {
   retrievers: readonly Retriever[]
   /** The built-in system's best chunk per none candidate (golden:check's none-too-easy). */
   bestChunks: ReadonlyMap<string, BestChunk | null>
+  /** The project's access rule: a cross-tenant probe is answerable only by passages its asker may read. */
+  mayRead: MayRead
 }
 
 export interface VerifiedCandidate {
@@ -171,10 +174,14 @@ async function notReallyMulti(
   return null
 }
 
-async function noneReasons(question: GoldenQuestion, retrievers: readonly Retriever[], verifier: Verifier): Promise<Reason[]> {
+async function noneReasons(question: GoldenQuestion, { retrievers, verifier, mayRead }: VerifyInput): Promise<Reason[]> {
   const reasons: Reason[] = []
+  const asker = question.probeDocIds === undefined ? undefined : question.userContext
   for (const retriever of retrievers) {
-    const passages = await retriever.retrieve(question)
+    // A probe's answer lies in documents its asker may not read, on purpose: only the readable rest may answer it.
+    const passages = (await retriever.retrieve(question)).filter(
+      (p) => asker === undefined || p.docId === undefined || mayRead(asker, p.docId),
+    )
     const judged = await verifier.answers(question, passages)
     if (judged.verdict === 'answers')
       reasons.push(
@@ -229,7 +236,7 @@ async function contradictionReasons(
 /** golden:check's rules on the candidates that load (duplicates are verify's own check, with answer documents). */
 function lintReasons(input: VerifyInput, questions: readonly GoldenQuestion[]): Map<string, Reason[]> {
   const byQuestion = new Map<string, Reason[]>()
-  const findings = lintGoldenSet({ questions, docs: input.docs, bestChunks: input.bestChunks })
+  const findings = lintGoldenSet({ questions, docs: input.docs, bestChunks: input.bestChunks, mayRead: input.mayRead })
   for (const f of findings) {
     if (f.questionId === null || f.rule === 'duplicate-question') continue
     const reasons = byQuestion.get(f.questionId) ?? []
@@ -298,7 +305,7 @@ async function questionReasons(
   terms: ReturnType<typeof corpusTerms>,
   evidence: ReadonlyMap<string, FactEvidence>,
 ): Promise<Reason[]> {
-  if (question.type === 'none') return noneReasons(question, input.retrievers, input.verifier)
+  if (question.type === 'none') return noneReasons(question, input)
   const reasons: Reason[] = []
   const passages = docPassages(question.answerDocIds, byId)
   if (question.goldAnswer !== undefined) {

@@ -37,6 +37,7 @@ const STEP_MS = 180_000
 const SHUTDOWN_MS = 10_000
 // What Vitest prints in watch mode when a run has ended, failed or passed.
 const RUN_ENDED = /Watching for file changes|Waiting for file changes/
+const UI_SETTLED_MS = 10_000
 
 class StepFailure extends Error {}
 
@@ -228,9 +229,15 @@ async function openFailingQuestion(page: Page): Promise<void> {
   // The run ends before anything is clicked: a run that ends re-renders the explorer (and drops a search typed meanwhile).
   // Vitest's own output says when it ended; the page may have missed the last events of its live connection on a
   // busy machine (CI once waited 600 s for a run Vitest had finished), so it is reloaded until it shows the end.
-  await until('Vitest to end the run (its terminal output)', REPORT_MS, async () =>
-    RUN_ENDED.test(vitestLog) ? true : undefined,
-  )
+  // Vitest's main process has also been seen to stop before its summary (about 1 run in 4 with the UI connected),
+  // with the UI showing the ended run: that counts too, once it has held for UI_SETTLED_MS.
+  let uiDoneSince: number | null = null
+  await until('Vitest to end the run (its terminal output, or the UI showing it ended)', REPORT_MS, async () => {
+    if (RUN_ENDED.test(vitestLog)) return true
+    const uiDone = (await explorerState(page)).done
+    uiDoneSince = uiDone ? (uiDoneSince ?? Date.now()) : null
+    return uiDoneSince !== null && Date.now() - uiDoneSince > UI_SETTLED_MS ? true : undefined
+  })
   let reloadAfter = 15_000
   let shownAt = Date.now()
   let panel = ''

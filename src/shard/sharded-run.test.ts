@@ -137,7 +137,10 @@ function failedQuestions(out: string): string[] {
   return [...new Set([...out.matchAll(/FAIL .*> \w+ questions > (\S+) \[/g)].map((m) => m[1]!))].sort()
 }
 
-describe('vitest --shard=i/3 --reporter=blob, then vitest --merge-reports', () => {
+/** Vitest's shards: two show its sharding and merge as three would (each shard has a question case file of its own). */
+const VITEST_SHARDS = 2
+
+describe('vitest --shard=i/2 --reporter=blob, then vitest --merge-reports', () => {
   it('shards do not gate; the merge writes the single run’s latest.json and latest.md, fails the cases its gate regressed and GATE=1 as it does', async () => {
     const { project, lost } = await shardedProject()
     const dir = temp.make('shard-config-')
@@ -173,13 +176,13 @@ describe('vitest --shard=i/3 --reporter=blob, then vitest --merge-reports', () =
     const singleMd = readFileSync(join(singleReports, 'latest.md'), 'utf8')
 
     const shards = await Promise.all(
-      Array.from({ length: SHARDS }, (_, i) =>
+      Array.from({ length: VITEST_SHARDS }, (_, i) =>
         vitest(
           [
             'run',
             '--project',
             'eval',
-            `--shard=${i + 1}/${SHARDS}`,
+            `--shard=${i + 1}/${VITEST_SHARDS}`,
             '--reporter=blob',
             `--outputFile=${join(blobs, `blob-${i + 1}.json`)}`,
           ],
@@ -187,16 +190,23 @@ describe('vitest --shard=i/3 --reporter=blob, then vitest --merge-reports', () =
         ),
       ),
     )
-    expect(shards.map((s) => s.code)).toEqual([0, 0, 0])
+    expect(shards.map((s) => s.code)).toEqual([0, 0])
+    const shardOf = assignShards(single.questions, VITEST_SHARDS)
     for (const [i, shard] of shards.entries())
-      expect(shard.out).toContain(`RAG evaluation, shard ${i + 1}/${SHARDS}: 40 of the golden set's questions measured`)
+      expect(shard.out).toContain(
+        `RAG evaluation, shard ${i + 1}/${VITEST_SHARDS}: ${single.questions.filter((q) => shardOf.get(q.id) === i + 1).length} of the golden set's questions measured`,
+      )
 
     const merge = await vitest(['--merge-reports', blobs], env)
     expect(merge.code).toBe(1)
-    // Every question's case, from the three shards' case files, and each shard's witness case.
+    // Every question's case, from the two shards' case files, and each shard's witness case.
     // The shards passed the lost questions' cases (no gate there); the merged view fails them, as the single run does.
     for (const shard of shards) expect(failedQuestions(shard.out)).toEqual([])
-    expect(merge.out).toMatch(new RegExp(`Tests +${regressed.length} failed \\| \\d+ passed \\| \\d+ expected fail \\(123\\)`))
+    expect(merge.out).toMatch(
+      new RegExp(
+        `Tests +${regressed.length} failed \\| \\d+ passed \\| \\d+ expected fail \\(${single.questions.length + VITEST_SHARDS}\\)`,
+      ),
+    )
     expect(failedQuestions(merge.out)).toEqual(regressed)
     for (const id of regressed)
       expect(merge.out).toContain(
@@ -207,19 +217,19 @@ describe('vitest --shard=i/3 --reporter=blob, then vitest --merge-reports', () =
     expect(strip(readFileSync(join(project.reports, 'latest.json'), 'utf8'))).toBe(strip(singleJson))
     expect(readFileSync(join(project.reports, 'latest.md'), 'utf8')).toBe(singleMd)
 
-    // Shard 3 runs again (in this process: what the merge checks is the file, not who wrote it), its file replacing
-    // the one shard 3's blob witnessed: the merge refuses it.
-    const third = shardFilePath(project.reports, { index: 3, count: SHARDS })
+    // Shard 2 runs again (in this process: what the merge checks is the file, not who wrote it), its file replacing
+    // the one shard 2's blob witnessed: the merge refuses it.
+    const last = shardFilePath(project.reports, { index: VITEST_SHARDS, count: VITEST_SHARDS })
     const again = await evaluateShard(project, {
       tier: 'full',
       env: { ...process.env, EVAL_GATE_POLICY: 'tolerance' },
-      shard: { index: 3, count: SHARDS },
+      shard: { index: VITEST_SHARDS, count: VITEST_SHARDS },
     })
-    expect(again.shardFile).toBe(third)
+    expect(again.shardFile).toBe(last)
     const refused = await vitest(['--merge-reports', blobs], env)
     expect(refused.code).toBe(1)
     expect(refused.out).toMatch(
-      /the shards could not be merged: shard 3\/3: .* is not the file its blob's run wrote \(.*\): a stale or foreign shard file/,
+      /the shards could not be merged: shard 2\/2: .* is not the file its blob's run wrote \(.*\): a stale or foreign shard file/,
     )
   })
 })

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { filesUnder } from '../model/testing/eval-child.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
@@ -52,6 +52,23 @@ describe('the host writes the report where it is asked, and answers with the res
     const golden = JSON.parse(readFileSync('fixtures/golden/valid.json', 'utf8')) as { questions: { id: string }[] }
     expect(report?.questions.map((q) => q.id)).toEqual(golden.questions.map((q) => q.id))
     expect(run).toMatchObject({ ok: true, report: null, questions: golden.questions.length, comparison: null })
+  })
+})
+
+describe('an evaluation that fails is the answer, with why', () => {
+  it('a knob the run cannot start from: the host answers with its error (no stack), no report written', async () => {
+    // The host inherits the environment when it starts (synchronously, in evaluateInChild): restored right after.
+    vi.stubEnv('EVAL_CONTEXT_BUDGET', '0')
+    let answered: ReturnType<typeof evaluateWith>
+    try {
+      answered = evaluateWith(undefined, { corpus: 'fixtures/corpora/tiny', goldenSet: 'fixtures/golden/valid.json' })
+    } finally {
+      vi.unstubAllEnvs()
+    }
+    expect(await answered).toEqual({
+      run: { ok: false, error: 'the evaluation failed: EVAL_CONTEXT_BUDGET: Too small: expected number to be >0 (got 0)' },
+      report: null,
+    })
   })
 })
 

@@ -131,6 +131,9 @@ describe('a fault-injecting HTTP service under vitest', () => {
       `baseline not accepted: the system failed on 2 of 20 question(s), rate 0.1 > limit 0 (maxSystemErrorRate, EVAL_MAX_SYSTEM_ERROR_RATE): q-03, q-11;`,
     )
     expect(baselineBytes(dir)).toEqual(good)
+    // A run that ended without an evaluation fails without GATE, in one case (the question and metric cases need the run).
+    expect(refused.out.match(/FAIL .*the evaluation runs/g)).toHaveLength(1)
+    expect(refused.out).toMatch(/Tests +1 failed \(1\)/)
 
     // The same errors and 3 more questions lose their answer: GATE=1 fails, the errors named apart from the 3 regressions.
     const lost = ['q-05', 'q-06', 'q-16']

@@ -17,6 +17,7 @@ import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { evaluateInChild } from './evaluation-host.ts'
 import { describeEvidence } from './matchers/evidence.ts'
+import { evidenceImage } from '../charts/evidence-image.ts'
 
 /**
  * Runs that did not measure the system, as a user meets them: `vitest run` (and `-u`) against a fault-injecting HTTP
@@ -216,8 +217,10 @@ describe("a faulty in-process system module in the eval project's host", () => {
       'faulty failed: g-2: the answer breaks the contract: ranked: missing; expected an array of chunk objects',
       'faulty failed: g-3: did not answer within 200 ms (timeoutMs)',
     ])
-    // The rate case fails on them; each question's evidence (what its case shows) renders without a TypeError.
+    // The rate case fails on them; each question's evidence (what its case shows, and attaches as an image) renders
+    // without a TypeError.
     expect(systemErrorRateCase(report).passed).toBe(false)
-    for (const question of report.questions) expect(describeEvidence(question)).toEqual(expect.any(String))
+    for (const question of report.questions)
+      expect(evidenceImage(describeEvidence(question), `${question.id}: evidence`)).toContain('<svg')
   })
 })

@@ -9,7 +9,7 @@ import type { Baseline } from '../gate/baseline-schema.ts'
 import { runFailsGate } from '../gate/gate.ts'
 import type { Report } from '../contract/report-schema.ts'
 import { renderMarkdown } from '../report/render-markdown.ts'
-import { serialiseReport } from '../report/write-report.ts'
+import { serialiseReport, writeReports } from '../report/write-report.ts'
 import { evaluate } from '../run/evaluate.ts'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { evaluateShard } from './evaluate-shard.ts'
@@ -137,8 +137,11 @@ function failedQuestions(out: string): string[] {
   return [...new Set([...out.matchAll(/FAIL .*> \w+ questions > (\S+) \[/g)].map((m) => m[1]!))].sort()
 }
 
-describe('vitest --shard=i/3 --reporter=blob, then vitest --merge-reports', () => {
-  it('shards do not gate; the merge writes the single run’s latest.json and latest.md, fails the cases it fails and GATE=1 as it does', async () => {
+/** Vitest's shards: two show its sharding and merge as three would (each shard has a question case file of its own). */
+const VITEST_SHARDS = 2
+
+describe('vitest --shard=i/2 --reporter=blob, then vitest --merge-reports', () => {
+  it('shards do not gate; the merge writes the single run’s latest.json and latest.md, fails the cases its gate regressed and GATE=1 as it does', async () => {
     const { project, lost } = await shardedProject()
     const dir = temp.make('shard-config-')
     const config = join(dir, 'rag-eval.config.ts')
@@ -151,25 +154,35 @@ describe('vitest --shard=i/3 --reporter=blob, then vitest --merge-reports', () =
     const env = { RAG_EVAL_CONFIG: config, EVAL_GATE_POLICY: 'tolerance', GATE: '1' }
     const blobs = temp.make('shard-blobs-')
 
-    const single = await vitest(['run', '--project', 'eval'], env)
-    expect(single.code).toBe(1)
-    const singleJson = readFileSync(join(project.reports, 'latest.json'), 'utf8')
+    // The single run, in this process as the eval project's host measures it (the config file and environment of the
+    // runs below, GATE aside: the cases apply it), its reports written as the host writes them. That a GATE=1 Vitest run fails
+    // exactly the questions its gate calls regressed is unmeasured-runs.test.ts's; here the merge is.
+    const single = await evaluate(await loadProjectConfig({ configFile: config }), {
+      tier: 'full',
+      env: { ...process.env, CI: '', GATE: '', EVAL_STRICT: '', EVAL_GATE_POLICY: 'tolerance' },
+    })
+    const singleReports = temp.make('shard-single-')
+    writeReports(single, singleReports)
+    const singleJson = readFileSync(join(singleReports, 'latest.json'), 'utf8')
     // The lost questions the gate calls regressions (a lost hit whose baseline answer failed a check is not one).
-    const singleGate = (JSON.parse(singleJson) as Report).gate!
-    const regressed = singleGate.questions.filter((q) => q.status === 'regressed').map((q) => q.id)
+    const singleGate = single.gate!
+    const regressed = singleGate.questions
+      .filter((q) => q.status === 'regressed')
+      .map((q) => q.id)
+      .sort()
     expect(regressed.length).toBeGreaterThan(0)
     expect(lost).toEqual(expect.arrayContaining(regressed))
-    expect(failedQuestions(single.out)).toEqual(regressed.sort())
-    const singleMd = readFileSync(join(project.reports, 'latest.md'), 'utf8')
+    expect(runFailsGate(single)).toBe(true)
+    const singleMd = readFileSync(join(singleReports, 'latest.md'), 'utf8')
 
     const shards = await Promise.all(
-      Array.from({ length: SHARDS }, (_, i) =>
+      Array.from({ length: VITEST_SHARDS }, (_, i) =>
         vitest(
           [
             'run',
             '--project',
             'eval',
-            `--shard=${i + 1}/${SHARDS}`,
+            `--shard=${i + 1}/${VITEST_SHARDS}`,
             '--reporter=blob',
             `--outputFile=${join(blobs, `blob-${i + 1}.json`)}`,
           ],
@@ -177,16 +190,23 @@ describe('vitest --shard=i/3 --reporter=blob, then vitest --merge-reports', () =
         ),
       ),
     )
-    expect(shards.map((s) => s.code)).toEqual([0, 0, 0])
+    expect(shards.map((s) => s.code)).toEqual([0, 0])
+    const shardOf = assignShards(single.questions, VITEST_SHARDS)
     for (const [i, shard] of shards.entries())
-      expect(shard.out).toContain(`RAG evaluation, shard ${i + 1}/${SHARDS}: 40 of the golden set's questions measured`)
+      expect(shard.out).toContain(
+        `RAG evaluation, shard ${i + 1}/${VITEST_SHARDS}: ${single.questions.filter((q) => shardOf.get(q.id) === i + 1).length} of the golden set's questions measured`,
+      )
 
     const merge = await vitest(['--merge-reports', blobs], env)
     expect(merge.code).toBe(1)
-    // Every question's case, from the three shards' case files, and each shard's witness case.
+    // Every question's case, from the two shards' case files, and each shard's witness case.
     // The shards passed the lost questions' cases (no gate there); the merged view fails them, as the single run does.
     for (const shard of shards) expect(failedQuestions(shard.out)).toEqual([])
-    expect(merge.out).toMatch(new RegExp(`Tests +${regressed.length} failed \\| \\d+ passed \\| \\d+ expected fail \\(123\\)`))
+    expect(merge.out).toMatch(
+      new RegExp(
+        `Tests +${regressed.length} failed \\| \\d+ passed \\| \\d+ expected fail \\(${single.questions.length + VITEST_SHARDS}\\)`,
+      ),
+    )
     expect(failedQuestions(merge.out)).toEqual(regressed)
     for (const id of regressed)
       expect(merge.out).toContain(
@@ -197,19 +217,19 @@ describe('vitest --shard=i/3 --reporter=blob, then vitest --merge-reports', () =
     expect(strip(readFileSync(join(project.reports, 'latest.json'), 'utf8'))).toBe(strip(singleJson))
     expect(readFileSync(join(project.reports, 'latest.md'), 'utf8')).toBe(singleMd)
 
-    // Shard 3 runs again (in this process: what the merge checks is the file, not who wrote it), its file replacing
-    // the one shard 3's blob witnessed: the merge refuses it.
-    const third = shardFilePath(project.reports, { index: 3, count: SHARDS })
+    // Shard 2 runs again (in this process: what the merge checks is the file, not who wrote it), its file replacing
+    // the one shard 2's blob witnessed: the merge refuses it.
+    const last = shardFilePath(project.reports, { index: VITEST_SHARDS, count: VITEST_SHARDS })
     const again = await evaluateShard(project, {
       tier: 'full',
       env: { ...process.env, EVAL_GATE_POLICY: 'tolerance' },
-      shard: { index: 3, count: SHARDS },
+      shard: { index: VITEST_SHARDS, count: VITEST_SHARDS },
     })
-    expect(again.shardFile).toBe(third)
+    expect(again.shardFile).toBe(last)
     const refused = await vitest(['--merge-reports', blobs], env)
     expect(refused.code).toBe(1)
     expect(refused.out).toMatch(
-      /the shards could not be merged: shard 3\/3: .* is not the file its blob's run wrote \(.*\): a stale or foreign shard file/,
+      /the shards could not be merged: shard 2\/2: .* is not the file its blob's run wrote \(.*\): a stale or foreign shard file/,
     )
   })
 })

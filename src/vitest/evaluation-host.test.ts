@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { filesUnder } from '../model/testing/eval-child.ts'
 import { TEST_API_KEY } from '../model/testing/test-client.ts'
 import { useScriptedServer } from '../model/testing/use-scripted-server.ts'
@@ -12,6 +12,8 @@ import { builtSourceBundle, sourceBundle } from '../threads/thread-bundle.ts'
 import { evaluateInChild } from './evaluation-host.ts'
 
 const temp = useTempDirs()
+/** The questions of the killed runs' golden set. */
+const QUESTIONS = 24
 const local = useScriptedServer()
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -53,6 +55,23 @@ describe('the host writes the report where it is asked, and answers with the res
   })
 })
 
+describe('an evaluation that fails is the answer, with why', () => {
+  it('a knob the run cannot start from: the host answers with its error (no stack), no report written', async () => {
+    // The host inherits the environment when it starts (synchronously, in evaluateInChild): restored right after.
+    vi.stubEnv('EVAL_CONTEXT_BUDGET', '0')
+    let answered: ReturnType<typeof evaluateWith>
+    try {
+      answered = evaluateWith(undefined, { corpus: 'fixtures/corpora/tiny', goldenSet: 'fixtures/golden/valid.json' })
+    } finally {
+      vi.unstubAllEnvs()
+    }
+    expect(await answered).toEqual({
+      run: { ok: false, error: 'the evaluation failed: EVAL_CONTEXT_BUDGET: Too small: expected number to be >0 (got 0)' },
+      report: null,
+    })
+  })
+})
+
 describe('the global setup reads the evaluation of this run only', () => {
   it('a host that exits 0 without answering is a failed evaluation, whatever reports/ holds', async () => {
     const { run } = await evaluateWith(fakeHost('process.exit(0)'))
@@ -87,12 +106,22 @@ describe('the evaluation dies with Vitest, and what it paid for lands in the cac
     const bundle = builtSourceBundle(STAND_IN)
     standIn = bundle === null ? ['--import', 'tsx', STAND_IN] : [bundle]
   })
+  /**
+   * The golden set's first 24 questions (a whole live run of them: an answer and a judge's call or more each): the host's cost
+   * estimate, made before the first call, tokenises every prompt of the run (most of its start-up with all 120).
+   */
+  const goldenSet = () => {
+    const file = join(temp.make('worker-golden-'), 'golden-set.json')
+    const golden = JSON.parse(readFileSync('evals/golden-set.json', 'utf8')) as { questions: unknown[] }
+    writeFileSync(file, JSON.stringify({ ...golden, questions: golden.questions.slice(0, QUESTIONS) }))
+    return file
+  }
   for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
     it(`Vitest killed by ${signal} mid-run: the child host stops sending, exits, and every answered call is in the cache`, async () => {
       local.server.latencyMs = 300
       const cacheDir = temp.make('worker-cache-')
       const marker = `${signal}-${process.pid}-${Date.now()}`
-      // The stand-in for Vitest runs the real child host on the whole golden set, live against the local server.
+      // The stand-in for Vitest runs the real child host on the golden set's first questions, live against the local server.
       const parent = spawn(process.execPath, standIn, {
         env: {
           ...process.env,
@@ -102,6 +131,7 @@ describe('the evaluation dies with Vitest, and what it paid for lands in the cac
           EVAL_CACHE_DIR: cacheDir,
           EVAL_REPORTS_DIR: temp.make('worker-reports-'),
           STAND_IN_REPORT: join(temp.make('worker-handover-'), 'report.json'),
+          STAND_IN_INLINE: JSON.stringify({ goldenSet: goldenSet() }),
           EVAL_CONCURRENCY: '4',
           GATE: '',
           WORKER_TEST_MARKER: marker,
@@ -121,8 +151,8 @@ describe('the evaluation dies with Vitest, and what it paid for lands in the cac
       const sent = local.server.requests.length
       await sleep(1000)
       expect(local.server.requests.length).toBe(sent)
-      // Fewer calls than a whole run (120 questions, each answered and judged), and each one answered is cached.
-      expect(sent).toBeLessThan(240)
+      // Fewer calls than a whole run (each question answered and judged), and each one answered is cached.
+      expect(sent).toBeLessThan(2 * QUESTIONS)
       expect(filesUnder(cacheDir).filter((file) => file.endsWith('.json'))).toHaveLength(sent)
     })
   }

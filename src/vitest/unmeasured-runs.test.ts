@@ -1,11 +1,23 @@
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useTempDirs } from '../testing/use-temp-dirs.ts'
 import { EVAL_PROJECT_RUN, evalProjectEnv } from '../testing/eval-project-run.ts'
+import { loadProjectConfig } from '../config/load-project-config.ts'
+import type { Report } from '../contract/report-schema.ts'
+import { acceptBaseline } from '../gate/baseline-files.ts'
+import { baselineDirFor } from '../gate/baseline-location.ts'
+import { runFailsGate } from '../gate/gate.ts'
+import { systemErrorRateCase } from '../gate/system-error-failure.ts'
+import { readReport } from '../report/read-report.ts'
+import { renderTerminalSummary } from '../report/render-terminal.ts'
+import { evaluate } from '../run/evaluate.ts'
+import { evaluateInChild } from './evaluation-host.ts'
+import { describeEvidence } from './matchers/evidence.ts'
+import { evidenceImage } from '../charts/evidence-image.ts'
 
 /**
  * Runs that did not measure the system, as a user meets them: `vitest run` (and `-u`) against a fault-injecting HTTP
@@ -99,9 +111,15 @@ const setFaults = (entries: [string[], Fault][]) => {
 describe('a fault-injecting HTTP service under vitest', () => {
   it('-u refuses a run with system errors, the baseline unchanged; GATE=1 fails every run that did not measure the system', async () => {
     const { dir, config } = userProject({ http: { url } })
+    const project = await loadProjectConfig({ configFile: config })
+    // The runs below that are not Vitest's own behaviour are measured in this process, as the eval project's host
+    // measures them (evaluate()), and decided as -u and the cases decide them (acceptBaseline, systemErrorRateCase).
+    const inProcess = (env: Record<string, string> = {}) => evaluate(project, { tier: 'full', env })
+    const accept = (report: Report) => acceptBaseline(report, baselineDirFor(project.baseline, report.config.mode), 'baseline')
+
+    // A run with no faults, accepted as the baseline (a clean `vitest -u` is the examples' first step, through Vitest).
     setFaults([])
-    const accepted = await vitest(config, ['-u'])
-    expect(accepted.code, accepted.out).toBe(0)
+    expect(accept(await inProcess()).accepted).toBe(true)
     const good = baselineBytes(dir)
     expect(JSON.parse(good[0]!)).toMatchObject({ metrics: { recall: 1, mrr: 1 } })
 
@@ -114,6 +132,9 @@ describe('a fault-injecting HTTP service under vitest', () => {
       `baseline not accepted: the system failed on 2 of 20 question(s), rate 0.1 > limit 0 (maxSystemErrorRate, EVAL_MAX_SYSTEM_ERROR_RATE): q-03, q-11;`,
     )
     expect(baselineBytes(dir)).toEqual(good)
+    // A run that ended without an evaluation fails without GATE, in one case (the question and metric cases need the run).
+    expect(refused.out.match(/FAIL .*the evaluation runs/g)).toHaveLength(1)
+    expect(refused.out).toMatch(/Tests +1 failed \(1\)/)
 
     // The same errors and 3 more questions lose their answer: GATE=1 fails, the errors named apart from the 3 regressions.
     const lost = ['q-05', 'q-06', 'q-16']
@@ -144,16 +165,18 @@ describe('a fault-injecting HTTP service under vitest', () => {
     )
     expect(ungated.out).toContain('the system failed on 14 of 20 question(s), rate 0.7 > limit 0')
 
-    // Every question failing, even at maxSystemErrorRate 1: -u refuses, GATE=1 fails (the run measured nothing).
+    // Every question failing, even at maxSystemErrorRate 1: -u refuses (the baseline unchanged), and the rate case and
+    // GATE=1 fail (the run measured nothing).
     setFaults([[ids, '422']])
-    const all = { EVAL_MAX_SYSTEM_ERROR_RATE: '1' }
-    const zeros = await vitest(config, ['-u'], all)
-    expect(zeros.code).toBe(1)
-    expect(zeros.out).toContain('baseline not accepted: the system failed on every question (20 of 20: ')
+    const nothing = await inProcess({ EVAL_MAX_SYSTEM_ERROR_RATE: '1' })
+    const zeros = accept(nothing)
+    expect(!zeros.accepted && zeros.refusal).toContain('baseline not accepted: the system failed on every question (20 of 20: ')
     expect(baselineBytes(dir)).toEqual(good)
-    const nothing = await vitest(config, [], { ...all, GATE: '1' })
-    expect(nothing.code).toBe(1)
-    expect(nothing.out).toContain('gate: FAILED, the system failed on every question (20 of 20), so the run measured nothing')
+    expect(systemErrorRateCase(nothing).passed).toBe(false)
+    expect(runFailsGate(nothing)).toBe(true)
+    expect(renderTerminalSummary(nothing)).toContain(
+      'gate: FAILED, the system failed on every question (20 of 20), so the run measured nothing',
+    )
 
     // At the limit (2 of 20, limit 0.1): accepted with a warning; the errored questions are not known misses. Their
     // cases fail as errors (a system error is never a pass); the gate passes, and no metric case reads them as misses.
@@ -172,20 +195,32 @@ describe('a fault-injecting HTTP service under vitest', () => {
   })
 })
 
-describe('a faulty in-process system module under vitest', () => {
-  it('GATE=1 fails on the wrong shape and the call that never settles, naming each; the report is written despite close() throwing', async () => {
+describe("a faulty in-process system module in the eval project's host", () => {
+  it('the wrong shape and the call that never settles are named as system errors; the report is written despite close() throwing', async () => {
     // fixtures/systems/faulty-system.ts: g-1 answered, g-2 in the wrong shape, g-3 never settles, close() throws.
+    // The host process Vitest starts, without Vitest: how the cases show system errors is the test above's.
     const { dir, config } = userProject(resolve('fixtures/systems/faulty-system.ts'), resolve('fixtures/golden/valid.json'))
-    const run = await vitest(config, [], { GATE: '1', EVAL_TIMEOUT_MS: '200' })
-    expect(run.code).toBe(1)
-    expect(run.out).not.toMatch(/TypeError|Cannot read properties/)
-    expect(run.out).toContain(
-      'g-2: not measured: the system under test failed on it: faulty failed: g-2: the answer breaks the contract: ranked: missing; expected an array of chunk objects',
+    const reportFile = join(temp.make('faulty-handover-'), 'report.json')
+    const { run, reportsWritten } = await evaluateInChild({
+      options: { config, inline: { timeoutMs: 200 } },
+      role: 'run',
+      reportFile,
+    })
+    expect(run.ok && run.terminalSummary).toContain(
+      'warning: the system faulty failed to close (the connection pool was already closed)',
     )
-    expect(run.out).toContain(
-      'g-3: not measured: the system under test failed on it: faulty failed: g-3: did not answer within 200 ms (timeoutMs)',
-    )
-    expect(run.out).toContain('warning: the system faulty failed to close (the connection pool was already closed)')
-    expect(existsSync(join(dir, 'reports', 'latest.json'))).toBe(true)
+    expect(await reportsWritten).toBeNull()
+    const report = readReport(join(dir, 'reports', 'latest.json'))
+    expect(readFileSync(reportFile, 'utf8')).toBe(readFileSync(join(dir, 'reports', 'latest.json'), 'utf8'))
+    expect(report.questions.map((q) => q.systemError)).toEqual([
+      null,
+      'faulty failed: g-2: the answer breaks the contract: ranked: missing; expected an array of chunk objects',
+      'faulty failed: g-3: did not answer within 200 ms (timeoutMs)',
+    ])
+    // The rate case fails on them; each question's evidence (what its case shows, and attaches as an image) renders
+    // without a TypeError.
+    expect(systemErrorRateCase(report).passed).toBe(false)
+    for (const question of report.questions)
+      expect(evidenceImage(describeEvidence(question), `${question.id}: evidence`)).toContain('<svg')
   })
 })

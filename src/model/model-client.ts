@@ -163,10 +163,6 @@ export class ModelClient {
       : null
   }
 
-  get mode(): ModelMode {
-    return this.#options.mode
-  }
-
   /** USD of the API responses received so far in this run (what EVAL_MAX_USD is checked against, with calls in flight). */
   get spentUsd(): number {
     return this.#cap.spent

@@ -111,9 +111,7 @@ export function openModelClient(options: OpenModelClientOptions) {
     if (connection?.serverUrl) await probeBaseUrl(connection.serverUrl)
   }
   return {
-    mode,
     client,
-    prices,
     /** ANTHROPIC_BASE_URL, or the API's own. */
     baseURL,
     recordingDir: dir,

@@ -23,41 +23,26 @@ const rejectExpecting = (what: string): never => {
 
 export const text: Kind<string> = kind('a value', (value) => value)
 
-/** Decimal digits only (no 0x10, 1e3, or blanks: Number() would read those). */
-export function integer(range: { min?: number; max?: number } = {}): Kind<number> {
-  const { min, max } = range
-  const expected =
-    min === 1 && max === undefined
-      ? 'a positive integer'
-      : min !== undefined && max !== undefined
-        ? `an integer from ${min} to ${max}`
-        : min !== undefined
-          ? `an integer >= ${min}`
-          : 'an integer'
-  return kind(expected, (value) => {
-    const n = /^[+-]?\d+$/.test(value) ? Number(value) : NaN
-    if (!Number.isSafeInteger(n) || (min !== undefined && n < min) || (max !== undefined && n > max)) rejectExpecting(expected)
-    return n
-  })
-}
-
-export const positiveInteger = integer({ min: 1 })
-
-/** A decimal number (digits, one optional point; no exponent, hex or Infinity). `above`: strictly greater. */
-export function decimal(range: { above?: number; min?: number; max?: number } = {}): Kind<number> {
+/** A number of `pattern`'s form in the range (`above`: strictly greater), described as an integer or a number. */
+function numeric(
+  noun: 'integer' | 'number',
+  pattern: RegExp,
+  range: { above?: number; min?: number; max?: number },
+): Kind<number> {
   const { above, min, max } = range
+  const a = noun === 'integer' ? 'an' : 'a'
   const expected =
-    above === 0 && max === undefined
-      ? 'a positive number'
+    (noun === 'integer' ? min === 1 : above === 0) && max === undefined
+      ? `a positive ${noun}`
       : min !== undefined && max !== undefined
-        ? `a number from ${min} to ${max}`
+        ? `${a} ${noun} from ${min} to ${max}`
         : min !== undefined
-          ? `a number >= ${min}`
-          : 'a number'
+          ? `${a} ${noun} >= ${min}`
+          : `${a} ${noun}`
   return kind(expected, (value) => {
-    const n = /^[+-]?(\d+\.?\d*|\.\d+)$/.test(value) ? Number(value) : NaN
+    const n = pattern.test(value) ? Number(value) : NaN
     if (
-      !Number.isFinite(n) ||
+      !(noun === 'integer' ? Number.isSafeInteger(n) : Number.isFinite(n)) ||
       (above !== undefined && n <= above) ||
       (min !== undefined && n < min) ||
       (max !== undefined && n > max)
@@ -66,6 +51,15 @@ export function decimal(range: { above?: number; min?: number; max?: number } = 
     return n
   })
 }
+
+/** Decimal digits only (no 0x10, 1e3, or blanks: Number() would read those). */
+export const integer = (range: { min?: number; max?: number } = {}) => numeric('integer', /^[+-]?\d+$/, range)
+
+export const positiveInteger = integer({ min: 1 })
+
+/** A decimal number (digits, one optional point; no exponent, hex or Infinity). `above`: strictly greater. */
+export const decimal = (range: { above?: number; min?: number; max?: number } = {}) =>
+  numeric('number', /^[+-]?(\d+\.?\d*|\.\d+)$/, range)
 
 export const positiveNumber = decimal({ above: 0 })
 

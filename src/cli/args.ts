@@ -31,7 +31,7 @@ export interface OptionSpec<T> {
   /** The kind of its value; absent for a flag. */
   readonly kind?: Kind<unknown>
   /** Its default when absent, validated like a given value. */
-  readonly default?: DefaultText
+  readonly default?: string
   readonly value?: T
 }
 
@@ -43,21 +43,18 @@ export interface PositionalSpec<T> {
   readonly rest?: true
 }
 
-/** A default: a fixed text, or one computed when the command runs (from the environment). */
-type DefaultText = string | (() => string)
-
 /** A boolean switch: present or not; it takes no value. */
 export function flag(settings: { short?: string } = {}): OptionSpec<boolean> {
   return { type: 'boolean', ...settings, multiple: false, required: false }
 }
 
 /** An option with a value of `kind`: its default when absent, or required, or else undefined when absent. */
-export function option<T>(kind: Kind<T>, settings: { default: DefaultText; short?: string }): OptionSpec<T>
+export function option<T>(kind: Kind<T>, settings: { default: string; short?: string }): OptionSpec<T>
 export function option<T>(kind: Kind<T>, settings: { required: true; short?: string }): OptionSpec<T>
 export function option<T>(kind: Kind<T>, settings?: { short?: string }): OptionSpec<T | undefined>
 export function option<T>(
   kind: Kind<T>,
-  settings: { default?: DefaultText; required?: true; short?: string } = {},
+  settings: { default?: string; required?: true; short?: string } = {},
 ): OptionSpec<T | undefined> {
   const { required, ...rest } = settings
   return { type: 'string', ...rest, kind, multiple: false, required: required === true }
@@ -131,8 +128,7 @@ export function parseCommandLine<O extends OptionSpecs, P extends readonly Posit
     else if (spec.multiple)
       values[name] = ((raw as string[] | undefined) ?? []).map((text) => parseValue(`--${name}`, text, spec.kind!))
     else if (typeof raw === 'string') values[name] = parseValue(`--${name}`, raw, spec.kind)
-    else if (spec.default !== undefined)
-      values[name] = parseValue(`--${name}`, typeof spec.default === 'string' ? spec.default : spec.default(), spec.kind)
+    else if (spec.default !== undefined) values[name] = parseValue(`--${name}`, spec.default, spec.kind)
     else if (spec.required) throw new UsageError(`missing --${name} (expected ${spec.kind.expected})`)
     else values[name] = undefined
   }

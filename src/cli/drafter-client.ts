@@ -4,7 +4,6 @@ import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import type { RunEstimate } from '../contract/model-usage-schema.ts'
 import type { ModelClient } from '../model/model-client.ts'
 import { openModelClient, type ModelPaths } from '../model/open-model-client.ts'
-import type { RecordingMetadata } from '../model/recording.ts'
 import { describeBaseUrl } from '../model/sdk-transport.ts'
 import { DRAFT_PROMPTS_HASH } from '../authoring/draft/prompts.ts'
 
@@ -79,10 +78,10 @@ export function openDrafterClient(
       writer?.start({ ...metadata(), scripted: false, server: describeBaseUrl(baseURL), note: 'record run under way' })
     },
     /** Record: completes the recording with the subjects drafted. */
-    finish(subjects: readonly string[]): RecordingMetadata | null {
-      if (!writer || !started) return null
+    finish(subjects: readonly string[]): void {
+      if (!writer || !started) return
       const scripted = writer.scripted
-      return writer.finish({
+      writer.finish({
         ...metadata(),
         scripted,
         server: describeBaseUrl(baseURL),

@@ -2,19 +2,11 @@ import { runKnobs } from '../config/project-config.ts'
 import { checkGoldenFile } from '../golden/lint/check-golden-file.ts'
 import { accessDecision } from '../load/access-rules.ts'
 import { counts, renderFindingsJson, renderFindingsText } from '../golden/lint/render-findings.ts'
-import { parseFloors } from '../golden/lint/type-distribution.ts'
+import { FLOORS_EXPECTED, parseFloors } from '../golden/lint/type-distribution.ts'
 import { file, folder, kind } from './arg-kinds.ts'
-import { InputError } from '../contract/input-error.ts'
 import { flag, option } from './args.ts'
 import { projectDocuments, projectWith } from './cli-project.ts'
 import { defineCommand } from './command.ts'
-
-/** Per-type floors, `type=count` pairs; the types not named keep their default floor. */
-const floorsKind = kind('type=count pairs, e.g. single=50,none=8 (types: single, multi, contradiction, none)', (text) => {
-  const floors = parseFloors(text)
-  if (typeof floors === 'string') throw new InputError(`expected ${floorsKind.expected}`)
-  return floors
-})
 
 export const command = defineCommand({
   usage: `usage: rag-eval golden check [--config rag-eval.config.ts] [--golden file] [--corpus folder]
@@ -28,7 +20,8 @@ export const command = defineCommand({
     config: option(file),
     golden: option(file),
     corpus: option(folder),
-    floors: option(floorsKind, { default: '' }),
+    // Per-type floors; the types not named keep their default floor.
+    floors: option(kind(FLOORS_EXPECTED, parseFloors), { default: '' }),
     json: flag(),
   },
   run: async ({ values, context }) => {

@@ -1,7 +1,7 @@
 import { runKnobs } from '../config/project-config.ts'
 import { InputError } from '../contract/input-error.ts'
 import { readVerifiedFile } from '../authoring/review/kept-drafts.ts'
-import { retrievedPassages } from '../authoring/review/system-passages.ts'
+import { retrievedPassages } from '../authoring/verify/system-retriever.ts'
 import { renderCard } from '../authoring/review/review-card.ts'
 import { terminalPrompts } from '../authoring/review/review-prompts.ts'
 import {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { callStructured } from '../model/structured-call.ts'
-import { ModelCallError } from '../model/model-client.ts'
+import { ModelCallError } from '../model/model-errors.ts'
 import { responseText } from '../model/model-types.ts'
 import type { ToolTemplate } from '../model/prompt-template.ts'
 import { faultHits, parseFaultSpec, RATE_LIMIT_RETRY_AFTER_S, withFaults } from './fault-injection.ts'

@@ -11,8 +11,7 @@ import { rawRequestTokens } from '../model/request-cost.ts'
 // against it is known to be scripted. Optional: prompt-cache billing (prompt-cache.ts) and Message Batches whose
 // outcomes `batchPlan` decides.
 
-export { SCRIPTED_HEADER }
-export const SCRIPTED_SERVER_NAME = 'rag-vitest-eval local Messages API (scripted)'
+const SCRIPTED_SERVER_NAME = 'rag-vitest-eval local Messages API (scripted)'
 
 export interface ReceivedRequest {
   /** 0-based arrival order. */
@@ -75,7 +74,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text)
 }
 
-export function apiErrorBody(errorType: string, message: string) {
+function apiErrorBody(errorType: string, message: string) {
   return { type: 'error', error: { type: errorType, message } }
 }
 

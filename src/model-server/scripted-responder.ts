@@ -6,14 +6,7 @@ import { proximityRerank } from '../builtin/proximity-reranker.ts'
 import { contentTerms, tokenizeWords } from '../text/text-analyzer.ts'
 import { eng } from 'stopword/src/stopwords_eng.js'
 import { fra } from 'stopword/src/stopwords_fra.js'
-import {
-  forcedToolName,
-  textReply,
-  toolUseReply,
-  type ReceivedRequest,
-  type Responder,
-  type ScriptedReply,
-} from './messages-server.ts'
+import { forcedToolName, textReply, toolUseReply, type ReceivedRequest, type ScriptedReply } from './messages-server.ts'
 import { scriptedDraft, type BadDraftKind } from './scripted-drafter.ts'
 import { scriptedAnswerability, scriptedDisagreement } from './verify-replies.ts'
 
@@ -194,19 +187,17 @@ export interface ScriptedOptions {
 }
 
 /** The scripted responder, with options (bad drafts on request). */
-export function scriptedResponder(options: ScriptedOptions = {}): Responder {
+export function scriptedResponder(options: ScriptedOptions = {}): (request: ReceivedRequest) => ScriptedReply {
   return (request) => scriptedReplyWith(request, options)
 }
+
+/** The scripted reply to one request of this tool's prompts (a Responder for startMessagesServer). */
+export const scriptedReply = scriptedResponder()
 
 /** A reranker's ranking computed offline: the passages by the proximity of the question's terms alone, ties in their given order. */
 function scriptedRanking(question: string, passages: readonly { chunkId: string; text: string }[]): string[] {
   const candidates = passages.map((p) => ({ ...p, docId: '', tokens: 0, score: 1 }))
   return proximityRerank(question, candidates, { possessives: true }).map((chunk) => chunk.chunkId)
-}
-
-/** The scripted reply to one request of this tool's prompts (a Responder for startMessagesServer). */
-export function scriptedReply(request: ReceivedRequest): ScriptedReply {
-  return scriptedReplyWith(request, {})
 }
 
 function scriptedReplyWith(request: ReceivedRequest, options: ScriptedOptions): ScriptedReply {

@@ -1,3 +1,4 @@
+import type { RunInfo } from '../contract/report-schema.ts'
 import type { BatchItemResult, BatchStatus, BatchTransport } from './batch-transport.ts'
 import type { ModelCall } from './model-types.ts'
 import { retryDelay, type RetryPolicy } from '../common/backoff.ts'
@@ -6,23 +7,7 @@ import type { Reservation } from './spending-cap.ts'
 import { formatUsd } from './spending-cap.ts'
 
 /** One Message Batch of the run, for the report (run.batches) and the terminal. */
-export interface BatchLog {
-  id: string
-  /** Requests submitted. */
-  requests: number
-  succeeded: number
-  errored: number
-  expired: number
-  canceled: number
-  /** Items that came back without a usable answer and were sent again as normal calls (full price). */
-  resent: number
-  /** Items that errored in a way a normal call would repeat: judge errors. */
-  failed: number
-  /** Status polls until it ended. */
-  polls: number
-  /** Submission to results, in ms. */
-  wallMs: number
-}
+export type BatchLog = RunInfo['batches'][number]
 
 /** What the queue hands back for one call once its batch has ended. */
 export interface BatchOutcome {

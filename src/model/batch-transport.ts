@@ -1,11 +1,5 @@
 import { z } from 'zod'
-import {
-  MalformedResponseError,
-  normaliseMessage,
-  SCRIPTED_HEADER,
-  type MessageRequest,
-  type ModelResponse,
-} from './model-types.ts'
+import { normaliseMessage, parseWire, SCRIPTED_HEADER, type MessageRequest, type ModelResponse } from './model-types.ts'
 import { anthropicClient, sdkCall } from './sdk-transport.ts'
 
 /** A Message Batch as polled: its processing status and the count of its requests per state. */
@@ -57,22 +51,13 @@ const ResultLineSchema = z.object({
 })
 
 function statusOf(body: unknown): BatchStatus {
-  const parsed = BatchSchema.safeParse(body)
-  if (!parsed.success)
-    throw new MalformedResponseError(
-      `malformed Message Batch: ${parsed.error.issues[0]!.path.join('.') || '(body)'}: ${parsed.error.issues[0]!.message}`,
-    )
-  return { id: parsed.data.id, status: parsed.data.processing_status, counts: parsed.data.request_counts }
+  const batch = parseWire(BatchSchema, body, 'Message Batch', '(body)')
+  return { id: batch.id, status: batch.processing_status, counts: batch.request_counts }
 }
 
 /** Validates one line of a batch's results file; a succeeded line whose message is malformed counts as errored. */
 export function resultOf(line: unknown): BatchItemResult {
-  const parsed = ResultLineSchema.safeParse(line)
-  if (!parsed.success)
-    throw new MalformedResponseError(
-      `malformed Message Batch result line: ${parsed.error.issues[0]!.path.join('.') || '(line)'}: ${parsed.error.issues[0]!.message}`,
-    )
-  const { custom_id: customId, result } = parsed.data
+  const { custom_id: customId, result } = parseWire(ResultLineSchema, line, 'Message Batch result line', '(line)')
   switch (result.type) {
     case 'succeeded':
       try {

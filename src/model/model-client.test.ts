@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { ModelCallError } from './model-client.ts'
+import { ModelCallError } from './model-errors.ts'
 import { responseText, type MessageRequest } from './model-types.ts'
 import { createSdkTransport, type MessagesTransport } from './sdk-transport.ts'
 import {

@@ -69,9 +69,6 @@ export const RESENDABLE_BATCH_ERRORS: ReadonlySet<string> = new Set([
   'missing_result',
 ])
 
-// The client's errors live apart from it, so the evaluation can tell them without loading the SDK (offline runs).
-export { BatchItemError, ModelCallError, ReplayMissError, RunStoppedError }
-
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 /** A response as it came from the API (a normal call or a batch item). */
@@ -164,10 +161,6 @@ export class ModelClient {
           progress: (line) => this.#progress(line),
         })
       : null
-  }
-
-  get mode(): ModelMode {
-    return this.#options.mode
   }
 
   /** USD of the API responses received so far in this run (what EVAL_MAX_USD is checked against, with calls in flight). */

@@ -54,14 +54,17 @@ export class MalformedResponseError extends Error {
   override name = 'MalformedResponseError'
 }
 
+/** `body` as `schema` reads it; a MalformedResponseError naming the first problem (`whole`: the body's name) otherwise. */
+export function parseWire<S extends z.ZodType>(schema: S, body: unknown, what: string, whole: string): z.output<S> {
+  const parsed = schema.safeParse(body)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]!
+  throw new MalformedResponseError(`malformed ${what}: ${issue.path.join('.') || whole}: ${issue.message}`)
+}
+
 /** Validates a Messages API response body and reduces it to a ModelResponse. */
 export function normaliseMessage(body: unknown): ModelResponse {
-  const parsed = WireMessageSchema.safeParse(body)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
-    throw new MalformedResponseError(`malformed Messages API response: ${issue.path.join('.') || '(body)'}: ${issue.message}`)
-  }
-  const message = parsed.data
+  const message = parseWire(WireMessageSchema, body, 'Messages API response', '(body)')
   const content: ContentBlock[] = message.content.map((block) => {
     if (block.type === 'text' && typeof block.text === 'string') return { type: 'text', text: block.text }
     if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string')

@@ -3,7 +3,7 @@ import type { EvalConfig } from '../contract/eval-config-schema.ts'
 import { InputError } from '../contract/input-error.ts'
 import type { ModelRole, RunEstimate } from '../contract/model-usage-schema.ts'
 import { parseBaseUrl, probeBaseUrl } from './base-url.ts'
-import { createSdkBatchTransport, type BatchTransport } from './batch-transport.ts'
+import { createSdkBatchTransport } from './batch-transport.ts'
 import { DiskCache, readOnlyCache } from './disk-cache.ts'
 import { summariseEstimate, type ObservedCall } from './estimate.ts'
 import { estimateTransport } from './estimate-transport.ts'
@@ -48,9 +48,6 @@ export interface OpenModelClientOptions {
   batchRoles: readonly ModelRole[] | null
   /** Only the cost estimate will run (`--estimate`): it never calls the API, so no key is needed. */
   estimateOnly?: boolean
-  /** A transport of the caller's (tests): no key is needed for it, no server is probed. */
-  transport?: MessagesTransport
-  batchTransport?: BatchTransport
   progress?: (line: string) => void
 }
 
@@ -111,9 +108,7 @@ export function openModelClient(options: OpenModelClientOptions) {
     if (connection?.serverUrl) await probeBaseUrl(connection.serverUrl)
   }
   return {
-    mode,
     client,
-    prices,
     /** ANTHROPIC_BASE_URL, or the API's own. */
     baseURL,
     recordingDir: dir,
@@ -152,11 +147,11 @@ interface Connection {
   batch: BatchSettings | null
   /** Strings the client must never write anywhere (the key). */
   secrets: string[]
-  /** The server the SDK will reach: probed by checkServer (none for a transport of the caller's). */
+  /** The server the SDK will reach: probed by checkServer (none when only the estimate runs). */
   serverUrl: URL | null
 }
 
-/** Live and record: the key checked, the transports made (or the caller's taken). */
+/** Live and record: the key checked, the transports made. */
 function connect(options: OpenModelClientOptions, dir: string, baseURL: string): Connection {
   if (options.estimateOnly) {
     const refuse = () => Promise.reject(new InputError('only the cost estimate runs (--estimate): no call is sent'))
@@ -167,12 +162,12 @@ function connect(options: OpenModelClientOptions, dir: string, baseURL: string):
   return {
     secrets: [apiKey],
     // Not a URL: said now, before the estimate.
-    serverUrl: options.transport ? null : parseBaseUrl(baseURL),
-    transport: options.transport ?? createSdkTransport({ apiKey, baseURL }),
+    serverUrl: parseBaseUrl(baseURL),
+    transport: createSdkTransport({ apiKey, baseURL }),
     batch: options.batchRoles
       ? {
           roles: options.batchRoles,
-          transport: options.batchTransport ?? createSdkBatchTransport({ apiKey, baseURL }),
+          transport: createSdkBatchTransport({ apiKey, baseURL }),
           pollMs: options.config.batchPollMs,
         }
       : null,

@@ -7,10 +7,6 @@ export interface PromptCacheSplit {
   input: number
   cacheRead: number
   cacheWrite: number
-  /** Tokens of the cacheable prefix (0 without a breakpoint). */
-  prefixTokens: number
-  /** The prefix was too short for the model to cache (below its minimum): billed as plain input, silently. */
-  belowMinimum: boolean
 }
 
 /**
@@ -25,16 +21,13 @@ export class PromptCacheSimulator {
   /** Splits `inputTokens` (the request's billed input) into plain input, cache reads and cache writes. */
   split(request: RequestShape, inputTokens: number): PromptCacheSplit {
     const prefix = cacheablePrefix(request)
-    if (prefix === null) return { input: inputTokens, cacheRead: 0, cacheWrite: 0, prefixTokens: 0, belowMinimum: false }
     const model = typeof request.model === 'string' ? request.model : ''
-    const prefixTokens = Math.min(cacheablePrefixTokens(request), inputTokens)
-    if (prefixTokens < this.minTokens(model))
-      return { input: inputTokens, cacheRead: 0, cacheWrite: 0, prefixTokens, belowMinimum: true }
+    const prefixTokens = prefix === null ? 0 : Math.min(cacheablePrefixTokens(request), inputTokens)
+    // No breakpoint, or a prefix too short for the model to cache: billed as plain input, silently.
+    if (prefix === null || prefixTokens < this.minTokens(model)) return { input: inputTokens, cacheRead: 0, cacheWrite: 0 }
     const key = sha256Of({ model, prefix })
     const seen = this.#written.has(key)
     this.#written.add(key)
-    return seen
-      ? { input: inputTokens - prefixTokens, cacheRead: prefixTokens, cacheWrite: 0, prefixTokens, belowMinimum: false }
-      : { input: inputTokens - prefixTokens, cacheRead: 0, cacheWrite: prefixTokens, prefixTokens, belowMinimum: false }
+    return { input: inputTokens - prefixTokens, cacheRead: seen ? prefixTokens : 0, cacheWrite: seen ? 0 : prefixTokens }
   }
 }

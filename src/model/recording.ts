@@ -79,11 +79,6 @@ export class RecordingWriter {
     this.#partial = partialRecordingDir(dir)
   }
 
-  /** The recording this run makes (in place once finished). */
-  get dir(): string {
-    return this.#dir
-  }
-
   /** Starts afresh in the partial folder (what a killed run left there goes); the metadata says incomplete until finish(). */
   start(metadata: Omit<RecordingMetadata, 'complete' | 'questions' | 'exchanges'>): void {
     rmSync(this.#partial, { recursive: true, force: true })
@@ -108,13 +103,10 @@ export class RecordingWriter {
     return [...this.#bySubject.values()].some((map) => [...map.values()].some((e) => e.scripted))
   }
 
-  get exchangeCount(): number {
-    return [...this.#bySubject.values()].reduce((sum, map) => sum + map.size, 0)
-  }
-
   /** Completes the recording and swaps it in for the previous one. */
   finish(metadata: Omit<RecordingMetadata, 'complete' | 'exchanges'>): RecordingMetadata {
-    const complete: RecordingMetadata = { ...metadata, complete: true, exchanges: this.exchangeCount }
+    const exchanges = [...this.#bySubject.values()].reduce((sum, map) => sum + map.size, 0)
+    const complete: RecordingMetadata = { ...metadata, complete: true, exchanges }
     this.#writeMetadata(complete)
     // A folder cannot be renamed over a non-empty one: the old one steps aside first, and goes once the new one is in.
     const previous = previousRecordingDir(this.#dir)
@@ -187,9 +179,5 @@ export class RecordingReader {
       `it differs from the recorded ${purpose} call ` +
       `of ${subject}: ${describePartsChange(parts, same[0]!.parts) || 'unknown difference'}`
     )
-  }
-
-  get size(): number {
-    return this.#byKey.size
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { DiskCache } from './disk-cache.ts'
 import { callKey, callParts } from './exchange.ts'
-import { ModelCallError, RunStoppedError } from './model-client.ts'
+import { ModelCallError, RunStoppedError } from './model-errors.ts'
 import { parseFaultSpec, withFaults } from '../model-server/fault-injection.ts'
 import { textReply } from '../model-server/messages-server.ts'
 import { localClient, textCall } from './testing/test-client.ts'

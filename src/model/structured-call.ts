@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { z } from 'zod'
-import { BatchItemError, type ModelClient } from './model-client.ts'
+import { type ModelClient } from './model-client.ts'
+import { BatchItemError } from './model-errors.ts'
 import type { ModelRole } from '../contract/model-usage-schema.ts'
 import type { MessageRequest, ModelResponse } from './model-types.ts'
 import { outputSchemaHash, templateHash, toolInputSchema, type ToolTemplate } from './prompt-template.ts'

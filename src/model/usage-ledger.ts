@@ -56,10 +56,6 @@ export class UsageLedger {
     this.#records.push(record)
   }
 
-  get records(): readonly CallRecord[] {
-    return this.#records
-  }
-
   byRole(role: ModelRole): RoleUsage {
     const usage = zeroRole()
     for (const record of this.#records) {

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ReplayMissError } from '../model/model-client.ts'
+import { ReplayMissError } from '../model/model-errors.ts'
 import { RecordingMetadataSchema } from '../model/recording.ts'
 import { tempDir as temp, tinyProject } from '../model/testing/eval-child.ts'
 import { textReply, toolUseReply } from '../model-server/messages-server.ts'

@@ -8,7 +8,6 @@ import { displayPath, type ProjectConfig } from '../config/project-config.ts'
 import type { Answerer, Reranker } from '../builtin/builtin-system.ts'
 import { createClaudeAnswerer } from '../builtin/claude-answerer.ts'
 import { createClaudeReranker } from '../builtin/claude-reranker.ts'
-import type { BatchTransport } from '../model/batch-transport.ts'
 import type { RunEstimate } from '../contract/model-usage-schema.ts'
 import { TYPICAL_ANSWER_TOKENS } from '../model/estimate-transport.ts'
 import type { ObservedCall } from '../model/estimate.ts'
@@ -16,7 +15,7 @@ import type { ModelClient } from '../model/model-client.ts'
 import { openModelClient, type ModelMode, type ModelPaths } from '../model/open-model-client.ts'
 import { PACKAGE_PRICES_FILE } from '../model/prices.ts'
 import type { RecordingReader, RecordingMetadata, RecordingWriter } from '../model/recording.ts'
-import { describeBaseUrl, type MessagesTransport } from '../model/sdk-transport.ts'
+import { describeBaseUrl } from '../model/sdk-transport.ts'
 
 /** Where the model tier's files are: the project's paths, and the package's price table unless the project names one. */
 export function modelTierPaths(project: ProjectConfig): ModelPaths {
@@ -90,7 +89,7 @@ export function openModelTier(
   env: NodeJS.ProcessEnv,
   paths: ModelPaths,
   now: () => Date,
-  options: { transport?: MessagesTransport; batchTransport?: BatchTransport; progress?: (line: string) => void } = {},
+  options: { progress?: (line: string) => void } = {},
 ) {
   const mode = config.mode
   const warnings: string[] = []

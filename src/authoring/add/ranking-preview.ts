@@ -5,20 +5,10 @@ import { systemQuestionOf, type RagSystem } from '../../system/rag-system.ts'
 import { contentTerms } from '../../text/text-analyzer.ts'
 
 /** How many ranked chunks the preview shows. */
-export const PREVIEW_DEPTH = 10
-
-export interface PreviewRow {
-  rank: number
-  chunkId: string
-  docId: string
-  score: number
-  tokens: number
-  /** Packed into the context within the token budget. */
-  inContext: boolean
-}
+const PREVIEW_DEPTH = 10
 
 export interface RankingPreview {
-  rows: PreviewRow[]
+  rows: { rank: number; chunkId: string; docId: string; score: number; tokens: number; inContext: boolean }[]
   contextChunks: number
   contextTokens: number
   budgetTokens: number

@@ -157,25 +157,27 @@ interface PlanContext {
 
 type PlannedTask = Omit<DraftTask, 'persona'>
 
-function singleTasks(plan: PlanContext, count: number): PlannedTask[] {
-  const { order, chunksOf, passageOrder, uses } = plan
-  const tasks: PlannedTask[] = []
-  for (let i = 0; i < count; i++) {
-    const doc = order[i % order.length]!
-    const rotation = passageOrder.get(doc.id)!
-    const round = Math.floor(i / order.length)
-    const focus = rotation[round % rotation.length]!
-    uses.set(doc.id, (uses.get(doc.id) ?? 0) + 1)
-    tasks.push({
-      key: key('single', i),
-      type: 'single',
-      docIds: [doc.id],
-      passages: around(chunksOf.get(doc.id)!, focus),
-      focus: focus.chunkId,
-      earlier: Math.floor(round / rotation.length),
-    })
+/** A single draft from `doc` in this round: its passages in turn, so a small document is drafted again from another. */
+function fromPassage(plan: PlanContext, doc: CorpusDocument, round: number) {
+  const rotation = plan.passageOrder.get(doc.id)!
+  const focus = rotation[round % rotation.length]!
+  const passages = around(plan.chunksOf.get(doc.id)!, focus)
+  return {
+    type: 'single' as const,
+    docIds: [doc.id],
+    passages,
+    focus: focus.chunkId,
+    earlier: Math.floor(round / rotation.length),
   }
-  return tasks
+}
+
+function singleTasks(plan: PlanContext, count: number): PlannedTask[] {
+  const { order, uses } = plan
+  return Array.from({ length: count }, (_, i) => {
+    const doc = order[i % order.length]!
+    uses.set(doc.id, (uses.get(doc.id) ?? 0) + 1)
+    return { key: key('single', i), ...fromPassage(plan, doc, Math.floor(i / order.length)) }
+  })
 }
 
 function multiTasks(plan: PlanContext, count: number, retriever: PlanOptions['retriever']): PlannedTask[] {
@@ -244,17 +246,6 @@ function probeTasks(plan: PlanContext, options: ProbeOptions): DraftTask[] {
   return Array.from({ length: options.count }, (_, i) => {
     const { doc, askers } = restricted[i % restricted.length]!
     const round = Math.floor(i / restricted.length)
-    const rotation = plan.passageOrder.get(doc.id)!
-    const focus = rotation[round % rotation.length]!
-    return {
-      key: key('probe', i),
-      type: 'single',
-      docIds: [doc.id],
-      passages: around(plan.chunksOf.get(doc.id)!, focus),
-      focus: focus.chunkId,
-      earlier: Math.floor(round / rotation.length),
-      persona: null,
-      probeAsker: askers[round % askers.length]!,
-    }
+    return { key: key('probe', i), ...fromPassage(plan, doc, round), persona: null, probeAsker: askers[round % askers.length]! }
   })
 }

@@ -11,7 +11,6 @@ import type { AskedQuestion } from './asked-question.ts'
 // Attribute values (AnyValue: stringValue, intValue, arrayValue, kvlistValue...) are read as plain values below.
 const AttributesSchema = z.array(z.object({ key: z.string(), value: z.unknown() })).optional()
 const SpanSchema = z.object({
-  spanId: z.string().optional(),
   startTimeUnixNano: z.union([z.string(), z.number()]).optional(),
   attributes: AttributesSchema,
   events: z.array(z.object({ name: z.string(), attributes: AttributesSchema })).optional(),

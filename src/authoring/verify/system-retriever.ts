@@ -1,3 +1,4 @@
+import type { GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { systemQuestionOf, type RagSystem } from '../../system/rag-system.ts'
 import type { Retriever } from './verify-candidates.ts'
 import type { RetrievedPassage } from '../review/review-card.ts'
@@ -18,5 +19,19 @@ export function systemRetriever(name: string, system: RagSystem, k: number): Ret
     name,
     retrieve: async (question) =>
       (await topChunks(system, question, k)).map(({ chunkId, docId, text }) => ({ id: chunkId, docId, text })),
+  }
+}
+
+/** The configured system's top k for a draft, as the review card shows it; a failure is shown on the card, never fatal. */
+export async function retrievedPassages(
+  system: RagSystem,
+  question: GoldenQuestion,
+  k: number,
+): Promise<{ system: string; passages: RetrievedPassage[] } | { system: string; error: string }> {
+  const name = `the configured system (${system.name})`
+  try {
+    return { system: name, passages: await topChunks(system, question, k) }
+  } catch (error) {
+    return { system: name, error: error instanceof Error ? error.message : String(error) }
   }
 }

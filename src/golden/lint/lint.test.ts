@@ -296,9 +296,10 @@ describe('parseFloors', () => {
   it('overrides the named types, accepts aliases, keeps the other defaults', () => {
     expect(parseFloors('single=10, abstention=2')).toEqual({ single: 10, multi: 20, contradiction: 8, none: 2 })
   })
-  it('names a bad part', () => {
-    expect(parseFloors('single=ten')).toBe('--floors: "single=ten" is not type=count (types: single, multi, contradiction, none)')
-    expect(parseFloors('sngle=1')).toBe('--floors: "sngle=1" is not type=count (types: single, multi, contradiction, none)')
+  it('refuses a part that is not type=count', () => {
+    const expected = 'expected type=count pairs, e.g. single=50,none=8 (types: single, multi, contradiction, none)'
+    expect(() => parseFloors('single=ten')).toThrow(expected)
+    expect(() => parseFloors('sngle=1')).toThrow(expected)
   })
 })
 

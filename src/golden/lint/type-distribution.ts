@@ -1,3 +1,4 @@
+import { InputError } from '../../contract/input-error.ts'
 import { QuestionTypeSchema, type GoldenQuestion } from '../../contract/golden-set-schema.ts'
 import { QUESTION_TYPES, type QuestionType } from '../../contract/question-types.ts'
 import { finding, type Finding } from './finding.ts'
@@ -27,19 +28,19 @@ export function typeDistribution(questions: readonly GoldenQuestion[], floors: T
   })
 }
 
-/**
- * Floors from the command line (`single=50,multi=20`; types left out keep their default, aliases accepted), or a
- * message naming the bad part.
- */
-export function parseFloors(text: string, defaults: TypeFloors = DEFAULT_FLOORS): TypeFloors | string {
-  const floors = { ...defaults }
+/** What --floors takes, for its usage and errors. */
+export const FLOORS_EXPECTED = `type=count pairs, e.g. single=50,none=8 (types: ${QUESTION_TYPES.join(', ')})`
+
+/** Floors from the command line (`single=50,multi=20`; types left out keep their default, aliases accepted). */
+export function parseFloors(text: string): TypeFloors {
+  const floors = { ...DEFAULT_FLOORS }
   for (const part of text
     .split(',')
     .map((p) => p.trim())
     .filter((p) => p !== '')) {
     const match = /^([a-z-]+)=(\d+)$/.exec(part)
     const type = match === null ? undefined : QuestionTypeSchema.safeParse(match[1]).data
-    if (match === null || type === undefined) return `--floors: "${part}" is not type=count (types: ${QUESTION_TYPES.join(', ')})`
+    if (match === null || type === undefined) throw new InputError(`expected ${FLOORS_EXPECTED}`)
     floors[type] = Number(match[2])
   }
   return floors

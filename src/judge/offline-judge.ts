@@ -1,9 +1,9 @@
 import { ANSWER_RELEVANCY, CITATION_PRECISION, CLAIM_RECALL, COVERAGE, FAITHFULNESS } from '../contract/metrics/metric-table.ts'
 import { lexicalAnswerRelevancy } from '../scoring/generation/answer-relevancy.ts'
 import { citationScores, type CitationResult, type CitedSentence } from '../scoring/generation/citations.ts'
-import type { ContextPassage } from '../scoring/generation/context-passage.ts'
+import { analysePassages, type AnalysedPassage } from '../scoring/generation/context-passage.ts'
 import { goldCoverage } from '../scoring/generation/coverage.ts'
-import { lexicalFaithfulness } from '../scoring/generation/faithfulness.ts'
+import { faithfulnessOf, lexicalFaithfulness } from '../scoring/generation/faithfulness.ts'
 import { generatorDiagnostics, lexicalClaimChecks, noDiagnostics } from '../scoring/generation/generator-diagnostics.ts'
 import { detectRefusal } from '../scoring/generation/refusal.ts'
 import { citedOf, type Judge, type Judgement, type JudgeInput, type Verdicts } from './judge.ts'
@@ -16,7 +16,7 @@ export { goldCoverage, lexicalAnswerRelevancy, lexicalFaithfulness }
  * terms or a number, as faithfulness decides), in an answer that is not a refusal. A connective sentence does not.
  */
 export const needsSupport = (sentence: string, refused: boolean): boolean =>
-  !refused && lexicalFaithfulness(sentence, false, []).status === 'scored'
+  !refused && faithfulnessOf(sentence, false, []).status === 'scored'
 
 /**
  * The offline judge's citations: a cited chunk supports a sentence when it lexically supports one of its claims, and
@@ -25,7 +25,7 @@ export const needsSupport = (sentence: string, refused: boolean): boolean =>
 export function lexicalCitations(
   sentences: readonly CitedSentence[],
   refused: boolean,
-  context: readonly ContextPassage[],
+  context: readonly AnalysedPassage[],
 ): CitationResult {
   const passage = new Map(context.map((c) => [c.chunkId, c]))
   return citationScores(
@@ -34,35 +34,40 @@ export function lexicalCitations(
       return {
         ...s,
         needsSupport: needsSupport(s.sentence, refused),
-        supportedBy: s.cited.filter((id) => lexicalFaithfulness(s.sentence, false, [passage.get(id)!]).numerator > 0),
-        supported: chunks.length > 0 && lexicalFaithfulness(s.sentence, false, chunks).value === 1,
+        supportedBy: s.cited.filter((id) => faithfulnessOf(s.sentence, false, [passage.get(id)!]).numerator > 0),
+        supported: chunks.length > 0 && faithfulnessOf(s.sentence, false, chunks).value === 1,
       }
     }),
   )
 }
 
 /**
- * Each judged metric's offline verdict, by metric name; here, not in dimensions/, so the offline judge and its
- * thread load no prompt, no zod, no model client.
+ * Each judged metric's offline verdict, by metric name, from the input and its context passages analysed once for all
+ * of them; here, not in dimensions/, so the offline judge and its thread load no prompt, no zod, no model client.
  */
 export const OFFLINE_SCORING = {
-  [FAITHFULNESS.name]: (input: JudgeInput, refused: boolean) => lexicalFaithfulness(input.answer, refused, input.context),
+  [FAITHFULNESS.name]: (input: JudgeInput, refused: boolean, passages: readonly AnalysedPassage[]) =>
+    faithfulnessOf(input.answer, refused, passages),
   [ANSWER_RELEVANCY.name]: (input: JudgeInput, refused: boolean) =>
     lexicalAnswerRelevancy(input.question, input.answer, refused, input.history),
   [COVERAGE.name]: (input: JudgeInput, refused: boolean) => goldCoverage(input.goldAnswer, input.answer, refused),
-  [CLAIM_RECALL.name]: (input: JudgeInput, refused: boolean) =>
+  [CLAIM_RECALL.name]: (input: JudgeInput, refused: boolean, passages: readonly AnalysedPassage[]) =>
     input.goldAnswer === null
       ? noDiagnostics('no-gold-answer')
       : generatorDiagnostics(
-          lexicalClaimChecks(input.goldAnswer, input.answer, refused, input.context),
+          lexicalClaimChecks(input.goldAnswer, input.answer, refused, passages),
           new Set(input.answerChunkIds),
         ),
-  [CITATION_PRECISION.name]: (input: JudgeInput, refused: boolean) => lexicalCitations(citedOf(input), refused, input.context),
+  [CITATION_PRECISION.name]: (input: JudgeInput, refused: boolean, passages: readonly AnalysedPassage[]) =>
+    lexicalCitations(citedOf(input), refused, passages),
 }
 
 /** Each judged metric's offline verdict: the offline judge's, and the model judge's on a refusal (scored without a call). */
 export function offlineVerdicts(input: JudgeInput, refused: boolean): Verdicts {
-  return Object.fromEntries(Object.entries(OFFLINE_SCORING).map(([name, score]) => [name, score(input, refused)])) as Verdicts
+  const passages = analysePassages(input.context)
+  return Object.fromEntries(
+    Object.entries(OFFLINE_SCORING).map(([name, score]) => [name, score(input, refused, passages)]),
+  ) as Verdicts
 }
 
 /**

@@ -1,5 +1,6 @@
 import { goldCoverage, lexicalAnswerRelevancy, lexicalFaithfulness } from '../judge/offline-judge.ts'
 import { splitClaims } from '../scoring/generation/claims.ts'
+import { analysePassages } from '../scoring/generation/context-passage.ts'
 import { lexicalChecker } from '../scoring/generation/generator-diagnostics.ts'
 import { extractiveAnswer } from '../builtin/extractive-answerer.ts'
 import { proximityRerank } from '../builtin/proximity-reranker.ts'
@@ -129,7 +130,7 @@ function coverageFacts(text: string) {
 /** Both claim lists checked lexically; a claim too short to decide is stated by the first chunk and the other side. */
 function claimChecks(text: string) {
   const chunks = materialChunks(text)
-  const check = lexicalChecker(chunks)
+  const check = lexicalChecker(analysePassages(chunks))
   const gold = numberedClaims(blockText(text, 'gold_answer') ?? '')
   const answer = numberedClaims(blockText(text, 'answer') ?? '')
   const checked = (claims: typeof gold, other: typeof gold) =>

@@ -27,7 +27,7 @@ export function resampleMeans(
   const { n, lists, columns, replicates } = group
   const random = new Mulberry32(seed).skip(from * n)
   for (let r = from; r < to; r++) {
-    for (let i = 0; i < n; i++) drawn[i] = Math.floor(random.next() * n)
+    random.indices(drawn, n, n)
     for (let m = 0; m < lists; m++) {
       const base = m * n
       let sum = 0

@@ -2,7 +2,7 @@ import { contentTerms } from '../../text/text-analyzer.ts'
 import { MIN_DECIDABLE_TERMS, MIN_OVERLAP, splitClaims } from './claims.ts'
 import { extractNumbers } from '../../text/key-facts.ts'
 import { ratio, type MetricResult } from './metric-result.ts'
-import type { ContextPassage } from './context-passage.ts'
+import { analysePassages, type AnalysedPassage, type ContextPassage } from './context-passage.ts'
 
 export interface ClaimVerdict {
   claim: string
@@ -32,25 +32,18 @@ function claimTerms(claim: string): string[] {
   return [...new Set(contentTerms(claim))].filter((term) => !/^\d/.test(term))
 }
 
-/** Those of `wanted` among a passage's terms: all a claim's overlap asks of it, without a Set of all its terms. */
-function termsAmong(text: string, wanted: ReadonlySet<string>): Set<string> {
-  const found = new Set<string>()
-  for (const term of contentTerms(text)) if (wanted.has(term)) found.add(term)
-  return found
-}
-
 function judgeClaim(
   claim: string,
   terms: readonly string[],
-  passages: readonly { chunkId: string; terms: ReadonlySet<string> }[],
-  contextNumbers: Set<string>,
+  passages: readonly AnalysedPassage[],
+  contextNumbers: ReadonlySet<string>,
 ): ClaimVerdict {
   const numbers = [...new Set(extractNumbers(claim))]
   if (terms.length < MIN_DECIDABLE_TERMS && numbers.length === 0)
     return { claim, verdict: 'undecidable', overlap: null, missingNumbers: [], chunkId: null }
   let best = { overlap: terms.length === 0 ? 1 : 0, chunkId: passages[0]?.chunkId ?? null }
   for (const passage of passages) {
-    const overlap = terms.length === 0 ? 1 : terms.filter((term) => passage.terms.has(term)).length / terms.length
+    const overlap = terms.length === 0 ? 1 : terms.filter((term) => passage.evidence.terms.has(term)).length / terms.length
     if (overlap > best.overlap || best.chunkId === null) best = { overlap, chunkId: passage.chunkId }
   }
   const missingNumbers = numbers.filter((n) => !contextNumbers.has(n))
@@ -68,14 +61,21 @@ export function lexicalFaithfulness(
   refused: boolean,
   context: readonly ContextPassage[],
 ): FaithfulnessResult {
+  return faithfulnessOf(answer, refused, answer === null || refused ? [] : analysePassages(context))
+}
+
+/** lexicalFaithfulness over passages analysed once for all of an answer's scorers. */
+export function faithfulnessOf(
+  answer: string | null,
+  refused: boolean,
+  passages: readonly AnalysedPassage[],
+): FaithfulnessResult {
   if (answer === null)
     return { value: null, status: 'no-answer', numerator: 0, denominator: 0, claims: [], unsupportedClaims: [] }
   if (refused) return { value: 1, status: 'refusal', numerator: 0, denominator: 0, claims: [], unsupportedClaims: [] }
   const claimTexts = splitClaims(answer)
   const termsOfClaims = claimTexts.map(claimTerms)
-  const wanted = new Set(termsOfClaims.flat())
-  const passages = context.map((passage) => ({ chunkId: passage.chunkId, terms: termsAmong(passage.text, wanted) }))
-  const contextNumbers = new Set(context.flatMap((passage) => extractNumbers(passage.text)))
+  const contextNumbers = new Set(passages.flatMap((passage) => [...passage.evidence.numbers]))
   const claims = claimTexts.map((claim, k) => judgeClaim(claim, termsOfClaims[k]!, passages, contextNumbers))
   const decidable = claims.filter((c) => c.verdict !== 'undecidable').length
   const supported = claims.filter((c) => c.verdict === 'supported').length

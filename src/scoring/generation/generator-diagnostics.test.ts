@@ -3,6 +3,7 @@ import { offlineJudge } from '../../judge/offline-judge.ts'
 import type { JudgeInput } from '../../judge/judge.ts'
 import { blame } from './diagnosis.ts'
 import { generatorDiagnostics, lexicalClaimChecks } from './generator-diagnostics.ts'
+import { analysePassages } from './context-passage.ts'
 
 // The hand-worked example of docs/metrics.md ("Generator diagnostics"). Content terms are Porter stems without
 // stopwords ("keeps" -> keep, "kept" -> kept, "days" -> dai, "Business" -> busi).
@@ -32,11 +33,14 @@ const input: JudgeInput = {
 }
 
 const scored = (refused = false) =>
-  generatorDiagnostics(lexicalClaimChecks(input.goldAnswer!, input.answer, refused, input.context), new Set(input.answerChunkIds))
+  generatorDiagnostics(
+    lexicalClaimChecks(input.goldAnswer!, input.answer, refused, analysePassages(input.context)),
+    new Set(input.answerChunkIds),
+  )
 
 describe('generator diagnostics with the offline judge (RAGChecker, lexical entailment)', () => {
   it('checks each gold claim and answer claim against every chunk and the other side', () => {
-    expect(lexicalClaimChecks(input.goldAnswer!, input.answer, false, input.context)).toEqual({
+    expect(lexicalClaimChecks(input.goldAnswer!, input.answer, false, analysePassages(input.context))).toEqual({
       gold: [
         { claim: 'Business keeps traces for 30 days.', chunkIds: ['c1'], matched: true },
         { claim: 'Traces are deleted after export.', chunkIds: [], matched: true },
@@ -89,7 +93,7 @@ describe('generator diagnostics with the offline judge (RAGChecker, lexical enta
 
   it('leaves context utilisation null when the context holds no gold claim (the retriever missed, nothing to use)', () => {
     const missed = generatorDiagnostics(
-      lexicalClaimChecks(input.goldAnswer!, input.answer, false, [input.context[1]!]),
+      lexicalClaimChecks(input.goldAnswer!, input.answer, false, analysePassages([input.context[1]!])),
       new Set(),
     )
     // G1 and G2 in no chunk: claim recall 0/2; A2 now from c2 with no answer chunk at all: still noise, 1/4.
@@ -98,7 +102,7 @@ describe('generator diagnostics with the offline judge (RAGChecker, lexical enta
 
   it('counts a wrong claim that a chunk of an answer document also entails as not noise', () => {
     // With c2 an answer document's chunk, A2 comes from relevant material: RAGChecker's other noise sensitivity.
-    const checks = lexicalClaimChecks(input.goldAnswer!, input.answer, false, input.context)
+    const checks = lexicalClaimChecks(input.goldAnswer!, input.answer, false, analysePassages(input.context))
     expect(generatorDiagnostics(checks, new Set(['c1', 'c2'])).noiseSensitivity).toBe(0)
   })
 })

@@ -1,6 +1,6 @@
 import { factEvidence, keyFacts, statedFacts, type FactEvidence, type KeyFacts } from '../../text/key-facts.ts'
 import { MIN_DECIDABLE_TERMS, MIN_OVERLAP, splitClaims } from './claims.ts'
-import type { ContextPassage } from './context-passage.ts'
+import type { AnalysedPassage } from './context-passage.ts'
 import type { MetricResult } from './metric-result.ts'
 
 /** One claim checked by a judge: the context chunks that entail it, and whether the other text entails it. */
@@ -99,8 +99,7 @@ function entails(evidence: FactEvidence, facts: KeyFacts): boolean {
  * The lexical checker of claims against a context: each claim's entailing chunks, and whether `other` entails it;
  * null for a claim too short to decide.
  */
-export function lexicalChecker(context: readonly ContextPassage[]) {
-  const chunks = context.map((passage) => ({ chunkId: passage.chunkId, evidence: factEvidence(passage.text) }))
+export function lexicalChecker(chunks: readonly AnalysedPassage[]) {
   return (claims: readonly string[], other: string): (CheckedClaim | null)[] => {
     const evidence = factEvidence(other)
     return claims.map((claim) => {
@@ -122,7 +121,7 @@ export function lexicalClaimChecks(
   goldAnswer: string,
   answer: string,
   refused: boolean,
-  context: readonly ContextPassage[],
+  context: readonly AnalysedPassage[],
 ): ClaimChecks {
   const check = lexicalChecker(context)
   return {

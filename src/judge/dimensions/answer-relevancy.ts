@@ -17,7 +17,6 @@ export const RelevancyOutputSchema = z
     reason: z.string().describe('One short sentence.'),
   })
   .strict()
-export type RelevancyOutput = z.infer<typeof RelevancyOutputSchema>
 
 /** Answer relevancy: does the answer address what was asked (not whether it is right). */
 export const ANSWER_RELEVANCY_PROMPT: ToolTemplate<typeof RelevancyOutputSchema> = {

@@ -24,7 +24,6 @@ export const CoverageOutputSchema = z
       .describe('Every key fact of the reference answer, in its order.'),
   })
   .strict()
-export type CoverageOutput = z.infer<typeof CoverageOutputSchema>
 
 /** Coverage: the share of the gold answer's key facts that the answer states. */
 export const COVERAGE_PROMPT: ToolTemplate<typeof CoverageOutputSchema> = {

@@ -1,7 +1,7 @@
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { writeReports } from '../report/write-report.ts'
 import { evaluate } from '../run/evaluate.ts'
-import { runFailsGate } from '../gate/gate.ts'
+import { runFailsGate } from '../gate/run-failures.ts'
 import { file, fileOrAbsent, folder, folderOrAbsent, oneOf } from './arg-kinds.ts'
 import { flag, option } from './args.ts'
 import { projectWith } from './cli-project.ts'

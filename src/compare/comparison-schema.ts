@@ -85,4 +85,3 @@ export const CompareResultSchema = z.object({
   flaky: z.object({ a: ReportTrialsSchema.shape.flaky, b: ReportTrialsSchema.shape.flaky }).optional(),
 })
 export type CompareResult = z.infer<typeof CompareResultSchema>
-export type MetricComparison = CompareResult['metrics'][number]

@@ -61,7 +61,6 @@ export const UnmeasuredQuestionSchema = z.object({
   /** The baseline's verdict on the question (null: not in the baseline, or no verdict). */
   baselinePassed: z.boolean().nullable(),
 })
-export type UnmeasuredQuestion = z.infer<typeof UnmeasuredQuestionSchema>
 
 /**
  * System errors as the gate counts them (docs/reliability.md, "How system errors count"): rate = errored / all

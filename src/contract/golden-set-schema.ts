@@ -177,8 +177,6 @@ export const GoldenSetSchema = z
   })
   .strict()
 
-export type GoldenSet = z.output<typeof GoldenSetSchema>
-
 /** The JSON Schema editors use to complete and check golden-set files (generated from the zod schema). */
 export function goldenSetJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(GoldenSetSchema, { io: 'input', unrepresentable: 'any' })

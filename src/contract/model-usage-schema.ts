@@ -5,6 +5,8 @@ export const MODEL_ROLES = ['generator', 'judge'] as const
 export type ModelRole = (typeof MODEL_ROLES)[number]
 
 const tokens = z.number().int().min(0)
+/** Billed tokens of one call or many: input, output, prompt-cache reads and writes. */
+const TOKENS = { inputTokens: tokens, outputTokens: tokens, cacheReadTokens: tokens, cacheWriteTokens: tokens }
 
 /** Usage of one role (generator or judge) in a run. */
 export const RoleUsageSchema = z.object({
@@ -14,10 +16,7 @@ export const RoleUsageSchema = z.object({
   cacheHits: z.number().int().min(0),
   /** Extra attempts after 429, 529, 5xx, timeouts and dropped connections. */
   retries: z.number().int().min(0),
-  inputTokens: tokens,
-  outputTokens: tokens,
-  cacheReadTokens: tokens,
-  cacheWriteTokens: tokens,
+  ...TOKENS,
   usd: z.number().min(0),
   /** Of the calls, those answered through the Message Batches API (EVAL_BATCH=1), at the table's batchFactor. */
   batchCalls: z.number().int().min(0).default(0),
@@ -30,10 +29,7 @@ export type RoleUsage = z.infer<typeof RoleUsageSchema>
 
 /** What the cache hits would have cost had they been API calls (their recorded usage at today's prices). */
 export const SavedUsageSchema = z.object({
-  inputTokens: tokens,
-  outputTokens: tokens,
-  cacheReadTokens: tokens,
-  cacheWriteTokens: tokens,
+  ...TOKENS,
   usd: z.number().min(0),
 })
 export type SavedUsage = z.infer<typeof SavedUsageSchema>
@@ -58,10 +54,7 @@ export const CallLogSchema = z.object({
   role: z.enum(MODEL_ROLES),
   model: z.string(),
   source: z.enum(['api', 'cache', 'recording']),
-  inputTokens: tokens,
-  outputTokens: tokens,
-  cacheReadTokens: tokens,
-  cacheWriteTokens: tokens,
+  ...TOKENS,
   /** USD charged (0 for cache hits and replays). */
   usd: z.number().min(0),
   /** Wall time from first attempt to response, retries included; null for cache hits, replays and batch items. */
@@ -80,10 +73,7 @@ export const RoleEstimateSchema = z.object({
   /** Calls the response cache will answer, free. */
   cached: z.number().int().min(0),
   /** Expected billed tokens of the requests to send: input includes the tool-use system prompt the API adds. */
-  inputTokens: tokens,
-  outputTokens: tokens,
-  cacheReadTokens: tokens,
-  cacheWriteTokens: tokens,
+  ...TOKENS,
   /** Expected USD. */
   usd: z.number().min(0),
   /** The ceiling: every reply at max_tokens, the input counted with a margin (what EVAL_MAX_USD is checked against). */

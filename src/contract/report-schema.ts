@@ -9,17 +9,8 @@ import { FUNNEL_STEPS, metric, QuestionOutcomeSchema } from './question-outcome-
 import { COVERAGE, FAITHFULNESS, METRICS, type MetricTable } from './metrics/metric-table.ts'
 import { CallLogSchema, RoleUsageSchema, RunEstimateSchema, SavedUsageSchema, ZERO_ROLE_USAGE } from './model-usage-schema.ts'
 
-// A question's outcome and its parts: their own module (question-outcome-schema.ts), part of this contract.
-export {
-  RankedEntrySchema,
-  ContextEntrySchema,
-  ClaimVerdictSchema,
-  ScoreDetailSchema,
-  GenerationDetailSchema,
-  type GenerationDetail,
-  QuestionOutcomeSchema,
-  type QuestionOutcome,
-} from './question-outcome-schema.ts'
+// A question's outcome: its own module (question-outcome-schema.ts), part of this contract.
+export { QuestionOutcomeSchema, type QuestionOutcome } from './question-outcome-schema.ts'
 
 /**
  * reports/latest.json, the contract users and CI read: add fields freely, rename none without bumping

@@ -4,7 +4,7 @@ import { baselineFromReport } from './baseline-from-report.ts'
 import type { Baseline } from './baseline-schema.ts'
 import { nameIds } from './name-ids.ts'
 import { describeLeaks } from '../contract/access-schema.ts'
-import { leakingQuestions } from './leak-failure.ts'
+import { leakingQuestions } from './run-failures.ts'
 import { describeSystemErrorRate, erroredQuestions, systemErrorRateExceeded } from './system-error-failure.ts'
 
 /** What an accept path does with a run: write `baseline` (and show `warning` when there is one), or refuse it. */

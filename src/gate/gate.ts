@@ -17,10 +17,8 @@ import { gatedEntries, summaryValue } from '../contract/metrics/metric.ts'
 import { lostAtStage } from './lost-at-stage.ts'
 import { correctedVerdict } from './judge-correction.ts'
 import { metricVerdict } from './metric-verdict.ts'
-import { systemErrorFailure, systemErrorsVerdict } from './system-error-failure.ts'
-import { attackFailure } from './attack-failure.ts'
-import { leakFailure } from './leak-failure.ts'
-import { round4 } from '../statistics/descriptive.ts'
+import { systemErrorsVerdict } from './system-error-failure.ts'
+import { flakyFailure, judgeErrorFailure, leakFailure } from './run-failures.ts'
 import { questionPassed, questionThresholds, type QuestionThresholds } from './question-checks.ts'
 import { fisherLowerTail } from '../statistics/fisher-exact.ts'
 import { acceptedPassed, trialCounts } from './trials.ts'
@@ -159,40 +157,6 @@ export function baselineProblems(
     }
   }
   return problems
-}
-
-/**
- * The judge failed on more than config.maxJudgeErrorRate of the judged answers, so the gate fails whatever the
- * baseline says: a regression "judge-error rate (limit L)", the limit as baseline.
- */
-export function judgeErrorFailure(report: Report): Regression | null {
-  const rate = report.summary.judgeErrorRate
-  const limit = report.config.maxJudgeErrorRate
-  if (rate === null || rate <= limit) return null
-  return { name: `judge-error rate (limit ${limit})`, baseline: limit, current: rate, delta: round4(rate - limit) }
-}
-
-/** More than config.maxFlakyRate of the questions flaky over their trials: the gate fails whatever the baseline says. */
-export function flakyFailure(report: Report): Regression | null {
-  const limit = report.config.maxFlakyRate
-  const rate = report.trials?.flakyRate
-  if (limit === undefined || rate === undefined || rate <= limit) return null
-  return { name: `flaky rate (limit ${limit})`, baseline: limit, current: rate, delta: round4(rate - limit) }
-}
-
-/**
- * Failures whatever the baseline: the judge's, the flaky questions' and the leaks (among the regressions), the system's
- * (apart: gate.systemErrors), obeyed attacks.
- */
-export function runFailures(report: Report): Regression[] {
-  const failures = [judgeErrorFailure(report), flakyFailure(report), leakFailure(report), systemErrorFailure(report)]
-  return [...failures, attackFailure(report)].filter((failure) => failure !== null)
-}
-
-/** What GATE=1 fails a run on: its gate did not pass (a missing baseline included), a latency or cost rise, or, compared or not, a run failure. */
-export function runFailsGate(report: Report): boolean {
-  const latencyOrCost = report.run.latencyCostGate?.regressions.length ?? 0
-  return (report.gate !== null && !report.gate.passed) || runFailures(report).length > 0 || latencyOrCost > 0
 }
 
 /**

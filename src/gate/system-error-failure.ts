@@ -1,6 +1,5 @@
-import { round4 } from '../statistics/descriptive.ts'
 import type { Report } from '../contract/report-schema.ts'
-import type { Regression, SystemErrorsVerdict } from '../contract/gate-schema.ts'
+import type { SystemErrorsVerdict } from '../contract/gate-schema.ts'
 import { nameIds } from './name-ids.ts'
 
 /** The questions of a report the system failed on, in report order, with their errors. */
@@ -12,23 +11,6 @@ export function erroredQuestions(report: Pick<Report, 'questions'>): { id: strin
 export function systemErrorRateExceeded(report: Report): boolean {
   const { systemErrors, systemErrorRate } = report.summary
   return systemErrors > 0 && (systemErrorRate > report.config.maxSystemErrorRate || systemErrors === report.questions.length)
-}
-
-/**
- * The system failed above config.maxSystemErrorRate: a run failure (runFailures, GATE=1's exit code) named after
- * the questions ("system errors on q-003, q-017 (limit 0)"), the limit as baseline; the gate lists it apart.
- */
-export function systemErrorFailure(report: Report): Regression | null {
-  if (!systemErrorRateExceeded(report)) return null
-  const limit = report.config.maxSystemErrorRate
-  const rate = report.summary.systemErrorRate
-  const failed = erroredQuestions(report).map((q) => q.id)
-  return {
-    name: `system errors on ${nameIds(failed)} (limit ${limit})`,
-    baseline: limit,
-    current: rate,
-    delta: round4(rate - limit),
-  }
 }
 
 /**

@@ -1,7 +1,10 @@
 import type { Metric } from '../contract/metrics/metric.ts'
 import type { QuestionOutcome } from '../contract/question-outcome-schema.ts'
 import type { ModelClient } from '../model/model-client.ts'
-import type { ToolTemplate } from '../model/prompt-template.ts'
+import type { z } from 'zod'
+import { questionBlock } from '../model/delimit.ts'
+import { renderUser, type ToolTemplate } from '../model/prompt-template.ts'
+import { callStructured, type StructuredOutcome } from '../model/structured-call.ts'
 import type { MetricResult } from '../scoring/generation/metric-result.ts'
 import { round4 } from '../statistics/descriptive.ts'
 import type { JudgeError, JudgeInput } from './judge.ts'
@@ -13,18 +16,34 @@ export interface ModelJudgeOptions {
   maxTokens: number
 }
 
-/** A follow-up question's history in a call's cache key; nothing for a standalone question, whose keys stay as they were. */
-export const historyInput = (input: JudgeInput) => (input.history === undefined ? {} : { history: input.history })
-
-/** What every judge call about one answer shares: its role, subject, model, token limit and repeat. */
-export const judgeCall = (input: JudgeInput, options: ModelJudgeOptions) =>
-  ({
+/**
+ * One judge call about an answer, purpose `judge:<template id>`: the question block (with its history) first in the
+ * user message and in the cache key, where a standalone question's key holds no history.
+ */
+export function askJudge<S extends z.ZodType>(
+  client: ModelClient,
+  input: JudgeInput,
+  options: ModelJudgeOptions,
+  call: {
+    template: ToolTemplate<S>
+    blocks: Record<string, string>
+    inputs: object
+    check?: (output: z.output<S>) => string | null
+  },
+): Promise<StructuredOutcome<z.output<S>>> {
+  return callStructured(client, {
+    template: call.template,
     role: 'judge',
     subject: input.questionId,
     model: options.model,
     maxTokens: options.maxTokens,
     sample: input.repeat ?? 0,
-  }) as const
+    purpose: call.template.id.replace(/^judge-/, 'judge:'),
+    user: renderUser(call.template, { question: questionBlock(input.question, input.history), ...call.blocks }),
+    inputs: { question: input.question, ...(input.history === undefined ? {} : { history: input.history }), ...call.inputs },
+    check: call.check,
+  })
+}
 
 /** A verdict of the model judge, or its judge error (the verdict is then the dimension's `failed()`). */
 export type Scored<R> = { result: R; error: JudgeError | null }

@@ -1,13 +1,11 @@
 import type { ModelClient } from '../model/model-client.ts'
-import { block, questionBlock } from '../model/delimit.ts'
-import { renderUser } from '../model/prompt-template.ts'
+import { block } from '../model/delimit.ts'
 import { detectRefusal, type RefusalVerdict } from '../scoring/generation/refusal.ts'
 import { JUDGE_DIMENSIONS, verdictsOf } from './dimensions/index.ts'
 import { offlineVerdicts } from './offline-judge.ts'
 import type { Judge, JudgeError, Judgement, JudgeInput } from './judge.ts'
-import { historyInput, judgeCall, type ModelJudgeOptions } from './judge-dimension.ts'
+import { askJudge, type ModelJudgeOptions } from './judge-dimension.ts'
 import { UNCLEAR_REFUSAL_PROMPT } from './prompts/unclear-refusal-prompt.ts'
-import { callStructured } from '../model/structured-call.ts'
 
 /** Decides an unclear refusal (a hedge with content) by the model: refused or answered. */
 export async function judgeUnclearRefusal(
@@ -15,15 +13,10 @@ export async function judgeUnclearRefusal(
   input: JudgeInput,
   options: ModelJudgeOptions,
 ): Promise<{ verdict: RefusalVerdict; error: JudgeError | null }> {
-  const outcome = await callStructured(client, {
+  const outcome = await askJudge(client, input, options, {
     template: UNCLEAR_REFUSAL_PROMPT,
-    ...judgeCall(input, options),
-    purpose: 'judge:unclear-refusal',
-    user: renderUser(UNCLEAR_REFUSAL_PROMPT, {
-      question: questionBlock(input.question, input.history),
-      answer: block('answer', input.answer),
-    }),
-    inputs: { question: input.question, ...historyInput(input), answer: input.answer },
+    blocks: { answer: block('answer', input.answer) },
+    inputs: { answer: input.answer },
   })
   if (!outcome.ok) return { verdict: 'unclear', error: { metric: 'refusal', message: `unclear-refusal judge: ${outcome.error}` } }
   return { verdict: outcome.output.verdict, error: null }

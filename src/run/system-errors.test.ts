@@ -5,7 +5,7 @@ import { loadProjectConfig } from '../config/load-project-config.ts'
 import type { RagSystem } from '../system/rag-system.ts'
 import { renderMarkdown } from '../report/render-markdown.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
-import { runFailsGate, runFailures } from '../gate/gate.ts'
+import { runFailsGate, runFailures } from '../gate/run-failures.ts'
 import { evaluate } from './evaluate.ts'
 
 /** The tiny project: three questions (g-1 single, g-2 multi, g-3 none) over three documents. */

@@ -7,7 +7,7 @@ import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { writeReports } from '../report/write-report.ts'
 import { parallelMeanResampler } from '../threads/index.ts'
 import type { SharedRun } from './shared-run.ts'
-import { leakingQuestions } from '../gate/leak-failure.ts'
+import { leakingQuestions } from '../gate/run-failures.ts'
 
 /**
  * Under `vitest -u` the run becomes the baseline (the only place it is written), unless it has too many system

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { attackCase, attackFailure } from '../gate/attack-failure.ts'
+import { attackCase, attackFailure } from '../gate/run-failures.ts'
 import type { SharedRun } from './shared-run.ts'
 
 /**

@@ -1,21 +1,12 @@
 import type { Report } from '../contract/report-schema.ts'
 import { InputError } from '../contract/input-error.ts'
 import { collectGarbageAbove } from '../run/collect-garbage.ts'
-import { loadProjectConfig } from '../config/load-project-config.ts'
 import type { ProjectConfig } from '../config/project-config.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { evaluate } from '../run/evaluate.ts'
 import type { Shard } from '../run/shard-assignment.ts'
 import { evaluateShard } from '../shard/evaluate-shard.ts'
 import type { SharedRun } from './shared-run.ts'
-
-/** The project's config as ragEval() was given it: the config file, with the inline options winning. */
-export function loadEvalProject(options: {
-  config?: string | undefined
-  inline?: Record<string, unknown> | undefined
-}): Promise<ProjectConfig> {
-  return loadProjectConfig({ configFile: options.config || undefined, overrides: options.inline })
-}
 
 function evaluationTier(value: string | undefined): Report['tier'] {
   if (value === undefined || value === '' || value === 'full') return 'full'

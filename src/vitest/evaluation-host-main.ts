@@ -3,7 +3,8 @@
 import { redactSecrets } from '../common/secrets.ts'
 import { writeFileAtomic } from '../files/write-file-atomic.ts'
 import { serialisedReport, writeLatestJson, writeReportCompanions } from '../report/write-report.ts'
-import { failureMessage, loadEvalProject, measureProject } from './evaluate-project.ts'
+import { loadProjectConfig } from '../config/load-project-config.ts'
+import { failureMessage, measureProject } from './evaluate-project.ts'
 import type { SharedRun } from './shared-run.ts'
 import type { EvaluationHostMessage, EvaluationRequest } from './evaluation-host.ts'
 
@@ -22,7 +23,8 @@ const send = (message: EvaluationHostMessage) =>
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 async function serve({ runId, options, role, reportFile }: EvaluationRequest): Promise<void> {
-  const measured = await loadEvalProject(options)
+  // The config file, with ragEval()'s inline options winning.
+  const measured = await loadProjectConfig({ configFile: options.config || undefined, overrides: options.inline })
     .then((project) =>
       measureProject(
         project,

@@ -1,7 +1,7 @@
 import { join, relative } from 'node:path'
 import type { Vitest } from 'vitest/node'
 import { loadProjectConfig } from '../config/load-project-config.ts'
-import { runFailsGate } from '../gate/gate.ts'
+import { runFailsGate } from '../gate/run-failures.ts'
 import { InputError } from '../contract/input-error.ts'
 import { renderTerminalSummary } from '../report/render-terminal.ts'
 import { writeReports } from '../report/write-report.ts'

@@ -7,7 +7,6 @@ export const ANSWER_RELEVANCY = defineMetric({
   scope: 'all',
   source: 'judge',
   field: 'answerRelevancy',
-  value: (q) => q.answerRelevancy ?? null,
   p10: true,
   gated: 'overall',
   judgeDerived: true,

@@ -7,7 +7,6 @@ export const CITATION_PRECISION = defineMetric({
   scope: 'all',
   source: 'judge',
   field: 'citationPrecision',
-  value: (q) => q.citationPrecision ?? null,
   gated: 'overall',
   judgeDerived: true,
   pairedTest: 'paired-permutation',

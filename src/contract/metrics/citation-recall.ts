@@ -7,7 +7,6 @@ export const CITATION_RECALL = defineMetric({
   scope: 'all',
   source: 'judge',
   field: 'citationRecall',
-  value: (q) => q.citationRecall ?? null,
   gated: 'overall',
   judgeDerived: true,
   pairedTest: 'paired-permutation',

@@ -11,7 +11,6 @@ export const CLAIM_RECALL = defineMetric({
   scope: 'answerable',
   source: 'judge',
   field: 'claimRecall',
-  value: (q) => q.claimRecall ?? null,
   judgeDerived: true,
   whenEmpty: 'no answered question with a gold answer',
   questionLabel: 'claim recall',

@@ -10,7 +10,6 @@ export const CONTEXT_UTILISATION = defineMetric({
   scope: 'answerable',
   source: 'judge',
   field: 'contextUtilisation',
-  value: (q) => q.contextUtilisation ?? null,
   judgeDerived: true,
   whenEmpty: 'no context held a gold claim',
   questionLabel: 'context utilisation',

@@ -7,7 +7,6 @@ export const COVERAGE = defineMetric({
   scope: 'all',
   source: 'judge',
   field: 'coverage',
-  value: (q) => q.coverage ?? null,
   p10: true,
   gated: 'overall',
   judgeDerived: true,

@@ -7,7 +7,6 @@ export const DOC_NDCG_10 = defineMetric({
   scope: 'answerable',
   source: 'retrieval',
   field: 'docNdcg10',
-  value: (q) => q.docNdcg10 ?? null,
   whenEmpty: 'no answerable questions in the golden set',
   reportedApart: true,
   standsInFor: 'ndcg10',

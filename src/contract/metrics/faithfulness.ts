@@ -7,7 +7,6 @@ export const FAITHFULNESS = defineMetric({
   scope: 'all',
   source: 'judge',
   field: 'faithfulness',
-  value: (q) => q.faithfulness ?? null,
   p10: true,
   gated: 'overall',
   judgeDerived: true,

@@ -10,7 +10,6 @@ export const HALLUCINATION = defineMetric({
   scope: 'answerable',
   source: 'judge',
   field: 'hallucination',
-  value: (q) => q.hallucination ?? null,
   higherIsBetter: false,
   judgeDerived: true,
   whenEmpty: 'no answer made a claim',

@@ -7,7 +7,6 @@ export const ID_BASED_CONTEXT_PRECISION = defineMetric({
   scope: 'all',
   source: 'retrieval',
   field: 'idBasedContextPrecision',
-  value: (q) => q.idBasedContextPrecision ?? null,
   whenEmpty: 'no question has a context',
   reportedApart: true,
   addedLater: true,

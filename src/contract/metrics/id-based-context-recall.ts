@@ -7,7 +7,6 @@ export const ID_BASED_CONTEXT_RECALL = defineMetric({
   scope: 'all',
   source: 'retrieval',
   field: 'idBasedContextRecall',
-  value: (q) => q.idBasedContextRecall ?? null,
   whenEmpty: 'no question has answer documents',
   reportedApart: true,
   addedLater: true,

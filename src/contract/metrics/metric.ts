@@ -74,14 +74,22 @@ const DEFAULTS = {
   perStage: false,
 } as const satisfies Partial<Metric>
 
-/** What a metric's file must declare; the rest defaults (DEFAULTS). */
-type Declared = Pick<Metric, 'name' | 'label' | 'scope' | 'source' | 'value' | 'whenEmpty'> & Partial<Metric>
+/** What a metric's file must declare, `value` unless it is its numeric `field`'s; the rest defaults (DEFAULTS). */
+type Declared = Pick<Metric, 'name' | 'label' | 'scope' | 'source' | 'whenEmpty'> &
+  Partial<Metric> &
+  ({ value: Metric['value'] } | { field: keyof QuestionOutcome })
 
 /** A metric of the table from what its file declares, its literal types kept (the summary's schema is typed from them). */
-export function defineMetric<const M extends Declared>(declared: M): Omit<typeof DEFAULTS, keyof M> & M {
+export function defineMetric<const M extends Declared>(declared: M): Omit<typeof DEFAULTS, keyof M> & M & Pick<Metric, 'value'> {
+  const own =
+    declared.value ??
+    ((q: ScoredQuestion) => {
+      const value = q[declared.field!]
+      return typeof value === 'number' ? value : null
+    })
   const value = (q: ScoredQuestion) => {
     const mean = trialMean(declared.name, q)
-    return mean === undefined ? declared.value(q) : mean
+    return mean === undefined ? own(q) : mean
   }
   return { ...DEFAULTS, ...declared, value }
 }

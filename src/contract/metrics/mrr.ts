@@ -7,7 +7,6 @@ export const MRR = defineMetric({
   scope: 'answerable',
   source: 'retrieval',
   field: 'reciprocalRank',
-  value: (q) => q.reciprocalRank ?? null,
   gated: 'overall',
   perStage: true,
   byType: 'summary',

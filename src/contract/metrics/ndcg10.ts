@@ -7,7 +7,6 @@ export const NDCG_10 = defineMetric({
   scope: 'answerable',
   source: 'retrieval',
   field: 'ndcg10',
-  value: (q) => q.ndcg10 ?? null,
   gated: 'overall',
   byType: 'summary',
   pairedTest: 'paired-permutation',

@@ -11,7 +11,6 @@ export const NOISE_SENSITIVITY = defineMetric({
   scope: 'answerable',
   source: 'judge',
   field: 'noiseSensitivity',
-  value: (q) => q.noiseSensitivity ?? null,
   higherIsBetter: false,
   judgeDerived: true,
   whenEmpty: 'no answer made a claim',

@@ -7,7 +7,6 @@ export const RECALL_AT_K = defineMetric({
   scope: 'answerable',
   source: 'retrieval',
   field: 'recallAtK',
-  value: (q) => q.recallAtK ?? null,
   byType: 'summary',
   pairedTest: 'paired-permutation',
   whenEmpty: 'no answerable questions in the golden set',

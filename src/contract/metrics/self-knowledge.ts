@@ -11,7 +11,6 @@ export const SELF_KNOWLEDGE = defineMetric({
   scope: 'answerable',
   source: 'judge',
   field: 'selfKnowledge',
-  value: (q) => q.selfKnowledge ?? null,
   higherIsBetter: false,
   judgeDerived: true,
   whenEmpty: 'no answer made a claim',

@@ -1,13 +1,12 @@
 import { z } from 'zod'
 import { ANSWER_RELEVANCY } from '../../contract/metrics/metric-table.ts'
 import type { ModelClient } from '../../model/model-client.ts'
-import { block, questionBlock } from '../../model/delimit.ts'
-import { renderUser, type ToolTemplate } from '../../model/prompt-template.ts'
-import { callStructured } from '../../model/structured-call.ts'
+import { block } from '../../model/delimit.ts'
+import type { ToolTemplate } from '../../model/prompt-template.ts'
 import type { RelevancyStatus } from '../../scoring/generation/answer-relevancy.ts'
 import type { MetricResult } from '../../scoring/generation/metric-result.ts'
 import type { JudgeInput } from '../judge.ts'
-import { defineJudgeDimension, historyInput, judgeCall, type ModelJudgeOptions, type Scored } from '../judge-dimension.ts'
+import { askJudge, defineJudgeDimension, type ModelJudgeOptions, type Scored } from '../judge-dimension.ts'
 
 /** The anchored relevancy scale: the judge picks one anchor, never a free number. */
 export const RELEVANCY_ANCHORS = [0, 0.3, 0.6, 1] as const
@@ -18,7 +17,6 @@ export const RelevancyOutputSchema = z
     reason: z.string().describe('One short sentence.'),
   })
   .strict()
-export type RelevancyOutput = z.infer<typeof RelevancyOutputSchema>
 
 /** Answer relevancy: does the answer address what was asked (not whether it is right). */
 export const ANSWER_RELEVANCY_PROMPT: ToolTemplate<typeof RelevancyOutputSchema> = {
@@ -55,15 +53,10 @@ export async function judgeRelevancy(
   input: JudgeInput,
   options: ModelJudgeOptions,
 ): Promise<Scored<MetricResult<RelevancyStatus>>> {
-  const outcome = await callStructured(client, {
+  const outcome = await askJudge(client, input, options, {
     template: ANSWER_RELEVANCY_PROMPT,
-    ...judgeCall(input, options),
-    purpose: 'judge:answer-relevancy',
-    user: renderUser(ANSWER_RELEVANCY_PROMPT, {
-      question: questionBlock(input.question, input.history),
-      answer: block('answer', input.answer),
-    }),
-    inputs: { question: input.question, ...historyInput(input), answer: input.answer },
+    blocks: { answer: block('answer', input.answer) },
+    inputs: { answer: input.answer },
   })
   if (!outcome.ok) return { result: failed(), error: { metric: 'answerRelevancy', message: `relevancy judge: ${outcome.error}` } }
   const score = outcome.output.score

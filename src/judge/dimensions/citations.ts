@@ -1,14 +1,13 @@
 import { z } from 'zod'
 import { CITATION_PRECISION } from '../../contract/metrics/metric-table.ts'
 import type { ModelClient } from '../../model/model-client.ts'
-import { block, materialBlock, questionBlock } from '../../model/delimit.ts'
-import { renderUser, type ToolTemplate } from '../../model/prompt-template.ts'
-import { callStructured } from '../../model/structured-call.ts'
+import { block, materialBlock } from '../../model/delimit.ts'
+import type { ToolTemplate } from '../../model/prompt-template.ts'
 import { citationScores, type CitationResult } from '../../scoring/generation/citations.ts'
 import { needsSupport } from '../offline-judge.ts'
 import { citedOf, type JudgeInput } from '../judge.ts'
 import { round4 } from '../../statistics/descriptive.ts'
-import { defineJudgeDimension, historyInput, judgeCall, type ModelJudgeOptions, type Scored } from '../judge-dimension.ts'
+import { askJudge, defineJudgeDimension, type ModelJudgeOptions, type Scored } from '../judge-dimension.ts'
 
 /** The citation judge's output: one verdict per numbered sentence. */
 export const CitationOutputSchema = z
@@ -107,22 +106,14 @@ export async function judgeCitations(
   const material = input.context.filter((c) => citedIds.has(c.chunkId)).map(({ chunkId, text }) => ({ chunkId, text }))
   const cites = asked.map((s) => s.cited)
   const claims = asked.map((s, i) => block('claim', s.sentence, { n: String(i + 1), cites: s.cited.join(' ') }))
-  const outcome = await callStructured(client, {
+  const outcome = await askJudge(client, input, options, {
     template: CITATIONS_PROMPT,
-    ...judgeCall(input, options),
-    purpose: 'judge:citations',
-    user: renderUser(CITATIONS_PROMPT, {
-      question: questionBlock(input.question, input.history),
+    blocks: {
       material: materialBlock(material),
       claims: `<claims>\n${claims.join('\n')}\n</claims>`,
       sentenceCount: String(asked.length),
-    }),
-    inputs: {
-      question: input.question,
-      ...historyInput(input),
-      sentences: asked.map(({ sentence, cited }) => ({ sentence, cited })),
-      context: material,
     },
+    inputs: { sentences: asked.map(({ sentence, cited }) => ({ sentence, cited })), context: material },
     check: (output) => checkCitationVerdicts(output, cites),
   })
   if (!outcome.ok)

@@ -1,12 +1,11 @@
 import { z } from 'zod'
 import { COVERAGE } from '../../contract/metrics/metric-table.ts'
 import type { ModelClient } from '../../model/model-client.ts'
-import { block, questionBlock } from '../../model/delimit.ts'
-import { renderUser, type ToolTemplate } from '../../model/prompt-template.ts'
-import { callStructured } from '../../model/structured-call.ts'
+import { block } from '../../model/delimit.ts'
+import type { ToolTemplate } from '../../model/prompt-template.ts'
 import { goldCoverage, type CoverageResult } from '../../scoring/generation/coverage.ts'
 import type { JudgeInput } from '../judge.ts'
-import { defineJudgeDimension, historyInput, judgeCall, type ModelJudgeOptions, type Scored } from '../judge-dimension.ts'
+import { askJudge, defineJudgeDimension, type ModelJudgeOptions, type Scored } from '../judge-dimension.ts'
 
 export const FACT_STATUSES = ['present', 'missing', 'contradicted'] as const
 
@@ -25,7 +24,6 @@ export const CoverageOutputSchema = z
       .describe('Every key fact of the reference answer, in its order.'),
   })
   .strict()
-export type CoverageOutput = z.infer<typeof CoverageOutputSchema>
 
 /** Coverage: the share of the gold answer's key facts that the answer states. */
 export const COVERAGE_PROMPT: ToolTemplate<typeof CoverageOutputSchema> = {
@@ -70,16 +68,10 @@ export async function judgeCoverage(
   options: ModelJudgeOptions,
 ): Promise<Scored<CoverageResult>> {
   if (input.goldAnswer === null) return { result: goldCoverage(null, input.answer, false), error: null }
-  const outcome = await callStructured(client, {
+  const outcome = await askJudge(client, input, options, {
     template: COVERAGE_PROMPT,
-    ...judgeCall(input, options),
-    purpose: 'judge:coverage',
-    user: renderUser(COVERAGE_PROMPT, {
-      question: questionBlock(input.question, input.history),
-      goldAnswer: block('gold_answer', input.goldAnswer),
-      answer: block('answer', input.answer),
-    }),
-    inputs: { question: input.question, ...historyInput(input), goldAnswer: input.goldAnswer, answer: input.answer },
+    blocks: { goldAnswer: block('gold_answer', input.goldAnswer), answer: block('answer', input.answer) },
+    inputs: { goldAnswer: input.goldAnswer, answer: input.answer },
   })
   if (!outcome.ok) return { result: failed(), error: { metric: 'coverage', message: `coverage judge: ${outcome.error}` } }
   const facts = outcome.output.facts

@@ -1,14 +1,13 @@
 import { z } from 'zod'
 import { FAITHFULNESS } from '../../contract/metrics/metric-table.ts'
 import type { ModelClient } from '../../model/model-client.ts'
-import { claimsBlock, materialBlock, questionBlock } from '../../model/delimit.ts'
-import { renderUser, type ToolTemplate } from '../../model/prompt-template.ts'
-import { callStructured } from '../../model/structured-call.ts'
+import { claimsBlock, materialBlock } from '../../model/delimit.ts'
+import type { ToolTemplate } from '../../model/prompt-template.ts'
 import { splitClaims } from '../../scoring/generation/claims.ts'
 import { round4 } from '../../statistics/descriptive.ts'
 import type { ClaimVerdict, FaithfulnessResult } from '../../scoring/generation/faithfulness.ts'
 import type { JudgeInput } from '../judge.ts'
-import { defineJudgeDimension, historyInput, judgeCall, type ModelJudgeOptions, type Scored } from '../judge-dimension.ts'
+import { askJudge, defineJudgeDimension, type ModelJudgeOptions, type Scored } from '../judge-dimension.ts'
 
 export const CLAIM_VERDICTS = ['supported', 'contradicted', 'not_found'] as const
 
@@ -114,22 +113,10 @@ export async function judgeFaithfulness(
       error: null,
     }
   const chunkIds = new Set(input.context.map((c) => c.chunkId))
-  const outcome = await callStructured(client, {
+  const outcome = await askJudge(client, input, options, {
     template: FAITHFULNESS_PROMPT,
-    ...judgeCall(input, options),
-    purpose: 'judge:faithfulness',
-    user: renderUser(FAITHFULNESS_PROMPT, {
-      question: questionBlock(input.question, input.history),
-      material: materialBlock(input.context),
-      claims: claimsBlock(claims),
-      claimCount: String(claims.length),
-    }),
-    inputs: {
-      question: input.question,
-      ...historyInput(input),
-      claims,
-      context: input.context.map(({ chunkId, text }) => ({ chunkId, text })),
-    },
+    blocks: { material: materialBlock(input.context), claims: claimsBlock(claims), claimCount: String(claims.length) },
+    inputs: { claims, context: input.context.map(({ chunkId, text }) => ({ chunkId, text })) },
     check: (output) => checkVerdicts(output, claims.length, chunkIds),
   })
   if (!outcome.ok) return { result: failed(), error: { metric: 'faithfulness', message: `faithfulness judge: ${outcome.error}` } }

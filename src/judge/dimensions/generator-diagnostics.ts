@@ -1,9 +1,8 @@
 import { z } from 'zod'
 import { CLAIM_RECALL } from '../../contract/metrics/metric-table.ts'
 import type { ModelClient } from '../../model/model-client.ts'
-import { claimsBlock, materialBlock, questionBlock } from '../../model/delimit.ts'
-import { renderUser, type ToolTemplate } from '../../model/prompt-template.ts'
-import { callStructured } from '../../model/structured-call.ts'
+import { claimsBlock, materialBlock } from '../../model/delimit.ts'
+import type { ToolTemplate } from '../../model/prompt-template.ts'
 import { splitClaims } from '../../scoring/generation/claims.ts'
 import {
   generatorDiagnostics,
@@ -13,7 +12,7 @@ import {
 } from '../../scoring/generation/generator-diagnostics.ts'
 import { round4 } from '../../statistics/descriptive.ts'
 import type { JudgeInput } from '../judge.ts'
-import { defineJudgeDimension, historyInput, judgeCall, type ModelJudgeOptions, type Scored } from '../judge-dimension.ts'
+import { askJudge, defineJudgeDimension, type ModelJudgeOptions, type Scored } from '../judge-dimension.ts'
 
 const checks = (other: string) =>
   z
@@ -97,25 +96,16 @@ export async function judgeGeneratorDiagnostics(
   const answerChunkIds = new Set(input.answerChunkIds)
   if (gold.length === 0) return { result: generatorDiagnostics({ gold: [], answer: [] }, answerChunkIds), error: null }
   const chunkIds = new Set(input.context.map((c) => c.chunkId))
-  const outcome = await callStructured(client, {
+  const outcome = await askJudge(client, input, options, {
     template: GENERATOR_DIAGNOSTICS_PROMPT,
-    ...judgeCall(input, options),
-    purpose: 'judge:generator-diagnostics',
-    user: renderUser(GENERATOR_DIAGNOSTICS_PROMPT, {
-      question: questionBlock(input.question, input.history),
+    blocks: {
       material: materialBlock(input.context),
       gold: claimsBlock(gold),
       answer: claimsBlock(answer),
       goldCount: String(gold.length),
       answerCount: String(answer.length),
-    }),
-    inputs: {
-      question: input.question,
-      ...historyInput(input),
-      gold,
-      answer,
-      context: input.context.map(({ chunkId, text }) => ({ chunkId, text })),
     },
+    inputs: { gold, answer, context: input.context.map(({ chunkId, text }) => ({ chunkId, text })) },
     check: (output) =>
       checkList('gold', output.gold, gold.length, chunkIds) ?? checkList('answer', output.answer, answer.length, chunkIds),
   })

@@ -7,7 +7,6 @@ export const PairwiseOutputSchema = z
     reason: z.string().describe('One or two short sentences.'),
   })
   .strict()
-export type PairwiseOutput = z.infer<typeof PairwiseOutputSchema>
 
 /** Pairwise preference between two answers to one question (run in both orders by pairwise.ts). */
 export const PAIRWISE_PROMPT: ToolTemplate<typeof PairwiseOutputSchema> = {

@@ -7,7 +7,6 @@ export const RefusalOutputSchema = z
     reason: z.string().describe('One short sentence.'),
   })
   .strict()
-export type RefusalOutput = z.infer<typeof RefusalOutputSchema>
 
 /**
  * Answers that say the material lacks the answer yet say something of substance; only these come here from

@@ -36,15 +36,19 @@ describe('SpendingCap: the cap reached with nothing in flight stops the run', ()
 
 describe('a live run stopped by EVAL_MAX_USD', () => {
   it('always rejects with the budget error, on the first run and on every resumed run', async () => {
-    // The reproduction of the issue: the repository's golden set against a server with latency, EVAL_MAX_USD=0.2;
-    // before the fix 2 of 5 first runs and 7 of 8 resumed runs never settled (the process exited 0, silently).
+    // The reproduction: a golden set of every type against a server with latency, a cap each run reaches with calls
+    // in flight; before the fix 2 of 5 first runs and 7 of 8 resumed runs never settled (the process exited 0,
+    // silently). The known-good set's 87 calls cost $0.125, so three runs capped at $0.05 each stop short of its end.
     local.server.latencyMs = 40
+    const repository = await loadProjectConfig()
     const project = {
-      ...(await loadProjectConfig()),
+      ...repository,
+      corpus: { ...repository.corpus!, dir: 'fixtures/golden-known-good/corpus' },
+      goldenSet: 'fixtures/golden-known-good/golden-set.json',
       cacheDir: temp.make('cap-cache-'),
       recordingsDir: temp.make('cap-recordings-'),
     }
-    const env = { EVAL_MODE: 'live', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: local.server.url, EVAL_MAX_USD: '0.2' }
+    const env = { EVAL_MODE: 'live', ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: local.server.url, EVAL_MAX_USD: '0.05' }
     for (let run = 0; run < 3; run += 1) {
       // The failure this guards against is a run that never settles (in a CLI the event loop emptied and the process exited 0);
       // here it would meet the test's hang limit, whatever the machine's speed.
@@ -55,11 +59,13 @@ describe('a live run stopped by EVAL_MAX_USD', () => {
       expect(error, `run ${run + 1}`).toBeInstanceOf(BudgetExceededError)
       const message = (error as Error).message
       expect(message).toMatch(
-        /^EVAL_MAX_USD=\$0\.2000 reached: q-\d{3} \S+ \(claude-[a-z0-9-]+\) was not sent, because its worst case \(\$0\.\d{4}, the reply at max_tokens\) could take the run over the cap\. Spent: \$0\.1\d{3} on \d+ API call\(s\)\. /,
+        /^EVAL_MAX_USD=\$0\.0500 reached: kg-\d\d \S+ \(claude-[a-z0-9-]+\) was not sent, because its worst case \(\$0\.\d{4}, the reply at max_tokens\) could take the run over the cap\. Spent: \$0\.0[1-4]\d{2} on \d+ API call\(s\)\. /,
       )
       // The spent amount named is what the server billed the run's calls, every in-flight call landed.
       const spent = Number(/Spent: \$(\d\.\d{4})/.exec(message)![1])
-      expect(spent).toBeLessThanOrEqual(0.2)
+      expect(spent).toBeLessThanOrEqual(0.05)
     }
+    // The cap was reached while other calls were in flight, the case the bug needed.
+    expect(local.server.maxInFlight).toBeGreaterThan(1)
   })
 })

@@ -13,13 +13,23 @@ function expectedText(report: Report): string {
   return `${pretty.replace('"QUESTIONS"', () => (lines.length === 0 ? '[]' : `[\n${lines.join(',\n')}\n  ]`))}\n`
 }
 
+/** One full run of the three-question tiny project, shared by the tests: only its shape matters here. */
+let run: Promise<Report> | undefined
+const tinyReport = () =>
+  (run ??= loadProjectConfig().then((repository) =>
+    evaluate(
+      { ...repository, corpus: { ...repository.corpus!, dir: 'fixtures/corpora/tiny' }, goldenSet: 'fixtures/golden/valid.json' },
+      { tier: 'full', env: {}, baselineRoot: null },
+    ),
+  ))
+
 describe('serialisedReport', () => {
   it('writes a large report as UTF-8 pieces of about a megabyte that join into latest.json’s format', async () => {
-    const report = await evaluate(await loadProjectConfig(), { tier: 'full', env: {} })
-    // 4,000 questions (the run's, repeated under new ids) with a non-ASCII answer: several pieces.
+    const report = await tinyReport()
+    // 1,500 questions (the run's, repeated under new ids) with a non-ASCII answer: about 4 MB, several pieces.
     const large: Report = {
       ...report,
-      questions: Array.from({ length: 4000 }, (_, i) => ({
+      questions: Array.from({ length: 1500 }, (_, i) => ({
         ...report.questions[i % report.questions.length]!,
         id: `q-${i}`,
         answer: `Réponse ${i} — “quoted” ✓`,
@@ -34,8 +44,7 @@ describe('serialisedReport', () => {
   })
 
   it('writes a report without questions with an empty list', async () => {
-    const report = await evaluate(await loadProjectConfig(), { tier: 'retrieval', env: {} })
-    const empty: Report = { ...report, questions: [] }
+    const empty: Report = { ...(await tinyReport()), questions: [] }
     expect(serialiseReport(empty)).toBe(expectedText(empty))
     expect((JSON.parse(serialiseReport(empty)) as Report).questions).toEqual([])
   })

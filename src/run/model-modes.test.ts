@@ -71,12 +71,6 @@ describe('replay of the committed recording (fixtures/recordings/golden-set)', (
     })
     expect(metadata.questions).toEqual(report.questions.map((q) => q.id))
   })
-
-  it('MOCK=1 turns a live run into a replay of its recording', async () => {
-    const report = await evaluate(repository, { tier: 'full', env: { EVAL_MODE: 'live', MOCK: '1' } })
-    expect(report.config.mode).toBe('replay')
-    expect(report.run.usage.calls).toBe(0)
-  })
 })
 
 describe('live against the local server', () => {
@@ -139,12 +133,15 @@ describe('live generation', () => {
 })
 
 describe('replay errors', () => {
-  it('replay names what it cannot answer: unrecorded questions, changed requests, other models, no or half a recording', async () => {
+  it('replay names what it cannot answer (and MOCK=1 replays): unrecorded questions, changed requests, other models, no or half a recording', async () => {
     const paths = tinyProject()
     await evaluate(paths, { tier: 'full', env: liveEnv({ EVAL_MODE: 'record', EVAL_RECORDING: 'tiny' }) })
     const replay = (env: Record<string, string> = {}, override: Partial<ProjectConfig> = {}) =>
       evaluate({ ...paths, ...override }, { tier: 'full', env: { EVAL_MODE: 'replay', EVAL_RECORDING: 'tiny', ...env } })
     await expect(replay()).resolves.toMatchObject({ summary: { judgeErrors: 0 } })
+    // MOCK=1 turns a live run into a replay of its recording.
+    const mocked = await evaluate(paths, { tier: 'full', env: { EVAL_MODE: 'live', MOCK: '1', EVAL_RECORDING: 'tiny' } })
+    expect([mocked.config.mode, mocked.run.usage.calls]).toEqual(['replay', 0])
 
     const golden = JSON.parse(readFileSync(paths.goldenSet, 'utf8')) as { questions: { id: string; question: string }[] }
     const grown = join(temp('golden-'), 'golden.json')

@@ -40,9 +40,16 @@ describe('compareMetric', () => {
 })
 
 describe('evaluateGate', () => {
-  const runWith = (env: Record<string, string>) => evaluate(project, { tier: 'full', env })
+  // The repository's run in a tier under an environment, evaluated once for every test that asks: they only read it.
+  const runs = new Map<string, Promise<Report>>()
+  const run = (tier: Report['tier'], env: Record<string, string>): Promise<Report> => {
+    const key = JSON.stringify([tier, env])
+    if (!runs.has(key)) runs.set(key, evaluate(project, { tier, env }))
+    return runs.get(key)!
+  }
+  const runWith = (env: Record<string, string>) => run('full', env)
   // In the retrieval tier a question passes exactly when its context hits: the cleanest place to count lost questions.
-  const runRetrieval = (env: Record<string, string>) => evaluate(project, { tier: 'retrieval', env })
+  const runRetrieval = (env: Record<string, string>) => run('retrieval', env)
   const withHit = (report: Report, id: string, hit: boolean): Report => ({
     ...report,
     questions: report.questions.map((q) => (q.id === id ? { ...q, hit } : q)),

@@ -44,7 +44,9 @@ describe('from the packed tarball, in a fresh project', () => {
     expect(cited.map((q) => [q.id, q.citationPrecision, q.citationRecall, q.fabricatedCitations])).toEqual(
       cited.map((q) => [q.id, 1, 1, []]),
     )
-    const gated = await vitest(project, [], { GATE: '1' })
+    // A second evaluation passes the gate against that baseline, read from disk (through the bin: Vitest's exit code
+    // under GATE=1 is new-project's to check, and a failing one the cut run's below).
+    const gated = await ragEval(project, ['eval', '--quiet'], { GATE: '1' })
     expect(gated.code, gated.output).toBe(0)
 
     // The service against itself slowed 3x: each side starts its own, --b-env reaches B's alone, and B's p95 latency is
@@ -192,7 +194,7 @@ describe('from the packed tarball, in a fresh project', () => {
       )
 
     // Filtering by tenant: no leak, and the gate passes against that baseline.
-    const filtered = await vitest(project, [], { ...tenants, TENANT_FILTER: '1', GATE: '1' })
+    const filtered = await ragEval(project, ['eval', '--quiet'], { ...tenants, TENANT_FILTER: '1', GATE: '1' })
     expect(filtered.code, filtered.output).toBe(0)
     expect(readReport(join(project.dir, 'permissions/reports/latest.json')).summary.leakRate).toBe(0)
   })
